@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** The one error shape every API failure answers with (ARCHITECTURE.md, "API conventions"). */
+export const apiErrorSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+});
+export type ApiError = z.infer<typeof apiErrorSchema>;
+
+/** Codes the web app translates; the server's message is only the fallback. */
+export const errorCodes = [
+  'invalid_request',
+  'invalid_json',
+  'invalid_credentials',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'email_taken',
+  'invitation_invalid',
+  'invitation_expired',
+  'invitation_already_responded',
+  'invitation_email_mismatch',
+  'invalid_or_expired_token',
+  'invalid_current_password',
+  'only_admin',
+  'integration_not_configured',
+  'too_many_requests',
+  'payload_too_large',
+  'unsupported_media_type',
+  'internal_error',
+] as const;
+export type ErrorCode = (typeof errorCodes)[number];

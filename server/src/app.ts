@@ -1,0 +1,70 @@
+/**
+ * Builds the HTTP app from settings and an open database. Plugins load in a fixed order:
+ * external (security, rate limits) → app (errors, client version) → routes → web app fallback.
+ */
+import rateLimit from '@fastify/rate-limit';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { createLoginLimiter } from './auth/login-limiter.js';
+import { createSessionTokens } from './auth/session-tokens.js';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { registerClientVersionCheck } from './http/client-version.js';
+import type { App, AppContext } from './http/context.js';
+import { registerErrorHandler } from './http/errors.js';
+import { logRedactPaths, redactUrl } from './http/log-redaction.js';
+import { registerRoutes } from './http/routes.js';
+import { registerSecurity } from './http/security.js';
+import { registerWebApp } from './http/web-app.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import { internalAdminRoutes } from './modules/internal_admin/routes.js';
+
+export type BuildOptions = {
+  config: Config;
+  db: Database;
+  /** Where log lines go (tests capture them); standard output when absent. */
+  logStream?: NodeJS.WritableStream;
+  mailer?: Mailer;
+  /** Enables the loopback admin channel used by the CLI while this process holds PGlite. */
+  adminKey?: string;
+};
+
+export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
+      redact: { paths: logRedactPaths, censor: '[redacted]' },
+      serializers: {
+        req: (req: { method: string; url: string; socket?: { remoteAddress?: string } }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          remoteAddress: req.socket?.remoteAddress,
+        }),
+      },
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ctx: AppContext = {
+    config,
+    db: opts.db,
+    mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
+    sessions: createSessionTokens(opts.db, { secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds }),
+    loginLimiter: createLoginLimiter(config.loginFailuresPerEmail),
+  };
+
+  await registerSecurity(app, { corsOrigins: config.corsOrigins, sentryDsn: config.sentryDsn });
+  await app.register(rateLimit, { global: false });
+  registerErrorHandler(app);
+  registerClientVersionCheck(app, config.minClientVersion);
+  registerRoutes(app, ctx);
+  if (opts.adminKey) internalAdminRoutes(app, ctx, opts.adminKey);
+  await registerWebApp(app, { webDist: config.webDist, sentryDsn: config.sentryDsn });
+  return { app, ctx };
+}

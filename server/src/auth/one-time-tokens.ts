@@ -1,0 +1,42 @@
+/**
+ * Single-use tokens mailed or shown as a QR code. Only their SHA-256 is stored, so a database leak does not
+ * leak working links; consuming is one conditional UPDATE, so two concurrent uses cannot both succeed.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+import { oneTimeTokens } from '../db/schema.js';
+
+export type TokenPurpose = 'confirm_email' | 'reset_password' | 'qr_login';
+
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+export const newRandomToken = () => randomBytes(32).toString('base64url');
+
+export async function createOneTimeToken(
+  db: Database,
+  userId: string,
+  purpose: TokenPurpose,
+  ttlSeconds: number,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = newRandomToken();
+  const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
+  await db.insert(oneTimeTokens).values({ tokenHash: sha256(token), userId, purpose, expiresAt });
+  return { token, expiresAt };
+}
+
+/** Marks the token used and answers its user id, or undefined when unknown, used, expired or of another purpose. */
+export async function consumeOneTimeToken(db: Database, token: string, purpose: TokenPurpose): Promise<string | undefined> {
+  const [row] = await db
+    .update(oneTimeTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, sha256(token)),
+        eq(oneTimeTokens.purpose, purpose),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, new Date()),
+      ),
+    )
+    .returning({ userId: oneTimeTokens.userId });
+  return row?.userId;
+}

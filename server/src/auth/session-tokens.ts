@@ -1,0 +1,64 @@
+/**
+ * Session tokens are HS256 JWTs whose `jti` is a row in auth_sessions. The signature proves the token was
+ * issued here; the row lets logout and password changes revoke it before `exp`.
+ */
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Database } from '../db/client.js';
+import { authSessions, users } from '../db/schema.js';
+import type { UserRow } from './users.js';
+
+export type SessionTokens = ReturnType<typeof createSessionTokens>;
+
+export function createSessionTokens(db: Database, opts: { secret: string; ttlSeconds: number }) {
+  const key = new TextEncoder().encode(opts.secret);
+
+  return {
+    async issue(userId: string): Promise<string> {
+      const jti = randomUUID();
+      const now = Math.floor(Date.now() / 1000);
+      const exp = now + opts.ttlSeconds;
+      await db.insert(authSessions).values({ id: jti, userId, expiresAt: new Date(exp * 1000) });
+      return new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(userId)
+        .setJti(jti)
+        .setIssuedAt(now)
+        .setExpirationTime(exp)
+        .sign(key);
+    },
+
+    /** The user behind a live token, or undefined: bad signature, expired, revoked or user gone. */
+    async verify(token: string): Promise<{ user: UserRow; sessionId: string } | undefined> {
+      let jti: string | undefined;
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        jti = payload.jti;
+      } catch {
+        return undefined;
+      }
+      if (!jti) return undefined;
+      const [row] = await db
+        .select({ user: users })
+        .from(authSessions)
+        .innerJoin(users, eq(users.id, authSessions.userId))
+        .where(and(eq(authSessions.id, jti), isNull(authSessions.revokedAt), gt(authSessions.expiresAt, new Date())))
+        .limit(1);
+      return row ? { user: row.user, sessionId: jti } : undefined;
+    },
+
+    async revoke(sessionId: string): Promise<void> {
+      await db.update(authSessions).set({ revokedAt: new Date() }).where(eq(authSessions.id, sessionId));
+    },
+
+    /** After a password change every other device must sign in again. */
+    async revokeAllFor(userId: string, exceptSessionId?: string): Promise<void> {
+      const sessions = await db
+        .select({ id: authSessions.id })
+        .from(authSessions)
+        .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)));
+      for (const s of sessions) if (s.id !== exceptSessionId) await this.revoke(s.id);
+    },
+  };
+}

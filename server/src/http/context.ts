@@ -1,0 +1,24 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { LoginLimiter } from '../auth/login-limiter.js';
+import type { SessionTokens } from '../auth/session-tokens.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import type { Mailer } from '../mail/mailer.js';
+
+/** What every route module receives: settings and the parts it may use, chosen once at start. */
+export type AppContext = {
+  config: Config;
+  db: Database;
+  mailer: Mailer;
+  sessions: SessionTokens;
+  loginLimiter: LoginLimiter;
+};
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;

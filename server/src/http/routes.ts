@@ -1,0 +1,30 @@
+/** The API's table of contents: every resource module, mounted in the order of spec §7. */
+import type { App, AppContext } from './context.js';
+import { accountRoutes } from '../modules/account/routes.js';
+import { autoLoginRoutes } from '../modules/auto_login/routes.js';
+import { confirmEmailRoutes } from '../modules/confirm_email/routes.js';
+import { healthzRoutes } from '../modules/healthz/routes.js';
+import { loginRoutes } from '../modules/login/routes.js';
+import { logoutRoutes } from '../modules/logout/routes.js';
+import { medicalSpecialitiesRoutes } from '../modules/medical_specialities/routes.js';
+import { organizationsRoutes } from '../modules/organizations/routes.js';
+import { qrTokenRoutes } from '../modules/qr_token/routes.js';
+import { resetPasswordRoutes } from '../modules/reset_password/routes.js';
+import { signedTokenLoginRoutes } from '../modules/signed_token_login/routes.js';
+import { signupRoutes } from '../modules/signup/routes.js';
+
+export function registerRoutes(app: App, ctx: AppContext) {
+  healthzRoutes(app, ctx);
+  // Account
+  loginRoutes(app, ctx);
+  logoutRoutes(app, ctx);
+  signupRoutes(app, ctx);
+  accountRoutes(app, ctx);
+  organizationsRoutes(app, ctx);
+  medicalSpecialitiesRoutes(app, ctx);
+  resetPasswordRoutes(app, ctx);
+  confirmEmailRoutes(app, ctx);
+  qrTokenRoutes(app, ctx);
+  autoLoginRoutes(app, ctx);
+  signedTokenLoginRoutes(app, ctx);
+}

@@ -1,0 +1,63 @@
+/** Every mail the server sends, in the recipient's language (pt, en, de, es). */
+import type { Language } from '../../../contract/account.js';
+
+type Rendered = { subject: string; text: string };
+
+const confirmEmail: Record<Language, (name: string, link: string) => Rendered> = {
+  pt: (name, link) => ({
+    subject: 'Confirme o seu endereço de e-mail',
+    text: `Olá ${name},\n\nPara confirmar o seu endereço de e-mail, abra esta ligação:\n${link}\n\nSe não criou uma conta, ignore esta mensagem.\n`,
+  }),
+  en: (name, link) => ({
+    subject: 'Confirm your e-mail address',
+    text: `Hello ${name},\n\nTo confirm your e-mail address, open this link:\n${link}\n\nIf you did not create an account, ignore this message.\n`,
+  }),
+  de: (name, link) => ({
+    subject: 'Bestätigen Sie Ihre E-Mail-Adresse',
+    text: `Hallo ${name},\n\nUm Ihre E-Mail-Adresse zu bestätigen, öffnen Sie diesen Link:\n${link}\n\nWenn Sie kein Konto erstellt haben, ignorieren Sie diese Nachricht.\n`,
+  }),
+  es: (name, link) => ({
+    subject: 'Confirme su dirección de correo electrónico',
+    text: `Hola ${name}:\n\nPara confirmar su dirección de correo electrónico, abra este enlace:\n${link}\n\nSi no ha creado una cuenta, ignore este mensaje.\n`,
+  }),
+};
+
+const resetPassword: Record<Language, (name: string, link: string, minutes: number) => Rendered> = {
+  pt: (name, link, m) => ({
+    subject: 'Redefinir a sua palavra-passe',
+    text: `Olá ${name},\n\nPara definir uma nova palavra-passe, abra esta ligação nos próximos ${m} minutos:\n${link}\n\nSe não pediu esta alteração, ignore esta mensagem; a sua palavra-passe mantém-se.\n`,
+  }),
+  en: (name, link, m) => ({
+    subject: 'Reset your password',
+    text: `Hello ${name},\n\nTo choose a new password, open this link within ${m} minutes:\n${link}\n\nIf you did not ask for this, ignore this message; your password stays as it is.\n`,
+  }),
+  de: (name, link, m) => ({
+    subject: 'Passwort zurücksetzen',
+    text: `Hallo ${name},\n\nUm ein neues Passwort festzulegen, öffnen Sie diesen Link innerhalb von ${m} Minuten:\n${link}\n\nWenn Sie dies nicht angefordert haben, ignorieren Sie diese Nachricht; Ihr Passwort bleibt unverändert.\n`,
+  }),
+  es: (name, link, m) => ({
+    subject: 'Restablecer su contraseña',
+    text: `Hola ${name}:\n\nPara elegir una nueva contraseña, abra este enlace en los próximos ${m} minutos:\n${link}\n\nSi no lo ha solicitado, ignore este mensaje; su contraseña no cambia.\n`,
+  }),
+};
+
+const invitation: Record<Language, (organization: string, link: string, days: number) => Rendered> = {
+  pt: (org, link, d) => ({
+    subject: `Convite para a organização ${org}`,
+    text: `Olá,\n\nFoi convidado para a organização ${org}. Para aceitar, abra esta ligação nos próximos ${d} dias:\n${link}\n`,
+  }),
+  en: (org, link, d) => ({
+    subject: `Invitation to the organization ${org}`,
+    text: `Hello,\n\nYou have been invited to the organization ${org}. To accept, open this link within ${d} days:\n${link}\n`,
+  }),
+  de: (org, link, d) => ({
+    subject: `Einladung in die Organisation ${org}`,
+    text: `Hallo,\n\nSie wurden in die Organisation ${org} eingeladen. Um anzunehmen, öffnen Sie diesen Link innerhalb von ${d} Tagen:\n${link}\n`,
+  }),
+  es: (org, link, d) => ({
+    subject: `Invitación a la organización ${org}`,
+    text: `Hola:\n\nHa sido invitado a la organización ${org}. Para aceptar, abra este enlace en los próximos ${d} días:\n${link}\n`,
+  }),
+};
+
+export const mailTemplates = { confirmEmail, resetPassword, invitation };

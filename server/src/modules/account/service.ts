@@ -1,0 +1,70 @@
+import { and, count, eq, ne } from 'drizzle-orm';
+import type { AccountUpdate } from '../../../../contract/account.js';
+import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import type { UserRow } from '../../auth/users.js';
+import { medicalSpecialities, users } from '../../db/schema.js';
+import type { AppContext } from '../../http/context.js';
+import { DomainError } from '../../http/errors.js';
+
+const fieldError = (field: string, code: string, message: string) =>
+  new DomainError(400, 'invalid_request', message, { [`user.${field}`]: code });
+
+export async function updateAccount(ctx: AppContext, user: UserRow, sessionId: string, input: AccountUpdate): Promise<UserRow> {
+  if (input.email !== undefined && input.email.trim().toLowerCase() !== user.email) {
+    throw fieldError('email', 'email_not_editable', 'The e-mail address cannot be changed');
+  }
+  if (input.medical_speciality_id) {
+    const [found] = await ctx.db.select({ id: medicalSpecialities.id }).from(medicalSpecialities).where(eq(medicalSpecialities.id, input.medical_speciality_id));
+    if (!found) throw fieldError('medical_speciality_id', 'unknown_speciality', 'Unknown medical speciality');
+  }
+  let passwordHash: string | undefined;
+  if (input.password !== undefined) {
+    if (!input.current_password) throw fieldError('current_password', 'required', 'The current password is required');
+    if (!(await verifyPassword(user.passwordHash, input.current_password))) {
+      throw new DomainError(400, 'invalid_current_password', 'The current password is not correct', {
+        'user.current_password': 'invalid_current_password',
+      });
+    }
+    passwordHash = await hashPassword(input.password);
+  }
+
+  const [updated] = await ctx.db
+    .update(users)
+    .set({
+      name: input.name,
+      phoneNumber: input.phone_number,
+      language: input.language,
+      medicalSpecialityId: input.medical_speciality_id,
+      optInNewsletter: input.opt_in_newsletter,
+      optInProductContact: input.opt_in_product_contact,
+      saveAudios: input.save_audios,
+      saveTextData: input.save_text_data,
+      v2Home: input.v2_home,
+      consultationMode: input.consultation_mode,
+      ...(passwordHash ? { passwordHash, forcePasswordChange: false } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, user.id))
+    .returning();
+  // A new password signs every other device out; this one keeps working.
+  if (passwordHash) await ctx.sessions.revokeAllFor(user.id, sessionId);
+  return updated!;
+}
+
+/** Deletes the account and, by cascade, its sessions and tokens. The only admin of a team must hand over first. */
+export async function deleteAccount(ctx: AppContext, user: UserRow): Promise<void> {
+  if (user.organizationId && user.organizationRole === 'admin') {
+    const [admins] = await ctx.db
+      .select({ n: count() })
+      .from(users)
+      .where(and(eq(users.organizationId, user.organizationId), eq(users.organizationRole, 'admin'), ne(users.id, user.id)));
+    const [others] = await ctx.db
+      .select({ n: count() })
+      .from(users)
+      .where(and(eq(users.organizationId, user.organizationId), ne(users.id, user.id)));
+    if ((admins?.n ?? 0) === 0 && (others?.n ?? 0) > 0) {
+      throw new DomainError(409, 'only_admin', "You can't leave the organization (only admin)");
+    }
+  }
+  await ctx.db.delete(users).where(eq(users.id, user.id));
+}

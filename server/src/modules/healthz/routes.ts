@@ -1,0 +1,13 @@
+import { sql } from 'drizzle-orm';
+import type { App, AppContext } from '../../http/context.js';
+
+export function healthzRoutes(app: App, ctx: AppContext) {
+  app.get('/healthz', { config: { rateLimit: false } }, async (_request, reply) => {
+    try {
+      await ctx.db.execute(sql`select 1`);
+      return { status: 'ok' };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable' });
+    }
+  });
+}

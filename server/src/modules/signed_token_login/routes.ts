@@ -1,0 +1,40 @@
+import { jwtVerify } from 'jose';
+import { tokenBody, userEnvelope } from '../../../../contract/account.js';
+import { apiErrorSchema } from '../../../../contract/errors.js';
+import { findUserByEmail } from '../../auth/users.js';
+import type { App, AppContext } from '../../http/context.js';
+import { DomainError } from '../../http/errors.js';
+import { startSession } from '../../http/session-response.js';
+
+/**
+ * An integrating system (a hospital EHR) signs a short JWT with the shared INTEGRATION_KEY naming the
+ * clinician by e-mail (`email` claim, or `sub`); it must carry `exp`. No key configured: the door is shut.
+ */
+export function signedTokenLoginRoutes(app: App, ctx: AppContext) {
+  app.post(
+    '/v1/signed_token_login',
+    {
+      config: { rateLimit: { max: 20, timeWindow: 60_000 } },
+      schema: { body: tokenBody, response: { 200: userEnvelope, 400: apiErrorSchema, 401: apiErrorSchema, 503: apiErrorSchema } },
+    },
+    async (request, reply) => {
+      if (!ctx.config.integrationKey) {
+        throw new DomainError(503, 'integration_not_configured', 'Sign-in from other systems is not configured');
+      }
+      let email: string | undefined;
+      try {
+        const { payload } = await jwtVerify(request.body.token, new TextEncoder().encode(ctx.config.integrationKey), {
+          algorithms: ['HS256'],
+          requiredClaims: ['exp'],
+        });
+        email = typeof payload.email === 'string' ? payload.email : payload.sub;
+      } catch {
+        email = undefined;
+      }
+      const user = email ? await findUserByEmail(ctx.db, email) : undefined;
+      if (!user) throw new DomainError(401, 'invalid_or_expired_token', 'This link is invalid or has expired');
+      const { d_user } = await startSession(ctx, reply, user);
+      return { d_user };
+    },
+  );
+}

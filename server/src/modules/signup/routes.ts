@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { signupBody, userEnvelope } from '../../../../contract/account.js';
+import { apiErrorSchema } from '../../../../contract/errors.js';
+import type { App, AppContext } from '../../http/context.js';
+import { startSession } from '../../http/session-response.js';
+import { signUp } from './service.js';
+
+export function signupRoutes(app: App, ctx: AppContext) {
+  app.post(
+    '/v1/signup',
+    {
+      config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+      schema: {
+        body: signupBody,
+        response: { 201: userEnvelope.extend({ token: z.string() }), 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await signUp(ctx, request.body);
+      const session = await startSession(ctx, reply, user);
+      return reply.status(201).send(session);
+    },
+  );
+}
