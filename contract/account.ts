@@ -1,17 +1,14 @@
 import { z } from 'zod';
 
-export const LANGUAGES = ['pt', 'en', 'de', 'es'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const PASSWORD_MIN = 6;
-export const NAME_MIN = 3;
+import { LANGUAGES, NAME_MIN, PASSWORD_MIN, PHONE_PATTERN } from './constants.js';
+
+export { LANGUAGES, NAME_MIN, PASSWORD_MIN, PHONE_PATTERN, type Language } from './constants.js';
 
 // Overlong input is refused rather than truncated: names and e-mails end up in documents and mails.
 const email = z.string().trim().toLowerCase().max(254).pipe(z.email({ error: 'invalid_email' }));
 const password = z.string().min(PASSWORD_MIN, { error: 'password_too_short' }).max(256, { error: 'too_long' });
 const name = z.string().trim().min(NAME_MIN, { error: 'name_too_short' }).max(120, { error: 'too_long' });
 const language = z.enum(LANGUAGES, { error: 'invalid_language' });
-// E.164-ish: an optional +, then 6–15 digits, spaces, dots, dashes or brackets allowed between.
-export const PHONE_PATTERN = /^\+?[0-9][0-9 ().-]{5,19}$/;
 const phone = z.string().trim().max(32).regex(PHONE_PATTERN, { error: 'invalid_phone' });
 const token = z.string().min(10).max(4096);
 

@@ -10,7 +10,8 @@ import { oneTimeTokens } from '../db/schema.js';
 export type TokenPurpose = 'confirm_email' | 'reset_password' | 'qr_login';
 
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-export const newRandomToken = () => randomBytes(32).toString('base64url');
+// Hex, because the signup rule of the web app accepts only letters, digits and hyphens in an invitation ref.
+export const newRandomToken = () => randomBytes(32).toString('hex');
 
 export async function createOneTimeToken(
   db: Database,

@@ -1,0 +1,10 @@
+import { defineConfig } from '@lingui/cli';
+
+// Message ids are the English texts; pt is the product's default language, en the source catalog.
+export default defineConfig({
+  sourceLocale: 'en',
+  locales: ['pt', 'en', 'de', 'es'],
+  fallbackLocales: { default: 'en' },
+  catalogs: [{ path: '<rootDir>/src/locales/{locale}/messages', include: ['src'], exclude: ['**/*.test.*', 'src/routeTree.gen.ts'] }],
+  format: 'po',
+});

@@ -1,0 +1,43 @@
+import type { DUser, Language, MedicalSpeciality } from '../../contract/account';
+import { api } from './instance';
+import { call } from './client';
+
+export type SessionResult = { d_user: DUser; token: string };
+
+/** The token arrives in the Authorization response header (login, auto and signed-token logins). */
+async function withSessionToken(response: Response): Promise<SessionResult> {
+  const header = response.headers.get('authorization') ?? '';
+  const token = header.replace(/^Bearer\s+/i, '');
+  const body = (await response.json()) as { d_user: DUser; token?: string };
+  const found = token || body.token;
+  if (!found) {
+    console.error('Token not returned');
+    throw new Error('Token not returned');
+  }
+  return { d_user: body.d_user, token: found };
+}
+
+export const accountApi = {
+  login: (email: string, password: string) =>
+    call(async () => withSessionToken(await api().post('v1/login', { json: { user: { email, password } } }))),
+  logout: () => call(() => api().delete('v1/logout')),
+  signup: (user: { name: string; email: string; password: string; language: Language }, invitationToken?: string) =>
+    call(async () =>
+      withSessionToken(await api().post('v1/signup', { json: { user, ...(invitationToken ? { invitation_token: invitationToken } : {}) } })),
+    ),
+  getAccount: () => call(() => api().get('v1/account').json<{ d_user: DUser }>()),
+  updateAccount: (user: Record<string, unknown>) => call(() => api().put('v1/account', { json: { user } }).json<{ d_user: DUser }>()),
+  requestPasswordReset: (email: string) => call(() => api().post('v1/reset_password', { json: { email } })),
+  resetPassword: (token: string, password: string, passwordConfirmation: string) =>
+    call(() =>
+      api().patch(`v1/reset_password/${encodeURIComponent(token)}`, {
+        json: { password, password_confirmation: passwordConfirmation },
+      }),
+    ),
+  confirmEmail: (token: string) => call(async () => withSessionToken(await api().patch(`v1/confirm_email/${encodeURIComponent(token)}`))),
+  autoLogin: (token: string) => call(async () => withSessionToken(await api().post('v1/auto_login/', { json: { token } }))),
+  signedTokenLogin: (token: string) =>
+    call(async () => withSessionToken(await api().post('v1/signed_token_login/', { json: { token } }))),
+  medicalSpecialities: () =>
+    call(() => api().get('v1/medical_specialities').json<{ medical_specialities: MedicalSpeciality[] }>()),
+};

@@ -1,0 +1,76 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { accountApi } from '../../api/account';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { Checkbox } from '../../ui/Checkbox';
+import { TextField } from '../../ui/TextField';
+import { describeFailure } from '../i18n/api-error-messages';
+import { beginSession } from './session-actions';
+import { formSummary, hasErrors, validateLogin, type FieldErrors } from './validation';
+import { fieldMessage, validationMessages } from './validation-messages';
+
+export function LoginForm({ notice }: { notice?: string }) {
+  const { i18n, t } = useLingui();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(true);
+  const [errors, setErrors] = useState<FieldErrors<'email' | 'password'>>({});
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const found = validateLogin({ email, password });
+    setErrors(found);
+    const summary = formSummary(found);
+    setFailure(summary ? i18n._(validationMessages[summary]) : undefined);
+    if (hasErrors(found)) return;
+    setBusy(true);
+    try {
+      const { token, d_user } = await accountApi.login(email.trim(), password);
+      await beginSession(token, d_user, remember ? 'local' : 'session');
+      await navigate({ to: '/' });
+    } catch (err) {
+      setFailure(describeFailure(i18n, err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      {notice && <Alert tone="success">{notice}</Alert>}
+      {failure && <Alert tone="error">{failure}</Alert>}
+      <TextField
+        label={t`E-mail`}
+        type="email"
+        name="email"
+        autoComplete="username"
+        inputMode="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={fieldMessage(i18n, errors.email)}
+      />
+      <TextField
+        label={t`Password`}
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={fieldMessage(i18n, errors.password)}
+      />
+      <Checkbox label={t`Remember me on this device`} checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+      <Button type="submit" block busy={busy}>
+        <Trans>Sign in</Trans>
+      </Button>
+      <div className="auth-links">
+        <Link to="/reset">
+          <Trans>Forgot your password?</Trans>
+        </Link>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,78 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { accountApi } from '../../api/account';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { TextField } from '../../ui/TextField';
+import { describeFailure, fieldCodes } from '../i18n/api-error-messages';
+import { formSummary, hasErrors, validateNewPassword } from './validation';
+import { fieldMessage, validationMessages } from './validation-messages';
+
+export function ResetPasswordForm({ token }: { token: string }) {
+  const { i18n, t } = useLingui();
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
+  const [failure, setFailure] = useState<string>();
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const found = validateNewPassword({ password, passwordConfirmation: confirmation });
+    setErrors(found);
+    const summary = formSummary(found);
+    setFailure(summary ? i18n._(validationMessages[summary]) : undefined);
+    if (hasErrors(found)) return;
+    setBusy(true);
+    try {
+      await accountApi.resetPassword(token, password, confirmation);
+      setDone(true);
+    } catch (err) {
+      const fields = fieldCodes(err);
+      setErrors({ password: fields.password, passwordConfirmation: fields.password_confirmation });
+      setFailure(describeFailure(i18n, err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (done) {
+    return (
+      <>
+        <Alert tone="success">
+          <Trans>Your password was changed. Sign in with the new password.</Trans>
+        </Alert>
+        <Link to="/login" className="button" data-variant="primary" data-block="true">
+          <Trans>Sign in</Trans>
+        </Link>
+      </>
+    );
+  }
+  return (
+    <form onSubmit={submit} noValidate>
+      {failure && <Alert tone="error">{failure}</Alert>}
+      <TextField
+        label={t`New password`}
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={fieldMessage(i18n, errors.password)}
+        hint={t`At least 6 characters.`}
+      />
+      <TextField
+        label={t`Confirm new password`}
+        type="password"
+        autoComplete="new-password"
+        value={confirmation}
+        onChange={(e) => setConfirmation(e.target.value)}
+        error={fieldMessage(i18n, errors.passwordConfirmation)}
+      />
+      <Button type="submit" block busy={busy}>
+        <Trans>Save new password</Trans>
+      </Button>
+    </form>
+  );
+}

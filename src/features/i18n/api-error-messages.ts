@@ -1,0 +1,38 @@
+import { msg } from '@lingui/core/macro';
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { ApiFailureError, type ApiFailure } from '../../api/client';
+
+const byCode: Record<string, MessageDescriptor> = {
+  invalid_credentials: msg`Invalid credentials`,
+  email_taken: msg`An account with this e-mail already exists`,
+  invitation_invalid: msg`This invitation does not exist`,
+  invitation_expired: msg`This invitation has expired. Ask your organization's administrator for a new one.`,
+  invitation_already_responded: msg`You have already responded to this invitation`,
+  invitation_email_mismatch: msg`This invitation was sent to another e-mail address`,
+  invalid_or_expired_token: msg`This link is invalid or has expired`,
+  invalid_current_password: msg`The current password is not correct`,
+  too_many_requests: msg`Too many attempts. Wait a few minutes and try again.`,
+  integration_not_configured: msg`Sign-in from other systems is not configured`,
+};
+
+const connection = msg`Connection problems: the server cannot be reached. Check your internet connection.`;
+const overloaded = msg`The servers are a bit overloaded. Please try again.`;
+const generic = msg`Something went wrong. Please try again.`;
+
+/** The user-facing sentence for any failed call, in the active language. */
+export function describeFailure(i18n: I18n, err: unknown, fallback: MessageDescriptor = generic): string {
+  const failure: ApiFailure | undefined = err instanceof ApiFailureError ? err.failure : undefined;
+  if (!failure || failure.kind === 'network' || failure.kind === 'timeout') return i18n._(failure ? connection : fallback);
+  const known = byCode[failure.code];
+  if (known) return i18n._(known);
+  if (failure.status === 429 || failure.status >= 500) return i18n._(overloaded);
+  return i18n._(fallback);
+}
+
+/** Server field errors keyed by the form's own field names (the API's `user.email` → `email`). */
+export function fieldCodes(err: unknown): Record<string, string> {
+  if (!(err instanceof ApiFailureError) || err.failure.kind !== 'http') return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(err.failure.fields)) out[k.replace(/^user\./, '')] = v;
+  return out;
+}

@@ -1,0 +1,64 @@
+import './ui/theme.css';
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
+import { createRouter, RouterProvider } from '@tanstack/react-router';
+import { Provider } from 'jotai';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createApiClient } from './api/client';
+import { installApi } from './api/instance';
+import { appStore, authAtom, clearAuth } from './app-state';
+import { routeNameOf } from './features/auth/navigation-rules';
+import { initErrorReporting, reportReactError } from './features/error-reporting/error-reporting';
+import { activateLocale } from './features/i18n/activate';
+import { resolveLocale } from './features/i18n/locale';
+import { registerServiceWorker } from './features/pwa/register-service-worker';
+import { STORAGE_KEYS } from './offline/storage-keys';
+import { routeTree } from './routeTree.gen';
+
+const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+const CONSULTATION_PAGES = new Set(['consultation', 'consultation_v2', 'dictaphone_consultation']);
+
+installApi(
+  createApiClient({
+    getToken: () => appStore.get(authAtom)?.token,
+    getLocale: () => i18n.locale || 'pt',
+    onUnauthorized: () => {
+      clearAuth();
+      void router.navigate({ to: '/login' });
+    },
+    onDeprecated: () => {
+      // Never reload under a consultation in progress; otherwise once per browser session.
+      if (CONSULTATION_PAGES.has(routeNameOf(window.location.pathname) ?? '')) return;
+      if (sessionStorage.getItem(STORAGE_KEYS.deprecatedReloadDone)) return;
+      sessionStorage.setItem(STORAGE_KEYS.deprecatedReloadDone, '1');
+      window.location.reload();
+    },
+  }),
+);
+
+void initErrorReporting();
+await activateLocale(resolveLocale(localStorage.getItem(STORAGE_KEYS.locale), navigator.languages));
+
+createRoot(document.getElementById('root')!, {
+  onUncaughtError: reportReactError,
+  onCaughtError: reportReactError,
+  onRecoverableError: reportReactError,
+}).render(
+  <StrictMode>
+    <Provider store={appStore}>
+      <I18nProvider i18n={i18n}>
+        <RouterProvider router={router} />
+      </I18nProvider>
+    </Provider>
+  </StrictMode>,
+);
+
+registerServiceWorker();

@@ -1,0 +1,20 @@
+import { Trans } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+
+export function NotFound() {
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <h1>
+          <Trans>Page not found</Trans>
+        </h1>
+        <p className="muted">
+          <Trans>The address you opened does not exist in the app.</Trans>
+        </p>
+        <Link to="/">
+          <Trans>Go to the home page</Trans>
+        </Link>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,66 @@
+/// <reference types="vitest/config" />
+import { lingui } from '@lingui/vite-plugin';
+import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import react from '@vitejs/plugin-react-swc';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+export default defineConfig({
+  plugins: [
+    // The router plugin must come before react (it generates src/routeTree.gen.ts and splits route code).
+    tanstackRouter({ target: 'react', autoCodeSplitting: true }),
+    react({ plugins: [['@lingui/swc-plugin', {}]] }),
+    lingui(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'sw',
+      filename: 'sw.ts',
+      injectRegister: false,
+      registerType: 'prompt',
+      manifest: {
+        name: 'Consultation Notes',
+        short_name: 'Notes',
+        description: 'Records consultations and writes clinical notes and documents.',
+        lang: 'pt',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#f6f8fa',
+        theme_color: '#0f5c6e',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: { globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest}'] },
+      devOptions: { enabled: false },
+    }),
+  ],
+  build: { target: 'es2022', sourcemap: true },
+  server: { proxy: { '/v1': 'http://localhost:8080', '/healthz': 'http://localhost:8080' } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['src/**/*.test.{ts,tsx}'],
+          setupFiles: ['fake-indexeddb/auto', './src/test-setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['server/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // One PGlite or PostgreSQL database per file; files in parallel would fight over CPU for argon2.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
