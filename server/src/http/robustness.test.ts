@@ -1,0 +1,148 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createOrganizationInvite, createUser, lastMailToken, login, uniqueEmail } from '../test-support/factories.js';
+import { createTestApp, type TestApp } from '../test-support/test-app.js';
+
+let t: TestApp;
+let web: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ MIN_CLIENT_VERSION: '0.0.20' });
+  // A second app serving a small fake build, to check the static files and the SPA fallback.
+  const dist = path.join(t.dataDir, 'fake-dist');
+  mkdirSync(path.join(dist, 'assets'), { recursive: true });
+  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>x</title></head><body></body></html>');
+  writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+  writeFileSync(path.join(dist, 'sw.js'), '// sw');
+  web = await createTestApp({ WEB_DIST: dist, SENTRY_DSN: 'https://key@sentry.example.org/42' });
+});
+afterAll(async () => {
+  await t.close();
+  await web.close();
+});
+
+describe('bad input never makes a 500', () => {
+  it.each([
+    ['malformed JSON', '/v1/login', '{"user": {', 'invalid_json'],
+    ['JSON that is not an object', '/v1/login', '[1,2]', 'invalid_request'],
+    ['empty body', '/v1/signup', '', 'invalid_json'],
+    ['a string body', '/v1/reset_password', '"hello"', 'invalid_request'],
+  ])('%s → 400', async (_n, url, payload, code) => {
+    const res = await t.app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe(code);
+  });
+
+  it('wrong types and overlong strings name the field', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/login', payload: { user: { email: ['x'], password: 'p'.repeat(10_000) } } });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json().error.fields).sort()).toEqual(['user.email', 'user.password']);
+  });
+
+  it('an unsupported content type → 415', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/login', payload: '<user/>', headers: { 'content-type': 'application/xml' } });
+    expect(res.statusCode).toBe(415);
+    expect(res.json().error.code).toBe('unsupported_media_type');
+  });
+
+  it('a body over the limit → 413', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/login', payload: { user: { email: 'a@b.co', password: 'x'.repeat(2 * 1024 * 1024) } } });
+    expect(res.statusCode).toBe(413);
+  });
+
+  it('a too-short token in a path → 400, not 500', async () => {
+    const res = await t.app.inject({ method: 'PATCH', url: '/v1/confirm_email/x' });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('unknown paths → 404 JSON', async () => {
+    for (const [method, url] of [
+      ['GET', '/v1/nothing'],
+      ['POST', '/v1/nothing'],
+      ['GET', '/nothing'],
+    ] as const) {
+      const res = await t.app.inject({ method, url });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('not_found');
+    }
+  });
+});
+
+describe('headers', () => {
+  it('sends a content security policy and closes CORS by default', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/healthz', headers: { origin: 'https://evil.example' } });
+    expect(res.statusCode).toBe(200);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('lets the configured Sentry origin through connect-src', async () => {
+    const res = await web.app.inject({ method: 'GET', url: '/healthz' });
+    expect(String(res.headers['content-security-policy'])).toContain('https://sentry.example.org');
+  });
+
+  it('flags outdated clients', async () => {
+    const old = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'client-version': '0.0.9' } });
+    const current = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'client-version': '0.0.20' } });
+    expect(old.headers['x-client-deprecated']).toBe('true');
+    expect(current.headers['x-client-deprecated']).toBeUndefined();
+  });
+});
+
+describe('web app', () => {
+  it('serves index.html for app pages, with the runtime settings as meta tags', async () => {
+    const res = await web.app.inject({ method: 'GET', url: '/settings/account', headers: { accept: 'text/html' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toContain('<meta name="sentry-dsn" content="https://key@sentry.example.org/42">');
+  });
+
+  it('caches hashed assets for a year and revalidates the service worker', async () => {
+    const asset = await web.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    const sw = await web.app.inject({ method: 'GET', url: '/sw.js' });
+    expect(sw.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('never falls back to the page for API paths', async () => {
+    const res = await web.app.inject({ method: 'GET', url: '/v1/unknown', headers: { accept: 'text/html' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.code).toBe('not_found');
+  });
+});
+
+describe('logs', () => {
+  it('never contain passwords, session tokens or one-time tokens of request paths', async () => {
+    const password = 'Very-Secret-Password-42';
+    const email = uniqueEmail('logs');
+    const { token: invitation } = await createOrganizationInvite(t, email);
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/v1/signup',
+      payload: { user: { name: 'Log Test', email, password, language: 'en' }, invitation_token: invitation },
+    });
+    const signupToken = signup.json().token as string;
+    const session = await login(t, email, password);
+    await t.app.inject({ method: 'PUT', url: '/v1/account', headers: bearer(session), payload: { user: { current_password: password, password: `${password}-2` } } });
+    await t.app.inject({ method: 'POST', url: '/v1/login', payload: { user: { email, password: 'Wrong-Password-99' } } });
+    const other = await createUser(t);
+    await t.app.inject({ method: 'POST', url: '/v1/reset_password', payload: { email: other.email } });
+    const resetToken = lastMailToken(t, other.email);
+    await t.app.inject({ method: 'PATCH', url: `/v1/reset_password/${resetToken}`, payload: { password: 'abcdef', password_confirmation: 'abcdef' } });
+    await t.app.inject({ method: 'PATCH', url: `/v1/confirm_email/${'a'.repeat(64)}` });
+
+    const log = t.logs.join('');
+    expect(log).toContain('/v1/reset_password/[redacted]');
+    expect(log).toContain('/v1/confirm_email/[redacted]');
+    for (const secret of [password, `${password}-2`, 'Wrong-Password-99', 'abcdef', signupToken, session, resetToken, invitation, 'a'.repeat(64)]) {
+      expect(log).not.toContain(secret);
+    }
+  });
+});

@@ -1,0 +1,58 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oneTimeTokens } from '../../db/schema.js';
+import { bearer, createUser, lastMailToken, login } from '../../test-support/factories.js';
+import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+let ip = 0;
+const request = (email: string) => t.app.inject({ method: 'POST', url: '/v1/reset_password', remoteAddress: `10.3.0.${++ip}`, payload: { email } });
+const confirm = (token: string, password: string, password_confirmation = password) =>
+  t.app.inject({ method: 'PATCH', url: `/v1/reset_password/${token}`, remoteAddress: `10.4.0.${++ip}`, payload: { password, password_confirmation } });
+
+describe('password reset', () => {
+  it('answers the same whether or not the e-mail exists', async () => {
+    const before = t.mails.length;
+    const res = await request('ghost@clinic.test');
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toEqual({ ok: true });
+    expect(t.mails.length).toBe(before);
+  });
+
+  it('mails a single-use link in the user language and sets the new password', async () => {
+    const u = await createUser(t, { language: 'pt' });
+    const session = await login(t, u.email, u.password);
+    const res = await request(u.email);
+    expect(res.statusCode).toBe(202);
+    const mail = t.mails.at(-1)!;
+    expect(mail.subject).toBe('Redefinir a sua palavra-passe');
+    expect(mail.link).toMatch(/^http:\/\/clinic\.test\/reset_password\/[0-9a-f]{64}$/);
+    const token = lastMailToken(t, u.email);
+
+    const mismatch = await confirm(token, 'brand-new', 'brand-neu');
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json().error.fields).toEqual({ password_confirmation: 'passwords_do_not_match' });
+    expect((await confirm(token, '123')).statusCode).toBe(400);
+
+    expect((await confirm(token, 'brand-new')).statusCode).toBe(200);
+    const reuse = await confirm(token, 'another-one');
+    expect(reuse.statusCode).toBe(400);
+    expect(reuse.json().error.code).toBe('invalid_or_expired_token');
+    await expect(login(t, u.email, 'brand-new')).resolves.toBeTruthy();
+    // Whoever held the old password is signed out.
+    expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(session) })).statusCode).toBe(401);
+  });
+
+  it('refuses an expired link', async () => {
+    const u = await createUser(t);
+    await request(u.email);
+    const token = lastMailToken(t, u.email);
+    await t.ctx.db.update(oneTimeTokens).set({ expiresAt: new Date(Date.now() - 1) }).where(eq(oneTimeTokens.userId, u.id));
+    expect((await confirm(token, 'brand-new')).json().error.code).toBe('invalid_or_expired_token');
+  });
+});
