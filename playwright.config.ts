@@ -1,0 +1,43 @@
+import { defineConfig } from '@playwright/test';
+
+export const E2E_PORTS = { main: 41731, shortSession: 41732 } as const;
+
+/** Debian's Chromium, never a downloaded browser; the flags keep it quiet on a machine without internet. */
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  reporter: [['list']],
+  outputDir: '.tmp/playwright',
+  use: {
+    baseURL: `http://localhost:${E2E_PORTS.main}`,
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    locale: 'en-GB',
+    trace: 'retain-on-failure',
+  },
+  webServer: [
+    {
+      command: `node scripts/e2e-server.mjs main ${E2E_PORTS.main}`,
+      url: `http://127.0.0.1:${E2E_PORTS.main}/healthz`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+    {
+      // Tokens live 8 seconds here, so the expiry dialog can be seen without waiting hours.
+      command: `node scripts/e2e-server.mjs short-session ${E2E_PORTS.shortSession} TOKEN_TTL_SECONDS=8`,
+      url: `http://127.0.0.1:${E2E_PORTS.shortSession}/healthz`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+  ],
+});

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+/**
+ * Starts the real server on the production build for the browser tests, with a fresh data folder
+ * (.tmp/e2e/<name>) so every run begins from an empty database. Extra settings come as KEY=VALUE arguments.
+ * Usage: node scripts/e2e-server.mjs <name> <port> [KEY=VALUE…]
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const [name, port, ...settings] = process.argv.slice(2);
+const dataDir = path.resolve('.tmp/e2e', name);
+rmSync(dataDir, { recursive: true, force: true });
+mkdirSync(dataDir, { recursive: true });
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: port,
+  HOST: '127.0.0.1',
+  PUBLIC_URL: `http://localhost:${port}`,
+  WEB_DIST: 'dist',
+  LOG_LEVEL: 'warn',
+  LOGIN_RATE_LIMIT_PER_MINUTE: '200',
+  ...Object.fromEntries(settings.map((s) => s.split(/=(.*)/s).slice(0, 2))),
+};
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { stdio: 'inherit', env });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,11 @@
+import { execSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+
+/** Installs npm dependencies when node_modules is missing or older than the lock file. */
+export function ensureNpmDependencies() {
+  const marker = 'node_modules/.package-lock.json';
+  const stale = !existsSync(marker) || (existsSync('package-lock.json') && statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs);
+  if (!stale) return;
+  console.log('Installing npm dependencies…');
+  execSync(existsSync('package-lock.json') ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', { stdio: 'inherit' });
+}

@@ -1,0 +1,54 @@
+/**
+ * Installs Debian packages the product or its tests need, the project's own way: through apt-get when this
+ * runs as root or with password-less sudo; otherwise it prints the one apt-get line to run and carries on.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+/** @typedef {{ pkg: string, present: () => boolean }} SystemPackage */
+
+export const dpkgInstalled = (pkg) => spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout?.includes('install ok installed');
+
+/** @type {Record<string, SystemPackage>} */
+export const PACKAGES = {
+  chromium: { pkg: 'chromium', present: () => existsSync('/usr/bin/chromium') },
+  postgresql: { pkg: 'postgresql', present: () => findPostgresBin('initdb') !== undefined },
+  fonts: { pkg: 'fonts-dejavu-core', present: () => dpkgInstalled('fonts-dejavu-core') || existsSync('/usr/share/fonts/truetype/dejavu') },
+};
+
+export function findPostgresBin(name) {
+  for (const version of ['17', '16', '15', '14', '13']) {
+    const p = `/usr/lib/postgresql/${version}/bin/${name}`;
+    if (existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+function canSudo() {
+  return spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * @param {SystemPackage[]} wanted
+ * @returns {boolean} true when everything wanted is present afterwards
+ */
+export function ensureSystemPackages(wanted, purpose) {
+  const missing = wanted.filter((p) => !p.present());
+  if (missing.length === 0) return true;
+  const names = missing.map((p) => p.pkg);
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const prefix = isRoot ? [] : canSudo() ? ['sudo', '-n'] : undefined;
+  if (!prefix) {
+    console.warn(`\n${purpose} needs system packages that are missing. Install them with:\n  sudo apt-get install -y ${names.join(' ')}\n`);
+    return false;
+  }
+  console.log(`Installing system packages for ${purpose}: ${names.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const run = (args) => {
+    const [cmd, ...rest] = [...prefix, ...args];
+    execFileSync(cmd, rest, { stdio: 'inherit', env });
+  };
+  run(['apt-get', 'update', '-qq']);
+  run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...names]);
+  return missing.every((p) => p.present());
+}

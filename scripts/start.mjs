@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: installs what is missing, builds the web app when its sources changed, and starts the server
+ * on the embedded defaults (PGlite in ./data, mail to ./data/outbox, offline engines). Settings: README.md.
+ */
+import { spawn } from 'node:child_process';
+import { ensureSystemPackages } from './lib/system-packages.mjs';
+import { ensureNpmDependencies } from './lib/npm-deps.mjs';
+import { ensureWebBuild } from './lib/web-build.mjs';
+
+// The server itself needs no system package yet; the speech engines' packages join this list.
+const RUNTIME_PACKAGES = [];
+
+ensureNpmDependencies();
+ensureSystemPackages(RUNTIME_PACKAGES, 'The server');
+ensureWebBuild();
+
+const port = process.env.PORT ?? '8080';
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { stdio: 'inherit', env: process.env });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code) => process.exit(code ?? 0));
+
+// Say where to go, in plain words, once the server answers.
+const url = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
+for (let i = 0; i < 120; i++) {
+  await new Promise((r) => setTimeout(r, 500));
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+    if (res.ok) {
+      console.log(`\n  Consultation Notes is running: open ${url}\n`);
+      break;
+    }
+  } catch {
+    // not up yet
+  }
+}

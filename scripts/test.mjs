@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: installs what the tests need (npm packages; Chromium and PostgreSQL from Debian), then runs
+ * every test: types, unit and component tests, server integration tests on PGlite and on a throwaway
+ * PostgreSQL server, the production build with its JavaScript budget, and the browser tests in Chromium.
+ */
+import { spawnSync } from 'node:child_process';
+import { ensureNpmDependencies } from './lib/npm-deps.mjs';
+import { startThrowawayPostgres } from './lib/postgres.mjs';
+import { ensureSystemPackages, PACKAGES } from './lib/system-packages.mjs';
+import { ensureWebBuild } from './lib/web-build.mjs';
+
+const started = Date.now();
+const results = [];
+
+function step(name, fn) {
+  const t0 = Date.now();
+  console.log(`\n▶ ${name}`);
+  let ok;
+  try {
+    ok = fn() !== false;
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    ok = false;
+  }
+  results.push({ name, ok, seconds: (Date.now() - t0) / 1000 });
+  if (!ok) finish();
+}
+
+async function stepAsync(name, fn) {
+  const t0 = Date.now();
+  console.log(`\n▶ ${name}`);
+  let ok;
+  try {
+    ok = (await fn()) !== false;
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    ok = false;
+  }
+  results.push({ name, ok, seconds: (Date.now() - t0) / 1000 });
+  if (!ok) finish();
+}
+
+const run = (cmd, args, env = {}) => spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } }).status === 0;
+
+function finish() {
+  console.log('\nSummary');
+  for (const r of results) console.log(`  ${r.ok ? '✓' : '✗'} ${r.name} (${r.seconds.toFixed(0)} s)`);
+  const failed = results.filter((r) => !r.ok).length;
+  console.log(`  total ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(`steps: ${results.length - failed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+step('Install npm dependencies', () => ensureNpmDependencies());
+step('Install system packages for the tests', () =>
+  ensureSystemPackages([PACKAGES.chromium, PACKAGES.postgresql, PACKAGES.fonts], 'The tests'),
+);
+step('Type check', () => run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) && run('npx', ['tsc', '--noEmit', '-p', 'server/tsconfig.json']));
+step('Unit, component and server tests (PGlite)', () => run('npx', ['vitest', 'run']));
+await stepAsync('Server tests on PostgreSQL', async () => {
+  const pg = await startThrowawayPostgres();
+  try {
+    return run('npx', ['vitest', 'run', '--project', 'server'], { TEST_DATABASE_URL: pg.url });
+  } finally {
+    pg.stop();
+  }
+});
+step('Production build', () => ensureWebBuild({ force: true }));
+step('Initial JavaScript budget', () => run('node', ['scripts/check-bundle-budget.mjs']));
+step('Browser tests (Playwright, Chromium)', () => run('npx', ['playwright', 'test']));
+finish();

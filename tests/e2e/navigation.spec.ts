@@ -1,0 +1,41 @@
+import { expect, test } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
+
+test('an unauthenticated visit to a protected route lands on login', async ({ page }) => {
+  for (const path of ['/', '/settings/account', '/consultation/123', '/trials', '/v2']) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  }
+});
+
+test('/signup without a valid ref lands on login', async ({ page }) => {
+  await page.goto('/signup');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/signup?ref=/somewhere/else');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/signup?ref=/organization/invitations/abc-123');
+  await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+});
+
+test('switching to German shows German text, and the choice is kept', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Language').selectOption('de');
+  await expect(page.getByRole('heading', { name: 'Anmelden' })).toBeVisible();
+  await expect(page.getByLabel('Passwort')).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Anmelden' })).toBeVisible();
+  await page.getByRole('button', { name: 'Anmelden' }).click();
+  await expect(page.getByText('Füllen Sie alle Felder aus')).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+test('Portuguese is the default when the browser speaks no supported language', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'fr-FR' });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { name: 'Iniciar sessão' })).toBeVisible();
+  await expect(page.getByLabel('Palavra-passe')).toBeVisible();
+  await context.close();
+});
