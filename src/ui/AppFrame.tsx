@@ -23,7 +23,7 @@ export function AppFrame() {
       <header className="app-header">
         <Link to={home} className="brand">
           <Logo />
-          <span>
+          <span className="brand-name">
             <Trans>Consultation Notes</Trans>
           </span>
         </Link>
@@ -34,9 +34,8 @@ export function AppFrame() {
           }}
         />
         <DropdownMenu.Root>
-          <DropdownMenu.Trigger className="button" data-variant="ghost" aria-label={t`Account menu`}>
+          <DropdownMenu.Trigger className="avatar" aria-label={t`Account menu`}>
             <span aria-hidden="true">{(user?.name ?? '?').slice(0, 1).toUpperCase()}</span>
-            <span className="visually-hidden">{user?.name}</span>
           </DropdownMenu.Trigger>
           <DropdownMenu.Portal>
             <DropdownMenu.Content className="menu" align="end" sideOffset={6}>

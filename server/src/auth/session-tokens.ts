@@ -3,7 +3,7 @@
  * issued here; the row lets logout and password changes revoke it before `exp`.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Database } from '../db/client.js';
 import { authSessions, users } from '../db/schema.js';
@@ -13,6 +13,14 @@ export type SessionTokens = ReturnType<typeof createSessionTokens>;
 
 export function createSessionTokens(db: Database, opts: { secret: string; ttlSeconds: number }) {
   const key = new TextEncoder().encode(opts.secret);
+  // Every authenticated request runs this: prepared once, it skips building the SQL each time.
+  const liveSession = db
+    .select({ user: users })
+    .from(authSessions)
+    .innerJoin(users, eq(users.id, authSessions.userId))
+    .where(and(eq(authSessions.id, sql.placeholder('jti')), isNull(authSessions.revokedAt), gt(authSessions.expiresAt, sql`now()`)))
+    .limit(1)
+    .prepare('live_session');
 
   return {
     async issue(userId: string): Promise<string> {
@@ -39,12 +47,7 @@ export function createSessionTokens(db: Database, opts: { secret: string; ttlSec
         return undefined;
       }
       if (!jti) return undefined;
-      const [row] = await db
-        .select({ user: users })
-        .from(authSessions)
-        .innerJoin(users, eq(users.id, authSessions.userId))
-        .where(and(eq(authSessions.id, jti), isNull(authSessions.revokedAt), gt(authSessions.expiresAt, new Date())))
-        .limit(1);
+      const [row] = await liveSession.execute({ jti });
       return row ? { user: row.user, sessionId: jti } : undefined;
     },
 

@@ -31,8 +31,7 @@ export function SettingsScreen({ section }: { section?: string }) {
             key={s.id}
             to="/settings/{-$section}"
             params={{ section: s.id }}
-            className="button"
-            data-variant={s.id === current.id ? 'primary' : 'secondary'}
+            className="pill"
             aria-current={s.id === current.id ? 'page' : undefined}
           >
             {i18n._(s.label)}
