@@ -7,5 +7,6 @@ export function ensureNpmDependencies() {
   const stale = !existsSync(marker) || (existsSync('package-lock.json') && statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs);
   if (!stale) return;
   console.log('Installing npm dependencies…');
-  execSync(existsSync('package-lock.json') ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', { stdio: 'inherit' });
+  // npm install, not npm ci: npm's lock files omit other platforms' optional binaries, which npm ci then refuses.
+  execSync('npm install --no-audit --no-fund', { stdio: 'inherit' });
 }

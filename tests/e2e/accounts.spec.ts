@@ -5,6 +5,7 @@ import { LoginPage } from './pages/login-page';
 import { SignupPage } from './pages/signup-page';
 import { createOrganizationWithCli, uniqueEmail } from './support/admin';
 import { expectNoAxeViolations } from './support/axe';
+import { lastMailedLink } from './support/outbox';
 import { screenshotBothWidths } from './support/screenshots';
 
 test('first admin: CLI → signup through the invitation → login with and without remember me → logout', async ({ page, context }) => {
@@ -66,12 +67,50 @@ test('first admin: CLI → signup through the invitation → login with and with
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('reset password: request, mailed link, new password', async ({ page }) => {
-  await page.goto('/reset');
+test('reset password: request, mailed link, new password, sign in with it', async ({ page }) => {
+  const email = uniqueEmail('reset');
+  const link = createOrganizationWithCli('main', E2E_PORTS.main, 'Clínica Sul', email);
+  const signup = new SignupPage(page);
+  await signup.open(link);
+  await signup.fill({ name: 'Dr. Tiago Mendes', email, password: 'first-password' });
+  await signup.submit();
+  const frame = new AppFrame(page);
+  await frame.expectSignedInAs('Dr. Tiago Mendes');
+  await frame.signOut();
+
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
   await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
-  await page.getByLabel('E-mail').fill('nobody@clinic.test');
+  await page.getByLabel('E-mail').fill(email);
   await page.getByRole('button', { name: 'Send link' }).click();
-  await expect(page.getByText(/If an account exists for nobody@clinic\.test/)).toBeVisible();
+  await expect(page.getByText(`If an account exists for ${email}`)).toBeVisible();
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'reset');
+
+  const resetLink = lastMailedLink('main', email);
+  expect(resetLink).toMatch(/\/reset_password\/[0-9a-f]{64}$/);
+  await page.goto(resetLink);
+  await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+  await page.getByLabel('New password', { exact: true }).fill('second-password');
+  await page.getByLabel('Confirm new password').fill('second-passwort');
+  await page.getByRole('button', { name: 'Save new password' }).click();
+  await expect(page.getByText('The given passwords do not match')).toBeVisible();
+  await page.getByLabel('Confirm new password').fill('second-password');
+  await page.getByRole('button', { name: 'Save new password' }).click();
+  await expect(page.getByText('Your password was changed.')).toBeVisible();
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'reset-password');
+
+  // The link is single-use.
+  await page.goto(resetLink);
+  await page.getByLabel('New password', { exact: true }).fill('third-password');
+  await page.getByLabel('Confirm new password').fill('third-password');
+  await page.getByRole('button', { name: 'Save new password' }).click();
+  await expect(page.getByRole('alert')).toHaveText('This link is invalid or has expired');
+
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.login(email, 'first-password', { remember: false });
+  await expect(page.getByRole('alert')).toHaveText('Invalid credentials');
+  await login.login(email, 'second-password', { remember: false });
+  await frame.expectSignedInAs('Dr. Tiago Mendes');
 });
