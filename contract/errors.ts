@@ -30,6 +30,10 @@ export const errorCodes = [
   'too_many_requests',
   'payload_too_large',
   'unsupported_media_type',
+  'active_session_exists',
+  'session_finished',
+  'unsupported_audio_type',
+  'audio_missing',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

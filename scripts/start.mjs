@@ -4,15 +4,13 @@
  * on the embedded defaults (PGlite in ./data, mail to ./data/outbox, offline engines). Settings: README.md.
  */
 import { spawn } from 'node:child_process';
-import { ensureSystemPackages } from './lib/system-packages.mjs';
+import { ensureSystemPackages, RUNTIME_PACKAGES } from './lib/system-packages.mjs';
 import { ensureNpmDependencies } from './lib/npm-deps.mjs';
 import { ensureWebBuild } from './lib/web-build.mjs';
 
-// The server itself needs no system package yet; the speech engines' packages join this list.
-const RUNTIME_PACKAGES = [];
-
 ensureNpmDependencies();
-ensureSystemPackages(RUNTIME_PACKAGES, 'The server');
+// Without them the server still starts; consultations then say that no speech engine is available.
+ensureSystemPackages(RUNTIME_PACKAGES, 'The local speech engine');
 ensureWebBuild();
 
 const port = process.env.PORT ?? '8080';

@@ -54,7 +54,10 @@ function finish() {
 
 step('Install npm dependencies', () => ensureNpmDependencies());
 step('Install system packages for the tests', () =>
-  ensureSystemPackages([PACKAGES.chromium, PACKAGES.postgresql, PACKAGES.fonts], 'The tests'),
+  ensureSystemPackages(
+    [PACKAGES.chromium, PACKAGES.postgresql, PACKAGES.fonts, PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel, PACKAGES.pocketsphinxTestdata, PACKAGES.espeak],
+    'The tests',
+  ),
 );
 step('Type check', () => run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) && run('npx', ['tsc', '--noEmit', '-p', 'server/tsconfig.json']));
 step('Unit, component and server tests (PGlite)', () => run('npx', ['vitest', 'run']));

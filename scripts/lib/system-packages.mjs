@@ -14,7 +14,15 @@ export const PACKAGES = {
   chromium: { pkg: 'chromium', present: () => existsSync('/usr/bin/chromium') },
   postgresql: { pkg: 'postgresql', present: () => findPostgresBin('initdb') !== undefined },
   fonts: { pkg: 'fonts-dejavu-core', present: () => dpkgInstalled('fonts-dejavu-core') || existsSync('/usr/share/fonts/truetype/dejavu') },
+  ffmpeg: { pkg: 'ffmpeg', present: () => existsSync('/usr/bin/ffmpeg') },
+  pocketsphinx: { pkg: 'pocketsphinx', present: () => existsSync('/usr/bin/pocketsphinx_continuous') },
+  pocketsphinxModel: { pkg: 'pocketsphinx-en-us', present: () => existsSync('/usr/share/pocketsphinx/model/en-us/en-us') },
+  pocketsphinxTestdata: { pkg: 'pocketsphinx-testdata', present: () => existsSync('/usr/share/pocketsphinx/test/data/goforward.raw') },
+  espeak: { pkg: 'espeak-ng', present: () => existsSync('/usr/bin/espeak-ng') },
 };
+
+/** What the server needs at run time: the local speech engine. */
+export const RUNTIME_PACKAGES = [PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel];
 
 export function findPostgresBin(name) {
   for (const version of ['17', '16', '15', '14', '13']) {

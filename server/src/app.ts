@@ -2,6 +2,8 @@
  * Builds the HTTP app from settings and an open database. Plugins load in a fixed order:
  * external (security, rate limits) → app (errors, client version) → routes → web app fallback.
  */
+import path from 'node:path';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -18,6 +20,10 @@ import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { internalAdminRoutes } from './modules/internal_admin/routes.js';
+import { createTranscriber } from './ai/engines.js';
+import type { Transcriber } from './ai/transcriber.js';
+import { startTranscriptionWorkers } from './jobs/transcription-worker.js';
+import { createFileBlobStore } from './storage/blob-store.js';
 
 export type BuildOptions = {
   config: Config;
@@ -27,6 +33,8 @@ export type BuildOptions = {
   mailer?: Mailer;
   /** Enables the loopback admin channel used by the CLI while this process holds PGlite. */
   adminKey?: string;
+  /** Replaces the engine chosen from the settings (tests use a scripted one). */
+  transcriber?: Transcriber;
 };
 
 export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
@@ -51,9 +59,16 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const blobs = createFileBlobStore(path.join(config.dataDir, 'files'));
+  const transcriber = opts.transcriber ?? createTranscriber(config);
+  const transcriptionQueue = startTranscriptionWorkers({ db: opts.db, blobs, transcriber, workers: config.transcriptionWorkers, log: app.log });
+  app.addHook('onClose', () => transcriptionQueue.stop());
   const ctx: AppContext = {
     config,
     db: opts.db,
+    blobs,
+    transcriber,
+    transcriptionQueue,
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
     sessions: createSessionTokens(opts.db, { secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds }),
     loginLimiter: createLoginLimiter(config.loginFailuresPerEmail),
@@ -61,6 +76,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
 
   await registerSecurity(app, { corsOrigins: config.corsOrigins, sentryDsn: config.sentryDsn });
   await app.register(rateLimit, { global: false });
+  await app.register(multipart, { limits: { fileSize: config.maxAudioChunkBytes, files: 1 } });
   registerErrorHandler(app);
   registerClientVersionCheck(app, config.minClientVersion);
   registerRoutes(app, ctx);

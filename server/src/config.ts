@@ -31,6 +31,15 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default('./dist'),
   TRUST_PROXY: boolFromEnv,
+  RETENTION_MINUTES: z.coerce.number().int().min(1).default(60),
+  MAX_AUDIO_CHUNK_MB: z.coerce.number().min(0.1).max(200).default(25),
+  TRANSCRIPTION_ENGINE: z.enum(['auto', 'local', 'openai', 'none']).default('auto'),
+  TRANSCRIPTION_MODEL: z.string().default('whisper-1'),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  LOCAL_SPEECH_LM: z.string().optional(),
+  LOCAL_SPEECH_DICT: z.string().optional(),
+  TRANSCRIPTION_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
 });
 
 export type Config = {
@@ -52,6 +61,15 @@ export type Config = {
   logLevel: string;
   webDist: string;
   trustProxy: boolean;
+  retentionMinutes: number;
+  maxAudioChunkBytes: number;
+  transcriptionEngine: 'auto' | 'local' | 'openai' | 'none';
+  transcriptionModel: string;
+  openaiBaseUrl: string | undefined;
+  openaiApiKey: string | undefined;
+  localLanguageModel: string | undefined;
+  localDictionary: string | undefined;
+  transcriptionWorkers: number;
 };
 
 export class ConfigError extends Error {}
@@ -84,6 +102,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),
     trustProxy: e.TRUST_PROXY,
+    retentionMinutes: e.RETENTION_MINUTES,
+    maxAudioChunkBytes: Math.round(e.MAX_AUDIO_CHUNK_MB * 1024 * 1024),
+    transcriptionEngine: e.TRANSCRIPTION_ENGINE,
+    transcriptionModel: e.TRANSCRIPTION_MODEL,
+    openaiBaseUrl: e.OPENAI_BASE_URL,
+    openaiApiKey: e.OPENAI_API_KEY || undefined,
+    localLanguageModel: e.LOCAL_SPEECH_LM,
+    localDictionary: e.LOCAL_SPEECH_DICT,
+    transcriptionWorkers: e.TRANSCRIPTION_WORKERS,
   };
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -92,4 +92,67 @@ export const organizationInvitations = pgTable(
     respondedAt: timestamp('responded_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('organization_invitations_token_unique').on(t.tokenHash)],
+);
+
+/**
+ * A consultation being recorded (status active) or done (finished, kept until expires_at).
+ * One active session per user: the partial unique index makes it so even under concurrent starts.
+ */
+export const consultationSessions = pgTable(
+  'consultation_sessions',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    consultationTypeId: text('consultation_type_id').notNull(),
+    status: text('status').notNull().default('active'),
+    recordingState: text('recording_state').notNull().default('idle'),
+    mobile: boolean('mobile').notNull().default(false),
+    showTranscription: boolean('show_transcription').notNull().default(false),
+    platform: text('platform'),
+    micsInfo: jsonb('mics_info').$type<unknown>(),
+    userInputs: jsonb('user_inputs').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Set when the clinician edits the transcript; the assembled chunk transcripts are then not shown. */
+    transcriptionOverride: text('transcription_override'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('consultation_sessions_user_idx').on(t.userId, t.status),
+    uniqueIndex('consultation_sessions_one_active').on(t.userId).where(sql`status = 'active'`),
+  ],
+);
+
+/**
+ * One recorded part of a session, stored in the blob store. (session_id, order) is unique, which makes
+ * uploads idempotent. Each part is a standalone audio file (the recorder restarts at a quiet moment), so it
+ * can be transcribed on its own; transcription_status is its job's state.
+ */
+export const audioChunks = pgTable(
+  'audio_chunks',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => consultationSessions.id, { onDelete: 'cascade' }),
+    order: integer('order').notNull(),
+    blobKey: text('blob_key').notNull(),
+    mimeType: text('mime_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    durationMs: integer('duration_ms'),
+    transcript: text('transcript'),
+    transcriptionStatus: text('transcription_status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('audio_chunks_session_order').on(t.sessionId, t.order),
+    index('audio_chunks_pending_idx').on(t.transcriptionStatus, t.nextAttemptAt),
+  ],
 );

@@ -5,6 +5,9 @@ import type { SessionTokens } from '../auth/session-tokens.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { Transcriber } from '../ai/transcriber.js';
+import type { TranscriptionQueue } from '../jobs/transcription-worker.js';
+import type { BlobStore } from '../storage/blob-store.js';
 
 /** What every route module receives: settings and the parts it may use, chosen once at start. */
 export type AppContext = {
@@ -13,6 +16,9 @@ export type AppContext = {
   mailer: Mailer;
   sessions: SessionTokens;
   loginLimiter: LoginLimiter;
+  blobs: BlobStore;
+  transcriber: Transcriber;
+  transcriptionQueue: TranscriptionQueue;
 };
 
 export type App = FastifyInstance<

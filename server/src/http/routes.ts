@@ -3,6 +3,8 @@ import type { App, AppContext } from './context.js';
 import { accountRoutes } from '../modules/account/routes.js';
 import { autoLoginRoutes } from '../modules/auto_login/routes.js';
 import { confirmEmailRoutes } from '../modules/confirm_email/routes.js';
+import { consultationSessionsRoutes } from '../modules/consultation_sessions/routes.js';
+import { consultationTypesRoutes } from '../modules/consultation_types/routes.js';
 import { healthzRoutes } from '../modules/healthz/routes.js';
 import { loginRoutes } from '../modules/login/routes.js';
 import { logoutRoutes } from '../modules/logout/routes.js';
@@ -27,4 +29,7 @@ export function registerRoutes(app: App, ctx: AppContext) {
   qrTokenRoutes(app, ctx);
   autoLoginRoutes(app, ctx);
   signedTokenLoginRoutes(app, ctx);
+  // Consultation types and sessions
+  consultationTypesRoutes(app, ctx);
+  consultationSessionsRoutes(app, ctx);
 }

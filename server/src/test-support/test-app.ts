@@ -13,6 +13,7 @@ import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import type { App, AppContext } from '../http/context.js';
 import type { Mail } from '../mail/mailer.js';
+import type { Transcriber } from '../ai/transcriber.js';
 
 export type TestApp = {
   app: App;
@@ -44,7 +45,7 @@ async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; 
   };
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, opts: { transcriber?: Transcriber } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cn-test-'));
   const pgDb = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
   const config = loadConfig({
@@ -69,6 +70,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     db: database.db,
     logStream,
     mailer: { send: async (m) => void mails.push(m) },
+    transcriber: opts.transcriber,
   });
   await app.ready();
   return {

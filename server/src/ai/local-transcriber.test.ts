@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLocalTranscriber, localEngineAvailable } from './local-transcriber.js';
+import { wordErrorRate, wordErrors } from './word-error-rate.js';
+
+const DATA = '/usr/share/pocketsphinx/test/data';
+const haveEngine = localEngineAvailable();
+const haveTestData = existsSync(`${DATA}/goforward.raw`) && existsSync(`${DATA}/librivox/transcription`);
+const dir = mkdtempSync(path.join(tmpdir(), 'cn-sphinx-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('word error rate', () => {
+  it('counts substitutions, insertions and deletions', () => {
+    expect(wordErrorRate('go forward ten meters', 'go forward ten meters')).toBe(0);
+    expect(wordErrors('go forward ten meters', 'go for ward ten')).toEqual({ errors: 3, words: 4 });
+    expect(wordErrorRate('a b c d', 'a x c d e')).toBe(0.5);
+  });
+});
+
+// npm test installs ffmpeg, pocketsphinx and pocketsphinx-testdata; without them (a bare dev machine) these cannot run.
+describe.skipIf(!haveEngine || !haveTestData)('local speech engine on real human speech (pocketsphinx-testdata)', () => {
+  const engine = createLocalTranscriber();
+  const transcribe = (filePath: string) => engine.transcribe({ filePath, mimeType: 'audio/wav', language: 'en' });
+
+  it('goforward.raw gives exactly "go forward ten meters"', async () => {
+    const wav = path.join(dir, 'goforward.wav');
+    execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 's16le', '-ar', '16000', '-ac', '1', '-i', `${DATA}/goforward.raw`, wav]);
+    expect(await transcribe(wav)).toBe('go forward ten meters');
+  });
+
+  const clips = readFileSync(`${DATA}/librivox/transcription`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const m = line.match(/^<s> (.*) <\/s> \((.*)\)$/)!;
+      return { reference: m[1]!, file: `${DATA}/librivox/${m[2]}.wav` };
+    });
+
+  async function corpusWer(toInput: (file: string, i: number) => string) {
+    let errors = 0;
+    let words = 0;
+    for (const [i, clip] of clips.entries()) {
+      const e = wordErrors(clip.reference, await transcribe(toInput(clip.file, i)));
+      errors += e.errors;
+      words += e.words;
+    }
+    return errors / words;
+  }
+
+  it('keeps the LibriVox clips at or under 0.45 word error rate', async () => {
+    expect(await corpusWer((f) => f)).toBeLessThanOrEqual(0.45);
+  }, 60_000);
+
+  it('keeps them there after a webm/opus round trip, as the browser sends them', async () => {
+    const wer = await corpusWer((file, i) => {
+      const webm = path.join(dir, `clip-${i}.webm`);
+      execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', file, '-c:a', 'libopus', '-b:a', '32k', webm]);
+      return webm;
+    });
+    expect(wer).toBeLessThanOrEqual(0.45);
+  }, 60_000);
+
+  it('reports audio it cannot decode as an error', async () => {
+    const bogus = path.join(dir, 'bogus.webm');
+    execFileSync('sh', ['-c', `printf 'not audio' > ${bogus}`]);
+    await expect(transcribe(bogus)).rejects.toThrow(/ffmpeg/);
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * The local engine, the embedded default: ffmpeg turns any audio into 16 kHz mono PCM, streamed into Debian's
+ * pocketsphinx_continuous. English only, modest accuracy (about 30 % word errors on read speech with the
+ * generic model), entirely on this machine.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { Transcriber, TranscriptionInput } from './transcriber.js';
+
+const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
+
+export function localEngineAvailable(): boolean {
+  const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+  return has('ffmpeg') && has('pocketsphinx_continuous') && existsSync(`${MODEL_DIR}/en-us`);
+}
+
+export type LocalTranscriberOptions = {
+  /** A language model and dictionary to use instead of the generic ones (e.g. the clinical model). */
+  languageModel?: string;
+  dictionary?: string;
+  timeoutMs?: number;
+};
+
+export function createLocalTranscriber(opts: LocalTranscriberOptions = {}): Transcriber {
+  const sphinxArgs = ['-infile', '/dev/stdin', '-logfn', '/dev/null', '-hmm', `${MODEL_DIR}/en-us`];
+  sphinxArgs.push('-lm', opts.languageModel ?? `${MODEL_DIR}/en-us.lm.bin`);
+  sphinxArgs.push('-dict', opts.dictionary ?? `${MODEL_DIR}/cmudict-en-us.dict`);
+  return {
+    info: {
+      engine: 'local',
+      languages: ['en'],
+      note: 'Local speech engine: English only, modest accuracy.',
+    },
+    transcribe: (input: TranscriptionInput) => runPipeline(input.filePath, sphinxArgs, opts.timeoutMs ?? 120_000),
+  };
+}
+
+/**
+ * pocketsphinx reads `-infile /dev/stdin`, which must be a real pipe: Node's child stdio are socket pairs that
+ * /dev/stdin cannot be opened on, so the two programs are joined by bash. The file path and arguments travel
+ * as positional parameters, never inside the script text.
+ */
+const PIPELINE = 'set -o pipefail; f="$1"; shift; ffmpeg -nostdin -loglevel error -i "$f" -ar 16000 -ac 1 -f s16le - | pocketsphinx_continuous "$@"';
+
+function runPipeline(filePath: string, sphinxArgs: string[], timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', PIPELINE, 'transcribe', filePath, ...sphinxArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('local transcription timed out'));
+    }, timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) return reject(new Error(`ffmpeg or pocketsphinx failed (${code}): ${err.trim().slice(0, 300)}`));
+      // One line per utterance; pocketsphinx separates them at pauses.
+      resolve(
+        out
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .join(' '),
+      );
+    });
+  });
+}

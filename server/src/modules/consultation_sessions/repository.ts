@@ -1,0 +1,66 @@
+import { and, asc, desc, eq, gt, inArray, isNotNull } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { audioChunks, consultationSessions } from '../../db/schema.js';
+
+export type SessionRow = typeof consultationSessions.$inferSelect;
+export type ChunkRow = typeof audioChunks.$inferSelect;
+
+/** Ownership is part of every query: another user's session simply does not exist (404). */
+export async function findOwnedSession(db: Database, userId: string, id: string): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(consultationSessions)
+    .where(and(eq(consultationSessions.id, id), eq(consultationSessions.userId, userId)))
+    .limit(1);
+  return row;
+}
+
+export async function findActiveSession(db: Database, userId: string): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(consultationSessions)
+    .where(and(eq(consultationSessions.userId, userId), eq(consultationSessions.status, 'active')))
+    .limit(1);
+  return row;
+}
+
+/** The user's active session and the finished ones still within the retention window, newest first. */
+export async function listVisibleSessions(db: Database, userId: string): Promise<SessionRow[]> {
+  const rows = await db.select().from(consultationSessions).where(eq(consultationSessions.userId, userId)).orderBy(desc(consultationSessions.createdAt));
+  const now = Date.now();
+  return rows.filter((r) => r.status === 'active' || (r.expiresAt && r.expiresAt.getTime() > now));
+}
+
+export async function listRecentFinished(db: Database, userId: string): Promise<SessionRow[]> {
+  return db
+    .select()
+    .from(consultationSessions)
+    .where(
+      and(
+        eq(consultationSessions.userId, userId),
+        eq(consultationSessions.status, 'finished'),
+        isNotNull(consultationSessions.expiresAt),
+        gt(consultationSessions.expiresAt, new Date()),
+      ),
+    )
+    .orderBy(desc(consultationSessions.finishedAt));
+}
+
+export async function listChunks(db: Database, sessionId: string): Promise<ChunkRow[]> {
+  return db.select().from(audioChunks).where(eq(audioChunks.sessionId, sessionId)).orderBy(asc(audioChunks.order));
+}
+
+export async function findChunks(db: Database, sessionId: string, ids: string[]): Promise<ChunkRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(audioChunks)
+    .where(and(eq(audioChunks.sessionId, sessionId), inArray(audioChunks.id, ids)))
+    .orderBy(asc(audioChunks.order));
+}
+
+/** Only for callers that proved ownership another way (a signed address). */
+export async function findSessionById(db: Database, id: string): Promise<SessionRow | undefined> {
+  const [row] = await db.select().from(consultationSessions).where(eq(consultationSessions.id, id)).limit(1);
+  return row;
+}

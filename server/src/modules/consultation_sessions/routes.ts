@@ -1,0 +1,218 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { currentUser, requireUser } from '../../http/authenticate.js';
+import type { App, AppContext } from '../../http/context.js';
+import { DomainError, notFound } from '../../http/errors.js';
+import { storeChunk } from './audio.js';
+import { streamRecording } from './recording-file.js';
+import { findActiveSession, findChunks, findSessionById, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
+import { ActiveSessionExistsError, createSession, finishSession, requireOwnedSession, setRecordingState, updateSession } from './service.js';
+import { chunkView, sessionDetail, sessionSummary } from './view.js';
+
+const idParams = z.object({ id: z.uuid({ error: 'invalid_id' }) });
+const userInput = z.object({
+  processor_input_id: z.string().min(1).max(100),
+  secondary_processor_input_id: z.string().max(100).optional(),
+  value: z.string().max(50_000),
+});
+const AUDIO_URL_TTL_SECONDS = 300;
+
+export function consultationSessionsRoutes(app: App, ctx: AppContext) {
+  const preHandler = requireUser(ctx);
+  const base = '/v1/consultation_sessions';
+  const detail = async (id: string, userId: string) => {
+    const session = await requireOwnedSession(ctx, userId, id);
+    return { consultation_session: sessionDetail(session, await listChunks(ctx.db, session.id)) };
+  };
+
+  app.post(
+    base,
+    {
+      preHandler,
+      schema: {
+        body: z.object({ consultation_type_id: z.string().min(1).max(100), mobile: z.boolean().optional(), force: z.boolean().optional() }),
+      },
+    },
+    async (request, reply) => {
+      try {
+        const session = await createSession(ctx, currentUser(request).id, request.body);
+        return reply.status(201).send({ consultation_session: sessionDetail(session, []) });
+      } catch (err) {
+        if (err instanceof ActiveSessionExistsError) {
+          return reply.status(409).send({
+            error: { code: err.code, message: err.message },
+            consultation_session: sessionSummary(err.session),
+          });
+        }
+        throw err;
+      }
+    },
+  );
+
+  app.get(base, { preHandler }, async (request) => ({
+    consultation_sessions: (await listVisibleSessions(ctx.db, currentUser(request).id)).map(sessionSummary),
+  }));
+
+  app.get(`${base}/recent`, { preHandler }, async (request) => ({
+    consultation_sessions: (await listRecentFinished(ctx.db, currentUser(request).id)).map(sessionSummary),
+  }));
+
+  app.get(`${base}/active`, { preHandler }, async (request) => {
+    const active = await findActiveSession(ctx.db, currentUser(request).id);
+    return { consultation_session: active ? sessionSummary(active) : null };
+  });
+
+  // Polled every 5 s by every phone-mode user: one indexed lookup, a tiny answer.
+  app.get(`${base}/active/status`, { preHandler }, async (request) => {
+    const active = await findActiveSession(ctx.db, currentUser(request).id);
+    return active
+      ? { active: true, id: active.id, show_transcription: active.showTranscription, recording_state: active.recordingState }
+      : { active: false };
+  });
+
+  app.get(`${base}/:id`, { preHandler, schema: { params: idParams } }, async (request) => detail(request.params.id, currentUser(request).id));
+
+  app.put(
+    `${base}/:id`,
+    {
+      preHandler,
+      schema: { params: idParams, body: z.object({ user_inputs: z.array(userInput).max(100) }).strict() },
+    },
+    async (request) => {
+      const userId = currentUser(request).id;
+      await updateSession(ctx, userId, request.params.id, { userInputs: request.body.user_inputs });
+      return detail(request.params.id, userId);
+    },
+  );
+
+  app.put(
+    `${base}/:id/recording`,
+    {
+      preHandler,
+      schema: {
+        params: idParams,
+        body: z.object({ platform: z.string().max(200), mics_info: z.unknown().optional() }).refine((b) => JSON.stringify(b.mics_info ?? null).length < 20_000, {
+          message: 'too_large',
+          path: ['mics_info'],
+        }),
+      },
+    },
+    async (request) => {
+      const userId = currentUser(request).id;
+      await setRecordingState(ctx, userId, request.params.id, 'recording', { platform: request.body.platform, micsInfo: request.body.mics_info ?? null });
+      return detail(request.params.id, userId);
+    },
+  );
+
+  for (const action of ['pause', 'resume'] as const) {
+    app.put(`${base}/:id/${action}`, { preHandler, schema: { params: idParams } }, async (request) => {
+      const userId = currentUser(request).id;
+      await setRecordingState(ctx, userId, request.params.id, action === 'pause' ? 'paused' : 'recording');
+      return detail(request.params.id, userId);
+    });
+  }
+
+  app.put(`${base}/:id/finish`, { preHandler, schema: { params: idParams } }, async (request) => {
+    const userId = currentUser(request).id;
+    await finishSession(ctx, userId, request.params.id);
+    return detail(request.params.id, userId);
+  });
+
+  app.get(`${base}/:id/transcription`, { preHandler, schema: { params: idParams } }, async (request) => {
+    const { consultation_session: s } = await detail(request.params.id, currentUser(request).id);
+    return { transcription: s.transcription, transcription_status: s.transcription_status, transcription_edited: s.transcription_edited };
+  });
+
+  app.put(
+    `${base}/:id/transcription`,
+    { preHandler, schema: { params: idParams, body: z.object({ transcription: z.string().max(500_000) }) } },
+    async (request) => {
+      const userId = currentUser(request).id;
+      await updateSession(ctx, userId, request.params.id, { transcriptionOverride: request.body.transcription });
+      const { consultation_session: s } = await detail(request.params.id, userId);
+      return { transcription: s.transcription, transcription_status: s.transcription_status, transcription_edited: s.transcription_edited };
+    },
+  );
+
+  app.post(`${base}/:id/audios`, { preHandler, schema: { params: idParams } }, async (request, reply) => {
+    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+    if (!request.isMultipart()) throw new DomainError(415, 'unsupported_media_type', 'Send the audio as multipart/form-data');
+    let order: number | undefined;
+    let file: { data: Buffer; mimeType: string } | undefined;
+    for await (const part of request.parts({ limits: { fileSize: ctx.config.maxAudioChunkBytes, files: 1, fields: 5 } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'audio_file') {
+          part.file.resume();
+          continue;
+        }
+        const data = await part.toBuffer();
+        if (part.file.truncated) throw new DomainError(413, 'payload_too_large', 'The audio part is too large');
+        file = { data, mimeType: part.mimetype };
+      } else if (part.fieldname === 'order') {
+        order = Number(part.value);
+      }
+    }
+    if (order === undefined || !Number.isInteger(order) || order < 0 || order > 100_000) {
+      throw new DomainError(400, 'invalid_request', 'order must be a whole number from 0', { order: 'invalid_order' });
+    }
+    if (!file || file.data.length === 0) throw new DomainError(400, 'audio_missing', 'No audio received', { audio_file: 'required' });
+    const { chunk, created } = await storeChunk(ctx, session, { order, mimeType: file.mimeType, data: file.data });
+    return reply.status(created ? 201 : 200).send({ audio: chunkView(chunk) });
+  });
+
+  app.get(
+    `${base}/:id/audios`,
+    { preHandler, schema: { params: idParams, querystring: z.object({ audios_ids: z.string().max(20_000).optional() }) } },
+    async (request) => {
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+      const ids = request.query.audios_ids?.split(',').map((s) => s.trim()).filter(Boolean);
+      if (ids?.some((id) => !z.uuid().safeParse(id).success)) {
+        throw new DomainError(400, 'invalid_request', 'audios_ids must be a comma-separated list of ids', { audios_ids: 'invalid_id' });
+      }
+      const chunks = ids ? await findChunks(ctx.db, session.id, ids) : await listChunks(ctx.db, session.id);
+      return { audios: chunks.map(chunkView) };
+    },
+  );
+
+  app.get(
+    `${base}/:id/audios/:audioId`,
+    { preHandler, schema: { params: idParams.extend({ audioId: z.uuid({ error: 'invalid_id' }) }) } },
+    async (request, reply) => {
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+      const [chunk] = await findChunks(ctx.db, session.id, [request.params.audioId]);
+      if (!chunk) throw notFound('Audio not found');
+      const accept = request.headers.accept ?? '';
+      if (accept.includes('application/json')) return { audio: chunkView(chunk) };
+      return reply.type(chunk.mimeType).header('cache-control', 'private, no-store').send(ctx.blobs.read(chunk.blobKey));
+    },
+  );
+
+  /** A short-lived signed address of the whole recording, playable by an <audio> element without a token. */
+  app.get(`${base}/:id/audio_url`, { preHandler, schema: { params: idParams } }, async (request) => {
+    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+    const expires = Math.floor(Date.now() / 1000) + AUDIO_URL_TTL_SECONDS;
+    const url = `${ctx.config.publicUrl}${base}/${session.id}/recording?expires=${expires}&signature=${signRecording(ctx, session.id, expires)}`;
+    return { audio_url: url, expires_at: new Date(expires * 1000).toISOString() };
+  });
+
+  app.get(
+    `${base}/:id/recording`,
+    { schema: { params: idParams, querystring: z.object({ expires: z.coerce.number().int(), signature: z.string().max(200) }) } },
+    async (request, reply) => {
+      const { expires, signature } = request.query;
+      const expected = Buffer.from(signRecording(ctx, request.params.id, expires));
+      const given = Buffer.from(signature);
+      if (expires < Date.now() / 1000 || expected.length !== given.length || !timingSafeEqual(expected, given)) throw notFound('Recording not found');
+      // The signature proves the owner asked for this address; the session must still exist.
+      const session = await findSessionById(ctx.db, request.params.id);
+      if (!session) throw notFound('Recording not found');
+      const chunks = await listChunks(ctx.db, session.id);
+      if (chunks.length === 0) throw notFound('Nothing was recorded');
+      return streamRecording(ctx, reply, chunks);
+    },
+  );
+}
+
+function signRecording(ctx: AppContext, id: string, expires: number) {
+  return createHmac('sha256', ctx.config.jwtSecret).update(`recording:${id}:${expires}`).digest('base64url');
+}

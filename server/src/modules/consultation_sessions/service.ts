@@ -1,0 +1,89 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { consultationSessions } from '../../db/schema.js';
+import type { AppContext } from '../../http/context.js';
+import { DomainError, notFound } from '../../http/errors.js';
+import { findConsultationType } from '../consultation_types/catalogue.js';
+import { findActiveSession, findOwnedSession, type SessionRow } from './repository.js';
+
+export class ActiveSessionExistsError extends DomainError {
+  constructor(readonly session: SessionRow) {
+    super(409, 'active_session_exists', 'You already have an active consultation');
+  }
+}
+
+const isUniqueViolation = (err: unknown) =>
+  String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === '23505';
+
+export async function createSession(
+  ctx: AppContext,
+  userId: string,
+  input: { consultation_type_id: string; mobile?: boolean; force?: boolean },
+): Promise<SessionRow> {
+  const type = findConsultationType(input.consultation_type_id);
+  if (!type) {
+    throw new DomainError(400, 'invalid_request', 'Unknown consultation type', { consultation_type_id: 'unknown_consultation_type' });
+  }
+  const existing = await findActiveSession(ctx.db, userId);
+  if (existing && !input.force) throw new ActiveSessionExistsError(existing);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      // With force the old consultation is finished, not deleted: its audio and transcript stay available.
+      if (existing) await finishSessionRow(tx as unknown as Database, existing.id, ctx.config.retentionMinutes);
+      const [created] = await tx
+        .insert(consultationSessions)
+        .values({ userId, consultationTypeId: type.id, mobile: input.mobile ?? false, showTranscription: type.showTranscription })
+        .returning();
+      return created!;
+    });
+  } catch (err) {
+    // A concurrent start won the race for the one active slot.
+    if (isUniqueViolation(err)) {
+      const winner = await findActiveSession(ctx.db, userId);
+      if (winner) throw new ActiveSessionExistsError(winner);
+    }
+    throw err;
+  }
+}
+
+async function finishSessionRow(db: Database, id: string, retentionMinutes: number): Promise<SessionRow | undefined> {
+  const now = new Date();
+  const [row] = await db
+    .update(consultationSessions)
+    .set({ status: 'finished', recordingState: 'stopped', finishedAt: now, expiresAt: new Date(now.getTime() + retentionMinutes * 60_000), updatedAt: now })
+    .where(and(eq(consultationSessions.id, id), eq(consultationSessions.status, 'active')))
+    .returning();
+  return row;
+}
+
+export async function requireOwnedSession(ctx: AppContext, userId: string, id: string): Promise<SessionRow> {
+  const session = await findOwnedSession(ctx.db, userId, id);
+  if (!session || (session.status === 'finished' && session.expiresAt && session.expiresAt.getTime() <= Date.now())) {
+    throw notFound('Consultation not found');
+  }
+  return session;
+}
+
+/** Finishing twice is harmless: the second call answers the finished session as it is. */
+export async function finishSession(ctx: AppContext, userId: string, id: string): Promise<SessionRow> {
+  const session = await requireOwnedSession(ctx, userId, id);
+  if (session.status !== 'active') return session;
+  return (await finishSessionRow(ctx.db, id, ctx.config.retentionMinutes)) ?? (await requireOwnedSession(ctx, userId, id));
+}
+
+export async function updateSession(ctx: AppContext, userId: string, id: string, changes: Partial<typeof consultationSessions.$inferInsert>): Promise<SessionRow> {
+  await requireOwnedSession(ctx, userId, id);
+  const [row] = await ctx.db
+    .update(consultationSessions)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(and(eq(consultationSessions.id, id), eq(consultationSessions.userId, userId)))
+    .returning();
+  return row!;
+}
+
+/** Recording controls apply to an active consultation only. */
+export async function setRecordingState(ctx: AppContext, userId: string, id: string, state: 'recording' | 'paused', extra: Partial<typeof consultationSessions.$inferInsert> = {}) {
+  const session = await requireOwnedSession(ctx, userId, id);
+  if (session.status !== 'active') throw new DomainError(409, 'session_finished', 'This consultation has already ended');
+  return updateSession(ctx, userId, id, { recordingState: state, ...extra });
+}

@@ -1,0 +1,135 @@
+/**
+ * The consultation types offered to every clinician: assistants of three kinds, each with the inputs its
+ * processors take and the documents that can be generated from it. Names are in the four interface languages.
+ */
+import type { Language } from '../../../../contract/constants.js';
+
+type Localized = Record<Language, string>;
+
+export type SelectableDocument = { id: string; name: Localized; description: Localized };
+export type ProcessorInput = { id: string; name: Localized };
+export type ConsultationType = {
+  id: string;
+  kind: 'note_taker' | 'dictaphone' | 'report';
+  showTranscription: boolean;
+  name: Localized;
+  description: Localized;
+  processorInputs: ProcessorInput[];
+  /** The main document first; the others can be generated on demand. */
+  documents: string[];
+};
+
+export const SELECTABLE_DOCUMENTS: Record<string, SelectableDocument> = {
+  consultation_notes: {
+    id: 'consultation_notes',
+    name: { pt: 'Notas da consulta', en: 'Consultation notes', de: 'Konsultationsnotizen', es: 'Notas de la consulta' },
+    description: {
+      pt: 'Registo clínico da consulta em formato SOAP.',
+      en: 'Clinical record of the consultation in SOAP form.',
+      de: 'Klinische Dokumentation der Konsultation im SOAP-Format.',
+      es: 'Registro clínico de la consulta en formato SOAP.',
+    },
+  },
+  clinical_summary: {
+    id: 'clinical_summary',
+    name: { pt: 'Resumo clínico', en: 'Clinical summary', de: 'Klinische Zusammenfassung', es: 'Resumen clínico' },
+    description: {
+      pt: 'Resumo do caso para outro profissional ou para o processo.',
+      en: 'Summary of the case for another clinician or the record.',
+      de: 'Zusammenfassung des Falls für andere Behandelnde oder die Akte.',
+      es: 'Resumen del caso para otro profesional o para la historia clínica.',
+    },
+  },
+  sick_leave_certificate: {
+    id: 'sick_leave_certificate',
+    name: { pt: 'Certificado de incapacidade temporária', en: 'Sick-leave certificate', de: 'Arbeitsunfähigkeitsbescheinigung', es: 'Certificado de baja laboral' },
+    description: {
+      pt: 'Declaração de incapacidade para o trabalho com o período indicado.',
+      en: 'Statement of unfitness for work for the stated period.',
+      de: 'Bescheinigung der Arbeitsunfähigkeit für den angegebenen Zeitraum.',
+      es: 'Declaración de incapacidad laboral para el periodo indicado.',
+    },
+  },
+  referral_letter: {
+    id: 'referral_letter',
+    name: { pt: 'Carta de referenciação', en: 'Referral letter', de: 'Überweisungsbrief', es: 'Carta de derivación' },
+    description: {
+      pt: 'Carta a outro médico ou serviço com o motivo da referenciação.',
+      en: 'Letter to another doctor or service with the reason for referral.',
+      de: 'Brief an andere Ärztinnen, Ärzte oder Dienste mit dem Überweisungsgrund.',
+      es: 'Carta a otro médico o servicio con el motivo de la derivación.',
+    },
+  },
+  dictation: {
+    id: 'dictation',
+    name: { pt: 'Ditado', en: 'Dictation', de: 'Diktat', es: 'Dictado' },
+    description: {
+      pt: 'O texto ditado, limpo de hesitações.',
+      en: 'The dictated text, cleaned of hesitations.',
+      de: 'Der diktierte Text, ohne Zögerlaute.',
+      es: 'El texto dictado, sin vacilaciones.',
+    },
+  },
+  report: {
+    id: 'report',
+    name: { pt: 'Relatório', en: 'Report', de: 'Bericht', es: 'Informe' },
+    description: {
+      pt: 'Relatório clínico estruturado a partir do que foi dito.',
+      en: 'Structured clinical report from what was said.',
+      de: 'Strukturierter klinischer Bericht aus dem Gesagten.',
+      es: 'Informe clínico estructurado a partir de lo dicho.',
+    },
+  },
+};
+
+const notesInput: ProcessorInput = {
+  id: 'consultation_notes_template',
+  name: { pt: 'Modelo das notas', en: 'Notes template', de: 'Notizvorlage', es: 'Plantilla de notas' },
+};
+
+export const CONSULTATION_TYPES: ConsultationType[] = [
+  {
+    id: 'general_consultation',
+    kind: 'note_taker',
+    showTranscription: false,
+    name: { pt: 'Consulta geral', en: 'General consultation', de: 'Allgemeine Konsultation', es: 'Consulta general' },
+    description: {
+      pt: 'Grava a consulta e escreve as notas clínicas e os documentos.',
+      en: 'Records the consultation and writes the clinical notes and documents.',
+      de: 'Nimmt die Konsultation auf und schreibt die klinischen Notizen und Dokumente.',
+      es: 'Graba la consulta y escribe las notas clínicas y los documentos.',
+    },
+    processorInputs: [notesInput],
+    documents: ['consultation_notes', 'clinical_summary', 'sick_leave_certificate', 'referral_letter'],
+  },
+  {
+    id: 'dictation',
+    kind: 'dictaphone',
+    showTranscription: true,
+    name: { pt: 'Ditafone', en: 'Dictaphone', de: 'Diktiergerät', es: 'Dictáfono' },
+    description: {
+      pt: 'Dite um texto e veja a transcrição a crescer enquanto fala.',
+      en: 'Dictate a text and watch the transcript grow as you speak.',
+      de: 'Diktieren Sie einen Text und sehen Sie die Transkription beim Sprechen wachsen.',
+      es: 'Dicte un texto y vea crecer la transcripción mientras habla.',
+    },
+    processorInputs: [],
+    documents: ['dictation', 'clinical_summary', 'referral_letter'],
+  },
+  {
+    id: 'clinical_report',
+    kind: 'report',
+    showTranscription: false,
+    name: { pt: 'Relatório clínico', en: 'Clinical report', de: 'Klinischer Bericht', es: 'Informe clínico' },
+    description: {
+      pt: 'Descreva um exame ou procedimento e obtenha um relatório estruturado.',
+      en: 'Describe an examination or procedure and get a structured report.',
+      de: 'Beschreiben Sie eine Untersuchung oder einen Eingriff und erhalten Sie einen strukturierten Bericht.',
+      es: 'Describa una exploración o un procedimiento y obtenga un informe estructurado.',
+    },
+    processorInputs: [],
+    documents: ['report', 'clinical_summary'],
+  },
+];
+
+export const findConsultationType = (id: string) => CONSULTATION_TYPES.find((t) => t.id === id);
