@@ -1,0 +1,68 @@
+/**
+ * The browser's own database (IndexedDB through Dexie), where recorded audio is written before anything else.
+ *
+ * audioChunks  every recorded part, with its bytes, until the server acknowledged it; then the row is deleted.
+ *              Status: pending → uploading → (deleted) | failed (refused by the server; kept, never dropped).
+ * sessions     a cache of the consultations the user saw, so screens work offline and after a reload;
+ *              rows are replaced by what the server says, and cleared at logout.
+ *
+ * Nothing here leaves the device except through the uploader (offline/uploader.ts).
+ */
+import Dexie, { type EntityTable } from 'dexie';
+
+export type ChunkStatus = 'pending' | 'uploading' | 'failed';
+
+export type StoredChunk = {
+  /** `${sessionId}:${order}`: one row per part, so writing a part twice cannot duplicate it. */
+  key: string;
+  /** The account that recorded it: only that account uploads it. */
+  userId: string;
+  sessionId: string;
+  order: number;
+  /** The bytes as an ArrayBuffer: every browser's IndexedDB stores those reliably (Blobs not everywhere). */
+  data: ArrayBuffer;
+  mimeType: string;
+  durationMs: number;
+  recordedAt: number;
+  status: ChunkStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError?: string;
+};
+
+export type CachedSession = {
+  id: string;
+  status: string;
+  consultation_type_id: string;
+  show_transcription: boolean;
+  recording_state: string;
+  created_at: string;
+  finished_at: string | null;
+  expires_at: string | null;
+  transcription?: string;
+  transcription_status?: string;
+  /** Parts the recorder handed out so far; the next part continues from here, even after a reload. */
+  nextOrder?: number;
+  cachedAt: number;
+};
+
+export class AppDatabase extends Dexie {
+  audioChunks!: EntityTable<StoredChunk, 'key'>;
+  sessions!: EntityTable<CachedSession, 'id'>;
+
+  constructor(name = 'consultation-notes') {
+    super(name);
+    this.version(1).stores({
+      audioChunks: 'key, sessionId, [sessionId+order], status, nextAttemptAt',
+      sessions: 'id, status, cachedAt',
+    });
+  }
+}
+
+export const chunkKey = (sessionId: string, order: number) => `${sessionId}:${order}`;
+
+let instance: AppDatabase | undefined;
+export function appDb(): AppDatabase {
+  instance ??= new AppDatabase();
+  return instance;
+}
