@@ -1,9 +1,22 @@
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 export const E2E_PORTS = { main: 41731, shortSession: 41732 } as const;
 
 /** Debian's Chromium, never a downloaded browser; the flags keep it quiet on a machine without internet. */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  // The microphone is real speech from a WAV file (tests/e2e/global-setup.ts), granted without a prompt.
+  '--use-fake-ui-for-media-stream',
+  '--use-fake-device-for-media-stream',
+  `--use-file-for-fake-audio-capture=${path.resolve('.tmp/e2e-media/speech.wav')}`,
+  '--autoplay-policy=no-user-gesture-required',
+];
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -15,6 +28,7 @@ export default defineConfig({
   forbidOnly: true,
   reporter: [['list']],
   outputDir: '.tmp/playwright',
+  globalSetup: './tests/e2e/global-setup.ts',
   use: {
     baseURL: `http://localhost:${E2E_PORTS.main}`,
     browserName: 'chromium',
@@ -22,6 +36,7 @@ export default defineConfig({
     launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
     locale: 'en-GB',
     trace: 'retain-on-failure',
+    permissions: ['microphone'],
   },
   webServer: [
     {

@@ -61,6 +61,8 @@ export function clearAuth(): void {
   }
   appStore.set(authAtom, null);
   appStore.set(sessionExpiredAtom, false);
+  // The cached consultations go; recorded parts not yet sent stay (they belong to their user and leave only to the server).
+  void import('./offline/db').then(({ appDb }) => appDb().sessions.clear());
 }
 
 /** True while the "your session expired" dialog is shown. */

@@ -115,8 +115,8 @@ export function createUploader(opts: UploaderOptions) {
 
   const withLock =
     opts.withLock ??
-    ((run: () => Promise<void>) =>
-      typeof navigator !== 'undefined' && navigator.locks ? navigator.locks.request('audio-upload', run) : run());
+    ((run: () => Promise<void>): Promise<void> =>
+      typeof navigator !== 'undefined' && navigator.locks ? navigator.locks.request('audio-upload', () => run()).then(() => undefined) : run());
 
   return {
     start(): void {

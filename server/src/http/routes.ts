@@ -14,6 +14,7 @@ import { qrTokenRoutes } from '../modules/qr_token/routes.js';
 import { resetPasswordRoutes } from '../modules/reset_password/routes.js';
 import { signedTokenLoginRoutes } from '../modules/signed_token_login/routes.js';
 import { signupRoutes } from '../modules/signup/routes.js';
+import { startRoutes } from '../modules/start/routes.js';
 
 export function registerRoutes(app: App, ctx: AppContext) {
   healthzRoutes(app, ctx);
@@ -29,6 +30,7 @@ export function registerRoutes(app: App, ctx: AppContext) {
   qrTokenRoutes(app, ctx);
   autoLoginRoutes(app, ctx);
   signedTokenLoginRoutes(app, ctx);
+  startRoutes(app, ctx);
   // Consultation types and sessions
   consultationTypesRoutes(app, ctx);
   consultationSessionsRoutes(app, ctx);

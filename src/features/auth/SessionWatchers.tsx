@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { accountApi } from '../../api/account';
 import { appStore, authAtom, clearAuth, sessionExpiredAtom, updateUser } from '../../app-state';
 import { confirm } from '../../ui/confirm';
+import { startUploads } from '../recording/upload-service';
 import { watchTokenExpiry } from './token-expiry';
 
 /**
@@ -15,6 +16,15 @@ export function SessionWatchers() {
   const { t } = useLingui();
 
   useEffect(() => appStore.sub(authAtom, () => void router.invalidate()), [router]);
+
+  // Recorded parts left from before (a reload, a crash, a lost connection) go out as soon as someone is signed in.
+  useEffect(() => {
+    const startIfSignedIn = () => {
+      if (appStore.get(authAtom)?.user?.id) startUploads();
+    };
+    startIfSignedIn();
+    return appStore.sub(authAtom, startIfSignedIn);
+  }, []);
 
   useEffect(() => {
     if (!appStore.get(authAtom)) return;

@@ -1,9 +1,9 @@
 import { Trans } from '@lingui/react/macro';
 import { useAtomValue } from 'jotai';
 import { authAtom } from '../../app-state';
-import { ComingSoon } from '../../ui/ComingSoon';
+import { ConsultationTypesList } from './ConsultationTypesList';
 
-/** Home (and home-v2): the consultations list and recording arrive with the capture feature. */
+/** Home (and home-v2): start a consultation. Recent consultations and trials arrive in coming versions. */
 export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
   const name = useAtomValue(authAtom)?.user?.name ?? '';
   return (
@@ -11,11 +11,10 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
       <p className="muted" data-home={variant}>
         <Trans>Welcome, {name}.</Trans>
       </p>
-      <ComingSoon title={<Trans>Consultations</Trans>}>
-        <p className="muted">
-          <Trans>Recording consultations, recent consultations and their documents will appear here in a coming version.</Trans>
-        </p>
-      </ComingSoon>
+      <h1>
+        <Trans>Consultations</Trans>
+      </h1>
+      <ConsultationTypesList />
     </>
   );
 }

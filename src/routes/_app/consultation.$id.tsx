@@ -1,7 +1,9 @@
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../ui/ComingSoon';
+import { ConsultationScreen } from '../../features/consultation/ConsultationScreen';
 
 export const Route = createFileRoute('/_app/consultation/$id')({
-  component: () => <ComingSoon title={<Trans>Consultation</Trans>} />,
+  component: function Consultation() {
+    const { id } = Route.useParams();
+    return <ConsultationScreen key={id} id={id} variant="consultation" />;
+  },
 });

@@ -1,0 +1,63 @@
+import type { KyInstance } from 'ky';
+import { api } from './instance';
+import { call } from './client';
+
+export type ConsultationTypeView = {
+  id: string;
+  kind: 'note_taker' | 'dictaphone' | 'report';
+  show_transcription: boolean;
+  name: string;
+  description: string;
+  main_document: { id: string; name: string };
+  selectable_documents: { id: string; name: string; description: string }[];
+};
+
+export type SessionSummary = {
+  id: string;
+  status: 'active' | 'finished';
+  consultation_type_id: string;
+  show_transcription: boolean;
+  mobile: boolean;
+  recording_state: 'idle' | 'recording' | 'paused' | 'stopped';
+  created_at: string;
+  finished_at: string | null;
+  expires_at: string | null;
+};
+
+export type SessionDetail = SessionSummary & {
+  transcription: string;
+  transcription_edited: boolean;
+  transcription_status: 'none' | 'processing' | 'done' | 'partial' | 'unavailable';
+  audios: { id: string; order: number; duration_ms: number | null; transcription_status: string }[];
+  recorded_ms: number;
+};
+
+export type ServerCapabilities = { transcription: { engine: 'local' | 'openai' | 'none'; languages: string[]; note?: string } };
+
+const sessions = 'v1/consultation_sessions';
+
+export const consultationsApi = {
+  types: () => call(() => api().get('v1/consultation_types').json<{ consultation_types: ConsultationTypeView[] }>()),
+  type: (id: string) => call(() => api().get(`v1/consultation_types/${encodeURIComponent(id)}`).json<{ consultation_type: ConsultationTypeView }>()),
+  start: (consultationTypeId: string, opts: { mobile?: boolean; force?: boolean } = {}) =>
+    call(() => api().post(sessions, { json: { consultation_type_id: consultationTypeId, ...opts } }).json<{ consultation_session: SessionDetail }>()),
+  get: (id: string) => call(() => api().get(`${sessions}/${id}`).json<{ consultation_session: SessionDetail }>()),
+  recent: () => call(() => api().get(`${sessions}/recent`).json<{ consultation_sessions: SessionSummary[] }>()),
+  recording: (id: string, platform: string, micsInfo: unknown) =>
+    call(() => api().put(`${sessions}/${id}/recording`, { json: { platform, mics_info: micsInfo } }).json<{ consultation_session: SessionDetail }>()),
+  pause: (id: string) => call(() => api().put(`${sessions}/${id}/pause`).json<{ consultation_session: SessionDetail }>()),
+  resume: (id: string) => call(() => api().put(`${sessions}/${id}/resume`).json<{ consultation_session: SessionDetail }>()),
+  finish: (id: string) => call(() => api().put(`${sessions}/${id}/finish`).json<{ consultation_session: SessionDetail }>()),
+  saveTranscription: (id: string, transcription: string) =>
+    call(() => api().put(`${sessions}/${id}/transcription`, { json: { transcription } }).json<{ transcription: string }>()),
+  activeStatus: () => call(() => api().get(`${sessions}/active/status`).json<{ active: boolean; id?: string; show_transcription?: boolean }>()),
+  capabilities: () => call(() => api().get('start').json<ServerCapabilities>()),
+};
+
+/** Sends one recorded part; used by the uploader's transport. */
+export function postAudioPart(client: KyInstance, sessionId: string, order: number, data: ArrayBuffer, mimeType: string) {
+  const form = new FormData();
+  form.append('order', String(order));
+  form.append('audio_file', new Blob([data], { type: mimeType }), `part-${order}.webm`);
+  return client.post(`${sessions}/${sessionId}/audios`, { body: form, throwHttpErrors: false });
+}

@@ -1,0 +1,46 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useState } from 'react';
+import { consultationsApi, type ConsultationTypeView } from '../../api/consultations';
+import { Alert } from '../../ui/Alert';
+import { RecordingPanel } from '../recording/RecordingPanel';
+import { recordingMessages } from '../recording/recording-messages';
+import { TranscriptPanel } from './TranscriptPanel';
+import { useConsultationSession } from './useConsultationSession';
+
+export type ConsultationVariant = 'consultation' | 'consultation_v2' | 'dictaphone';
+
+/** One consultation: recording controls, upload state and the transcript (live in the dictaphone variant). */
+export function ConsultationScreen({ id, variant }: { id: string; variant: ConsultationVariant }) {
+  const { i18n } = useLingui();
+  const { session, loadFailed, refresh } = useConsultationSession(id);
+  const [type, setType] = useState<ConsultationTypeView>();
+  const [engineNote, setEngineNote] = useState<string>();
+
+  useEffect(() => {
+    if (!session?.consultation_type_id) return;
+    consultationsApi.type(session.consultation_type_id).then((r) => setType(r.consultation_type), () => undefined);
+  }, [session?.consultation_type_id]);
+
+  useEffect(() => {
+    consultationsApi.capabilities().then(
+      (c) => setEngineNote(c.transcription.engine === 'local' ? i18n._(localEngineNote) : undefined),
+      () => undefined,
+    );
+  }, [i18n]);
+
+  if (!session) {
+    return loadFailed ? <Alert tone="error">{i18n._(recordingMessages.loadFailed)}</Alert> : <p role="status"><Trans>Loading…</Trans></p>;
+  }
+  const active = session.status === 'active';
+  return (
+    <div className="consultation" data-variant={variant}>
+      <h1>{type?.name ?? <Trans>Consultation</Trans>}</h1>
+      {loadFailed && <Alert tone="warning">{i18n._(recordingMessages.offline)}</Alert>}
+      <RecordingPanel sessionId={id} active={active} onFinished={() => void refresh()} />
+      <TranscriptPanel session={session} engineNote={engineNote} live={variant === 'dictaphone'} />
+    </div>
+  );
+}
+
+const localEngineNote = msg`Transcribed on this server by the local speech engine: English only, with modest accuracy. Check the text before you use it.`;

@@ -1,0 +1,90 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useId, useState } from 'react';
+import { consultationsApi } from '../../api/consultations';
+import type { CachedSession } from '../../offline/db';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { recordingMessages } from '../recording/recording-messages';
+
+/** The transcript as it grows, readable and correctable by the clinician. */
+export function TranscriptPanel({ session, engineNote, live }: { session: CachedSession; engineNote?: string; live: boolean }) {
+  const { i18n } = useLingui();
+  const id = useId();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(session.transcription ?? '');
+  const [error, setError] = useState<string>();
+  const [saving, setSaving] = useState(false);
+  useEffect(() => {
+    if (!editing) setDraft(session.transcription ?? '');
+  }, [session.transcription, editing]);
+
+  async function save() {
+    setSaving(true);
+    setError(undefined);
+    try {
+      await consultationsApi.saveTranscription(session.id, draft);
+      setEditing(false);
+    } catch {
+      setError(i18n._(recordingMessages.saveTranscriptFailed));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const status = session.transcription_status;
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>
+        <Trans>Transcript</Trans>
+      </h2>
+      {engineNote && <p className="muted">{engineNote}</p>}
+      {status === 'unavailable' && (
+        <Alert tone="warning">
+          <Trans>No speech engine is available on this server, so this recording cannot be transcribed. The audio is kept.</Trans>
+        </Alert>
+      )}
+      {status === 'partial' && (
+        <Alert tone="warning">
+          <Trans>Some parts could not be transcribed; they are marked in the text.</Trans>
+        </Alert>
+      )}
+      {error && <Alert tone="error">{error}</Alert>}
+      {editing ? (
+        <div className="field">
+          <label htmlFor={`${id}-text`}>
+            <Trans>Transcript text</Trans>
+          </label>
+          <textarea id={`${id}-text`} rows={10} value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <div className="recording-actions">
+            <Button onClick={save} busy={saving}>
+              <Trans>Save</Trans>
+            </Button>
+            <Button variant="secondary" onClick={() => setEditing(false)}>
+              <Trans>Cancel</Trans>
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <>
+          <div className="transcript" aria-live={live ? 'polite' : undefined} data-testid="transcript">
+            {session.transcription ? (
+              session.transcription
+            ) : (
+              <span className="muted">{status === 'processing' ? <Trans>Transcribing…</Trans> : <Trans>Nothing transcribed yet.</Trans>}</span>
+            )}
+          </div>
+          {status === 'processing' && session.transcription && (
+            <p className="muted" role="status">
+              <Trans>Transcribing…</Trans>
+            </p>
+          )}
+          {session.transcription && (
+            <Button variant="secondary" onClick={() => setEditing(true)}>
+              <Trans>Edit transcript</Trans>
+            </Button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useCallback, useEffect, useState } from 'react';
+import { consultationsApi, type SessionDetail } from '../../api/consultations';
+import { appDb, type CachedSession } from '../../offline/db';
+
+const POLL_MS = 3000;
+
+/** Copies what the server says into the local cache, keeping the local part counter. */
+export async function cacheSession(s: SessionDetail): Promise<void> {
+  const db = appDb();
+  const previous = await db.sessions.get(s.id);
+  await db.sessions.put({
+    id: s.id,
+    status: s.status,
+    consultation_type_id: s.consultation_type_id,
+    show_transcription: s.show_transcription,
+    recording_state: s.recording_state,
+    created_at: s.created_at,
+    finished_at: s.finished_at,
+    expires_at: s.expires_at,
+    transcription: s.transcription,
+    transcription_status: s.transcription_status,
+    nextOrder: Math.max(previous?.nextOrder ?? 0, ...s.audios.map((a) => a.order + 1)),
+    cachedAt: Date.now(),
+  });
+}
+
+/**
+ * The consultation as the screen shows it: read from the local cache (so it survives reloads and lost
+ * connections) and refreshed from the server every few seconds while it is recording or being transcribed.
+ */
+export function useConsultationSession(id: string): { session: CachedSession | undefined; loadFailed: boolean; refresh: () => Promise<void> } {
+  const session = useLiveQuery(() => appDb().sessions.get(id), [id]);
+  const [loadFailed, setLoadFailed] = useState(false);
+
+  const refresh = useCallback(async () => {
+    try {
+      await cacheSession((await consultationsApi.get(id)).consultation_session);
+      setLoadFailed(false);
+    } catch {
+      setLoadFailed(true);
+    }
+  }, [id]);
+
+  const busy = !session || session.status === 'active' || session.transcription_status === 'processing';
+  useEffect(() => {
+    void refresh();
+    if (!busy) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') void refresh();
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [refresh, busy]);
+
+  return { session, loadFailed, refresh };
+}

@@ -1,0 +1,91 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useNavigate } from '@tanstack/react-router';
+import { useAtomValue } from 'jotai';
+import { useEffect, useState } from 'react';
+import { consultationsApi, type ConsultationTypeView } from '../../api/consultations';
+import { ApiFailureError } from '../../api/client';
+import { authAtom } from '../../app-state';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { confirm } from '../../ui/confirm';
+import { consultationPathFor } from '../auth/navigation-rules';
+import { cacheSession } from '../consultation/useConsultationSession';
+import { recordingMessages } from '../recording/recording-messages';
+
+/** The consultation types the clinician can start, each with its documents. */
+export function ConsultationTypesList() {
+  const { i18n, t } = useLingui();
+  const navigate = useNavigate();
+  const v2Home = useAtomValue(authAtom)?.user?.v2_home ?? false;
+  const [types, setTypes] = useState<ConsultationTypeView[]>();
+  const [error, setError] = useState<string>();
+  const [starting, setStarting] = useState<string>();
+
+  useEffect(() => {
+    consultationsApi.types().then(
+      (r) => setTypes(r.consultation_types),
+      () => setError(i18n._(recordingMessages.loadFailed)),
+    );
+  }, [i18n]);
+
+  async function open(session: { id: string; show_transcription: boolean }) {
+    const path = consultationPathFor(session, v2Home, window.location.pathname);
+    if (path) await navigate({ to: path });
+  }
+
+  async function start(typeId: string, force = false) {
+    setStarting(typeId);
+    setError(undefined);
+    try {
+      const { consultation_session } = await consultationsApi.start(typeId, { force, mobile: false });
+      await cacheSession(consultation_session);
+      await open(consultation_session);
+    } catch (err) {
+      const body = err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.status === 409;
+      if (body) {
+        const startNew = await confirm({
+          type: 'warning',
+          title: t`A consultation is in progress`,
+          message: t`You can go back to it, or end it and start a new one. Ending it keeps what was recorded.`,
+          confirmLabel: t`End it and start a new one`,
+          cancelLabel: t`Go back to it`,
+        });
+        if (startNew) return start(typeId, true);
+        const active = await consultationsApi.activeStatus().catch(() => undefined);
+        if (active?.active && active.id) await open({ id: active.id, show_transcription: active.show_transcription ?? false });
+      } else {
+        setError(i18n._(recordingMessages.createFailed));
+      }
+    } finally {
+      setStarting(undefined);
+    }
+  }
+
+  return (
+    <section aria-labelledby="types-title">
+      <h2 id="types-title">
+        <Trans>Start a consultation</Trans>
+      </h2>
+      {error && <Alert tone="error">{error}</Alert>}
+      {!types && !error && (
+        <p role="status">
+          <Trans>Loading…</Trans>
+        </p>
+      )}
+      <ul className="type-list">
+        {types?.map((type) => (
+          <li key={type.id} className="card type-card">
+            <h3>{type.name}</h3>
+            <p className="muted">{type.description}</p>
+            <p className="type-documents">
+              {[type.main_document, ...type.selectable_documents].map((d) => d.name).join(' · ')}
+            </p>
+            <Button onClick={() => start(type.id)} busy={starting === type.id} aria-label={t`Start: ${type.name}`}>
+              <Trans>Start</Trans>
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,201 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { useAtomValue } from 'jotai';
+import { useEffect, useRef, useState } from 'react';
+import { consultationsApi } from '../../api/consultations';
+import { authAtom } from '../../app-state';
+import { nextOrderFor, saveChunk, StorageFullError } from '../../offline/chunk-queue';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { SelectField } from '../../ui/SelectField';
+import { cacheSession } from '../consultation/useConsultationSession';
+import { formatElapsed } from './format-duration';
+import { isTeleconsultationSupported, listMicrophones, MicrophoneError, openMicrophone, openTeleconsultation } from './microphone';
+import { PartRecorder, type RecorderState } from './part-recorder';
+import { microphoneMessages, recordingMessages } from './recording-messages';
+import { kickUploads } from './upload-service';
+import { useUploadState } from './useUploadState';
+
+const MIC_KEY = 'microphone_device_id';
+type Mode = 'microphone' | 'teleconsultation';
+
+export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: string; active: boolean; onFinished: () => void }) {
+  const { i18n, t } = useLingui();
+  const userId = useAtomValue(authAtom)?.user?.id;
+  const [state, setState] = useState<RecorderState>('idle');
+  const [level, setLevel] = useState(0);
+  const [elapsed, setElapsed] = useState(0);
+  const [error, setError] = useState<string>();
+  const [mode, setMode] = useState<Mode>('microphone');
+  const [mics, setMics] = useState<{ deviceId: string; label: string }[]>([]);
+  const [micId, setMicId] = useState(() => localStorage.getItem(MIC_KEY) ?? '');
+  const [finishing, setFinishing] = useState(false);
+  const recorder = useRef<PartRecorder | undefined>(undefined);
+  const release = useRef<(() => void) | undefined>(undefined);
+  const { queue, trouble } = useUploadState(sessionId);
+
+  useEffect(() => {
+    void listMicrophones().then(setMics);
+  }, [state]);
+
+  useEffect(() => {
+    if (state !== 'recording') return;
+    const timer = setInterval(() => setElapsed(recorder.current?.elapsedMs ?? 0), 250);
+    return () => clearInterval(timer);
+  }, [state]);
+
+  // Leaving the page mid-recording: the saved parts are safe, but warn before the recording stops.
+  useEffect(() => {
+    if (state !== 'recording' && state !== 'paused') return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [state]);
+
+  useEffect(
+    () => () => {
+      void recorder.current?.stop();
+      release.current?.();
+    },
+    [],
+  );
+
+  async function start() {
+    setError(undefined);
+    if (!userId) return;
+    try {
+      let stream: MediaStream;
+      if (mode === 'teleconsultation') {
+        const tele = await openTeleconsultation(micId || undefined);
+        stream = tele.stream;
+        release.current = tele.release;
+      } else {
+        stream = await openMicrophone(micId || undefined);
+        release.current = () => stream.getTracks().forEach((track) => track.stop());
+      }
+      // Ask the browser not to evict our storage under pressure: it may hold unsent audio.
+      void navigator.storage?.persist?.();
+      const rec = new PartRecorder({
+        stream,
+        firstOrder: await nextOrderFor(sessionId),
+        savePart: async (part) => {
+          await saveChunk({ ...part, userId, sessionId });
+          kickUploads();
+        },
+        onLevel: setLevel,
+        onStateChange: setState,
+        onSaveError: (err) => setError(i18n._(err instanceof StorageFullError ? recordingMessages.storageFull : recordingMessages.sendFailed)),
+      });
+      recorder.current = rec;
+      rec.start();
+      const micsInfo = stream.getAudioTracks().map((track) => ({ label: track.label, settings: track.getSettings() }));
+      consultationsApi.recording(sessionId, mode === 'teleconsultation' ? 'web-teleconsultation' : 'web', micsInfo).catch(() => undefined);
+    } catch (err) {
+      setError(i18n._(err instanceof MicrophoneError ? microphoneMessages[err.failure] : microphoneMessages.start));
+    }
+  }
+
+  function pause() {
+    recorder.current?.pause();
+    consultationsApi.pause(sessionId).catch(() => undefined);
+  }
+
+  function resume() {
+    recorder.current?.resume();
+    consultationsApi.resume(sessionId).catch(() => undefined);
+  }
+
+  async function finish() {
+    setFinishing(true);
+    setError(undefined);
+    const rec = recorder.current;
+    await rec?.stop();
+    release.current?.();
+    recorder.current = undefined;
+    const nothingRecorded = (rec?.elapsedMs ?? 0) === 0 && (await nextOrderFor(sessionId)) === 0;
+    try {
+      await cacheSession((await consultationsApi.finish(sessionId)).consultation_session);
+      if (nothingRecorded) setError(i18n._(recordingMessages.noAudio));
+      onFinished();
+    } catch {
+      setError(i18n._(recordingMessages.finishFailed));
+    } finally {
+      setFinishing(false);
+    }
+  }
+
+  const recording = state === 'recording' || state === 'paused';
+  const teleSupported = isTeleconsultationSupported();
+  return (
+    <section className="card recording-panel" aria-labelledby="recording-title">
+      <h2 id="recording-title">
+        <Trans>Recording</Trans>
+      </h2>
+      {error && <Alert tone="error">{error}</Alert>}
+      {active && !recording && (
+        <div className="recording-options">
+          <SelectField
+            label={t`Audio source`}
+            value={mode}
+            onChange={(e) => setMode(e.target.value as Mode)}
+            options={[
+              { value: 'microphone', label: t`This computer's microphone` },
+              { value: 'teleconsultation', label: teleSupported ? t`Teleconsultation: my microphone and the call's tab` : t`Teleconsultation (Chrome, Edge or Opera only)` },
+            ]}
+          />
+          {mics.length > 1 && (
+            <SelectField
+              label={t`Microphone`}
+              value={micId}
+              onChange={(e) => {
+                setMicId(e.target.value);
+                localStorage.setItem(MIC_KEY, e.target.value);
+              }}
+              options={[{ value: '', label: t`Default microphone` }, ...mics.map((m) => ({ value: m.deviceId, label: m.label }))]}
+            />
+          )}
+        </div>
+      )}
+      <div className="recording-status" aria-live="polite">
+        <span className="recording-dot" data-state={state} aria-hidden="true" />
+        <span className="recording-elapsed" aria-label={t`Time recorded`}>
+          {formatElapsed(elapsed)}
+        </span>
+        <meter className="level-meter" min={0} max={1} low={0.05} high={0.8} optimum={0.4} value={level} aria-label={t`Microphone level`} />
+        <span className="muted">
+          {state === 'recording' ? <Trans>Recording</Trans> : state === 'paused' ? <Trans>Paused</Trans> : active ? <Trans>Ready</Trans> : <Trans>Finished</Trans>}
+        </span>
+      </div>
+      <div className="recording-actions">
+        {active && !recording && (
+          <Button onClick={start}>
+            {elapsed > 0 || queue.waiting > 0 ? <Trans>Continue recording</Trans> : <Trans>Start recording</Trans>}
+          </Button>
+        )}
+        {state === 'recording' && (
+          <Button variant="secondary" onClick={pause}>
+            <Trans>Pause</Trans>
+          </Button>
+        )}
+        {state === 'paused' && (
+          <Button variant="secondary" onClick={resume}>
+            <Trans>Resume</Trans>
+          </Button>
+        )}
+        {active && (
+          <Button variant={recording ? 'danger' : 'secondary'} onClick={finish} busy={finishing}>
+            <Trans>Finish consultation</Trans>
+          </Button>
+        )}
+      </div>
+      <p className="upload-state" role="status">
+        {queue.waiting > 0 ? (
+          <Plural value={queue.waiting} one="# part waiting — saved on this device" other="# parts waiting — saved on this device" />
+        ) : (
+          <Trans>Everything recorded has reached the server.</Trans>
+        )}
+      </p>
+      {queue.failed > 0 && <Alert tone="error">{i18n._(recordingMessages.sendFailed)}</Alert>}
+      {trouble && <Alert tone="warning">{i18n._(trouble === 'overloaded' ? recordingMessages.overloaded : recordingMessages.offline)}</Alert>}
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+/** Opening audio inputs, with the failures of spec §8 told apart so the user gets the right advice. */
+
+export type MicrophoneFailure = 'access' | 'start' | 'no_device' | 'incompatible_browser';
+
+export class MicrophoneError extends Error {
+  constructor(readonly failure: MicrophoneFailure) {
+    super(failure);
+  }
+}
+
+export function classifyMediaError(err: unknown): MicrophoneFailure {
+  const name = (err as { name?: string })?.name;
+  if (name === 'NotAllowedError' || name === 'SecurityError') return 'access';
+  if (name === 'NotFoundError' || name === 'OverconstrainedError') return 'no_device';
+  return 'start';
+}
+
+const AUDIO = { echoCancellation: true, noiseSuppression: true, autoGainControl: true } as const;
+
+export async function openMicrophone(deviceId?: string): Promise<MediaStream> {
+  if (!navigator.mediaDevices?.getUserMedia) throw new MicrophoneError('start');
+  try {
+    return await navigator.mediaDevices.getUserMedia({ audio: deviceId ? { ...AUDIO, deviceId: { exact: deviceId } } : AUDIO });
+  } catch (err) {
+    throw new MicrophoneError(classifyMediaError(err));
+  }
+}
+
+export async function listMicrophones(): Promise<{ deviceId: string; label: string }[]> {
+  if (!navigator.mediaDevices?.enumerateDevices) return [];
+  const devices = await navigator.mediaDevices.enumerateDevices();
+  return devices.filter((d) => d.kind === 'audioinput').map((d, i) => ({ deviceId: d.deviceId, label: d.label || `Microphone ${i + 1}` }));
+}
+
+/** Teleconsultation needs tab audio capture, which only Chromium browsers offer (Chrome, Edge, Opera). */
+export function isTeleconsultationSupported(userAgent = navigator.userAgent): boolean {
+  return /Chrome\/|Chromium\/|Edg\/|OPR\//.test(userAgent) && !/Firefox\/|FxiOS|CriOS|EdgiOS|Mobile/.test(userAgent);
+}
+
+/**
+ * The clinician's microphone plus the audio of a shared tab (the video call), mixed with Web Audio into one
+ * stream. Stopping the returned stream's tracks releases both sources.
+ */
+export async function openTeleconsultation(deviceId?: string): Promise<{ stream: MediaStream; release: () => void }> {
+  if (!isTeleconsultationSupported() || !navigator.mediaDevices?.getDisplayMedia) throw new MicrophoneError('incompatible_browser');
+  const mic = await openMicrophone(deviceId);
+  let tab: MediaStream;
+  try {
+    tab = await navigator.mediaDevices.getDisplayMedia({ video: true, audio: true });
+  } catch (err) {
+    mic.getTracks().forEach((t) => t.stop());
+    throw new MicrophoneError(classifyMediaError(err));
+  }
+  tab.getVideoTracks().forEach((t) => t.stop());
+  if (tab.getAudioTracks().length === 0) {
+    mic.getTracks().forEach((t) => t.stop());
+    throw new MicrophoneError('no_device');
+  }
+  const context = new AudioContext();
+  const destination = context.createMediaStreamDestination();
+  context.createMediaStreamSource(mic).connect(destination);
+  context.createMediaStreamSource(tab).connect(destination);
+  return {
+    stream: destination.stream,
+    release: () => {
+      [...mic.getTracks(), ...tab.getTracks()].forEach((t) => t.stop());
+      void context.close();
+    },
+  };
+}

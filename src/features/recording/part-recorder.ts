@@ -1,0 +1,159 @@
+/**
+ * Records a consultation as a series of standalone audio files ("parts"). Each part is a complete WebM file
+ * from its own MediaRecorder, so the server can transcribe it alone. A new part starts at a quiet moment after
+ * MIN_PART_MS (or at MAX_PART_MS if nobody pauses): the next recorder starts before the previous one stops, so
+ * the boundary falls in a pause with a few milliseconds of overlap and no word is cut or lost.
+ *
+ * Every part is handed to `savePart`, which must write it to IndexedDB before anything else; the recorder
+ * waits for that promise, in order, before it reports the part as saved.
+ */
+
+export const MIN_PART_MS = 5000;
+export const MAX_PART_MS = 10_000;
+const QUIET_LEVEL = 0.02;
+const QUIET_HOLD_MS = 200;
+const TICK_MS = 100;
+
+export type SavedPart = { order: number; blob: Blob; mimeType: string; durationMs: number };
+export type RecorderState = 'idle' | 'recording' | 'paused' | 'stopped';
+
+export type PartRecorderOptions = {
+  stream: MediaStream;
+  firstOrder: number;
+  savePart: (part: SavedPart) => Promise<void>;
+  onLevel?: (level: number) => void;
+  onStateChange?: (state: RecorderState) => void;
+  onSaveError?: (err: unknown) => void;
+};
+
+/** Opus in WebM where the browser has it (Chrome, Firefox), else whatever it records (Safari: mp4). */
+export function pickMimeType(): string {
+  const candidates = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'];
+  return candidates.find((c) => typeof MediaRecorder !== 'undefined' && MediaRecorder.isTypeSupported(c)) ?? '';
+}
+
+type Segment = { recorder: MediaRecorder; chunks: Blob[]; order: number; activeMs: number; resumedAt: number };
+
+export class PartRecorder {
+  state: RecorderState = 'idle';
+  private current?: Segment;
+  private order: number;
+  private mimeType = pickMimeType();
+  private timer?: ReturnType<typeof setInterval>;
+  private audio?: { context: AudioContext; analyser: AnalyserNode; buffer: Float32Array<ArrayBuffer> };
+  private quietSince?: number;
+  private saving: Promise<void> = Promise.resolve();
+  private startedAt = 0;
+  private elapsedBeforePause = 0;
+
+  constructor(private readonly opts: PartRecorderOptions) {
+    this.order = opts.firstOrder;
+  }
+
+  /** Time recorded so far, pauses excluded. */
+  get elapsedMs(): number {
+    return this.elapsedBeforePause + (this.state === 'recording' ? performance.now() - this.startedAt : 0);
+  }
+
+  start(): void {
+    if (this.state !== 'idle') return;
+    const context = new AudioContext();
+    const analyser = context.createAnalyser();
+    analyser.fftSize = 2048;
+    context.createMediaStreamSource(this.opts.stream).connect(analyser);
+    this.audio = { context, analyser, buffer: new Float32Array(analyser.fftSize) };
+    this.current = this.beginSegment();
+    this.startedAt = performance.now();
+    this.setState('recording');
+    this.timer = setInterval(() => this.tick(), TICK_MS);
+  }
+
+  pause(): void {
+    if (this.state !== 'recording' || !this.current) return;
+    this.current.recorder.pause();
+    this.current.activeMs += performance.now() - this.current.resumedAt;
+    this.elapsedBeforePause += performance.now() - this.startedAt;
+    this.setState('paused');
+  }
+
+  resume(): void {
+    if (this.state !== 'paused' || !this.current) return;
+    this.current.recorder.resume();
+    this.current.resumedAt = performance.now();
+    this.startedAt = performance.now();
+    this.setState('recording');
+  }
+
+  /** Stops recording and resolves once every part, the last one included, has been saved. */
+  async stop(): Promise<void> {
+    if (this.state === 'idle' || this.state === 'stopped') return this.saving;
+    if (this.state === 'recording') this.elapsedBeforePause += performance.now() - this.startedAt;
+    clearInterval(this.timer);
+    const last = this.current;
+    this.current = undefined;
+    this.setState('stopped');
+    if (last) this.endSegment(last);
+    await this.saving;
+    await this.audio?.context.close();
+  }
+
+  private setState(state: RecorderState) {
+    this.state = state;
+    this.opts.onStateChange?.(state);
+  }
+
+  private beginSegment(): Segment {
+    const recorder = new MediaRecorder(this.opts.stream, this.mimeType ? { mimeType: this.mimeType, audioBitsPerSecond: 32_000 } : undefined);
+    const segment: Segment = { recorder, chunks: [], order: this.order++, activeMs: 0, resumedAt: performance.now() };
+    recorder.ondataavailable = (e) => {
+      if (e.data.size > 0) segment.chunks.push(e.data);
+    };
+    recorder.start();
+    return segment;
+  }
+
+  private endSegment(segment: Segment) {
+    const stopped = new Promise<void>((resolve) => {
+      segment.recorder.onstop = () => resolve();
+    });
+    if (segment.recorder.state === 'recording') segment.activeMs += performance.now() - segment.resumedAt;
+    segment.recorder.stop();
+    // Saves are chained so parts reach IndexedDB in order, each after the previous one committed.
+    this.saving = this.saving.then(async () => {
+      await stopped;
+      const type = segment.recorder.mimeType || this.mimeType || 'audio/webm';
+      const blob = new Blob(segment.chunks, { type });
+      if (blob.size === 0) return;
+      try {
+        await this.opts.savePart({ order: segment.order, blob, mimeType: type, durationMs: Math.round(segment.activeMs) });
+      } catch (err) {
+        this.opts.onSaveError?.(err);
+      }
+    });
+  }
+
+  private level(): number {
+    if (!this.audio) return 0;
+    const { analyser, buffer } = this.audio;
+    analyser.getFloatTimeDomainData(buffer);
+    let sum = 0;
+    for (const v of buffer) sum += v * v;
+    return Math.sqrt(sum / buffer.length);
+  }
+
+  private tick() {
+    if (this.state !== 'recording' || !this.current) return;
+    const level = this.level();
+    this.opts.onLevel?.(Math.min(1, level * 4));
+    const now = performance.now();
+    this.quietSince = level < QUIET_LEVEL ? (this.quietSince ?? now) : undefined;
+    const partMs = this.current.activeMs + (now - this.current.resumedAt);
+    const quietEnough = this.quietSince !== undefined && now - this.quietSince >= QUIET_HOLD_MS;
+    if ((partMs >= MIN_PART_MS && quietEnough) || partMs >= MAX_PART_MS) {
+      const previous = this.current;
+      this.current = this.beginSegment();
+      this.endSegment(previous);
+      this.quietSince = undefined;
+    }
+  }
+}

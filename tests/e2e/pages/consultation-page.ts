@@ -1,0 +1,29 @@
+import { expect, type Page } from '@playwright/test';
+
+export class ConsultationPage {
+  constructor(readonly page: Page) {}
+
+  async startFromHome(typeName: string) {
+    await this.page.getByRole('button', { name: `Start: ${typeName}` }).click();
+    await expect(this.page).toHaveURL(/\/(consultation|consultation_v2|dictaphone\/consultation)\/[0-9a-f-]+$/);
+    await expect(this.page.getByRole('heading', { name: typeName })).toBeVisible();
+  }
+
+  get sessionId(): string {
+    return this.page.url().split('/').pop()!;
+  }
+
+  async startRecording() {
+    await this.page.getByRole('button', { name: /^(Start|Continue) recording$/ }).click();
+    await expect(this.page.getByText('Recording', { exact: true }).last()).toBeVisible();
+  }
+
+  async finish() {
+    await this.page.getByRole('button', { name: 'Finish consultation' }).click();
+    await expect(this.page.getByText('Finished', { exact: true })).toBeVisible({ timeout: 20_000 });
+  }
+
+  get transcript() {
+    return this.page.getByTestId('transcript');
+  }
+}

@@ -1,0 +1,29 @@
+import { expect, test } from '@playwright/test';
+import { ConsultationPage } from './pages/consultation-page';
+import { signUpNewClinician } from './support/accounts';
+import { expectNoAxeViolations } from './support/axe';
+import { screenshotBothWidths } from './support/screenshots';
+
+test('record a consultation with the microphone → finish → the local engine transcribes it', async ({ page }) => {
+  test.setTimeout(150_000);
+  await signUpNewClinician(page, 'Dra. Marta Lopes');
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'home-types');
+  const consultation = new ConsultationPage(page);
+  await consultation.startFromHome('General consultation');
+  await consultation.startRecording();
+  await page.waitForTimeout(31_000);
+  await expect(page.getByRole('timer').or(page.getByLabel('Time recorded'))).not.toHaveText('0:00');
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'consultation-recording');
+  await consultation.finish();
+  await expect(page.getByText('Everything recorded has reached the server.')).toBeVisible({ timeout: 30_000 });
+
+  // Real speech (LibriVox) through the browser's recorder, Opus, the server and pocketsphinx.
+  await expect(consultation.transcript).toContainText(/young man|selfish|cold hearted|respectable|leisure/, { timeout: 60_000 });
+  await expect(page.getByText('Transcribing…')).toHaveCount(0, { timeout: 60_000 });
+  const text = (await consultation.transcript.textContent()) ?? '';
+  const expected = ['young man', 'selfish', 'cold hearted', 'leisure', 'respectable', 'amiable'];
+  expect(expected.filter((w) => text.includes(w)).length, text).toBeGreaterThanOrEqual(3);
+  await screenshotBothWidths(page, 'consultation-finished');
+});
