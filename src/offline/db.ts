@@ -2,7 +2,9 @@
  * The browser's own database (IndexedDB through Dexie), where recorded audio is written before anything else.
  *
  * audioChunks  every recorded part, with its bytes, until the server acknowledged it; then the row is deleted.
- *              Status: pending → uploading → (deleted) | failed (refused by the server; kept, never dropped).
+ *              Status: recording (still growing, rewritten every half second with all its bytes so far, so a
+ *              crash or reload loses at most that half second) → pending → uploading → (deleted)
+ *              | failed (refused by the server; kept, never dropped).
  * sessions     a cache of the consultations the user saw, so screens work offline and after a reload;
  *              rows are replaced by what the server says, and cleared at logout.
  *
@@ -10,7 +12,7 @@
  */
 import Dexie, { type EntityTable } from 'dexie';
 
-export type ChunkStatus = 'pending' | 'uploading' | 'failed';
+export type ChunkStatus = 'recording' | 'pending' | 'uploading' | 'failed';
 
 export type StoredChunk = {
   /** `${sessionId}:${order}`: one row per part, so writing a part twice cannot duplicate it. */
@@ -25,6 +27,8 @@ export type StoredChunk = {
   durationMs: number;
   recordedAt: number;
   status: ChunkStatus;
+  /** Last write by the recording page; a `recording` part not touched for a while belongs to a page that died. */
+  heartbeatAt: number;
   attempts: number;
   nextAttemptAt: number;
   lastError?: string;

@@ -188,3 +188,27 @@ describe('uploader', () => {
     await uploader.stop();
   });
 });
+
+describe('parts still being recorded', () => {
+  it('are not sent while their page writes them, and are sent once that page is gone', async () => {
+    await saveChunk(part('s1', 0), db, 'recording');
+    const { uploader, sent } = uploaderWith(() => ({ ok: true }));
+    const row = (await db.audioChunks.get('s1:0'))!;
+    clock = row.heartbeatAt + 1000;
+    await uploader.flush();
+    expect(sent).toEqual([]);
+    clock = row.heartbeatAt + 6000;
+    await uploader.flush();
+    expect(sent).toEqual(['s1:0']);
+  });
+
+  it('the complete part replaces the growing one, and is never replaced itself', async () => {
+    await saveChunk({ ...part('s1', 0), blob: new Blob(['half']) }, db, 'recording');
+    await saveChunk({ ...part('s1', 0), blob: new Blob(['half and more']) }, db, 'recording');
+    await saveChunk({ ...part('s1', 0), blob: new Blob(['the whole part']) }, db, 'pending');
+    await saveChunk({ ...part('s1', 0), blob: new Blob(['late growth']) }, db, 'recording');
+    const row = (await db.audioChunks.get('s1:0'))!;
+    expect(row.status).toBe('pending');
+    expect(new TextDecoder().decode(row.data)).toBe('the whole part');
+  });
+});

@@ -7,6 +7,7 @@
  * The uploader knows nothing of HTTP or of screens: a transport sends one part, and progress goes out as
  * UploadEvent values to whoever subscribes.
  */
+import { releaseAbandonedParts } from './chunk-queue';
 import { appDb, type AppDatabase, type StoredChunk } from './db';
 
 export type TransportResult = { ok: true } | { ok: false; retry: boolean; reason: 'offline' | 'overloaded' | 'rejected'; status?: number };
@@ -68,6 +69,7 @@ export function createUploader(opts: UploaderOptions) {
   async function pass(): Promise<number | undefined> {
     const userId = opts.userId();
     if (!userId) return undefined;
+    await releaseAbandonedParts(now(), db);
     let nextDue: number | undefined;
     for (const chunk of await heads(userId)) {
       if (stopped) return undefined;

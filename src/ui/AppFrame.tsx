@@ -5,6 +5,7 @@ import { useAtomValue } from 'jotai';
 import { accountApi } from '../api/account';
 import { authAtom, updateUser } from '../app-state';
 import { LanguageSwitch } from '../features/i18n/LanguageSwitch';
+import { ActiveSessionFollower } from '../features/pairing/ActiveSessionFollower';
 import { Logo } from './Logo';
 
 /** The signed-in frame: brand, main navigation, language and the account menu. */
@@ -76,6 +77,7 @@ export function AppFrame() {
       <main id="main" className="app-main">
         <Outlet />
       </main>
+      <ActiveSessionFollower />
     </>
   );
 }

@@ -10,6 +10,7 @@ import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
 import { consultationPathFor } from '../auth/navigation-rules';
 import { cacheSession } from '../consultation/useConsultationSession';
+import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { recordingMessages } from '../recording/recording-messages';
 
 /** The consultation types the clinician can start, each with its documents. */
@@ -37,7 +38,7 @@ export function ConsultationTypesList() {
     setStarting(typeId);
     setError(undefined);
     try {
-      const { consultation_session } = await consultationsApi.start(typeId, { force, mobile: false });
+      const { consultation_session } = await consultationsApi.start(typeId, { force, mobile: isMobileDevice() });
       await cacheSession(consultation_session);
       await open(consultation_session);
     } catch (err) {

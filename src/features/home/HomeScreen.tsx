@@ -1,6 +1,8 @@
 import { Trans } from '@lingui/react/macro';
 import { useAtomValue } from 'jotai';
 import { authAtom } from '../../app-state';
+import { isMobileDevice } from '../pairing/ActiveSessionFollower';
+import { PairPhoneCard } from '../pairing/PairPhoneCard';
 import { ConsultationTypesList } from './ConsultationTypesList';
 
 /** Home (and home-v2): start a consultation. Recent consultations and trials arrive in coming versions. */
@@ -15,6 +17,7 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
         <Trans>Consultations</Trans>
       </h1>
       <ConsultationTypesList />
+      {!isMobileDevice() && <PairPhoneCard />}
     </>
   );
 }

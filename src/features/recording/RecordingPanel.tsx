@@ -77,9 +77,9 @@ export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: s
       const rec = new PartRecorder({
         stream,
         firstOrder: await nextOrderFor(sessionId),
-        savePart: async (part) => {
-          await saveChunk({ ...part, userId, sessionId });
-          kickUploads();
+        savePart: async ({ complete, ...part }) => {
+          await saveChunk({ ...part, userId, sessionId }, undefined, complete ? 'pending' : 'recording');
+          if (complete) kickUploads();
         },
         onLevel: setLevel,
         onStateChange: setState,
@@ -109,6 +109,7 @@ export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: s
     setError(undefined);
     const rec = recorder.current;
     await rec?.stop();
+    if (rec) setElapsed(rec.elapsedMs);
     release.current?.();
     recorder.current = undefined;
     const nothingRecorded = (rec?.elapsedMs ?? 0) === 0 && (await nextOrderFor(sessionId)) === 0;
@@ -157,7 +158,7 @@ export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: s
       )}
       <div className="recording-status" aria-live="polite">
         <span className="recording-dot" data-state={state} aria-hidden="true" />
-        <span className="recording-elapsed" aria-label={t`Time recorded`}>
+        <span className="recording-elapsed" aria-label={t`Time recorded`} data-elapsed-ms={Math.round(elapsed)}>
           {formatElapsed(elapsed)}
         </span>
         <meter className="level-meter" min={0} max={1} low={0.05} high={0.8} optimum={0.4} value={level} aria-label={t`Microphone level`} />

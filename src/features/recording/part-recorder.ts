@@ -4,8 +4,9 @@
  * MIN_PART_MS (or at MAX_PART_MS if nobody pauses): the next recorder starts before the previous one stops, so
  * the boundary falls in a pause with a few milliseconds of overlap and no word is cut or lost.
  *
- * Every part is handed to `savePart`, which must write it to IndexedDB before anything else; the recorder
- * waits for that promise, in order, before it reports the part as saved.
+ * Every half second the part so far goes to `savePart` as `recording` (so a crash or a reload loses at most
+ * that half second), and the complete part goes once more as `pending` when it ends. Saves run one after the
+ * other, in order; `savePart` must write to IndexedDB before anything else.
  */
 
 export const MIN_PART_MS = 5000;
@@ -13,8 +14,9 @@ export const MAX_PART_MS = 10_000;
 const QUIET_LEVEL = 0.02;
 const QUIET_HOLD_MS = 200;
 const TICK_MS = 100;
+const SLICE_MS = 500;
 
-export type SavedPart = { order: number; blob: Blob; mimeType: string; durationMs: number };
+export type SavedPart = { order: number; blob: Blob; mimeType: string; durationMs: number; complete: boolean };
 export type RecorderState = 'idle' | 'recording' | 'paused' | 'stopped';
 
 export type PartRecorderOptions = {
@@ -32,7 +34,7 @@ export function pickMimeType(): string {
   return candidates.find((c) => typeof MediaRecorder !== 'undefined' && MediaRecorder.isTypeSupported(c)) ?? '';
 }
 
-type Segment = { recorder: MediaRecorder; chunks: Blob[]; order: number; activeMs: number; resumedAt: number };
+type Segment = { recorder: MediaRecorder; chunks: Blob[]; order: number; activeMs: number; resumedAt: number; ended: boolean };
 
 export class PartRecorder {
   state: RecorderState = 'idle';
@@ -104,12 +106,33 @@ export class PartRecorder {
 
   private beginSegment(): Segment {
     const recorder = new MediaRecorder(this.opts.stream, this.mimeType ? { mimeType: this.mimeType, audioBitsPerSecond: 32_000 } : undefined);
-    const segment: Segment = { recorder, chunks: [], order: this.order++, activeMs: 0, resumedAt: performance.now() };
+    const segment: Segment = { recorder, chunks: [], order: this.order++, activeMs: 0, resumedAt: performance.now(), ended: false };
     recorder.ondataavailable = (e) => {
-      if (e.data.size > 0) segment.chunks.push(e.data);
+      if (e.data.size === 0) return;
+      segment.chunks.push(e.data);
+      if (!segment.ended) this.queueSave(segment, false);
     };
-    recorder.start();
+    recorder.start(SLICE_MS);
     return segment;
+  }
+
+  private activeMsOf(segment: Segment): number {
+    return segment.activeMs + (segment.recorder.state === 'recording' && !segment.ended ? performance.now() - segment.resumedAt : 0);
+  }
+
+  /** Saves are chained so writes reach IndexedDB in order, each after the previous one committed. */
+  private queueSave(segment: Segment, complete: boolean, before?: Promise<void>) {
+    this.saving = this.saving.then(async () => {
+      await before;
+      const type = segment.recorder.mimeType || this.mimeType || 'audio/webm';
+      const blob = new Blob(segment.chunks, { type });
+      if (blob.size === 0) return;
+      try {
+        await this.opts.savePart({ order: segment.order, blob, mimeType: type, durationMs: Math.round(this.activeMsOf(segment)), complete });
+      } catch (err) {
+        this.opts.onSaveError?.(err);
+      }
+    });
   }
 
   private endSegment(segment: Segment) {
@@ -117,19 +140,9 @@ export class PartRecorder {
       segment.recorder.onstop = () => resolve();
     });
     if (segment.recorder.state === 'recording') segment.activeMs += performance.now() - segment.resumedAt;
+    segment.ended = true;
     segment.recorder.stop();
-    // Saves are chained so parts reach IndexedDB in order, each after the previous one committed.
-    this.saving = this.saving.then(async () => {
-      await stopped;
-      const type = segment.recorder.mimeType || this.mimeType || 'audio/webm';
-      const blob = new Blob(segment.chunks, { type });
-      if (blob.size === 0) return;
-      try {
-        await this.opts.savePart({ order: segment.order, blob, mimeType: type, durationMs: Math.round(segment.activeMs) });
-      } catch (err) {
-        this.opts.onSaveError?.(err);
-      }
-    });
+    this.queueSave(segment, true, stopped);
   }
 
   private level(): number {

@@ -1,0 +1,58 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ConsultationPage } from './pages/consultation-page';
+import { signUpNewClinician } from './support/accounts';
+import { fetchSession } from './support/api';
+
+const elapsedMs = async (page: Page) => Number(await page.getByLabel('Time recorded').getAttribute('data-elapsed-ms'));
+
+test('offline mid-recording, reload while offline, keep recording, back online → every part arrives, in order, nothing lost', async ({ page, context, request }) => {
+  test.setTimeout(180_000);
+  await signUpNewClinician(page, 'Dr. Rui Faria');
+  // Let the service worker take control, so the app can reload without a network.
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 15_000 }).toBe(true);
+
+  const consultation = new ConsultationPage(page);
+  await consultation.startFromHome('General consultation');
+  const id = consultation.sessionId;
+  await consultation.startRecording();
+  await page.waitForTimeout(8000);
+
+  await context.setOffline(true);
+  await page.waitForTimeout(7000);
+  await expect(page.getByText(/parts? waiting — saved on this device/)).toBeVisible();
+  const beforeReload = await elapsedMs(page);
+
+  // The tab reloads with no network: the shell comes from the service worker, the consultation from IndexedDB.
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Continue recording' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText(/parts? waiting — saved on this device/)).toBeVisible();
+  await consultation.startRecording();
+  await page.waitForTimeout(8000);
+  await page.getByRole('button', { name: 'Finish consultation' }).click();
+  await expect(page.getByText('Error ending consultation.')).toBeVisible({ timeout: 20_000 });
+  const afterReload = await elapsedMs(page);
+
+  await context.setOffline(false);
+  await consultation.finish();
+  await expect(page.getByText('Everything recorded has reached the server.')).toBeVisible({ timeout: 60_000 });
+
+  // Every part, numbered without a gap, each measured by the server.
+  await expect
+    .poll(async () => (await fetchSession(request, page, id)).audios.every((a) => a.duration_ms !== null), { timeout: 90_000 })
+    .toBe(true);
+  const session = await fetchSession(request, page, id);
+  expect(session.status).toBe('finished');
+  expect(session.audios.map((a) => a.order)).toEqual(session.audios.map((_, i) => i));
+  const stored = session.audios.reduce((sum, a) => sum + (a.duration_ms ?? 0), 0);
+  const recorded = beforeReload + afterReload;
+  expect(recorded).toBeGreaterThan(20_000);
+  expect(Math.abs(stored - recorded), `stored ${stored} ms, recorded ${recorded} ms`).toBeLessThanOrEqual(1000);
+  expect(await page.evaluate(async () => {
+    const dbs = await indexedDB.databases();
+    return dbs.map((d) => d.name);
+  })).toContain('consultation-notes');
+});
