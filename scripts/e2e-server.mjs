@@ -2,6 +2,7 @@
 /**
  * Starts the real server on the production build for the browser tests, with a fresh data folder
  * (.tmp/e2e/<name>) so every run begins from an empty database. Extra settings come as KEY=VALUE arguments.
+ * Signals are forwarded, so stopping this script stops the server.
  * Usage: node scripts/e2e-server.mjs <name> <port> [KEY=VALUE…]
  */
 import { spawn } from 'node:child_process';
@@ -10,7 +11,8 @@ import path from 'node:path';
 
 const [name, port, ...settings] = process.argv.slice(2);
 const dataDir = path.resolve('.tmp/e2e', name);
-rmSync(dataDir, { recursive: true, force: true });
+// E2E_KEEP_DATA=1 restarts on the same data (a test restarting its server); otherwise every run starts empty.
+if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
 const env = {
   ...process.env,
