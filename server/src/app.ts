@@ -24,6 +24,7 @@ import { createTranscriber } from './ai/engines.js';
 import type { Transcriber } from './ai/transcriber.js';
 import { startTranscriptionWorkers } from './jobs/transcription-worker.js';
 import { createFileBlobStore } from './storage/blob-store.js';
+import { createActiveStatusCache } from './modules/consultation_sessions/active-status-cache.js';
 
 export type BuildOptions = {
   config: Config;
@@ -69,6 +70,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     blobs,
     transcriber,
     transcriptionQueue,
+    activeStatus: createActiveStatusCache(),
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
     sessions: createSessionTokens(opts.db, { secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds }),
     loginLimiter: createLoginLimiter(config.loginFailuresPerEmail),

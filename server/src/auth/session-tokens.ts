@@ -11,8 +11,18 @@ import type { UserRow } from './users.js';
 
 export type SessionTokens = ReturnType<typeof createSessionTokens>;
 
+/** How long a checked session is trusted without asking the database again (hot polling paths only). */
+export const LIVENESS_CACHE_MS = 2000;
+const MAX_CACHED = 50_000;
+
 export function createSessionTokens(db: Database, opts: { secret: string; ttlSeconds: number }) {
   const key = new TextEncoder().encode(opts.secret);
+  /**
+   * For the 5-second polls of every phone-mode user: token → its checked claims and whether its session was live,
+   * kept LIVENESS_CACHE_MS. Revocation here clears it at once; another API process sees a revocation at most
+   * LIVENESS_CACHE_MS late on these paths only.
+   */
+  const live = new Map<string, { userId: string; sessionId: string; exp: number; until: number }>();
   // Every authenticated request runs this: prepared once, it skips building the SQL each time.
   const liveSession = db
     .select({ user: users })
@@ -51,8 +61,25 @@ export function createSessionTokens(db: Database, opts: { secret: string; ttlSec
       return row ? { user: row.user, sessionId: jti } : undefined;
     },
 
+    /** The user id and session of a live token, from the short cache when possible (no user row). */
+    async verifyCached(token: string): Promise<{ userId: string; sessionId: string } | undefined> {
+      const now = Date.now();
+      const hit = live.get(token);
+      if (hit && hit.until > now && hit.exp * 1000 > now) return { userId: hit.userId, sessionId: hit.sessionId };
+      const found = await this.verify(token);
+      if (!found) {
+        live.delete(token);
+        return undefined;
+      }
+      const exp = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).exp as number;
+      if (live.size >= MAX_CACHED) live.delete(live.keys().next().value as string);
+      live.set(token, { userId: found.user.id, sessionId: found.sessionId, exp, until: now + LIVENESS_CACHE_MS });
+      return { userId: found.user.id, sessionId: found.sessionId };
+    },
+
     async revoke(sessionId: string): Promise<void> {
       await db.update(authSessions).set({ revokedAt: new Date() }).where(eq(authSessions.id, sessionId));
+      for (const [token, entry] of live) if (entry.sessionId === sessionId) live.delete(token);
     },
 
     /** After a password change every other device must sign in again. */

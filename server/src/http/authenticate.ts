@@ -6,6 +6,7 @@ import type { AppContext } from './context.js';
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: { user: UserRow; sessionId: string };
+    authId?: { userId: string; sessionId: string };
   }
 }
 
@@ -24,6 +25,25 @@ export function requireUser(ctx: AppContext) {
     if (!found) throw unauthorized();
     request.auth = found;
   };
+}
+
+/**
+ * For hot polling paths that need only who is asking, not their profile: a token checked at most a couple of
+ * seconds ago is trusted from memory (auth/session-tokens.ts, verifyCached).
+ */
+export function requireUserId(ctx: AppContext) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    const token = bearerToken(request);
+    const found = token ? await ctx.sessions.verifyCached(token) : undefined;
+    if (!found) throw unauthorized();
+    request.authId = found;
+  };
+}
+
+export function currentUserId(request: FastifyRequest): string {
+  const id = request.authId?.userId ?? request.auth?.user.id;
+  if (!id) throw unauthorized();
+  return id;
 }
 
 /** The session of a request that passed requireUser. */

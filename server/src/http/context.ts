@@ -8,6 +8,7 @@ import type { Mailer } from '../mail/mailer.js';
 import type { Transcriber } from '../ai/transcriber.js';
 import type { TranscriptionQueue } from '../jobs/transcription-worker.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import type { ActiveStatusCache } from '../modules/consultation_sessions/active-status-cache.js';
 
 /** What every route module receives: settings and the parts it may use, chosen once at start. */
 export type AppContext = {
@@ -19,6 +20,7 @@ export type AppContext = {
   blobs: BlobStore;
   transcriber: Transcriber;
   transcriptionQueue: TranscriptionQueue;
+  activeStatus: ActiveStatusCache;
 };
 
 export type App = FastifyInstance<

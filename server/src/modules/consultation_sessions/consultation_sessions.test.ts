@@ -90,6 +90,8 @@ describe('session lifecycle', () => {
   it('records, pauses, resumes, finishes; recent lists it with its expiry; finishing twice is harmless', async () => {
     const { headers } = await signedIn();
     const id = (await start(headers)).json().consultation_session.id;
+    // Read once so the short status cache holds "active": finishing must still be seen at once.
+    expect((await get(headers, '/v1/consultation_sessions/active/status')).json()).toMatchObject({ active: true, id, recording_state: 'idle' });
     const rec = await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/recording`, headers, payload: { platform: 'web', mics_info: [{ label: 'Built-in' }] } });
     expect(rec.json().consultation_session).toMatchObject({ recording_state: 'recording', platform: 'web', mics_info: [{ label: 'Built-in' }] });
     expect((await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/pause`, headers })).json().consultation_session.recording_state).toBe('paused');

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { currentUser, requireUser } from '../../http/authenticate.js';
+import { currentUser, currentUserId, requireUser, requireUserId } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { storeChunk } from './audio.js';
@@ -62,12 +62,15 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     return { consultation_session: active ? sessionSummary(active) : null };
   });
 
-  // Polled every 5 s by every phone-mode user: one indexed lookup, a tiny answer.
-  app.get(`${base}/active/status`, { preHandler }, async (request) => {
-    const active = await findActiveSession(ctx.db, currentUser(request).id);
-    return active
-      ? { active: true, id: active.id, show_transcription: active.showTranscription, recording_state: active.recordingState }
-      : { active: false };
+  // Polled every 5 s by every phone-mode user: the token and the answer come from short in-memory caches.
+  app.get(`${base}/active/status`, { preHandler: requireUserId(ctx) }, async (request) => {
+    const userId = currentUserId(request);
+    return ctx.activeStatus.get(userId, async () => {
+      const active = await findActiveSession(ctx.db, userId);
+      return active
+        ? { active: true, id: active.id, show_transcription: active.showTranscription, recording_state: active.recordingState }
+        : { active: false };
+    });
   });
 
   app.get(`${base}/:id`, { preHandler, schema: { params: idParams } }, async (request) => detail(request.params.id, currentUser(request).id));

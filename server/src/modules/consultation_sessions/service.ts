@@ -26,6 +26,7 @@ export async function createSession(
   }
   const existing = await findActiveSession(ctx.db, userId);
   if (existing && !input.force) throw new ActiveSessionExistsError(existing);
+  ctx.activeStatus.forget(userId);
   try {
     return await ctx.db.transaction(async (tx) => {
       // With force the old consultation is finished, not deleted: its audio and transcript stay available.
@@ -68,6 +69,7 @@ export async function requireOwnedSession(ctx: AppContext, userId: string, id: s
 export async function finishSession(ctx: AppContext, userId: string, id: string): Promise<SessionRow> {
   const session = await requireOwnedSession(ctx, userId, id);
   if (session.status !== 'active') return session;
+  ctx.activeStatus.forget(userId);
   return (await finishSessionRow(ctx.db, id, ctx.config.retentionMinutes)) ?? (await requireOwnedSession(ctx, userId, id));
 }
 
@@ -85,5 +87,6 @@ export async function updateSession(ctx: AppContext, userId: string, id: string,
 export async function setRecordingState(ctx: AppContext, userId: string, id: string, state: 'recording' | 'paused', extra: Partial<typeof consultationSessions.$inferInsert> = {}) {
   const session = await requireOwnedSession(ctx, userId, id);
   if (session.status !== 'active') throw new DomainError(409, 'session_finished', 'This consultation has already ended');
+  ctx.activeStatus.forget(userId);
   return updateSession(ctx, userId, id, { recordingState: state, ...extra });
 }

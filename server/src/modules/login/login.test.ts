@@ -66,7 +66,10 @@ describe('tokens', () => {
     const u = await createUser(t);
     const token = await login(t, u.email, u.password);
     expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(token) })).statusCode).toBe(200);
+    // The hot polling path trusts a checked token for a moment, but a revocation in this process clears it at once.
+    expect((await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/active/status', headers: bearer(token) })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'DELETE', url: '/v1/logout', headers: bearer(token) })).statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/active/status', headers: bearer(token) })).statusCode).toBe(401);
     const after = await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(token) });
     expect(after.statusCode).toBe(401);
     expect(after.json().error.code).toBe('unauthorized');
