@@ -1,5 +1,7 @@
-/** Runs every benchmark in turn; each prints its own figures. */
+/** Runs every benchmark in turn; each prints its own figures (record them in bench/README.md). */
 import { execFileSync } from 'node:child_process';
 
-execFileSync('npx', ['tsx', 'bench/account.ts'], { stdio: 'inherit' });
+for (const bench of ['account', 'active-status', 'chunk-ingest', 'speech']) {
+  execFileSync('npx', ['tsx', `bench/${bench}.ts`], { stdio: 'inherit' });
+}
 execFileSync('node', ['scripts/check-bundle-budget.mjs'], { stdio: 'inherit' });

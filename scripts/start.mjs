@@ -5,12 +5,14 @@
  */
 import { spawn } from 'node:child_process';
 import { ensureSystemPackages, RUNTIME_PACKAGES } from './lib/system-packages.mjs';
+import { ensureClinicalModel } from './lib/clinical-model.mjs';
 import { ensureNpmDependencies } from './lib/npm-deps.mjs';
 import { ensureWebBuild } from './lib/web-build.mjs';
 
 ensureNpmDependencies();
 // Without them the server still starts; consultations then say that no speech engine is available.
 ensureSystemPackages(RUNTIME_PACKAGES, 'The local speech engine');
+ensureClinicalModel();
 ensureWebBuild();
 
 const port = process.env.PORT ?? '8080';

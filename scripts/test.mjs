@@ -5,6 +5,7 @@
  * PostgreSQL server, the production build with its JavaScript budget, and the browser tests in Chromium.
  */
 import { spawnSync } from 'node:child_process';
+import { ensureClinicalModel } from './lib/clinical-model.mjs';
 import { ensureNpmDependencies } from './lib/npm-deps.mjs';
 import { startThrowawayPostgres } from './lib/postgres.mjs';
 import { ensureSystemPackages, PACKAGES } from './lib/system-packages.mjs';
@@ -55,10 +56,11 @@ function finish() {
 step('Install npm dependencies', () => ensureNpmDependencies());
 step('Install system packages for the tests', () =>
   ensureSystemPackages(
-    [PACKAGES.chromium, PACKAGES.postgresql, PACKAGES.fonts, PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel, PACKAGES.pocketsphinxTestdata, PACKAGES.espeak],
+    [PACKAGES.chromium, PACKAGES.postgresql, PACKAGES.fonts, PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel, PACKAGES.pocketsphinxTestdata, PACKAGES.espeak, PACKAGES.irstlm, PACKAGES.sphinxbaseUtils],
     'The tests',
   ),
 );
+step('Build the clinical speech model', () => ensureClinicalModel());
 step('Type check', () => run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) && run('npx', ['tsc', '--noEmit', '-p', 'server/tsconfig.json']));
 step('Unit, component and server tests (PGlite)', () => run('npx', ['vitest', 'run']));
 await stepAsync('Server tests on PostgreSQL', async () => {

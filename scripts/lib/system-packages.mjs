@@ -19,10 +19,12 @@ export const PACKAGES = {
   pocketsphinxModel: { pkg: 'pocketsphinx-en-us', present: () => existsSync('/usr/share/pocketsphinx/model/en-us/en-us') },
   pocketsphinxTestdata: { pkg: 'pocketsphinx-testdata', present: () => existsSync('/usr/share/pocketsphinx/test/data/goforward.raw') },
   espeak: { pkg: 'espeak-ng', present: () => existsSync('/usr/bin/espeak-ng') },
+  irstlm: { pkg: 'irstlm', present: () => existsSync('/usr/lib/irstlm/bin/build-lm.sh') },
+  sphinxbaseUtils: { pkg: 'sphinxbase-utils', present: () => existsSync('/usr/bin/sphinx_lm_convert') },
 };
 
 /** What the server needs at run time: the local speech engine. */
-export const RUNTIME_PACKAGES = [PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel];
+export const RUNTIME_PACKAGES = [PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel, PACKAGES.irstlm, PACKAGES.sphinxbaseUtils];
 
 export function findPostgresBin(name) {
   for (const version of ['17', '16', '15', '14', '13']) {

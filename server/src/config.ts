@@ -37,6 +37,7 @@ const envSchema = z.object({
   TRANSCRIPTION_MODEL: z.string().default('whisper-1'),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
+  LOCAL_SPEECH_MODEL: z.enum(['clinical', 'generic']).default('clinical'),
   LOCAL_SPEECH_LM: z.string().optional(),
   LOCAL_SPEECH_DICT: z.string().optional(),
   TRANSCRIPTION_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
@@ -67,6 +68,7 @@ export type Config = {
   transcriptionModel: string;
   openaiBaseUrl: string | undefined;
   openaiApiKey: string | undefined;
+  localSpeechModel: 'clinical' | 'generic';
   localLanguageModel: string | undefined;
   localDictionary: string | undefined;
   transcriptionWorkers: number;
@@ -108,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     transcriptionModel: e.TRANSCRIPTION_MODEL,
     openaiBaseUrl: e.OPENAI_BASE_URL,
     openaiApiKey: e.OPENAI_API_KEY || undefined,
+    localSpeechModel: e.LOCAL_SPEECH_MODEL,
     localLanguageModel: e.LOCAL_SPEECH_LM,
     localDictionary: e.LOCAL_SPEECH_DICT,
     transcriptionWorkers: e.TRANSCRIPTION_WORKERS,

@@ -1,4 +1,7 @@
 /** Chooses the engines from the settings, once, at start. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
 import { createLocalTranscriber, localEngineAvailable } from './local-transcriber.js';
 import { createOpenAiTranscriber } from './openai-transcriber.js';
@@ -9,6 +12,17 @@ export const unavailableTranscriber: Transcriber = {
   transcribe: () => Promise.reject(new TranscriptionUnavailableError('No speech engine is available on this server.')),
 };
 
+/** Built by scripts/build-clinical-model.mjs (npm start and npm test run it when missing). */
+const CLINICAL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../speech/build');
+export const CLINICAL_MODEL = { languageModel: path.join(CLINICAL_DIR, 'clinical.lm.bin'), dictionary: path.join(CLINICAL_DIR, 'clinical.dict') };
+
+/** Explicit files win; otherwise the clinical model when chosen and built; otherwise Debian's generic model. */
+function localModel(config: Config): { languageModel?: string; dictionary?: string } {
+  if (config.localLanguageModel || config.localDictionary) return { languageModel: config.localLanguageModel, dictionary: config.localDictionary };
+  if (config.localSpeechModel === 'clinical' && existsSync(CLINICAL_MODEL.languageModel) && existsSync(CLINICAL_MODEL.dictionary)) return CLINICAL_MODEL;
+  return {};
+}
+
 export function createTranscriber(config: Config): Transcriber {
   const engine = config.transcriptionEngine;
   if (engine === 'openai' || (engine === 'auto' && config.openaiApiKey)) {
@@ -16,7 +30,7 @@ export function createTranscriber(config: Config): Transcriber {
     return createOpenAiTranscriber({ baseUrl: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.transcriptionModel });
   }
   if (engine === 'local' || engine === 'auto') {
-    if (localEngineAvailable()) return createLocalTranscriber({ languageModel: config.localLanguageModel, dictionary: config.localDictionary });
+    if (localEngineAvailable()) return createLocalTranscriber(localModel(config));
     if (engine === 'local') throw new Error('TRANSCRIPTION_ENGINE=local needs ffmpeg and pocketsphinx (npm start installs them as root)');
   }
   return unavailableTranscriber;

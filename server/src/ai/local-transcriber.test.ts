@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLocalTranscriber, localEngineAvailable } from './local-transcriber.js';
 import { wordErrorRate, wordErrors } from './word-error-rate.js';
+import { CLINICAL_MODEL } from './engines.js';
+import { speechWebm } from '../test-support/audio-fixtures.js';
 
 const DATA = '/usr/share/pocketsphinx/test/data';
 const haveEngine = localEngineAvailable();
@@ -68,4 +70,32 @@ describe.skipIf(!haveEngine || !haveTestData)('local speech engine on real human
     execFileSync('sh', ['-c', `printf 'not audio' > ${bogus}`]);
     await expect(transcribe(bogus)).rejects.toThrow(/ffmpeg/);
   });
+});
+
+const clinicalBuilt = existsSync(CLINICAL_MODEL.languageModel) && existsSync(CLINICAL_MODEL.dictionary);
+const haveEspeak = existsSync('/usr/bin/espeak-ng');
+
+// npm test builds the clinical model (scripts/build-clinical-model.mjs) and installs espeak-ng first.
+describe.skipIf(!haveEngine || !clinicalBuilt || !haveEspeak)('the clinical language model', () => {
+  it('at least halves the word error rate on held-out clinical speech', async () => {
+    const sentences = readFileSync(path.resolve('tests/fixtures/speech/clinical-sentences.txt'), 'utf8')
+      .trim()
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
+    const files = sentences.map((s, i) => speechWebm(dir, `clinical-${i}`, s));
+    async function wer(engine: ReturnType<typeof createLocalTranscriber>) {
+      let errors = 0;
+      let words = 0;
+      for (const [i, file] of files.entries()) {
+        const e = wordErrors(sentences[i]!, await engine.transcribe({ filePath: file, mimeType: 'audio/webm', language: 'en' }));
+        errors += e.errors;
+        words += e.words;
+      }
+      return errors / words;
+    }
+    const generic = await wer(createLocalTranscriber());
+    const clinical = await wer(createLocalTranscriber(CLINICAL_MODEL));
+    expect(clinical).toBeLessThanOrEqual(generic / 2);
+    expect(clinical).toBeLessThanOrEqual(0.45);
+  }, 90_000);
 });

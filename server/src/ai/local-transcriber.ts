@@ -29,7 +29,9 @@ export function createLocalTranscriber(opts: LocalTranscriberOptions = {}): Tran
     info: {
       engine: 'local',
       languages: ['en'],
-      note: 'Local speech engine: English only, modest accuracy.',
+      note: opts.languageModel
+        ? 'Local speech engine with a clinical language model: English only, modest accuracy.'
+        : 'Local speech engine: English only, modest accuracy.',
     },
     transcribe: (input: TranscriptionInput) => runPipeline(input.filePath, sphinxArgs, opts.timeoutMs ?? 120_000),
   };

@@ -1,0 +1,59 @@
+/**
+ * The local speech engine on speech made by espeak-ng (the project's clinical sentences) and on Debian's real
+ * LibriVox clips: real-time factor (processing time / audio length) and word error rate.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { measureDurationMs } from '../server/src/ai/audio-duration.js';
+import { createLocalTranscriber, localEngineAvailable } from '../server/src/ai/local-transcriber.js';
+import { wordErrors } from '../server/src/ai/word-error-rate.js';
+import { speechWebm } from '../server/src/test-support/audio-fixtures.js';
+
+if (!localEngineAvailable()) {
+  console.log('\nLocal speech engine: not installed here (ffmpeg, pocketsphinx); nothing measured.');
+  process.exit(0);
+}
+const dir = mkdtempSync(path.join(tmpdir(), 'cn-speech-'));
+const engine = createLocalTranscriber();
+const sentences = readFileSync('tests/fixtures/speech/clinical-sentences.txt', 'utf8').trim().split('\n').filter((l) => l && !l.startsWith('#'));
+const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
+
+async function measure(label: string, items: { file: string; reference: string }[]) {
+  let errors = 0;
+  let words = 0;
+  let audioMs = 0;
+  let workMs = 0;
+  for (const item of items) {
+    audioMs += await measureDurationMs(item.file);
+    const t0 = performance.now();
+    const text = await engine.transcribe({ filePath: item.file, mimeType: 'audio/webm', language: 'en' });
+    workMs += performance.now() - t0;
+    const e = wordErrors(item.reference, text);
+    errors += e.errors;
+    words += e.words;
+  }
+  console.log(`  ${label.padEnd(34)} ${(audioMs / 1000).toFixed(1).padStart(6)} s audio   RTF ${(workMs / audioMs).toFixed(2)}   WER ${(errors / words).toFixed(2)}`);
+}
+
+console.log('\nLocal speech engine (pocketsphinx, generic US-English model)');
+await measure(
+  `espeak-ng clinical sentences (${sentences.length})`,
+  sentences.map((s, i) => ({ file: speechWebm(dir, `s${i}`, s), reference: s })),
+);
+try {
+  const clips = readFileSync(`${LIBRIVOX}/transcription`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.match(/^<s> (.*) <\/s> \((.*)\)$/)!)
+    .map((m) => {
+      const webm = path.join(dir, `${m[2]}.webm`);
+      execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', `${LIBRIVOX}/${m[2]}.wav`, '-c:a', 'libopus', '-b:a', '32k', webm]);
+      return { file: webm, reference: m[1]! };
+    });
+  await measure('LibriVox clips, webm/opus', clips);
+} catch {
+  console.log('  LibriVox clips: pocketsphinx-testdata not installed');
+}
+rmSync(dir, { recursive: true, force: true });
