@@ -3,10 +3,11 @@
  * LibriVox clips: real-time factor (processing time / audio length) and word error rate.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { measureDurationMs } from '../server/src/ai/audio-duration.js';
+import { CLINICAL_MODEL } from '../server/src/ai/engines.js';
 import { createLocalTranscriber, localEngineAvailable } from '../server/src/ai/local-transcriber.js';
 import { wordErrors } from '../server/src/ai/word-error-rate.js';
 import { speechWebm } from '../server/src/test-support/audio-fixtures.js';
@@ -16,11 +17,13 @@ if (!localEngineAvailable()) {
   process.exit(0);
 }
 const dir = mkdtempSync(path.join(tmpdir(), 'cn-speech-'));
-const engine = createLocalTranscriber();
+const generic = createLocalTranscriber();
+const clinical = createLocalTranscriber(CLINICAL_MODEL);
+const clinicalBuilt = existsSync(CLINICAL_MODEL.languageModel);
 const sentences = readFileSync('tests/fixtures/speech/clinical-sentences.txt', 'utf8').trim().split('\n').filter((l) => l && !l.startsWith('#'));
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 
-async function measure(label: string, items: { file: string; reference: string }[]) {
+async function measure(label: string, engine: typeof generic, items: { file: string; reference: string }[]) {
   let errors = 0;
   let words = 0;
   let audioMs = 0;
@@ -37,11 +40,11 @@ async function measure(label: string, items: { file: string; reference: string }
   console.log(`  ${label.padEnd(34)} ${(audioMs / 1000).toFixed(1).padStart(6)} s audio   RTF ${(workMs / audioMs).toFixed(2)}   WER ${(errors / words).toFixed(2)}`);
 }
 
-console.log('\nLocal speech engine (pocketsphinx, generic US-English model)');
-await measure(
-  `espeak-ng clinical sentences (${sentences.length})`,
-  sentences.map((s, i) => ({ file: speechWebm(dir, `s${i}`, s), reference: s })),
-);
+console.log('\nLocal speech engine (pocketsphinx, US-English acoustic model)');
+const spoken = sentences.map((s, i) => ({ file: speechWebm(dir, `s${i}`, s), reference: s }));
+await measure(`espeak-ng clinical, generic LM`, generic, spoken);
+if (clinicalBuilt) await measure(`espeak-ng clinical, clinical LM`, clinical, spoken);
+else console.log('  clinical LM: not built (node scripts/build-clinical-model.mjs)');
 try {
   const clips = readFileSync(`${LIBRIVOX}/transcription`, 'utf8')
     .trim()
@@ -52,7 +55,7 @@ try {
       execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', `${LIBRIVOX}/${m[2]}.wav`, '-c:a', 'libopus', '-b:a', '32k', webm]);
       return { file: webm, reference: m[1]! };
     });
-  await measure('LibriVox clips, webm/opus', clips);
+  await measure('LibriVox clips, generic LM', generic, clips);
 } catch {
   console.log('  LibriVox clips: pocketsphinx-testdata not installed');
 }

@@ -61,7 +61,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   app.setSerializerCompiler(serializerCompiler);
 
   const blobs = createFileBlobStore(path.join(config.dataDir, 'files'));
-  const transcriber = opts.transcriber ?? createTranscriber(config);
+  const transcriber = opts.transcriber ?? (await createTranscriber(config));
   const transcriptionQueue = startTranscriptionWorkers({ db: opts.db, blobs, transcriber, workers: config.transcriptionWorkers, log: app.log });
   app.addHook('onClose', () => transcriptionQueue.stop());
   const ctx: AppContext = {

@@ -33,7 +33,8 @@ const envSchema = z.object({
   TRUST_PROXY: boolFromEnv,
   RETENTION_MINUTES: z.coerce.number().int().min(1).default(60),
   MAX_AUDIO_CHUNK_MB: z.coerce.number().min(0.1).max(200).default(25),
-  TRANSCRIPTION_ENGINE: z.enum(['auto', 'local', 'openai', 'none']).default('auto'),
+  TRANSCRIPTION_ENGINE: z.enum(['auto', 'local', 'whisper', 'openai', 'none']).default('auto'),
+  WHISPER_MODEL_PATH: z.string().optional(),
   TRANSCRIPTION_MODEL: z.string().default('whisper-1'),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
@@ -64,7 +65,8 @@ export type Config = {
   trustProxy: boolean;
   retentionMinutes: number;
   maxAudioChunkBytes: number;
-  transcriptionEngine: 'auto' | 'local' | 'openai' | 'none';
+  transcriptionEngine: 'auto' | 'local' | 'whisper' | 'openai' | 'none';
+  whisperModelPath: string | undefined;
   transcriptionModel: string;
   openaiBaseUrl: string | undefined;
   openaiApiKey: string | undefined;
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionMinutes: e.RETENTION_MINUTES,
     maxAudioChunkBytes: Math.round(e.MAX_AUDIO_CHUNK_MB * 1024 * 1024),
     transcriptionEngine: e.TRANSCRIPTION_ENGINE,
+    whisperModelPath: e.WHISPER_MODEL_PATH || undefined,
     transcriptionModel: e.TRANSCRIPTION_MODEL,
     openaiBaseUrl: e.OPENAI_BASE_URL,
     openaiApiKey: e.OPENAI_API_KEY || undefined,

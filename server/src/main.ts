@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildApp } from './app.js';
+import { WhisperSetupError } from './ai/whisper-transcriber.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { releaseLock, waitForLock, writeLock } from './db/process-lock.js';
@@ -52,7 +53,7 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof WhisperSetupError) {
     console.error(err.message);
   } else {
     console.error(err);

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { createLocalTranscriber, localEngineAvailable } from './local-transcriber.js';
 import { createOpenAiTranscriber } from './openai-transcriber.js';
 import { TranscriptionUnavailableError, type Transcriber } from './transcriber.js';
+import { createWhisperTranscriber } from './whisper-transcriber.js';
 
 export const unavailableTranscriber: Transcriber = {
   info: { engine: 'none', languages: [], note: 'No speech engine is available on this server.' },
@@ -23,8 +24,12 @@ function localModel(config: Config): { languageModel?: string; dictionary?: stri
   return {};
 }
 
-export function createTranscriber(config: Config): Transcriber {
+export async function createTranscriber(config: Config): Promise<Transcriber> {
   const engine = config.transcriptionEngine;
+  if (engine === 'whisper' || (engine === 'auto' && config.whisperModelPath)) {
+    if (!config.whisperModelPath) throw new Error('TRANSCRIPTION_ENGINE=whisper needs WHISPER_MODEL_PATH');
+    return createWhisperTranscriber(config.whisperModelPath);
+  }
   if (engine === 'openai' || (engine === 'auto' && config.openaiApiKey)) {
     if (!config.openaiApiKey) throw new Error('TRANSCRIPTION_ENGINE=openai needs OPENAI_API_KEY');
     return createOpenAiTranscriber({ baseUrl: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.transcriptionModel });

@@ -1,0 +1,71 @@
+/**
+ * Local Whisper (whisper.cpp through the @fugood/whisper.node binding) with a ggml model file the clinic
+ * provides: every language, and no word leaves the machine. The binding ships prebuilt binaries but is not
+ * in the default install (its GPU variants are large): `npm run install:whisper` adds the CPU build.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Transcriber, TranscriptionInput } from './transcriber.js';
+
+export class WhisperSetupError extends Error {}
+
+/** The part of the binding's API used here (whisper.rn-compatible). */
+type WhisperContext = {
+  transcribeFile(file: string, options: { language?: string; temperature?: number; prompt?: string }): { promise: Promise<{ result: string }> };
+  release(): Promise<void>;
+};
+type WhisperBinding = { initWhisper(options: { model: string; useGpu?: boolean }): Promise<WhisperContext> };
+
+const BINDING = '@fugood/whisper.node';
+
+export function checkModelFile(modelPath: string): void {
+  try {
+    accessSync(modelPath, constants.R_OK);
+  } catch {
+    throw new WhisperSetupError(`WHISPER_MODEL_PATH: the model file ${modelPath} is missing or unreadable. Point it to a whisper.cpp ggml model (e.g. ggml-base.bin).`);
+  }
+}
+
+async function loadBinding(): Promise<WhisperBinding> {
+  try {
+    // A variable specifier: the binding is optional and not known to the type checker.
+    const specifier = BINDING;
+    return (await import(specifier)) as WhisperBinding;
+  } catch {
+    throw new WhisperSetupError(`The local Whisper engine needs the ${BINDING} package: run \`npm run install:whisper\`.`);
+  }
+}
+
+/** whisper.cpp reads 16 kHz mono WAV; ffmpeg turns any recorded part into that. */
+function toWav(input: string, output: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ff = spawn('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', input, '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', output]);
+    let err = '';
+    ff.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    ff.on('error', reject);
+    ff.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg: ${err.slice(0, 300)}`))));
+  });
+}
+
+export async function createWhisperTranscriber(modelPath: string): Promise<Transcriber> {
+  checkModelFile(modelPath);
+  const binding = await loadBinding();
+  const context = await binding.initWhisper({ model: modelPath, useGpu: false });
+  return {
+    info: { engine: 'local', languages: ['pt', 'en', 'de', 'es'], note: 'Local Whisper engine.' },
+    async transcribe(input: TranscriptionInput) {
+      const dir = await mkdtemp(path.join(tmpdir(), 'cn-whisper-'));
+      try {
+        const wav = path.join(dir, 'part.wav');
+        await toWav(input.filePath, wav);
+        const { result } = await context.transcribeFile(wav, { language: input.language, temperature: 0, ...(input.prompt ? { prompt: input.prompt } : {}) }).promise;
+        return result.trim();
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
