@@ -23,7 +23,11 @@ async function main() {
     }
     writeLock(config.dataDir, {});
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onIdleError: (err) => console.error(`database connection lost (${err.message}); reconnecting on the next query`),
+  });
   const adminKey = embedded ? randomBytes(32).toString('base64url') : undefined;
   const { app } = await buildApp({ config, db: database.db, adminKey });
 

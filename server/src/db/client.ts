@@ -25,9 +25,12 @@ export type DatabaseHandle = {
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** `dataDir: ':memory:'` keeps a PGlite database in memory (tests, benchmarks). */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<DatabaseHandle> {
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; onIdleError?: (err: Error) => void }): Promise<DatabaseHandle> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection dropped by the server (a PostgreSQL restart or failover) must not crash the process:
+    // the pool discards it and opens a new one on the next query.
+    pool.on('error', (err) => opts.onIdleError?.(err));
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
     await seedReferenceData(db as unknown as Database);

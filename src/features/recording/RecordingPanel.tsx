@@ -11,11 +11,11 @@ import { cacheSession } from '../consultation/useConsultationSession';
 import { formatElapsed } from './format-duration';
 import { isTeleconsultationSupported, listMicrophones, MicrophoneError, openMicrophone, openTeleconsultation } from './microphone';
 import { PartRecorder, type RecorderState } from './part-recorder';
+import { MICROPHONE_STORAGE_KEY } from './level-meter';
 import { microphoneMessages, recordingMessages } from './recording-messages';
 import { kickUploads } from './upload-service';
 import { useUploadState } from './useUploadState';
 
-const MIC_KEY = 'microphone_device_id';
 type Mode = 'microphone' | 'teleconsultation';
 
 export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: string; active: boolean; onFinished: () => void }) {
@@ -27,7 +27,7 @@ export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: s
   const [error, setError] = useState<string>();
   const [mode, setMode] = useState<Mode>('microphone');
   const [mics, setMics] = useState<{ deviceId: string; label: string }[]>([]);
-  const [micId, setMicId] = useState(() => localStorage.getItem(MIC_KEY) ?? '');
+  const [micId, setMicId] = useState(() => localStorage.getItem(MICROPHONE_STORAGE_KEY) ?? '');
   const [finishing, setFinishing] = useState(false);
   const recorder = useRef<PartRecorder | undefined>(undefined);
   const release = useRef<(() => void) | undefined>(undefined);
@@ -149,7 +149,7 @@ export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: s
               value={micId}
               onChange={(e) => {
                 setMicId(e.target.value);
-                localStorage.setItem(MIC_KEY, e.target.value);
+                localStorage.setItem(MICROPHONE_STORAGE_KEY, e.target.value);
               }}
               options={[{ value: '', label: t`Default microphone` }, ...mics.map((m) => ({ value: m.deviceId, label: m.label }))]}
             />

@@ -9,6 +9,8 @@
  * other, in order; `savePart` must write to IndexedDB before anything else.
  */
 
+import { createLevelMeter, displayLevel } from './level-meter';
+
 export const MIN_PART_MS = 5000;
 export const MAX_PART_MS = 10_000;
 const QUIET_LEVEL = 0.02;
@@ -42,7 +44,7 @@ export class PartRecorder {
   private order: number;
   private mimeType = pickMimeType();
   private timer?: ReturnType<typeof setInterval>;
-  private audio?: { context: AudioContext; analyser: AnalyserNode; buffer: Float32Array<ArrayBuffer> };
+  private meter?: ReturnType<typeof createLevelMeter>;
   private quietSince?: number;
   private saving: Promise<void> = Promise.resolve();
   private startedAt = 0;
@@ -59,11 +61,7 @@ export class PartRecorder {
 
   start(): void {
     if (this.state !== 'idle') return;
-    const context = new AudioContext();
-    const analyser = context.createAnalyser();
-    analyser.fftSize = 2048;
-    context.createMediaStreamSource(this.opts.stream).connect(analyser);
-    this.audio = { context, analyser, buffer: new Float32Array(analyser.fftSize) };
+    this.meter = createLevelMeter(this.opts.stream);
     this.current = this.beginSegment();
     this.startedAt = performance.now();
     this.setState('recording');
@@ -96,7 +94,7 @@ export class PartRecorder {
     this.setState('stopped');
     if (last) this.endSegment(last);
     await this.saving;
-    await this.audio?.context.close();
+    await this.meter?.close();
   }
 
   private setState(state: RecorderState) {
@@ -145,19 +143,10 @@ export class PartRecorder {
     this.queueSave(segment, true, stopped);
   }
 
-  private level(): number {
-    if (!this.audio) return 0;
-    const { analyser, buffer } = this.audio;
-    analyser.getFloatTimeDomainData(buffer);
-    let sum = 0;
-    for (const v of buffer) sum += v * v;
-    return Math.sqrt(sum / buffer.length);
-  }
-
   private tick() {
     if (this.state !== 'recording' || !this.current) return;
-    const level = this.level();
-    this.opts.onLevel?.(Math.min(1, level * 4));
+    const level = this.meter?.level() ?? 0;
+    this.opts.onLevel?.(displayLevel(level));
     const now = performance.now();
     this.quietSince = level < QUIET_LEVEL ? (this.quietSince ?? now) : undefined;
     const partMs = this.current.activeMs + (now - this.current.resumedAt);

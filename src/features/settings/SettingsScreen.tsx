@@ -3,6 +3,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { ComingSoon } from '../../ui/ComingSoon';
+import { AudioTest } from '../recording/AudioTest';
 
 /** Spec §2's settings sections, in order. Each becomes real with the organizations and settings feature. */
 export const SETTINGS_SECTIONS: { id: string; label: MessageDescriptor }[] = [
@@ -38,7 +39,7 @@ export function SettingsScreen({ section }: { section?: string }) {
           </Link>
         ))}
       </nav>
-      <ComingSoon nested title={i18n._(current.label)} />
+      {current.id === 'audio' ? <AudioTest /> : <ComingSoon nested title={i18n._(current.label)} />}
     </>
   );
 }
