@@ -46,6 +46,13 @@ export function saveAuth(next: AuthState): void {
   other.removeItem(STORAGE_KEYS.token);
   other.removeItem(STORAGE_KEYS.user);
   appStore.set(authAtom, next);
+  syncUploadCredentials(next);
+}
+
+/** The service worker may send waiting audio in the background, but only for a remembered session. */
+function syncUploadCredentials(auth: AuthState | null): void {
+  const session = auth?.user ? { token: auth.token, userId: auth.user.id, remembered: auth.persistence === 'local' } : null;
+  void import('./offline/background-sync').then(({ rememberUploadCredentials }) => rememberUploadCredentials(session)).catch(() => undefined);
 }
 
 export function updateUser(user: DUser): void {
@@ -63,6 +70,7 @@ export function clearAuth(): void {
   appStore.set(sessionExpiredAtom, false);
   // The cached consultations go; recorded parts not yet sent stay (they belong to their user and leave only to the server).
   void import('./offline/db').then(({ appDb }) => appDb().sessions.clear());
+  syncUploadCredentials(null);
 }
 
 /** True while the "your session expired" dialog is shown. */

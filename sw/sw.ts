@@ -1,12 +1,15 @@
 /// <reference lib="webworker" />
 /**
  * The service worker: precaches the app shell (the build's manifest) so the app opens offline after the first
- * visit, and answers every page navigation with the cached index.html. API calls are never cached here.
+ * visit, answers every page navigation with the cached index.html, and, on a Background Sync, sends recorded
+ * parts still waiting in IndexedDB (offline/background-sync.ts). API calls are never cached here.
  */
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { runBackgroundUpload, SYNC_TAG } from '../src/offline/background-sync';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<string | { url: string; revision: string | null }> };
+type SyncEvent = ExtendableEvent & { tag: string };
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
@@ -14,4 +17,10 @@ registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { deny
 
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+self.addEventListener('sync', (event) => {
+  const sync = event as SyncEvent;
+  // A rejection tells the browser to try again later, with its own backoff.
+  if (sync.tag === SYNC_TAG) sync.waitUntil(runBackgroundUpload());
 });

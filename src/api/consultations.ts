@@ -1,4 +1,3 @@
-import type { KyInstance } from 'ky';
 import { api } from './instance';
 import { call } from './client';
 
@@ -53,11 +52,3 @@ export const consultationsApi = {
   activeStatus: () => call(() => api().get(`${sessions}/active/status`).json<{ active: boolean; id?: string; show_transcription?: boolean }>()),
   capabilities: () => call(() => api().get('start').json<ServerCapabilities>()),
 };
-
-/** Sends one recorded part; used by the uploader's transport. */
-export function postAudioPart(client: KyInstance, sessionId: string, order: number, data: ArrayBuffer, mimeType: string) {
-  const form = new FormData();
-  form.append('order', String(order));
-  form.append('audio_file', new Blob([data], { type: mimeType }), `part-${order}.webm`);
-  return client.post(`${sessions}/${sessionId}/audios`, { body: form, throwHttpErrors: false });
-}

@@ -8,6 +8,10 @@
  * sessions     a cache of the consultations the user saw, so screens work offline and after a reload;
  *              rows are replaced by what the server says, and cleared at logout.
  *
+ * credentials  the session token of a user who ticked "remember me", so the service worker can send waiting
+ *              parts in the background (Background Sync) when no tab is open; removed at logout and expiry,
+ *              and never written for a session meant to end with the tab.
+ *
  * Nothing here leaves the device except through the uploader (offline/uploader.ts).
  */
 import Dexie, { type EntityTable } from 'dexie';
@@ -50,9 +54,12 @@ export type CachedSession = {
   cachedAt: number;
 };
 
+export type UploadCredentials = { id: 'upload'; token: string; userId: string };
+
 export class AppDatabase extends Dexie {
   audioChunks!: EntityTable<StoredChunk, 'key'>;
   sessions!: EntityTable<CachedSession, 'id'>;
+  credentials!: EntityTable<UploadCredentials, 'id'>;
 
   constructor(name = 'consultation-notes') {
     super(name);
@@ -60,6 +67,7 @@ export class AppDatabase extends Dexie {
       audioChunks: 'key, sessionId, [sessionId+order], status, nextAttemptAt',
       sessions: 'id, status, cachedAt',
     });
+    this.version(2).stores({ credentials: 'id' });
   }
 }
 

@@ -8,6 +8,9 @@
  * UploadEvent values to whoever subscribes.
  */
 import { releaseAbandonedParts } from './chunk-queue';
+
+/** One uploader at a time across the tabs and the service worker of this browser. */
+export const UPLOAD_LOCK = 'audio-upload';
 import { appDb, type AppDatabase, type StoredChunk } from './db';
 
 export type TransportResult = { ok: true } | { ok: false; retry: boolean; reason: 'offline' | 'overloaded' | 'rejected'; status?: number };
@@ -118,7 +121,7 @@ export function createUploader(opts: UploaderOptions) {
   const withLock =
     opts.withLock ??
     ((run: () => Promise<void>): Promise<void> =>
-      typeof navigator !== 'undefined' && navigator.locks ? navigator.locks.request('audio-upload', () => run()).then(() => undefined) : run());
+      typeof navigator !== 'undefined' && navigator.locks ? navigator.locks.request(UPLOAD_LOCK, () => run()).then(() => undefined) : run());
 
   return {
     start(): void {

@@ -3,6 +3,7 @@
  * saved and when the browser comes back online.
  */
 import { appStore, authAtom } from '../../app-state';
+import { requestBackgroundSync } from '../../offline/background-sync';
 import { createUploader, type Uploader, type UploadEvent } from '../../offline/uploader';
 import { httpAudioTransport } from './audio-transport';
 
@@ -26,6 +27,8 @@ export function startUploads(): Uploader {
 
 export function kickUploads(): void {
   void startUploads().kick();
+  // Should this tab close before everything is sent, the browser can finish the job (where it supports it).
+  void requestBackgroundSync();
 }
 
 if (typeof window !== 'undefined') window.addEventListener('online', kickUploads);
