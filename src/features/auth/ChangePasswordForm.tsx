@@ -8,6 +8,7 @@ import { authAtom, updateUser } from '../../app-state';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';
+import { NewPasswordFields } from './NewPasswordFields';
 import { describeFailure, fieldCodes } from '../i18n/api-error-messages';
 import { formSummary, hasErrors, validateNewPassword } from './validation';
 import { fieldMessage, validationMessages } from './validation-messages';
@@ -61,22 +62,12 @@ export function ChangePasswordForm() {
         onChange={(e) => setCurrent(e.target.value)}
         error={fieldMessage(i18n, errors.current)}
       />
-      <TextField
-        label={t`New password`}
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={fieldMessage(i18n, errors.password)}
-        hint={t`At least 6 characters.`}
-      />
-      <TextField
-        label={t`Confirm new password`}
-        type="password"
-        autoComplete="new-password"
-        value={confirmation}
-        onChange={(e) => setConfirmation(e.target.value)}
-        error={fieldMessage(i18n, errors.passwordConfirmation)}
+      <NewPasswordFields
+        password={password}
+        confirmation={confirmation}
+        onPassword={setPassword}
+        onConfirmation={setConfirmation}
+        errors={{ password: errors.password, passwordConfirmation: errors.passwordConfirmation }}
       />
       <Button type="submit" block busy={busy}>
         <Trans>Save new password</Trans>

@@ -4,13 +4,13 @@ import { useState, type FormEvent } from 'react';
 import { accountApi } from '../../api/account';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
-import { TextField } from '../../ui/TextField';
+import { NewPasswordFields } from './NewPasswordFields';
 import { describeFailure, fieldCodes } from '../i18n/api-error-messages';
 import { formSummary, hasErrors, validateNewPassword } from './validation';
-import { fieldMessage, validationMessages } from './validation-messages';
+import { validationMessages } from './validation-messages';
 
 export function ResetPasswordForm({ token }: { token: string }) {
-  const { i18n, t } = useLingui();
+  const { i18n } = useLingui();
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
@@ -53,22 +53,12 @@ export function ResetPasswordForm({ token }: { token: string }) {
   return (
     <form onSubmit={submit} noValidate>
       {failure && <Alert tone="error">{failure}</Alert>}
-      <TextField
-        label={t`New password`}
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={fieldMessage(i18n, errors.password)}
-        hint={t`At least 6 characters.`}
-      />
-      <TextField
-        label={t`Confirm new password`}
-        type="password"
-        autoComplete="new-password"
-        value={confirmation}
-        onChange={(e) => setConfirmation(e.target.value)}
-        error={fieldMessage(i18n, errors.passwordConfirmation)}
+      <NewPasswordFields
+        password={password}
+        confirmation={confirmation}
+        onPassword={setPassword}
+        onConfirmation={setConfirmation}
+        errors={{ password: errors.password, passwordConfirmation: errors.passwordConfirmation }}
       />
       <Button type="submit" block busy={busy}>
         <Trans>Save new password</Trans>
