@@ -1,35 +1,9 @@
 import { api } from './instance';
 import { call } from './client';
 
-export type ConsultationTypeView = {
-  id: string;
-  kind: 'note_taker' | 'dictaphone' | 'report';
-  show_transcription: boolean;
-  name: string;
-  description: string;
-  main_document: { id: string; name: string };
-  selectable_documents: { id: string; name: string; description: string }[];
-};
+import type { ConsultationTypeView, SessionDetail, SessionSummary } from '../../contract/consultations';
 
-export type SessionSummary = {
-  id: string;
-  status: 'active' | 'finished';
-  consultation_type_id: string;
-  show_transcription: boolean;
-  mobile: boolean;
-  recording_state: 'idle' | 'recording' | 'paused' | 'stopped';
-  created_at: string;
-  finished_at: string | null;
-  expires_at: string | null;
-};
-
-export type SessionDetail = SessionSummary & {
-  transcription: string;
-  transcription_edited: boolean;
-  transcription_status: 'none' | 'processing' | 'done' | 'partial' | 'unavailable';
-  audios: { id: string; order: number; duration_ms: number | null; transcription_status: string }[];
-  recorded_ms: number;
-};
+export type { ConsultationTypeView, SessionDetail, SessionSummary };
 
 export type ServerCapabilities = { transcription: { engine: 'local' | 'openai' | 'none'; languages: string[]; note?: string } };
 

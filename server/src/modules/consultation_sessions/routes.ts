@@ -1,5 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import {
+  activeSessionEnvelope,
+  activeStatusSchema,
+  audioEnvelope,
+  audiosEnvelope,
+  sessionEnvelope,
+  sessionsEnvelope,
+  transcriptionEnvelope,
+} from '../../../../contract/consultations.js';
+import { apiErrorSchema } from '../../../../contract/errors.js';
 import { currentUser, currentUserId, requireUser, requireUserId } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
@@ -49,21 +59,25 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  app.get(base, { preHandler }, async (request) => ({
+  const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
+  const withSession = { response: { 200: sessionEnvelope, ...errors } };
+  const withTranscription = { response: { 200: transcriptionEnvelope, ...errors } };
+
+  app.get(base, { preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => ({
     consultation_sessions: (await listVisibleSessions(ctx.db, currentUser(request).id)).map(sessionSummary),
   }));
 
-  app.get(`${base}/recent`, { preHandler }, async (request) => ({
+  app.get(`${base}/recent`, { preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => ({
     consultation_sessions: (await listRecentFinished(ctx.db, currentUser(request).id)).map(sessionSummary),
   }));
 
-  app.get(`${base}/active`, { preHandler }, async (request) => {
+  app.get(`${base}/active`, { preHandler, schema: { response: { 200: activeSessionEnvelope } } }, async (request) => {
     const active = await findActiveSession(ctx.db, currentUser(request).id);
     return { consultation_session: active ? sessionSummary(active) : null };
   });
 
   // Polled every 5 s by every phone-mode user: the token and the answer come from short in-memory caches.
-  app.get(`${base}/active/status`, { preHandler: requireUserId(ctx) }, async (request) => {
+  app.get(`${base}/active/status`, { preHandler: requireUserId(ctx), schema: { response: { 200: activeStatusSchema } } }, async (request) => {
     const userId = currentUserId(request);
     return ctx.activeStatus.get(userId, async () => {
       const active = await findActiveSession(ctx.db, userId);
@@ -73,13 +87,13 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     });
   });
 
-  app.get(`${base}/:id`, { preHandler, schema: { params: idParams } }, async (request) => detail(request.params.id, currentUser(request).id));
+  app.get(`${base}/:id`, { preHandler, schema: { params: idParams, ...withSession } }, async (request) => detail(request.params.id, currentUser(request).id));
 
   app.put(
     `${base}/:id`,
     {
       preHandler,
-      schema: { params: idParams, body: z.object({ user_inputs: z.array(userInput).max(100) }).strict() },
+      schema: { params: idParams, body: z.object({ user_inputs: z.array(userInput).max(100) }).strict(), ...withSession },
     },
     async (request) => {
       const userId = currentUser(request).id;
@@ -94,6 +108,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
       preHandler,
       schema: {
         params: idParams,
+        ...withSession,
         body: z.object({ platform: z.string().max(200), mics_info: z.unknown().optional() }).refine((b) => JSON.stringify(b.mics_info ?? null).length < 20_000, {
           message: 'too_large',
           path: ['mics_info'],
@@ -108,27 +123,27 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   );
 
   for (const action of ['pause', 'resume'] as const) {
-    app.put(`${base}/:id/${action}`, { preHandler, schema: { params: idParams } }, async (request) => {
+    app.put(`${base}/:id/${action}`, { preHandler, schema: { params: idParams, ...withSession } }, async (request) => {
       const userId = currentUser(request).id;
       await setRecordingState(ctx, userId, request.params.id, action === 'pause' ? 'paused' : 'recording');
       return detail(request.params.id, userId);
     });
   }
 
-  app.put(`${base}/:id/finish`, { preHandler, schema: { params: idParams } }, async (request) => {
+  app.put(`${base}/:id/finish`, { preHandler, schema: { params: idParams, ...withSession } }, async (request) => {
     const userId = currentUser(request).id;
     await finishSession(ctx, userId, request.params.id);
     return detail(request.params.id, userId);
   });
 
-  app.get(`${base}/:id/transcription`, { preHandler, schema: { params: idParams } }, async (request) => {
+  app.get(`${base}/:id/transcription`, { preHandler, schema: { params: idParams, ...withTranscription } }, async (request) => {
     const { consultation_session: s } = await detail(request.params.id, currentUser(request).id);
     return { transcription: s.transcription, transcription_status: s.transcription_status, transcription_edited: s.transcription_edited };
   });
 
   app.put(
     `${base}/:id/transcription`,
-    { preHandler, schema: { params: idParams, body: z.object({ transcription: z.string().max(500_000) }) } },
+    { preHandler, schema: { params: idParams, body: z.object({ transcription: z.string().max(500_000) }), ...withTranscription } },
     async (request) => {
       const userId = currentUser(request).id;
       await updateSession(ctx, userId, request.params.id, { transcriptionOverride: request.body.transcription });
@@ -137,7 +152,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  app.post(`${base}/:id/audios`, { preHandler, schema: { params: idParams } }, async (request, reply) => {
+  app.post(`${base}/:id/audios`, { preHandler, schema: { params: idParams, response: { 200: audioEnvelope, 201: audioEnvelope } } }, async (request, reply) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
     if (!request.isMultipart()) throw new DomainError(415, 'unsupported_media_type', 'Send the audio as multipart/form-data');
     let order: number | undefined;
@@ -165,7 +180,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
 
   app.get(
     `${base}/:id/audios`,
-    { preHandler, schema: { params: idParams, querystring: z.object({ audios_ids: z.string().max(20_000).optional() }) } },
+    { preHandler, schema: { params: idParams, querystring: z.object({ audios_ids: z.string().max(20_000).optional() }), response: { 200: audiosEnvelope } } },
     async (request) => {
       const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
       const ids = request.query.audios_ids?.split(',').map((s) => s.trim()).filter(Boolean);

@@ -1,14 +1,15 @@
+import type { SessionDetail, SessionSummary } from '../../../../contract/consultations.js';
 import { assembleTranscription } from './transcription.js';
 import type { ChunkRow, SessionRow } from './repository.js';
 
-export function sessionSummary(s: SessionRow) {
+export function sessionSummary(s: SessionRow): SessionSummary {
   return {
     id: s.id,
-    status: s.status,
+    status: s.status as SessionSummary['status'],
     consultation_type_id: s.consultationTypeId,
     show_transcription: s.showTranscription,
     mobile: s.mobile,
-    recording_state: s.recordingState,
+    recording_state: s.recordingState as SessionSummary['recording_state'],
     platform: s.platform,
     created_at: s.createdAt.toISOString(),
     finished_at: s.finishedAt?.toISOString() ?? null,
@@ -29,7 +30,7 @@ export function chunkView(c: ChunkRow) {
 }
 
 /** The whole session: recording details, inputs, parts and the transcript as far as it has grown. */
-export function sessionDetail(s: SessionRow, chunks: ChunkRow[]) {
+export function sessionDetail(s: SessionRow, chunks: ChunkRow[]): SessionDetail {
   const assembled = assembleTranscription(chunks);
   return {
     ...sessionSummary(s),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Language } from '../../../../contract/constants.js';
+import { consultationTypeSchema } from '../../../../contract/consultations.js';
 import { requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';
@@ -26,13 +27,13 @@ function typeView(t: ConsultationType, lang: Language) {
 
 export function consultationTypesRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
-  app.get('/v1/consultation_types', { preHandler }, async (request) => ({
+  app.get('/v1/consultation_types', { preHandler, schema: { response: { 200: z.object({ consultation_types: z.array(consultationTypeSchema) }) } } }, async (request) => ({
     consultation_types: CONSULTATION_TYPES.map((t) => typeView(t, requestLanguage(request))),
   }));
 
   app.get(
     '/v1/consultation_types/:id',
-    { preHandler, schema: { params: z.object({ id: z.string().max(100) }) } },
+    { preHandler, schema: { params: z.object({ id: z.string().max(100) }), response: { 200: z.object({ consultation_type: consultationTypeSchema }) } } },
     async (request) => {
       const type = findConsultationType(request.params.id);
       if (!type) throw notFound('Unknown consultation type');

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+export const sessionStatus = z.enum(['active', 'finished']);
+export const recordingState = z.enum(['idle', 'recording', 'paused', 'stopped']);
+export const transcriptionStatus = z.enum(['none', 'processing', 'done', 'partial', 'unavailable']);
+
+export const consultationTypeSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['note_taker', 'dictaphone', 'report']),
+  show_transcription: z.boolean(),
+  name: z.string(),
+  description: z.string(),
+  processor_inputs: z.array(z.object({ id: z.string(), name: z.string() })),
+  main_document: z.object({ id: z.string(), name: z.string(), description: z.string() }),
+  selectable_documents: z.array(z.object({ id: z.string(), name: z.string(), description: z.string() })),
+});
+
+export const sessionSummarySchema = z.object({
+  id: z.uuid(),
+  status: sessionStatus,
+  consultation_type_id: z.string(),
+  show_transcription: z.boolean(),
+  mobile: z.boolean(),
+  recording_state: recordingState,
+  platform: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  expires_at: z.string().nullable(),
+});
+
+export const audioPartSchema = z.object({
+  id: z.uuid(),
+  order: z.number().int(),
+  mime_type: z.string(),
+  size_bytes: z.number().int(),
+  duration_ms: z.number().int().nullable(),
+  transcription_status: z.string(),
+  created_at: z.string(),
+});
+
+export const sessionDetailSchema = sessionSummarySchema.extend({
+  mics_info: z.unknown(),
+  user_inputs: z.array(z.unknown()),
+  transcription: z.string(),
+  transcription_edited: z.boolean(),
+  transcription_status: transcriptionStatus,
+  audios: z.array(audioPartSchema),
+  recorded_ms: z.number().int(),
+});
+
+export const sessionEnvelope = z.object({ consultation_session: sessionDetailSchema });
+export const sessionsEnvelope = z.object({ consultation_sessions: z.array(sessionSummarySchema) });
+export const activeSessionEnvelope = z.object({ consultation_session: sessionSummarySchema.nullable() });
+export const activeStatusSchema = z.union([
+  z.object({ active: z.literal(false) }),
+  z.object({ active: z.literal(true), id: z.uuid(), show_transcription: z.boolean(), recording_state: z.string() }),
+]);
+export const transcriptionEnvelope = z.object({ transcription: z.string(), transcription_status: transcriptionStatus, transcription_edited: z.boolean() });
+export const audioEnvelope = z.object({ audio: audioPartSchema });
+export const audiosEnvelope = z.object({ audios: z.array(audioPartSchema) });
+
+export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+export type SessionDetail = z.infer<typeof sessionDetailSchema>;
+export type ConsultationTypeView = z.infer<typeof consultationTypeSchema>;
