@@ -1,0 +1,44 @@
+/**
+ * The TextGenerator port: writes one document from a consultation's transcript and inputs. Which engine runs is
+ * chosen once from the settings; nothing else in the server knows which one it is.
+ */
+import type { Language } from '../../../contract/constants.js';
+
+/** The notes generation data of spec §3, as entered by the clinician (all optional). */
+export const NOTES_FIELDS = [
+  'text',
+  'previous_consultation',
+  'exams_data',
+  'physical_exam',
+  'extra_text',
+  'bloodpressure',
+  'hemoglobinac',
+  'colesterol',
+  'weightmassindex',
+  'next_consultation_date',
+  'medication',
+] as const;
+export type NotesField = (typeof NOTES_FIELDS)[number];
+export type NotesData = Partial<Record<NotesField, string>>;
+
+export type DocumentRequest = {
+  /** consultation_notes, clinical_summary, sick_leave_certificate, referral_letter, dictation, report */
+  documentKind: string;
+  language: Language;
+  transcript: string;
+  data: NotesData;
+  clinician: { name: string };
+  date: Date;
+  /** The clinician's own template for this document, when they keep one. */
+  template?: string;
+  /** A change request: the previous text and what to change in it. */
+  change?: { previousText: string; instructions: string };
+};
+
+export type GeneratorInfo = { engine: 'openai' | 'local' | 'composer'; model?: string; usesAi: boolean };
+
+export interface TextGenerator {
+  readonly info: GeneratorInfo;
+  /** Yields the document as it is written; the concatenation is the whole text. */
+  write(request: DocumentRequest): AsyncIterable<string>;
+}
