@@ -25,6 +25,10 @@ import type { Transcriber } from './ai/transcriber.js';
 import { startTranscriptionWorkers } from './jobs/transcription-worker.js';
 import { createFileBlobStore } from './storage/blob-store.js';
 import { createActiveStatusCache } from './modules/consultation_sessions/active-status-cache.js';
+import { createLiveDocuments } from './modules/generated_documents/live-documents.js';
+import { failInterruptedGenerations } from './modules/generated_documents/service.js';
+import { createTextGenerator } from './ai/engines.js';
+import type { TextGenerator } from './ai/text-generator.js';
 
 export type BuildOptions = {
   config: Config;
@@ -34,8 +38,9 @@ export type BuildOptions = {
   mailer?: Mailer;
   /** Enables the loopback admin channel used by the CLI while this process holds PGlite. */
   adminKey?: string;
-  /** Replaces the engine chosen from the settings (tests use a scripted one). */
+  /** Replace the engines chosen from the settings (tests use scripted ones). */
   transcriber?: Transcriber;
+  textGenerator?: TextGenerator;
 };
 
 export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
@@ -63,7 +68,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const blobs = createFileBlobStore(path.join(config.dataDir, 'files'));
   const transcriber = opts.transcriber ?? (await createTranscriber(config));
   const transcriptionQueue = startTranscriptionWorkers({ db: opts.db, blobs, transcriber, workers: config.transcriptionWorkers, log: app.log });
-  app.addHook('onClose', () => transcriptionQueue.stop());
+  const shutdown = new AbortController();
+  const background = new Set<Promise<unknown>>();
+  app.addHook('onClose', async () => {
+    shutdown.abort();
+    await Promise.allSettled([transcriptionQueue.stop(), ...background]);
+  });
   const ctx: AppContext = {
     config,
     db: opts.db,
@@ -71,6 +81,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     transcriber,
     transcriptionQueue,
     activeStatus: createActiveStatusCache(),
+    textGenerator: opts.textGenerator ?? (await createTextGenerator(config)),
+    liveDocuments: createLiveDocuments(),
+    shutdown: shutdown.signal,
+    background,
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
     sessions: createSessionTokens(opts.db, { secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds }),
     loginLimiter: createLoginLimiter(config.loginFailuresPerEmail),
@@ -84,5 +98,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   registerRoutes(app, ctx);
   if (opts.adminKey) internalAdminRoutes(app, ctx, opts.adminKey);
   await registerWebApp(app, { webDist: config.webDist, sentryDsn: config.sentryDsn });
+  await failInterruptedGenerations(ctx, config.databaseUrl ? 15 * 60_000 : 0);
   return { app, ctx };
 }

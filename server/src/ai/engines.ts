@@ -7,6 +7,8 @@ import { createLocalTranscriber, localEngineAvailable } from './local-transcribe
 import { createOpenAiTranscriber } from './openai-transcriber.js';
 import { TranscriptionUnavailableError, type Transcriber } from './transcriber.js';
 import { createWhisperTranscriber } from './whisper-transcriber.js';
+import { offlineComposer } from './offline-composer.js';
+import type { TextGenerator } from './text-generator.js';
 
 export const unavailableTranscriber: Transcriber = {
   info: { engine: 'none', languages: [], note: 'No speech engine is available on this server.' },
@@ -39,4 +41,9 @@ export async function createTranscriber(config: Config): Promise<Transcriber> {
     if (engine === 'local') throw new Error('TRANSCRIPTION_ENGINE=local needs ffmpeg and pocketsphinx (npm start installs them as root)');
   }
   return unavailableTranscriber;
+}
+
+/** The document writer: the offline composer until an AI engine is configured. */
+export async function createTextGenerator(_config: Config): Promise<TextGenerator> {
+  return offlineComposer;
 }

@@ -156,3 +156,28 @@ export const audioChunks = pgTable(
     index('audio_chunks_pending_idx').on(t.transcriptionStatus, t.nextAttemptAt),
   ],
 );
+
+/**
+ * Every version of every generated document of a session: version 1 is the first generation, each change
+ * request or manual edit adds the next one. Deleted with the session.
+ */
+export const generatedDocuments = pgTable(
+  'generated_documents',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => consultationSessions.id, { onDelete: 'cascade' }),
+    documentKey: text('document_key').notNull(),
+    version: integer('version').notNull(),
+    status: text('status').notNull(),
+    text: text('text').notNull().default(''),
+    engine: text('engine').notNull(),
+    changeKind: text('change_kind'),
+    changeText: text('change_text'),
+    error: text('error'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('generated_documents_version').on(t.sessionId, t.documentKey, t.version)],
+);

@@ -9,6 +9,8 @@ import type { Transcriber } from '../ai/transcriber.js';
 import type { TranscriptionQueue } from '../jobs/transcription-worker.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { ActiveStatusCache } from '../modules/consultation_sessions/active-status-cache.js';
+import type { LiveDocuments } from '../modules/generated_documents/live-documents.js';
+import type { TextGenerator } from '../ai/text-generator.js';
 
 /** What every route module receives: settings and the parts it may use, chosen once at start. */
 export type AppContext = {
@@ -21,6 +23,12 @@ export type AppContext = {
   transcriber: Transcriber;
   transcriptionQueue: TranscriptionQueue;
   activeStatus: ActiveStatusCache;
+  textGenerator: TextGenerator;
+  liveDocuments: LiveDocuments;
+  /** Aborted when the server shuts down: background work stops waiting and lets go of the database. */
+  shutdown: AbortSignal;
+  /** Background work still running (document generation), awaited at shutdown. */
+  background: Set<Promise<unknown>>;
 };
 
 export type App = FastifyInstance<

@@ -5,6 +5,7 @@ import { autoLoginRoutes } from '../modules/auto_login/routes.js';
 import { confirmEmailRoutes } from '../modules/confirm_email/routes.js';
 import { consultationSessionsRoutes } from '../modules/consultation_sessions/routes.js';
 import { consultationTypesRoutes } from '../modules/consultation_types/routes.js';
+import { generatedDocumentsRoutes } from '../modules/generated_documents/routes.js';
 import { healthzRoutes } from '../modules/healthz/routes.js';
 import { loginRoutes } from '../modules/login/routes.js';
 import { logoutRoutes } from '../modules/logout/routes.js';
@@ -34,4 +35,5 @@ export function registerRoutes(app: App, ctx: AppContext) {
   // Consultation types and sessions
   consultationTypesRoutes(app, ctx);
   consultationSessionsRoutes(app, ctx);
+  generatedDocumentsRoutes(app, ctx);
 }

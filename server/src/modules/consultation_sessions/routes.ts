@@ -18,6 +18,7 @@ import { streamRecording } from './recording-file.js';
 import { findActiveSession, findChunks, findSessionById, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
 import { ActiveSessionExistsError, createSession, finishSession, requireOwnedSession, setRecordingState, updateSession } from './service.js';
 import { chunkView, sessionDetail, sessionSummary } from './view.js';
+import { startGeneration } from '../generated_documents/service.js';
 
 const idParams = z.object({ id: z.uuid({ error: 'invalid_id' }) });
 const userInput = z.object({
@@ -132,7 +133,10 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
 
   app.put(`${base}/:id/finish`, { preHandler, schema: { params: idParams, ...withSession } }, async (request) => {
     const userId = currentUser(request).id;
-    await finishSession(ctx, userId, request.params.id);
+    const before = await requireOwnedSession(ctx, userId, request.params.id);
+    const finished = await finishSession(ctx, userId, request.params.id);
+    // The main document is written as soon as the consultation ends (after the transcript has caught up).
+    if (before.status === 'active') await startGeneration(ctx, finished, 'main');
     return detail(request.params.id, userId);
   });
 

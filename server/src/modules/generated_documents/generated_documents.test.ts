@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createUser, login } from '../../test-support/factories.js';
+import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({}, { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'words' } });
+});
+afterAll(() => t.close());
+
+async function finishedSession(inputs: { processor_input_id: string; value: string }[] = []) {
+  const u = await createUser(t, { name: 'Dra. Rita Gomes' });
+  const headers = bearer(await login(t, u.email, u.password));
+  const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers, payload: { transcription: 'Chest pain for two days.' } });
+  if (inputs.length) await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}`, headers, payload: { user_inputs: inputs } });
+  await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
+  return { headers, id };
+}
+
+const getDoc = (headers: Record<string, string>, id: string, doc: string, version?: number) =>
+  t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/${doc}${version ? `?version=${version}` : ''}`, headers });
+
+async function waitDone(headers: Record<string, string>, id: string, doc: string) {
+  for (let i = 0; i < 100; i++) {
+    const d = (await getDoc(headers, id, doc)).json().generated_document;
+    if (d && d.status !== 'generating') return d;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('document not generated');
+}
+
+function multipart(fields: Record<string, string>) {
+  const boundary = '----cn-test';
+  const body = Object.entries(fields)
+    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+    .join('');
+  return { payload: `${body}--${boundary}--\r\n`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+describe('generated documents', () => {
+  it('finishing a consultation writes the main document with the offline composer', async () => {
+    const { headers, id } = await finishedSession([{ processor_input_id: 'bloodpressure', value: '140/90' }]);
+    const doc = await waitDone(headers, id, 'main');
+    expect(doc).toMatchObject({ key: 'consultation_notes', version: 1, total_versions: 1, status: 'done', engine: 'composer', uses_ai: false });
+    expect(doc.text).toContain('Assembled without AI');
+    expect(doc.text).toContain('Chest pain for two days.');
+    expect(doc.text).toContain('Blood pressure: 140/90');
+    expect(doc.text).toContain('Dra. Rita Gomes');
+  });
+
+  it('each change is a new version; earlier versions stay readable', async () => {
+    const { headers, id } = await finishedSession();
+    await waitDone(headers, id, 'main');
+    const byText = multipart({ requested_changes: JSON.stringify({ text: 'Mention that the pain radiates to the left arm.' }) });
+    const v2 = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...byText.headers }, payload: byText.payload });
+    expect(v2.statusCode).toBe(202);
+    const second = await waitDone(headers, id, 'main');
+    expect(second).toMatchObject({ version: 2, total_versions: 2, change_kind: 'text' });
+    expect(second.text).toContain('Mention that the pain radiates to the left arm.');
+
+    const byMarkdown = multipart({ requested_changes: JSON.stringify({ markdown: '# Notes\n\nRewritten by hand.' }) });
+    const v3 = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...byMarkdown.headers }, payload: byMarkdown.payload });
+    expect(v3.json().generated_document).toMatchObject({ version: 3, total_versions: 3, status: 'done', text: '# Notes\n\nRewritten by hand.', engine: 'manual' });
+    const first = (await getDoc(headers, id, 'main', 1)).json().generated_document;
+    expect(first).toMatchObject({ version: 1, total_versions: 3 });
+    expect(first.text).toContain('Assembled without AI');
+  });
+
+  it('generates a selectable document on request, and refuses documents the type does not have', async () => {
+    const { headers, id } = await finishedSession();
+    const res = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/referral_letter`, headers });
+    expect(res.statusCode).toBe(202);
+    expect((await waitDone(headers, id, 'referral_letter')).text).toContain('Referral letter');
+    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/dictation`, headers })).statusCode).toBe(404);
+    expect((await getDoc(headers, id, 'clinical_summary')).statusCode).toBe(404);
+  });
+
+  it('streams the text with Server-Sent Events', async () => {
+    const { headers, id } = await finishedSession();
+    await waitDone(headers, id, 'main');
+    const res = await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main/stream`, headers });
+    expect(res.headers['content-type']).toContain('text/event-stream');
+    expect(res.body).toMatch(/^event: delta\ndata: \{"text":"# Consultation notes/);
+    expect(res.body).toContain('event: done');
+  });
+
+  it('bad change requests are 4xx and another user sees nothing', async () => {
+    const { headers, id } = await finishedSession();
+    await waitDone(headers, id, 'main');
+    const empty = multipart({ requested_changes: JSON.stringify({ text: '   ' }) });
+    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...empty.headers }, payload: empty.payload })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers, payload: { text: 'x' } })).statusCode).toBe(415);
+    const stranger = await createUser(t);
+    const other = bearer(await login(t, stranger.email, stranger.password));
+    expect((await getDoc(other, id, 'main')).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers: other })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { currentUser, requireUser } from '../../http/authenticate.js';
+import type { App, AppContext } from '../../http/context.js';
+import { DomainError, notFound } from '../../http/errors.js';
+import { requireOwnedSession } from '../consultation_sessions/service.js';
+import { findVersion, latestVersion, requestChange, resolveDocumentKey, startGeneration, type DocumentRow } from './service.js';
+import { documentView } from './view.js';
+
+const params = z.object({ id: z.uuid({ error: 'invalid_id' }), doc: z.string().min(1).max(100) });
+const MAX_CHANGE_CHARS = 100_000;
+
+export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
+  const preHandler = requireUser(ctx);
+  const base = '/v1/consultation_sessions/:id/generated_documents/:doc';
+  const view = async (row: DocumentRow) => documentView(row, (await latestVersion(ctx, row.sessionId, row.documentKey))?.version ?? row.version, ctx.textGenerator.info.usesAi);
+
+  app.post(base, { preHandler, schema: { params } }, async (request, reply) => {
+    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+    const row = await startGeneration(ctx, session, request.params.doc);
+    return reply.status(202).send({ generated_document: await view(row) });
+  });
+
+  app.get(base, { preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).optional() }) } }, async (request) => {
+    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+    const key = resolveDocumentKey(session, request.params.doc);
+    const row = request.query.version ? await findVersion(ctx, session.id, key, request.query.version) : await latestVersion(ctx, session.id, key);
+    if (!row) throw notFound('This document has not been generated yet');
+    return { generated_document: await view(row) };
+  });
+
+  /** The text as it is written (Server-Sent Events): `delta` events, then `done` or `failed`. */
+  app.get(`${base}/stream`, { preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).optional() }) } }, async (request, reply) => {
+    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+    const key = resolveDocumentKey(session, request.params.doc);
+    const row = request.query.version ? await findVersion(ctx, session.id, key, request.query.version) : await latestVersion(ctx, session.id, key);
+    if (!row) throw notFound('This document has not been generated yet');
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const following = ctx.liveDocuments.follow(row.id, (e) => {
+      if (e.type === 'delta') send('delta', { text: e.text });
+      else {
+        send(e.type, {});
+        res.end();
+      }
+    });
+    if (!following) {
+      // Already finished (or written by another process): the stored text, then the end.
+      const stored = (await findVersion(ctx, session.id, key, row.version))!;
+      send('delta', { text: stored.text });
+      send(stored.status === 'failed' ? 'failed' : 'done', {});
+      res.end();
+      return;
+    }
+    if (following.textSoFar) send('delta', { text: following.textSoFar });
+    request.raw.on('close', following.stop);
+  });
+
+  /** A change: multipart `requested_changes` with `text` (instructions) or `markdown` (the new text). */
+  app.post(`${base}/regenerate`, { preHandler, schema: { params } }, async (request, reply) => {
+    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+    if (!request.isMultipart()) throw new DomainError(415, 'unsupported_media_type', 'Send the requested changes as multipart/form-data');
+    const fields: Record<string, string> = {};
+    for await (const part of request.parts({ limits: { fieldSize: MAX_CHANGE_CHARS * 4, files: 1, fields: 5 } })) {
+      if (part.type === 'file') {
+        part.file.resume();
+        throw new DomainError(400, 'invalid_request', 'Voice change requests are not available yet; send text or markdown', { audio: 'not_supported' });
+      }
+      fields[part.fieldname] = String(part.value);
+    }
+    let change: { kind: 'text' | 'markdown'; content: string } | undefined;
+    const raw = fields.requested_changes;
+    if (raw !== undefined) {
+      try {
+        const parsed = JSON.parse(raw) as { text?: unknown; markdown?: unknown };
+        if (typeof parsed.markdown === 'string') change = { kind: 'markdown', content: parsed.markdown };
+        else if (typeof parsed.text === 'string') change = { kind: 'text', content: parsed.text };
+      } catch {
+        change = { kind: 'text', content: raw };
+      }
+    } else if (fields.markdown !== undefined) change = { kind: 'markdown', content: fields.markdown };
+    else if (fields.text !== undefined) change = { kind: 'text', content: fields.text };
+    if (!change || !change.content.trim()) {
+      throw new DomainError(400, 'invalid_request', 'Say what to change', { requested_changes: 'required' });
+    }
+    if (change.content.length > MAX_CHANGE_CHARS) throw new DomainError(400, 'invalid_request', 'The change is too long', { requested_changes: 'too_long' });
+    const row = await requestChange(ctx, session, request.params.doc, change);
+    return reply.status(202).send({ generated_document: await view(row) });
+  });
+}

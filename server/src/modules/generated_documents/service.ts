@@ -1,0 +1,148 @@
+import { and, desc, eq, lt } from 'drizzle-orm';
+import type { Language } from '../../../../contract/constants.js';
+import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
+import { findUserById } from '../../auth/users.js';
+import { generatedDocuments } from '../../db/schema.js';
+import type { AppContext } from '../../http/context.js';
+import { DomainError, notFound } from '../../http/errors.js';
+import { findConsultationType } from '../consultation_types/catalogue.js';
+import { listChunks, type SessionRow } from '../consultation_sessions/repository.js';
+import { assembleTranscription } from '../consultation_sessions/transcription.js';
+
+export type DocumentRow = typeof generatedDocuments.$inferSelect;
+
+/** How long a generation waits for the transcript to finish growing before it writes with what there is. */
+const TRANSCRIPT_WAIT_MS = 10 * 60_000;
+
+/** `main` is the consultation type's first document; any other key must be one of its selectable documents. */
+export function resolveDocumentKey(session: SessionRow, doc: string): string {
+  const type = findConsultationType(session.consultationTypeId);
+  const key = doc === 'main' ? type?.documents[0] : doc;
+  if (!type || !key || !type.documents.includes(key)) throw notFound('This consultation has no such document');
+  return key;
+}
+
+export async function latestVersion(ctx: AppContext, sessionId: string, key: string): Promise<DocumentRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(generatedDocuments)
+    .where(and(eq(generatedDocuments.sessionId, sessionId), eq(generatedDocuments.documentKey, key)))
+    .orderBy(desc(generatedDocuments.version))
+    .limit(1);
+  return row;
+}
+
+export async function findVersion(ctx: AppContext, sessionId: string, key: string, version: number): Promise<DocumentRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(generatedDocuments)
+    .where(and(eq(generatedDocuments.sessionId, sessionId), eq(generatedDocuments.documentKey, key), eq(generatedDocuments.version, version)));
+  return row;
+}
+
+async function insertVersion(ctx: AppContext, sessionId: string, key: string, values: Partial<typeof generatedDocuments.$inferInsert>): Promise<DocumentRow> {
+  // Two requests racing for the same next version: the unique index refuses one, which then takes the next.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const next = ((await latestVersion(ctx, sessionId, key))?.version ?? 0) + 1;
+    const [row] = await ctx.db
+      .insert(generatedDocuments)
+      .values({ sessionId, documentKey: key, version: next, status: 'generating', engine: ctx.textGenerator.info.engine, ...values })
+      .onConflictDoNothing()
+      .returning();
+    if (row) return row;
+  }
+  throw new DomainError(409, 'invalid_request', 'Too many simultaneous changes to this document');
+}
+
+/** The notes generation data: user inputs whose processor input is one of the spec's fields. */
+function notesData(session: SessionRow): NotesData {
+  const data: NotesData = {};
+  for (const input of session.userInputs as { processor_input_id?: string; value?: string }[]) {
+    if (input.processor_input_id && (NOTES_FIELDS as readonly string[]).includes(input.processor_input_id) && typeof input.value === 'string') {
+      data[input.processor_input_id as keyof NotesData] = input.value;
+    }
+  }
+  return data;
+}
+
+async function waitForTranscript(ctx: AppContext, session: SessionRow): Promise<string> {
+  const until = Date.now() + TRANSCRIPT_WAIT_MS;
+  for (;;) {
+    const assembled = assembleTranscription(await listChunks(ctx.db, session.id));
+    if (session.transcriptionOverride !== null) return session.transcriptionOverride;
+    if (assembled.status !== 'processing' || Date.now() > until || ctx.shutdown.aborted) return assembled.text;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Writes one version in the background; the row says how it went, the live stream shows it being written. */
+function generate(ctx: AppContext, session: SessionRow, row: DocumentRow, change?: { previousText: string; instructions: string }): void {
+  const work = writeVersion(ctx, session, row, change).catch((err: unknown) => {
+    if (!ctx.shutdown.aborted) console.error('document generation could not record its result', err);
+  });
+  ctx.background.add(work);
+  void work.finally(() => ctx.background.delete(work));
+}
+
+async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentRow, change?: { previousText: string; instructions: string }) {
+  ctx.liveDocuments.begin(row.id);
+  let text = '';
+  try {
+    const user = await findUserById(ctx.db, session.userId);
+    const transcript = await waitForTranscript(ctx, session);
+    if (ctx.shutdown.aborted) throw new Error('server shutting down');
+    for await (const delta of ctx.textGenerator.write({
+      documentKind: row.documentKey,
+      language: (user?.language ?? 'pt') as Language,
+      transcript,
+      data: notesData(session),
+      clinician: { name: user?.name ?? '' },
+      date: new Date(),
+      change,
+    })) {
+      text += delta;
+      ctx.liveDocuments.append(row.id, delta);
+    }
+    await ctx.db.update(generatedDocuments).set({ status: 'done', text, completedAt: new Date() }).where(eq(generatedDocuments.id, row.id));
+    ctx.liveDocuments.end(row.id, true);
+  } catch (err) {
+    // The transcript and inputs are untouched; the clinician can try again.
+    await ctx.db
+      .update(generatedDocuments)
+      .set({ status: 'failed', text, error: err instanceof Error ? err.message.slice(0, 500) : 'generation failed', completedAt: new Date() })
+      .where(eq(generatedDocuments.id, row.id));
+    ctx.liveDocuments.end(row.id, false);
+  }
+}
+
+export async function startGeneration(ctx: AppContext, session: SessionRow, doc: string): Promise<DocumentRow> {
+  const key = resolveDocumentKey(session, doc);
+  const row = await insertVersion(ctx, session.id, key, {});
+  generate(ctx, session, row);
+  return row;
+}
+
+export async function requestChange(ctx: AppContext, session: SessionRow, doc: string, change: { kind: 'text' | 'markdown'; content: string }): Promise<DocumentRow> {
+  const key = resolveDocumentKey(session, doc);
+  const previous = await latestVersion(ctx, session.id, key);
+  if (change.kind === 'markdown') {
+    // A manual edit replaces the text as written: nothing to generate.
+    return insertVersion(ctx, session.id, key, { status: 'done', text: change.content, engine: 'manual', changeKind: 'markdown', completedAt: new Date() });
+  }
+  if (!previous || previous.status !== 'done') throw new DomainError(409, 'invalid_request', 'There is no finished version to change yet');
+  const row = await insertVersion(ctx, session.id, key, { changeKind: 'text', changeText: change.content });
+  generate(ctx, session, row, { previousText: previous.text, instructions: change.content });
+  return row;
+}
+
+/**
+ * Generations cut short by a restart are marked failed, so the clinician sees "Generation failed" and retries.
+ * With the embedded database this process is the only writer; with several API processes only generations far
+ * older than any real one count as interrupted.
+ */
+export async function failInterruptedGenerations(ctx: AppContext, olderThanMs: number): Promise<void> {
+  await ctx.db
+    .update(generatedDocuments)
+    .set({ status: 'failed', error: 'interrupted by a server restart', completedAt: new Date() })
+    .where(and(eq(generatedDocuments.status, 'generating'), lt(generatedDocuments.createdAt, new Date(Date.now() - olderThanMs))));
+}
