@@ -26,4 +26,18 @@ test('record a consultation with the microphone → finish → the local engine 
   const expected = ['cough', 'fever', 'metformin', 'blood pressure', 'atorvastatin', 'forty milligrams', 'heart rate', 'stroke', 'allergies'];
   expect(expected.filter((w) => text.includes(w)).length, text).toBeGreaterThanOrEqual(3);
   await screenshotBothWidths(page, 'consultation-finished');
+
+  // The main document was written when the consultation ended (offline composer: no AI configured).
+  const documentText = page.getByTestId('document-text').first();
+  await expect(documentText).toContainText('Assembled without AI', { timeout: 30_000 });
+  await expect(documentText).toContainText('Dra. Marta Lopes');
+  await expect(page.getByText('Version 1 of 1')).toBeVisible();
+  await page.getByLabel('Request a change').first().fill('Add that the patient walks daily.');
+  await page.getByRole('button', { name: 'Send change' }).first().click();
+  await expect(page.getByText('Version 2 of 2')).toBeVisible({ timeout: 20_000 });
+  await expect(documentText).toContainText('Add that the patient walks daily.');
+  await page.getByRole('button', { name: 'Previous version' }).first().click();
+  await expect(page.getByText('Version 1 of 2')).toBeVisible();
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'consultation-documents');
 });

@@ -4,7 +4,6 @@ import { useEffect } from 'react';
 import { accountApi } from '../../api/account';
 import { appStore, authAtom, clearAuth, sessionExpiredAtom, updateUser } from '../../app-state';
 import { confirm } from '../../ui/confirm';
-import { startUploads } from '../recording/upload-service';
 import { watchTokenExpiry } from './token-expiry';
 
 /**
@@ -19,8 +18,9 @@ export function SessionWatchers() {
 
   // Recorded parts left from before (a reload, a crash, a lost connection) go out as soon as someone is signed in.
   useEffect(() => {
+    // Loaded on demand: the uploader and IndexedDB layer stay out of the first screen's JavaScript.
     const startIfSignedIn = () => {
-      if (appStore.get(authAtom)?.user?.id) startUploads();
+      if (appStore.get(authAtom)?.user?.id) void import('../recording/upload-service').then((m) => m.startUploads());
     };
     startIfSignedIn();
     return appStore.sub(authAtom, startIfSignedIn);

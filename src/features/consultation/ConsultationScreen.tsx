@@ -5,6 +5,7 @@ import { consultationsApi, type ConsultationTypeView } from '../../api/consultat
 import { Alert } from '../../ui/Alert';
 import { RecordingPanel } from '../recording/RecordingPanel';
 import { recordingMessages } from '../recording/recording-messages';
+import { DocumentsPanel } from '../documents/DocumentsPanel';
 import { TranscriptPanel } from './TranscriptPanel';
 import { useConsultationSession } from './useConsultationSession';
 
@@ -38,6 +39,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
       <h1>{type?.name ?? <Trans>Consultation</Trans>}</h1>
       {loadFailed && <Alert tone="warning">{i18n._(recordingMessages.offline)}</Alert>}
       <RecordingPanel sessionId={id} active={active} onFinished={() => void refresh()} />
+      {!active && type && <DocumentsPanel sessionId={id} type={type} />}
       <TranscriptPanel session={session} engineNote={engineNote} live={variant === 'dictaphone'} />
     </div>
   );

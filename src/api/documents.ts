@@ -1,0 +1,29 @@
+import { api } from './instance';
+import { call } from './client';
+
+export type GeneratedDocument = {
+  id: string;
+  key: string;
+  version: number;
+  total_versions: number;
+  status: 'generating' | 'done' | 'failed';
+  text: string;
+  engine: string;
+  uses_ai: boolean;
+  change_kind: 'text' | 'markdown' | null;
+  change_text: string | null;
+  created_at: string;
+};
+
+const path = (sessionId: string, doc: string) => `v1/consultation_sessions/${sessionId}/generated_documents/${encodeURIComponent(doc)}`;
+
+export const documentsApi = {
+  get: (sessionId: string, doc: string, version?: number) =>
+    call(() => api().get(path(sessionId, doc), { searchParams: version ? { version } : {} }).json<{ generated_document: GeneratedDocument }>()),
+  start: (sessionId: string, doc: string) => call(() => api().post(path(sessionId, doc)).json<{ generated_document: GeneratedDocument }>()),
+  change: (sessionId: string, doc: string, change: { text: string } | { markdown: string }) => {
+    const form = new FormData();
+    form.append('requested_changes', JSON.stringify(change));
+    return call(() => api().post(`${path(sessionId, doc)}/regenerate`, { body: form }).json<{ generated_document: GeneratedDocument }>());
+  },
+};

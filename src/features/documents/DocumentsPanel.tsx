@@ -1,0 +1,30 @@
+import { Trans } from '@lingui/react/macro';
+import * as Tabs from '@radix-ui/react-tabs';
+import type { ConsultationTypeView } from '../../api/consultations';
+import { DocumentView } from './DocumentView';
+
+/** The main document and the consultation type's selectable documents, one tab each. */
+export function DocumentsPanel({ sessionId, type }: { sessionId: string; type: ConsultationTypeView }) {
+  const documents = [{ ...type.main_document, key: 'main' }, ...type.selectable_documents.map((d) => ({ ...d, key: d.id }))];
+  return (
+    <section className="card" aria-labelledby="documents-title">
+      <h2 id="documents-title">
+        <Trans>Documents</Trans>
+      </h2>
+      <Tabs.Root defaultValue="main">
+        <Tabs.List className="tabs" aria-labelledby="documents-title">
+          {documents.map((d) => (
+            <Tabs.Trigger key={d.key} value={d.key} className="tab">
+              {d.name}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        {documents.map((d) => (
+          <Tabs.Content key={d.key} value={d.key} className="tab-panel">
+            <DocumentView sessionId={sessionId} docKey={d.key} canGenerate />
+          </Tabs.Content>
+        ))}
+      </Tabs.Root>
+    </section>
+  );
+}
