@@ -42,6 +42,10 @@ const envSchema = z.object({
   LOCAL_SPEECH_LM: z.string().optional(),
   LOCAL_SPEECH_DICT: z.string().optional(),
   TRANSCRIPTION_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
+  GENERATION_ENGINE: z.enum(['auto', 'openai', 'composer']).default('auto'),
+  GENERATION_MODEL: z.string().default('gpt-4o-mini'),
+  GENERATION_TEMPERATURE: z.coerce.number().min(0).max(2).default(0.2),
+  GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(120),
 });
 
 export type Config = {
@@ -74,6 +78,10 @@ export type Config = {
   localLanguageModel: string | undefined;
   localDictionary: string | undefined;
   transcriptionWorkers: number;
+  generationEngine: 'auto' | 'openai' | 'composer';
+  generationModel: string;
+  generationTemperature: number;
+  generationTimeoutMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -117,6 +125,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     localLanguageModel: e.LOCAL_SPEECH_LM,
     localDictionary: e.LOCAL_SPEECH_DICT,
     transcriptionWorkers: e.TRANSCRIPTION_WORKERS,
+    generationEngine: e.GENERATION_ENGINE,
+    generationModel: e.GENERATION_MODEL,
+    generationTemperature: e.GENERATION_TEMPERATURE,
+    generationTimeoutMs: e.GENERATION_TIMEOUT_SECONDS * 1000,
   };
 }
 

@@ -8,6 +8,7 @@ import { createOpenAiTranscriber } from './openai-transcriber.js';
 import { TranscriptionUnavailableError, type Transcriber } from './transcriber.js';
 import { createWhisperTranscriber } from './whisper-transcriber.js';
 import { offlineComposer } from './offline-composer.js';
+import { createOpenAiGenerator } from './openai-generator.js';
 import type { TextGenerator } from './text-generator.js';
 
 export const unavailableTranscriber: Transcriber = {
@@ -43,7 +44,17 @@ export async function createTranscriber(config: Config): Promise<Transcriber> {
   return unavailableTranscriber;
 }
 
-/** The document writer: the offline composer until an AI engine is configured. */
-export async function createTextGenerator(_config: Config): Promise<TextGenerator> {
+/** The document writer: an OpenAI-compatible endpoint when configured, else the offline composer. */
+export async function createTextGenerator(config: Config): Promise<TextGenerator> {
+  if (config.generationEngine === 'openai' || (config.generationEngine === 'auto' && config.openaiApiKey)) {
+    if (!config.openaiApiKey) throw new Error('GENERATION_ENGINE=openai needs OPENAI_API_KEY');
+    return createOpenAiGenerator({
+      baseUrl: config.openaiBaseUrl,
+      apiKey: config.openaiApiKey,
+      model: config.generationModel,
+      temperature: config.generationTemperature,
+      timeoutMs: config.generationTimeoutMs,
+    });
+  }
   return offlineComposer;
 }

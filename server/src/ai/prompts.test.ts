@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../../contract/constants.js';
+import { buildMessages, promptFile } from './prompts.js';
+
+const KINDS = ['consultation_notes', 'clinical_summary', 'sick_leave_certificate', 'referral_letter', 'dictation', 'report'];
+
+describe('prompts', () => {
+  it.each(LANGUAGES)('%s has a versioned system prompt and one per document kind', (language) => {
+    for (const name of ['system', ...KINDS]) {
+      const file = promptFile(language, name);
+      expect(file.version).toBeGreaterThanOrEqual(1);
+      expect(file.text.length).toBeGreaterThan(80);
+    }
+  });
+
+  it('tells the model in the document language where the data is, and carries a change request', () => {
+    const { messages, promptVersion } = buildMessages({
+      documentKind: 'referral_letter',
+      language: 'de',
+      transcript: 'Brustschmerzen seit zwei Tagen.',
+      data: {},
+      clinician: { name: 'Dr. Weber' },
+      date: new Date('2026-11-22T00:00:00Z'),
+      change: { previousText: '# Brief', instructions: 'Kürzer.' },
+    });
+    expect(promptVersion).toBe('de/system@1+referral_letter@1');
+    expect(messages[0]!.content).toContain('[auszufüllen]');
+    expect(messages[1]!.content).toContain('<transkript>\nBrustschmerzen seit zwei Tagen.\n</transkript>');
+    expect(messages[1]!.content).toContain('<gewuenschte_aenderung>\nKürzer.\n</gewuenschte_aenderung>');
+  });
+});

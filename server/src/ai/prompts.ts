@@ -1,0 +1,72 @@
+/**
+ * Builds the messages for an AI engine from the prompt files in ./prompts/{language}/: one system prompt per
+ * language and one instruction file per document kind, each with a `version` in its front matter. The transcript
+ * and the clinician's data go in delimited blocks, as data: a closing tag inside them is neutralised so spoken
+ * words can never escape their block and pose as instructions.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Language } from '../../../contract/constants.js';
+import type { DocumentRequest } from './text-generator.js';
+
+const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'prompts');
+const TAGS: Record<Language, { transcript: string; data: string; template: string; previous: string; change: string }> = {
+  pt: { transcript: 'transcricao', data: 'dados', template: 'modelo', previous: 'versao_anterior', change: 'alteracao_pedida' },
+  en: { transcript: 'transcript', data: 'data', template: 'template', previous: 'previous_version', change: 'requested_change' },
+  de: { transcript: 'transkript', data: 'daten', template: 'vorlage', previous: 'vorherige_version', change: 'gewuenschte_aenderung' },
+  es: { transcript: 'transcripcion', data: 'datos', template: 'plantilla', previous: 'version_anterior', change: 'cambio_solicitado' },
+};
+const LINES: Record<Language, { template: string; change: string; clinician: string; date: string }> = {
+  pt: { template: 'Segue o modelo do médico entre <modelo> e </modelo> para a estrutura.', change: 'Reescreve a versão anterior aplicando apenas a alteração pedida.', clinician: 'Médico', date: 'Data' },
+  en: { template: "Follow the clinician's template between <template> and </template> for the structure.", change: 'Rewrite the previous version applying only the requested change.', clinician: 'Clinician', date: 'Date' },
+  de: { template: 'Folge für die Struktur der Vorlage zwischen <vorlage> und </vorlage>.', change: 'Schreibe die vorherige Version neu und wende nur die gewünschte Änderung an.', clinician: 'Ärztin/Arzt', date: 'Datum' },
+  es: { template: 'Sigue la plantilla del médico entre <plantilla> y </plantilla> para la estructura.', change: 'Reescribe la versión anterior aplicando solo el cambio solicitado.', clinician: 'Médico', date: 'Fecha' },
+};
+
+type PromptFile = { version: number; text: string };
+const cache = new Map<string, PromptFile>();
+
+export function promptFile(language: Language, name: string): PromptFile {
+  const key = `${language}/${name}`;
+  let file = cache.get(key);
+  if (!file) {
+    const raw = readFileSync(path.join(DIR, language, `${name}.md`), 'utf8');
+    const m = raw.match(/^---\nversion: (\d+)\n---\n([\s\S]*)$/);
+    if (!m) throw new Error(`prompt ${key} has no version front matter`);
+    file = { version: Number(m[1]), text: m[2]!.trim() };
+    cache.set(key, file);
+  }
+  return file;
+}
+
+const block = (tag: string, content: string) => `<${tag}>\n${content.replace(new RegExp(`</?${tag}`, 'gi'), (m) => m.replace('<', '‹'))}\n</${tag}>`;
+
+export type ChatMessage = { role: 'system' | 'user'; content: string };
+
+export function buildMessages(req: DocumentRequest): { messages: ChatMessage[]; promptVersion: string } {
+  const lang = req.language;
+  const tags = TAGS[lang];
+  const system = promptFile(lang, 'system');
+  const kind = promptFile(lang, req.documentKind);
+  const systemText = [system.text, kind.text, req.template ? LINES[lang].template : '', req.change ? LINES[lang].change : ''].filter(Boolean).join('\n\n');
+  const data = Object.entries(req.data)
+    .filter(([, v]) => v && v.trim())
+    .map(([k, v]) => `${k}: ${v!.trim()}`)
+    .join('\n');
+  const user = [
+    `${LINES[lang].clinician}: ${req.clinician.name}`,
+    `${LINES[lang].date}: ${req.date.toISOString().slice(0, 10)}`,
+    block(tags.transcript, req.transcript.trim()),
+    block(tags.data, data),
+    ...(req.template ? [block(tags.template, req.template)] : []),
+    ...(req.change ? [block(tags.previous, req.change.previousText), block(tags.change, req.change.instructions)] : []),
+  ].join('\n\n');
+  return {
+    messages: [
+      { role: 'system', content: systemText },
+      { role: 'user', content: user },
+    ],
+    promptVersion: `${lang}/system@${system.version}+${req.documentKind}@${kind.version}`,
+  };
+}

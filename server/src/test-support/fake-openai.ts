@@ -1,0 +1,52 @@
+/**
+ * A local server speaking the OpenAI wire format, for the engines' tests: chat completions (with and without
+ * streaming) and audio transcriptions. Each request takes the next scripted behaviour; all requests are kept.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Behaviour = { status: number; retryAfterMs?: number } | { text: string; delayMs?: number; chunks?: number };
+export type Received = { path: string; headers: IncomingMessage['headers']; body: string };
+
+export async function startFakeOpenAi(script: Behaviour[]) {
+  const received: Received[] = [];
+  const server: Server = createServer(async (req, res) => {
+    const parts: Buffer[] = [];
+    for await (const c of req) parts.push(c as Buffer);
+    const body = Buffer.concat(parts).toString('utf8');
+    received.push({ path: req.url ?? '', headers: req.headers, body });
+    const next = script.shift() ?? { text: 'ok' };
+    if ('status' in next) {
+      res.writeHead(next.status, { 'content-type': 'application/json', ...(next.retryAfterMs ? { 'retry-after-ms': String(next.retryAfterMs) } : {}) });
+      res.end(JSON.stringify({ error: { message: `scripted ${next.status}`, type: 'server_error' } }));
+      return;
+    }
+    if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
+    if (res.destroyed) return;
+    if (req.url?.endsWith('/audio/transcriptions')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ text: next.text }));
+      return;
+    }
+    const stream = JSON.parse(body || '{}').stream === true;
+    if (!stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: next.text }, finish_reason: 'stop' }] }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const n = next.chunks ?? 3;
+    const size = Math.ceil(next.text.length / n);
+    for (let i = 0; i < next.text.length; i += size) {
+      const chunk = { id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: next.text.slice(i, i + size) }, finish_reason: null }] };
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    }
+    res.end('data: [DONE]\n\n');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    received,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
