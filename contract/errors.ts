@@ -34,6 +34,7 @@ export const errorCodes = [
   'session_finished',
   'unsupported_audio_type',
   'audio_missing',
+  'insufficient_credits',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -42,6 +42,7 @@ const envSchema = z.object({
   LOCAL_SPEECH_LM: z.string().optional(),
   LOCAL_SPEECH_DICT: z.string().optional(),
   TRANSCRIPTION_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
+  INITIAL_CREDITS: z.coerce.number().int().min(0).default(100),
   GENERATION_ENGINE: z.enum(['auto', 'openai', 'composer']).default('auto'),
   GENERATION_MODEL: z.string().default('gpt-4o-mini'),
   GENERATION_TEMPERATURE: z.coerce.number().min(0).max(2).default(0.2),
@@ -78,6 +79,7 @@ export type Config = {
   localLanguageModel: string | undefined;
   localDictionary: string | undefined;
   transcriptionWorkers: number;
+  initialCredits: number;
   generationEngine: 'auto' | 'openai' | 'composer';
   generationModel: string;
   generationTemperature: number;
@@ -125,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     localLanguageModel: e.LOCAL_SPEECH_LM,
     localDictionary: e.LOCAL_SPEECH_DICT,
     transcriptionWorkers: e.TRANSCRIPTION_WORKERS,
+    initialCredits: e.INITIAL_CREDITS,
     generationEngine: e.GENERATION_ENGINE,
     generationModel: e.GENERATION_MODEL,
     generationTemperature: e.GENERATION_TEMPERATURE,

@@ -1,5 +1,5 @@
 /**
- * Support's admin commands: `npm run admin -- <command> [--flag value]…`.
+ * Support's admin commands: `npm run admin -- <command> [--flag value]…` (see admin/commands.ts).
  * Same settings as the server. With the embedded database and a running server, the command is sent to that
  * server over loopback (PGlite belongs to one process); otherwise the database is opened here directly.
  */
@@ -7,54 +7,47 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { readLiveLock, releaseLock, waitForLock, writeLock } from '../db/process-lock.js';
-import { createOrganizationWithAdmin } from '../modules/organizations/service.js';
+import { FLAGS, parseCommandArgs, runCommand, usage, UsageError } from './commands.js';
 
-const USAGE = `Usage:
-  npm run admin -- create-organization --name "Clinic name" --admin-email admin@example.com`;
-
-async function createOrganization(args: string[]): Promise<string> {
-  const { values } = parseArgs({ args, options: { name: { type: 'string' }, 'admin-email': { type: 'string' } } });
-  const name = values.name?.trim();
-  const adminEmail = values['admin-email']?.trim().toLowerCase();
-  if (!name || !adminEmail || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(adminEmail)) throw new Error(USAGE);
-
+async function main(): Promise<string[]> {
+  const [name, ...rest] = process.argv.slice(2);
+  if (!name) throw new UsageError(usage());
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({ args: rest, options: FLAGS, strict: true }).values;
+  } catch {
+    throw new UsageError(usage());
+  }
+  parseCommandArgs(name, values);
   const config = loadConfig();
   if (!config.databaseUrl) {
     const server = readLiveLock(config.dataDir);
     if (server?.port && server.adminKey) {
-      const res = await fetch(`http://127.0.0.1:${server.port}/internal/admin/organizations`, {
+      const res = await fetch(`http://127.0.0.1:${server.port}/internal/admin/run`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-admin-key': server.adminKey },
-        body: JSON.stringify({ name, admin_email: adminEmail }),
+        body: JSON.stringify({ command: name, args: values }),
       });
-      if (!res.ok) throw new Error(`The running server refused the command (${res.status}): ${await res.text()}`);
-      return ((await res.json()) as { signupLink: string }).signupLink;
+      const body = (await res.json()) as { lines?: string[]; error?: { message: string } };
+      if (!res.ok) throw new Error(body.error?.message ?? `The running server refused the command (${res.status})`);
+      return body.lines ?? [];
     }
     if (await waitForLock(config.dataDir, 15_000)) throw new Error(`The database in ${config.dataDir} is busy; try again.`);
     writeLock(config.dataDir, {});
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    const result = await createOrganizationWithAdmin(database.db, { name, adminEmail, publicUrl: config.publicUrl });
-    return result.signupLink;
+    return await runCommand(database.db, config, name, values);
   } finally {
     await database.close();
     if (!config.databaseUrl) releaseLock(config.dataDir);
   }
 }
 
-async function main() {
-  const [command, ...rest] = process.argv.slice(2);
-  if (command === 'create-organization') {
-    const link = await createOrganization(rest);
-    console.log(`Organization created. Send this signup link to its admin (valid 7 days):`);
-    console.log(link);
-    return;
-  }
-  throw new Error(USAGE);
-}
-
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+main().then(
+  (lines) => lines.forEach((l) => console.log(l)),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

@@ -181,3 +181,24 @@ export const generatedDocuments = pgTable(
   },
   (t) => [uniqueIndex('generated_documents_version').on(t.sessionId, t.documentKey, t.version)],
 );
+
+/**
+ * The credits ledger: grants (support), debits (AI generations) and refunds (failed generations). A balance is
+ * the sum of an account's rows; the account is the organization, or the user when they have none.
+ */
+export const creditLedger = pgTable(
+  'credit_ledger',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    ownerUserId: uuid('owner_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    reason: text('reason').notNull(),
+    /** Who used or granted it (a member of the organization, or support). */
+    actorUserId: uuid('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    documentId: uuid('document_id'),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('credit_ledger_org_idx').on(t.organizationId), index('credit_ledger_owner_idx').on(t.ownerUserId)],
+);

@@ -6,6 +6,7 @@ import { confirmEmailRoutes } from '../modules/confirm_email/routes.js';
 import { consultationSessionsRoutes } from '../modules/consultation_sessions/routes.js';
 import { consultationTypesRoutes } from '../modules/consultation_types/routes.js';
 import { generatedDocumentsRoutes } from '../modules/generated_documents/routes.js';
+import { creditsRoutes } from '../modules/credits/routes.js';
 import { healthzRoutes } from '../modules/healthz/routes.js';
 import { loginRoutes } from '../modules/login/routes.js';
 import { logoutRoutes } from '../modules/logout/routes.js';
@@ -36,4 +37,5 @@ export function registerRoutes(app: App, ctx: AppContext) {
   consultationTypesRoutes(app, ctx);
   consultationSessionsRoutes(app, ctx);
   generatedDocumentsRoutes(app, ctx);
+  creditsRoutes(app, ctx);
 }

@@ -14,6 +14,7 @@ import { openDatabase } from '../db/client.js';
 import type { App, AppContext } from '../http/context.js';
 import type { Mail } from '../mail/mailer.js';
 import type { Transcriber } from '../ai/transcriber.js';
+import type { TextGenerator } from '../ai/text-generator.js';
 
 export type TestApp = {
   app: App;
@@ -45,7 +46,7 @@ async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; 
   };
 }
 
-export async function createTestApp(env: Record<string, string> = {}, opts: { transcriber?: Transcriber } = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, opts: { transcriber?: Transcriber; textGenerator?: TextGenerator } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cn-test-'));
   const pgDb = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
   const config = loadConfig({
@@ -71,6 +72,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: { tr
     logStream,
     mailer: { send: async (m) => void mails.push(m) },
     transcriber: opts.transcriber,
+    textGenerator: opts.textGenerator,
   });
   await app.ready();
   return {

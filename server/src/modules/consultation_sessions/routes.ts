@@ -136,7 +136,12 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     const before = await requireOwnedSession(ctx, userId, request.params.id);
     const finished = await finishSession(ctx, userId, request.params.id);
     // The main document is written as soon as the consultation ends (after the transcript has caught up).
-    if (before.status === 'active') await startGeneration(ctx, finished, 'main');
+    if (before.status === 'active') {
+      // Ending a consultation never fails for want of credits: the document can be generated later.
+      await startGeneration(ctx, finished, 'main').catch((err: unknown) => {
+        if (!(err instanceof DomainError && err.status === 402)) throw err;
+      });
+    }
     return detail(request.params.id, userId);
   });
 

@@ -1,7 +1,8 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type { Language } from '../../../../contract/constants.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
-import { findUserById } from '../../auth/users.js';
+import { findUserById, type UserRow } from '../../auth/users.js';
+import { attachDocument, debitGeneration, refundGeneration } from '../credits/service.js';
 import { generatedDocuments } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
@@ -76,15 +77,17 @@ async function waitForTranscript(ctx: AppContext, session: SessionRow): Promise<
 }
 
 /** Writes one version in the background; the row says how it went, the live stream shows it being written. */
-function generate(ctx: AppContext, session: SessionRow, row: DocumentRow, change?: { previousText: string; instructions: string }): void {
-  const work = writeVersion(ctx, session, row, change).catch((err: unknown) => {
+type Charge = { user: UserRow };
+
+function generate(ctx: AppContext, session: SessionRow, row: DocumentRow, change?: { previousText: string; instructions: string }, charge?: Charge): void {
+  const work = writeVersion(ctx, session, row, change, charge).catch((err: unknown) => {
     if (!ctx.shutdown.aborted) console.error('document generation could not record its result', err);
   });
   ctx.background.add(work);
   void work.finally(() => ctx.background.delete(work));
 }
 
-async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentRow, change?: { previousText: string; instructions: string }) {
+async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentRow, change?: { previousText: string; instructions: string }, charge?: Charge) {
   ctx.liveDocuments.begin(row.id);
   let text = '';
   try {
@@ -111,14 +114,27 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       .update(generatedDocuments)
       .set({ status: 'failed', text, error: err instanceof Error ? err.message.slice(0, 500) : 'generation failed', completedAt: new Date() })
       .where(eq(generatedDocuments.id, row.id));
+    // A document that was not written is not paid for.
+    if (charge) await refundGeneration(ctx.db, charge.user, row.id);
     ctx.liveDocuments.end(row.id, false);
   }
 }
 
+/** AI engines cost credits (402 when none are left, before anything is created); the offline composer is free. */
+async function chargeIfAi(ctx: AppContext, session: SessionRow): Promise<{ charge?: Charge; ledgerId?: string }> {
+  if (!ctx.textGenerator.info.usesAi) return {};
+  const user = await findUserById(ctx.db, session.userId);
+  if (!user) throw notFound('Consultation not found');
+  const { ledgerId } = await debitGeneration(ctx.db, user);
+  return { charge: { user }, ledgerId };
+}
+
 export async function startGeneration(ctx: AppContext, session: SessionRow, doc: string): Promise<DocumentRow> {
   const key = resolveDocumentKey(session, doc);
+  const { charge, ledgerId } = await chargeIfAi(ctx, session);
   const row = await insertVersion(ctx, session.id, key, {});
-  generate(ctx, session, row);
+  if (ledgerId) await attachDocument(ctx.db, ledgerId, row.id);
+  generate(ctx, session, row, undefined, charge);
   return row;
 }
 
@@ -130,8 +146,10 @@ export async function requestChange(ctx: AppContext, session: SessionRow, doc: s
     return insertVersion(ctx, session.id, key, { status: 'done', text: change.content, engine: 'manual', changeKind: 'markdown', completedAt: new Date() });
   }
   if (!previous || previous.status !== 'done') throw new DomainError(409, 'invalid_request', 'There is no finished version to change yet');
+  const { charge, ledgerId } = await chargeIfAi(ctx, session);
   const row = await insertVersion(ctx, session.id, key, { changeKind: 'text', changeText: change.content });
-  generate(ctx, session, row, { previousText: previous.text, instructions: change.content });
+  if (ledgerId) await attachDocument(ctx.db, ledgerId, row.id);
+  generate(ctx, session, row, { previousText: previous.text, instructions: change.content }, charge);
   return row;
 }
 

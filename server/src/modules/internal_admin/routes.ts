@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { runCommand, UsageError } from '../../admin/commands.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
-import { createOrganizationWithAdmin } from '../organizations/service.js';
 
 /**
  * The admin CLI's way in while this server holds the embedded database (PGlite allows one process).
@@ -20,13 +20,15 @@ export function internalAdminRoutes(app: App, ctx: AppContext, adminKey: string)
   });
 
   app.post(
-    '/internal/admin/organizations',
-    { schema: { body: z.object({ name: z.string().trim().min(1).max(200), admin_email: z.email().max(254) }) } },
-    async (request) =>
-      createOrganizationWithAdmin(ctx.db, {
-        name: request.body.name,
-        adminEmail: request.body.admin_email,
-        publicUrl: ctx.config.publicUrl,
-      }),
+    '/internal/admin/run',
+    { schema: { body: z.object({ command: z.string().max(50), args: z.record(z.string(), z.unknown()) }) } },
+    async (request) => {
+      try {
+        return { lines: await runCommand(ctx.db, ctx.config, request.body.command, request.body.args) };
+      } catch (err) {
+        if (err instanceof UsageError) throw new DomainError(400, 'invalid_request', err.message);
+        throw err;
+      }
+    },
   );
 }

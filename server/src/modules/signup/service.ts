@@ -7,6 +7,7 @@ import { users } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { mailTemplates } from '../../mail/templates.js';
+import { grantCredits } from '../credits/service.js';
 import { findUsableInvitation, markInvitation } from '../organization_invitations/service.js';
 
 export const CONFIRM_EMAIL_TTL_SECONDS = 3 * 24 * 3600;
@@ -52,6 +53,8 @@ export async function signUp(ctx: AppContext, body: z.infer<typeof signupBody>):
   }
 
   if (!invitation) {
+    // A clinician on their own gets the same starting grant as a new organization.
+    if (ctx.config.initialCredits) await grantCredits(ctx.db, { ownerUserId: user.id }, ctx.config.initialCredits, 'initial grant');
     const { token } = await createOneTimeToken(ctx.db, user.id, 'confirm_email', CONFIRM_EMAIL_TTL_SECONDS);
     const link = `${ctx.config.publicUrl}/confirm_email/${token}`;
     await ctx.mailer.send({ to: user.email, link, ...mailTemplates.confirmEmail[language](name, link) });

@@ -1,0 +1,65 @@
+/**
+ * Support's admin commands, run either by the CLI on its own database connection or, while a server holds the
+ * embedded database, by that server on the CLI's behalf (modules/internal_admin). Each answers the lines to print.
+ */
+import { eq, or } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { organizations } from '../db/schema.js';
+import { grantCredits } from '../modules/credits/service.js';
+import { createOrganizationWithAdmin } from '../modules/organizations/service.js';
+
+export class UsageError extends Error {}
+
+const commands = {
+  'create-organization': {
+    usage: 'create-organization --name "Clinic name" --admin-email admin@example.com',
+    args: z.object({ name: z.string().trim().min(1).max(200), 'admin-email': z.email().max(254) }),
+    async run(db: Database, config: Config, args: { name: string; 'admin-email': string }) {
+      const { signupLink } = await createOrganizationWithAdmin(db, {
+        name: args.name,
+        adminEmail: args['admin-email'].toLowerCase(),
+        publicUrl: config.publicUrl,
+        initialCredits: config.initialCredits,
+      });
+      return ['Organization created. Send this signup link to its admin (valid 7 days):', signupLink];
+    },
+  },
+  'grant-credits': {
+    usage: 'grant-credits --organization <id or exact name> --amount 100 [--note "invoice 42"]',
+    args: z.object({ organization: z.string().trim().min(1).max(200), amount: z.coerce.number().int().min(1).max(1_000_000), note: z.string().max(500).optional() }),
+    async run(db: Database, _config: Config, args: { organization: string; amount: number; note?: string }) {
+      const isId = z.uuid().safeParse(args.organization).success;
+      const found = await db
+        .select()
+        .from(organizations)
+        .where(isId ? or(eq(organizations.id, args.organization), eq(organizations.name, args.organization)) : eq(organizations.name, args.organization));
+      if (found.length !== 1) throw new UsageError(found.length ? `Several organizations are called "${args.organization}": use the id.` : `No organization "${args.organization}".`);
+      await grantCredits(db, { organizationId: found[0]!.id }, args.amount, args.note ?? 'through support');
+      return [`Granted ${args.amount} credits to ${found[0]!.name} (${found[0]!.id}).`];
+    },
+  },
+} as const;
+
+export type CommandName = keyof typeof commands;
+/** Every flag any command takes, all given as strings on the command line. */
+export const FLAGS = Object.fromEntries(
+  Object.values(commands).flatMap((c) => Object.keys(c.args.shape).map((flag) => [flag, { type: 'string' as const }])),
+);
+export const commandNames = Object.keys(commands) as CommandName[];
+export const usage = () => `Usage:\n${commandNames.map((c) => `  npm run admin -- ${commands[c].usage}`).join('\n')}`;
+
+export function parseCommandArgs(name: string, args: Record<string, unknown>) {
+  const command = commands[name as CommandName];
+  if (!command) throw new UsageError(usage());
+  const parsed = command.args.safeParse(args);
+  if (!parsed.success) throw new UsageError(`Usage:\n  npm run admin -- ${command.usage}`);
+  return { command, args: parsed.data };
+}
+
+export async function runCommand(db: Database, config: Config, name: string, args: Record<string, unknown>): Promise<string[]> {
+  const { command, args: parsed } = parseCommandArgs(name, args);
+  // The zod schema above is this command's own; the cast joins the pair TypeScript cannot see together.
+  return (command.run as (db: Database, config: Config, a: unknown) => Promise<string[]>)(db, config, parsed);
+}
