@@ -5,7 +5,10 @@ import type { ConsultationTypeView, SessionDetail, SessionSummary } from '../../
 
 export type { ConsultationTypeView, SessionDetail, SessionSummary };
 
-export type ServerCapabilities = { transcription: { engine: 'local' | 'openai' | 'none'; languages: string[]; note?: string } };
+export type ServerCapabilities = {
+  transcription: { engine: 'local' | 'openai' | 'none'; languages: string[]; note?: string };
+  generation: { engine: 'openai' | 'local' | 'composer'; model?: string; usesAi: boolean };
+};
 
 const sessions = 'v1/consultation_sessions';
 

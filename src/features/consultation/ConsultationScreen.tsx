@@ -17,6 +17,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
   const { session, loadFailed, refresh } = useConsultationSession(id);
   const [type, setType] = useState<ConsultationTypeView>();
   const [engineNote, setEngineNote] = useState<string>();
+  const [usesAi, setUsesAi] = useState(true);
 
   useEffect(() => {
     if (!session?.consultation_type_id) return;
@@ -25,7 +26,10 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
 
   useEffect(() => {
     consultationsApi.capabilities().then(
-      (c) => setEngineNote(c.transcription.engine === 'local' ? i18n._(localEngineNote) : undefined),
+      (c) => {
+        setEngineNote(c.transcription.engine === 'local' ? i18n._(localEngineNote) : undefined);
+        setUsesAi(c.generation.usesAi);
+      },
       () => undefined,
     );
   }, [i18n]);
@@ -39,7 +43,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
       <h1>{type?.name ?? <Trans>Consultation</Trans>}</h1>
       {loadFailed && <Alert tone="warning">{i18n._(recordingMessages.offline)}</Alert>}
       <RecordingPanel sessionId={id} active={active} onFinished={() => void refresh()} />
-      {!active && type && <DocumentsPanel sessionId={id} type={type} />}
+      {!active && type && <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} />}
       <TranscriptPanel session={session} engineNote={engineNote} live={variant === 'dictaphone'} />
     </div>
   );

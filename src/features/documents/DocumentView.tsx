@@ -5,6 +5,7 @@ import { ApiFailureError } from '../../api/client';
 import { documentsApi, type GeneratedDocument } from '../../api/documents';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
+import { describeFailure } from '../i18n/api-error-messages';
 import { documentMessages } from './document-messages';
 
 const POLL_MS = 1000;
@@ -45,8 +46,8 @@ export function DocumentView({ sessionId, docKey, canGenerate }: { sessionId: st
     try {
       setVersion(undefined);
       setDoc((await documentsApi.start(sessionId, docKey)).generated_document);
-    } catch {
-      setError(i18n._(documentMessages.generateFailed));
+    } catch (err) {
+      setError(describeFailure(i18n, err, documentMessages.generateFailed));
     } finally {
       setBusy(false);
     }
@@ -60,8 +61,8 @@ export function DocumentView({ sessionId, docKey, canGenerate }: { sessionId: st
       setVersion(undefined);
       setDoc(generated_document);
       setChange('');
-    } catch {
-      setError(i18n._(documentMessages.sendNotesFailed));
+    } catch (err) {
+      setError(describeFailure(i18n, err, documentMessages.sendNotesFailed));
     } finally {
       setBusy(false);
     }

@@ -4,13 +4,18 @@ import type { ConsultationTypeView } from '../../api/consultations';
 import { DocumentView } from './DocumentView';
 
 /** The main document and the consultation type's selectable documents, one tab each. */
-export function DocumentsPanel({ sessionId, type }: { sessionId: string; type: ConsultationTypeView }) {
+export function DocumentsPanel({ sessionId, type, usesAi }: { sessionId: string; type: ConsultationTypeView; usesAi: boolean }) {
   const documents = [{ ...type.main_document, key: 'main' }, ...type.selectable_documents.map((d) => ({ ...d, key: d.id }))];
   return (
     <section className="card" aria-labelledby="documents-title">
       <h2 id="documents-title">
         <Trans>Documents</Trans>
       </h2>
+      {!usesAi && (
+        <p className="muted">
+          <Trans>AI not configured: documents are assembled from your inputs and the transcript.</Trans>
+        </p>
+      )}
       <Tabs.Root defaultValue="main">
         <Tabs.List className="tabs" aria-labelledby="documents-title">
           {documents.map((d) => (

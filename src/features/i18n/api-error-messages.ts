@@ -13,6 +13,7 @@ const byCode: Record<string, MessageDescriptor> = {
   invalid_current_password: msg`The current password is not correct`,
   too_many_requests: msg`Too many attempts. Wait a few minutes and try again.`,
   integration_not_configured: msg`Sign-in from other systems is not configured`,
+  insufficient_credits: msg`No credits left. More credits are bought through support; this consultation is kept.`,
 };
 
 const connection = msg`Connection problems: the server cannot be reached. Check your internet connection.`;
