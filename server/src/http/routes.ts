@@ -7,6 +7,7 @@ import { consultationSessionsRoutes } from '../modules/consultation_sessions/rou
 import { consultationTypesRoutes } from '../modules/consultation_types/routes.js';
 import { generatedDocumentsRoutes } from '../modules/generated_documents/routes.js';
 import { creditsRoutes } from '../modules/credits/routes.js';
+import { audioToTextRoutes } from '../modules/audio_to_text/routes.js';
 import { healthzRoutes } from '../modules/healthz/routes.js';
 import { loginRoutes } from '../modules/login/routes.js';
 import { logoutRoutes } from '../modules/logout/routes.js';
@@ -38,4 +39,6 @@ export function registerRoutes(app: App, ctx: AppContext) {
   consultationSessionsRoutes(app, ctx);
   generatedDocumentsRoutes(app, ctx);
   creditsRoutes(app, ctx);
+  // Audio, generation and assistants
+  audioToTextRoutes(app, ctx);
 }

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { makeWebm } from '../../test-support/audio-fixtures.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
@@ -95,5 +99,56 @@ describe('generated documents', () => {
     const other = bearer(await login(t, stranger.email, stranger.password));
     expect((await getDoc(other, id, 'main')).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers: other })).statusCode).toBe(404);
+  });
+});
+
+describe('voice change requests and audio to text', () => {
+  function audioMultipart(field: string, data: Buffer, extra: Record<string, string> = {}) {
+    const boundary = '----cn-audio';
+    const head = Object.entries(extra)
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join('');
+    const payload = Buffer.concat([
+      Buffer.from(`${head}--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="a.webm"\r\nContent-Type: audio/webm\r\n\r\n`),
+      data,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  }
+
+  it('a spoken change is transcribed and becomes the next version; over 1:30 it is refused', async () => {
+    const { headers, id } = await finishedSession();
+    await waitDone(headers, id, 'main');
+    const dir = mkdtempSync(path.join(tmpdir(), 'cn-voice-'));
+    try {
+      const short = audioMultipart('audio', makeWebm(dir, 'short', 2));
+      const res = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...short.headers }, payload: short.payload });
+      expect(res.statusCode).toBe(202);
+      const v2 = await waitDone(headers, id, 'main');
+      expect(v2).toMatchObject({ version: 2, change_kind: 'text', change_text: 'words' });
+      const long = audioMultipart('audio', makeWebm(dir, 'long', 95));
+      const refused = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...long.headers }, payload: long.payload });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.fields).toEqual({ audio: 'too_long' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('POST /audio-to-text transcribes, with the default model named', async () => {
+    const u = await createUser(t);
+    const headers = bearer(await login(t, u.email, u.password));
+    const dir = mkdtempSync(path.join(tmpdir(), 'cn-a2t-'));
+    try {
+      const body = audioMultipart('audio', makeWebm(dir, 'a', 1), { clean: 'true', prompt: 'metformin' });
+      const res = await t.app.inject({ method: 'POST', url: '/audio-to-text', headers: { ...headers, ...body.headers }, payload: body.payload });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ text: 'words', model: 'whisper-1' });
+      const notAudio = audioMultipart('audio', Buffer.from('definitely not audio data'));
+      expect((await t.app.inject({ method: 'POST', url: '/audio-to-text-upload', headers: { ...headers, ...notAudio.headers }, payload: notAudio.payload })).statusCode).toBe(415);
+      expect((await t.app.inject({ method: 'POST', url: '/audio-to-text', payload: body.payload, headers: body.headers })).statusCode).toBe(401);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,9 +5,12 @@ import { DomainError, notFound } from '../../http/errors.js';
 import { requireOwnedSession } from '../consultation_sessions/service.js';
 import { findVersion, latestVersion, requestChange, resolveDocumentKey, startGeneration, type DocumentRow } from './service.js';
 import { documentView } from './view.js';
+import { transcribeUpload } from '../../ai/transcribe-upload.js';
 
 const params = z.object({ id: z.uuid({ error: 'invalid_id' }), doc: z.string().min(1).max(100) });
 const MAX_CHANGE_CHARS = 100_000;
+/** Spec §5: a voice command lasts up to 1:30. */
+export const VOICE_COMMAND_MAX_SECONDS = 90;
 
 export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
@@ -62,16 +65,25 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
     if (!request.isMultipart()) throw new DomainError(415, 'unsupported_media_type', 'Send the requested changes as multipart/form-data');
     const fields: Record<string, string> = {};
-    for await (const part of request.parts({ limits: { fieldSize: MAX_CHANGE_CHARS * 4, files: 1, fields: 5 } })) {
+    let audio: Buffer | undefined;
+    for await (const part of request.parts({ limits: { fieldSize: MAX_CHANGE_CHARS * 4, fileSize: ctx.config.maxAudioChunkBytes, files: 1, fields: 5 } })) {
       if (part.type === 'file') {
-        part.file.resume();
-        throw new DomainError(400, 'invalid_request', 'Voice change requests are not available yet; send text or markdown', { audio: 'not_supported' });
+        audio = await part.toBuffer();
+        if (part.file.truncated) throw new DomainError(413, 'payload_too_large', 'The recording is too large');
+      } else {
+        fields[part.fieldname] = String(part.value);
       }
-      fields[part.fieldname] = String(part.value);
     }
     let change: { kind: 'text' | 'markdown'; content: string } | undefined;
+    if (audio?.length) {
+      // A spoken change request: transcribed first (up to 1:30), then applied like a written one.
+      const spoken = await transcribeUpload(ctx.transcriber, { data: audio, language: currentUser(request).language, maxSeconds: VOICE_COMMAND_MAX_SECONDS });
+      change = { kind: 'text', content: spoken };
+    }
     const raw = fields.requested_changes;
-    if (raw !== undefined) {
+    if (change) {
+      // already a voice command
+    } else if (raw !== undefined) {
       try {
         const parsed = JSON.parse(raw) as { text?: unknown; markdown?: unknown };
         if (typeof parsed.markdown === 'string') change = { kind: 'markdown', content: parsed.markdown };

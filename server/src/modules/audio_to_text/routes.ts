@@ -1,0 +1,51 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { cleanDictation } from '../../ai/offline-composer.js';
+import { transcribeUpload } from '../../ai/transcribe-upload.js';
+import { TranscriptionUnavailableError } from '../../ai/transcriber.js';
+import type { Language } from '../../../../contract/constants.js';
+import { currentUser, requireUser } from '../../http/authenticate.js';
+import type { App, AppContext } from '../../http/context.js';
+import { DomainError } from '../../http/errors.js';
+
+export const DEFAULT_AUDIO_MODEL = 'whisper-1';
+
+/**
+ * Spec §7: multipart {prompt, clean, model, audio} → the text. `clean` removes hesitations; `model` defaults to
+ * whisper-1 and matters only to engines that offer several (the server's engine decides).
+ */
+export function audioToTextRoutes(app: App, ctx: AppContext) {
+  const handler = async (request: FastifyRequest) => {
+    const user = currentUser(request);
+    if (!request.isMultipart()) throw new DomainError(415, 'unsupported_media_type', 'Send the audio as multipart/form-data');
+    const fields: Record<string, string> = {};
+    let audio: Buffer | undefined;
+    for await (const part of request.parts({ limits: { fileSize: ctx.config.maxAudioChunkBytes, files: 1, fields: 10 } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'audio') {
+          part.file.resume();
+          continue;
+        }
+        audio = await part.toBuffer();
+        if (part.file.truncated) throw new DomainError(413, 'payload_too_large', 'The audio is too large');
+      } else {
+        fields[part.fieldname] = String(part.value);
+      }
+    }
+    if (!audio?.length) throw new DomainError(400, 'audio_missing', 'No audio received', { audio: 'required' });
+    const options = z
+      .object({ prompt: z.string().max(2000).optional(), clean: z.enum(['true', 'false', '1', '0']).optional(), model: z.string().max(100).optional() })
+      .safeParse(fields);
+    if (!options.success) throw new DomainError(400, 'invalid_request', 'Invalid fields', { fields: 'invalid' });
+    try {
+      const text = await transcribeUpload(ctx.transcriber, { data: audio, language: user.language, prompt: options.data.prompt });
+      const clean = options.data.clean === 'true' || options.data.clean === '1';
+      return { text: clean ? cleanDictation(text, user.language as Language) : text, model: options.data.model ?? DEFAULT_AUDIO_MODEL };
+    } catch (err) {
+      if (err instanceof TranscriptionUnavailableError) throw new DomainError(503, 'internal_error', 'No speech engine is available on this server');
+      throw err;
+    }
+  };
+  app.post('/audio-to-text', { preHandler: requireUser(ctx), config: { rateLimit: { max: 60, timeWindow: 60_000 } } }, handler);
+  app.post('/audio-to-text-upload', { preHandler: requireUser(ctx), config: { rateLimit: { max: 60, timeWindow: 60_000 } } }, handler);
+}
