@@ -35,6 +35,7 @@ export const errorCodes = [
   'unsupported_audio_type',
   'audio_missing',
   'insufficient_credits',
+  'generation_failed',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -142,7 +142,16 @@ function compose(req: DocumentRequest): string {
   return [...header, ...body].join('\n').trim() + '\n';
 }
 
+/** Fills `{{name}}` placeholders of a custom template; a missing value becomes the marked blank. */
+export function fillTemplate(template: string, values: Record<string, string>, language: Language): string {
+  return template.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_m, key: string) => values[key]?.trim() || BLANK[language]);
+}
+
 export function composeDocument(req: DocumentRequest): string {
+  if (req.documentKind === 'custom') {
+    const values: Record<string, string> = { ...(req.data as Record<string, string>), ...req.extraData, transcript: req.transcript };
+    return `${COMPOSER_LABEL[req.language]}\n\n${fillTemplate(req.template ?? '', values, req.language)}`;
+  }
   if (req.change) {
     // Instructions need a language model to be applied; without one they are kept, visibly, for the clinician.
     return `${req.change.previousText.trim()}\n\n## ${T.changes[req.language]}\n\n${req.change.instructions.trim()}\n`;

@@ -14,7 +14,12 @@ export function createOpenAiGenerator(opts: OpenAiGeneratorOptions): TextGenerat
     info: { engine: 'openai', model: opts.model, usesAi: true },
     async *write(req) {
       const { messages } = buildMessages(req);
-      const stream = await client.chat.completions.create({ model: opts.model, temperature: opts.temperature, messages, stream: true });
+      const stream = await client.chat.completions.create({
+        model: req.options?.model ?? opts.model,
+        temperature: req.options?.temperature ?? opts.temperature,
+        messages,
+        stream: true,
+      });
       for await (const chunk of stream) {
         const delta = chunk.choices[0]?.delta?.content;
         if (delta) yield delta;

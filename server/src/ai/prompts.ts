@@ -50,7 +50,7 @@ export function buildMessages(req: DocumentRequest): { messages: ChatMessage[]; 
   const system = promptFile(lang, 'system');
   const kind = promptFile(lang, req.documentKind);
   const systemText = [system.text, kind.text, req.template ? LINES[lang].template : '', req.change ? LINES[lang].change : ''].filter(Boolean).join('\n\n');
-  const data = Object.entries(req.data)
+  const data = Object.entries({ ...req.data, ...req.extraData })
     .filter(([, v]) => v && v.trim())
     .map(([k, v]) => `${k}: ${v!.trim()}`)
     .join('\n');

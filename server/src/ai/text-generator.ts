@@ -22,7 +22,7 @@ export type NotesField = (typeof NOTES_FIELDS)[number];
 export type NotesData = Partial<Record<NotesField, string>>;
 
 export type DocumentRequest = {
-  /** consultation_notes, clinical_summary, sick_leave_certificate, referral_letter, dictation, report */
+  /** consultation_notes, clinical_summary, sick_leave_certificate, referral_letter, dictation, report, or custom (fill `template`) */
   documentKind: string;
   language: Language;
   transcript: string;
@@ -33,6 +33,10 @@ export type DocumentRequest = {
   template?: string;
   /** A change request: the previous text and what to change in it. */
   change?: { previousText: string; instructions: string };
+  /** Free-form data for a custom template (POST /generate). */
+  extraData?: Record<string, string>;
+  /** Per-request engine settings, where the engine has them. */
+  options?: { model?: string; temperature?: number };
 };
 
 export type GeneratorInfo = { engine: 'openai' | 'local' | 'composer'; model?: string; usesAi: boolean };

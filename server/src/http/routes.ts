@@ -8,6 +8,7 @@ import { consultationTypesRoutes } from '../modules/consultation_types/routes.js
 import { generatedDocumentsRoutes } from '../modules/generated_documents/routes.js';
 import { creditsRoutes } from '../modules/credits/routes.js';
 import { audioToTextRoutes } from '../modules/audio_to_text/routes.js';
+import { generateRoutes } from '../modules/generate/routes.js';
 import { healthzRoutes } from '../modules/healthz/routes.js';
 import { loginRoutes } from '../modules/login/routes.js';
 import { logoutRoutes } from '../modules/logout/routes.js';
@@ -41,4 +42,5 @@ export function registerRoutes(app: App, ctx: AppContext) {
   creditsRoutes(app, ctx);
   // Audio, generation and assistants
   audioToTextRoutes(app, ctx);
+  generateRoutes(app, ctx);
 }
