@@ -43,7 +43,8 @@ const envSchema = z.object({
   LOCAL_SPEECH_DICT: z.string().optional(),
   TRANSCRIPTION_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
   INITIAL_CREDITS: z.coerce.number().int().min(0).default(100),
-  GENERATION_ENGINE: z.enum(['auto', 'openai', 'composer']).default('auto'),
+  GENERATION_ENGINE: z.enum(['auto', 'openai', 'local', 'composer']).default('auto'),
+  LLAMA_MODEL_PATH: z.string().optional(),
   GENERATION_MODEL: z.string().default('gpt-4o-mini'),
   GENERATION_TEMPERATURE: z.coerce.number().min(0).max(2).default(0.2),
   GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(120),
@@ -80,7 +81,8 @@ export type Config = {
   localDictionary: string | undefined;
   transcriptionWorkers: number;
   initialCredits: number;
-  generationEngine: 'auto' | 'openai' | 'composer';
+  generationEngine: 'auto' | 'openai' | 'local' | 'composer';
+  llamaModelPath: string | undefined;
   generationModel: string;
   generationTemperature: number;
   generationTimeoutMs: number;
@@ -129,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     transcriptionWorkers: e.TRANSCRIPTION_WORKERS,
     initialCredits: e.INITIAL_CREDITS,
     generationEngine: e.GENERATION_ENGINE,
+    llamaModelPath: e.LLAMA_MODEL_PATH || undefined,
     generationModel: e.GENERATION_MODEL,
     generationTemperature: e.GENERATION_TEMPERATURE,
     generationTimeoutMs: e.GENERATION_TIMEOUT_SECONDS * 1000,

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { WhisperSetupError } from './ai/whisper-transcriber.js';
+import { LlamaSetupError } from './ai/llama-generator.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { releaseLock, waitForLock, writeLock } from './db/process-lock.js';
@@ -57,7 +58,7 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof WhisperSetupError) {
+  if (err instanceof ConfigError || err instanceof WhisperSetupError || err instanceof LlamaSetupError) {
     console.error(err.message);
   } else {
     console.error(err);

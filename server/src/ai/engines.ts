@@ -9,6 +9,7 @@ import { TranscriptionUnavailableError, type Transcriber } from './transcriber.j
 import { createWhisperTranscriber } from './whisper-transcriber.js';
 import { offlineComposer } from './offline-composer.js';
 import { createOpenAiGenerator } from './openai-generator.js';
+import { createLlamaGenerator } from './llama-generator.js';
 import type { TextGenerator } from './text-generator.js';
 
 export const unavailableTranscriber: Transcriber = {
@@ -46,6 +47,10 @@ export async function createTranscriber(config: Config): Promise<Transcriber> {
 
 /** The document writer: an OpenAI-compatible endpoint when configured, else the offline composer. */
 export async function createTextGenerator(config: Config): Promise<TextGenerator> {
+  if (config.generationEngine === 'local' || (config.generationEngine === 'auto' && config.llamaModelPath)) {
+    if (!config.llamaModelPath) throw new Error('GENERATION_ENGINE=local needs LLAMA_MODEL_PATH');
+    return createLlamaGenerator({ modelPath: config.llamaModelPath, temperature: config.generationTemperature });
+  }
   if (config.generationEngine === 'openai' || (config.generationEngine === 'auto' && config.openaiApiKey)) {
     if (!config.openaiApiKey) throw new Error('GENERATION_ENGINE=openai needs OPENAI_API_KEY');
     return createOpenAiGenerator({
