@@ -202,3 +202,21 @@ export const creditLedger = pgTable(
   },
   (t) => [index('credit_ledger_org_idx').on(t.organizationId), index('credit_ledger_owner_idx').on(t.ownerUserId)],
 );
+
+/** The clinician's verdict on one version of a generated document (one per version and user, replaced on resend). */
+export const documentFeedback = pgTable(
+  'document_feedback',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => generatedDocuments.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rating: integer('rating').notNull(),
+    comment: text('comment'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('document_feedback_one').on(t.documentId, t.userId)],
+);

@@ -152,3 +152,17 @@ describe('voice change requests and audio to text', () => {
     }
   });
 });
+
+describe('document feedback', () => {
+  it('rates a version, replaces the rating on resend, and lists it', async () => {
+    const { headers, id } = await finishedSession();
+    await waitDone(headers, id, 'main');
+    const url = `/v1/consultation_sessions/${id}/generated_documents/main/feedback`;
+    expect((await t.app.inject({ method: 'POST', url, headers, payload: { rating: 4, comment: 'Good, missing the plan.' } })).statusCode).toBe(201);
+    expect((await t.app.inject({ method: 'POST', url, headers, payload: { rating: 5 } })).statusCode).toBe(201);
+    expect((await t.app.inject({ method: 'GET', url, headers })).json()).toEqual({ feedback: [{ version: 1, rating: 5, comment: null }] });
+    expect((await t.app.inject({ method: 'POST', url, headers, payload: { rating: 9 } })).statusCode).toBe(400);
+    const stranger = await createUser(t);
+    expect((await t.app.inject({ method: 'GET', url, headers: bearer(await login(t, stranger.email, stranger.password)) })).statusCode).toBe(404);
+  });
+});

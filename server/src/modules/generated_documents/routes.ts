@@ -3,7 +3,7 @@ import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { requireOwnedSession } from '../consultation_sessions/service.js';
-import { findVersion, latestVersion, requestChange, resolveDocumentKey, startGeneration, type DocumentRow } from './service.js';
+import { findVersion, latestVersion, listFeedback, requestChange, resolveDocumentKey, saveFeedback, startGeneration, type DocumentRow } from './service.js';
 import { documentView } from './view.js';
 import { transcribeUpload } from '../../ai/transcribe-upload.js';
 
@@ -58,6 +58,26 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
     }
     if (following.textSoFar) send('delta', { text: following.textSoFar });
     request.raw.on('close', following.stop);
+  });
+
+  const feedbackBody = z.object({ rating: z.number().int().min(1).max(5), comment: z.string().max(5000).optional(), version: z.number().int().min(1).optional() });
+
+  /** The clinician's rating (1–5) of a version (the latest by default), with an optional comment. */
+  app.post(`${base}/feedback`, { preHandler, schema: { params, body: feedbackBody } }, async (request, reply) => {
+    const user = currentUser(request);
+    const session = await requireOwnedSession(ctx, user.id, request.params.id);
+    const key = resolveDocumentKey(session, request.params.doc);
+    const row = request.body.version ? await findVersion(ctx, session.id, key, request.body.version) : await latestVersion(ctx, session.id, key);
+    if (!row) throw notFound('This document has not been generated yet');
+    const saved = await saveFeedback(ctx, row.id, user.id, request.body.rating, request.body.comment);
+    return reply.status(201).send({ feedback: { version: row.version, rating: saved.rating, comment: saved.comment } });
+  });
+
+  app.get(`${base}/feedback`, { preHandler, schema: { params } }, async (request) => {
+    const user = currentUser(request);
+    const session = await requireOwnedSession(ctx, user.id, request.params.id);
+    const key = resolveDocumentKey(session, request.params.doc);
+    return { feedback: await listFeedback(ctx, session.id, key, user.id) };
   });
 
   /** A change: multipart `requested_changes` with `text` (instructions) or `markdown` (the new text). */

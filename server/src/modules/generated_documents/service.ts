@@ -3,7 +3,7 @@ import type { Language } from '../../../../contract/constants.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
 import { findUserById, type UserRow } from '../../auth/users.js';
 import { attachDocument, debitGeneration, refundGeneration } from '../credits/service.js';
-import { generatedDocuments } from '../../db/schema.js';
+import { documentFeedback, generatedDocuments } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { findConsultationType } from '../consultation_types/catalogue.js';
@@ -163,4 +163,23 @@ export async function failInterruptedGenerations(ctx: AppContext, olderThanMs: n
     .update(generatedDocuments)
     .set({ status: 'failed', error: 'interrupted by a server restart', completedAt: new Date() })
     .where(and(eq(generatedDocuments.status, 'generating'), lt(generatedDocuments.createdAt, new Date(Date.now() - olderThanMs))));
+}
+
+export async function saveFeedback(ctx: AppContext, documentId: string, userId: string, rating: number, comment?: string) {
+  const [row] = await ctx.db
+    .insert(documentFeedback)
+    .values({ documentId, userId, rating, comment: comment ?? null })
+    .onConflictDoUpdate({ target: [documentFeedback.documentId, documentFeedback.userId], set: { rating, comment: comment ?? null, createdAt: new Date() } })
+    .returning();
+  return row!;
+}
+
+export async function listFeedback(ctx: AppContext, sessionId: string, key: string, userId: string) {
+  const rows = await ctx.db
+    .select({ version: generatedDocuments.version, rating: documentFeedback.rating, comment: documentFeedback.comment })
+    .from(documentFeedback)
+    .innerJoin(generatedDocuments, eq(generatedDocuments.id, documentFeedback.documentId))
+    .where(and(eq(generatedDocuments.sessionId, sessionId), eq(generatedDocuments.documentKey, key), eq(documentFeedback.userId, userId)))
+    .orderBy(generatedDocuments.version);
+  return rows;
 }
