@@ -3,6 +3,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import Markdown from 'react-markdown';
 import { ApiFailureError } from '../../api/client';
 import { documentsApi, type GeneratedDocument } from '../../api/documents';
+import { followDocument } from '../../api/document-stream';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { describeFailure } from '../i18n/api-error-messages';
@@ -34,12 +35,26 @@ export function DocumentView({ sessionId, docKey, canGenerate }: { sessionId: st
     void load();
   }, [load]);
 
-  // While a version is being written, follow it.
+  // While a version is being written, show its text as it streams in; poll as a fallback if the stream breaks.
+  const [streamed, setStreamed] = useState<string>();
   useEffect(() => {
     if (doc?.status !== 'generating') return;
-    const timer = setInterval(() => void load(), POLL_MS);
-    return () => clearInterval(timer);
-  }, [doc?.status, load]);
+    const abort = new AbortController();
+    let timer: ReturnType<typeof setInterval> | undefined;
+    setStreamed('');
+    followDocument(sessionId, docKey, (delta) => setStreamed((s) => (s ?? '') + delta), abort.signal)
+      .catch(() => {
+        if (!abort.signal.aborted) timer = setInterval(() => void load(), POLL_MS);
+      })
+      .finally(() => {
+        if (!abort.signal.aborted) void load();
+      });
+    return () => {
+      abort.abort();
+      clearInterval(timer);
+      setStreamed(undefined);
+    };
+  }, [doc?.status, doc?.id, sessionId, docKey, load]);
 
   async function generate() {
     setBusy(true);
@@ -119,7 +134,7 @@ export function DocumentView({ sessionId, docKey, canGenerate }: { sessionId: st
             </Alert>
           )}
           <article className="document-text" data-testid="document-text">
-            <Markdown>{doc.text}</Markdown>
+            <Markdown>{doc.status === 'generating' ? (streamed ?? doc.text) : doc.text}</Markdown>
           </article>
           <div className="field">
             <label htmlFor={`${id}-change`}>
