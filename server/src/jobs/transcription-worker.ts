@@ -100,6 +100,8 @@ export function startTranscriptionWorkers(opts: {
 
   async function loop() {
     while (!stopping) {
+      // Counted as busy while claiming too: an idle check must not run between a claim and its work.
+      busy++;
       let job: Claimed | undefined;
       try {
         job = await claimNext(db);
@@ -107,11 +109,11 @@ export function startTranscriptionWorkers(opts: {
         if (!stopping) log.error({ err }, 'could not claim a transcription job');
       }
       if (!job) {
+        busy--;
         if (busy === 0) for (const resolve of idleWaiters) resolve();
         await sleep(IDLE_POLL_MS);
         continue;
       }
-      busy++;
       try {
         await processOne(job);
       } finally {

@@ -1,6 +1,8 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useState } from 'react';
+import { useBlocker } from '@tanstack/react-router';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { confirm } from '../../ui/confirm';
 import { consultationsApi, type ConsultationTypeView } from '../../api/consultations';
 import { Alert } from '../../ui/Alert';
 import { RecordingPanel } from '../recording/RecordingPanel';
@@ -13,11 +15,31 @@ export type ConsultationVariant = 'consultation' | 'consultation_v2' | 'dictapho
 
 /** One consultation: recording controls, upload state and the transcript (live in the dictaphone variant). */
 export function ConsultationScreen({ id, variant }: { id: string; variant: ConsultationVariant }) {
-  const { i18n } = useLingui();
+  const { i18n, t } = useLingui();
   const { session, loadFailed, refresh } = useConsultationSession(id);
   const [type, setType] = useState<ConsultationTypeView>();
   const [engineNote, setEngineNote] = useState<string>();
   const [usesAi, setUsesAi] = useState(true);
+
+  // Spec §2: leaving a consultation without generated documents warns that the chance to generate them is lost.
+  const hasDocument = useRef(false);
+  const onWritten = useCallback(() => {
+    hasDocument.current = true;
+  }, []);
+  useBlocker({
+    enableBeforeUnload: false,
+    shouldBlockFn: async ({ next }) => {
+      if (hasDocument.current || next.pathname === '/login') return false;
+      const leave = await confirm({
+        type: 'warning',
+        title: t`Leave without documents?`,
+        message: t`No document has been generated for this consultation. If you leave now, the chance to generate them is lost.`,
+        confirmLabel: t`Leave`,
+        cancelLabel: t`Stay`,
+      });
+      return !leave;
+    },
+  });
 
   useEffect(() => {
     if (!session?.consultation_type_id) return;
@@ -43,7 +65,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
       <h1>{type?.name ?? <Trans>Consultation</Trans>}</h1>
       {loadFailed && <Alert tone="warning">{i18n._(recordingMessages.offline)}</Alert>}
       <RecordingPanel sessionId={id} active={active} onFinished={() => void refresh()} />
-      {!active && type && <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} />}
+      {!active && type && <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} onWritten={onWritten} />}
       <TranscriptPanel session={session} engineNote={engineNote} live={variant === 'dictaphone'} />
     </div>
   );

@@ -12,7 +12,7 @@ import { documentMessages } from './document-messages';
 const POLL_MS = 1000;
 
 /** One document of a consultation: its text, its versions, and a change request by text. */
-export function DocumentView({ sessionId, docKey, canGenerate }: { sessionId: string; docKey: string; canGenerate: boolean }) {
+export function DocumentView({ sessionId, docKey, canGenerate, onWritten }: { sessionId: string; docKey: string; canGenerate: boolean; onWritten?: () => void }) {
   const { i18n, t } = useLingui();
   const id = useId();
   const [doc, setDoc] = useState<GeneratedDocument | null>();
@@ -34,6 +34,10 @@ export function DocumentView({ sessionId, docKey, canGenerate }: { sessionId: st
   useEffect(() => {
     void load();
   }, [load]);
+
+  useEffect(() => {
+    if (doc?.status === 'done') onWritten?.();
+  }, [doc?.status, onWritten]);
 
   // While a version is being written, show its text as it streams in; poll as a fallback if the stream breaks.
   const [streamed, setStreamed] = useState<string>();

@@ -4,7 +4,7 @@ import type { ConsultationTypeView } from '../../api/consultations';
 import { DocumentView } from './DocumentView';
 
 /** The main document and the consultation type's selectable documents, one tab each. */
-export function DocumentsPanel({ sessionId, type, usesAi }: { sessionId: string; type: ConsultationTypeView; usesAi: boolean }) {
+export function DocumentsPanel({ sessionId, type, usesAi, onWritten }: { sessionId: string; type: ConsultationTypeView; usesAi: boolean; onWritten?: () => void }) {
   const documents = [{ ...type.main_document, key: 'main' }, ...type.selectable_documents.map((d) => ({ ...d, key: d.id }))];
   return (
     <section className="card" aria-labelledby="documents-title">
@@ -26,7 +26,7 @@ export function DocumentsPanel({ sessionId, type, usesAi }: { sessionId: string;
         </Tabs.List>
         {documents.map((d) => (
           <Tabs.Content key={d.key} value={d.key} className="tab-panel">
-            <DocumentView sessionId={sessionId} docKey={d.key} canGenerate />
+            <DocumentView sessionId={sessionId} docKey={d.key} canGenerate onWritten={onWritten} />
           </Tabs.Content>
         ))}
       </Tabs.Root>
