@@ -1,12 +1,12 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { App } from './context.js';
 
 /** The web app loads only its own scripts; it talks to this server and, when configured, to Sentry. */
 export async function registerSecurity(app: App, opts: { corsOrigins: string[]; sentryDsn?: string }) {
   const connectSrc = ["'self'"];
   if (opts.sentryDsn) connectSrc.push(new URL(opts.sentryDsn).origin);
-  await app.register(helmet, {
+  const headers = precomputeSecurityHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -29,9 +29,36 @@ export async function registerSecurity(app: App, opts: { corsOrigins: string[]; 
     // The phone pairing and the microphone need no cross-origin isolation; keep the defaults that don't break them.
     crossOriginEmbedderPolicy: false,
   });
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(headers);
+  });
   await app.register(cors, {
     origin: opts.corsOrigins.length ? opts.corsOrigins : false,
     exposedHeaders: ['Authorization', 'x-client-deprecated'],
     credentials: false,
   });
+}
+
+/**
+ * The security headers helmet would set, computed once: our policy has no per-request part (no nonces), and
+ * running helmet on every request halved the throughput of the hot polling routes (bench/README.md).
+ */
+export function precomputeSecurityHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+    getHeader: (name: string) => headers[name.toLowerCase()],
+  };
+  let failure: unknown;
+  // helmet is Express-style middleware; it sets every header synchronously before calling next.
+  helmet(options)({} as never, response as never, (err?: unknown) => {
+    failure = err;
+  });
+  if (failure) throw failure;
+  return headers;
 }
