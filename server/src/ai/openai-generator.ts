@@ -25,5 +25,17 @@ export function createOpenAiGenerator(opts: OpenAiGeneratorOptions): TextGenerat
         if (delta) yield delta;
       }
     },
+    async *converse(conversation) {
+      const stream = await client.chat.completions.create({
+        model: opts.model,
+        temperature: opts.temperature,
+        messages: [{ role: 'system', content: conversation.system }, ...conversation.messages],
+        stream: true,
+      });
+      for await (const chunk of stream) {
+        const delta = chunk.choices[0]?.delta?.content;
+        if (delta) yield delta;
+      }
+    },
   };
 }

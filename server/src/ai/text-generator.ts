@@ -41,8 +41,12 @@ export type DocumentRequest = {
 
 export type GeneratorInfo = { engine: 'openai' | 'local' | 'composer'; model?: string; usesAi: boolean };
 
+export type Conversation = { system: string; messages: { role: 'user' | 'assistant'; content: string }[] };
+
 export interface TextGenerator {
   readonly info: GeneratorInfo;
   /** Yields the document as it is written; the concatenation is the whole text. */
   write(request: DocumentRequest): AsyncIterable<string>;
+  /** The assistant's next reply in a conversation; absent where no model can converse (the offline composer). */
+  converse?(conversation: Conversation): AsyncIterable<string>;
 }

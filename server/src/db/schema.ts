@@ -220,3 +220,43 @@ export const documentFeedback = pgTable(
   },
   (t) => [uniqueIndex('document_feedback_one').on(t.documentId, t.userId)],
 );
+
+/** Assistant conversations, per user: a thread holds the messages, each question starts a run. */
+export const assistantThreads = pgTable(
+  'assistant_threads',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    assistantKey: text('assistant_key').notNull(),
+    threadKey: text('thread_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('assistant_threads_user_key').on(t.userId, t.threadKey)],
+);
+
+export const assistantMessages = pgTable(
+  'assistant_messages',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    threadId: uuid('thread_id')
+      .notNull()
+      .references(() => assistantThreads.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('assistant_messages_thread_idx').on(t.threadId, t.createdAt)],
+);
+
+export const assistantRuns = pgTable('assistant_runs', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  threadId: uuid('thread_id')
+    .notNull()
+    .references(() => assistantThreads.id, { onDelete: 'cascade' }),
+  status: text('status').notNull(),
+  error: text('error'),
+  createdAt: createdAt(),
+  completedAt: timestamp('completed_at', { withTimezone: true }),
+});

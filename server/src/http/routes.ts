@@ -9,6 +9,7 @@ import { generatedDocumentsRoutes } from '../modules/generated_documents/routes.
 import { creditsRoutes } from '../modules/credits/routes.js';
 import { audioToTextRoutes } from '../modules/audio_to_text/routes.js';
 import { generateRoutes } from '../modules/generate/routes.js';
+import { assistantsRoutes } from '../modules/assistants/routes.js';
 import { healthzRoutes } from '../modules/healthz/routes.js';
 import { loginRoutes } from '../modules/login/routes.js';
 import { logoutRoutes } from '../modules/logout/routes.js';
@@ -43,4 +44,5 @@ export function registerRoutes(app: App, ctx: AppContext) {
   // Audio, generation and assistants
   audioToTextRoutes(app, ctx);
   generateRoutes(app, ctx);
+  assistantsRoutes(app, ctx);
 }
