@@ -10,8 +10,8 @@ import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';
 import { NewPasswordFields } from './NewPasswordFields';
 import { describeFailure, fieldCodes } from '../i18n/api-error-messages';
-import { formSummary, hasErrors, validateNewPassword } from './validation';
-import { fieldMessage, validationMessages } from './validation-messages';
+import { hasErrors, validateNewPassword } from './validation';
+import { fieldMessage, summaryMessage } from './validation-messages';
 
 const updateFailed = msg`Error updating password`;
 
@@ -30,8 +30,7 @@ export function ChangePasswordForm() {
     e.preventDefault();
     const found = { ...validateNewPassword({ password, passwordConfirmation: confirmation }), ...(current ? {} : { current: 'required' as const }) };
     setErrors(found);
-    const summary = formSummary(found);
-    setFailure(summary ? i18n._(validationMessages[summary]) : undefined);
+    setFailure(summaryMessage(i18n, found));
     if (hasErrors(found)) return;
     setBusy(true);
     try {

@@ -8,8 +8,8 @@ import { Checkbox } from '../../ui/Checkbox';
 import { TextField } from '../../ui/TextField';
 import { describeFailure } from '../i18n/api-error-messages';
 import { beginSession } from './session-actions';
-import { formSummary, hasErrors, validateLogin, type FieldErrors } from './validation';
-import { fieldMessage, validationMessages } from './validation-messages';
+import { hasErrors, validateLogin, type FieldErrors } from './validation';
+import { fieldMessage, summaryMessage } from './validation-messages';
 
 export function LoginForm({ notice }: { notice?: string }) {
   const { i18n, t } = useLingui();
@@ -25,8 +25,7 @@ export function LoginForm({ notice }: { notice?: string }) {
     e.preventDefault();
     const found = validateLogin({ email, password });
     setErrors(found);
-    const summary = formSummary(found);
-    setFailure(summary ? i18n._(validationMessages[summary]) : undefined);
+    setFailure(summaryMessage(i18n, found));
     if (hasErrors(found)) return;
     setBusy(true);
     try {

@@ -6,8 +6,8 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { NewPasswordFields } from './NewPasswordFields';
 import { describeFailure, fieldCodes } from '../i18n/api-error-messages';
-import { formSummary, hasErrors, validateNewPassword } from './validation';
-import { validationMessages } from './validation-messages';
+import { hasErrors, validateNewPassword } from './validation';
+import { summaryMessage } from './validation-messages';
 
 export function ResetPasswordForm({ token }: { token: string }) {
   const { i18n } = useLingui();
@@ -22,8 +22,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
     e.preventDefault();
     const found = validateNewPassword({ password, passwordConfirmation: confirmation });
     setErrors(found);
-    const summary = formSummary(found);
-    setFailure(summary ? i18n._(validationMessages[summary]) : undefined);
+    setFailure(summaryMessage(i18n, found));
     if (hasErrors(found)) return;
     setBusy(true);
     try {

@@ -10,8 +10,8 @@ import { TextField } from '../../ui/TextField';
 import { describeFailure, fieldCodes } from '../i18n/api-error-messages';
 import { LANGUAGE_NAMES } from '../i18n/LanguageSwitch';
 import { beginSession } from './session-actions';
-import { formSummary, hasErrors, validateSignup } from './validation';
-import { fieldMessage, validationMessages } from './validation-messages';
+import { hasErrors, validateSignup } from './validation';
+import { fieldMessage, summaryMessage } from './validation-messages';
 
 type Field = 'name' | 'email' | 'password' | 'passwordConfirmation' | 'language';
 
@@ -35,8 +35,7 @@ export function SignupForm({ invitationRef }: { invitationRef: string }) {
     e.preventDefault();
     const found = validateSignup(values);
     setErrors(found);
-    const summary = formSummary(found);
-    setFailure(summary ? i18n._(validationMessages[summary]) : undefined);
+    setFailure(summaryMessage(i18n, found));
     if (hasErrors(found)) return;
     setBusy(true);
     try {

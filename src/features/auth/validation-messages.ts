@@ -1,6 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import type { I18n, MessageDescriptor } from '@lingui/core';
-import type { ValidationCode } from './validation';
+import { formSummary, type ValidationCode } from './validation';
 
 /** Spec §5 wording (English is the source; each catalog translates it). */
 export const validationMessages: Record<ValidationCode, MessageDescriptor> = {
@@ -31,4 +31,10 @@ export function fieldMessage(i18n: I18n, code: string | undefined): string | und
   if (!code) return undefined;
   const d = validationMessages[code as ValidationCode] ?? serverFieldMessages[code] ?? invalidValue;
   return i18n._(d);
+}
+
+/** The form-level message for a set of field errors: "Fill all the fields" when something required is empty. */
+export function summaryMessage(i18n: I18n, errors: Record<string, string | undefined>): string | undefined {
+  const summary = formSummary(errors as Record<string, ValidationCode | undefined>);
+  return summary ? i18n._(validationMessages[summary]) : undefined;
 }
