@@ -3,11 +3,11 @@
  * provides: every language, and no word leaves the machine. The binding ships prebuilt binaries but is not
  * in the default install (its GPU variants are large): `npm run install:whisper` adds the CPU build.
  */
-import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { runFfmpeg } from './ffmpeg.js';
 import type { Transcriber, TranscriptionInput } from './transcriber.js';
 
 export class WhisperSetupError extends Error {}
@@ -40,15 +40,7 @@ async function loadBinding(): Promise<WhisperBinding> {
 }
 
 /** whisper.cpp reads 16 kHz mono WAV; ffmpeg turns any recorded part into that. */
-function toWav(input: string, output: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const ff = spawn('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', input, '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', output]);
-    let err = '';
-    ff.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    ff.on('error', reject);
-    ff.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg: ${err.slice(0, 300)}`))));
-  });
-}
+const toWav = (input: string, output: string) => runFfmpeg(['-y', '-i', input, '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', output]);
 
 export async function createWhisperTranscriber(modelPath: string): Promise<Transcriber> {
   checkModelFile(modelPath);

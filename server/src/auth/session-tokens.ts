@@ -48,17 +48,19 @@ export function createSessionTokens(db: Database, opts: { secret: string; ttlSec
     },
 
     /** The user behind a live token, or undefined: bad signature, expired, revoked or user gone. */
-    async verify(token: string): Promise<{ user: UserRow; sessionId: string } | undefined> {
+    async verify(token: string): Promise<{ user: UserRow; sessionId: string; exp: number } | undefined> {
       let jti: string | undefined;
+      let exp = 0;
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
         jti = payload.jti;
+        exp = payload.exp ?? 0;
       } catch {
         return undefined;
       }
       if (!jti) return undefined;
       const [row] = await liveSession.execute({ jti });
-      return row ? { user: row.user, sessionId: jti } : undefined;
+      return row ? { user: row.user, sessionId: jti, exp } : undefined;
     },
 
     /** The user id and session of a live token, from the short cache when possible (no user row). */
@@ -71,9 +73,8 @@ export function createSessionTokens(db: Database, opts: { secret: string; ttlSec
         live.delete(token);
         return undefined;
       }
-      const exp = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).exp as number;
       if (live.size >= MAX_CACHED) live.delete(live.keys().next().value as string);
-      live.set(token, { userId: found.user.id, sessionId: found.sessionId, exp, until: now + LIVENESS_CACHE_MS });
+      live.set(token, { userId: found.user.id, sessionId: found.sessionId, exp: found.exp, until: now + LIVENESS_CACHE_MS });
       return { userId: found.user.id, sessionId: found.sessionId };
     },
 

@@ -7,6 +7,7 @@ import type { Language } from '../../../../contract/constants.js';
 import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
+import { readMultipart } from '../../http/multipart.js';
 
 export const DEFAULT_AUDIO_MODEL = 'whisper-1';
 
@@ -17,21 +18,8 @@ export const DEFAULT_AUDIO_MODEL = 'whisper-1';
 export function audioToTextRoutes(app: App, ctx: AppContext) {
   const handler = async (request: FastifyRequest) => {
     const user = currentUser(request);
-    if (!request.isMultipart()) throw new DomainError(415, 'unsupported_media_type', 'Send the audio as multipart/form-data');
-    const fields: Record<string, string> = {};
-    let audio: Buffer | undefined;
-    for await (const part of request.parts({ limits: { fileSize: ctx.config.maxAudioChunkBytes, files: 1, fields: 10 } })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'audio') {
-          part.file.resume();
-          continue;
-        }
-        audio = await part.toBuffer();
-        if (part.file.truncated) throw new DomainError(413, 'payload_too_large', 'The audio is too large');
-      } else {
-        fields[part.fieldname] = String(part.value);
-      }
-    }
+    const { fields, file } = await readMultipart(request, { maxFileBytes: ctx.config.maxAudioChunkBytes, fileFields: ['audio'] });
+    const audio = file?.data;
     if (!audio?.length) throw new DomainError(400, 'audio_missing', 'No audio received', { audio: 'required' });
     const options = z
       .object({ prompt: z.string().max(2000).optional(), clean: z.enum(['true', 'false', '1', '0']).optional(), model: z.string().max(100).optional() })

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyReply } from 'fastify';
+import { runFfmpeg } from '../../ai/ffmpeg.js';
 import type { AppContext } from '../../http/context.js';
 import type { ChunkRow } from './repository.js';
 
@@ -17,13 +17,7 @@ export async function streamRecording(ctx: AppContext, reply: FastifyReply, chun
   const paths = await Promise.all(chunks.map((c) => ctx.blobs.localPath(c.blobKey)));
   await writeFile(list, paths.map((p) => `file '${p.replace(/'/g, "'\\''")}'`).join('\n'));
   const out = path.join(dir, 'recording.webm');
-  await new Promise<void>((resolve, reject) => {
-    const ff = spawn('ffmpeg', ['-nostdin', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-c:a', 'libopus', '-b:a', '32k', '-vn', out]);
-    let err = '';
-    ff.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    ff.on('error', reject);
-    ff.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg: ${err.slice(0, 300)}`))));
-  });
+  await runFfmpeg(['-f', 'concat', '-safe', '0', '-i', list, '-c:a', 'libopus', '-b:a', '32k', '-vn', out]);
   const stream = createReadStream(out);
   stream.on('close', () => void rm(dir, { recursive: true, force: true }));
   return reply.type('audio/webm').header('cache-control', 'private, no-store').send(stream);

@@ -13,6 +13,7 @@ import { apiErrorSchema } from '../../../../contract/errors.js';
 import { currentUser, currentUserId, requireUser, requireUserId } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
+import { readMultipart } from '../../http/multipart.js';
 import { storeChunk } from './audio.js';
 import { streamRecording } from './recording-file.js';
 import { findActiveSession, findChunks, findSessionById, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
@@ -163,22 +164,9 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
 
   app.post(`${base}/:id/audios`, { preHandler, schema: { params: idParams, response: { 200: audioEnvelope, 201: audioEnvelope } } }, async (request, reply) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
-    if (!request.isMultipart()) throw new DomainError(415, 'unsupported_media_type', 'Send the audio as multipart/form-data');
-    let order: number | undefined;
-    let file: { data: Buffer; mimeType: string } | undefined;
-    for await (const part of request.parts({ limits: { fileSize: ctx.config.maxAudioChunkBytes, files: 1, fields: 5 } })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'audio_file') {
-          part.file.resume();
-          continue;
-        }
-        const data = await part.toBuffer();
-        if (part.file.truncated) throw new DomainError(413, 'payload_too_large', 'The audio part is too large');
-        file = { data, mimeType: part.mimetype };
-      } else if (part.fieldname === 'order') {
-        order = Number(part.value);
-      }
-    }
+    const form = await readMultipart(request, { maxFileBytes: ctx.config.maxAudioChunkBytes, fileFields: ['audio_file'], maxFields: 5 });
+    const order = form.fields.order === undefined ? undefined : Number(form.fields.order);
+    const file = form.file;
     if (order === undefined || !Number.isInteger(order) || order < 0 || order > 100_000) {
       throw new DomainError(400, 'invalid_request', 'order must be a whole number from 0', { order: 'invalid_order' });
     }

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { consultationSessions } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
@@ -11,9 +12,6 @@ export class ActiveSessionExistsError extends DomainError {
     super(409, 'active_session_exists', 'You already have an active consultation');
   }
 }
-
-const isUniqueViolation = (err: unknown) =>
-  String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === '23505';
 
 export async function createSession(
   ctx: AppContext,

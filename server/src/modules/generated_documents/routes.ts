@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
+import { readMultipart } from '../../http/multipart.js';
 import { requireOwnedSession } from '../consultation_sessions/service.js';
 import { findVersion, latestVersion, listFeedback, requestChange, resolveDocumentKey, saveFeedback, startGeneration, type DocumentRow } from './service.js';
 import { documentView } from './view.js';
@@ -83,17 +84,8 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
   /** A change: multipart `requested_changes` with `text` (instructions) or `markdown` (the new text). */
   app.post(`${base}/regenerate`, { preHandler, schema: { params } }, async (request, reply) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
-    if (!request.isMultipart()) throw new DomainError(415, 'unsupported_media_type', 'Send the requested changes as multipart/form-data');
-    const fields: Record<string, string> = {};
-    let audio: Buffer | undefined;
-    for await (const part of request.parts({ limits: { fieldSize: MAX_CHANGE_CHARS * 4, fileSize: ctx.config.maxAudioChunkBytes, files: 1, fields: 5 } })) {
-      if (part.type === 'file') {
-        audio = await part.toBuffer();
-        if (part.file.truncated) throw new DomainError(413, 'payload_too_large', 'The recording is too large');
-      } else {
-        fields[part.fieldname] = String(part.value);
-      }
-    }
+    const { fields, file } = await readMultipart(request, { maxFileBytes: ctx.config.maxAudioChunkBytes, maxFieldBytes: MAX_CHANGE_CHARS * 4, maxFields: 5 });
+    const audio = file?.data;
     let change: { kind: 'text' | 'markdown'; content: string } | undefined;
     if (audio?.length) {
       // A spoken change request: transcribed first (up to 1:30), then applied like a written one.

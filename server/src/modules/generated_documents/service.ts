@@ -67,10 +67,11 @@ function notesData(session: SessionRow): NotesData {
 }
 
 async function waitForTranscript(ctx: AppContext, session: SessionRow): Promise<string> {
+  // The clinician's own text wins, without waiting for the parts.
+  if (session.transcriptionOverride !== null) return session.transcriptionOverride;
   const until = Date.now() + TRANSCRIPT_WAIT_MS;
   for (;;) {
     const assembled = assembleTranscription(await listChunks(ctx.db, session.id));
-    if (session.transcriptionOverride !== null) return session.transcriptionOverride;
     if (assembled.status !== 'processing' || Date.now() > until || ctx.shutdown.aborted) return assembled.text;
     await new Promise((r) => setTimeout(r, 500));
   }

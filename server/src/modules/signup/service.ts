@@ -3,6 +3,7 @@ import type { signupBody } from '../../../../contract/account.js';
 import { createOneTimeToken } from '../../auth/one-time-tokens.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { findUserByEmail, type UserRow } from '../../auth/users.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { users } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
@@ -48,7 +49,7 @@ export async function signUp(ctx: AppContext, body: z.infer<typeof signupBody>):
     });
   } catch (err) {
     // Two signups racing for one address: the unique index decides, the loser gets the same answer as above.
-    if (String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === '23505') throw emailTaken();
+    if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
 

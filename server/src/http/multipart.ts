@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import { DomainError } from './errors.js';
+
+export type MultipartForm = { fields: Record<string, string>; file?: { field: string; data: Buffer; mimeType: string } };
+
+/**
+ * Reads a multipart form with at most one file, held in memory within `maxFileBytes` (413 beyond). Files under
+ * other names than `fileFields` are skipped unread; not multipart at all is a 415.
+ */
+export async function readMultipart(
+  request: FastifyRequest,
+  opts: { maxFileBytes: number; fileFields?: string[]; maxFieldBytes?: number; maxFields?: number },
+): Promise<MultipartForm> {
+  if (!request.isMultipart()) throw new DomainError(415, 'unsupported_media_type', 'Send this as multipart/form-data');
+  const form: MultipartForm = { fields: {} };
+  const limits = { fileSize: opts.maxFileBytes, files: 1, fields: opts.maxFields ?? 10, ...(opts.maxFieldBytes ? { fieldSize: opts.maxFieldBytes } : {}) };
+  for await (const part of request.parts({ limits })) {
+    if (part.type === 'file') {
+      if (opts.fileFields && !opts.fileFields.includes(part.fieldname)) {
+        part.file.resume();
+        continue;
+      }
+      const data = await part.toBuffer();
+      if (part.file.truncated) throw new DomainError(413, 'payload_too_large', 'The audio is too large');
+      form.file = { field: part.fieldname, data, mimeType: part.mimetype };
+    } else {
+      form.fields[part.fieldname] = String(part.value);
+    }
+  }
+  return form;
+}
