@@ -35,6 +35,7 @@ export const audioPartSchema = z.object({
   size_bytes: z.number().int(),
   duration_ms: z.number().int().nullable(),
   transcription_status: z.string(),
+  audio_kept: z.boolean(),
   created_at: z.string(),
 });
 
@@ -62,3 +63,17 @@ export const audiosEnvelope = z.object({ audios: z.array(audioPartSchema) });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 export type SessionDetail = z.infer<typeof sessionDetailSchema>;
 export type ConsultationTypeView = z.infer<typeof consultationTypeSchema>;
+
+/** Spec §3 "Feedback": the form a clinician fills after a consultation. */
+export const EDITING_TIMES = ['1_5_min', '5_10_min'] as const;
+export const consultationFeedbackSchema = z
+  .object({
+    doctor_satisfaction: z.number().int().min(0).max(10),
+    patient_satisfaction: z.number().int().min(0).max(10).nullable().optional(),
+    notes_quality: z.number().int().min(1).max(5).nullable().optional(),
+    editing_time: z.enum(EDITING_TIMES).nullable().optional(),
+    comment: z.string().trim().max(2_000).nullable().optional(),
+    share_anonymously: z.boolean().default(false),
+  })
+  .strict();
+export type ConsultationFeedback = z.infer<typeof consultationFeedbackSchema>;

@@ -34,6 +34,7 @@ export const errorCodes = [
   'session_finished',
   'unsupported_audio_type',
   'audio_missing',
+  'audio_not_kept',
   'insufficient_credits',
   'generation_failed',
   'internal_error',

@@ -22,6 +22,7 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { internalAdminRoutes } from './modules/internal_admin/routes.js';
 import { createTranscriber } from './ai/engines.js';
 import type { Transcriber } from './ai/transcriber.js';
+import { startRetentionJob } from './jobs/retention.js';
 import { startTranscriptionWorkers } from './jobs/transcription-worker.js';
 import { createFileBlobStore } from './storage/blob-store.js';
 import { createActiveStatusCache } from './modules/consultation_sessions/active-status-cache.js';
@@ -68,11 +69,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const blobs = createFileBlobStore(path.join(config.dataDir, 'files'));
   const transcriber = opts.transcriber ?? (await createTranscriber(config));
   const transcriptionQueue = startTranscriptionWorkers({ db: opts.db, blobs, transcriber, workers: config.transcriptionWorkers, log: app.log });
+  const retention = startRetentionJob({ db: opts.db, blobs, everySeconds: config.retentionSweepSeconds, log: app.log });
   const shutdown = new AbortController();
   const background = new Set<Promise<unknown>>();
   app.addHook('onClose', async () => {
     shutdown.abort();
-    await Promise.allSettled([transcriptionQueue.stop(), ...background]);
+    await Promise.allSettled([transcriptionQueue.stop(), retention.stop(), ...background]);
   });
   const ctx: AppContext = {
     config,

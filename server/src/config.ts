@@ -32,6 +32,8 @@ const envSchema = z.object({
   WEB_DIST: z.string().default('./dist'),
   TRUST_PROXY: boolFromEnv,
   RETENTION_MINUTES: z.coerce.number().int().min(1).default(60),
+  /** How often expired consultations are deleted; 0 turns the sweep off (tests drive it themselves). */
+  RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
   MAX_AUDIO_CHUNK_MB: z.coerce.number().min(0.1).max(200).default(25),
   TRANSCRIPTION_ENGINE: z.enum(['auto', 'local', 'whisper', 'openai', 'none']).default('auto'),
   WHISPER_MODEL_PATH: z.string().optional(),
@@ -70,6 +72,7 @@ export type Config = {
   webDist: string;
   trustProxy: boolean;
   retentionMinutes: number;
+  retentionSweepSeconds: number;
   maxAudioChunkBytes: number;
   transcriptionEngine: 'auto' | 'local' | 'whisper' | 'openai' | 'none';
   whisperModelPath: string | undefined;
@@ -119,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST),
     trustProxy: e.TRUST_PROXY,
     retentionMinutes: e.RETENTION_MINUTES,
+    retentionSweepSeconds: e.RETENTION_SWEEP_SECONDS,
     maxAudioChunkBytes: Math.round(e.MAX_AUDIO_CHUNK_MB * 1024 * 1024),
     transcriptionEngine: e.TRANSCRIPTION_ENGINE,
     whisperModelPath: e.WHISPER_MODEL_PATH || undefined,

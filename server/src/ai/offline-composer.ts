@@ -156,7 +156,22 @@ export function composeDocument(req: DocumentRequest): string {
     // Instructions need a language model to be applied; without one they are kept, visibly, for the clinician.
     return `${req.change.previousText.trim()}\n\n## ${T.changes[req.language]}\n\n${req.change.instructions.trim()}\n`;
   }
+  if (req.template) return composeFromTemplate(req);
   return compose(req);
+}
+
+/**
+ * The clinician's own template for a standard document: its `{{field}}` placeholders take the notes data, the
+ * transcript, the clinician and the date; anything else stays a marked blank. Written text in it is kept as is.
+ */
+function composeFromTemplate(req: DocumentRequest): string {
+  const values: Record<string, string> = {
+    ...(req.data as Record<string, string>),
+    transcript: req.transcript,
+    clinician: req.clinician.name,
+    date: formatDate(req.date, req.language),
+  };
+  return `${COMPOSER_LABEL[req.language]}\n\n${fillTemplate(req.template ?? '', values, req.language).trim()}\n`;
 }
 
 export const offlineComposer: TextGenerator = {

@@ -11,17 +11,41 @@ import type { Language } from '../../../contract/constants.js';
 import type { DocumentRequest } from './text-generator.js';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'prompts');
-const TAGS: Record<Language, { transcript: string; data: string; template: string; previous: string; change: string }> = {
-  pt: { transcript: 'transcricao', data: 'dados', template: 'modelo', previous: 'versao_anterior', change: 'alteracao_pedida' },
-  en: { transcript: 'transcript', data: 'data', template: 'template', previous: 'previous_version', change: 'requested_change' },
-  de: { transcript: 'transkript', data: 'daten', template: 'vorlage', previous: 'vorherige_version', change: 'gewuenschte_aenderung' },
-  es: { transcript: 'transcripcion', data: 'datos', template: 'plantilla', previous: 'version_anterior', change: 'cambio_solicitado' },
+const TAGS: Record<Language, { transcript: string; data: string; template: string; guide: string; previous: string; change: string }> = {
+  pt: { transcript: 'transcricao', data: 'dados', template: 'modelo', guide: 'preferencias', previous: 'versao_anterior', change: 'alteracao_pedida' },
+  en: { transcript: 'transcript', data: 'data', template: 'template', guide: 'preferences', previous: 'previous_version', change: 'requested_change' },
+  de: { transcript: 'transkript', data: 'daten', template: 'vorlage', guide: 'praeferenzen', previous: 'vorherige_version', change: 'gewuenschte_aenderung' },
+  es: { transcript: 'transcripcion', data: 'datos', template: 'plantilla', guide: 'preferencias', previous: 'version_anterior', change: 'cambio_solicitado' },
 };
-const LINES: Record<Language, { template: string; change: string; clinician: string; date: string }> = {
-  pt: { template: 'Segue o modelo do médico entre <modelo> e </modelo> para a estrutura.', change: 'Reescreve a versão anterior aplicando apenas a alteração pedida.', clinician: 'Médico', date: 'Data' },
-  en: { template: "Follow the clinician's template between <template> and </template> for the structure.", change: 'Rewrite the previous version applying only the requested change.', clinician: 'Clinician', date: 'Date' },
-  de: { template: 'Folge für die Struktur der Vorlage zwischen <vorlage> und </vorlage>.', change: 'Schreibe die vorherige Version neu und wende nur die gewünschte Änderung an.', clinician: 'Ärztin/Arzt', date: 'Datum' },
-  es: { template: 'Sigue la plantilla del médico entre <plantilla> y </plantilla> para la estructura.', change: 'Reescribe la versión anterior aplicando solo el cambio solicitado.', clinician: 'Médico', date: 'Fecha' },
+const LINES: Record<Language, { template: string; guide: string; change: string; clinician: string; date: string }> = {
+  pt: {
+    template: 'Segue o modelo do médico entre <modelo> e </modelo> para a estrutura.',
+    guide: 'Respeita as preferências de redação do médico entre <preferencias> e </preferencias>, sem nunca acrescentar factos.',
+    change: 'Reescreve a versão anterior aplicando apenas a alteração pedida.',
+    clinician: 'Médico',
+    date: 'Data',
+  },
+  en: {
+    template: "Follow the clinician's template between <template> and </template> for the structure.",
+    guide: "Respect the clinician's writing preferences between <preferences> and </preferences>, never adding facts.",
+    change: 'Rewrite the previous version applying only the requested change.',
+    clinician: 'Clinician',
+    date: 'Date',
+  },
+  de: {
+    template: 'Folge für die Struktur der Vorlage zwischen <vorlage> und </vorlage>.',
+    guide: 'Beachte die Schreibvorlieben zwischen <praeferenzen> und </praeferenzen>, ohne je Fakten hinzuzufügen.',
+    change: 'Schreibe die vorherige Version neu und wende nur die gewünschte Änderung an.',
+    clinician: 'Ärztin/Arzt',
+    date: 'Datum',
+  },
+  es: {
+    template: 'Sigue la plantilla del médico entre <plantilla> y </plantilla> para la estructura.',
+    guide: 'Respeta las preferencias de redacción del médico entre <preferencias> y </preferencias>, sin añadir nunca hechos.',
+    change: 'Reescribe la versión anterior aplicando solo el cambio solicitado.',
+    clinician: 'Médico',
+    date: 'Fecha',
+  },
 };
 
 type PromptFile = { version: number; text: string };
@@ -49,7 +73,7 @@ export function buildMessages(req: DocumentRequest): { messages: ChatMessage[]; 
   const tags = TAGS[lang];
   const system = promptFile(lang, 'system');
   const kind = promptFile(lang, req.documentKind);
-  const systemText = [system.text, kind.text, req.template ? LINES[lang].template : '', req.change ? LINES[lang].change : ''].filter(Boolean).join('\n\n');
+  const systemText = [system.text, kind.text, req.template ? LINES[lang].template : '', req.guide ? LINES[lang].guide : '', req.change ? LINES[lang].change : ''].filter(Boolean).join('\n\n');
   const data = Object.entries({ ...req.data, ...req.extraData })
     .filter(([, v]) => v && v.trim())
     .map(([k, v]) => `${k}: ${v!.trim()}`)
@@ -60,6 +84,7 @@ export function buildMessages(req: DocumentRequest): { messages: ChatMessage[]; 
     block(tags.transcript, req.transcript.trim()),
     block(tags.data, data),
     ...(req.template ? [block(tags.template, req.template)] : []),
+    ...(req.guide ? [block(tags.guide, req.guide)] : []),
     ...(req.change ? [block(tags.previous, req.change.previousText), block(tags.change, req.change.instructions)] : []),
   ].join('\n\n');
   return {

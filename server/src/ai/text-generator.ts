@@ -31,6 +31,8 @@ export type DocumentRequest = {
   date: Date;
   /** The clinician's own template for this document, when they keep one. */
   template?: string;
+  /** The clinician's standing preferences for this kind of document (a user guide). */
+  guide?: string;
   /** A change request: the previous text and what to change in it. */
   change?: { previousText: string; instructions: string };
   /** Free-form data for a custom template (POST /generate). */

@@ -149,6 +149,8 @@ export const audioChunks = pgTable(
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lastError: text('last_error'),
+    /** Set when the audio itself was removed (the user keeps no audio); the row and its transcript remain. */
+    audioDeletedAt: timestamp('audio_deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -175,6 +177,8 @@ export const generatedDocuments = pgTable(
     engine: text('engine').notNull(),
     changeKind: text('change_kind'),
     changeText: text('change_text'),
+    /** The clinician's template it was written with, if any (GET /template/{id}/reports lists them). */
+    templateId: uuid('template_id').references(() => processorInputTemplates.id, { onDelete: 'set null' }),
     error: text('error'),
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -260,3 +264,58 @@ export const assistantRuns = pgTable('assistant_runs', {
   createdAt: createdAt(),
   completedAt: timestamp('completed_at', { withTimezone: true }),
 });
+
+/** A clinician's personal templates, per processor input (one input per document kind: `<document>_template`). */
+export const processorInputTemplates = pgTable(
+  'processor_input_templates',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    processorInputId: text('processor_input_id').notNull(),
+    name: text('name').notNull(),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('processor_input_templates_user_idx').on(t.userId, t.processorInputId)],
+);
+
+/** A clinician's standing guidance for one selectable document ("always state the ICD-10 code"), one per document. */
+export const selectableDocumentGuides = pgTable(
+  'selectable_document_guides',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    documentId: text('document_id').notNull(),
+    content: text('content').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('selectable_document_guides_one').on(t.userId, t.documentId)],
+);
+
+/**
+ * The feedback form of a consultation. It outlives the consultation's data (session_id is cleared when the
+ * retention job deletes it): only ratings and the clinician's comment remain, never patient data.
+ */
+export const consultationFeedback = pgTable(
+  'consultation_feedback',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    sessionId: uuid('session_id').references(() => consultationSessions.id, { onDelete: 'set null' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    doctorSatisfaction: integer('doctor_satisfaction').notNull(),
+    patientSatisfaction: integer('patient_satisfaction'),
+    notesQuality: integer('notes_quality'),
+    editingTime: text('editing_time'),
+    comment: text('comment'),
+    shareAnonymously: boolean('share_anonymously').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('consultation_feedback_one').on(t.sessionId, t.userId)],
+);

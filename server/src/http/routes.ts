@@ -4,6 +4,7 @@ import { accountRoutes } from '../modules/account/routes.js';
 import { autoLoginRoutes } from '../modules/auto_login/routes.js';
 import { confirmEmailRoutes } from '../modules/confirm_email/routes.js';
 import { consultationSessionsRoutes } from '../modules/consultation_sessions/routes.js';
+import { consultationFeedbackRoutes } from '../modules/consultation_sessions/feedback.js';
 import { consultationTypesRoutes } from '../modules/consultation_types/routes.js';
 import { generatedDocumentsRoutes } from '../modules/generated_documents/routes.js';
 import { creditsRoutes } from '../modules/credits/routes.js';
@@ -20,6 +21,9 @@ import { resetPasswordRoutes } from '../modules/reset_password/routes.js';
 import { signedTokenLoginRoutes } from '../modules/signed_token_login/routes.js';
 import { signupRoutes } from '../modules/signup/routes.js';
 import { startRoutes } from '../modules/start/routes.js';
+import { processorInputsRoutes } from '../modules/processor_inputs/routes.js';
+import { selectableDocumentsRoutes } from '../modules/selectable_documents/routes.js';
+import { templatesRoutes } from '../modules/templates/routes.js';
 
 export function registerRoutes(app: App, ctx: AppContext) {
   healthzRoutes(app, ctx);
@@ -39,10 +43,15 @@ export function registerRoutes(app: App, ctx: AppContext) {
   // Consultation types and sessions
   consultationTypesRoutes(app, ctx);
   consultationSessionsRoutes(app, ctx);
+  consultationFeedbackRoutes(app, ctx);
   generatedDocumentsRoutes(app, ctx);
   creditsRoutes(app, ctx);
   // Audio, generation and assistants
   audioToTextRoutes(app, ctx);
   generateRoutes(app, ctx);
   assistantsRoutes(app, ctx);
+  templatesRoutes(app, ctx);
+  // Templates and guides
+  processorInputsRoutes(app, ctx);
+  selectableDocumentsRoutes(app, ctx);
 }

@@ -11,6 +11,7 @@ import { TranscriptionUnavailableError, type Transcriber } from '../ai/transcrib
 import type { Database } from '../db/client.js';
 import { audioChunks, consultationSessions, users } from '../db/schema.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { discardAudioIfNotKept } from './retention.js';
 
 export const MAX_ATTEMPTS = 3;
 const LOCK_MINUTES = 5;
@@ -81,6 +82,7 @@ export function startTranscriptionWorkers(opts: {
         .update(audioChunks)
         .set({ transcript: text, transcriptionStatus: 'done', durationMs, lockedUntil: null, lastError: null })
         .where(eq(audioChunks.id, job.id));
+      await discardAudioIfNotKept(db, blobs, job.id);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const unavailable = err instanceof TranscriptionUnavailableError;
@@ -95,6 +97,7 @@ export function startTranscriptionWorkers(opts: {
           lastError: message.slice(0, 500),
         })
         .where(and(eq(audioChunks.id, job.id), eq(audioChunks.transcriptionStatus, 'processing')));
+      if (giveUp && !unavailable) await discardAudioIfNotKept(db, blobs, job.id);
     }
   }
 

@@ -54,6 +54,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: { tr
     WEB_DIST: path.join(dataDir, 'no-web-build'),
     PUBLIC_URL: 'http://clinic.test',
     LOG_LEVEL: 'info',
+    RETENTION_SWEEP_SECONDS: '0',
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });

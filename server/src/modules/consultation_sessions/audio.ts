@@ -1,3 +1,4 @@
+import { sessionBlobPrefix } from '../../jobs/retention.js';
 /**
  * Receiving recorded parts. A part is stored once per (session, order): a repeat upload (the client did not
  * see our answer and sent again) answers 200 with the stored part and changes nothing. Parts may arrive in any
@@ -48,7 +49,7 @@ export async function storeChunk(
   if (!declared || !actual) {
     throw new DomainError(415, 'unsupported_audio_type', 'The file is not audio in a supported format (webm, ogg, mp4, mp3 or wav)');
   }
-  const blobKey = `sessions/${session.id}/${String(input.order).padStart(6, '0')}.${actual}`;
+  const blobKey = `${sessionBlobPrefix(session.id)}${String(input.order).padStart(6, '0')}.${actual}`;
   // The blob is written before the row: a row always points at stored audio.
   await ctx.blobs.put(blobKey, input.data);
   const [inserted] = await ctx.db

@@ -198,6 +198,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
       if (!chunk) throw notFound('Audio not found');
       const accept = request.headers.accept ?? '';
       if (accept.includes('application/json')) return { audio: chunkView(chunk) };
+      if (chunk.audioDeletedAt) throw new DomainError(410, 'audio_not_kept', 'This audio is not kept: your consultation data storage settings remove it once transcribed');
       return reply.type(chunk.mimeType).header('cache-control', 'private, no-store').send(ctx.blobs.read(chunk.blobKey));
     },
   );
@@ -221,8 +222,8 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
       // The signature proves the owner asked for this address; the session must still exist.
       const session = await findSessionById(ctx.db, request.params.id);
       if (!session) throw notFound('Recording not found');
-      const chunks = await listChunks(ctx.db, session.id);
-      if (chunks.length === 0) throw notFound('Nothing was recorded');
+      const chunks = (await listChunks(ctx.db, session.id)).filter((c) => !c.audioDeletedAt);
+      if (chunks.length === 0) throw notFound('No recorded audio is kept for this consultation');
       return streamRecording(ctx, reply, chunks);
     },
   );

@@ -57,7 +57,8 @@ async function finishSessionRow(db: Database, id: string, retentionMinutes: numb
 
 export async function requireOwnedSession(ctx: AppContext, userId: string, id: string): Promise<SessionRow> {
   const session = await findOwnedSession(ctx.db, userId, id);
-  if (!session || (session.status === 'finished' && session.expiresAt && session.expiresAt.getTime() <= Date.now())) {
+  // Past its retention window a consultation is gone for every call, even while its text is kept for history.
+  if (!session || session.status === 'archived' || (session.status === 'finished' && session.expiresAt && session.expiresAt.getTime() <= Date.now())) {
     throw notFound('Consultation not found');
   }
   return session;

@@ -25,6 +25,7 @@ export function chunkView(c: ChunkRow) {
     size_bytes: c.sizeBytes,
     duration_ms: c.durationMs,
     transcription_status: c.transcriptionStatus,
+    audio_kept: c.audioDeletedAt === null,
     created_at: c.createdAt.toISOString(),
   };
 }

@@ -82,12 +82,24 @@ export const SELECTABLE_DOCUMENTS: Record<string, SelectableDocument> = {
   },
 };
 
-const notesInput: ProcessorInput = {
-  id: 'consultation_notes_template',
-  name: { pt: 'Modelo das notas', en: 'Notes template', de: 'Notizvorlage', es: 'Plantilla de notas' },
-};
+const TEMPLATE_WORD: Localized = { pt: 'Modelo', en: 'Template', de: 'Vorlage', es: 'Plantilla' };
 
-export const CONSULTATION_TYPES: ConsultationType[] = [
+/**
+ * Every document kind takes one processor input, its template: the clinician keeps personal templates for it and
+ * chooses one per consultation (a user input whose value is the template's id).
+ */
+export const templateInputId = (documentId: string) => `${documentId}_template`;
+
+export const PROCESSOR_INPUTS: (ProcessorInput & { documentId: string })[] = Object.values(SELECTABLE_DOCUMENTS).map((d) => ({
+  id: templateInputId(d.id),
+  documentId: d.id,
+  name: Object.fromEntries(Object.entries(d.name).map(([lang, name]) => [lang, `${TEMPLATE_WORD[lang as Language]}: ${name}`])) as Localized,
+}));
+
+export const findProcessorInput = (id: string) => PROCESSOR_INPUTS.find((p) => p.id === id);
+const inputsFor = (documents: string[]) => documents.map((d) => findProcessorInput(templateInputId(d))!);
+
+const TYPES: Omit<ConsultationType, 'processorInputs'>[] = [
   {
     id: 'general_consultation',
     kind: 'note_taker',
@@ -99,7 +111,6 @@ export const CONSULTATION_TYPES: ConsultationType[] = [
       de: 'Nimmt die Konsultation auf und schreibt die klinischen Notizen und Dokumente.',
       es: 'Graba la consulta y escribe las notas clínicas y los documentos.',
     },
-    processorInputs: [notesInput],
     documents: ['consultation_notes', 'clinical_summary', 'sick_leave_certificate', 'referral_letter'],
   },
   {
@@ -113,7 +124,6 @@ export const CONSULTATION_TYPES: ConsultationType[] = [
       de: 'Diktieren Sie einen Text und sehen Sie die Transkription beim Sprechen wachsen.',
       es: 'Dicte un texto y vea crecer la transcripción mientras habla.',
     },
-    processorInputs: [],
     documents: ['dictation', 'clinical_summary', 'referral_letter'],
   },
   {
@@ -127,9 +137,10 @@ export const CONSULTATION_TYPES: ConsultationType[] = [
       de: 'Beschreiben Sie eine Untersuchung oder einen Eingriff und erhalten Sie einen strukturierten Bericht.',
       es: 'Describa una exploración o un procedimiento y obtenga un informe estructurado.',
     },
-    processorInputs: [],
     documents: ['report', 'clinical_summary'],
   },
 ];
+
+export const CONSULTATION_TYPES: ConsultationType[] = TYPES.map((t) => ({ ...t, processorInputs: inputsFor(t.documents) }));
 
 export const findConsultationType = (id: string) => CONSULTATION_TYPES.find((t) => t.id === id);

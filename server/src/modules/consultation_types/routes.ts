@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { Language } from '../../../../contract/constants.js';
 import { consultationTypeSchema } from '../../../../contract/consultations.js';
-import { requireUser } from '../../http/authenticate.js';
+import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';
 import { requestLanguage } from '../../http/language.js';
+import { findGuide } from '../selectable_documents/service.js';
 import { CONSULTATION_TYPES, findConsultationType, SELECTABLE_DOCUMENTS, type ConsultationType } from './catalogue.js';
 
 const documentView = (id: string, lang: Language) => {
@@ -47,7 +48,8 @@ export function consultationTypesRoutes(app: App, ctx: AppContext) {
     async (request) => {
       const type = findConsultationType(request.params.id);
       if (!type || !type.documents.includes(request.params.docId)) throw notFound('Unknown document for this consultation type');
-      return { selectable_document: documentView(request.params.docId, requestLanguage(request)) };
+      const guide = await findGuide(ctx.db, currentUser(request).id, request.params.docId);
+      return { selectable_document: { ...documentView(request.params.docId, requestLanguage(request)), user_guide: guide ?? '' } };
     },
   );
 }

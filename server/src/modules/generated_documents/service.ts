@@ -6,7 +6,9 @@ import { attachDocument, debitGeneration, refundGeneration } from '../credits/se
 import { documentFeedback, generatedDocuments } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
-import { findConsultationType } from '../consultation_types/catalogue.js';
+import { findConsultationType, templateInputId } from '../consultation_types/catalogue.js';
+import { findOwnTemplate } from '../processor_inputs/service.js';
+import { findGuide } from '../selectable_documents/service.js';
 import { listChunks, type SessionRow } from '../consultation_sessions/repository.js';
 import { assembleTranscription } from '../consultation_sessions/transcription.js';
 
@@ -66,6 +68,20 @@ function notesData(session: SessionRow): NotesData {
   return data;
 }
 
+type Personalisation = { templateId?: string; template?: string; guide?: string };
+
+/**
+ * The clinician's template chosen for this document in the consultation (a user input `<document>_template`
+ * whose value is the template's id) and their standing guide for the document kind. A template deleted since it
+ * was chosen is simply not used.
+ */
+async function personalisation(ctx: AppContext, session: SessionRow, key: string): Promise<Personalisation> {
+  const chosen = (session.userInputs as { processor_input_id?: string; value?: string }[]).find((i) => i.processor_input_id === templateInputId(key))?.value;
+  const template = chosen ? await findOwnTemplate(ctx.db, session.userId, chosen).catch(() => undefined) : undefined;
+  const guide = await findGuide(ctx.db, session.userId, key);
+  return { templateId: template?.id, template: template?.text, guide };
+}
+
 async function waitForTranscript(ctx: AppContext, session: SessionRow): Promise<string> {
   // The clinician's own text wins, without waiting for the parts.
   if (session.transcriptionOverride !== null) return session.transcriptionOverride;
@@ -80,15 +96,17 @@ async function waitForTranscript(ctx: AppContext, session: SessionRow): Promise<
 /** Writes one version in the background; the row says how it went, the live stream shows it being written. */
 type Charge = { user: UserRow };
 
-function generate(ctx: AppContext, session: SessionRow, row: DocumentRow, change?: { previousText: string; instructions: string }, charge?: Charge): void {
-  const work = writeVersion(ctx, session, row, change, charge).catch((err: unknown) => {
+type Change = { previousText: string; instructions: string };
+
+function generate(ctx: AppContext, session: SessionRow, row: DocumentRow, personal: Personalisation, change?: Change, charge?: Charge): void {
+  const work = writeVersion(ctx, session, row, personal, change, charge).catch((err: unknown) => {
     if (!ctx.shutdown.aborted) console.error('document generation could not record its result', err);
   });
   ctx.background.add(work);
   void work.finally(() => ctx.background.delete(work));
 }
 
-async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentRow, change?: { previousText: string; instructions: string }, charge?: Charge) {
+async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentRow, personal: Personalisation, change?: Change, charge?: Charge) {
   ctx.liveDocuments.begin(row.id);
   let text = '';
   try {
@@ -102,6 +120,8 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       data: notesData(session),
       clinician: { name: user?.name ?? '' },
       date: new Date(),
+      template: personal.template,
+      guide: personal.guide,
       change,
     })) {
       text += delta;
@@ -132,10 +152,11 @@ async function chargeIfAi(ctx: AppContext, session: SessionRow): Promise<{ charg
 
 export async function startGeneration(ctx: AppContext, session: SessionRow, doc: string): Promise<DocumentRow> {
   const key = resolveDocumentKey(session, doc);
+  const personal = await personalisation(ctx, session, key);
   const { charge, ledgerId } = await chargeIfAi(ctx, session);
-  const row = await insertVersion(ctx, session.id, key, {});
+  const row = await insertVersion(ctx, session.id, key, { templateId: personal.templateId ?? null });
   if (ledgerId) await attachDocument(ctx.db, ledgerId, row.id);
-  generate(ctx, session, row, undefined, charge);
+  generate(ctx, session, row, personal, undefined, charge);
   return row;
 }
 
@@ -144,13 +165,15 @@ export async function requestChange(ctx: AppContext, session: SessionRow, doc: s
   const previous = await latestVersion(ctx, session.id, key);
   if (change.kind === 'markdown') {
     // A manual edit replaces the text as written: nothing to generate.
-    return insertVersion(ctx, session.id, key, { status: 'done', text: change.content, engine: 'manual', changeKind: 'markdown', completedAt: new Date() });
+    return insertVersion(ctx, session.id, key, { status: 'done', text: change.content, engine: 'manual', changeKind: 'markdown', templateId: previous?.templateId ?? null, completedAt: new Date() });
   }
   if (!previous || previous.status !== 'done') throw new DomainError(409, 'invalid_request', 'There is no finished version to change yet');
+  // A change keeps the template the previous version was written with; only the guide is read again.
+  const personal = { ...(await personalisation(ctx, session, key)), templateId: previous.templateId ?? undefined, template: undefined };
   const { charge, ledgerId } = await chargeIfAi(ctx, session);
-  const row = await insertVersion(ctx, session.id, key, { changeKind: 'text', changeText: change.content });
+  const row = await insertVersion(ctx, session.id, key, { changeKind: 'text', changeText: change.content, templateId: previous.templateId });
   if (ledgerId) await attachDocument(ctx.db, ledgerId, row.id);
-  generate(ctx, session, row, { previousText: previous.text, instructions: change.content }, charge);
+  generate(ctx, session, row, personal, { previousText: previous.text, instructions: change.content }, charge);
   return row;
 }
 

@@ -1,0 +1,59 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { consultationFeedbackSchema, type ConsultationFeedback } from '../../../../contract/consultations.js';
+import { consultationFeedback } from '../../db/schema.js';
+import { currentUser, requireUser } from '../../http/authenticate.js';
+import type { App, AppContext } from '../../http/context.js';
+import { notFound } from '../../http/errors.js';
+import { requireOwnedSession } from './service.js';
+
+const params = z.object({ id: z.uuid({ error: 'invalid_id' }) });
+
+function view(row: typeof consultationFeedback.$inferSelect): ConsultationFeedback & { created_at: string } {
+  return {
+    doctor_satisfaction: row.doctorSatisfaction,
+    patient_satisfaction: row.patientSatisfaction,
+    notes_quality: row.notesQuality,
+    editing_time: row.editingTime as ConsultationFeedback['editing_time'],
+    comment: row.comment,
+    share_anonymously: row.shareAnonymously,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** Spec §7 POST …/feedback: the clinician's rating of a consultation; sending again replaces it. */
+export function consultationFeedbackRoutes(app: App, ctx: AppContext) {
+  const preHandler = requireUser(ctx);
+  const url = '/v1/consultation_sessions/:id/feedback';
+
+  app.post(url, { preHandler, schema: { params, body: z.object({ feedback: consultationFeedbackSchema }).strict() } }, async (request, reply) => {
+    const userId = currentUser(request).id;
+    const session = await requireOwnedSession(ctx, userId, request.params.id);
+    const f = request.body.feedback;
+    const values = {
+      doctorSatisfaction: f.doctor_satisfaction,
+      patientSatisfaction: f.patient_satisfaction ?? null,
+      notesQuality: f.notes_quality ?? null,
+      editingTime: f.editing_time ?? null,
+      comment: f.comment || null,
+      shareAnonymously: f.share_anonymously,
+    };
+    const [row] = await ctx.db
+      .insert(consultationFeedback)
+      .values({ sessionId: session.id, userId, ...values })
+      .onConflictDoUpdate({ target: [consultationFeedback.sessionId, consultationFeedback.userId], set: { ...values, createdAt: new Date() } })
+      .returning();
+    return reply.status(201).send({ feedback: view(row!) });
+  });
+
+  app.get(url, { preHandler, schema: { params } }, async (request) => {
+    const userId = currentUser(request).id;
+    const session = await requireOwnedSession(ctx, userId, request.params.id);
+    const [row] = await ctx.db
+      .select()
+      .from(consultationFeedback)
+      .where(and(eq(consultationFeedback.sessionId, session.id), eq(consultationFeedback.userId, userId)));
+    if (!row) throw notFound('No feedback sent for this consultation');
+    return { feedback: view(row) };
+  });
+}
