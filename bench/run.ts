@@ -4,4 +4,6 @@ import { execFileSync } from 'node:child_process';
 for (const bench of ['account', 'active-status', 'chunk-ingest', 'speech', 'finish-to-document']) {
   execFileSync('npx', ['tsx', `bench/${bench}.ts`], { stdio: 'inherit' });
 }
+// The browser's own code, measured in Node.
+execFileSync('npx', ['tsx', 'bench/web/pdf-export.ts'], { stdio: 'inherit' });
 execFileSync('node', ['scripts/check-bundle-budget.mjs'], { stdio: 'inherit' });

@@ -22,6 +22,8 @@ const envSchema = z.object({
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(12 * 60 * 60),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Consultation Notes <no-reply@localhost>'),
+  /** Where the support form's messages go (credits, problems, custom documents). */
+  SUPPORT_EMAIL: z.string().email().default('support@localhost.localdomain'),
   SENTRY_DSN: z.string().optional(),
   CORS_ORIGINS: z.string().default(''),
   MIN_CLIENT_VERSION: z.string().default('0.0.20'),
@@ -31,7 +33,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default('./dist'),
   TRUST_PROXY: boolFromEnv,
-  RETENTION_MINUTES: z.coerce.number().int().min(1).default(60),
+  /** How long a finished consultation's data is kept; fractions are allowed (a browser test uses seconds). */
+  RETENTION_MINUTES: z.coerce.number().positive().default(60),
   /** How often expired consultations are deleted; 0 turns the sweep off (tests drive it themselves). */
   RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
   MAX_AUDIO_CHUNK_MB: z.coerce.number().min(0.1).max(200).default(25),
@@ -73,6 +76,7 @@ export type Config = {
   trustProxy: boolean;
   retentionMinutes: number;
   retentionSweepSeconds: number;
+  supportEmail: string;
   maxAudioChunkBytes: number;
   transcriptionEngine: 'auto' | 'local' | 'whisper' | 'openai' | 'none';
   whisperModelPath: string | undefined;
@@ -123,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     retentionMinutes: e.RETENTION_MINUTES,
     retentionSweepSeconds: e.RETENTION_SWEEP_SECONDS,
+    supportEmail: e.SUPPORT_EMAIL,
     maxAudioChunkBytes: Math.round(e.MAX_AUDIO_CHUNK_MB * 1024 * 1024),
     transcriptionEngine: e.TRANSCRIPTION_ENGINE,
     whisperModelPath: e.WHISPER_MODEL_PATH || undefined,

@@ -5,9 +5,12 @@ import type { ConsultationTypeView, SessionDetail, SessionSummary } from '../../
 
 export type { ConsultationTypeView, SessionDetail, SessionSummary };
 
+export type UserInput = { processor_input_id: string; secondary_processor_input_id?: string; value: string };
+
 export type ServerCapabilities = {
   transcription: { engine: 'local' | 'openai' | 'none'; languages: string[]; note?: string };
   generation: { engine: 'openai' | 'local' | 'composer'; model?: string; usesAi: boolean };
+  retention: { minutes: number };
 };
 
 const sessions = 'v1/consultation_sessions';
@@ -26,6 +29,8 @@ export const consultationsApi = {
   finish: (id: string) => call(() => api().put(`${sessions}/${id}/finish`).json<{ consultation_session: SessionDetail }>()),
   saveTranscription: (id: string, transcription: string) =>
     call(() => api().put(`${sessions}/${id}/transcription`, { json: { transcription } }).json<{ transcription: string }>()),
+  saveInputs: (id: string, userInputs: UserInput[]) =>
+    call(() => api().put(`${sessions}/${id}`, { json: { user_inputs: userInputs } }).json<{ consultation_session: SessionDetail }>()),
   activeStatus: () => call(() => api().get(`${sessions}/active/status`).json<{ active: boolean; id?: string; show_transcription?: boolean }>()),
   capabilities: () => call(() => api().get('start').json<ServerCapabilities>()),
 };

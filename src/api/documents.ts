@@ -21,9 +21,24 @@ export const documentsApi = {
   get: (sessionId: string, doc: string, version?: number) =>
     call(() => api().get(path(sessionId, doc), { searchParams: version ? { version } : {} }).json<{ generated_document: GeneratedDocument }>()),
   start: (sessionId: string, doc: string) => call(() => api().post(path(sessionId, doc)).json<{ generated_document: GeneratedDocument }>()),
-  change: (sessionId: string, doc: string, change: { text: string } | { markdown: string }) => {
+  change: (sessionId: string, doc: string, change: { text: string } | { markdown: string } | { audio: Blob }) => {
     const form = new FormData();
-    form.append('requested_changes', JSON.stringify(change));
+    if ('audio' in change) form.append('audio', change.audio, 'voice-command.webm');
+    else form.append('requested_changes', JSON.stringify(change));
     return call(() => api().post(`${path(sessionId, doc)}/regenerate`, { body: form }).json<{ generated_document: GeneratedDocument }>());
   },
+};
+
+export type ConsultationFeedbackInput = {
+  doctor_satisfaction: number;
+  patient_satisfaction?: number | null;
+  notes_quality?: number | null;
+  editing_time?: '1_5_min' | '5_10_min' | null;
+  comment?: string | null;
+  share_anonymously: boolean;
+};
+
+export const feedbackApi = {
+  send: (sessionId: string, feedback: ConsultationFeedbackInput) =>
+    call(() => api().post(`v1/consultation_sessions/${sessionId}/feedback`, { json: { feedback } }).json<{ feedback: ConsultationFeedbackInput }>()),
 };

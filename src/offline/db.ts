@@ -49,6 +49,8 @@ export type CachedSession = {
   expires_at: string | null;
   transcription?: string;
   transcription_status?: string;
+  /** The notes generation data and chosen templates (not indexed). */
+  user_inputs?: unknown[];
   /** Parts the recorder handed out so far; the next part continues from here, even after a reload. */
   nextOrder?: number;
   cachedAt: number;

@@ -2,11 +2,15 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
+import { lazy, Suspense, useState } from 'react';
 import { accountApi } from '../api/account';
 import { authAtom, updateUser } from '../app-state';
 import { LanguageSwitch } from '../features/i18n/LanguageSwitch';
 import { ActiveSessionFollower } from '../features/pairing/ActiveSessionFollower';
 import { Logo } from './Logo';
+
+// The assistant is opened now and then: its code loads when first asked for.
+const AssistantDialog = lazy(() => import('../features/assistant/AssistantDialog').then((m) => ({ default: m.AssistantDialog })));
 
 /** The signed-in frame: brand, main navigation, language and the account menu. */
 export function AppFrame() {
@@ -15,6 +19,7 @@ export function AppFrame() {
   const auth = useAtomValue(authAtom);
   const user = auth?.user;
   const home = user?.v2_home ? '/v2' : '/';
+  const [assistantOpen, setAssistantOpen] = useState(false);
 
   return (
     <>
@@ -28,6 +33,9 @@ export function AppFrame() {
             <Trans>Consultation Notes</Trans>
           </span>
         </Link>
+        <button type="button" className="button header-button" data-variant="ghost" onClick={() => setAssistantOpen(true)}>
+          <Trans>Assistant</Trans>
+        </button>
         <LanguageSwitch
           onChanged={(language) => {
             // The account's language decides the language of its mails; keep it in step, quietly.
@@ -78,6 +86,11 @@ export function AppFrame() {
         <Outlet />
       </main>
       <ActiveSessionFollower />
+      {assistantOpen && (
+        <Suspense fallback={null}>
+          <AssistantDialog open onOpenChange={setAssistantOpen} />
+        </Suspense>
+      )}
     </>
   );
 }

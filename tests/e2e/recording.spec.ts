@@ -1,11 +1,25 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { ConsultationPage } from './pages/consultation-page';
 import { signUpNewClinician } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
 import { screenshotBothWidths } from './support/screenshots';
 
-test('record a consultation with the microphone → finish → the local engine transcribes it', async ({ page }) => {
-  test.setTimeout(150_000);
+test.use({ permissions: ['microphone', 'clipboard-read', 'clipboard-write'] });
+
+async function pdfText(file: string): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(readFileSync(file)), verbosity: 0 }).promise;
+  const pages: string[] = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const content = await (await doc.getPage(i)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  return pages.join('\n');
+}
+
+test('the whole loop: record → finish → transcript → document → edit by text and markdown → versions → PDF → copy → feedback', async ({ page }) => {
+  test.setTimeout(180_000);
   await signUpNewClinician(page, 'Dra. Marta Lopes');
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'home-types');
@@ -32,12 +46,75 @@ test('record a consultation with the microphone → finish → the local engine 
   await expect(documentText).toContainText('Assembled without AI', { timeout: 30_000 });
   await expect(documentText).toContainText('Dra. Marta Lopes');
   await expect(page.getByText('Version 1 of 1')).toBeVisible();
-  await page.getByLabel('Request a change').first().fill('Add that the patient walks daily.');
-  await page.getByRole('button', { name: 'Send change' }).first().click();
+
+  // Edit-notes modal, text command: a new version.
+  await page.getByRole('button', { name: 'Edit notes' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Edit notes' });
+  await expect(dialog).toBeVisible();
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'edit-notes-dialog');
+  await dialog.getByLabel('Request a change').fill('Add that the patient walks daily.');
+  await dialog.getByRole('button', { name: 'Send change' }).click();
+  await expect(dialog).toBeHidden();
   await expect(page.getByText('Version 2 of 2')).toBeVisible({ timeout: 20_000 });
   await expect(documentText).toContainText('Add that the patient walks daily.');
   await page.getByRole('button', { name: 'Previous version' }).first().click();
   await expect(page.getByText('Version 1 of 2')).toBeVisible();
+  await expect(documentText).not.toContainText('walks daily');
+  await page.getByRole('button', { name: 'Next version' }).first().click();
+  await expect(page.getByText('Version 2 of 2')).toBeVisible();
+
+  // Manual markdown edit, with the accents of pt, de and es: version 3 of 3.
+  await page.getByRole('button', { name: 'Edit notes' }).first().click();
+  await dialog.getByRole('tab', { name: 'Edit text' }).click();
+  const accented = 'Doente com tosse há três dias; Größe normal; niño sano; coração sem sopros.';
+  const editor = dialog.getByLabel('Document text (markdown)');
+  await editor.fill(`${await editor.inputValue()}\n\n## Nota\n\n${accented}`);
+  await dialog.getByRole('button', { name: 'Save as new version' }).click();
+  await expect(page.getByText('Version 3 of 3')).toBeVisible({ timeout: 20_000 });
+  await expect(documentText).toContainText(accented);
+
+  // Voice command: recorded from the microphone (the clinical speech file), stopped by hand, transcribed on the server.
+  await page.getByRole('button', { name: 'Edit notes' }).first().click();
+  await dialog.getByRole('tab', { name: 'Voice command' }).click();
+  await dialog.getByRole('button', { name: 'Record voice command' }).click();
+  await expect(dialog.getByRole('timer')).toHaveText(/1:2\d left/, { timeout: 10_000 });
+  await page.waitForTimeout(5000);
+  await dialog.getByRole('button', { name: 'Stop and send' }).click();
+  await expect(page.getByText('Version 4 of 4')).toBeVisible({ timeout: 60_000 });
+  await expect(documentText).toContainText('Changes requested');
+
+  // Export to PDF: the file's text, accents included, with the header and page numbers.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export PDF' }).first().click()]);
+  expect(download.suggestedFilename()).toMatch(/^consultation-notes-\d{4}-\d{2}-\d{2}\.pdf$/);
+  const pdf = await pdfText(await download.path());
+  for (const words of ['Consultation notes', 'Dra. Marta Lopes', accented, 'Page 1 of']) expect(pdf).toContain(words);
+
+  // Copy: the clipboard holds the text (formatted and plain).
+  await page.getByRole('button', { name: 'Copy as plain text' }).first().click();
+  await expect(page.getByText('Copied.').first()).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(accented);
+  await page.getByRole('button', { name: 'Copy', exact: true }).first().click();
+  const html = await page.evaluate(async () => {
+    const [item] = await navigator.clipboard.read();
+    return item!.types.includes('text/html') ? await (await item!.getType('text/html')).text() : '';
+  });
+  expect(html).toContain('<h2>');
+  expect(html).toContain(accented);
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'consultation-documents');
+
+  // Feedback form.
+  await page.getByRole('button', { name: 'Rate this consultation' }).click();
+  const feedback = page.getByRole('dialog', { name: 'Rate this consultation' });
+  await feedback.getByRole('group', { name: /How satisfied are you/ }).getByRole('radio', { name: '9', exact: true }).check();
+  await feedback.getByRole('radio', { name: '1 to 5 min' }).check();
+  await feedback.getByLabel('Comment (optional)').fill('Accurate notes.');
+  await feedback.getByLabel('I agree to share this feedback anonymously to improve the product.').check();
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'feedback-dialog');
+  await feedback.getByRole('button', { name: 'Send feedback' }).click();
+  await expect(feedback.getByText('Thank you. Your feedback was sent.')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(feedback).toBeHidden();
 });

@@ -16,6 +16,8 @@ import { loginRoutes } from '../modules/login/routes.js';
 import { logoutRoutes } from '../modules/logout/routes.js';
 import { medicalSpecialitiesRoutes } from '../modules/medical_specialities/routes.js';
 import { organizationsRoutes } from '../modules/organizations/routes.js';
+import { organizationInvitationsRoutes } from '../modules/organization_invitations/routes.js';
+import { supportRoutes } from '../modules/support/routes.js';
 import { qrTokenRoutes } from '../modules/qr_token/routes.js';
 import { resetPasswordRoutes } from '../modules/reset_password/routes.js';
 import { signedTokenLoginRoutes } from '../modules/signed_token_login/routes.js';
@@ -33,6 +35,8 @@ export function registerRoutes(app: App, ctx: AppContext) {
   signupRoutes(app, ctx);
   accountRoutes(app, ctx);
   organizationsRoutes(app, ctx);
+  organizationInvitationsRoutes(app, ctx);
+  supportRoutes(app, ctx);
   medicalSpecialitiesRoutes(app, ctx);
   resetPasswordRoutes(app, ctx);
   confirmEmailRoutes(app, ctx);

@@ -8,6 +8,9 @@ import { Alert } from '../../ui/Alert';
 import { RecordingPanel } from '../recording/RecordingPanel';
 import { recordingMessages } from '../recording/recording-messages';
 import { DocumentsPanel } from '../documents/DocumentsPanel';
+import { Button } from '../../ui/Button';
+import { FeedbackDialog } from './FeedbackDialog';
+import { NotesDataForm } from './NotesDataForm';
 import { TranscriptPanel } from './TranscriptPanel';
 import { useConsultationSession } from './useConsultationSession';
 
@@ -20,6 +23,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
   const [type, setType] = useState<ConsultationTypeView>();
   const [engineNote, setEngineNote] = useState<string>();
   const [usesAi, setUsesAi] = useState(true);
+  const [rating, setRating] = useState(false);
 
   // Spec §2: leaving a consultation without generated documents warns that the chance to generate them is lost.
   const hasDocument = useRef(false);
@@ -62,11 +66,20 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
   const active = session.status === 'active';
   return (
     <div className="consultation" data-variant={variant}>
-      <h1>{type?.name ?? <Trans>Consultation</Trans>}</h1>
+      <div className="consultation-header">
+        <h1>{type?.name ?? <Trans>Consultation</Trans>}</h1>
+        {!active && (
+          <Button variant="secondary" onClick={() => setRating(true)}>
+            <Trans>Rate this consultation</Trans>
+          </Button>
+        )}
+      </div>
       {loadFailed && <Alert tone="warning">{i18n._(recordingMessages.offline)}</Alert>}
       <RecordingPanel sessionId={id} active={active} onFinished={() => void refresh()} />
       {!active && type && <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} onWritten={onWritten} />}
       <TranscriptPanel session={session} engineNote={engineNote} live={variant === 'dictaphone'} />
+      {type && <NotesDataForm session={session} type={type} />}
+      {rating && <FeedbackDialog sessionId={id} open onOpenChange={setRating} />}
     </div>
   );
 }

@@ -20,6 +20,7 @@ export async function cacheSession(s: SessionDetail): Promise<void> {
     expires_at: s.expires_at,
     transcription: s.transcription,
     transcription_status: s.transcription_status,
+    user_inputs: s.user_inputs,
     nextOrder: Math.max(previous?.nextOrder ?? 0, ...s.audios.map((a) => a.order + 1)),
     cachedAt: Date.now(),
   });

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import Markdown from 'react-markdown';
 import { ApiFailureError } from '../../api/client';
 import { documentsApi, type GeneratedDocument } from '../../api/documents';
@@ -7,19 +7,24 @@ import { followDocument } from '../../api/document-stream';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { describeFailure } from '../i18n/api-error-messages';
+import { DocumentActions } from './DocumentActions';
 import { documentMessages } from './document-messages';
+import { EditNotesDialog } from './EditNotesDialog';
+import { versionNav } from './version-nav';
 
 const POLL_MS = 1000;
 
-/** One document of a consultation: its text, its versions, and a change request by text. */
-export function DocumentView({ sessionId, docKey, canGenerate, onWritten }: { sessionId: string; docKey: string; canGenerate: boolean; onWritten?: () => void }) {
+type Props = { sessionId: string; docKey: string; title: string; canGenerate: boolean; onWritten?: () => void };
+
+/** One document of a consultation: its text as it is written, its versions, the edit-notes modal, copy and export. */
+export function DocumentView({ sessionId, docKey, title, canGenerate, onWritten }: Props) {
   const { i18n, t } = useLingui();
-  const id = useId();
   const [doc, setDoc] = useState<GeneratedDocument | null>();
   const [version, setVersion] = useState<number>();
   const [error, setError] = useState<string>();
-  const [change, setChange] = useState('');
   const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const rendered = useRef<HTMLElement>(null);
 
   const load = useCallback(async () => {
     try {
@@ -72,21 +77,13 @@ export function DocumentView({ sessionId, docKey, canGenerate, onWritten }: { se
     }
   }
 
-  async function requestChange() {
-    if (!change.trim()) return;
-    setBusy(true);
-    try {
-      const { generated_document } = await documentsApi.change(sessionId, docKey, { text: change.trim() });
-      setVersion(undefined);
-      setDoc(generated_document);
-      setChange('');
-    } catch (err) {
-      setError(describeFailure(i18n, err, documentMessages.sendNotesFailed));
-    } finally {
-      setBusy(false);
-    }
+  function showNewVersion(next: GeneratedDocument) {
+    setEditing(false);
+    setVersion(undefined);
+    setDoc(next);
   }
 
+  const nav = versionNav(doc?.version ?? 1, doc?.total_versions ?? 1);
   if (doc === undefined && !error) {
     return (
       <p role="status">
@@ -117,10 +114,10 @@ export function DocumentView({ sessionId, docKey, canGenerate, onWritten }: { se
                 Version {doc.version} of {doc.total_versions}
               </Trans>
             </span>
-            <Button variant="secondary" onClick={() => setVersion(doc.version - 1)} disabled={doc.version <= 1} aria-label={t`Previous version`}>
+            <Button variant="secondary" onClick={() => setVersion(nav.previous)} disabled={nav.previous === undefined} aria-label={t`Previous version`}>
               ‹
             </Button>
-            <Button variant="secondary" onClick={() => setVersion(doc.version + 1)} disabled={doc.version >= doc.total_versions} aria-label={t`Next version`}>
+            <Button variant="secondary" onClick={() => setVersion(nav.next)} disabled={nav.next === undefined} aria-label={t`Next version`}>
               ›
             </Button>
           </div>
@@ -137,18 +134,25 @@ export function DocumentView({ sessionId, docKey, canGenerate, onWritten }: { se
               </button>
             </Alert>
           )}
-          <article className="document-text" data-testid="document-text">
+          <article className="document-text" data-testid="document-text" ref={rendered}>
             <Markdown>{doc.status === 'generating' ? (streamed ?? doc.text) : doc.text}</Markdown>
           </article>
-          <div className="field">
-            <label htmlFor={`${id}-change`}>
-              <Trans>Request a change</Trans>
-            </label>
-            <textarea id={`${id}-change`} rows={3} value={change} onChange={(e) => setChange(e.target.value)} placeholder={t`For example: add that the pain radiates to the left arm.`} />
-          </div>
-          <Button onClick={requestChange} busy={busy} disabled={!change.trim() || doc.status === 'generating'}>
-            <Trans>Send change</Trans>
-          </Button>
+          {doc.status === 'done' && (
+            <>
+              <div className="document-actions">
+                <Button onClick={() => setEditing(true)}>
+                  <Trans>Edit notes</Trans>
+                </Button>
+                {canGenerate && (
+                  <Button variant="secondary" onClick={generate} busy={busy}>
+                    <Trans>Write again</Trans>
+                  </Button>
+                )}
+              </div>
+              <DocumentActions title={title} markdown={doc.text} rendered={rendered} />
+              {editing && <EditNotesDialog open onOpenChange={setEditing} sessionId={sessionId} docKey={docKey} currentText={doc.text} onNewVersion={showNewVersion} />}
+            </>
+          )}
         </>
       )}
     </div>

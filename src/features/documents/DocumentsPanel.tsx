@@ -26,7 +26,7 @@ export function DocumentsPanel({ sessionId, type, usesAi, onWritten }: { session
         </Tabs.List>
         {documents.map((d) => (
           <Tabs.Content key={d.key} value={d.key} className="tab-panel">
-            <DocumentView sessionId={sessionId} docKey={d.key} canGenerate onWritten={onWritten} />
+            <DocumentView sessionId={sessionId} docKey={d.key} title={d.name} canGenerate onWritten={onWritten} />
           </Tabs.Content>
         ))}
       </Tabs.Root>

@@ -5,4 +5,7 @@ export const documentMessages = {
   loadFailed: msg`Failed to load documents.`,
   generateFailed: msg`Error generating document. Please try again.`,
   sendNotesFailed: msg`Failed to send notes.`,
+  regenerateAudioFailed: msg`Failed to regenerate audio.`,
+  copied: msg`Copied.`,
+  copyFailed: msg`Could not copy. Select the text and copy it by hand.`,
 };

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { consultationsApi, type ConsultationTypeView } from '../../api/consultations';
 import { ApiFailureError } from '../../api/client';
 import { authAtom } from '../../app-state';
@@ -14,20 +14,13 @@ import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { recordingMessages } from '../recording/recording-messages';
 
 /** The consultation types the clinician can start, each with its documents. */
-export function ConsultationTypesList() {
+export function ConsultationTypesList({ types, loadFailed }: { types: ConsultationTypeView[] | undefined; loadFailed: boolean }) {
   const { i18n, t } = useLingui();
   const navigate = useNavigate();
   const v2Home = useAtomValue(authAtom)?.user?.v2_home ?? false;
-  const [types, setTypes] = useState<ConsultationTypeView[]>();
-  const [error, setError] = useState<string>();
+  const [startError, setError] = useState<string>();
   const [starting, setStarting] = useState<string>();
-
-  useEffect(() => {
-    consultationsApi.types().then(
-      (r) => setTypes(r.consultation_types),
-      () => setError(i18n._(recordingMessages.loadFailed)),
-    );
-  }, [i18n]);
+  const error = startError ?? (loadFailed ? i18n._(recordingMessages.loadFailed) : undefined);
 
   async function open(session: { id: string; show_transcription: boolean }) {
     const path = consultationPathFor(session, v2Home, window.location.pathname);
@@ -78,9 +71,20 @@ export function ConsultationTypesList() {
           <li key={type.id} className="card type-card">
             <h3>{type.name}</h3>
             <p className="muted">{type.description}</p>
-            <p className="type-documents">
-              {[type.main_document, ...type.selectable_documents].map((d) => d.name).join(' · ')}
-            </p>
+            <details className="type-documents">
+              <summary>
+                <Trans>Write one document on its own</Trans>
+              </summary>
+              <ul>
+                {[type.main_document, ...type.selectable_documents].map((d) => (
+                  <li key={d.id}>
+                    <Link to="/consultation_types/$consultationTypeId/selectable_documents/$selectableDocumentId" params={{ consultationTypeId: type.id, selectableDocumentId: d.id }}>
+                      {d.name}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </details>
             <Button onClick={() => start(type.id)} busy={starting === type.id} aria-label={t`Start: ${type.name}`}>
               <Trans>Start</Trans>
             </Button>

@@ -1,23 +1,57 @@
-import { Trans } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import * as Tabs from '@radix-ui/react-tabs';
+import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { authAtom } from '../../app-state';
 import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { PairPhoneCard } from '../pairing/PairPhoneCard';
 import { ConsultationTypesList } from './ConsultationTypesList';
+import { RecordWithChooser } from './RecordWithChooser';
+import { RecentConsultations } from './RecentConsultations';
+import { useConsultationTypes } from './useConsultationTypes';
 
-/** Home (and home-v2): start a consultation. Recent consultations and trials arrive in coming versions. */
+/** Home (and home-v2): start a consultation, choose what records it, and find the recent ones before they are deleted. */
 export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
-  const name = useAtomValue(authAtom)?.user?.name ?? '';
+  const { t } = useLingui();
+  const user = useAtomValue(authAtom)?.user;
+  const { types, failed } = useConsultationTypes();
+  const name = user?.name ?? '';
   return (
     <>
       <p className="muted" data-home={variant}>
         <Trans>Welcome, {name}.</Trans>
       </p>
-      <h1>
-        <Trans>Consultations</Trans>
-      </h1>
-      <ConsultationTypesList />
-      {!isMobileDevice() && <PairPhoneCard />}
+      <Tabs.Root defaultValue="consultations">
+        <Tabs.List className="tabs" aria-label={t`Home`}>
+          <Tabs.Trigger value="consultations" className="tab">
+            <Trans>Consultations</Trans>
+          </Tabs.Trigger>
+          <Tabs.Trigger value="trials" className="tab">
+            <Trans>Trials</Trans>
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="consultations" className="tab-panel">
+          <h1>
+            <Trans>Consultations</Trans>
+          </h1>
+          {!isMobileDevice() && <RecordWithChooser />}
+          <ConsultationTypesList types={types} loadFailed={failed} />
+          <RecentConsultations types={types} />
+          {/* One place only: choosing "my phone" must not remount the card and lose its code. */}
+          {!isMobileDevice() && <PairPhoneCard />}
+        </Tabs.Content>
+        <Tabs.Content value="trials" className="tab-panel">
+          <h1>
+            <Trans>Trials</Trans>
+          </h1>
+          <p className="muted">
+            <Trans>Screen patients' records against the criteria of clinical trials in a research space.</Trans>
+          </p>
+          <Link to="/trials/{-$space}" className="button" data-variant="primary">
+            <Trans>Open the research space</Trans>
+          </Link>
+        </Tabs.Content>
+      </Tabs.Root>
     </>
   );
 }

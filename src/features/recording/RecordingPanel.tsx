@@ -20,12 +20,14 @@ type Mode = 'microphone' | 'teleconsultation';
 
 export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: string; active: boolean; onFinished: () => void }) {
   const { i18n, t } = useLingui();
-  const userId = useAtomValue(authAtom)?.user?.id;
+  const user = useAtomValue(authAtom)?.user;
+  const userId = user?.id;
   const [state, setState] = useState<RecorderState>('idle');
   const [level, setLevel] = useState(0);
   const [elapsed, setElapsed] = useState(0);
   const [error, setError] = useState<string>();
-  const [mode, setMode] = useState<Mode>('microphone');
+  // The home's "record with" choice (the account's consultation_mode) picks the starting source.
+  const [mode, setMode] = useState<Mode>(user?.consultation_mode === 'teleconsultation' && isTeleconsultationSupported() ? 'teleconsultation' : 'microphone');
   const [mics, setMics] = useState<{ deviceId: string; label: string }[]>([]);
   const [micId, setMicId] = useState(() => localStorage.getItem(MICROPHONE_STORAGE_KEY) ?? '');
   const [finishing, setFinishing] = useState(false);

@@ -1,7 +1,9 @@
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../ui/ComingSoon';
+import { StandaloneDocumentScreen } from '../../features/documents/StandaloneDocumentScreen';
 
 export const Route = createFileRoute('/_app/consultation_types/$consultationTypeId/selectable_documents/$selectableDocumentId')({
-  component: () => <ComingSoon title={<Trans>Document</Trans>} />,
+  component: function SelectableDocument() {
+    const { selectableDocumentId } = Route.useParams();
+    return <StandaloneDocumentScreen target={selectableDocumentId} />;
+  },
 });

@@ -1,7 +1,9 @@
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../ui/ComingSoon';
+import { EditorScreen } from '../../features/editor/EditorScreen';
 
 export const Route = createFileRoute('/_app/editor/{-$consultationTypeId}')({
-  component: () => <ComingSoon title={<Trans>Consultation type editor</Trans>} />,
+  component: function Editor() {
+    const { consultationTypeId } = Route.useParams();
+    return <EditorScreen consultationTypeId={consultationTypeId} />;
+  },
 });

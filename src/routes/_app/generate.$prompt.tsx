@@ -1,7 +1,9 @@
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../ui/ComingSoon';
+import { StandaloneDocumentScreen } from '../../features/documents/StandaloneDocumentScreen';
 
 export const Route = createFileRoute('/_app/generate/$prompt')({
-  component: () => <ComingSoon title={<Trans>Generate a document</Trans>} />,
+  component: function Generation() {
+    const { prompt } = Route.useParams();
+    return <StandaloneDocumentScreen target={prompt} />;
+  },
 });

@@ -9,6 +9,8 @@ export class OwnServer {
   constructor(
     readonly name: string,
     readonly port: number,
+    /** KEY=VALUE settings for this server. */
+    readonly settings: string[] = [],
   ) {}
 
   get url() {
@@ -16,7 +18,7 @@ export class OwnServer {
   }
 
   async start({ fresh }: { fresh: boolean }): Promise<void> {
-    const args = ['scripts/e2e-server.mjs', this.name, String(this.port)];
+    const args = ['scripts/e2e-server.mjs', this.name, String(this.port), ...this.settings];
     this.child = spawn(process.execPath, args, { stdio: 'ignore', env: { ...process.env, E2E_KEEP_DATA: fresh ? '' : '1' } });
     for (let i = 0; i < 120; i++) {
       try {

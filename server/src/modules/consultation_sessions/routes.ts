@@ -15,6 +15,7 @@ import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { readMultipart } from '../../http/multipart.js';
 import { storeChunk } from './audio.js';
+import { listHistory } from './history.js';
 import { streamRecording } from './recording-file.js';
 import { findActiveSession, findChunks, findSessionById, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
 import { ActiveSessionExistsError, createSession, finishSession, requireOwnedSession, setRecordingState, updateSession } from './service.js';
@@ -72,6 +73,8 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   app.get(`${base}/recent`, { preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => ({
     consultation_sessions: (await listRecentFinished(ctx.db, currentUser(request).id)).map(sessionSummary),
   }));
+
+  app.get(`${base}/history`, { preHandler }, async (request) => ({ consultation_sessions: await listHistory(ctx.db, currentUser(request).id, { withContent: true }) }));
 
   app.get(`${base}/active`, { preHandler, schema: { response: { 200: activeSessionEnvelope } } }, async (request) => {
     const active = await findActiveSession(ctx.db, currentUser(request).id);

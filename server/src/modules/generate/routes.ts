@@ -3,14 +3,20 @@ import type { Language } from '../../../../contract/constants.js';
 import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
+import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
+import { SELECTABLE_DOCUMENTS } from '../consultation_types/catalogue.js';
 import { debitGeneration, refundGeneration } from '../credits/service.js';
 
-const body = z.object({
-  data: z.union([z.string().max(100_000), z.record(z.string(), z.union([z.string().max(50_000), z.number(), z.boolean()]))]),
-  template: z.string().min(1).max(50_000),
-  model: z.string().max(100).optional(),
-  temperature: z.number().min(0).max(2).optional(),
-});
+const body = z
+  .object({
+    data: z.union([z.string().max(100_000), z.record(z.string(), z.union([z.string().max(50_000), z.number(), z.boolean()]))]),
+    template: z.string().min(1).max(50_000).optional(),
+    /** A selectable document to write on its own (outside a consultation); the template, if any, is its layout. */
+    document: z.string().min(1).max(100).optional(),
+    model: z.string().max(100).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+  })
+  .refine((b) => b.template !== undefined || b.document !== undefined, { message: 'template or document is required', path: ['template'] });
 
 /**
  * Spec §7 POST /generate: fills a template with data. An AI engine writes it from the template; the offline
@@ -19,16 +25,20 @@ const body = z.object({
 export function generateRoutes(app: App, ctx: AppContext) {
   app.post('/generate', { preHandler: requireUser(ctx), schema: { body }, config: { rateLimit: { max: 30, timeWindow: 60_000 } } }, async (request) => {
     const user = currentUser(request);
-    const { data, template, model, temperature } = request.body;
-    const extraData = typeof data === 'string' ? { text: data } : Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)]));
+    const { data, template, document, model, temperature } = request.body;
+    if (document !== undefined && !Object.hasOwn(SELECTABLE_DOCUMENTS, document)) throw new DomainError(404, 'not_found', 'Unknown document');
+    const values = typeof data === 'string' ? { text: data } : Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)]));
+    // For a document kind, the spec's notes fields are its data and `transcript` (or `text`) what was said.
+    const notes = Object.fromEntries(Object.entries(values).filter(([k]) => (NOTES_FIELDS as readonly string[]).includes(k))) as NotesData;
+    const extraData = document ? {} : values;
     const charged = ctx.textGenerator.info.usesAi ? await debitGeneration(ctx.db, user) : undefined;
     let text = '';
     try {
       for await (const delta of ctx.textGenerator.write({
-        documentKind: 'custom',
+        documentKind: document ?? 'custom',
         language: user.language as Language,
-        transcript: '',
-        data: {},
+        transcript: document ? (values.transcript ?? values.text ?? '') : '',
+        data: document ? notes : {},
         extraData,
         template,
         clinician: { name: user.name },

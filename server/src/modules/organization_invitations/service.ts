@@ -10,6 +10,8 @@ export type Role = 'admin' | 'member';
 
 export const invitationPath = (token: string) => `/organization/invitations/${token}`;
 export const signupLink = (publicUrl: string, token: string) => `${publicUrl}/signup?ref=${invitationPath(token)}`;
+/** The link mailed to invitees: the page where a signed-in clinician answers, and a newcomer creates an account. */
+export const invitationLink = (publicUrl: string, token: string) => `${publicUrl}${invitationPath(token)}`;
 
 export async function createInvitation(
   db: Database,
@@ -58,4 +60,18 @@ export async function markInvitation(db: Database, id: string, status: 'accepted
   if (updated.length === 0) {
     throw new DomainError(409, 'invitation_already_responded', 'You have already responded to this invitation');
   }
+}
+
+/** What the invitation page shows before anyone answers: the organization, the address and where the invitation stands. */
+export async function describeInvitation(db: Database, token: string) {
+  const [row] = await db
+    .select({ invitation: organizationInvitations, organizationName: organizations.name })
+    .from(organizationInvitations)
+    .innerJoin(organizations, eq(organizations.id, organizationInvitations.organizationId))
+    .where(eq(organizationInvitations.tokenHash, sha256(token)))
+    .limit(1);
+  if (!row) throw new DomainError(404, 'invitation_invalid', 'This invitation does not exist');
+  const inv = row.invitation;
+  const status = inv.status === 'pending' && inv.expiresAt.getTime() <= Date.now() ? 'expired' : inv.status;
+  return { organization_name: row.organizationName, email: inv.email, role: inv.role as Role, status, expires_at: inv.expiresAt.toISOString() };
 }

@@ -1,12 +1,106 @@
+import { z } from 'zod';
 import { organizationsEnvelope } from '../../../../contract/account.js';
 import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
-import { listUserOrganizations } from './service.js';
+import { DomainError } from '../../http/errors.js';
+import { listHistory } from '../consultation_sessions/history.js';
+import {
+  changeRole,
+  inviteMembers,
+  leaveOrganization,
+  listInvitations,
+  listMembers,
+  listUserOrganizations,
+  removeMember,
+  requireMembership,
+  resendInvitation,
+  revokeInvitation,
+} from './service.js';
 
+const orgParams = z.object({ organizationId: z.uuid({ error: 'invalid_id' }) });
+const memberParams = orgParams.extend({ userId: z.uuid({ error: 'invalid_id' }) });
+const invitationParams = orgParams.extend({ invitationId: z.uuid({ error: 'invalid_id' }) });
+const role = z.enum(['admin', 'member']);
+const MAX_INVITES = 50;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The organization a clinician belongs to (ARCHITECTURE.md: members, roles, invitations, leave, member history).
+ * Admin-only calls are checked here against the database; a member of another organization sees a 404.
+ */
 export function organizationsRoutes(app: App, ctx: AppContext) {
-  app.get(
-    '/v1/organizations',
-    { preHandler: requireUser(ctx), schema: { response: { 200: organizationsEnvelope } } },
-    async (request) => ({ organizations: await listUserOrganizations(ctx.db, currentUser(request).id) }),
+  const preHandler = requireUser(ctx);
+  const base = '/v1/organizations/:organizationId';
+
+  app.get('/v1/organizations', { preHandler, schema: { response: { 200: organizationsEnvelope } } }, async (request) => ({
+    organizations: await listUserOrganizations(ctx.db, currentUser(request).id),
+  }));
+
+  app.get(base, { preHandler, schema: { params: orgParams } }, async (request) => {
+    const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'member');
+    return { organization: { id: m.organizationId, name: m.organizationName, role: m.role, members: await listMembers(ctx.db, m.organizationId) } };
+  });
+
+  app.get(`${base}/invitations`, { preHandler, schema: { params: orgParams } }, async (request) => {
+    const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
+    return { invitations: await listInvitations(ctx.db, m.organizationId) };
+  });
+
+  app.post(
+    `${base}/invitations`,
+    { preHandler, schema: { params: orgParams, body: z.object({ emails: z.array(z.string().trim().max(254)).min(1).max(MAX_INVITES), role: role.default('member') }).strict() }, config: { rateLimit: { max: 20, timeWindow: 60_000 } } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
+      // Every address is checked before any mail leaves: one bad address and nothing is sent.
+      const invalid = request.body.emails.map((e, i) => [i, e] as const).filter(([, e]) => !EMAIL.test(e));
+      if (invalid.length) {
+        throw new DomainError(400, 'invalid_request', 'Invalid email', Object.fromEntries(invalid.map(([i]) => [`emails.${i}`, 'invalid_email'])));
+      }
+      const results = await inviteMembers(ctx, user, m, request.body.emails, request.body.role);
+      return reply.status(201).send({ results, invitations: await listInvitations(ctx.db, m.organizationId) });
+    },
   );
+
+  app.post(`${base}/invitations/:invitationId/resend`, { preHandler, schema: { params: invitationParams } }, async (request) => {
+    const user = currentUser(request);
+    const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
+    return { invitation: await resendInvitation(ctx, user, m, request.params.invitationId) };
+  });
+
+  app.delete(`${base}/invitations/:invitationId`, { preHandler, schema: { params: invitationParams } }, async (request, reply) => {
+    const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
+    await revokeInvitation(ctx.db, m.organizationId, request.params.invitationId);
+    return reply.status(204).send();
+  });
+
+  app.put(`${base}/members/:userId`, { preHandler, schema: { params: memberParams, body: z.object({ role }).strict() } }, async (request) => {
+    const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
+    return { member: await changeRole(ctx.db, m.organizationId, request.params.userId, request.body.role) };
+  });
+
+  app.delete(`${base}/members/:userId`, { preHandler, schema: { params: memberParams } }, async (request, reply) => {
+    const user = currentUser(request);
+    const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
+    if (request.params.userId === user.id) throw new DomainError(400, 'invalid_request', 'To leave the organization, use leave');
+    await removeMember(ctx.db, m.organizationId, request.params.userId);
+    return reply.status(204).send();
+  });
+
+  app.post(`${base}/leave`, { preHandler, schema: { params: orgParams } }, async (request, reply) => {
+    const user = currentUser(request);
+    const m = await requireMembership(ctx.db, user, request.params.organizationId, 'member');
+    await leaveOrganization(ctx.db, user.id, m.organizationId);
+    return reply.status(204).send();
+  });
+
+  /** Spec §6: admins see their members' history; a member sees only their own. */
+  app.get(`${base}/members/:userId/history`, { preHandler, schema: { params: memberParams } }, async (request) => {
+    const user = currentUser(request);
+    const m = await requireMembership(ctx.db, user, request.params.organizationId, request.params.userId === user.id ? 'member' : 'admin');
+    const members = await listMembers(ctx.db, m.organizationId);
+    const member = members.find((x) => x.id === request.params.userId);
+    if (!member) throw new DomainError(404, 'not_found', 'Member not found');
+    return { member: { id: member.id, name: member.name }, consultation_sessions: await listHistory(ctx.db, member.id, { withContent: member.id === user.id }) };
+  });
 }

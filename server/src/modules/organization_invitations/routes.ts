@@ -1,0 +1,45 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { tokenParams } from '../../../../contract/account.js';
+import type { Database } from '../../db/client.js';
+import { users } from '../../db/schema.js';
+import { currentUser, requireUser } from '../../http/authenticate.js';
+import type { App, AppContext } from '../../http/context.js';
+import { DomainError } from '../../http/errors.js';
+import { assertAnotherAdmin } from '../organizations/service.js';
+import { describeInvitation, findUsableInvitation, markInvitation } from './service.js';
+
+/**
+ * Spec §2 /organization/invitations/{token}: a signed-in clinician accepts or rejects; a newcomer accepts by
+ * signing up with the token. The token itself is the secret; answering is possible once.
+ */
+export function organizationInvitationsRoutes(app: App, ctx: AppContext) {
+  const base = '/v1/organization_invitations/:token';
+
+  app.get(base, { schema: { params: tokenParams } }, async (request) => ({ invitation: await describeInvitation(ctx.db, request.params.token) }));
+
+  app.post(`${base}/accept`, { preHandler: requireUser(ctx), schema: { params: tokenParams, body: z.object({}).strict().optional() } }, async (request) => {
+    const user = currentUser(request);
+    const invitation = await findUsableInvitation(ctx.db, request.params.token);
+    if (invitation.email !== user.email.toLowerCase()) {
+      throw new DomainError(403, 'invitation_email_mismatch', 'This invitation was sent to another e-mail address');
+    }
+    await ctx.db.transaction(async (tx) => {
+      const db = tx as unknown as Database;
+      // Moving to another organization must not leave the current one without an admin.
+      if (user.organizationId && user.organizationId !== invitation.organizationId) await assertAnotherAdmin(db, user.organizationId, user.id);
+      await markInvitation(db, invitation.id, 'accepted');
+      await tx
+        .update(users)
+        .set({ organizationId: invitation.organizationId, organizationRole: invitation.role, updatedAt: new Date() })
+        .where(and(eq(users.id, user.id)));
+    });
+    return { organization: { id: invitation.organizationId, name: invitation.organizationName, role: invitation.role } };
+  });
+
+  app.post(`${base}/reject`, { schema: { params: tokenParams, body: z.object({}).strict().optional() } }, async (request) => {
+    const invitation = await findUsableInvitation(ctx.db, request.params.token);
+    await markInvitation(ctx.db, invitation.id, 'rejected');
+    return { invitation: await describeInvitation(ctx.db, request.params.token) };
+  });
+}

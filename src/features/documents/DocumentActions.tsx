@@ -1,0 +1,75 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useAtomValue } from 'jotai';
+import { useState, type RefObject } from 'react';
+import { authAtom } from '../../app-state';
+import { Button } from '../../ui/Button';
+import { documentMessages } from './document-messages';
+import { markdownToPlainText } from './markdown-text';
+import { documentFileName } from './file-name';
+
+type Props = { title: string; markdown: string; rendered: RefObject<HTMLElement | null> };
+
+function download(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Copy (formatted, or plain text for record systems that keep only text), PDF and markdown download. */
+export function DocumentActions({ title, markdown, rendered }: Props) {
+  const { i18n, t } = useLingui();
+  const clinician = useAtomValue(authAtom)?.user?.name ?? '';
+  const [notice, setNotice] = useState<string>();
+
+  async function copy(rich: boolean) {
+    const plain = markdownToPlainText(markdown);
+    try {
+      if (rich && typeof ClipboardItem !== 'undefined' && rendered.current) {
+        const html = `<meta charset="utf-8">${rendered.current.innerHTML}`;
+        await navigator.clipboard.write([new ClipboardItem({ 'text/html': new Blob([html], { type: 'text/html' }), 'text/plain': new Blob([plain], { type: 'text/plain' }) })]);
+      } else {
+        await navigator.clipboard.writeText(plain);
+      }
+      setNotice(i18n._(documentMessages.copied));
+    } catch {
+      setNotice(i18n._(documentMessages.copyFailed));
+    }
+  }
+
+  async function exportPdf() {
+    // jsPDF is loaded only when a clinician asks for a PDF: it stays out of the consultation screen's first load.
+    const { documentToPdf } = await import('./pdf-export');
+    const now = new Date();
+    const pdf = documentToPdf({
+      title,
+      clinician,
+      date: i18n.date(now, { dateStyle: 'long' }),
+      markdown,
+      pageLabel: (page, total) => t`Page ${page} of ${total}`,
+    });
+    download(pdf.output('blob'), documentFileName(title, now, 'pdf'));
+  }
+
+  return (
+    <div className="document-actions">
+      <Button variant="secondary" onClick={() => void copy(true)}>
+        <Trans>Copy</Trans>
+      </Button>
+      <Button variant="secondary" onClick={() => void copy(false)}>
+        <Trans>Copy as plain text</Trans>
+      </Button>
+      <Button variant="secondary" onClick={() => void exportPdf()}>
+        <Trans>Export PDF</Trans>
+      </Button>
+      <Button variant="secondary" onClick={() => download(new Blob([markdown], { type: 'text/markdown;charset=utf-8' }), documentFileName(title, new Date(), 'md'))}>
+        <Trans>Download .md</Trans>
+      </Button>
+      <span role="status" className="muted document-notice">
+        {notice}
+      </span>
+    </div>
+  );
+}

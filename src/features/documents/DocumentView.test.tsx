@@ -1,0 +1,102 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Provider } from 'jotai';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { appStore } from '../../app-state';
+import type { GeneratedDocument } from '../../api/documents';
+import { DocumentView } from './DocumentView';
+import { versionNav } from './version-nav';
+
+/** A server in memory: the versions of one document and the change calls it received. */
+const versions: GeneratedDocument[] = [];
+const changes: unknown[] = [];
+const make = (version: number, text: string): GeneratedDocument => ({
+  id: `v${version}`,
+  key: 'consultation_notes',
+  version,
+  total_versions: version,
+  status: 'done',
+  text,
+  engine: 'composer',
+  uses_ai: false,
+  change_kind: null,
+  change_text: null,
+  created_at: new Date().toISOString(),
+});
+
+vi.mock('../../api/documents', () => ({
+  documentsApi: {
+    get: vi.fn(async (_s: string, _d: string, version?: number) => {
+      const doc = version ? versions[version - 1] : versions.at(-1);
+      return { generated_document: { ...doc!, total_versions: versions.length } };
+    }),
+    start: vi.fn(),
+    change: vi.fn(async (_s: string, _d: string, change: { markdown?: string; text?: string }) => {
+      changes.push(change);
+      if (change.text === 'fail') throw new Error('network');
+      versions.push(make(versions.length + 1, change.markdown ?? `${versions.at(-1)!.text}\n\n${change.text}`));
+      return { generated_document: { ...versions.at(-1)!, total_versions: versions.length } };
+    }),
+  },
+}));
+
+beforeEach(() => {
+  versions.length = 0;
+  changes.length = 0;
+  versions.push(make(1, '# Notes\n\nChest pain.'));
+});
+afterEach(cleanup);
+
+const mount = () =>
+  render(
+    <Provider store={appStore}>
+      <I18nProvider i18n={i18n}>
+        <DocumentView sessionId="s1" docKey="main" title="Consultation notes" canGenerate />
+      </I18nProvider>
+    </Provider>,
+  );
+
+describe('version navigation', () => {
+  it('goes nowhere past the first or the last version', () => {
+    expect(versionNav(1, 1)).toEqual({ previous: undefined, next: undefined });
+    expect(versionNav(1, 3)).toEqual({ previous: undefined, next: 2 });
+    expect(versionNav(2, 3)).toEqual({ previous: 1, next: 3 });
+    expect(versionNav(3, 3)).toEqual({ previous: 2, next: undefined });
+  });
+});
+
+describe('DocumentView', () => {
+  it('a markdown edit makes version 2 of 2, and version 1 stays readable', async () => {
+    mount();
+    await screen.findByText('Version 1 of 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Edit notes' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit notes' });
+    fireEvent.mouseDown(screen.getByRole('tab', { name: 'Edit text' }));
+    const editor = await screen.findByLabelText('Document text (markdown)');
+    expect((editor as HTMLTextAreaElement).value).toBe('# Notes\n\nChest pain.');
+    fireEvent.change(editor, { target: { value: '# Notes\n\nChest pain since Monday.' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save as new version' }));
+    await screen.findByText('Version 2 of 2');
+    expect(dialog.isConnected).toBe(false);
+    expect(changes).toEqual([{ markdown: '# Notes\n\nChest pain since Monday.' }]);
+    expect(screen.getByTestId('document-text').textContent).toContain('Chest pain since Monday.');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Previous version' }));
+    await screen.findByText('Version 1 of 2');
+    expect(screen.getByTestId('document-text').textContent).not.toContain('since Monday');
+    expect((screen.getByRole('button', { name: 'Previous version' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Next version' }));
+    await screen.findByText('Version 2 of 2');
+  });
+
+  it('a text command that cannot be sent says so and keeps the dialog open', async () => {
+    mount();
+    await screen.findByText('Version 1 of 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Edit notes' }));
+    fireEvent.change(await screen.findByLabelText('Request a change'), { target: { value: 'fail' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send change' }));
+    await waitFor(() => expect(screen.getByRole('dialog').textContent).toMatch(/Failed to send notes|Connection problems|error/i));
+    expect(screen.getByText('Version 1 of 1')).toBeTruthy();
+  });
+});

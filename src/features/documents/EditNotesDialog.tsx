@@ -1,0 +1,194 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import * as Tabs from '@radix-ui/react-tabs';
+import { useEffect, useRef, useState } from 'react';
+import { documentsApi, type GeneratedDocument } from '../../api/documents';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { Dialog } from '../../ui/Dialog';
+import { TextAreaField } from '../../ui/TextAreaField';
+import { describeFailure } from '../i18n/api-error-messages';
+import { MicrophoneError, openMicrophone } from '../recording/microphone';
+import { microphoneMessages } from '../recording/recording-messages';
+import { documentMessages } from './document-messages';
+import { recordVoiceCommand, remainingLabel, type VoiceCommand } from './voice-command';
+
+type Props = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  sessionId: string;
+  docKey: string;
+  currentText: string;
+  onNewVersion: (doc: GeneratedDocument) => void;
+};
+
+/** Spec §2 edit-notes modal: a voice command (up to 1:30), a text command or a manual markdown edit; each makes a new version. */
+export function EditNotesDialog({ open, onOpenChange, sessionId, docKey, currentText, onNewVersion }: Props) {
+  const { t } = useLingui();
+  const [mode, setMode] = useState('text');
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} size="wide" title={<Trans>Edit notes</Trans>} description={<Trans>Each change makes a new version; earlier versions stay available.</Trans>}>
+      <Tabs.Root value={mode} onValueChange={setMode}>
+        <Tabs.List className="tabs" aria-label={t`How to change the notes`}>
+          <Tabs.Trigger value="voice" className="tab">
+            <Trans>Voice command</Trans>
+          </Tabs.Trigger>
+          <Tabs.Trigger value="text" className="tab">
+            <Trans>Text command</Trans>
+          </Tabs.Trigger>
+          <Tabs.Trigger value="markdown" className="tab">
+            <Trans>Edit text</Trans>
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="voice" className="tab-panel">
+          <VoiceCommandPanel sessionId={sessionId} docKey={docKey} onNewVersion={onNewVersion} />
+        </Tabs.Content>
+        <Tabs.Content value="text" className="tab-panel">
+          <TextCommandPanel sessionId={sessionId} docKey={docKey} onNewVersion={onNewVersion} />
+        </Tabs.Content>
+        <Tabs.Content value="markdown" className="tab-panel">
+          <MarkdownPanel sessionId={sessionId} docKey={docKey} currentText={currentText} onNewVersion={onNewVersion} />
+        </Tabs.Content>
+      </Tabs.Root>
+    </Dialog>
+  );
+}
+
+type PanelProps = { sessionId: string; docKey: string; onNewVersion: (doc: GeneratedDocument) => void };
+
+function TextCommandPanel({ sessionId, docKey, onNewVersion }: PanelProps) {
+  const { i18n, t } = useLingui();
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  async function send() {
+    setBusy(true);
+    setError(undefined);
+    try {
+      onNewVersion((await documentsApi.change(sessionId, docKey, { text: text.trim() })).generated_document);
+    } catch (err) {
+      setError(describeFailure(i18n, err, documentMessages.sendNotesFailed));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (text.trim()) void send();
+      }}
+    >
+      {error && <Alert tone="error">{error}</Alert>}
+      <TextAreaField label={<Trans>Request a change</Trans>} rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder={t`For example: add that the pain radiates to the left arm.`} />
+      <Button type="submit" busy={busy} disabled={!text.trim()}>
+        <Trans>Send change</Trans>
+      </Button>
+    </form>
+  );
+}
+
+function MarkdownPanel({ sessionId, docKey, currentText, onNewVersion }: PanelProps & { currentText: string }) {
+  const { i18n } = useLingui();
+  const [text, setText] = useState(currentText);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  async function save() {
+    setBusy(true);
+    setError(undefined);
+    try {
+      onNewVersion((await documentsApi.change(sessionId, docKey, { markdown: text })).generated_document);
+    } catch (err) {
+      setError(describeFailure(i18n, err, documentMessages.sendNotesFailed));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      {error && <Alert tone="error">{error}</Alert>}
+      <TextAreaField
+        label={<Trans>Document text (markdown)</Trans>}
+        hint={<Trans>Headings start with #, list items with -. Saved as written, without AI.</Trans>}
+        rows={14}
+        className="markdown-editor"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+      />
+      <Button type="submit" busy={busy} disabled={!text.trim() || text === currentText}>
+        <Trans>Save as new version</Trans>
+      </Button>
+    </form>
+  );
+}
+
+function VoiceCommandPanel({ sessionId, docKey, onNewVersion }: PanelProps) {
+  const { i18n } = useLingui();
+  const [elapsed, setElapsed] = useState<number>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const command = useRef<{ voice: VoiceCommand; stream: MediaStream }>(undefined);
+
+  useEffect(
+    () => () => {
+      // Closing the dialog mid-command discards it and frees the microphone.
+      command.current?.voice.stop();
+      command.current?.stream.getTracks().forEach((track) => track.stop());
+    },
+    [],
+  );
+
+  async function start() {
+    setError(undefined);
+    let stream: MediaStream;
+    try {
+      stream = await openMicrophone();
+    } catch (err) {
+      setError(i18n._(microphoneMessages[err instanceof MicrophoneError ? err.failure : 'start']));
+      return;
+    }
+    const voice = recordVoiceCommand(stream, { onTick: setElapsed });
+    command.current = { voice, stream };
+    const audio = await voice.result;
+    stream.getTracks().forEach((track) => track.stop());
+    command.current = undefined;
+    setElapsed(undefined);
+    setBusy(true);
+    try {
+      onNewVersion((await documentsApi.change(sessionId, docKey, { audio })).generated_document);
+    } catch (err) {
+      setError(describeFailure(i18n, err, documentMessages.regenerateAudioFailed));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const recording = elapsed !== undefined;
+  return (
+    <div>
+      {error && <Alert tone="error">{error}</Alert>}
+      <p className="muted">
+        <Trans>Say what to change, for example “add that the patient is allergic to penicillin”. Up to 1:30; recording stops by itself.</Trans>
+      </p>
+      {recording ? (
+        <div className="voice-command" data-state="recording">
+          <span className="recording-dot" data-state="recording" aria-hidden="true" />
+          <span role="timer" aria-live="off" className="recording-elapsed">
+            <Trans>{remainingLabel(elapsed)} left</Trans>
+          </span>
+          <Button onClick={() => command.current?.voice.stop()}>
+            <Trans>Stop and send</Trans>
+          </Button>
+        </div>
+      ) : (
+        <Button onClick={() => void start()} busy={busy}>
+          {busy ? <Trans>Applying your command…</Trans> : <Trans>Record voice command</Trans>}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useNavigate } from '@tanstack/react-router';
+import { useCallback, useEffect, useState } from 'react';
+import { templatesApi, type ProcessorInputView } from '../../api/templates';
+import { Alert } from '../../ui/Alert';
+import { SelectField } from '../../ui/SelectField';
+import { useConsultationTypes } from '../home/useConsultationTypes';
+import { recordingMessages } from '../recording/recording-messages';
+import { DocumentTemplatesCard } from './DocumentTemplatesCard';
+
+/** Spec §2 editor: per consultation type, the clinician's templates and guidance for each of its documents. */
+export function EditorScreen({ consultationTypeId }: { consultationTypeId?: string }) {
+  const { i18n } = useLingui();
+  const navigate = useNavigate();
+  const { types, failed } = useConsultationTypes();
+  const [inputs, setInputs] = useState<ProcessorInputView[]>();
+  const [inputsFailed, setInputsFailed] = useState(false);
+
+  const reload = useCallback(() => {
+    templatesApi.inputs().then(
+      (r) => setInputs(r.processor_inputs),
+      () => setInputsFailed(true),
+    );
+  }, []);
+  useEffect(reload, [reload]);
+
+  const type = types?.find((ty) => ty.id === consultationTypeId) ?? types?.[0];
+  const documents = type ? [type.main_document, ...type.selectable_documents] : [];
+  return (
+    <>
+      <h1>
+        <Trans>Templates</Trans>
+      </h1>
+      <p className="muted">
+        <Trans>Keep your own layouts for each document, and tell the AI what you always want in it.</Trans>
+      </p>
+      {(failed || inputsFailed) && <Alert tone="error">{i18n._(recordingMessages.loadFailed)}</Alert>}
+      {types && type && (
+        <SelectField
+          label={<Trans>Consultation type</Trans>}
+          value={type.id}
+          onChange={(e) => void navigate({ to: '/editor/{-$consultationTypeId}', params: { consultationTypeId: e.target.value } })}
+          options={types.map((ty) => ({ value: ty.id, label: ty.name }))}
+        />
+      )}
+      {(!types || !inputs) && !failed && !inputsFailed && (
+        <p role="status">
+          <Trans>Loading…</Trans>
+        </p>
+      )}
+      {type &&
+        inputs &&
+        documents.map((d) => (
+          <DocumentTemplatesCard key={`${type.id}-${d.id}`} typeId={type.id} document={d} input={inputs.find((p) => p.document_id === d.id)} onChanged={reload} />
+        ))}
+    </>
+  );
+}

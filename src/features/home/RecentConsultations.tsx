@@ -1,0 +1,100 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { useAtomValue } from 'jotai';
+import { useEffect, useMemo, useState } from 'react';
+import { consultationsApi, type ConsultationTypeView, type SessionSummary } from '../../api/consultations';
+import { authAtom } from '../../app-state';
+import { Alert } from '../../ui/Alert';
+import { recordingMessages } from '../recording/recording-messages';
+import { timeLeft } from './retention-countdown';
+
+const TICK_MS = 30_000;
+
+/** Finished consultations still kept, each with the time left before its data is deleted; searchable by type and date. */
+export function RecentConsultations({ types }: { types: ConsultationTypeView[] | undefined }) {
+  const { i18n, t } = useLingui();
+  const v2Home = useAtomValue(authAtom)?.user?.v2_home ?? false;
+  const [sessions, setSessions] = useState<SessionSummary[]>();
+  const [failed, setFailed] = useState(false);
+  const [query, setQuery] = useState('');
+  const [now, setNow] = useState(() => Date.now());
+
+  useEffect(() => {
+    const load = () =>
+      consultationsApi.recent().then(
+        (r) => {
+          setSessions(r.consultation_sessions);
+          setFailed(false);
+        },
+        () => setFailed(true),
+      );
+    void load();
+    // The countdown moves, and a consultation whose time is up leaves the list.
+    const timer = setInterval(() => {
+      setNow(Date.now());
+      void load();
+    }, TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+
+  const typeName = (id: string) => types?.find((ty) => ty.id === id)?.name ?? id;
+  const visible = useMemo(() => {
+    const q = query.trim().toLocaleLowerCase();
+    const nameOf = (id: string) => types?.find((ty) => ty.id === id)?.name ?? id;
+    return (sessions ?? [])
+      .filter((s) => !timeLeft(s.expires_at, now).expired)
+      .filter((s) => !q || `${nameOf(s.consultation_type_id)} ${i18n.date(s.finished_at ?? s.created_at, { dateStyle: 'medium', timeStyle: 'short' })}`.toLocaleLowerCase().includes(q));
+  }, [sessions, now, query, types, i18n]);
+
+  return (
+    <section aria-labelledby="recent-title" className="recent">
+      <h2 id="recent-title">
+        <Trans>Recent consultations</Trans>
+      </h2>
+      <p className="muted">
+        <Trans>Finished consultations are kept for a short time, then their data is deleted.</Trans>
+      </p>
+      <div className="field search-field">
+        <label htmlFor="recent-search">
+          <Trans>Search consultations</Trans>
+        </label>
+        <input id="recent-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t`Type or date`} />
+      </div>
+      {failed && <Alert tone="warning">{i18n._(recordingMessages.loadFailed)}</Alert>}
+      {!sessions && !failed && (
+        <p role="status">
+          <Trans>Loading…</Trans>
+        </p>
+      )}
+      {sessions && visible.length === 0 && (
+        <p className="muted">{query ? <Trans>No consultation matches your search.</Trans> : <Trans>No recent consultations.</Trans>}</p>
+      )}
+      <ul className="recent-list">
+        {visible.map((s) => {
+          const left = timeLeft(s.expires_at, now);
+          const when = i18n.date(s.finished_at ?? s.created_at, { dateStyle: 'medium', timeStyle: 'short' });
+          const { hours, minutes } = left;
+          return (
+            <li key={s.id} className="card recent-item" data-testid="recent-consultation">
+              <div>
+                <Link to={s.show_transcription ? '/dictaphone/consultation/$id' : v2Home ? '/consultation_v2/$id' : '/consultation/$id'} params={{ id: s.id }} className="recent-link">
+                  {typeName(s.consultation_type_id)}
+                </Link>
+                <div className="muted">{when}</div>
+              </div>
+              <span className="badge countdown" title={t`Time left before the data is deleted`}>
+                {hours > 0 ? (
+                  <Trans>
+                    Deleted in {hours} h {minutes} min
+                  </Trans>
+                ) : (
+                  <Trans>Deleted in {minutes} min</Trans>
+                )}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
