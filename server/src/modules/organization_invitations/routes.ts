@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { tokenParams } from '../../../../contract/account.js';
 import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
@@ -18,7 +17,7 @@ export function organizationInvitationsRoutes(app: App, ctx: AppContext) {
 
   app.get(base, { schema: { params: tokenParams } }, async (request) => ({ invitation: await describeInvitation(ctx.db, request.params.token) }));
 
-  app.post(`${base}/accept`, { preHandler: requireUser(ctx), schema: { params: tokenParams, body: z.object({}).strict().optional() } }, async (request) => {
+  app.post(`${base}/accept`, { preHandler: requireUser(ctx), schema: { params: tokenParams } }, async (request) => {
     const user = currentUser(request);
     const invitation = await findUsableInvitation(ctx.db, request.params.token);
     if (invitation.email !== user.email.toLowerCase()) {
@@ -37,7 +36,7 @@ export function organizationInvitationsRoutes(app: App, ctx: AppContext) {
     return { organization: { id: invitation.organizationId, name: invitation.organizationName, role: invitation.role } };
   });
 
-  app.post(`${base}/reject`, { schema: { params: tokenParams, body: z.object({}).strict().optional() } }, async (request) => {
+  app.post(`${base}/reject`, { schema: { params: tokenParams } }, async (request) => {
     const invitation = await findUsableInvitation(ctx.db, request.params.token);
     await markInvitation(ctx.db, invitation.id, 'rejected');
     return { invitation: await describeInvitation(ctx.db, request.params.token) };
