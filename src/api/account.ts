@@ -21,6 +21,7 @@ export const accountApi = {
   login: (email: string, password: string) =>
     call(async () => withSessionToken(await api().post('v1/login', { json: { user: { email, password } } }))),
   logout: () => call(() => api().delete('v1/logout')),
+  deleteAccount: () => call(() => api().delete('v1/account').then(() => undefined)),
   signup: (user: { name: string; email: string; password: string; language: Language }, invitationToken?: string) =>
     call(async () =>
       withSessionToken(await api().post('v1/signup', { json: { user, ...(invitationToken ? { invitation_token: invitationToken } : {}) } })),

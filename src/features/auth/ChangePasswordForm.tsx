@@ -15,7 +15,8 @@ import { fieldMessage, summaryMessage } from './validation-messages';
 
 const updateFailed = msg`Error updating password`;
 
-export function ChangePasswordForm() {
+/** `onDone` keeps the user where they are (settings); without it, a changed password leads home. */
+export function ChangePasswordForm({ onDone }: { onDone?: () => void } = {}) {
   const { i18n, t } = useLingui();
   const navigate = useNavigate();
   const forced = useAtomValue(authAtom)?.user?.force_password_change ?? false;
@@ -36,7 +37,13 @@ export function ChangePasswordForm() {
     try {
       const { d_user } = await accountApi.updateAccount({ current_password: current, password });
       updateUser(d_user);
-      await navigate({ to: '/' });
+      if (onDone) {
+        setBusy(false);
+        setCurrent('');
+        setPassword('');
+        setConfirmation('');
+        onDone();
+      } else await navigate({ to: '/' });
     } catch (err) {
       const fields = fieldCodes(err);
       setErrors({ current: fields.current_password, password: fields.password });

@@ -13,6 +13,9 @@ const byCode: Record<string, MessageDescriptor> = {
   invalid_current_password: msg`The current password is not correct`,
   too_many_requests: msg`Too many attempts. Wait a few minutes and try again.`,
   integration_not_configured: msg`Sign-in from other systems is not configured`,
+  only_admin: msg`You can't leave the organization (only admin)`,
+  forbidden: msg`Only an administrator of the organization can do this.`,
+  audio_not_kept: msg`This audio is not kept: your consultation data storage settings remove it once transcribed.`,
   insufficient_credits: msg`No credits left. More credits are bought through support; this consultation is kept.`,
 };
 

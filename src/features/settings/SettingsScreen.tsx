@@ -2,25 +2,33 @@ import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
-import { ComingSoon } from '../../ui/ComingSoon';
+import type { ComponentType } from 'react';
 import { AudioTest } from '../recording/AudioTest';
+import { AccountSection } from './sections/AccountSection';
+import { CreditsSection } from './sections/CreditsSection';
+import { HistorySection } from './sections/HistorySection';
+import { OrganisationSection } from './sections/OrganisationSection';
+import { MarketingSection, StorageSection } from './sections/PreferencesSections';
+import { SupportSection } from './sections/SupportSection';
+import { ToolsSection } from './sections/ToolsSection';
 
-/** Spec §2's settings sections, in order. Each becomes real with the organizations and settings feature. */
-export const SETTINGS_SECTIONS: { id: string; label: MessageDescriptor }[] = [
-  { id: 'account', label: msg`Account` },
-  { id: 'organisation', label: msg`Organisation` },
-  { id: 'audio', label: msg`Audio` },
-  { id: 'credits', label: msg`Credits` },
-  { id: 'history', label: msg`History` },
-  { id: 'support', label: msg`Support` },
-  { id: 'tools', label: msg`Tools` },
-  { id: 'marketing', label: msg`Marketing preferences` },
-  { id: 'storage', label: msg`Consultation data storage` },
+/** Spec §2's settings sections, in order. */
+export const SETTINGS_SECTIONS: { id: string; label: MessageDescriptor; Component: ComponentType<{ userId?: string }> }[] = [
+  { id: 'account', label: msg`Account`, Component: AccountSection },
+  { id: 'organisation', label: msg`Organisation`, Component: OrganisationSection },
+  { id: 'audio', label: msg`Audio`, Component: AudioTest },
+  { id: 'credits', label: msg`Credits`, Component: CreditsSection },
+  { id: 'history', label: msg`History`, Component: HistorySection },
+  { id: 'support', label: msg`Support`, Component: SupportSection },
+  { id: 'tools', label: msg`Tools`, Component: ToolsSection },
+  { id: 'marketing', label: msg`Marketing preferences`, Component: MarketingSection },
+  { id: 'storage', label: msg`Consultation data storage`, Component: StorageSection },
 ];
 
-export function SettingsScreen({ section }: { section?: string }) {
+export function SettingsScreen({ section, userId }: { section?: string; userId?: string }) {
   const { i18n } = useLingui();
   const current = SETTINGS_SECTIONS.find((s) => s.id === section) ?? SETTINGS_SECTIONS[0]!;
+  const { Component } = current;
   return (
     <>
       <h1>
@@ -39,7 +47,7 @@ export function SettingsScreen({ section }: { section?: string }) {
           </Link>
         ))}
       </nav>
-      {current.id === 'audio' ? <AudioTest /> : <ComingSoon nested title={i18n._(current.label)} />}
+      <Component key={`${current.id}-${userId ?? ''}`} userId={current.id === 'history' ? userId : undefined} />
     </>
   );
 }

@@ -3,7 +3,7 @@ import { SettingsScreen } from '../../features/settings/SettingsScreen';
 
 export const Route = createFileRoute('/_app/settings/$section/$userId')({
   component: function MemberSettings() {
-    const { section } = Route.useParams();
-    return <SettingsScreen section={section} />;
+    const { section, userId } = Route.useParams();
+    return <SettingsScreen section={section} userId={userId} />;
   },
 });

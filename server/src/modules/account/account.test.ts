@@ -1,4 +1,8 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeWebm, multipartAudio } from '../../test-support/audio-fixtures.js';
 import { bearer, createOrganizationInvite, createUser, getUserRow, login, uniqueEmail } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 
@@ -82,11 +86,17 @@ describe('GET/PUT /v1/account', () => {
 });
 
 describe('DELETE /v1/account', () => {
-  it('removes the user and every session', async () => {
+  it('removes the user, every session and the recorded audio', async () => {
     const u = await createUser(t);
     const token = await login(t, u.email, u.password);
+    const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: bearer(token), payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+    const part = multipartAudio(0, makeWebm(mkdtempSync(path.join(tmpdir(), 'cn-del-')), 'p', 1));
+    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...bearer(token), ...part.headers }, payload: part.payload })).statusCode).toBe(201);
+    const folder = path.join(t.dataDir, 'files', 'sessions', id);
+    expect(existsSync(folder)).toBe(true);
     expect((await t.app.inject({ method: 'DELETE', url: '/v1/account', headers: bearer(token) })).statusCode).toBe(204);
     expect(await getUserRow(t, u.id)).toBeUndefined();
+    expect(existsSync(folder)).toBe(false);
     expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(token) })).statusCode).toBe(401);
   });
 

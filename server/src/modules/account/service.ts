@@ -1,8 +1,9 @@
+import { sessionBlobPrefix } from '../../jobs/retention.js';
 import { and, count, eq, ne } from 'drizzle-orm';
 import type { AccountUpdate } from '../../../../contract/account.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import type { UserRow } from '../../auth/users.js';
-import { medicalSpecialities, users } from '../../db/schema.js';
+import { consultationSessions, medicalSpecialities, users } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 
@@ -66,5 +67,8 @@ export async function deleteAccount(ctx: AppContext, user: UserRow): Promise<voi
       throw new DomainError(409, 'only_admin', "You can't leave the organization (only admin)");
     }
   }
+  // The recordings go first (files are not covered by the database's cascade); the rows follow with the user.
+  const sessions = await ctx.db.select({ id: consultationSessions.id }).from(consultationSessions).where(eq(consultationSessions.userId, user.id));
+  for (const s of sessions) await ctx.blobs.deletePrefix(sessionBlobPrefix(s.id));
   await ctx.db.delete(users).where(eq(users.id, user.id));
 }

@@ -1,0 +1,70 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { organizationsApi, type CreditsView } from '../../../api/organizations';
+import { Alert } from '../../../ui/Alert';
+import { describeFailure } from '../../i18n/api-error-messages';
+
+/** Spec §2 settings › credits: the shared balance and who used what; buying more goes through support. */
+export function CreditsSection() {
+  const { i18n, t } = useLingui();
+  const [credits, setCredits] = useState<CreditsView>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    organizationsApi.credits().then((r) => setCredits(r.credits), (err) => setError(describeFailure(i18n, err)));
+  }, [i18n]);
+  if (error) return <Alert tone="error">{error}</Alert>;
+  if (!credits) return <p role="status"><Trans>Loading…</Trans></p>;
+  const balance = credits.balance;
+  return (
+    <section className="card" aria-labelledby="credits-title">
+      <h2 id="credits-title">
+        <Trans>Credits</Trans>
+      </h2>
+      <p className="balance" data-testid="credits-balance">
+        <Trans>{balance} credits available</Trans>
+      </p>
+      <p className="muted">
+        {credits.shared_with_organization ? <Trans>These credits are shared by every member of your organisation.</Trans> : <Trans>These credits are yours.</Trans>}{' '}
+        <Trans>Each document written by AI uses one credit; documents assembled without AI are free.</Trans>
+      </p>
+      <Alert tone="info">
+        <Trans>
+          More credits are bought through support, not in the app: <Link to="/settings/{-$section}" params={{ section: 'support' }}>write to support</Link>.
+        </Trans>
+      </Alert>
+      <h3>
+        <Trans>Usage</Trans>
+      </h3>
+      {credits.ledger.length === 0 ? (
+        <p className="muted">
+          <Trans>Nothing used or granted yet.</Trans>
+        </p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table">
+            <caption className="visually-hidden">{t`Usage`}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t`Date`}</th>
+                <th scope="col">{t`Who`}</th>
+                <th scope="col">{t`What`}</th>
+                <th scope="col" className="numeric">{t`Credits`}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {credits.ledger.map((row) => (
+                <tr key={row.id}>
+                  <td>{i18n.date(row.created_at, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+                  <td>{row.user_name ?? t`Support`}</td>
+                  <td>{row.note ?? row.reason}</td>
+                  <td className="numeric">{row.amount > 0 ? `+${row.amount}` : row.amount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

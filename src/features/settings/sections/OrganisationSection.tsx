@@ -1,0 +1,210 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { useAtomValue } from 'jotai';
+import { useCallback, useEffect, useState } from 'react';
+import { accountApi } from '../../../api/account';
+import { organizationsApi, type OrganizationDetail, type OrgInvitation, type OrgRole } from '../../../api/organizations';
+import { authAtom, updateUser } from '../../../app-state';
+import { Alert } from '../../../ui/Alert';
+import { Button } from '../../../ui/Button';
+import { confirm } from '../../../ui/confirm';
+import { TextAreaField } from '../../../ui/TextAreaField';
+import { describeFailure } from '../../i18n/api-error-messages';
+import { parseEmailList } from '../../organization/email-list';
+
+const roleChangeFailed = msg`Error changing member role`;
+const onlyAdmin = msg`You can't leave the organization (only admin)`;
+
+/** Spec §2 settings › organisation: members and roles, invitations, leaving. Admin actions are checked by the server too. */
+export function OrganisationSection() {
+  const { i18n, t } = useLingui();
+  const user = useAtomValue(authAtom)?.user;
+  const orgId = user?.organization_id;
+  const [org, setOrg] = useState<OrganizationDetail>();
+  const [invitations, setInvitations] = useState<OrgInvitation[]>([]);
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+
+  const load = useCallback(async () => {
+    if (!orgId) return;
+    try {
+      const { organization } = await organizationsApi.get(orgId);
+      setOrg(organization);
+      if (organization.role === 'admin') setInvitations((await organizationsApi.invitations(orgId)).invitations);
+    } catch (err) {
+      setError(describeFailure(i18n, err));
+    }
+  }, [orgId, i18n]);
+  useEffect(() => void load(), [load]);
+
+  if (!orgId) {
+    return (
+      <section className="card">
+        <h2>
+          <Trans>Organisation</Trans>
+        </h2>
+        <p className="muted">
+          <Trans>You are not part of an organisation. An administrator of your clinic can invite you; the invitation arrives by e-mail.</Trans>
+        </p>
+      </section>
+    );
+  }
+  if (!org) return error ? <Alert tone="error">{error}</Alert> : <p role="status"><Trans>Loading…</Trans></p>;
+  const isAdmin = org.role === 'admin';
+
+  async function act(action: () => Promise<unknown>, fallback = msg`Error updating data`, done?: string) {
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      await action();
+      if (done) setNotice(done);
+      await load();
+    } catch (err) {
+      setError(describeFailure(i18n, err, fallback));
+    }
+  }
+
+  async function leave() {
+    const ok = await confirm({ type: 'warning', title: t`Leave ${org!.name}?`, message: t`You will no longer share its credits. Your consultations stay yours.`, confirmLabel: t`Leave` });
+    if (!ok) return;
+    setError(undefined);
+    try {
+      await organizationsApi.leave(org!.id);
+      updateUser((await accountApi.getAccount()).d_user);
+    } catch (err) {
+      setError(describeFailure(i18n, err, onlyAdmin));
+    }
+  }
+
+  return (
+    <div className="settings-section">
+      <section className="card" aria-labelledby="org-members">
+        <h2 id="org-members">{org.name}</h2>
+        {error && <Alert tone="error">{error}</Alert>}
+        {notice && <Alert tone="success">{notice}</Alert>}
+        <h3>
+          <Trans>Members</Trans>
+        </h3>
+        <ul className="member-list">
+          {org.members.map((m) => (
+            <li key={m.id} className="member-item" data-testid="member">
+              <div>
+                <strong>{m.name}</strong> {m.id === user?.id && <span className="badge">{t`You`}</span>}
+                <div className="muted">{m.email}</div>
+              </div>
+              <div className="member-actions">
+                {isAdmin && m.id !== user?.id ? (
+                  <>
+                    <label className="visually-hidden" htmlFor={`role-${m.id}`}>{t`Role of ${m.name}`}</label>
+                    <select id={`role-${m.id}`} className="inline-select" value={m.role} onChange={(e) => void act(() => organizationsApi.changeRole(org.id, m.id, e.target.value as OrgRole), roleChangeFailed)}>
+                      <option value="member">{t`Member`}</option>
+                      <option value="admin">{t`Administrator`}</option>
+                    </select>
+                    <Link to="/settings/$section/$userId" params={{ section: 'history', userId: m.id }} className="button" data-variant="secondary">
+                      <Trans>History</Trans>
+                    </Link>
+                    <Button
+                      variant="danger"
+                      aria-label={t`Remove ${m.name}`}
+                      onClick={async () => {
+                        if (await confirm({ type: 'warning', title: t`Remove ${m.name}?`, message: t`They will no longer share the organisation's credits.`, confirmLabel: t`Remove` })) {
+                          await act(() => organizationsApi.remove(org.id, m.id));
+                        }
+                      }}
+                    >
+                      <Trans>Remove</Trans>
+                    </Button>
+                  </>
+                ) : (
+                  <span className="badge">{m.role === 'admin' ? t`Administrator` : t`Member`}</span>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+        <Button variant="secondary" onClick={() => void leave()}>
+          <Trans>Leave the organisation</Trans>
+        </Button>
+      </section>
+      {isAdmin && <InvitationsCard orgId={org.id} invitations={invitations} act={act} />}
+    </div>
+  );
+}
+
+function InvitationsCard({ orgId, invitations, act }: { orgId: string; invitations: OrgInvitation[]; act: (a: () => Promise<unknown>, fallback?: ReturnType<typeof msg>, done?: string) => Promise<void> }) {
+  const { i18n, t } = useLingui();
+  const [text, setText] = useState('');
+  const { valid, invalid } = parseEmailList(text);
+  const checked = text.trim() ? (invalid.length ? t`Invalid email: ${invalid.join(', ')}` : t`Valid email(s) entered: ${valid.length}`) : undefined;
+  const statusLabel: Record<OrgInvitation['status'], string> = { pending: t`Pending`, accepted: t`Accepted`, rejected: t`Rejected`, expired: t`Expired` };
+
+  return (
+    <section className="card" aria-labelledby="org-invitations">
+      <h2 id="org-invitations">
+        <Trans>Invitations</Trans>
+      </h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (invalid.length || !valid.length) return;
+          void act(() => organizationsApi.invite(orgId, valid), undefined, t`Invitations sent.`).then(() => setText(''));
+        }}
+      >
+        <TextAreaField
+          label={<Trans>E-mail addresses to invite, one per line</Trans>}
+          rows={4}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          error={invalid.length ? checked : undefined}
+          hint={!invalid.length ? checked : undefined}
+        />
+        <Button type="submit" disabled={invalid.length > 0 || valid.length === 0}>
+          <Trans>Send invitations</Trans>
+        </Button>
+      </form>
+      {invitations.length > 0 && (
+        <div className="table-scroll">
+          <table className="data-table">
+            <caption className="visually-hidden">{t`Invitations`}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t`E-mail`}</th>
+                <th scope="col">{t`Invited on`}</th>
+                <th scope="col">{t`Status`}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t`Actions`}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {invitations.map((inv) => (
+                <tr key={inv.id} data-testid="invitation">
+                  <td>{inv.email}</td>
+                  <td>{i18n.date(inv.invited_at, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+                  <td>
+                    <span className="badge" data-status={inv.status}>
+                      {statusLabel[inv.status]}
+                    </span>
+                  </td>
+                  <td className="row-actions">
+                    {(inv.status === 'pending' || inv.status === 'expired') && (
+                      <>
+                        <Button variant="secondary" aria-label={t`Resend the invitation to ${inv.email}`} onClick={() => void act(() => organizationsApi.resend(orgId, inv.id), undefined, t`Invitation sent again.`)}>
+                          <Trans>Resend</Trans>
+                        </Button>
+                        <Button variant="ghost" aria-label={t`Revoke the invitation to ${inv.email}`} onClick={() => void act(() => organizationsApi.revoke(orgId, inv.id))}>
+                          <Trans>Revoke</Trans>
+                        </Button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
