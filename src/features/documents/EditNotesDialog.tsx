@@ -1,3 +1,4 @@
+import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useEffect, useRef, useState } from 'react';
@@ -55,27 +56,34 @@ export function EditNotesDialog({ open, onOpenChange, sessionId, docKey, current
 
 type PanelProps = { sessionId: string; docKey: string; onNewVersion: (doc: GeneratedDocument) => void };
 
-function TextCommandPanel({ sessionId, docKey, onNewVersion }: PanelProps) {
-  const { i18n, t } = useLingui();
-  const [text, setText] = useState('');
+/** Sends one change and hands the new version over; a failure is shown with the spec's wording. */
+function useChangeSender({ sessionId, docKey, onNewVersion }: PanelProps) {
+  const { i18n } = useLingui();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  async function send() {
+  async function send(change: { text: string } | { markdown: string } | { audio: Blob }, failure: MessageDescriptor) {
     setBusy(true);
     setError(undefined);
     try {
-      onNewVersion((await documentsApi.change(sessionId, docKey, { text: text.trim() })).generated_document);
+      onNewVersion((await documentsApi.change(sessionId, docKey, change)).generated_document);
     } catch (err) {
-      setError(describeFailure(i18n, err, documentMessages.sendNotesFailed));
+      setError(describeFailure(i18n, err, failure));
     } finally {
       setBusy(false);
     }
   }
+  return { busy, error, setError, send };
+}
+
+function TextCommandPanel(props: PanelProps) {
+  const { t } = useLingui();
+  const [text, setText] = useState('');
+  const { busy, error, send } = useChangeSender(props);
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        if (text.trim()) void send();
+        if (text.trim()) void send({ text: text.trim() }, documentMessages.sendNotesFailed);
       }}
     >
       {error && <Alert tone="error">{error}</Alert>}
@@ -87,27 +95,14 @@ function TextCommandPanel({ sessionId, docKey, onNewVersion }: PanelProps) {
   );
 }
 
-function MarkdownPanel({ sessionId, docKey, currentText, onNewVersion }: PanelProps & { currentText: string }) {
-  const { i18n } = useLingui();
+function MarkdownPanel({ currentText, ...props }: PanelProps & { currentText: string }) {
   const [text, setText] = useState(currentText);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  async function save() {
-    setBusy(true);
-    setError(undefined);
-    try {
-      onNewVersion((await documentsApi.change(sessionId, docKey, { markdown: text })).generated_document);
-    } catch (err) {
-      setError(describeFailure(i18n, err, documentMessages.sendNotesFailed));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, send } = useChangeSender(props);
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        void save();
+        void send({ markdown: text }, documentMessages.sendNotesFailed);
       }}
     >
       {error && <Alert tone="error">{error}</Alert>}
@@ -126,11 +121,10 @@ function MarkdownPanel({ sessionId, docKey, currentText, onNewVersion }: PanelPr
   );
 }
 
-function VoiceCommandPanel({ sessionId, docKey, onNewVersion }: PanelProps) {
+function VoiceCommandPanel(props: PanelProps) {
   const { i18n } = useLingui();
   const [elapsed, setElapsed] = useState<number>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, setError, send } = useChangeSender(props);
   const command = useRef<{ voice: VoiceCommand; stream: MediaStream }>(undefined);
 
   useEffect(
@@ -157,14 +151,7 @@ function VoiceCommandPanel({ sessionId, docKey, onNewVersion }: PanelProps) {
     stream.getTracks().forEach((track) => track.stop());
     command.current = undefined;
     setElapsed(undefined);
-    setBusy(true);
-    try {
-      onNewVersion((await documentsApi.change(sessionId, docKey, { audio })).generated_document);
-    } catch (err) {
-      setError(describeFailure(i18n, err, documentMessages.regenerateAudioFailed));
-    } finally {
-      setBusy(false);
-    }
+    await send({ audio }, documentMessages.regenerateAudioFailed);
   }
 
   const recording = elapsed !== undefined;

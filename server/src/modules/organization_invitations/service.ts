@@ -32,7 +32,7 @@ export async function createInvitation(
 }
 
 /** The pending invitation behind a token, or the precise reason it cannot be used. */
-export async function findUsableInvitation(db: Database, token: string): Promise<InvitationRow & { organizationName: string }> {
+async function findByToken(db: Database, token: string) {
   const [row] = await db
     .select({ invitation: organizationInvitations, organizationName: organizations.name })
     .from(organizationInvitations)
@@ -40,6 +40,11 @@ export async function findUsableInvitation(db: Database, token: string): Promise
     .where(eq(organizationInvitations.tokenHash, sha256(token)))
     .limit(1);
   if (!row) throw new DomainError(404, 'invitation_invalid', 'This invitation does not exist');
+  return row;
+}
+
+export async function findUsableInvitation(db: Database, token: string): Promise<InvitationRow & { organizationName: string }> {
+  const row = await findByToken(db, token);
   const inv = row.invitation;
   if (inv.status !== 'pending') {
     throw new DomainError(409, 'invitation_already_responded', 'You have already responded to this invitation');
@@ -64,13 +69,7 @@ export async function markInvitation(db: Database, id: string, status: 'accepted
 
 /** What the invitation page shows before anyone answers: the organization, the address and where the invitation stands. */
 export async function describeInvitation(db: Database, token: string) {
-  const [row] = await db
-    .select({ invitation: organizationInvitations, organizationName: organizations.name })
-    .from(organizationInvitations)
-    .innerJoin(organizations, eq(organizations.id, organizationInvitations.organizationId))
-    .where(eq(organizationInvitations.tokenHash, sha256(token)))
-    .limit(1);
-  if (!row) throw new DomainError(404, 'invitation_invalid', 'This invitation does not exist');
+  const row = await findByToken(db, token);
   const inv = row.invitation;
   const status = inv.status === 'pending' && inv.expiresAt.getTime() <= Date.now() ? 'expired' : inv.status;
   return { organization_name: row.organizationName, email: inv.email, role: inv.role as Role, status, expires_at: inv.expiresAt.toISOString() };
