@@ -5,6 +5,7 @@ import { useAtomValue } from 'jotai';
 import { authAtom } from '../../app-state';
 import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { PairPhoneCard } from '../pairing/PairPhoneCard';
+import { ActiveSessionNotice } from './ActiveSessionNotice';
 import { ConsultationTypesList } from './ConsultationTypesList';
 import { RecordWithChooser } from './RecordWithChooser';
 import { RecentConsultations } from './RecentConsultations';
@@ -34,6 +35,7 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
           <h1>
             <Trans>Consultations</Trans>
           </h1>
+          <ActiveSessionNotice />
           {!isMobileDevice() && <RecordWithChooser />}
           <ConsultationTypesList types={types} loadFailed={failed} />
           <RecentConsultations types={types} />
