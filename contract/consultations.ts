@@ -13,6 +13,8 @@ export const consultationTypeSchema = z.object({
   processor_inputs: z.array(z.object({ id: z.string(), name: z.string() })),
   main_document: z.object({ id: z.string(), name: z.string(), description: z.string() }),
   selectable_documents: z.array(z.object({ id: z.string(), name: z.string(), description: z.string() })),
+  catalogue: z.enum(['international', 'pt', 'de', 'es']),
+  section: z.enum(['public', 'test']),
 });
 
 export const sessionSummarySchema = z.object({

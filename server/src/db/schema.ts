@@ -319,3 +319,16 @@ export const consultationFeedback = pgTable(
   },
   (t) => [uniqueIndex('consultation_feedback_one').on(t.sessionId, t.userId)],
 );
+
+/** The assistants (consultation types) a clinician pinned to their quick-access area. */
+export const assistantPins = pgTable(
+  'assistant_pins',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    consultationTypeId: text('consultation_type_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('assistant_pins_one').on(t.userId, t.consultationTypeId)],
+);

@@ -11,6 +11,7 @@ import { creditsRoutes } from '../modules/credits/routes.js';
 import { audioToTextRoutes } from '../modules/audio_to_text/routes.js';
 import { generateRoutes } from '../modules/generate/routes.js';
 import { assistantsRoutes } from '../modules/assistants/routes.js';
+import { assistantsCatalogRoutes } from '../modules/assistants_catalog/routes.js';
 import { healthzRoutes } from '../modules/healthz/routes.js';
 import { loginRoutes } from '../modules/login/routes.js';
 import { logoutRoutes } from '../modules/logout/routes.js';
@@ -54,6 +55,7 @@ export function registerRoutes(app: App, ctx: AppContext) {
   audioToTextRoutes(app, ctx);
   generateRoutes(app, ctx);
   assistantsRoutes(app, ctx);
+  assistantsCatalogRoutes(app, ctx);
   templatesRoutes(app, ctx);
   // Templates and guides
   processorInputsRoutes(app, ctx);

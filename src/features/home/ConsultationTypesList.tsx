@@ -13,21 +13,20 @@ import { cacheSession } from '../consultation/useConsultationSession';
 import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { recordingMessages } from '../recording/recording-messages';
 
-/** The consultation types the clinician can start, each with its documents. */
-export function ConsultationTypesList({ types, loadFailed }: { types: ConsultationTypeView[] | undefined; loadFailed: boolean }) {
+/** Starting a consultation of a type: opens its screen, or offers the one already in progress (409). */
+export function useStartConsultation() {
   const { i18n, t } = useLingui();
   const navigate = useNavigate();
   const v2Home = useAtomValue(authAtom)?.user?.v2_home ?? false;
-  const [startError, setError] = useState<string>();
+  const [error, setError] = useState<string>();
   const [starting, setStarting] = useState<string>();
-  const error = startError ?? (loadFailed ? i18n._(recordingMessages.loadFailed) : undefined);
 
   async function open(session: { id: string; show_transcription: boolean }) {
     const path = consultationPathFor(session, v2Home, window.location.pathname);
     if (path) await navigate({ to: path });
   }
 
-  async function start(typeId: string, force = false) {
+  async function start(typeId: string, force = false): Promise<void> {
     setStarting(typeId);
     setError(undefined);
     try {
@@ -54,6 +53,14 @@ export function ConsultationTypesList({ types, loadFailed }: { types: Consultati
       setStarting(undefined);
     }
   }
+  return { start, starting, error };
+}
+
+/** The consultation types the clinician can start, each with its documents. */
+export function ConsultationTypesList({ types, loadFailed }: { types: ConsultationTypeView[] | undefined; loadFailed: boolean }) {
+  const { i18n, t } = useLingui();
+  const { start, starting, error: startError } = useStartConsultation();
+  const error = startError ?? (loadFailed ? i18n._(recordingMessages.loadFailed) : undefined);
 
   return (
     <section aria-labelledby="types-title">

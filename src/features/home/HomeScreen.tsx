@@ -5,6 +5,7 @@ import { useAtomValue } from 'jotai';
 import { authAtom } from '../../app-state';
 import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { PairPhoneCard } from '../pairing/PairPhoneCard';
+import { CatalogHome } from '../catalog/CatalogHome';
 import { ActiveSessionNotice } from './ActiveSessionNotice';
 import { ConsultationTypesList } from './ConsultationTypesList';
 import { RecordWithChooser } from './RecordWithChooser';
@@ -17,6 +18,8 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
   const user = useAtomValue(authAtom)?.user;
   const { types, failed } = useConsultationTypes();
   const name = user?.name ?? '';
+  // The classic home lists the international assistants and those of the clinician's country; home-v2 has the whole catalogue.
+  const homeCatalogue = user?.language === 'en' ? 'international' : (user?.language ?? 'pt');
   return (
     <>
       <p className="muted" data-home={variant}>
@@ -37,7 +40,7 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
           </h1>
           <ActiveSessionNotice />
           {!isMobileDevice() && <RecordWithChooser />}
-          <ConsultationTypesList types={types} loadFailed={failed} />
+          {variant === 'home-v2' ? <CatalogHome /> : <ConsultationTypesList types={types?.filter((ty) => ty.catalogue === 'international' || ty.catalogue === homeCatalogue)} loadFailed={failed} />}
           <RecentConsultations types={types} />
           {/* One place only: choosing "my phone" must not remount the card and lose its code. */}
           {!isMobileDevice() && <PairPhoneCard />}

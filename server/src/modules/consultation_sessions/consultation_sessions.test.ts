@@ -54,7 +54,8 @@ describe('consultation types', () => {
     const { headers } = await signedIn();
     const res = await get({ ...headers, 'accept-language': 'pt' }, '/v1/consultation_types');
     const types = res.json().consultation_types;
-    expect(types.map((t: { kind: string }) => t.kind).sort()).toEqual(['dictaphone', 'note_taker', 'report']);
+    expect([...new Set(types.map((t: { kind: string }) => t.kind))].sort()).toEqual(['dictaphone', 'note_taker', 'report']);
+    expect(types.find((t: { id: string }) => t.id === 'pt_family_medicine')).toMatchObject({ catalogue: 'pt', section: 'public' });
     const general = types.find((t: { id: string }) => t.id === 'general_consultation');
     expect(general.name).toBe('Consulta geral');
     expect(general.main_document.name).toBe('Notas da consulta');

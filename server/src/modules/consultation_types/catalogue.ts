@@ -17,6 +17,19 @@ export type ConsultationType = {
   processorInputs: ProcessorInput[];
   /** The main document first; the others can be generated on demand. */
   documents: string[];
+  /** The country catalogue it is listed in (spec §2 assistants catalogue); `international` is shown everywhere. */
+  catalogue: Catalogue;
+  /** Public, or test/experimental (private, custom assistants are per clinician). */
+  section: 'public' | 'test';
+};
+
+export const CATALOGUES = ['international', 'pt', 'de', 'es'] as const;
+export type Catalogue = (typeof CATALOGUES)[number];
+export const CATALOGUE_NAMES: Record<Catalogue, Localized> = {
+  international: { pt: 'Internacional', en: 'International', de: 'International', es: 'Internacional' },
+  pt: { pt: 'Portugal', en: 'Portugal', de: 'Portugal', es: 'Portugal' },
+  de: { pt: 'Alemanha', en: 'Germany', de: 'Deutschland', es: 'Alemania' },
+  es: { pt: 'Espanha', en: 'Spain', de: 'Spanien', es: 'España' },
 };
 
 export const SELECTABLE_DOCUMENTS: Record<string, SelectableDocument> = {
@@ -112,6 +125,8 @@ const TYPES: Omit<ConsultationType, 'processorInputs'>[] = [
       es: 'Graba la consulta y escribe las notas clínicas y los documentos.',
     },
     documents: ['consultation_notes', 'clinical_summary', 'sick_leave_certificate', 'referral_letter'],
+    catalogue: 'international',
+    section: 'public',
   },
   {
     id: 'dictation',
@@ -125,6 +140,8 @@ const TYPES: Omit<ConsultationType, 'processorInputs'>[] = [
       es: 'Dicte un texto y vea crecer la transcripción mientras habla.',
     },
     documents: ['dictation', 'clinical_summary', 'referral_letter'],
+    catalogue: 'international',
+    section: 'public',
   },
   {
     id: 'clinical_report',
@@ -138,8 +155,58 @@ const TYPES: Omit<ConsultationType, 'processorInputs'>[] = [
       es: 'Describa una exploración o un procedimiento y obtenga un informe estructurado.',
     },
     documents: ['report', 'clinical_summary'],
+    catalogue: 'international',
+    section: 'test',
+  },
+  {
+    id: 'pt_family_medicine',
+    kind: 'note_taker',
+    showTranscription: false,
+    name: { pt: 'Consulta de Medicina Geral e Familiar', en: 'Family medicine consultation (Portugal)', de: 'Allgemeinmedizinische Konsultation (Portugal)', es: 'Consulta de medicina de familia (Portugal)' },
+    description: {
+      pt: 'Consulta nos cuidados de saúde primários: notas SOAP, certificado de incapacidade temporária e referenciação hospitalar.',
+      en: 'Primary care consultation: SOAP notes, temporary incapacity certificate and hospital referral.',
+      de: 'Konsultation in der Primärversorgung: SOAP-Notizen, Arbeitsunfähigkeitsbescheinigung und Krankenhausüberweisung.',
+      es: 'Consulta de atención primaria: notas SOAP, certificado de incapacidad temporal y derivación hospitalaria.',
+    },
+    documents: ['consultation_notes', 'sick_leave_certificate', 'referral_letter', 'clinical_summary'],
+    catalogue: 'pt',
+    section: 'public',
+  },
+  {
+    id: 'de_general_practice',
+    kind: 'note_taker',
+    showTranscription: false,
+    name: { pt: 'Consulta de clínica geral (Alemanha)', en: 'General practice consultation (Germany)', de: 'Hausärztliche Konsultation', es: 'Consulta de medicina general (Alemania)' },
+    description: {
+      pt: 'Consulta de clínica geral: notas SOAP, certificado de baixa e carta de referenciação.',
+      en: 'General practice consultation: SOAP notes, sick note and referral letter.',
+      de: 'Hausärztliche Konsultation: SOAP-Notizen, Arbeitsunfähigkeitsbescheinigung und Überweisungsbrief.',
+      es: 'Consulta de medicina general: notas SOAP, baja laboral y carta de derivación.',
+    },
+    documents: ['consultation_notes', 'sick_leave_certificate', 'referral_letter', 'clinical_summary'],
+    catalogue: 'de',
+    section: 'public',
+  },
+  {
+    id: 'es_primary_care',
+    kind: 'note_taker',
+    showTranscription: false,
+    name: { pt: 'Consulta de cuidados primários (Espanha)', en: 'Primary care consultation (Spain)', de: 'Konsultation in der Primärversorgung (Spanien)', es: 'Consulta de atención primaria' },
+    description: {
+      pt: 'Consulta de cuidados primários: notas SOAP, baixa médica e derivação.',
+      en: 'Primary care consultation: SOAP notes, sick leave and referral.',
+      de: 'Konsultation in der Primärversorgung: SOAP-Notizen, Krankschreibung und Überweisung.',
+      es: 'Consulta de atención primaria: notas SOAP, baja laboral y derivación.',
+    },
+    documents: ['consultation_notes', 'sick_leave_certificate', 'referral_letter', 'clinical_summary'],
+    catalogue: 'es',
+    section: 'public',
   },
 ];
+
+/** The catalogue a clinician sees first: the one of their language's country (English has none of its own). */
+export const homeCatalogueOf = (language: Language): Catalogue => (language === 'en' ? 'international' : language);
 
 export const CONSULTATION_TYPES: ConsultationType[] = TYPES.map((t) => ({ ...t, processorInputs: inputsFor(t.documents) }));
 

@@ -13,7 +13,7 @@ const documentView = (id: string, lang: Language) => {
   return { id: d.id, name: d.name[lang], description: d.description[lang] };
 };
 
-function typeView(t: ConsultationType, lang: Language) {
+export function typeView(t: ConsultationType, lang: Language) {
   return {
     id: t.id,
     kind: t.kind,
@@ -23,6 +23,8 @@ function typeView(t: ConsultationType, lang: Language) {
     processor_inputs: t.processorInputs.map((p) => ({ id: p.id, name: p.name[lang] })),
     main_document: documentView(t.documents[0]!, lang),
     selectable_documents: t.documents.slice(1).map((d) => documentView(d, lang)),
+    catalogue: t.catalogue,
+    section: t.section,
   };
 }
 

@@ -1,0 +1,33 @@
+import { expect, test } from '@playwright/test';
+import { signUpNewClinician } from './support/accounts';
+import { expectNoAxeViolations } from './support/axe';
+import { screenshotBothWidths } from './support/screenshots';
+
+test('home-v2: the assistants catalogue by country, pinned to quick access, started from there', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signUpNewClinician(page, 'Dra. Lúcia Faria');
+  await page.goto('/settings/account');
+  await page.getByLabel('Use the alternative home page').check();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Your details were saved.')).toBeVisible();
+  await page.getByRole('link', { name: 'Consultations' }).first().click();
+  await expect(page).toHaveURL(/\/v2$/);
+  await expect(page.getByRole('heading', { name: 'Quick access' })).toBeVisible();
+  await expect(page.getByTestId('recommended-assistant').first()).toBeVisible();
+
+  const catalogue = page.getByRole('region', { name: 'Assistants catalogue' }).or(page.locator('section.catalog'));
+  await catalogue.getByLabel('Country catalogue').selectOption({ label: 'Germany' });
+  await expect(catalogue.getByRole('button', { name: 'General practice consultation (Germany)' })).toBeVisible();
+  await catalogue.getByLabel('Search assistants').fill('dictat');
+  await expect(catalogue.getByRole('button', { name: 'General practice consultation (Germany)' })).toHaveCount(0);
+  await catalogue.getByRole('button', { name: 'Dictaphone' }).click();
+  await expect(catalogue.getByRole('heading', { name: 'Dictaphone', level: 3 })).toBeVisible();
+  await catalogue.getByRole('button', { name: 'Pin to quick access' }).click();
+  await expect(page.getByTestId('pinned-assistant')).toHaveCount(1);
+  await expect(page.getByTestId('pinned-assistant')).toContainText('Dictaphone');
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'home-v2-catalogue');
+
+  await page.getByTestId('pinned-assistant').getByRole('button', { name: 'Start: Dictaphone' }).click();
+  await expect(page).toHaveURL(/\/dictaphone\/consultation\/[0-9a-f-]+$/);
+});
