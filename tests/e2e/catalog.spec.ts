@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { E2E_PORTS } from '../../playwright.config';
 import { signUpNewClinician } from './support/accounts';
+import { publishAnnouncementWithCli } from './support/admin';
 import { expectNoAxeViolations } from './support/axe';
 import { screenshotBothWidths } from './support/screenshots';
 
@@ -30,4 +32,19 @@ test('home-v2: the assistants catalogue by country, pinned to quick access, star
 
   await page.getByTestId('pinned-assistant').getByRole('button', { name: 'Start: Dictaphone' }).click();
   await expect(page).toHaveURL(/\/dictaphone\/consultation\/[0-9a-f-]+$/);
+});
+
+test('home shows support’s announcements in the clinician’s language, paged by hand', async ({ page }) => {
+  const stamp = Date.now().toString(36);
+  publishAnnouncementWithCli('main', E2E_PORTS.main, 'en', `Templates ${stamp}`, 'Keep your own layouts in the Templates page.');
+  publishAnnouncementWithCli('main', E2E_PORTS.main, 'en', `Catalogue ${stamp}`, 'Pin your assistants on the alternative home.');
+  publishAnnouncementWithCli('main', E2E_PORTS.main, 'pt', `Só em português ${stamp}`, 'Não aparece em inglês.');
+  await signUpNewClinician(page, 'Dr. Filipe Rocha');
+  const carousel = page.getByRole('region', { name: 'Announcements' });
+  await expect(carousel.getByRole('heading', { name: `Catalogue ${stamp}` })).toBeVisible();
+  await expect(carousel).toContainText(/1 of \d+/);
+  await expect(page.getByText(`Só em português ${stamp}`)).toHaveCount(0);
+  await carousel.getByRole('button', { name: 'Next announcement' }).click();
+  await expect(carousel.getByRole('heading', { name: `Templates ${stamp}` })).toBeVisible();
+  await expectNoAxeViolations(page);
 });

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { organizations } from '../db/schema.js';
+import { LANGUAGES, type Language } from '../../../contract/constants.js';
+import { publishAnnouncement } from '../modules/announcements/service.js';
 import { grantCredits } from '../modules/credits/service.js';
 import { createOrganizationWithAdmin } from '../modules/organizations/service.js';
 
@@ -38,6 +40,19 @@ const commands = {
       if (found.length !== 1) throw new UsageError(found.length ? `Several organizations are called "${args.organization}": use the id.` : `No organization "${args.organization}".`);
       await grantCredits(db, { organizationId: found[0]!.id }, args.amount, args.note ?? 'through support');
       return [`Granted ${args.amount} credits to ${found[0]!.name} (${found[0]!.id}).`];
+    },
+  },
+  'publish-announcement': {
+    usage: 'publish-announcement --language pt --title "Novidade" --body "…" [--days 30]',
+    args: z.object({
+      language: z.enum(LANGUAGES),
+      title: z.string().trim().min(1).max(120),
+      body: z.string().trim().min(1).max(1000),
+      days: z.coerce.number().int().min(1).max(365).default(30),
+    }),
+    async run(db: Database, _config: Config, args: { language: Language; title: string; body: string; days: number }) {
+      const row = await publishAnnouncement(db, args);
+      return [`Announcement published in ${args.language} until ${row.expiresAt.toISOString().slice(0, 10)} (${row.id}).`];
     },
   },
 } as const;

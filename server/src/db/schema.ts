@@ -332,3 +332,17 @@ export const assistantPins = pgTable(
   },
   (t) => [uniqueIndex('assistant_pins_one').on(t.userId, t.consultationTypeId)],
 );
+
+/** News shown on every clinician's home in one language, published by support with the admin CLI. */
+export const announcements = pgTable(
+  'announcements',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    language: text('language').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('announcements_language_idx').on(t.language, t.expiresAt)],
+);

@@ -10,6 +10,7 @@ import { generatedDocumentsRoutes } from '../modules/generated_documents/routes.
 import { creditsRoutes } from '../modules/credits/routes.js';
 import { audioToTextRoutes } from '../modules/audio_to_text/routes.js';
 import { generateRoutes } from '../modules/generate/routes.js';
+import { announcementsRoutes } from '../modules/announcements/routes.js';
 import { assistantsRoutes } from '../modules/assistants/routes.js';
 import { assistantsCatalogRoutes } from '../modules/assistants_catalog/routes.js';
 import { healthzRoutes } from '../modules/healthz/routes.js';
@@ -56,6 +57,7 @@ export function registerRoutes(app: App, ctx: AppContext) {
   generateRoutes(app, ctx);
   assistantsRoutes(app, ctx);
   assistantsCatalogRoutes(app, ctx);
+  announcementsRoutes(app, ctx);
   templatesRoutes(app, ctx);
   // Templates and guides
   processorInputsRoutes(app, ctx);

@@ -7,6 +7,7 @@ import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { PairPhoneCard } from '../pairing/PairPhoneCard';
 import { CatalogHome } from '../catalog/CatalogHome';
 import { ActiveSessionNotice } from './ActiveSessionNotice';
+import { AnnouncementsCarousel } from './AnnouncementsCarousel';
 import { ConsultationTypesList } from './ConsultationTypesList';
 import { RecordWithChooser } from './RecordWithChooser';
 import { RecentConsultations } from './RecentConsultations';
@@ -39,6 +40,7 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
             <Trans>Consultations</Trans>
           </h1>
           <ActiveSessionNotice />
+          <AnnouncementsCarousel />
           {!isMobileDevice() && <RecordWithChooser />}
           {variant === 'home-v2' ? <CatalogHome /> : <ConsultationTypesList types={types?.filter((ty) => ty.catalogue === 'international' || ty.catalogue === homeCatalogue)} loadFailed={failed} />}
           <RecentConsultations types={types} />

@@ -12,3 +12,11 @@ export function createOrganizationWithCli(serverName: string, port: number, name
 
 let n = 0;
 export const uniqueEmail = (prefix: string) => `${prefix}.${Date.now().toString(36)}.${++n}@clinic.test`;
+
+/** Support publishes an announcement on a running e2e server (the CLI hands it to the server over loopback). */
+export function publishAnnouncementWithCli(serverName: string, port: number, language: string, title: string, body: string): void {
+  execFileSync('npx', ['tsx', 'server/src/admin/cli.ts', 'publish-announcement', '--language', language, '--title', title, '--body', body], {
+    env: { ...process.env, DATA_DIR: path.resolve('.tmp/e2e', serverName), PUBLIC_URL: `http://localhost:${port}` },
+    encoding: 'utf8',
+  });
+}
