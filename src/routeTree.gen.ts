@@ -13,6 +13,7 @@ import { Route as AppRouteImport } from './routes/_app'
 import { Route as ChangePasswordRouteImport } from './routes/change-password'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as LogoutRouteImport } from './routes/logout'
+import { Route as PasteRouteImport } from './routes/paste'
 import { Route as ResetRouteImport } from './routes/reset'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
@@ -49,6 +50,11 @@ const LoginRoute = LoginRouteImport.update({
 const LogoutRoute = LogoutRouteImport.update({
   id: '/logout',
   path: '/logout',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PasteRoute = PasteRouteImport.update({
+  id: '/paste',
+  path: '/paste',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ResetRoute = ResetRouteImport.update({
@@ -156,6 +162,7 @@ export interface FileRoutesByFullPath {
   '/change-password': typeof ChangePasswordRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
+  '/paste': typeof PasteRoute
   '/reset': typeof ResetRoute
   '/signup': typeof SignupRoute
   '/v2': typeof AppV2Route
@@ -178,6 +185,7 @@ export interface FileRoutesByTo {
   '/change-password': typeof ChangePasswordRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
+  '/paste': typeof PasteRoute
   '/reset': typeof ResetRoute
   '/signup': typeof SignupRoute
   '/v2': typeof AppV2Route
@@ -203,6 +211,7 @@ export interface FileRoutesById {
   '/change-password': typeof ChangePasswordRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
+  '/paste': typeof PasteRoute
   '/reset': typeof ResetRoute
   '/signup': typeof SignupRoute
   '/_app/v2': typeof AppV2Route
@@ -229,6 +238,7 @@ export interface FileRouteTypes {
     | '/change-password'
     | '/login'
     | '/logout'
+    | '/paste'
     | '/reset'
     | '/signup'
     | '/v2'
@@ -251,6 +261,7 @@ export interface FileRouteTypes {
     | '/change-password'
     | '/login'
     | '/logout'
+    | '/paste'
     | '/reset'
     | '/signup'
     | '/v2'
@@ -275,6 +286,7 @@ export interface FileRouteTypes {
     | '/change-password'
     | '/login'
     | '/logout'
+    | '/paste'
     | '/reset'
     | '/signup'
     | '/_app/v2'
@@ -300,6 +312,7 @@ export interface RootRouteChildren {
   ChangePasswordRoute: typeof ChangePasswordRoute
   LoginRoute: typeof LoginRoute
   LogoutRoute: typeof LogoutRoute
+  PasteRoute: typeof PasteRoute
   ResetRoute: typeof ResetRoute
   SignupRoute: typeof SignupRoute
   AutologinTokenRoute: typeof AutologinTokenRoute
@@ -337,6 +350,13 @@ declare module '@tanstack/react-router' {
       path: '/logout'
       fullPath: '/logout'
       preLoaderRoute: typeof LogoutRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/paste': {
+      id: '/paste'
+      path: '/paste'
+      fullPath: '/paste'
+      preLoaderRoute: typeof PasteRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/reset': {
@@ -505,6 +525,7 @@ const rootRouteChildren: RootRouteChildren = {
   ChangePasswordRoute: ChangePasswordRoute,
   LoginRoute: LoginRoute,
   LogoutRoute: LogoutRoute,
+  PasteRoute: PasteRoute,
   ResetRoute: ResetRoute,
   SignupRoute: SignupRoute,
   AutologinTokenRoute: AutologinTokenRoute,

@@ -13,7 +13,8 @@ type SyncEvent = ExtendableEvent & { tag: string };
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/v1\//, /^\/healthz/, /^\/internal\//] }));
+// /paste is the bookmarklet's window: it must come from the server, whose headers keep the link to its opener.
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/v1\//, /^\/healthz/, /^\/internal\//, /^\/paste/] }));
 
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();

@@ -85,6 +85,14 @@ describe('headers', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('keeps the opener only for the bookmarklet window, which another system opens', async () => {
+    const paste = await web.app.inject({ method: 'GET', url: '/paste?to=https%3A%2F%2Fehr.example' });
+    expect(paste.headers['cross-origin-opener-policy']).toBe('unsafe-none');
+    expect(String(paste.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    const home = await web.app.inject({ method: 'GET', url: '/pasteboard' });
+    expect(home.headers['cross-origin-opener-policy']).toBe('same-origin');
+  });
+
   it('lets the configured Sentry origin through connect-src', async () => {
     const res = await web.app.inject({ method: 'GET', url: '/healthz' });
     expect(String(res.headers['content-security-policy'])).toContain('https://sentry.example.org');

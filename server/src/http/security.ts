@@ -29,8 +29,10 @@ export async function registerSecurity(app: App, opts: { corsOrigins: string[]; 
     // The phone pairing and the microphone need no cross-origin isolation; keep the defaults that don't break them.
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(headers);
+  // The bookmarklet's window answers the page of another system that opened it: that link needs the opener kept.
+  const pasteWindow = { ...headers, 'cross-origin-opener-policy': 'unsafe-none' };
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(request.url === '/paste' || request.url.startsWith('/paste?') ? pasteWindow : headers);
   });
   await app.register(cors, {
     origin: opts.corsOrigins.length ? opts.corsOrigins : false,

@@ -1,19 +1,17 @@
-import { Trans } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef } from 'react';
+import { bookmarkletCode } from '../../bookmarklet/bookmarklet';
 import { PairPhoneCard } from '../../pairing/PairPhoneCard';
-
-/** The bookmarklet: a bookmark that brings this app forward from any page (pasting notes comes with its own feature). */
-export function bookmarkletCode(origin: string): string {
-  return `javascript:(function(){window.open(${JSON.stringify(`${origin}/`)},'consultation-notes');})();`;
-}
 
 /** Spec §2 settings › tools: pairing the phone, and the bookmarklet to install. */
 export function ToolsSection() {
+  const { t } = useLingui();
   const link = useRef<HTMLAnchorElement>(null);
+  const noTextBox = t`Consultation Notes: this page has no text box to paste into. Click in the text box first.`;
   useEffect(() => {
     // React refuses javascript: addresses in JSX (rightly, for user data); this one is ours and fixed.
-    link.current?.setAttribute('href', bookmarkletCode(window.location.origin));
-  }, []);
+    link.current?.setAttribute('href', bookmarkletCode(window.location.origin, noTextBox));
+  }, [noTextBox]);
   return (
     <div className="settings-section">
       <PairPhoneCard />
@@ -22,7 +20,7 @@ export function ToolsSection() {
           <Trans>Bookmarklet</Trans>
         </h2>
         <p className="muted">
-          <Trans>Drag this button to your browser's bookmarks bar. Clicking the bookmark from any page, such as your clinic's record system, brings Consultation Notes forward.</Trans>
+          <Trans>Drag this button to your browser's bookmarks bar. In your clinic's record system, click in a text box, then click the bookmark: choose a note in the window that opens and it is pasted there.</Trans>
         </p>
         <a ref={link} className="button" data-variant="secondary" draggable onClick={(e) => e.preventDefault()} data-testid="bookmarklet">
           <Trans>Consultation Notes</Trans>

@@ -1,0 +1,87 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useState } from 'react';
+import { consultationsApi } from '../../api/consultations';
+import { documentsApi } from '../../api/documents';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { markdownToPlainText } from '../documents/markdown-text';
+import { useConsultationTypes } from '../home/useConsultationTypes';
+import { PASTE_MESSAGE, targetOrigin } from './bookmarklet';
+
+type Note = { sessionId: string; typeId: string; when: string; text: string };
+
+/**
+ * The bookmarklet's window: the main documents of the consultations still kept; the one chosen is sent, as plain
+ * text, to the page that opened this window, and only to the origin that page declared.
+ */
+export function PasteScreen({ to }: { to: unknown }) {
+  const { i18n } = useLingui();
+  const { types } = useConsultationTypes();
+  const [notes, setNotes] = useState<Note[]>();
+  const [sent, setSent] = useState(false);
+  const origin = targetOrigin(to);
+  const opener = typeof window !== 'undefined' ? (window.opener as Window | null) : null;
+
+  useEffect(() => {
+    (async () => {
+      const { consultation_sessions } = await consultationsApi.recent();
+      const found: Note[] = [];
+      for (const s of consultation_sessions) {
+        const doc = await documentsApi.get(s.id, 'main').catch(() => undefined);
+        if (doc?.generated_document.status === 'done') {
+          found.push({ sessionId: s.id, typeId: s.consultation_type_id, when: s.finished_at ?? s.created_at, text: markdownToPlainText(doc.generated_document.text) });
+        }
+      }
+      setNotes(found);
+    })().catch(() => setNotes([]));
+  }, []);
+
+  if (!origin || !opener) {
+    return (
+      <Alert tone="info">
+        <Trans>This window opens from the bookmarklet (settings › tools), to paste a note into another system's text box.</Trans>
+      </Alert>
+    );
+  }
+  function paste(note: Note) {
+    opener!.postMessage({ type: PASTE_MESSAGE, text: note.text }, origin!);
+    setSent(true);
+    setTimeout(() => window.close(), 800);
+  }
+  return (
+    <>
+      <p className="muted">
+        <Trans>Paste into: {origin}</Trans>
+      </p>
+      {sent && (
+        <Alert tone="success">
+          <Trans>Pasted.</Trans>
+        </Alert>
+      )}
+      {!notes && (
+        <p role="status">
+          <Trans>Loading…</Trans>
+        </p>
+      )}
+      {notes?.length === 0 && (
+        <p className="muted">
+          <Trans>No notes to paste: documents of finished consultations appear here while they are kept.</Trans>
+        </p>
+      )}
+      <ul className="recent-list">
+        {notes?.map((n) => (
+          <li key={n.sessionId} className="card recent-item">
+            <div>
+              <strong>{types?.find((ty) => ty.id === n.typeId)?.name ?? n.typeId}</strong>
+              <div className="muted">{i18n.date(n.when, { dateStyle: 'medium', timeStyle: 'short' })}</div>
+              <p className="history-excerpt">{n.text.slice(0, 140)}…</p>
+            </div>
+            <Button onClick={() => paste(n)}>
+              <Trans>Paste</Trans>
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
