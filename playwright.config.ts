@@ -40,7 +40,8 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `node scripts/e2e-server.mjs main ${E2E_PORTS.main}`,
+      // The fake record system of the integration test may open this app and send it register_consultation.
+      command: `node scripts/e2e-server.mjs main ${E2E_PORTS.main} INTEGRATION_ORIGINS=http://ehr.clinic.test`,
       url: `http://127.0.0.1:${E2E_PORTS.main}/healthz`,
       timeout: 120_000,
       reuseExistingServer: false,

@@ -92,7 +92,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     loginLimiter: createLoginLimiter(config.loginFailuresPerEmail),
   };
 
-  await registerSecurity(app, { corsOrigins: config.corsOrigins, sentryDsn: config.sentryDsn });
+  await registerSecurity(app, { corsOrigins: config.corsOrigins, sentryDsn: config.sentryDsn, integrationOrigins: config.integrationOrigins });
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: config.maxAudioChunkBytes, files: 1 } });
   registerErrorHandler(app);

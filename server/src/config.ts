@@ -26,6 +26,8 @@ const envSchema = z.object({
   SUPPORT_EMAIL: z.string().email().default('support@localhost.localdomain'),
   SENTRY_DSN: z.string().optional(),
   CORS_ORIGINS: z.string().default(''),
+  /** Origins of the systems (a clinic's record system) allowed to send the `register_consultation` window message. */
+  INTEGRATION_ORIGINS: z.string().default(''),
   MIN_CLIENT_VERSION: z.string().default('0.0.20'),
   INTEGRATION_KEY: z.string().optional(),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
@@ -67,6 +69,7 @@ export type Config = {
   mailFrom: string;
   sentryDsn: string | undefined;
   corsOrigins: string[];
+  integrationOrigins: string[];
   minClientVersion: string;
   integrationKey: string | undefined;
   loginRateLimitPerMinute: number;
@@ -118,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     sentryDsn: e.SENTRY_DSN || undefined,
     corsOrigins: e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    integrationOrigins: e.INTEGRATION_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     minClientVersion: e.MIN_CLIENT_VERSION,
     integrationKey: e.INTEGRATION_KEY || undefined,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,

@@ -11,6 +11,7 @@ export type ServerCapabilities = {
   transcription: { engine: 'local' | 'openai' | 'none'; languages: string[]; note?: string };
   generation: { engine: 'openai' | 'local' | 'composer'; model?: string; usesAi: boolean };
   retention: { minutes: number };
+  integration: { origins: string[] };
 };
 
 const sessions = 'v1/consultation_sessions';

@@ -6,6 +6,7 @@ import { lazy, Suspense, useState } from 'react';
 import { accountApi } from '../api/account';
 import { authAtom, updateUser } from '../app-state';
 import { LanguageSwitch } from '../features/i18n/LanguageSwitch';
+import { RegisterConsultationListener } from '../features/integration/RegisterConsultationListener';
 import { ActiveSessionFollower } from '../features/pairing/ActiveSessionFollower';
 import { Logo } from './Logo';
 
@@ -86,6 +87,7 @@ export function AppFrame() {
         <Outlet />
       </main>
       <ActiveSessionFollower />
+      <RegisterConsultationListener />
       {assistantOpen && (
         <Suspense fallback={null}>
           <AssistantDialog open onOpenChange={setAssistantOpen} />

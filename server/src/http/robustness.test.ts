@@ -93,6 +93,18 @@ describe('headers', () => {
     expect(home.headers['cross-origin-opener-policy']).toBe('same-origin');
   });
 
+  it('lets only the configured integration origins frame or open the app', async () => {
+    const integrated = await createTestApp({ INTEGRATION_ORIGINS: 'https://ehr.hospital.pt' });
+    try {
+      const res = await integrated.app.inject({ method: 'GET', url: '/healthz' });
+      expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'self' https://ehr.hospital.pt");
+      expect(res.headers['cross-origin-opener-policy']).toBe('unsafe-none');
+      expect(res.headers['x-frame-options']).toBeUndefined();
+    } finally {
+      await integrated.close();
+    }
+  });
+
   it('lets the configured Sentry origin through connect-src', async () => {
     const res = await web.app.inject({ method: 'GET', url: '/healthz' });
     expect(String(res.headers['content-security-policy'])).toContain('https://sentry.example.org');

@@ -3,7 +3,10 @@ import helmet, { type HelmetOptions } from 'helmet';
 import type { App } from './context.js';
 
 /** The web app loads only its own scripts; it talks to this server and, when configured, to Sentry. */
-export async function registerSecurity(app: App, opts: { corsOrigins: string[]; sentryDsn?: string }) {
+export async function registerSecurity(app: App, opts: { corsOrigins: string[]; sentryDsn?: string; integrationOrigins?: string[] }) {
+  // A clinic's system configured in INTEGRATION_ORIGINS may frame this app or open it and talk to it by messages
+  // (register_consultation): only then are framing by those origins and the opener link allowed.
+  const integration = opts.integrationOrigins ?? [];
   const connectSrc = ["'self'"];
   if (opts.sentryDsn) connectSrc.push(new URL(opts.sentryDsn).origin);
   const headers = precomputeSecurityHeaders({
@@ -23,11 +26,12 @@ export async function registerSecurity(app: App, opts: { corsOrigins: string[]; 
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
-        frameAncestors: ["'none'"],
+        frameAncestors: integration.length ? ["'self'", ...integration] : ["'none'"],
       },
     },
     // The phone pairing and the microphone need no cross-origin isolation; keep the defaults that don't break them.
     crossOriginEmbedderPolicy: false,
+    ...(integration.length ? { crossOriginOpenerPolicy: { policy: 'unsafe-none' as const }, xFrameOptions: false } : {}),
   });
   // The bookmarklet's window answers the page of another system that opened it: that link needs the opener kept.
   const pasteWindow = { ...headers, 'cross-origin-opener-policy': 'unsafe-none' };

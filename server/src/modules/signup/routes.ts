@@ -9,7 +9,7 @@ export function signupRoutes(app: App, ctx: AppContext) {
   app.post(
     '/v1/signup',
     {
-      config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+      config: { rateLimit: { max: ctx.config.loginRateLimitPerMinute, timeWindow: 60_000 } },
       schema: {
         body: signupBody,
         response: { 201: userEnvelope.extend({ token: z.string() }), 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema },
