@@ -346,3 +346,38 @@ export const announcements = pgTable(
   },
   (t) => [index('announcements_language_idx').on(t.language, t.expiresAt)],
 );
+
+/**
+ * A clinician's request for a custom document template (spec §3): built section by section, with example files,
+ * then sent to support, who build it and publish it as a custom assistant.
+ */
+export const customDocumentRequests = pgTable(
+  'custom_document_requests',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    baseDocument: text('base_document'),
+    sections: jsonb('sections').$type<{ title: string; description: string; change_request: string }[]>().notNull().default(sql`'[]'::jsonb`),
+    otherComments: text('other_comments').notNull().default(''),
+    status: text('status').notNull().default('draft'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+  },
+  (t) => [index('custom_document_requests_user_idx').on(t.userId)],
+);
+
+export const customDocumentExamples = pgTable('custom_document_examples', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  requestId: uuid('request_id')
+    .notNull()
+    .references(() => customDocumentRequests.id, { onDelete: 'cascade' }),
+  fileName: text('file_name').notNull(),
+  mimeType: text('mime_type').notNull(),
+  sizeBytes: integer('size_bytes').notNull(),
+  blobKey: text('blob_key').notNull(),
+  createdAt: createdAt(),
+});

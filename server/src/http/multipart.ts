@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from './errors.js';
 
-export type MultipartForm = { fields: Record<string, string>; file?: { field: string; data: Buffer; mimeType: string } };
+export type MultipartForm = { fields: Record<string, string>; file?: { field: string; data: Buffer; mimeType: string; fileName: string } };
 
 /**
  * Reads a multipart form with at most one file, held in memory within `maxFileBytes` (413 beyond). Files under
@@ -21,8 +21,8 @@ export async function readMultipart(
         continue;
       }
       const data = await part.toBuffer();
-      if (part.file.truncated) throw new DomainError(413, 'payload_too_large', 'The audio is too large');
-      form.file = { field: part.fieldname, data, mimeType: part.mimetype };
+      if (part.file.truncated) throw new DomainError(413, 'payload_too_large', 'The file is too large');
+      form.file = { field: part.fieldname, data, mimeType: part.mimetype, fileName: part.filename ?? '' };
     } else {
       form.fields[part.fieldname] = String(part.value);
     }

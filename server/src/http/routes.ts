@@ -26,6 +26,7 @@ import { signedTokenLoginRoutes } from '../modules/signed_token_login/routes.js'
 import { signupRoutes } from '../modules/signup/routes.js';
 import { startRoutes } from '../modules/start/routes.js';
 import { processorInputsRoutes } from '../modules/processor_inputs/routes.js';
+import { customDocumentRequestsRoutes } from '../modules/custom_document_requests/routes.js';
 import { selectableDocumentsRoutes } from '../modules/selectable_documents/routes.js';
 import { templatesRoutes } from '../modules/templates/routes.js';
 
@@ -62,4 +63,5 @@ export function registerRoutes(app: App, ctx: AppContext) {
   // Templates and guides
   processorInputsRoutes(app, ctx);
   selectableDocumentsRoutes(app, ctx);
+  customDocumentRequestsRoutes(app, ctx);
 }

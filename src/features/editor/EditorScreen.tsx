@@ -6,7 +6,12 @@ import { Alert } from '../../ui/Alert';
 import { SelectField } from '../../ui/SelectField';
 import { useConsultationTypes } from '../home/useConsultationTypes';
 import { recordingMessages } from '../recording/recording-messages';
+import type { ConsultationTypeView } from '../../api/consultations';
+import { CustomDocumentRequests } from '../custom-documents/CustomDocumentRequests';
 import { DocumentTemplatesCard } from './DocumentTemplatesCard';
+
+/** Every document kind offered by some assistant, once. */
+const allDocuments = (types: ConsultationTypeView[]) => [...new Map(types.flatMap((ty) => [ty.main_document, ...ty.selectable_documents]).map((d) => [d.id, d])).values()];
 
 /** Spec §2 editor: per consultation type, the clinician's templates and guidance for each of its documents. */
 export function EditorScreen({ consultationTypeId }: { consultationTypeId?: string }) {
@@ -53,6 +58,7 @@ export function EditorScreen({ consultationTypeId }: { consultationTypeId?: stri
         documents.map((d) => (
           <DocumentTemplatesCard key={`${type.id}-${d.id}`} typeId={type.id} document={d} input={inputs.find((p) => p.document_id === d.id)} onChanged={reload} />
         ))}
+      {types && <CustomDocumentRequests documents={allDocuments(types)} />}
     </>
   );
 }

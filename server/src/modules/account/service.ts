@@ -3,7 +3,7 @@ import { and, count, eq, ne } from 'drizzle-orm';
 import type { AccountUpdate } from '../../../../contract/account.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import type { UserRow } from '../../auth/users.js';
-import { consultationSessions, medicalSpecialities, users } from '../../db/schema.js';
+import { consultationSessions, customDocumentRequests, medicalSpecialities, users } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 
@@ -70,5 +70,7 @@ export async function deleteAccount(ctx: AppContext, user: UserRow): Promise<voi
   // The recordings go first (files are not covered by the database's cascade); the rows follow with the user.
   const sessions = await ctx.db.select({ id: consultationSessions.id }).from(consultationSessions).where(eq(consultationSessions.userId, user.id));
   for (const s of sessions) await ctx.blobs.deletePrefix(sessionBlobPrefix(s.id));
+  const requests = await ctx.db.select({ id: customDocumentRequests.id }).from(customDocumentRequests).where(eq(customDocumentRequests.userId, user.id));
+  for (const r of requests) await ctx.blobs.deletePrefix(`custom_documents/${r.id}/`);
   await ctx.db.delete(users).where(eq(users.id, user.id));
 }

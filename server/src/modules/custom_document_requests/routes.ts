@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { customDocumentExamples, customDocumentRequests } from '../../db/schema.js';
+import { currentUser, requireUser } from '../../http/authenticate.js';
+import type { App, AppContext } from '../../http/context.js';
+import { DomainError, notFound } from '../../http/errors.js';
+import { readMultipart } from '../../http/multipart.js';
+import { SELECTABLE_DOCUMENTS } from '../consultation_types/catalogue.js';
+
+const MAX_EXAMPLES = 5;
+const MAX_EXAMPLE_BYTES = 10 * 1024 * 1024;
+/** Examples are read by support: documents and pictures of documents, nothing executable. */
+const EXAMPLE_TYPES = new Set(['application/pdf', 'text/plain', 'text/markdown', 'image/png', 'image/jpeg', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/msword']);
+
+const section = z.object({ title: z.string().trim().min(1).max(200), description: z.string().trim().max(2000).default(''), change_request: z.string().trim().max(2000).default('') }).strict();
+const body = z
+  .object({
+    custom_document_request: z
+      .object({
+        title: z.string().trim().min(1).max(200),
+        base_document: z.string().max(100).nullable().optional(),
+        sections: z.array(section).max(40).default([]),
+        other_comments: z.string().trim().max(5000).default(''),
+      })
+      .strict(),
+  })
+  .strict();
+const params = z.object({ id: z.uuid({ error: 'invalid_id' }) });
+
+type Row = typeof customDocumentRequests.$inferSelect;
+
+/**
+ * Spec §3 custom document request: the clinician builds the document they want (title, optional base document,
+ * sections with descriptions and change requests, example files, vocabulary comments), then sends it to support.
+ * Only drafts can change; every call is limited to the clinician's own requests.
+ */
+export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
+  const preHandler = requireUser(ctx);
+  const base = '/v1/custom_document_requests';
+
+  async function own(userId: string, id: string): Promise<Row> {
+    const [row] = await ctx.db.select().from(customDocumentRequests).where(and(eq(customDocumentRequests.id, id), eq(customDocumentRequests.userId, userId)));
+    if (!row) throw notFound('Request not found');
+    return row;
+  }
+  const draft = async (userId: string, id: string) => {
+    const row = await own(userId, id);
+    if (row.status !== 'draft') throw new DomainError(409, 'invalid_request', 'This request was already sent');
+    return row;
+  };
+  async function view(row: Row) {
+    const examples = await ctx.db.select().from(customDocumentExamples).where(eq(customDocumentExamples.requestId, row.id)).orderBy(asc(customDocumentExamples.createdAt));
+    return {
+      id: row.id,
+      title: row.title,
+      base_document: row.baseDocument,
+      sections: row.sections,
+      other_comments: row.otherComments,
+      status: row.status as 'draft' | 'submitted',
+      created_at: row.createdAt.toISOString(),
+      submitted_at: row.submittedAt?.toISOString() ?? null,
+      examples: examples.map((e) => ({ id: e.id, file_name: e.fileName, mime_type: e.mimeType, size_bytes: e.sizeBytes })),
+    };
+  }
+  const checkBase = (doc: string | null | undefined) => {
+    if (doc && !Object.hasOwn(SELECTABLE_DOCUMENTS, doc)) throw new DomainError(400, 'invalid_request', 'Unknown base document', { 'custom_document_request.base_document': 'unknown' });
+  };
+
+  app.get(base, { preHandler }, async (request) => {
+    const rows = await ctx.db.select().from(customDocumentRequests).where(eq(customDocumentRequests.userId, currentUser(request).id)).orderBy(desc(customDocumentRequests.createdAt));
+    return { custom_document_requests: await Promise.all(rows.map(view)) };
+  });
+
+  app.get(`${base}/:id`, { preHandler, schema: { params } }, async (request) => ({ custom_document_request: await view(await own(currentUser(request).id, request.params.id)) }));
+
+  app.post(base, { preHandler, schema: { body } }, async (request, reply) => {
+    const r = request.body.custom_document_request;
+    checkBase(r.base_document);
+    const [row] = await ctx.db
+      .insert(customDocumentRequests)
+      .values({ userId: currentUser(request).id, title: r.title, baseDocument: r.base_document ?? null, sections: r.sections, otherComments: r.other_comments })
+      .returning();
+    return reply.status(201).send({ custom_document_request: await view(row!) });
+  });
+
+  app.put(`${base}/:id`, { preHandler, schema: { params, body } }, async (request) => {
+    const userId = currentUser(request).id;
+    await draft(userId, request.params.id);
+    const r = request.body.custom_document_request;
+    checkBase(r.base_document);
+    const [row] = await ctx.db
+      .update(customDocumentRequests)
+      .set({ title: r.title, baseDocument: r.base_document ?? null, sections: r.sections, otherComments: r.other_comments, updatedAt: new Date() })
+      .where(eq(customDocumentRequests.id, request.params.id))
+      .returning();
+    return { custom_document_request: await view(row!) };
+  });
+
+  app.delete(`${base}/:id`, { preHandler, schema: { params } }, async (request, reply) => {
+    await draft(currentUser(request).id, request.params.id);
+    await ctx.blobs.deletePrefix(`custom_documents/${request.params.id}/`);
+    await ctx.db.delete(customDocumentRequests).where(eq(customDocumentRequests.id, request.params.id));
+    return reply.status(204).send();
+  });
+
+  app.post(`${base}/:id/examples`, { preHandler, schema: { params } }, async (request, reply) => {
+    const row = await draft(currentUser(request).id, request.params.id);
+    const { file } = await readMultipart(request, { maxFileBytes: MAX_EXAMPLE_BYTES, fileFields: ['file'] });
+    if (!file?.data.length) throw new DomainError(400, 'invalid_request', 'Choose a file', { file: 'required' });
+    const mime = file.mimeType.split(';')[0]!.trim().toLowerCase();
+    if (!EXAMPLE_TYPES.has(mime)) throw new DomainError(415, 'unsupported_media_type', 'Examples can be PDF, Word, text or image files');
+    const count = (await ctx.db.select({ id: customDocumentExamples.id }).from(customDocumentExamples).where(eq(customDocumentExamples.requestId, row.id))).length;
+    if (count >= MAX_EXAMPLES) throw new DomainError(409, 'invalid_request', `At most ${MAX_EXAMPLES} examples`);
+    const blobKey = `custom_documents/${row.id}/${randomUUID()}`;
+    await ctx.blobs.put(blobKey, file.data);
+    const fileName = (file.fileName || 'example').replace(/[^\p{L}\p{N} ._()-]/gu, '_').slice(0, 200);
+    await ctx.db.insert(customDocumentExamples).values({ requestId: row.id, fileName, mimeType: mime, sizeBytes: file.data.length, blobKey });
+    return reply.status(201).send({ custom_document_request: await view(row) });
+  });
+
+  app.delete(`${base}/:id/examples/:exampleId`, { preHandler, schema: { params: params.extend({ exampleId: z.uuid({ error: 'invalid_id' }) }) } }, async (request, reply) => {
+    const row = await draft(currentUser(request).id, request.params.id);
+    const [example] = await ctx.db.select().from(customDocumentExamples).where(and(eq(customDocumentExamples.id, request.params.exampleId), eq(customDocumentExamples.requestId, row.id)));
+    if (!example) throw notFound('Example not found');
+    await ctx.blobs.delete(example.blobKey);
+    await ctx.db.delete(customDocumentExamples).where(eq(customDocumentExamples.id, example.id));
+    return reply.status(204).send();
+  });
+
+  /** Sending: support gets a mail with the whole request; the request can no longer change. */
+  app.post(`${base}/:id/submit`, { preHandler, schema: { params } }, async (request) => {
+    const user = currentUser(request);
+    const row = await draft(user.id, request.params.id);
+    if (row.sections.length === 0) throw new DomainError(400, 'invalid_request', 'Add at least one section', { sections: 'required' });
+    const [sent] = await ctx.db.update(customDocumentRequests).set({ status: 'submitted', submittedAt: new Date() }).where(eq(customDocumentRequests.id, row.id)).returning();
+    const v = await view(sent!);
+    const text = [
+      `From: ${user.name} <${user.email}> (${user.id}), language ${user.language}`,
+      `Request: ${v.id}`,
+      `Title: ${v.title}`,
+      `Base document: ${v.base_document ?? 'none'}`,
+      '',
+      ...v.sections.flatMap((s, i) => [`${i + 1}. ${s.title}`, s.description && `   ${s.description}`, s.change_request && `   Change requested: ${s.change_request}`].filter(Boolean)),
+      '',
+      `Other comments (vocabulary): ${v.other_comments || 'none'}`,
+      `Examples: ${v.examples.map((e) => e.file_name).join(', ') || 'none'}`,
+      '',
+    ].join('\n');
+    await ctx.mailer.send({ to: ctx.config.supportEmail, subject: `[Custom document] ${v.title}`, text });
+    return { custom_document_request: v };
+  });
+}

@@ -1,0 +1,65 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useCallback, useEffect, useState } from 'react';
+import { customDocumentsApi, type CustomDocumentRequest } from '../../api/custom-documents';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { describeFailure } from '../i18n/api-error-messages';
+import { DocumentBuilder } from './DocumentBuilder';
+
+/** The clinician's requests for custom documents: drafts to continue, sent ones to follow, and a new one. */
+export function CustomDocumentRequests({ documents }: { documents: { id: string; name: string }[] }) {
+  const { i18n, t } = useLingui();
+  const [requests, setRequests] = useState<CustomDocumentRequest[]>();
+  const [open, setOpen] = useState<CustomDocumentRequest | 'new'>();
+  const [notice, setNotice] = useState<string>();
+  const [error, setError] = useState<string>();
+
+  const load = useCallback(() => customDocumentsApi.list().then((r) => setRequests(r.custom_document_requests), (err) => setError(describeFailure(i18n, err))), [i18n]);
+  useEffect(() => void load(), [load]);
+
+  if (open) {
+    return (
+      <DocumentBuilder
+        request={open === 'new' ? undefined : open}
+        documents={documents}
+        onDone={() => {
+          setOpen(undefined);
+          setNotice(undefined);
+          void load().then(() => setNotice(t`Your requests were updated.`));
+        }}
+      />
+    );
+  }
+  return (
+    <section className="card" aria-labelledby="requests-title">
+      <h2 id="requests-title">
+        <Trans>Custom documents</Trans>
+      </h2>
+      <p className="muted">
+        <Trans>Need a document that is not here? Describe it section by section, add examples, and support builds it for you.</Trans>
+      </p>
+      {error && <Alert tone="error">{error}</Alert>}
+      {notice && <Alert tone="success">{notice}</Alert>}
+      {requests && requests.length > 0 && (
+        <ul className="recent-list">
+          {requests.map((r) => (
+            <li key={r.id} className="recent-item" data-testid="custom-request">
+              <div>
+                <strong>{r.title}</strong>
+                <div className="muted">{r.status === 'draft' ? <Trans>Draft</Trans> : <Trans>Sent to support on {i18n.date(r.submitted_at ?? r.created_at, { dateStyle: 'medium' })}</Trans>}</div>
+              </div>
+              {r.status === 'draft' && (
+                <Button variant="secondary" onClick={() => setOpen(r)}>
+                  <Trans>Continue</Trans>
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Button onClick={() => setOpen('new')}>
+        <Trans>Request a custom document</Trans>
+      </Button>
+    </section>
+  );
+}
