@@ -5,3 +5,9 @@ export const PASSWORD_MIN = 6;
 export const NAME_MIN = 3;
 // An optional +, then 6–20 digits, spaces, dots, dashes or brackets (it must start with a digit or a bracket).
 export const PHONE_PATTERN = /^\+?[0-9(][0-9 ().-]{5,19}$/;
+
+/** The assistants catalogues (spec §2 country catalogue selector); `international` is listed everywhere. */
+export const CATALOGUES = ['international', 'pt', 'de', 'es'] as const;
+export type Catalogue = (typeof CATALOGUES)[number];
+/** The catalogue a clinician sees first: their language's country (English has none of its own). */
+export const homeCatalogueOf = (language: Language): Catalogue => (language === 'en' ? 'international' : language);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CATALOGUES } from './constants.js';
 
 export const sessionStatus = z.enum(['active', 'finished']);
 export const recordingState = z.enum(['idle', 'recording', 'paused', 'stopped']);
@@ -13,7 +14,7 @@ export const consultationTypeSchema = z.object({
   processor_inputs: z.array(z.object({ id: z.string(), name: z.string() })),
   main_document: z.object({ id: z.string(), name: z.string(), description: z.string() }),
   selectable_documents: z.array(z.object({ id: z.string(), name: z.string(), description: z.string() })),
-  catalogue: z.enum(['international', 'pt', 'de', 'es']),
+  catalogue: z.enum(CATALOGUES),
   section: z.enum(['public', 'test']),
 });
 

@@ -48,16 +48,9 @@ export async function sweepExpiredConsultations(db: Database, blobs: BlobStore, 
 }
 
 /** With `save_audios` off the audio of a transcribed part is removed at once; its transcript stays. */
-export async function discardAudioIfNotKept(db: Database, blobs: BlobStore, chunkId: string): Promise<void> {
-  const [row] = await db
-    .select({ blobKey: audioChunks.blobKey, keep: users.saveAudios })
-    .from(audioChunks)
-    .innerJoin(consultationSessions, eq(consultationSessions.id, audioChunks.sessionId))
-    .innerJoin(users, eq(users.id, consultationSessions.userId))
-    .where(eq(audioChunks.id, chunkId));
-  if (!row || row.keep) return;
-  await blobs.delete(row.blobKey);
-  await db.update(audioChunks).set({ audioDeletedAt: new Date() }).where(eq(audioChunks.id, chunkId));
+export async function discardAudio(db: Database, blobs: BlobStore, part: { id: string; blobKey: string }): Promise<void> {
+  await blobs.delete(part.blobKey);
+  await db.update(audioChunks).set({ audioDeletedAt: new Date() }).where(eq(audioChunks.id, part.id));
 }
 
 /** Runs the sweep now and then every `everySeconds`; the timer never keeps the process alive. */

@@ -11,7 +11,7 @@ import { TranscriptionUnavailableError, type Transcriber } from '../ai/transcrib
 import type { Database } from '../db/client.js';
 import { audioChunks, consultationSessions, users } from '../db/schema.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { discardAudioIfNotKept } from './retention.js';
+import { discardAudio } from './retention.js';
 
 export const MAX_ATTEMPTS = 3;
 const LOCK_MINUTES = 5;
@@ -22,7 +22,8 @@ export const retryDelayMs = (attempts: number) => 5000 * 4 ** Math.max(0, attemp
 
 export type TranscriptionQueue = { wake(): void; stop(): Promise<void>; drain(): Promise<void> };
 
-type Claimed = { id: string; blobKey: string; mimeType: string; attempts: number; language: string };
+/** A claimed part, with what its owner decides: the transcript's language and whether the audio is kept. */
+type Claimed = { id: string; blobKey: string; mimeType: string; attempts: number; language: string; keepAudio: boolean };
 
 async function claimNext(db: Database): Promise<Claimed | undefined> {
   const result = await db.execute(sql`
@@ -39,11 +40,11 @@ async function claimNext(db: Database): Promise<Claimed | undefined> {
   const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0];
   if (!row) return undefined;
   const [owner] = await db
-    .select({ language: users.language })
+    .select({ language: users.language, keepAudio: users.saveAudios })
     .from(consultationSessions)
     .innerJoin(users, eq(users.id, consultationSessions.userId))
     .where(eq(consultationSessions.id, String(row.session_id)));
-  return { id: String(row.id), blobKey: String(row.blob_key), mimeType: String(row.mime_type), attempts: Number(row.attempts), language: owner?.language ?? 'en' };
+  return { id: String(row.id), blobKey: String(row.blob_key), mimeType: String(row.mime_type), attempts: Number(row.attempts), language: owner?.language ?? 'en', keepAudio: owner?.keepAudio ?? true };
 }
 
 export function startTranscriptionWorkers(opts: {
@@ -82,7 +83,7 @@ export function startTranscriptionWorkers(opts: {
         .update(audioChunks)
         .set({ transcript: text, transcriptionStatus: 'done', durationMs, lockedUntil: null, lastError: null })
         .where(eq(audioChunks.id, job.id));
-      await discardAudioIfNotKept(db, blobs, job.id);
+      if (!job.keepAudio) await discardAudio(db, blobs, job);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const unavailable = err instanceof TranscriptionUnavailableError;
@@ -97,7 +98,7 @@ export function startTranscriptionWorkers(opts: {
           lastError: message.slice(0, 500),
         })
         .where(and(eq(audioChunks.id, job.id), eq(audioChunks.transcriptionStatus, 'processing')));
-      if (giveUp && !unavailable) await discardAudioIfNotKept(db, blobs, job.id);
+      if (giveUp && !unavailable && !job.keepAudio) await discardAudio(db, blobs, job);
     }
   }
 

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import * as Tabs from '@radix-ui/react-tabs';
 import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
+import { homeCatalogueOf } from '../../../contract/constants';
 import { authAtom } from '../../app-state';
 import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { PairPhoneCard } from '../pairing/PairPhoneCard';
@@ -20,7 +21,7 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
   const { types, failed } = useConsultationTypes();
   const name = user?.name ?? '';
   // The classic home lists the international assistants and those of the clinician's country; home-v2 has the whole catalogue.
-  const homeCatalogue = user?.language === 'en' ? 'international' : (user?.language ?? 'pt');
+  const homeCatalogue = homeCatalogueOf(user?.language ?? 'pt');
   return (
     <>
       <p className="muted" data-home={variant}>

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { consultationsApi, type ConsultationTypeView, type SessionSummary } from '../../api/consultations';
 import { authAtom } from '../../app-state';
 import { Alert } from '../../ui/Alert';
@@ -37,14 +37,13 @@ export function RecentConsultations({ types }: { types: ConsultationTypeView[] |
     return () => clearInterval(timer);
   }, []);
 
-  const typeName = (id: string) => types?.find((ty) => ty.id === id)?.name ?? id;
+  const typeName = useCallback((id: string) => types?.find((ty) => ty.id === id)?.name ?? id, [types]);
   const visible = useMemo(() => {
     const q = query.trim().toLocaleLowerCase();
-    const nameOf = (id: string) => types?.find((ty) => ty.id === id)?.name ?? id;
     return (sessions ?? [])
       .filter((s) => !timeLeft(s.expires_at, now).expired)
-      .filter((s) => !q || `${nameOf(s.consultation_type_id)} ${i18n.date(s.finished_at ?? s.created_at, { dateStyle: 'medium', timeStyle: 'short' })}`.toLocaleLowerCase().includes(q));
-  }, [sessions, now, query, types, i18n]);
+      .filter((s) => !q || `${typeName(s.consultation_type_id)} ${i18n.date(s.finished_at ?? s.created_at, { dateStyle: 'medium', timeStyle: 'short' })}`.toLocaleLowerCase().includes(q));
+  }, [sessions, now, query, typeName, i18n]);
 
   return (
     <section aria-labelledby="recent-title" className="recent">

@@ -1,4 +1,5 @@
 import { sessionBlobPrefix } from '../../jobs/retention.js';
+import { customDocumentBlobPrefix } from '../custom_document_requests/routes.js';
 import { and, count, eq, ne } from 'drizzle-orm';
 import type { AccountUpdate } from '../../../../contract/account.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
@@ -71,6 +72,6 @@ export async function deleteAccount(ctx: AppContext, user: UserRow): Promise<voi
   const sessions = await ctx.db.select({ id: consultationSessions.id }).from(consultationSessions).where(eq(consultationSessions.userId, user.id));
   for (const s of sessions) await ctx.blobs.deletePrefix(sessionBlobPrefix(s.id));
   const requests = await ctx.db.select({ id: customDocumentRequests.id }).from(customDocumentRequests).where(eq(customDocumentRequests.userId, user.id));
-  for (const r of requests) await ctx.blobs.deletePrefix(`custom_documents/${r.id}/`);
+  for (const r of requests) await ctx.blobs.deletePrefix(customDocumentBlobPrefix(r.id));
   await ctx.db.delete(users).where(eq(users.id, user.id));
 }

@@ -1,12 +1,12 @@
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Language } from '../../../../contract/constants.js';
+import { CATALOGUES, homeCatalogueOf, type Language } from '../../../../contract/constants.js';
 import { assistantPins, consultationSessions } from '../../db/schema.js';
 import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { requestLanguage } from '../../http/language.js';
-import { CATALOGUE_NAMES, CATALOGUES, CONSULTATION_TYPES, findConsultationType, homeCatalogueOf } from '../consultation_types/catalogue.js';
+import { CATALOGUE_NAMES, CONSULTATION_TYPES, findConsultationType } from '../consultation_types/catalogue.js';
 import { typeView } from '../consultation_types/routes.js';
 
 const MAX_PINS = 12;

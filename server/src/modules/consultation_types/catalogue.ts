@@ -2,7 +2,7 @@
  * The consultation types offered to every clinician: assistants of three kinds, each with the inputs its
  * processors take and the documents that can be generated from it. Names are in the four interface languages.
  */
-import type { Language } from '../../../../contract/constants.js';
+import type { Catalogue, Language } from '../../../../contract/constants.js';
 
 type Localized = Record<Language, string>;
 
@@ -23,8 +23,6 @@ export type ConsultationType = {
   section: 'public' | 'test';
 };
 
-export const CATALOGUES = ['international', 'pt', 'de', 'es'] as const;
-export type Catalogue = (typeof CATALOGUES)[number];
 export const CATALOGUE_NAMES: Record<Catalogue, Localized> = {
   international: { pt: 'Internacional', en: 'International', de: 'International', es: 'Internacional' },
   pt: { pt: 'Portugal', en: 'Portugal', de: 'Portugal', es: 'Portugal' },
@@ -205,8 +203,6 @@ const TYPES: Omit<ConsultationType, 'processorInputs'>[] = [
   },
 ];
 
-/** The catalogue a clinician sees first: the one of their language's country (English has none of its own). */
-export const homeCatalogueOf = (language: Language): Catalogue => (language === 'en' ? 'international' : language);
 
 export const CONSULTATION_TYPES: ConsultationType[] = TYPES.map((t) => ({ ...t, processorInputs: inputsFor(t.documents) }));
 

@@ -30,6 +30,9 @@ const params = z.object({ id: z.uuid({ error: 'invalid_id' }) });
 
 type Row = typeof customDocumentRequests.$inferSelect;
 
+/** Where a request's example files live in the blob store (deleted with the draft or the account). */
+export const customDocumentBlobPrefix = (requestId: string) => `custom_documents/${requestId}/`;
+
 /**
  * Spec §3 custom document request: the clinician builds the document they want (title, optional base document,
  * sections with descriptions and change requests, example files, vocabulary comments), then sends it to support.
@@ -99,7 +102,7 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
 
   app.delete(`${base}/:id`, { preHandler, schema: { params } }, async (request, reply) => {
     await draft(currentUser(request).id, request.params.id);
-    await ctx.blobs.deletePrefix(`custom_documents/${request.params.id}/`);
+    await ctx.blobs.deletePrefix(customDocumentBlobPrefix(request.params.id));
     await ctx.db.delete(customDocumentRequests).where(eq(customDocumentRequests.id, request.params.id));
     return reply.status(204).send();
   });
@@ -112,7 +115,7 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
     if (!EXAMPLE_TYPES.has(mime)) throw new DomainError(415, 'unsupported_media_type', 'Examples can be PDF, Word, text or image files');
     const count = (await ctx.db.select({ id: customDocumentExamples.id }).from(customDocumentExamples).where(eq(customDocumentExamples.requestId, row.id))).length;
     if (count >= MAX_EXAMPLES) throw new DomainError(409, 'invalid_request', `At most ${MAX_EXAMPLES} examples`);
-    const blobKey = `custom_documents/${row.id}/${randomUUID()}`;
+    const blobKey = `${customDocumentBlobPrefix(row.id)}${randomUUID()}`;
     await ctx.blobs.put(blobKey, file.data);
     const fileName = (file.fileName || 'example').replace(/[^\p{L}\p{N} ._()-]/gu, '_').slice(0, 200);
     await ctx.db.insert(customDocumentExamples).values({ requestId: row.id, fileName, mimeType: mime, sizeBytes: file.data.length, blobKey });

@@ -12,6 +12,7 @@ import {
   listMembers,
   listUserOrganizations,
   removeMember,
+  requireMember,
   requireMembership,
   resendInvitation,
   revokeInvitation,
@@ -98,9 +99,7 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
   app.get(`${base}/members/:userId/history`, { preHandler, schema: { params: memberParams } }, async (request) => {
     const user = currentUser(request);
     const m = await requireMembership(ctx.db, user, request.params.organizationId, request.params.userId === user.id ? 'member' : 'admin');
-    const members = await listMembers(ctx.db, m.organizationId);
-    const member = members.find((x) => x.id === request.params.userId);
-    if (!member) throw new DomainError(404, 'not_found', 'Member not found');
+    const member = await requireMember(ctx.db, m.organizationId, request.params.userId);
     return { member: { id: member.id, name: member.name }, consultation_sessions: await listHistory(ctx.db, member.id, { withContent: member.id === user.id }) };
   });
 }

@@ -80,7 +80,7 @@ export async function leaveOrganization(db: Database, userId: string, organizati
   });
 }
 
-async function requireMember(db: Database, organizationId: string, memberId: string) {
+export async function requireMember(db: Database, organizationId: string, memberId: string) {
   const [member] = await db.select().from(users).where(and(eq(users.id, memberId), eq(users.organizationId, organizationId)));
   if (!member) throw notFound('Member not found');
   return member;
