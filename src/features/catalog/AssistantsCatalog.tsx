@@ -6,6 +6,7 @@ import type { ConsultationTypeView } from '../../../contract/consultations';
 import type { CatalogView } from '../../api/catalog';
 import { Button } from '../../ui/Button';
 import { SelectField } from '../../ui/SelectField';
+import { TextField } from '../../ui/TextField';
 import { catalogTree, type Kind, type Section } from './catalog-tree';
 
 export const KIND_NAMES: Record<Kind, MessageDescriptor> = { note_taker: msg`Note taker`, dictaphone: msg`Dictaphone`, report: msg`Report` };
@@ -33,12 +34,7 @@ export function AssistantsCatalog({ catalog, onTogglePin, onStart, starting }: P
         <Trans>Assistants catalogue</Trans>
       </h2>
       <div className="catalog-controls">
-        <div className="field">
-          <label htmlFor="catalog-search">
-            <Trans>Search assistants</Trans>
-          </label>
-          <input id="catalog-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} />
-        </div>
+        <TextField label={t`Search assistants`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} />
         <SelectField label={t`Country catalogue`} value={catalogue} onChange={(e) => setCatalogue(e.target.value)} options={catalog.catalogues.map((c) => ({ value: c.id, label: c.name }))} />
       </div>
       <div className="catalog-body">

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { consultationsApi, type ConsultationTypeView, type SessionSummary } from '../../api/consultations';
 import { authAtom } from '../../app-state';
 import { Alert } from '../../ui/Alert';
+import { TextField } from '../../ui/TextField';
 import { recordingMessages } from '../recording/recording-messages';
 import { timeLeft } from './retention-countdown';
 
@@ -53,11 +54,8 @@ export function RecentConsultations({ types }: { types: ConsultationTypeView[] |
       <p className="muted">
         <Trans>Finished consultations are kept for a short time, then their data is deleted.</Trans>
       </p>
-      <div className="field search-field">
-        <label htmlFor="recent-search">
-          <Trans>Search consultations</Trans>
-        </label>
-        <input id="recent-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t`Type or date`} />
+      <div className="search-field">
+        <TextField label={t`Search consultations`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t`Type or date`} />
       </div>
       {failed && <Alert tone="warning">{i18n._(recordingMessages.loadFailed)}</Alert>}
       {!sessions && !failed && (
