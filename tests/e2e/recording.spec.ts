@@ -95,12 +95,14 @@ test('the whole loop: record → finish → transcript → document → edit by 
   await expect(page.getByText('Copied.').first()).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(accented);
   await page.getByRole('button', { name: 'Copy', exact: true }).first().click();
-  const html = await page.evaluate(async () => {
-    const [item] = await navigator.clipboard.read();
-    return item!.types.includes('text/html') ? await (await item!.getType('text/html')).text() : '';
-  });
-  expect(html).toContain('<h2>');
-  expect(html).toContain(accented);
+  // The write is asynchronous and the clipboard still holds the plain copy until it lands, so poll.
+  const clipboardHtml = () =>
+    page.evaluate(async () => {
+      const [item] = await navigator.clipboard.read();
+      return item!.types.includes('text/html') ? await (await item!.getType('text/html')).text() : '';
+    });
+  await expect.poll(clipboardHtml, { timeout: 5000 }).toContain('<h2>');
+  expect(await clipboardHtml()).toContain(accented);
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'consultation-documents');
 
