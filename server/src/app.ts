@@ -28,6 +28,7 @@ import { createFileBlobStore } from './storage/blob-store.js';
 import { createActiveStatusCache } from './modules/consultation_sessions/active-status-cache.js';
 import { createLiveDocuments } from './modules/generated_documents/live-documents.js';
 import { failInterruptedGenerations } from './modules/generated_documents/service.js';
+import { failInterruptedScreenings } from './modules/research_spaces/screenings.js';
 import { createTextGenerator } from './ai/engines.js';
 import type { TextGenerator } from './ai/text-generator.js';
 
@@ -100,6 +101,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   registerRoutes(app, ctx);
   if (opts.adminKey) internalAdminRoutes(app, ctx, opts.adminKey);
   await registerWebApp(app, { webDist: config.webDist, sentryDsn: config.sentryDsn });
+  // With PostgreSQL another instance may be running them; with PGlite this process is the only one.
   await failInterruptedGenerations(ctx, config.databaseUrl ? 15 * 60_000 : 0);
+  await failInterruptedScreenings(ctx, config.databaseUrl ? 60 * 60_000 : 0);
   return { app, ctx };
 }

@@ -381,3 +381,133 @@ export const customDocumentExamples = pgTable('custom_document_examples', {
   blobKey: text('blob_key').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Research: a space belongs to its creator and, when they are in an organization, to that organization's members
+ * too (a research team screens together). Everything below a space goes with it.
+ */
+export const researchSpaces = pgTable(
+  'research_spaces',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('research_spaces_creator_idx').on(t.createdBy), index('research_spaces_org_idx').on(t.organizationId)],
+);
+
+export const clinicalTrials = pgTable(
+  'clinical_trials',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    spaceId: uuid('space_id')
+      .notNull()
+      .references(() => researchSpaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('clinical_trials_space_idx').on(t.spaceId)],
+);
+
+export const trialCriteria = pgTable(
+  'trial_criteria',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    trialId: uuid('trial_id')
+      .notNull()
+      .references(() => clinicalTrials.id, { onDelete: 'cascade' }),
+    definition: text('definition').notNull(),
+    /** critical_inclusion, critical_exclusion, non_critical_inclusion, non_critical_exclusion */
+    type: text('type').notNull(),
+    needsReview: boolean('needs_review').notNull().default(false),
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('trial_criteria_trial_idx').on(t.trialId)],
+);
+
+export const researchPatients = pgTable(
+  'research_patients',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    spaceId: uuid('space_id')
+      .notNull()
+      .references(() => researchSpaces.id, { onDelete: 'cascade' }),
+    /** A pseudonymous reference chosen by the researcher (or the first file's name). */
+    label: text('label').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('research_patients_space_idx').on(t.spaceId)],
+);
+
+export const researchPatientFiles = pgTable(
+  'research_patient_files',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => researchPatients.id, { onDelete: 'cascade' }),
+    fileName: text('file_name').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    pages: integer('pages').notNull(),
+    blobKey: text('blob_key').notNull(),
+    /** The PDF's text, read once at upload; empty for a scanned image without a text layer. */
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('research_patient_files_patient_idx').on(t.patientId)],
+);
+
+export const trialScreenings = pgTable(
+  'trial_screenings',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    trialId: uuid('trial_id')
+      .notNull()
+      .references(() => clinicalTrials.id, { onDelete: 'cascade' }),
+    startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
+    /** running, completed, failed */
+    status: text('status').notNull().default('running'),
+    total: integer('total').notNull(),
+    done: integer('done').notNull().default(0),
+    engine: text('engine').notNull(),
+    error: text('error'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  // One screening at a time per trial: two at once would race to write the same results.
+  (t) => [index('trial_screenings_trial_idx').on(t.trialId), uniqueIndex('trial_screenings_one_running').on(t.trialId).where(sql`status = 'running'`)],
+);
+
+export type CriterionVerdict = { criterion_id: string; definition: string; type: string; needs_review: boolean; verdict: 'met' | 'not_met' | 'unclear'; evidence: string };
+
+export const evaluationResults = pgTable(
+  'evaluation_results',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    trialId: uuid('trial_id')
+      .notNull()
+      .references(() => clinicalTrials.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => researchPatients.id, { onDelete: 'cascade' }),
+    screeningId: uuid('screening_id').references(() => trialScreenings.id, { onDelete: 'set null' }),
+    /** The screening's class: not_approved, fit, possible. */
+    preEvaluation: text('pre_evaluation').notNull(),
+    criteriaMet: integer('criteria_met').notNull(),
+    criteriaTotal: integer('criteria_total').notNull(),
+    criteria: jsonb('criteria').$type<CriterionVerdict[]>().notNull(),
+    explanation: text('explanation').notNull().default(''),
+    /** approved, declined, in_review, requires_review: the last two until a researcher decides. */
+    status: text('status').notNull(),
+    engine: text('engine').notNull(),
+    reviewedBy: uuid('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('evaluation_results_trial_patient_unique').on(t.trialId, t.patientId)],
+);

@@ -29,6 +29,7 @@ import { processorInputsRoutes } from '../modules/processor_inputs/routes.js';
 import { customDocumentRequestsRoutes } from '../modules/custom_document_requests/routes.js';
 import { selectableDocumentsRoutes } from '../modules/selectable_documents/routes.js';
 import { templatesRoutes } from '../modules/templates/routes.js';
+import { researchSpacesRoutes } from '../modules/research_spaces/routes.js';
 
 export function registerRoutes(app: App, ctx: AppContext) {
   healthzRoutes(app, ctx);
@@ -64,4 +65,6 @@ export function registerRoutes(app: App, ctx: AppContext) {
   processorInputsRoutes(app, ctx);
   selectableDocumentsRoutes(app, ctx);
   customDocumentRequestsRoutes(app, ctx);
+  // Research
+  researchSpacesRoutes(app, ctx);
 }

@@ -6,17 +6,9 @@ import { Button } from '../../ui/Button';
 import { documentMessages } from './document-messages';
 import { markdownToPlainText } from './markdown-text';
 import { documentFileName } from './file-name';
+import { saveFile } from '../../ui/save-file';
 
 type Props = { title: string; markdown: string; rendered: RefObject<HTMLElement | null> };
-
-function download(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = Object.assign(document.createElement('a'), { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /** Copy (formatted, or plain text for record systems that keep only text), PDF and markdown download. */
 export function DocumentActions({ title, markdown, rendered }: Props) {
@@ -50,7 +42,7 @@ export function DocumentActions({ title, markdown, rendered }: Props) {
       markdown,
       pageLabel: (page, total) => t`Page ${page} of ${total}`,
     });
-    download(pdf.output('blob'), documentFileName(title, now, 'pdf'));
+    saveFile(pdf.output('blob'), documentFileName(title, now, 'pdf'));
   }
 
   return (
@@ -64,7 +56,7 @@ export function DocumentActions({ title, markdown, rendered }: Props) {
       <Button variant="secondary" onClick={() => void exportPdf()}>
         <Trans>Export PDF</Trans>
       </Button>
-      <Button variant="secondary" onClick={() => download(new Blob([markdown], { type: 'text/markdown;charset=utf-8' }), documentFileName(title, new Date(), 'md'))}>
+      <Button variant="secondary" onClick={() => saveFile(new Blob([markdown], { type: 'text/markdown;charset=utf-8' }), documentFileName(title, new Date(), 'md'))}>
         <Trans>Download .md</Trans>
       </Button>
       <span role="status" className="muted document-notice">

@@ -1,7 +1,11 @@
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../../ui/ComingSoon';
+import { ResearchSpaceScreen } from '../../features/research/ResearchSpaceScreen';
+import { ResearchSpacesScreen } from '../../features/research/ResearchSpacesScreen';
 
 export const Route = createFileRoute('/_app/trials/{-$space}')({
-  component: () => <ComingSoon title={<Trans>Research space</Trans>} />,
+  component: function Trials() {
+    const { space } = Route.useParams();
+    // A new key per space: nothing of one space's screen state carries into another's.
+    return space ? <ResearchSpaceScreen key={space} spaceId={space} /> : <ResearchSpacesScreen />;
+  },
 });

@@ -1,10 +1,11 @@
 import { sessionBlobPrefix } from '../../jobs/retention.js';
 import { customDocumentBlobPrefix } from '../custom_document_requests/routes.js';
-import { and, count, eq, ne } from 'drizzle-orm';
+import { researchBlobPrefix } from '../research_spaces/service.js';
+import { and, count, eq, isNull, ne } from 'drizzle-orm';
 import type { AccountUpdate } from '../../../../contract/account.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import type { UserRow } from '../../auth/users.js';
-import { consultationSessions, customDocumentRequests, medicalSpecialities, users } from '../../db/schema.js';
+import { consultationSessions, customDocumentRequests, medicalSpecialities, researchSpaces, users } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 
@@ -73,5 +74,8 @@ export async function deleteAccount(ctx: AppContext, user: UserRow): Promise<voi
   for (const s of sessions) await ctx.blobs.deletePrefix(sessionBlobPrefix(s.id));
   const requests = await ctx.db.select({ id: customDocumentRequests.id }).from(customDocumentRequests).where(eq(customDocumentRequests.userId, user.id));
   for (const r of requests) await ctx.blobs.deletePrefix(customDocumentBlobPrefix(r.id));
+  // Research spaces of one's own go too; those shared with an organization stay with its members.
+  const spaces = await ctx.db.delete(researchSpaces).where(and(eq(researchSpaces.createdBy, user.id), isNull(researchSpaces.organizationId))).returning({ id: researchSpaces.id });
+  for (const s of spaces) await ctx.blobs.deletePrefix(researchBlobPrefix(s.id));
   await ctx.db.delete(users).where(eq(users.id, user.id));
 }

@@ -28,7 +28,7 @@ export async function grantCredits(db: Database, account: CreditAccount, amount:
  * Takes the cost of one generation, or answers 402 when the account cannot pay it. The account's row is locked
  * for the check, so two generations at once cannot both spend the last credit.
  */
-export async function debitGeneration(db: Database, user: Pick<UserRow, 'id' | 'organizationId'>): Promise<{ ledgerId: string }> {
+export async function debitGeneration(db: Database, user: Pick<UserRow, 'id' | 'organizationId'>, reason: 'generation' | 'screening' = 'generation'): Promise<{ ledgerId: string }> {
   const account = accountOf(user);
   return db.transaction(async (tx) => {
     const t = tx as unknown as Database;
@@ -37,7 +37,7 @@ export async function debitGeneration(db: Database, user: Pick<UserRow, 'id' | '
     if ((await balanceOf(t, account)) < GENERATION_COST) {
       throw new DomainError(402, 'insufficient_credits', 'No credits left. Ask your organization to buy more through support; your consultation is kept.');
     }
-    const [row] = await t.insert(creditLedger).values({ ...account, amount: -GENERATION_COST, reason: 'generation', actorUserId: user.id }).returning({ id: creditLedger.id });
+    const [row] = await t.insert(creditLedger).values({ ...account, amount: -GENERATION_COST, reason, actorUserId: user.id }).returning({ id: creditLedger.id });
     return { ledgerId: row!.id };
   });
 }

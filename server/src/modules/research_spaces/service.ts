@@ -1,0 +1,98 @@
+/** Who may see a research space, and the views every research call answers with. */
+import { and, asc, eq, isNotNull, or, sql } from 'drizzle-orm';
+import type { UserRow } from '../../auth/users.js';
+import type { Database } from '../../db/client.js';
+import { clinicalTrials, evaluationResults, researchPatientFiles, researchPatients, researchSpaces, trialCriteria, trialScreenings } from '../../db/schema.js';
+import { notFound } from '../../http/errors.js';
+import type { Criterion, CriterionType } from './criteria.js';
+
+export type SpaceRow = typeof researchSpaces.$inferSelect;
+export type TrialRow = typeof clinicalTrials.$inferSelect;
+export type CriterionRow = typeof trialCriteria.$inferSelect;
+export type ResultRow = typeof evaluationResults.$inferSelect;
+export type ScreeningRow = typeof trialScreenings.$inferSelect;
+
+/** Where a space's patient files live in the blob store (deleted with the patient, the space or the account). */
+export const researchBlobPrefix = (spaceId: string) => `research/${spaceId}/`;
+
+/** The creator, and the members of the organization the space was made in. */
+export const visibleTo = (user: Pick<UserRow, 'id' | 'organizationId'>) =>
+  or(eq(researchSpaces.createdBy, user.id), user.organizationId ? and(isNotNull(researchSpaces.organizationId), eq(researchSpaces.organizationId, user.organizationId)) : undefined);
+
+/** The space when the user may see it; 404 otherwise (a space of someone else is not even said to exist). */
+export async function spaceFor(db: Database, user: UserRow, spaceId: string): Promise<SpaceRow> {
+  const [row] = await db.select().from(researchSpaces).where(and(eq(researchSpaces.id, spaceId), visibleTo(user)));
+  if (!row) throw notFound('Research space not found');
+  return row;
+}
+
+export async function trialIn(db: Database, space: SpaceRow, trialId: string): Promise<TrialRow> {
+  const [row] = await db.select().from(clinicalTrials).where(and(eq(clinicalTrials.id, trialId), eq(clinicalTrials.spaceId, space.id)));
+  if (!row) throw notFound('Trial not found');
+  return row;
+}
+
+export async function criteriaOf(db: Database, trialId: string): Promise<CriterionRow[]> {
+  return db.select().from(trialCriteria).where(eq(trialCriteria.trialId, trialId)).orderBy(asc(trialCriteria.position), asc(trialCriteria.createdAt));
+}
+
+export const asCriterion = (c: CriterionRow): Criterion => ({ id: c.id, definition: c.definition, type: c.type as CriterionType, needsReview: c.needsReview });
+
+export const criterionView = (c: CriterionRow) => ({ id: c.id, definition: c.definition, type: c.type as CriterionType, needs_review: c.needsReview });
+
+export const trialView = (t: TrialRow, criteria: CriterionRow[]) => ({
+  id: t.id,
+  name: t.name,
+  description: t.description,
+  created_at: t.createdAt.toISOString(),
+  updated_at: t.updatedAt.toISOString(),
+  criteria: criteria.map(criterionView),
+});
+
+export const spaceView = (s: SpaceRow) => ({ id: s.id, name: s.name, shared_with_organization: s.organizationId !== null, created_at: s.createdAt.toISOString() });
+
+export async function patientsView(db: Database, spaceId: string) {
+  const patients = await db.select().from(researchPatients).where(eq(researchPatients.spaceId, spaceId)).orderBy(asc(researchPatients.createdAt));
+  const files = await db
+    .select({ id: researchPatientFiles.id, patientId: researchPatientFiles.patientId, fileName: researchPatientFiles.fileName, sizeBytes: researchPatientFiles.sizeBytes, pages: researchPatientFiles.pages, hasText: sql<boolean>`length(btrim(${researchPatientFiles.text})) > 0` })
+    .from(researchPatientFiles)
+    .innerJoin(researchPatients, eq(researchPatients.id, researchPatientFiles.patientId))
+    .where(eq(researchPatients.spaceId, spaceId))
+    .orderBy(asc(researchPatientFiles.createdAt));
+  return patients.map((p) => ({
+    id: p.id,
+    label: p.label,
+    created_at: p.createdAt.toISOString(),
+    files: files
+      .filter((f) => f.patientId === p.id)
+      .map((f) => ({ id: f.id, file_name: f.fileName, size_bytes: f.sizeBytes, pages: f.pages, has_text: Boolean(f.hasText) })),
+  }));
+}
+
+export const screeningView = (s: ScreeningRow) => ({
+  id: s.id,
+  trial_id: s.trialId,
+  status: s.status as 'running' | 'completed' | 'failed',
+  total: s.total,
+  done: s.done,
+  engine: s.engine,
+  error: s.error,
+  created_at: s.createdAt.toISOString(),
+  completed_at: s.completedAt?.toISOString() ?? null,
+});
+
+export const resultView = (r: ResultRow, patientLabel: string) => ({
+  id: r.id,
+  trial_id: r.trialId,
+  patient_id: r.patientId,
+  patient_label: patientLabel,
+  pre_evaluation: r.preEvaluation,
+  criteria_met: r.criteriaMet,
+  criteria_total: r.criteriaTotal,
+  criteria: r.criteria,
+  explanation: r.explanation,
+  status: r.status,
+  engine: r.engine,
+  reviewed_at: r.reviewedAt?.toISOString() ?? null,
+  created_at: r.createdAt.toISOString(),
+});

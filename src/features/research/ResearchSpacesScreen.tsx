@@ -1,0 +1,87 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { researchApi, type ResearchSpace } from '../../api/research';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { TextField } from '../../ui/TextField';
+import { describeFailure } from '../i18n/api-error-messages';
+
+/** /trials: the research spaces the user may open (their own and their organization's), and a new one. */
+export function ResearchSpacesScreen() {
+  const { i18n, t } = useLingui();
+  const navigate = useNavigate();
+  const [spaces, setSpaces] = useState<ResearchSpace[]>();
+  const [name, setName] = useState('');
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  useEffect(() => {
+    researchApi.spaces().then((r) => setSpaces(r.research_spaces), (err) => setError(describeFailure(i18n, err)));
+  }, [i18n]);
+
+  async function create(e: React.FormEvent) {
+    e.preventDefault();
+    setTried(true);
+    if (!name.trim()) return;
+    setBusy(true);
+    try {
+      const { research_space } = await researchApi.createSpace(name.trim());
+      await navigate({ to: '/trials/{-$space}', params: { space: research_space.id } });
+    } catch (err) {
+      setError(describeFailure(i18n, err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <h1>
+        <Trans>Research spaces</Trans>
+      </h1>
+      <p className="muted">
+        <Trans>A research space holds clinical trials with their criteria, patients' PDF records and the screening results. Spaces you create are shared with your organization.</Trans>
+      </p>
+      {error && <Alert tone="error">{error}</Alert>}
+      <section className="card" aria-labelledby="spaces-title">
+        <h2 id="spaces-title">
+          <Trans>Your spaces</Trans>
+        </h2>
+        {spaces === undefined && !error && (
+          <p className="muted" role="status">
+            <Trans>Loading…</Trans>
+          </p>
+        )}
+        {spaces?.length === 0 && (
+          <p className="muted">
+            <Trans>No research space yet. Create the first one below.</Trans>
+          </p>
+        )}
+        {spaces && spaces.length > 0 && (
+          <ul className="recent-list">
+            {spaces.map((s) => (
+              <li key={s.id} className="recent-item">
+                <Link to="/trials/{-$space}" params={{ space: s.id }} className="recent-link">
+                  <strong>{s.name}</strong>
+                </Link>
+                <span className="muted">{s.shared_with_organization ? <Trans>Shared with your organization</Trans> : <Trans>Only you</Trans>}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className="card" aria-labelledby="new-space-title">
+        <h2 id="new-space-title">
+          <Trans>Create a space</Trans>
+        </h2>
+        <form noValidate onSubmit={(e) => void create(e)} className="inline-form">
+          <TextField label={t`Space name`} value={name} maxLength={200} error={tried && !name.trim() ? t`Fill this field.` : undefined} onChange={(e) => setName(e.target.value)} />
+          <Button type="submit" busy={busy}>
+            <Trans>Create space</Trans>
+          </Button>
+        </form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,221 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useCallback, useEffect, useState } from 'react';
+import { researchApi, RESULT_STATUSES, type EvaluationResult, type ResultStatus, type Screening, type Trial } from '../../api/research';
+import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
+import { confirm } from '../../ui/confirm';
+import { saveFile } from '../../ui/save-file';
+import { SelectField } from '../../ui/SelectField';
+import { describeFailure } from '../i18n/api-error-messages';
+import { ResultDialog } from './ResultDialog';
+import { preEvaluationLabel, resultStatusLabel } from './research-labels';
+
+const POLL_MS = 1000;
+
+/** Run a trial's screening over the space's patients, follow it, and review and download the results. */
+export function ResultsTab({ spaceId, trials, patientCount }: { spaceId: string; trials: Trial[]; patientCount: number }) {
+  const { i18n, t } = useLingui();
+  const [trialId, setTrialId] = useState(trials[0]?.id ?? '');
+  const [results, setResults] = useState<EvaluationResult[]>();
+  const [screening, setScreening] = useState<Screening>();
+  const [open, setOpen] = useState<EvaluationResult>();
+  const [error, setError] = useState<string>();
+  const trial = trials.find((x) => x.id === trialId);
+
+  const loadResults = useCallback(async () => {
+    if (!trialId) return;
+    try {
+      setResults((await researchApi.results(spaceId, trialId)).results);
+    } catch (err) {
+      setError(describeFailure(i18n, err));
+    }
+  }, [i18n, spaceId, trialId]);
+
+  useEffect(() => {
+    setResults(undefined);
+    setScreening(undefined);
+    void loadResults();
+    // A screening started earlier (or by a colleague) and still running is followed from here.
+    if (trialId) researchApi.screenings(spaceId, trialId).then((r) => setScreening(r.screenings[0]), () => undefined);
+  }, [loadResults, spaceId, trialId]);
+
+  const running = screening?.status === 'running';
+  useEffect(() => {
+    if (!running || !screening) return;
+    const timer = setTimeout(() => {
+      researchApi.screening(spaceId, screening.trial_id, screening.id).then(
+        (r) => {
+          setScreening(r.screening);
+          if (r.screening.status !== 'running') void loadResults();
+        },
+        () => setScreening({ ...screening }),
+      );
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [running, screening, spaceId, loadResults]);
+
+  async function run() {
+    setError(undefined);
+    try {
+      setScreening((await researchApi.startScreening(spaceId, trialId)).screening);
+    } catch (err) {
+      setError(describeFailure(i18n, err));
+    }
+  }
+
+  async function decide(result: EvaluationResult, status: ResultStatus) {
+    try {
+      const { result: updated } = await researchApi.setResultStatus(spaceId, result.id, status);
+      setResults((list) => list?.map((r) => (r.id === updated.id ? updated : r)));
+      setOpen(undefined);
+    } catch (err) {
+      setError(describeFailure(i18n, err));
+    }
+  }
+
+  async function remove(result: EvaluationResult) {
+    if (!(await confirm({ type: 'warning', title: t`Delete the result of ${result.patient_label}?`, message: t`The screening result is deleted; the patient stays. This cannot be undone.`, confirmLabel: t`Delete` }))) return;
+    try {
+      await researchApi.deleteResult(spaceId, result.id);
+      setResults((list) => list?.filter((r) => r.id !== result.id));
+    } catch (err) {
+      setError(describeFailure(i18n, err));
+    }
+  }
+
+  async function downloadCsv() {
+    try {
+      const csv = await researchApi.resultsCsv(spaceId, trialId);
+      const name = (trial?.name ?? 'trial').replace(/[^\p{L}\p{N} _-]/gu, '').trim().replace(/\s+/g, '-') || 'trial';
+      saveFile(csv, `${name}-results.csv`);
+    } catch (err) {
+      setError(describeFailure(i18n, err));
+    }
+  }
+
+  if (trials.length === 0) {
+    return (
+      <p className="muted">
+        <Trans>Add a trial with its criteria first.</Trans>
+      </p>
+    );
+  }
+  const cannotRun = !trial?.criteria.length ? t`This trial has no criteria yet.` : patientCount === 0 ? t`Add patients before screening.` : undefined;
+  return (
+    <>
+      <section className="card" aria-labelledby="screening-title">
+        <h2 id="screening-title">
+          <Trans>Screening</Trans>
+        </h2>
+        <SelectField label={t`Trial`} value={trialId} options={trials.map((x) => ({ value: x.id, label: x.name }))} onChange={(e) => setTrialId(e.target.value)} />
+        <div className="row-actions">
+          <Button onClick={() => void run()} busy={running} disabled={Boolean(cannotRun)}>
+            {running ? <Trans>Screening…</Trans> : <Trans>Run screening</Trans>}
+          </Button>
+          {cannotRun && <span className="muted">{cannotRun}</span>}
+        </div>
+        <div role="status" aria-live="polite">
+          {running && screening && (
+            <div className="screening-progress">
+              <progress max={screening.total} value={screening.done} aria-label={t`Screening progress`} />
+              <span>
+                <Trans>
+                  Screening {screening.done} of {screening.total} patients…
+                </Trans>
+              </span>
+            </div>
+          )}
+          {screening?.status === 'failed' && (
+            <Alert tone="error">
+              <Trans>The screening did not finish. Run it again.</Trans>
+            </Alert>
+          )}
+          {screening?.status === 'completed' && screening.error && (
+            <Alert tone="error">
+              <Trans>Some patients could not be screened. Run the screening again to retry them.</Trans>
+            </Alert>
+          )}
+        </div>
+        {error && <Alert tone="error">{error}</Alert>}
+      </section>
+      <section className="card" aria-labelledby="results-title">
+        <div className="trial-head">
+          <h2 id="results-title">
+            <Trans>Results</Trans>
+          </h2>
+          <Button variant="secondary" onClick={() => void downloadCsv()} disabled={!results?.length}>
+            <Trans>Download CSV</Trans>
+          </Button>
+        </div>
+        {results === undefined ? (
+          <p className="muted">
+            <Trans>Loading…</Trans>
+          </p>
+        ) : results.length === 0 ? (
+          <p className="muted">
+            <Trans>No results for this trial yet. Run the screening.</Trans>
+          </p>
+        ) : (
+          <div className="table-scroll">
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <Trans>Patient</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Pre-evaluation</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Criteria met</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Result</Trans>
+                  </th>
+                  <th scope="col">
+                    <span className="visually-hidden">
+                      <Trans>Actions</Trans>
+                    </span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {results.map((r) => (
+                  <tr key={r.id} data-testid="result">
+                    <td>{r.patient_label}</td>
+                    <td>
+                      <span className="badge" data-result={r.pre_evaluation}>
+                        {i18n._(preEvaluationLabel[r.pre_evaluation])}
+                      </span>
+                    </td>
+                    <td>
+                      {r.criteria_met}/{r.criteria_total}
+                    </td>
+                    <td>
+                      <select className="inline-select" aria-label={t`Result for ${r.patient_label}`} value={r.status} onChange={(e) => void decide(r, e.target.value as ResultStatus)}>
+                        {RESULT_STATUSES.map((s) => (
+                          <option key={s} value={s}>
+                            {i18n._(resultStatusLabel[s])}
+                          </option>
+                        ))}
+                      </select>
+                    </td>
+                    <td className="row-actions">
+                      <Button variant="secondary" onClick={() => setOpen(r)} aria-label={t`Details for ${r.patient_label}`}>
+                        <Trans>Details</Trans>
+                      </Button>
+                      <Button variant="ghost" onClick={() => void remove(r)} aria-label={t`Delete the result of ${r.patient_label}`}>
+                        <Trans>Delete</Trans>
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {open && <ResultDialog result={open} onDecide={(s) => void decide(open, s)} onClose={() => setOpen(undefined)} />}
+    </>
+  );
+}
