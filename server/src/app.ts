@@ -28,7 +28,7 @@ import { createFileBlobStore } from './storage/blob-store.js';
 import { createActiveStatusCache } from './modules/consultation_sessions/active-status-cache.js';
 import { createLiveDocuments } from './modules/generated_documents/live-documents.js';
 import { failInterruptedGenerations } from './modules/generated_documents/service.js';
-import { failInterruptedScreenings } from './modules/research_spaces/screenings.js';
+import { failInterruptedScreenings } from './jobs/screening.js';
 import { createTextGenerator } from './ai/engines.js';
 import type { TextGenerator } from './ai/text-generator.js';
 

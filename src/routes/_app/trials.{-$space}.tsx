@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ResearchSpaceScreen } from '../../features/research/ResearchSpaceScreen';
-import { ResearchSpacesScreen } from '../../features/research/ResearchSpacesScreen';
+import { ResearchSpaceScreen } from '../../features/trials/ResearchSpaceScreen';
+import { ResearchSpacesScreen } from '../../features/trials/ResearchSpacesScreen';
 
 export const Route = createFileRoute('/_app/trials/{-$space}')({
   component: function Trials() {

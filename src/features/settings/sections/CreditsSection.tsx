@@ -1,9 +1,19 @@
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { organizationsApi, type CreditsView } from '../../../api/organizations';
 import { Alert } from '../../../ui/Alert';
 import { describeFailure } from '../../i18n/api-error-messages';
+
+/** What each ledger row was for, as the server records it. */
+const reasons: Record<string, MessageDescriptor> = {
+  grant: msg`Credits added by support`,
+  generation: msg`Document written by AI`,
+  screening: msg`Patient screened by AI`,
+  refund: msg`Refund: the document was not written`,
+};
 
 /** Spec §2 settings › credits: the shared balance and who used what; buying more goes through support. */
 export function CreditsSection() {
@@ -26,7 +36,7 @@ export function CreditsSection() {
       </p>
       <p className="muted">
         {credits.shared_with_organization ? <Trans>These credits are shared by every member of your organisation.</Trans> : <Trans>These credits are yours.</Trans>}{' '}
-        <Trans>Each document written by AI uses one credit; documents assembled without AI are free.</Trans>
+        <Trans>Each document written by AI and each patient screened by AI uses one credit; work done without AI is free.</Trans>
       </p>
       <Alert tone="info">
         <Trans>
@@ -57,7 +67,7 @@ export function CreditsSection() {
                 <tr key={row.id}>
                   <td>{i18n.date(row.created_at, { dateStyle: 'medium', timeStyle: 'short' })}</td>
                   <td>{row.user_name ?? t`Support`}</td>
-                  <td>{row.note ?? row.reason}</td>
+                  <td>{row.note ?? (reasons[row.reason] ? i18n._(reasons[row.reason]!) : row.reason)}</td>
                   <td className="numeric">{row.amount > 0 ? `+${row.amount}` : row.amount}</td>
                 </tr>
               ))}

@@ -1,10 +1,11 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { ApiFailureError } from '../../api/client';
 import { researchApi, type Patient } from '../../api/research';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
+import { FileDropZone } from '../../ui/FileDropZone';
 import { TextField } from '../../ui/TextField';
 import { describeFailure } from '../i18n/api-error-messages';
 
@@ -17,10 +18,8 @@ const isPdf = (f: File) => f.type === 'application/pdf' || f.name.toLowerCase().
 /** Patients of the space: each one the PDFs dropped (or chosen) together, with a pseudonymous reference. */
 export function PatientsTab({ spaceId, patients, onChanged }: { spaceId: string; patients: Patient[]; onChanged: () => Promise<void> }) {
   const { i18n, t } = useLingui();
-  const inputId = useId();
   const [label, setLabel] = useState('');
   const [files, setFiles] = useState<File[]>([]);
-  const [over, setOver] = useState(false);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string }>();
 
@@ -78,39 +77,7 @@ export function PatientsTab({ spaceId, patients, onChanged }: { spaceId: string;
           <Trans>Add a patient</Trans>
         </h2>
         <TextField label={t`Patient reference (optional)`} hint={t`A pseudonymous code, not the patient's name. Without one, the first file's name is used.`} value={label} maxLength={200} onChange={(e) => setLabel(e.target.value)} />
-        <div
-          className="drop-zone"
-          data-over={over}
-          onDragOver={(e) => {
-            e.preventDefault();
-            setOver(true);
-          }}
-          onDragLeave={() => setOver(false)}
-          onDrop={(e) => {
-            e.preventDefault();
-            setOver(false);
-            choose([...e.dataTransfer.files]);
-          }}
-        >
-          <p className="muted" id={`${inputId}-label`}>
-            <Trans>Drop the patient's PDF records here (up to 10 files), or</Trans>
-          </p>
-          <input
-            id={inputId}
-            className="visually-hidden"
-            type="file"
-            multiple
-            accept=".pdf,application/pdf"
-            aria-labelledby={`${inputId}-label`}
-            onChange={(e) => {
-              choose([...(e.target.files ?? [])]);
-              e.target.value = '';
-            }}
-          />
-          <label className="button" data-variant="secondary" htmlFor={inputId}>
-            <Trans>Choose PDF files</Trans>
-          </label>
-        </div>
+        <FileDropZone prompt={<Trans>Drop the patient's PDF records here (up to 10 files), or</Trans>} buttonLabel={<Trans>Choose PDF files</Trans>} accept=".pdf,application/pdf" onFiles={choose} />
         {files.length > 0 && (
           <ul className="example-list" aria-label={t`Files to add`}>
             {files.map((f, i) => (

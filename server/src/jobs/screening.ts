@@ -1,0 +1,90 @@
+/**
+ * Screening a trial's criteria over a space's patients, in the background: one patient at a time, progress
+ * counted on the screening's row for the browser to follow, each result written as soon as it is known (a
+ * restart keeps what was done and marks the screening failed, to be run again).
+ */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Language } from '../../../contract/constants.js';
+import type { UserRow } from '../auth/users.js';
+import { evaluationResults, researchPatientFiles, trialScreenings } from '../db/schema.js';
+import type { AppContext } from '../http/context.js';
+import { DomainError } from '../http/errors.js';
+import { debitGeneration } from '../modules/credits/service.js';
+import { classify, type Criterion } from '../modules/research_spaces/criteria.js';
+import { screenerEngine, screenPatient } from '../modules/research_spaces/screener.js';
+import type { ScreeningRow } from '../modules/research_spaces/service.js';
+
+/** One patient's documents as the screener reads them: each file under its own name. */
+async function documentsOf(ctx: AppContext, patientId: string): Promise<string> {
+  const files = await ctx.db.select().from(researchPatientFiles).where(eq(researchPatientFiles.patientId, patientId)).orderBy(asc(researchPatientFiles.createdAt));
+  return files.map((f) => `=== ${f.fileName} ===\n${f.text}`).join('\n\n');
+}
+
+async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, criteria: Criterion[], patientId: string) {
+  if (screenerEngine(ctx.textGenerator) !== 'offline') await debitGeneration(ctx.db, user, 'screening');
+  const { assessments, explanation } = await screenPatient(ctx.textGenerator, criteria, await documentsOf(ctx, patientId), user.language as Language);
+  const verdicts = new Map(assessments.map((a) => [a.criterion_id, a]));
+  const { preEvaluation, met, status } = classify(criteria, assessments);
+  const values = {
+    screeningId: run.id,
+    preEvaluation,
+    criteriaMet: met,
+    criteriaTotal: criteria.length,
+    // The criteria are copied as they were screened: editing them later does not rewrite past results.
+    criteria: criteria.map((c) => ({ criterion_id: c.id, definition: c.definition, type: c.type, needs_review: c.needsReview, verdict: verdicts.get(c.id)!.verdict, evidence: verdicts.get(c.id)!.evidence })),
+    explanation,
+    status,
+    engine: run.engine,
+    reviewedBy: null,
+    reviewedAt: null,
+    createdAt: new Date(),
+  };
+  await ctx.db
+    .insert(evaluationResults)
+    .values({ trialId: run.trialId, patientId, ...values })
+    .onConflictDoUpdate({ target: [evaluationResults.trialId, evaluationResults.patientId], set: values });
+}
+
+/** Screens patient after patient; the row counts progress so the browser can show it, and says how it ended. */
+async function runScreening(ctx: AppContext, run: ScreeningRow, user: UserRow, criteria: Criterion[], patientIds: string[]) {
+  const failures: string[] = [];
+  for (const patientId of patientIds) {
+    if (ctx.shutdown.aborted) break;
+    try {
+      await screenOne(ctx, run, user, criteria, patientId);
+    } catch (err) {
+      if (err instanceof DomainError && err.status === 402) {
+        failures.push(err.message);
+        break;
+      }
+      failures.push(err instanceof Error ? err.message : 'screening failed');
+    }
+    await ctx.db.update(trialScreenings).set({ done: sql`${trialScreenings.done} + 1` }).where(eq(trialScreenings.id, run.id));
+  }
+  const interrupted = ctx.shutdown.aborted;
+  const allFailed = failures.length > 0 && failures.length >= patientIds.length;
+  await ctx.db
+    .update(trialScreenings)
+    .set({
+      status: interrupted || allFailed ? 'failed' : 'completed',
+      error: interrupted ? 'interrupted by a server restart' : failures.length ? `${failures.length} of ${patientIds.length} patients could not be screened: ${failures[0]}`.slice(0, 500) : null,
+      completedAt: new Date(),
+    })
+    .where(eq(trialScreenings.id, run.id));
+}
+
+/** A screening left running by a server that stopped will never finish: say so, so it can be run again. */
+export async function failInterruptedScreenings(ctx: AppContext, olderThanMs: number) {
+  await ctx.db
+    .update(trialScreenings)
+    .set({ status: 'failed', error: 'interrupted by a server restart', completedAt: new Date() })
+    .where(and(eq(trialScreenings.status, 'running'), sql`${trialScreenings.createdAt} < ${new Date(Date.now() - olderThanMs)}`));
+}
+
+export function startScreening(ctx: AppContext, run: ScreeningRow, user: UserRow, criteria: Criterion[], patientIds: string[]): void {
+  const work = runScreening(ctx, run, user, criteria, patientIds).catch((err: unknown) => {
+    if (!ctx.shutdown.aborted) console.error('screening could not record its result', err);
+  });
+  ctx.background.add(work);
+  void work.finally(() => ctx.background.delete(work));
+}
