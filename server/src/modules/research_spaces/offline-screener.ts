@@ -48,10 +48,12 @@ function boundsIn(text: string): Bounds | undefined {
   return bounds.min === undefined && bounds.max === undefined ? undefined : bounds;
 }
 
+/** A sentence of the records as written (for quoting), normalised, and as word stems: worked out once a patient. */
+type Line = { text: string; norm: string; stems: Set<string> };
+
 /** The patient's age: stated, or from a date of birth. */
-function patientAge(lines: string[], today: Date): { age: number; quote: string } | undefined {
-  for (const line of lines) {
-    const n = normalise(line);
+function patientAge(lines: Line[], today: Date): { age: number; quote: string } | undefined {
+  for (const { text: line, norm: n } of lines) {
     const stated = n.match(/\b(?:age|idade|alter|edad)\s*[:=]?\s*(\d{1,3})\b/) ?? n.match(/\b(\d{1,3})[\s-]*(?:years?[\s-]*old|anos de idade|anos|jahre alt|jahre|jahrige\w*)\b/);
     if (stated) return { age: Number(stated[1]), quote: line };
     const born = n.match(/(?:date of birth|dob|born|data de nascimento|nascid[oa] (?:em|a)|geburtsdatum|geboren am|fecha de nacimiento|nacid[oa] el)\s*[:=]?\s*(?:(\d{1,2})[./-](\d{1,2})[./-](\d{4})|(\d{4})-(\d{2})-(\d{2}))/);
@@ -66,7 +68,7 @@ function patientAge(lines: string[], today: Date): { age: number; quote: string 
 }
 
 /** A measured value: the criterion's analyte ('hba1c', 'egfr', 'ldl') followed by a number in the documents. */
-function measured(criterion: string, lines: string[]): { bounds: Bounds; value: number; quote: string } | undefined {
+function measured(criterion: string, lines: Line[]): { bounds: Bounds; value: number; quote: string } | undefined {
   const m = criterion.match(/([a-z][a-z0-9]*(?:\s[a-z0-9]+)?)\s*(?:level|value|valor|wert|nivel)?\s*(?:of|de|von)?\s*(?:>=|≤|<=|≥|<|>|between|entre|zwischen|at least|at most|above|below|over|under|less than|more than|superior a|inferior a)/);
   const bounds = boundsIn(criterion);
   if (!m || !bounds) return undefined;
@@ -75,8 +77,8 @@ function measured(criterion: string, lines: string[]): { bounds: Bounds; value: 
   if (!analyte) return undefined;
   const pattern = new RegExp(`\\b${analyte.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b[^\\d\\n]{0,25}${NUMBER}`);
   for (const line of lines) {
-    const found = normalise(line).match(pattern);
-    if (found) return { bounds, value: toNumber(found[1]!), quote: line };
+    const found = line.norm.match(pattern);
+    if (found) return { bounds, value: toNumber(found[1]!), quote: line.text };
   }
   return undefined;
 }
@@ -85,22 +87,23 @@ const contentWords = (text: string) => [...new Set(text.split(/[^a-z0-9]+/).filt
 /** Inflections differ across a criterion and a record ('diabetes' / 'diabetic', 'fumador' / 'fumadora'): compare stems. */
 const stem = (w: string) => w.slice(0, Math.max(4, Math.min(w.length, 6)));
 
-function mention(criterion: string, lines: string[]): { quote: string; negated: boolean; complete: boolean } | undefined {
+function mention(criterion: string, lines: Line[]): { quote: string; negated: boolean; complete: boolean } | undefined {
   const words = contentWords(criterion);
   if (words.length === 0) return undefined;
   const needed = words.length <= 2 ? 1 : Math.ceil(words.length * 0.6);
   let best: { quote: string; negated: boolean; score: number } | undefined;
   for (const line of lines) {
-    const n = normalise(line);
-    const stems = new Set(n.split(/[^a-z0-9]+/).filter((w) => w.length >= 4).map(stem));
-    const score = words.filter((w) => stems.has(stem(w))).length;
-    if (score >= needed && (!best || score > best.score)) best = { quote: line, negated: NEGATIONS.test(n), score };
+    const score = words.filter((w) => line.stems.has(stem(w))).length;
+    if (score >= needed && (!best || score > best.score)) best = { quote: line.text, negated: NEGATIONS.test(line.norm), score };
   }
   return best && { quote: best.quote, negated: best.negated, complete: best.score === words.length };
 }
 
 export function screenOffline(criteria: Criterion[], documents: string, today = new Date()): CriterionAssessment[] {
-  const lines = sentences(documents);
+  const lines: Line[] = sentences(documents).map((text) => {
+    const norm = normalise(text);
+    return { text, norm, stems: new Set(norm.split(/[^a-z0-9]+/).filter((w) => w.length >= 4).map(stem)) };
+  });
   return criteria.map((c) => {
     const text = normalise(c.definition);
     const verdict = (v: Verdict, evidence: string): CriterionAssessment => ({ criterion_id: c.id, verdict: v, evidence });
