@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useEffect, useState } from 'react';
+import { ApiFailureError } from '../../api/client';
 import { researchApi, RESULT_STATUSES, type EvaluationResult, type ResultStatus, type Screening, type Trial } from '../../api/research';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
@@ -59,7 +60,15 @@ export function ResultsTab({ spaceId, trials, patientCount }: { spaceId: string;
     try {
       setScreening((await researchApi.startScreening(spaceId, trialId)).screening);
     } catch (err) {
-      setError(describeFailure(i18n, err));
+      const noCredits = err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.code === 'insufficient_credits';
+      const busy = err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.status === 409;
+      setError(
+        noCredits
+          ? t`Screening with AI uses one credit a patient, and there are not enough left. More credits are bought through support.`
+          : busy
+            ? t`This trial is already being screened. Its results appear here when it ends.`
+            : describeFailure(i18n, err),
+      );
     }
   }
 
