@@ -28,6 +28,7 @@ export const errorCodes = [
   'only_admin',
   'integration_not_configured',
   'too_many_requests',
+  'records_being_read',
   'payload_too_large',
   'unsupported_media_type',
   'active_session_exists',

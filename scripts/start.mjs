@@ -4,7 +4,7 @@
  * on the embedded defaults (PGlite in ./data, mail to ./data/outbox, offline engines). Settings: README.md.
  */
 import { spawn } from 'node:child_process';
-import { ensureSystemPackages, RUNTIME_PACKAGES } from './lib/system-packages.mjs';
+import { ensureSystemPackages, OCR_PACKAGES, RUNTIME_PACKAGES } from './lib/system-packages.mjs';
 import { ensureClinicalModel } from './lib/clinical-model.mjs';
 import { ensureNpmDependencies } from './lib/npm-deps.mjs';
 import { ensureWebBuild } from './lib/web-build.mjs';
@@ -12,6 +12,7 @@ import { ensureWebBuild } from './lib/web-build.mjs';
 ensureNpmDependencies();
 // Without them the server still starts; consultations then say that no speech engine is available.
 ensureSystemPackages(RUNTIME_PACKAGES, 'The local speech engine');
+ensureSystemPackages(OCR_PACKAGES, 'Reading scanned PDFs');
 ensureClinicalModel();
 ensureWebBuild();
 

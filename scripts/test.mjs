@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { ensureClinicalModel } from './lib/clinical-model.mjs';
 import { ensureNpmDependencies } from './lib/npm-deps.mjs';
 import { startThrowawayPostgres } from './lib/postgres.mjs';
-import { ensureSystemPackages, PACKAGES } from './lib/system-packages.mjs';
+import { ensureSystemPackages, OCR_PACKAGES, PACKAGES } from './lib/system-packages.mjs';
 import { ensureWebBuild } from './lib/web-build.mjs';
 
 const started = Date.now();
@@ -56,7 +56,7 @@ function finish() {
 step('Install npm dependencies', () => ensureNpmDependencies());
 step('Install system packages for the tests', () =>
   ensureSystemPackages(
-    [PACKAGES.chromium, PACKAGES.postgresql, PACKAGES.fonts, PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel, PACKAGES.pocketsphinxTestdata, PACKAGES.espeak, PACKAGES.irstlm, PACKAGES.sphinxbaseUtils],
+    [PACKAGES.chromium, PACKAGES.postgresql, PACKAGES.fonts, PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel, PACKAGES.pocketsphinxTestdata, PACKAGES.espeak, PACKAGES.irstlm, PACKAGES.sphinxbaseUtils, ...OCR_PACKAGES],
     'The tests',
   ),
 );

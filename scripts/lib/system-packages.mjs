@@ -21,7 +21,20 @@ export const PACKAGES = {
   espeak: { pkg: 'espeak-ng', present: () => existsSync('/usr/bin/espeak-ng') },
   irstlm: { pkg: 'irstlm', present: () => existsSync('/usr/lib/irstlm/bin/build-lm.sh') },
   sphinxbaseUtils: { pkg: 'sphinxbase-utils', present: () => existsSync('/usr/bin/sphinx_lm_convert') },
+  // Scanned patient records: pages rendered by poppler, read by tesseract in the four languages of the app.
+  poppler: { pkg: 'poppler-utils', present: () => existsSync('/usr/bin/pdftoppm') },
+  tesseract: { pkg: 'tesseract-ocr', present: () => existsSync('/usr/bin/tesseract') },
+  tesseractPor: { pkg: 'tesseract-ocr-por', present: () => tessdata('por') },
+  tesseractDeu: { pkg: 'tesseract-ocr-deu', present: () => tessdata('deu') },
+  tesseractSpa: { pkg: 'tesseract-ocr-spa', present: () => tessdata('spa') },
 };
+
+function tessdata(lang) {
+  return ['4.00', '5'].some((v) => existsSync(`/usr/share/tesseract-ocr/${v}/tessdata/${lang}.traineddata`));
+}
+
+/** Reading scanned PDFs (research spaces). */
+export const OCR_PACKAGES = [PACKAGES.poppler, PACKAGES.tesseract, PACKAGES.tesseractPor, PACKAGES.tesseractDeu, PACKAGES.tesseractSpa];
 
 /** What the server needs at run time: the local speech engine. */
 export const RUNTIME_PACKAGES = [PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel, PACKAGES.irstlm, PACKAGES.sphinxbaseUtils];

@@ -24,6 +24,7 @@ import { createTranscriber } from './ai/engines.js';
 import type { Transcriber } from './ai/transcriber.js';
 import { startRetentionJob } from './jobs/retention.js';
 import { startTranscriptionWorkers } from './jobs/transcription-worker.js';
+import { startOcrWorker } from './jobs/pdf-ocr.js';
 import { createFileBlobStore } from './storage/blob-store.js';
 import { createActiveStatusCache } from './modules/consultation_sessions/active-status-cache.js';
 import { createLiveDocuments } from './modules/generated_documents/live-documents.js';
@@ -70,12 +71,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const blobs = createFileBlobStore(path.join(config.dataDir, 'files'));
   const transcriber = opts.transcriber ?? (await createTranscriber(config));
   const transcriptionQueue = startTranscriptionWorkers({ db: opts.db, blobs, transcriber, workers: config.transcriptionWorkers, log: app.log });
+  const ocrQueue = await startOcrWorker({ db: opts.db, blobs, log: app.log });
   const retention = startRetentionJob({ db: opts.db, blobs, everySeconds: config.retentionSweepSeconds, log: app.log });
   const shutdown = new AbortController();
   const background = new Set<Promise<unknown>>();
   app.addHook('onClose', async () => {
     shutdown.abort();
-    await Promise.allSettled([transcriptionQueue.stop(), retention.stop(), ...background]);
+    await Promise.allSettled([transcriptionQueue.stop(), ocrQueue.stop(), retention.stop(), ...background]);
   });
   const ctx: AppContext = {
     config,
@@ -83,6 +85,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     blobs,
     transcriber,
     transcriptionQueue,
+    ocrQueue,
     activeStatus: createActiveStatusCache(),
     textGenerator: opts.textGenerator ?? (await createTextGenerator(config)),
     liveDocuments: createLiveDocuments(),

@@ -13,7 +13,10 @@ export type Criterion = { id: string; definition: string; type: CriterionType; n
 export type CriterionDraft = Omit<Criterion, 'id'>;
 export type Trial = { id: string; name: string; description: string; created_at: string; updated_at: string; criteria: Criterion[] };
 export type TrialDraft = Pick<Trial, 'name' | 'description'>;
-export type Patient = { id: string; label: string; created_at: string; files: { id: string; file_name: string; size_bytes: number; pages: number; has_text: boolean }[] };
+/** read: the PDF's own text; ocr_*: scanned pages, read in the background; no_text: nothing legible. */
+export type TextStatus = 'read' | 'ocr_pending' | 'ocr_running' | 'ocr_done' | 'no_text';
+export type Patient = { id: string; label: string; created_at: string; files: { id: string; file_name: string; size_bytes: number; pages: number; text_status: TextStatus }[] };
+export const isBeingRead = (p: Patient) => p.files.some((f) => f.text_status === 'ocr_pending' || f.text_status === 'ocr_running');
 export type Screening = { id: string; trial_id: string; status: 'running' | 'completed' | 'failed'; total: number; done: number; engine: string; error: string | null; created_at: string; completed_at: string | null };
 export type CriterionResult = { criterion_id: string; definition: string; type: CriterionType; needs_review: boolean; verdict: Verdict; evidence: string };
 export type EvaluationResult = {

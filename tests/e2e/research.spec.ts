@@ -1,28 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { jsPDF } from 'jspdf';
+import { DIA3_DESCRIPTION as description, scannedRecordPdf, textRecordPdf } from '../fixtures/patient-records.js';
 import { signUpNewClinician } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
 import { screenshotBothWidths } from './support/screenshots';
 
-/** A one-page PDF with a text layer, as a hospital record system exports it. */
-function recordPdf(name: string, lines: string[]) {
-  const doc = new jsPDF();
-  doc.text(lines.join('\n'), 15, 20);
-  return { name, mimeType: 'application/pdf', buffer: Buffer.from(doc.output('arraybuffer')) };
-}
-
-const description = [
-  'DIA-3: a phase III trial of a once-weekly agent in type 2 diabetes.',
-  '',
-  'Inclusion criteria:',
-  '- Age between 18 and 75 years',
-  '- Type 2 diabetes mellitus',
-  '- HbA1c between 7% and 10%',
-  '',
-  'Exclusion criteria:',
-  '- eGFR < 30 mL/min',
-].join('\n');
+const pdfFile = (name: string, buffer: Buffer) => ({ name, mimeType: 'application/pdf', buffer });
+const recordPdf = (name: string, lines: string[]) => pdfFile(name, textRecordPdf(lines));
 
 test('a research space: trial, criteria generated and edited, patients from PDFs, screening, review, CSV', async ({ page }) => {
   test.setTimeout(120_000);
@@ -80,6 +64,12 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   await page.getByRole('button', { name: 'Add patient' }).click();
   await expect(page.getByTestId('patient')).toHaveCount(2);
   await expect(page.getByTestId('patient').first()).toContainText('labs-0042.pdf');
+  // A scanned record (pictures of pages) is read by OCR on the server; the list follows until it is done.
+  await page.getByLabel('Patient reference (optional)').fill('P-0099');
+  await input.setInputFiles([pdfFile('scan-0099.pdf', scannedRecordPdf(['Clinical report - Patient 0099', 'Age: 64', 'Type 2 diabetes mellitus since 2012.', 'HbA1c 12.5 %.']))]);
+  await page.getByRole('button', { name: 'Add patient' }).click();
+  await expect(page.getByTestId('patient')).toHaveCount(3);
+  await expect(page.getByTestId('patient').nth(2)).toContainText('Read from scanned pages', { timeout: 30_000 });
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'research-patients');
 
@@ -88,11 +78,14 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   await expect(page.getByText('No results for this trial yet. Run the screening.')).toBeVisible();
   await page.getByRole('button', { name: 'Run screening' }).click();
   const rows = page.getByTestId('result');
-  await expect(rows).toHaveCount(2, { timeout: 20_000 });
+  await expect(rows).toHaveCount(3, { timeout: 20_000 });
   await expect(rows.nth(0)).toContainText('P-0042');
   await expect(rows.nth(0)).toContainText('Fit');
   await expect(rows.nth(0)).toContainText('4/4');
   await expect(rows.nth(1)).toContainText('Not approved');
+  // HbA1c 12.5 %, read from the scan, is outside 7–10 %.
+  await expect(rows.nth(2)).toContainText('P-0099');
+  await expect(rows.nth(2)).toContainText('Not approved');
   await expect(page.getByRole('button', { name: 'Run screening' })).toBeEnabled();
 
   await page.getByRole('button', { name: 'Details for p0077' }).click();
@@ -120,7 +113,7 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   await page.getByRole('tab', { name: 'Patients' }).click();
   await page.getByRole('button', { name: 'Delete patient p0077' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
-  await expect(page.getByTestId('patient')).toHaveCount(1);
+  await expect(page.getByTestId('patient')).toHaveCount(2);
   await page.getByRole('tab', { name: 'Results' }).click();
-  await expect(rows).toHaveCount(1);
+  await expect(rows).toHaveCount(2);
 });

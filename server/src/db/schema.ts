@@ -455,11 +455,15 @@ export const researchPatientFiles = pgTable(
     sizeBytes: integer('size_bytes').notNull(),
     pages: integer('pages').notNull(),
     blobKey: text('blob_key').notNull(),
-    /** The PDF's text, read once at upload; empty for a scanned image without a text layer. */
+    /** The PDF's text, read once at upload (or from its scanned pages by the OCR job). */
     text: text('text').notNull(),
+    /** read (text layer), ocr_pending, ocr_running, ocr_done (from scanned pages), no_text (nothing could be read) */
+    textStatus: text('text_status').notNull().default('read'),
+    /** The uploader's language, which the OCR reads the scanned pages in. */
+    language: text('language').notNull().default('pt'),
     createdAt: createdAt(),
   },
-  (t) => [index('research_patient_files_patient_idx').on(t.patientId)],
+  (t) => [index('research_patient_files_patient_idx').on(t.patientId), index('research_patient_files_ocr_idx').on(t.textStatus)],
 );
 
 export const trialScreenings = pgTable(

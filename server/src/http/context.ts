@@ -7,6 +7,7 @@ import type { Database } from '../db/client.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Transcriber } from '../ai/transcriber.js';
 import type { TranscriptionQueue } from '../jobs/transcription-worker.js';
+import type { OcrQueue } from '../jobs/pdf-ocr.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { ActiveStatusCache } from '../modules/consultation_sessions/active-status-cache.js';
 import type { LiveDocuments } from '../modules/generated_documents/live-documents.js';
@@ -22,6 +23,8 @@ export type AppContext = {
   blobs: BlobStore;
   transcriber: Transcriber;
   transcriptionQueue: TranscriptionQueue;
+  /** Reads scanned patient records in the background. */
+  ocrQueue: OcrQueue;
   activeStatus: ActiveStatusCache;
   textGenerator: TextGenerator;
   liveDocuments: LiveDocuments;

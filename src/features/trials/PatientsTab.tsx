@@ -1,7 +1,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { ApiFailureError } from '../../api/client';
-import { researchApi, type Patient } from '../../api/research';
+import { researchApi, type Patient, type TextStatus } from '../../api/research';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
@@ -14,6 +14,34 @@ export const MAX_PATIENT_FILES = 10;
 const MAX_PDF_MB = 20;
 
 const isPdf = (f: File) => f.type === 'application/pdf' || f.name.toLowerCase().endsWith('.pdf');
+
+function FileTextStatus({ status }: { status: TextStatus }) {
+  if (status === 'ocr_pending' || status === 'ocr_running') {
+    return (
+      <span className="muted">
+        {' '}
+        · <Trans>Reading the scanned pages…</Trans>
+      </span>
+    );
+  }
+  if (status === 'ocr_done') {
+    return (
+      <span className="muted">
+        {' '}
+        · <Trans>Read from scanned pages: check the evidence quoted from it.</Trans>
+      </span>
+    );
+  }
+  if (status === 'no_text') {
+    return (
+      <span className="field-error">
+        {' '}
+        <Trans>No text could be read (a scan without legible text?): screening cannot use it.</Trans>
+      </span>
+    );
+  }
+  return null;
+}
 
 /** Patients of the space: each one the PDFs dropped (or chosen) together, with a pseudonymous reference. */
 export function PatientsTab({ spaceId, patients, onChanged }: { spaceId: string; patients: Patient[]; onChanged: () => Promise<void> }) {
@@ -117,12 +145,7 @@ export function PatientsTab({ spaceId, patients, onChanged }: { spaceId: string;
                     {p.files.map((f) => (
                       <li key={f.id}>
                         {f.file_name} · <Plural value={f.pages} one="# page" other="# pages" />
-                        {!f.has_text && (
-                          <span className="field-error">
-                            {' '}
-                            <Trans>No text could be read (a scanned image?): screening cannot use it.</Trans>
-                          </span>
-                        )}
+                        <FileTextStatus status={f.text_status} />
                       </li>
                     ))}
                   </ul>

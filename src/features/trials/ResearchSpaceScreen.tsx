@@ -3,7 +3,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiFailureError } from '../../api/client';
-import { researchApi, type Patient, type ResearchSpace, type Trial } from '../../api/research';
+import { isBeingRead, researchApi, type Patient, type ResearchSpace, type Trial } from '../../api/research';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
@@ -34,6 +34,14 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
       (err) => (err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.status === 404 ? setSpace(null) : setError(describeFailure(i18n, err))),
     );
   }, [i18n, spaceId, loadTrials, loadPatients]);
+
+  // Scanned records are read on the server a few seconds a page; the list follows until every one is read.
+  const reading = patients?.some(isBeingRead) ?? false;
+  useEffect(() => {
+    if (!reading) return;
+    const timer = setTimeout(() => void loadPatients(), 3000);
+    return () => clearTimeout(timer);
+  }, [reading, patients, loadPatients]);
 
   async function removeSpace() {
     if (!space) return;
@@ -97,7 +105,7 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
             <PatientsTab spaceId={spaceId} patients={patients} onChanged={loadPatients} />
           </Tabs.Content>
           <Tabs.Content value="results" className="tab-panel">
-            <ResultsTab spaceId={spaceId} trials={trials} patientCount={patients.length} />
+            <ResultsTab spaceId={spaceId} trials={trials} patientCount={patients.length} recordsBeingRead={reading} />
           </Tabs.Content>
         </Tabs.Root>
       ) : (

@@ -14,7 +14,7 @@ import { preEvaluationLabel, resultStatusLabel } from './research-labels';
 const POLL_MS = 1000;
 
 /** Run a trial's screening over the space's patients, follow it, and review and download the results. */
-export function ResultsTab({ spaceId, trials, patientCount }: { spaceId: string; trials: Trial[]; patientCount: number }) {
+export function ResultsTab({ spaceId, trials, patientCount, recordsBeingRead = false }: { spaceId: string; trials: Trial[]; patientCount: number; recordsBeingRead?: boolean }) {
   const { i18n, t } = useLingui();
   const [trialId, setTrialId] = useState(trials[0]?.id ?? '');
   const [results, setResults] = useState<EvaluationResult[]>();
@@ -37,7 +37,11 @@ export function ResultsTab({ spaceId, trials, patientCount }: { spaceId: string;
     setScreening(undefined);
     void loadResults();
     // A screening started earlier (or by a colleague) and still running is followed from here.
-    if (trialId) researchApi.screenings(spaceId, trialId).then((r) => setScreening(r.screenings[0]), () => undefined);
+    if (trialId)
+      researchApi.screenings(spaceId, trialId).then(
+        (r) => setScreening(r.screenings[0]),
+        () => undefined,
+      );
   }, [loadResults, spaceId, trialId]);
 
   const running = screening?.status === 'running';
@@ -61,13 +65,16 @@ export function ResultsTab({ spaceId, trials, patientCount }: { spaceId: string;
       setScreening((await researchApi.startScreening(spaceId, trialId)).screening);
     } catch (err) {
       const noCredits = err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.code === 'insufficient_credits';
-      const busy = err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.status === 409;
+      const reading = err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.code === 'records_being_read';
+      const busy = !reading && err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.status === 409;
       setError(
         noCredits
           ? t`Screening with AI uses one credit a patient, and there are not enough left. More credits are bought through support.`
-          : busy
-            ? t`This trial is already being screened. Its results appear here when it ends.`
-            : describeFailure(i18n, err),
+          : reading
+            ? t`Scanned records are still being read. Screening can start when they are ready.`
+            : busy
+              ? t`This trial is already being screened. Its results appear here when it ends.`
+              : describeFailure(i18n, err),
       );
     }
   }
@@ -83,7 +90,15 @@ export function ResultsTab({ spaceId, trials, patientCount }: { spaceId: string;
   }
 
   async function remove(result: EvaluationResult) {
-    if (!(await confirm({ type: 'warning', title: t`Delete the result of ${result.patient_label}?`, message: t`The screening result is deleted; the patient stays. This cannot be undone.`, confirmLabel: t`Delete` }))) return;
+    if (
+      !(await confirm({
+        type: 'warning',
+        title: t`Delete the result of ${result.patient_label}?`,
+        message: t`The screening result is deleted; the patient stays. This cannot be undone.`,
+        confirmLabel: t`Delete`,
+      }))
+    )
+      return;
     try {
       await researchApi.deleteResult(spaceId, result.id);
       setResults((list) => list?.filter((r) => r.id !== result.id));
@@ -95,7 +110,11 @@ export function ResultsTab({ spaceId, trials, patientCount }: { spaceId: string;
   async function downloadCsv() {
     try {
       const csv = await researchApi.resultsCsv(spaceId, trialId);
-      const name = (trial?.name ?? 'trial').replace(/[^\p{L}\p{N} _-]/gu, '').trim().replace(/\s+/g, '-') || 'trial';
+      const name =
+        (trial?.name ?? 'trial')
+          .replace(/[^\p{L}\p{N} _-]/gu, '')
+          .trim()
+          .replace(/\s+/g, '-') || 'trial';
       saveFile(csv, `${name}-results.csv`);
     } catch (err) {
       setError(describeFailure(i18n, err));
@@ -109,7 +128,13 @@ export function ResultsTab({ spaceId, trials, patientCount }: { spaceId: string;
       </p>
     );
   }
-  const cannotRun = !trial?.criteria.length ? t`This trial has no criteria yet.` : patientCount === 0 ? t`Add patients before screening.` : undefined;
+  const cannotRun = !trial?.criteria.length
+    ? t`This trial has no criteria yet.`
+    : patientCount === 0
+      ? t`Add patients before screening.`
+      : recordsBeingRead
+        ? t`Scanned records are still being read. Screening can start when they are ready.`
+        : undefined;
   return (
     <>
       <section className="card" aria-labelledby="screening-title">

@@ -75,7 +75,9 @@ function measured(criterion: string, lines: Line[]): { bounds: Bounds; value: nu
   const words = m[1]!.split(' ').filter((w) => !STOPWORDS.has(w) && w.length > 1);
   const analyte = words.at(-1);
   if (!analyte) return undefined;
-  const pattern = new RegExp(`\\b${analyte.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b[^\\d\\n]{0,25}${NUMBER}`);
+  // Scanned records read by OCR confuse 1 with l or i and 0 with o ('HbAic'): the analyte's name allows for it.
+  const name = analyte.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[1li]/g, '[1li]').replace(/[0o]/g, '[0o]');
+  const pattern = new RegExp(`\\b${name}\\b[^\\d\\n]{0,25}${NUMBER}`);
   for (const line of lines) {
     const found = line.norm.match(pattern);
     if (found) return { bounds, value: toNumber(found[1]!), quote: line.text };

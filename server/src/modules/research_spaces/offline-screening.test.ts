@@ -34,6 +34,11 @@ describe('offline screening', () => {
     expect(verdicts[2]!.evidence).toBe('HbA1c 8,2 % (outubro 2026).');
   });
 
+  it("allows for OCR's usual confusions in a lab value's name", () => {
+    const [v] = screenOffline([c('a1c', 'HbA1c between 7% and 10%')], 'Type 2 diabetes.\nHbAic 9,1 %.', today);
+    expect(v).toMatchObject({ verdict: 'met', evidence: 'HbAic 9,1 %.' });
+  });
+
   it('reads a mention as present, a negated one as absent, and says unclear when the documents are silent', () => {
     const verdicts = screenOffline(
       [

@@ -7,6 +7,7 @@ import { currentUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { readMultipartFiles, type UploadedFile } from '../../http/multipart.js';
+import { looksScanned, ocrAvailable } from './pdf-ocr.js';
 import { readPdfText } from './pdf-text.js';
 import { patientsView, researchBlobPrefix, spaceFor } from './service.js';
 
@@ -53,7 +54,8 @@ export function patientsRoutes(app: App, ctx: AppContext, preHandler: preHandler
   });
 
   app.post(base, { preHandler, schema: { params: spaceParams } }, async (request, reply) => {
-    const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
+    const user = currentUser(request);
+    const space = await spaceFor(ctx.db, user, request.params.spaceId);
     const { fields, files } = await readUpload(request);
     if (files.length === 0) throw new DomainError(400, 'invalid_request', 'Add at least one PDF file', { files: 'required' });
     const read = await readAll(files);
@@ -66,7 +68,9 @@ export function patientsRoutes(app: App, ctx: AppContext, preHandler: preHandler
       for (const file of read) {
         const blobKey = `${prefix}${randomUUID()}.pdf`;
         await ctx.blobs.put(blobKey, file.data);
-        stored.push({ patientId, fileName: file.name, sizeBytes: file.data.length, pages: file.pages, blobKey, text: file.text });
+        // Pictures of pages go to the OCR job; their text arrives a little later.
+        const textStatus = !looksScanned(file.text, file.pages) ? 'read' : ocrAvailable() ? 'ocr_pending' : file.text ? 'read' : 'no_text';
+        stored.push({ patientId, fileName: file.name, sizeBytes: file.data.length, pages: file.pages, blobKey, text: file.text, textStatus, language: user.language });
       }
       await ctx.db.transaction(async (tx) => {
         await tx.insert(researchPatients).values({ id: patientId, spaceId: space.id, label });
@@ -76,6 +80,7 @@ export function patientsRoutes(app: App, ctx: AppContext, preHandler: preHandler
       await ctx.blobs.deletePrefix(prefix);
       throw err;
     }
+    if (stored.some((f) => f.textStatus === 'ocr_pending')) ctx.ocrQueue.wake();
     const patient = (await patientsView(ctx.db, space.id)).find((p) => p.id === patientId)!;
     return reply.status(201).send({ patient });
   });

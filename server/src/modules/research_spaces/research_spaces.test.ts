@@ -1,16 +1,11 @@
-import { jsPDF } from 'jspdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TextGenerator } from '../../ai/text-generator.js';
 import { organizations } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+import { DIA3_DESCRIPTION, scannedRecordPdf, textRecordPdf as pdf } from '../../../../tests/fixtures/patient-records.js';
+import { ocrAvailable } from './pdf-ocr.js';
 import { grantCredits } from '../credits/service.js';
-
-function pdf(lines: string[]): Buffer {
-  const doc = new jsPDF();
-  doc.text(lines.join('\n'), 15, 20);
-  return Buffer.from(doc.output('arraybuffer'));
-}
 
 function form(files: { name: string; data: Buffer; type?: string }[], fields: Record<string, string> = {}) {
   const boundary = '----cn-research';
@@ -23,18 +18,7 @@ function form(files: { name: string; data: Buffer; type?: string }[], fields: Re
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-const description = [
-  'DIA-3: a phase III trial of a once-weekly agent in type 2 diabetes.',
-  '',
-  'Inclusion criteria:',
-  '- Age between 18 and 75 years',
-  '- Type 2 diabetes mellitus',
-  '- HbA1c between 7% and 10%',
-  '',
-  'Exclusion criteria:',
-  '- eGFR < 30 mL/min',
-  '- Pregnancy',
-].join('\n');
+const description = DIA3_DESCRIPTION + '\n- Pregnancy';
 
 const eligible = pdf(['Patient 0042', 'Date of birth: 1968-03-14', 'Type 2 diabetes mellitus since 2015.', 'HbA1c 8.2 % in October.', 'eGFR 74 mL/min.', 'Not pregnant.']);
 const ineligible = pdf(['Patient 0077', 'Age: 81', 'Type 2 diabetes mellitus.', 'HbA1c 7.4 %.', 'eGFR 25 mL/min.']);
@@ -83,7 +67,7 @@ describe('research spaces without AI', () => {
     const one = form([{ name: 'relatorio 0042.pdf', data: eligible }], { label: 'Doente 0042' });
     const p1 = await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...one.headers }, payload: one.payload });
     expect(p1.statusCode).toBe(201);
-    expect(p1.json().patient).toMatchObject({ label: 'Doente 0042', files: [{ file_name: 'relatorio 0042.pdf', pages: 1, has_text: true }] });
+    expect(p1.json().patient).toMatchObject({ label: 'Doente 0042', files: [{ file_name: 'relatorio 0042.pdf', pages: 1, text_status: 'read' }] });
     const two = form([{ name: 'p0077.pdf', data: ineligible }]);
     expect((await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...two.headers }, payload: two.payload })).json().patient.label).toBe('p0077');
 
@@ -132,6 +116,32 @@ describe('research spaces without AI', () => {
     expect((await t.app.inject({ method: 'GET', url: `${base}/results`, headers: u.headers })).json().results).toEqual([]);
     expect((await t.app.inject({ method: 'DELETE', url: base, headers: u.headers })).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: base, headers: u.headers })).statusCode).toBe(404);
+  });
+
+  // poppler and tesseract are installed by `npm test` (scripts/test.mjs); a machine without them cannot read scans.
+  it.skipIf(!ocrAvailable())('a scanned record is read in the background, and screening waits for it', async () => {
+    const u = await researcher();
+    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: u.headers, payload: { research_space: { name: 'Scans' } } })).json().research_space;
+    const base = `/v1/research_spaces/${space.id}`;
+    const trial = (await t.app.inject({ method: 'POST', url: `${base}/trials`, headers: u.headers, payload: { trial: { name: 'DIA-3', description: DIA3_DESCRIPTION } } })).json().trial;
+    await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/criteria/generate`, headers: u.headers });
+    const scan = form([{ name: 'digitalizado.pdf', data: scannedRecordPdf(['Clinical report - Patient 0099', 'Idade: 64 anos', 'Type 2 diabetes mellitus since 2012.', 'HbA1c 9,1 %. eGFR 55 mL/min.']) }]);
+    const added = await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...scan.headers }, payload: scan.payload });
+    expect(added.json().patient.files[0].text_status).toMatch(/^ocr_(pending|running)$/);
+    const early = await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/screenings`, headers: u.headers });
+    // The scan may already be read on a fast machine; otherwise the screening is refused until it is.
+    if (early.statusCode === 409) expect(early.json().error.code).toBe('records_being_read');
+    else await waitForScreening(t, u.headers, `${base}/trials/${trial.id}/screenings/${early.json().screening.id}`);
+
+    await t.ctx.ocrQueue.drain();
+    const [patient] = (await t.app.inject({ method: 'GET', url: `${base}/patients`, headers: u.headers })).json().patients;
+    expect(patient.files[0].text_status).toBe('ocr_done');
+    const started = await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/screenings`, headers: u.headers });
+    expect(started.statusCode).toBe(202);
+    await waitForScreening(t, u.headers, `${base}/trials/${trial.id}/screenings/${started.json().screening.id}`);
+    const [result] = (await t.app.inject({ method: 'GET', url: `${base}/results`, headers: u.headers })).json().results;
+    expect(result).toMatchObject({ pre_evaluation: 'fit', criteria_met: 4 });
+    expect(result.criteria.find((c: { definition: string }) => c.definition.startsWith('HbA1c')).evidence).toContain('9,1');
   });
 
   it('a space is seen by its creator and their organization, and by nobody else', async () => {

@@ -1,7 +1,7 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
-import { researchPatients, trialScreenings } from '../../db/schema.js';
+import { researchPatientFiles, researchPatients, trialScreenings } from '../../db/schema.js';
 import { currentUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
@@ -49,6 +49,12 @@ export function screeningsRoutes(app: App, ctx: AppContext, preHandler: preHandl
     if (criteria.length === 0) throw new DomainError(400, 'invalid_request', 'Add criteria to the trial before screening');
     const patientIds = await patientsToScreen(ctx, space, request.body?.patient_ids);
     if (patientIds.length === 0) throw new DomainError(400, 'invalid_request', 'Add patients before screening');
+    const [reading] = await ctx.db
+      .select({ id: researchPatientFiles.id })
+      .from(researchPatientFiles)
+      .where(and(inArray(researchPatientFiles.patientId, patientIds), inArray(researchPatientFiles.textStatus, ['ocr_pending', 'ocr_running'])))
+      .limit(1);
+    if (reading) throw new DomainError(409, 'records_being_read', 'Some records are scanned pages still being read; screen when they are ready');
     const engine = screenerEngine(ctx.textGenerator);
     if (engine !== 'offline' && (await balanceOf(ctx.db, accountOf(user))) < patientIds.length * GENERATION_COST) {
       throw new DomainError(402, 'insufficient_credits', `Screening ${patientIds.length} patients needs ${patientIds.length * GENERATION_COST} credits. Ask your organization to buy more through support.`);

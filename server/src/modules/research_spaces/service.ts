@@ -1,5 +1,5 @@
 /** Who may see a research space, and the views every research call answers with. */
-import { and, asc, eq, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, or } from 'drizzle-orm';
 import type { UserRow } from '../../auth/users.js';
 import type { Database } from '../../db/client.js';
 import { clinicalTrials, evaluationResults, researchPatientFiles, researchPatients, researchSpaces, trialCriteria, trialScreenings } from '../../db/schema.js';
@@ -11,6 +11,9 @@ export type TrialRow = typeof clinicalTrials.$inferSelect;
 export type CriterionRow = typeof trialCriteria.$inferSelect;
 export type ResultRow = typeof evaluationResults.$inferSelect;
 export type ScreeningRow = typeof trialScreenings.$inferSelect;
+
+/** How a patient file's text was read (see the OCR job). */
+export type TextStatus = 'read' | 'ocr_pending' | 'ocr_running' | 'ocr_done' | 'no_text';
 
 /** Where a space's patient files live in the blob store (deleted with the patient, the space or the account). */
 export const researchBlobPrefix = (spaceId: string) => `research/${spaceId}/`;
@@ -54,7 +57,7 @@ export const spaceView = (s: SpaceRow) => ({ id: s.id, name: s.name, shared_with
 export async function patientsView(db: Database, spaceId: string) {
   const patients = await db.select().from(researchPatients).where(eq(researchPatients.spaceId, spaceId)).orderBy(asc(researchPatients.createdAt));
   const files = await db
-    .select({ id: researchPatientFiles.id, patientId: researchPatientFiles.patientId, fileName: researchPatientFiles.fileName, sizeBytes: researchPatientFiles.sizeBytes, pages: researchPatientFiles.pages, hasText: sql<boolean>`length(btrim(${researchPatientFiles.text})) > 0` })
+    .select({ id: researchPatientFiles.id, patientId: researchPatientFiles.patientId, fileName: researchPatientFiles.fileName, sizeBytes: researchPatientFiles.sizeBytes, pages: researchPatientFiles.pages, textStatus: researchPatientFiles.textStatus })
     .from(researchPatientFiles)
     .innerJoin(researchPatients, eq(researchPatients.id, researchPatientFiles.patientId))
     .where(eq(researchPatients.spaceId, spaceId))
@@ -65,7 +68,7 @@ export async function patientsView(db: Database, spaceId: string) {
     created_at: p.createdAt.toISOString(),
     files: files
       .filter((f) => f.patientId === p.id)
-      .map((f) => ({ id: f.id, file_name: f.fileName, size_bytes: f.sizeBytes, pages: f.pages, has_text: Boolean(f.hasText) })),
+      .map((f) => ({ id: f.id, file_name: f.fileName, size_bytes: f.sizeBytes, pages: f.pages, text_status: f.textStatus as TextStatus })),
   }));
 }
 

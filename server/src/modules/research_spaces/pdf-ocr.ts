@@ -1,0 +1,51 @@
+/**
+ * Reading scanned records: each page rendered by poppler (pdftoppm) and read by tesseract, in the uploader's
+ * language with English beside it (drug and test names). Slow (seconds a page), so it runs as a background job,
+ * never inside the upload. Without the two programs, scanned files are kept and said to be unreadable.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Language } from '../../../../contract/constants.js';
+
+const run = promisify(execFile);
+const PDFTOPPM = '/usr/bin/pdftoppm';
+const TESSERACT = '/usr/bin/tesseract';
+/** A scanned archive beyond this is read in part; what was read says so by its length. */
+export const MAX_OCR_PAGES = 50;
+const PAGE_TIMEOUT_MS = 90_000;
+const TESSERACT_LANG: Record<Language, string> = { pt: 'por', en: 'eng', de: 'deu', es: 'spa' };
+
+export const ocrAvailable = () => existsSync(PDFTOPPM) && existsSync(TESSERACT);
+
+/** Fewer letters than this a page means the pages are pictures: the text layer is missing or only a stamp. */
+export function looksScanned(text: string, pages: number): boolean {
+  return (text.match(/\p{L}/gu)?.length ?? 0) < 20 * Math.max(1, pages);
+}
+
+async function installedLanguages(): Promise<Set<string>> {
+  const { stdout } = await run(TESSERACT, ['--list-langs'], { timeout: 10_000 });
+  return new Set(stdout.split('\n').slice(1).map((l) => l.trim()).filter(Boolean));
+}
+
+export async function ocrPdf(file: string, language: Language, signal?: AbortSignal): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cn-ocr-'));
+  try {
+    // 300 dpi, greyscale: what tesseract reads best; one page at a time keeps memory flat on long records.
+    await run(PDFTOPPM, ['-r', '300', '-gray', '-png', '-l', String(MAX_OCR_PAGES), file, path.join(dir, 'page')], { timeout: PAGE_TIMEOUT_MS * 4, signal });
+    const pages = (await readdir(dir)).filter((f) => f.startsWith('page') && f.endsWith('.png')).sort();
+    const installed = await installedLanguages();
+    const langs = [...new Set([TESSERACT_LANG[language], 'eng'])].filter((l) => installed.has(l));
+    const texts: string[] = [];
+    for (const page of pages) {
+      const { stdout } = await run(TESSERACT, [path.join(dir, page), 'stdout', '-l', langs.join('+') || 'eng', '--psm', '3'], { timeout: PAGE_TIMEOUT_MS, signal, maxBuffer: 16 * 1024 * 1024 });
+      texts.push(stdout.trim());
+    }
+    return texts.join('\n\n').replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
