@@ -79,3 +79,24 @@ console.log(
   `Offline screening, 100 patients × ${criteria.length} criteria (${(space[0]!.length / 1024).toFixed(1)} KB of text each): median ${screen.toFixed(0)} ms, ` +
     `${(screen / 100).toFixed(1)} ms a patient; reading only ${reference.toFixed(1)} ms, ratio ${(screen / reference).toFixed(0)}×`,
 );
+
+// Scanned records: OCR a page at a time, against reading the same pages' text layer.
+const { ocrAvailable, ocrPdf } = await import('../server/src/modules/research_spaces/pdf-ocr.js');
+if (!ocrAvailable()) {
+  console.log('OCR: poppler-utils and tesseract-ocr are not installed (npm start installs them); not measured.');
+} else {
+  const { scannedRecordPdf, textRecordPdf } = await import('../tests/fixtures/patient-records.js');
+  const { writeFileSync, mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const pathMod = await import('node:path');
+  const dir = mkdtempSync(pathMod.join(tmpdir(), 'cn-bench-ocr-'));
+  const page = ['Relatório clínico — Doente 0042', 'Data de nascimento: 14/03/1968', ...Array.from({ length: 8 }, (_, i) => line(i).split('\n')[i % 3]!)];
+  const file = pathMod.join(dir, 'scan.pdf');
+  writeFileSync(file, scannedRecordPdf(page));
+  const text = textRecordPdf(page);
+  await ocrPdf(file, 'pt'); // warm-up: tesseract loads its language data
+  const ocr = await median(3, () => ocrPdf(file, 'pt'));
+  const layer = await median(9, () => readPdfText(text));
+  console.log(`OCR, 1 scanned page at 150 dpi (pt + en): median ${(ocr / 1000).toFixed(2)} s; the same page's text layer ${layer.toFixed(1)} ms, ratio ${(ocr / layer).toFixed(0)}×`);
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,6 +1,7 @@
-import { useLingui } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
+import { Button } from './Button';
 
 /**
  * The one modal of the design system (Radix: focus trapped and restored, Escape and the close button close it,
@@ -36,5 +37,19 @@ export function Dialog({
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
+  );
+}
+
+/** The foot of a form inside a dialog: Cancel, then the form's own submit button. */
+export function FormDialogActions({ onCancel, submitLabel, busy }: { onCancel: () => void; submitLabel: ReactNode; busy?: boolean }) {
+  return (
+    <div className="dialog-actions">
+      <Button variant="secondary" onClick={onCancel}>
+        <Trans>Cancel</Trans>
+      </Button>
+      <Button type="submit" busy={busy}>
+        {submitLabel}
+      </Button>
+    </div>
   );
 }

@@ -4,7 +4,7 @@ import { feedbackApi, type ConsultationFeedbackInput } from '../../api/documents
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Checkbox } from '../../ui/Checkbox';
-import { Dialog } from '../../ui/Dialog';
+import { Dialog, FormDialogActions } from '../../ui/Dialog';
 import { TextAreaField } from '../../ui/TextAreaField';
 import { describeFailure } from '../i18n/api-error-messages';
 
@@ -94,14 +94,7 @@ export function FeedbackDialog({ sessionId, open, onOpenChange }: { sessionId: s
           </fieldset>
           <TextAreaField label={<Trans>Comment (optional)</Trans>} rows={3} maxLength={2000} value={form.comment ?? ''} onChange={(e) => set({ comment: e.target.value })} />
           <Checkbox label={<Trans>I agree to share this feedback anonymously to improve the product.</Trans>} checked={Boolean(form.share_anonymously)} onChange={(e) => set({ share_anonymously: e.target.checked })} />
-          <div className="dialog-actions">
-            <Button variant="secondary" onClick={() => onOpenChange(false)}>
-              <Trans>Cancel</Trans>
-            </Button>
-            <Button type="submit" busy={busy}>
-              <Trans>Send feedback</Trans>
-            </Button>
-          </div>
+          <FormDialogActions onCancel={() => onOpenChange(false)} submitLabel={<Trans>Send feedback</Trans>} busy={busy} />
         </form>
       )}
     </Dialog>

@@ -1,8 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { RequestSection } from '../../api/custom-documents';
-import { Button } from '../../ui/Button';
-import { Dialog } from '../../ui/Dialog';
+import { Dialog, FormDialogActions } from '../../ui/Dialog';
 import { TextAreaField } from '../../ui/TextAreaField';
 import { TextField } from '../../ui/TextField';
 
@@ -33,14 +32,7 @@ export function SectionEditorDialog({ initial, onSave, onClose, focusChange }: {
           value={section.change_request}
           onChange={(e) => setSection({ ...section, change_request: e.target.value })}
         />
-        <div className="dialog-actions">
-          <Button variant="secondary" onClick={onClose}>
-            <Trans>Cancel</Trans>
-          </Button>
-          <Button type="submit">
-            <Trans>Save section</Trans>
-          </Button>
-        </div>
+        <FormDialogActions onCancel={onClose} submitLabel={<Trans>Save section</Trans>} />
       </form>
     </Dialog>
   );

@@ -2,9 +2,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { CRITERION_TYPES, type CriterionDraft } from '../../api/research';
 import { Alert } from '../../ui/Alert';
-import { Button } from '../../ui/Button';
 import { Checkbox } from '../../ui/Checkbox';
-import { Dialog } from '../../ui/Dialog';
+import { Dialog, FormDialogActions } from '../../ui/Dialog';
 import { SelectField } from '../../ui/SelectField';
 import { TextAreaField } from '../../ui/TextAreaField';
 import { criterionTypeLabel } from './research-labels';
@@ -46,14 +45,7 @@ export function CriterionDialog({ initial, error, onSave, onClose }: { initial?:
         />
         <Checkbox checked={criterion.needs_review} onChange={(e) => setCriterion({ ...criterion, needs_review: e.target.checked })} label={t`Needs review: a person checks this criterion for every patient`} />
         {error && <Alert tone="error">{error}</Alert>}
-        <div className="dialog-actions">
-          <Button variant="secondary" onClick={onClose}>
-            <Trans>Cancel</Trans>
-          </Button>
-          <Button type="submit" busy={busy}>
-            <Trans>Save criterion</Trans>
-          </Button>
-        </div>
+        <FormDialogActions onCancel={onClose} submitLabel={<Trans>Save criterion</Trans>} busy={busy} />
       </form>
     </Dialog>
   );

@@ -2,8 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { TrialDraft } from '../../api/research';
 import { Alert } from '../../ui/Alert';
-import { Button } from '../../ui/Button';
-import { Dialog } from '../../ui/Dialog';
+import { Dialog, FormDialogActions } from '../../ui/Dialog';
 import { TextAreaField } from '../../ui/TextAreaField';
 import { TextField } from '../../ui/TextField';
 
@@ -35,14 +34,7 @@ export function TrialDialog({ initial, error, onSave, onClose }: { initial?: Tri
           onChange={(e) => setTrial({ ...trial, description: e.target.value })}
         />
         {error && <Alert tone="error">{error}</Alert>}
-        <div className="dialog-actions">
-          <Button variant="secondary" onClick={onClose}>
-            <Trans>Cancel</Trans>
-          </Button>
-          <Button type="submit" busy={busy}>
-            <Trans>Save trial</Trans>
-          </Button>
-        </div>
+        <FormDialogActions onCancel={onClose} submitLabel={<Trans>Save trial</Trans>} busy={busy} />
       </form>
     </Dialog>
   );
