@@ -13,6 +13,7 @@ import { ConsultationTypesList } from './ConsultationTypesList';
 import { RecordWithChooser } from './RecordWithChooser';
 import { RecentConsultations } from './RecentConsultations';
 import { useConsultationTypes } from './useConsultationTypes';
+import { ResearchSpacesList } from '../trials/ResearchSpacesList';
 
 /** Home (and home-v2): start a consultation, choose what records it, and find the recent ones before they are deleted. */
 export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
@@ -55,8 +56,9 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
           <p className="muted">
             <Trans>Screen patients' records against the criteria of clinical trials in a research space.</Trans>
           </p>
+          <ResearchSpacesList />
           <Link to="/trials/{-$space}" className="button" data-variant="primary">
-            <Trans>Open the research space</Trans>
+            <Trans>All research spaces</Trans>
           </Link>
         </Tabs.Content>
       </Tabs.Root>

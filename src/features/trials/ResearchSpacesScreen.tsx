@@ -1,25 +1,21 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
-import { researchApi, type ResearchSpace } from '../../api/research';
+import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { researchApi } from '../../api/research';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';
 import { describeFailure } from '../i18n/api-error-messages';
+import { ResearchSpacesList } from './ResearchSpacesList';
 
 /** /trials: the research spaces the user may open (their own and their organization's), and a new one. */
 export function ResearchSpacesScreen() {
   const { i18n, t } = useLingui();
   const navigate = useNavigate();
-  const [spaces, setSpaces] = useState<ResearchSpace[]>();
   const [name, setName] = useState('');
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-
-  useEffect(() => {
-    researchApi.spaces().then((r) => setSpaces(r.research_spaces), (err) => setError(describeFailure(i18n, err)));
-  }, [i18n]);
 
   async function create(e: React.FormEvent) {
     e.preventDefault();
@@ -48,28 +44,7 @@ export function ResearchSpacesScreen() {
         <h2 id="spaces-title">
           <Trans>Your spaces</Trans>
         </h2>
-        {spaces === undefined && !error && (
-          <p className="muted" role="status">
-            <Trans>Loading…</Trans>
-          </p>
-        )}
-        {spaces?.length === 0 && (
-          <p className="muted">
-            <Trans>No research space yet. Create the first one below.</Trans>
-          </p>
-        )}
-        {spaces && spaces.length > 0 && (
-          <ul className="recent-list">
-            {spaces.map((s) => (
-              <li key={s.id} className="recent-item">
-                <Link to="/trials/{-$space}" params={{ space: s.id }} className="recent-link">
-                  <strong>{s.name}</strong>
-                </Link>
-                <span className="muted">{s.shared_with_organization ? <Trans>Shared with your organization</Trans> : <Trans>Only you</Trans>}</span>
-              </li>
-            ))}
-          </ul>
-        )}
+        <ResearchSpacesList />
       </section>
       <section className="card" aria-labelledby="new-space-title">
         <h2 id="new-space-title">
