@@ -41,7 +41,13 @@ export async function ocrPdf(file: string, language: Language, signal?: AbortSig
     const langs = [...new Set([TESSERACT_LANG[language], 'eng'])].filter((l) => installed.has(l));
     const texts: string[] = [];
     for (const page of pages) {
-      const { stdout } = await run(TESSERACT, [path.join(dir, page), 'stdout', '-l', langs.join('+') || 'eng', '--psm', '3'], { timeout: PAGE_TIMEOUT_MS, signal, maxBuffer: 16 * 1024 * 1024 });
+      const { stdout } = await run(TESSERACT, [path.join(dir, page), 'stdout', '-l', langs.join('+') || 'eng', '--psm', '3'], {
+        timeout: PAGE_TIMEOUT_MS,
+        signal,
+        maxBuffer: 16 * 1024 * 1024,
+        // One thread: tesseract's OpenMP threads spin against each other on a small server (5 s a page → 1 s, bench/README.md).
+        env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+      });
       texts.push(stdout.trim());
     }
     return texts.join('\n\n').replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim();
