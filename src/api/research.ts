@@ -67,7 +67,8 @@ export const researchApi = {
 
   screenings: (space: string, trial: string) => call(() => api().get(`${spaces}/${space}/trials/${trial}/screenings`).json<{ screenings: Screening[] }>()),
   screening: (space: string, trial: string, id: string) => call(() => api().get(`${spaces}/${space}/trials/${trial}/screenings/${id}`).json<{ screening: Screening }>()),
-  startScreening: (space: string, trial: string) => call(() => api().post(`${spaces}/${space}/trials/${trial}/screenings`).json<{ screening: Screening }>()),
+  startScreening: (space: string, trial: string, patientIds?: string[]) =>
+    call(() => api().post(`${spaces}/${space}/trials/${trial}/screenings`, { json: patientIds ? { patient_ids: patientIds } : {} }).json<{ screening: Screening }>()),
 
   results: (space: string, trial: string) => call(() => api().get(`${spaces}/${space}/results`, { searchParams: { trial_id: trial } }).json<{ results: EvaluationResult[] }>()),
   setResultStatus: (space: string, id: string, status: ResultStatus) => call(() => api().put(`${spaces}/${space}/results/${id}`, { json: { result: { status } } }).json<{ result: EvaluationResult }>()),

@@ -105,7 +105,7 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
             <PatientsTab spaceId={spaceId} patients={patients} onChanged={loadPatients} />
           </Tabs.Content>
           <Tabs.Content value="results" className="tab-panel">
-            <ResultsTab spaceId={spaceId} trials={trials} patientCount={patients.length} recordsBeingRead={reading} />
+            <ResultsTab spaceId={spaceId} trials={trials} patientIds={patients.map((p) => p.id)} recordsBeingRead={reading} />
           </Tabs.Content>
         </Tabs.Root>
       ) : (

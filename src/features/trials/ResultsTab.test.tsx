@@ -2,6 +2,7 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { researchApi } from '../../api/research';
 import type { EvaluationResult, Screening, Trial } from '../../api/research';
 import { ResultsTab } from './ResultsTab';
 
@@ -58,7 +59,7 @@ afterEach(cleanup);
 const mount = (patientCount = 2, trials = [trial]) =>
   render(
     <I18nProvider i18n={i18n}>
-      <ResultsTab spaceId="space" trials={trials} patientCount={patientCount} />
+      <ResultsTab spaceId="space" trials={trials} patientIds={Array.from({ length: patientCount }, (_, i) => `p${i + 1}`)} />
     </I18nProvider>,
   );
 
@@ -73,6 +74,15 @@ describe('the results tab', () => {
     expect(await screen.findByText('P-0042', {}, { timeout: 3000 })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Run screening' })).toBeTruthy();
     expect(polls).toHaveBeenCalledTimes(2);
+  });
+
+  it('can screen only the patients added since the last screening', async () => {
+    results = [result];
+    mount(3);
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Only the 2 patients not yet screened for this trial' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Run screening' }));
+    expect(await screen.findByText('Screening 0 of 2 patients…')).toBeTruthy();
+    expect(researchApi.startScreening).toHaveBeenLastCalledWith('space', 't1', ['p2', 'p3']);
   });
 
   it('says why a screening cannot run yet', async () => {

@@ -1,9 +1,10 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiFailureError } from '../../api/client';
 import { researchApi, RESULT_STATUSES, type EvaluationResult, type ResultStatus, type Screening, type Trial } from '../../api/research';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
+import { Checkbox } from '../../ui/Checkbox';
 import { confirm } from '../../ui/confirm';
 import { saveFile } from '../../ui/save-file';
 import { SelectField } from '../../ui/SelectField';
@@ -14,14 +15,19 @@ import { preEvaluationLabel, resultStatusLabel } from './research-labels';
 const POLL_MS = 1000;
 
 /** Run a trial's screening over the space's patients, follow it, and review and download the results. */
-export function ResultsTab({ spaceId, trials, patientCount, recordsBeingRead = false }: { spaceId: string; trials: Trial[]; patientCount: number; recordsBeingRead?: boolean }) {
+export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = false }: { spaceId: string; trials: Trial[]; patientIds: string[]; recordsBeingRead?: boolean }) {
   const { i18n, t } = useLingui();
   const [trialId, setTrialId] = useState(trials[0]?.id ?? '');
   const [results, setResults] = useState<EvaluationResult[]>();
   const [screening, setScreening] = useState<Screening>();
   const [open, setOpen] = useState<EvaluationResult>();
   const [error, setError] = useState<string>();
+  const [onlyNew, setOnlyNew] = useState(false);
   const trial = trials.find((x) => x.id === trialId);
+  const patientCount = patientIds.length;
+  // Patients added since the last screening: with AI, screening only them spares a credit for each of the others.
+  const unscreened = results ? patientIds.filter((id) => !results.some((r) => r.patient_id === id)) : [];
+  const canScreenOnlyNew = Boolean(results?.length) && unscreened.length > 0;
 
   const loadResults = useCallback(async () => {
     if (!trialId) return;
@@ -62,7 +68,7 @@ export function ResultsTab({ spaceId, trials, patientCount, recordsBeingRead = f
   async function run() {
     setError(undefined);
     try {
-      setScreening((await researchApi.startScreening(spaceId, trialId)).screening);
+      setScreening((await researchApi.startScreening(spaceId, trialId, canScreenOnlyNew && onlyNew ? unscreened : undefined)).screening);
     } catch (err) {
       const noCredits = err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.code === 'insufficient_credits';
       const reading = err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.code === 'records_being_read';
@@ -148,6 +154,7 @@ export function ResultsTab({ spaceId, trials, patientCount, recordsBeingRead = f
           </Button>
           {cannotRun && <span className="muted">{cannotRun}</span>}
         </div>
+        {canScreenOnlyNew && !running && <Checkbox checked={onlyNew} onChange={(e) => setOnlyNew(e.target.checked)} label={<Plural value={unscreened.length} one="Only the # patient not yet screened for this trial" other="Only the # patients not yet screened for this trial" />} />}
         <div role="status" aria-live="polite">
           {running && screening && (
             <div className="screening-progress">
