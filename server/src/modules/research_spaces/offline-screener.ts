@@ -4,6 +4,7 @@
  * present or (with a negation in it) absent. Anything else stays unclear for the researcher; nothing is inferred.
  */
 import type { Criterion, CriterionAssessment, Verdict } from './criteria.js';
+import { withConcepts } from './clinical-concepts.js';
 import { normalise, sentences } from './text-normalise.js';
 
 const NEGATIONS = /\b(no|not|denies|denied|without|never|negative|absent|absence|nao|sem|nega|nunca|ausencia|negativo|negativa|kein|keine|keinen|keiner|nicht|ohne|verneint|negativ|sin|niega)\b/;
@@ -28,9 +29,7 @@ const toNumber = (s: string) => Number(s.replace(',', '.'));
 
 type Bounds = { min?: number; minStrict?: boolean; max?: number; maxStrict?: boolean };
 
-const within = (v: number, b: Bounds) =>
-  (b.min === undefined || (b.minStrict ? v > b.min : v >= b.min)) && (b.max === undefined || (b.maxStrict ? v < b.max : v <= b.max));
-
+const within = (v: number, b: Bounds) => (b.min === undefined || (b.minStrict ? v > b.min : v >= b.min)) && (b.max === undefined || (b.maxStrict ? v < b.max : v <= b.max));
 
 const AGE_WORDS = /\b(age|aged|idade|alter|alters|edad|years? old|anos|jahre|jahrige\w*)\b/;
 
@@ -38,7 +37,9 @@ const AGE_WORDS = /\b(age|aged|idade|alter|alters|edad|years? old|anos|jahre|jah
 function boundsIn(text: string): Bounds | undefined {
   const range = text.match(new RegExp(`${NUMBER}\\s*%?\\s*(?:-|–|to|a|ate|bis|and|e|und|y)\\s*${NUMBER}`));
   if (range && /\b(between|entre|zwischen|aged|from|de|von)\b|-|–/.test(text)) return { min: toNumber(range[1]!), max: toNumber(range[2]!) };
-  const min = text.match(new RegExp(`(>=|≥|>|at least|minimum|minimo|mindestens|al menos|over|older than|above|more than|greater than|mais de|superior a|uber|mayor(?:es)? de|mas de)\\s*(?:de\\s*)?${NUMBER}`));
+  const min = text.match(
+    new RegExp(`(>=|≥|>|at least|minimum|minimo|mindestens|al menos|over|older than|above|more than|greater than|mais de|superior a|uber|mayor(?:es)? de|mas de)\\s*(?:de\\s*)?${NUMBER}`),
+  );
   const max = text.match(new RegExp(`(<=|≤|<|at most|maximum|maximo|hochstens|under|younger than|below|less than|lower than|menos de|inferior a|unter|menor(?:es)? de)\\s*(?:de\\s*)?${NUMBER}`));
   const orMore = text.match(new RegExp(`${NUMBER}\\s*(?:years?|anos|jahre)?\\s*(?:or older|or over|or more|or above|ou mais|oder alter|oder mehr|o mas)`));
   const bounds: Bounds = {};
@@ -56,7 +57,9 @@ function patientAge(lines: Line[], today: Date): { age: number; quote: string } 
   for (const { text: line, norm: n } of lines) {
     const stated = n.match(/\b(?:age|idade|alter|edad)\s*[:=]?\s*(\d{1,3})\b/) ?? n.match(/\b(\d{1,3})[\s-]*(?:years?[\s-]*old|anos de idade|anos|jahre alt|jahre|jahrige\w*)\b/);
     if (stated) return { age: Number(stated[1]), quote: line };
-    const born = n.match(/(?:date of birth|dob|born|data de nascimento|nascid[oa] (?:em|a)|geburtsdatum|geboren am|fecha de nacimiento|nacid[oa] el)\s*[:=]?\s*(?:(\d{1,2})[./-](\d{1,2})[./-](\d{4})|(\d{4})-(\d{2})-(\d{2}))/);
+    const born = n.match(
+      /(?:date of birth|dob|born|data de nascimento|nascid[oa] (?:em|a)|geburtsdatum|geboren am|fecha de nacimiento|nacid[oa] el)\s*[:=]?\s*(?:(\d{1,2})[./-](\d{1,2})[./-](\d{4})|(\d{4})-(\d{2})-(\d{2}))/,
+    );
     if (born) {
       const [y, m, d] = born[4] ? [born[4], born[5], born[6]].map(Number) : [born[3], born[2], born[1]].map(Number);
       let age = today.getUTCFullYear() - y!;
@@ -69,14 +72,19 @@ function patientAge(lines: Line[], today: Date): { age: number; quote: string } 
 
 /** A measured value: the criterion's analyte ('hba1c', 'egfr', 'ldl') followed by a number in the documents. */
 function measured(criterion: string, lines: Line[]): { bounds: Bounds; value: number; quote: string } | undefined {
-  const m = criterion.match(/([a-z][a-z0-9]*(?:\s[a-z0-9]+)?)\s*(?:level|value|valor|wert|nivel)?\s*(?:of|de|von)?\s*(?:>=|≤|<=|≥|<|>|between|entre|zwischen|at least|at most|above|below|over|under|less than|more than|superior a|inferior a)/);
+  const m = criterion.match(
+    /([a-z][a-z0-9]*(?:\s[a-z0-9]+)?)\s*(?:level|value|valor|wert|nivel)?\s*(?:of|de|von)?\s*(?:>=|≤|<=|≥|<|>|between|entre|zwischen|at least|at most|above|below|over|under|less than|more than|superior a|inferior a)/,
+  );
   const bounds = boundsIn(criterion);
   if (!m || !bounds) return undefined;
   const words = m[1]!.split(' ').filter((w) => !STOPWORDS.has(w) && w.length > 1);
   const analyte = words.at(-1);
   if (!analyte) return undefined;
   // Scanned records read by OCR confuse 1 with l or i and 0 with o ('HbAic'): the analyte's name allows for it.
-  const name = analyte.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[1li]/g, '[1li]').replace(/[0o]/g, '[0o]');
+  const name = analyte
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/[1li]/g, '[1li]')
+    .replace(/[0o]/g, '[0o]');
   const pattern = new RegExp(`\\b${name}\\b[^\\d\\n]{0,25}${NUMBER}`);
   for (const line of lines) {
     const found = line.norm.match(pattern);
@@ -87,7 +95,7 @@ function measured(criterion: string, lines: Line[]): { bounds: Bounds; value: nu
 
 const contentWords = (text: string) => [...new Set(text.split(/[^a-z0-9]+/).filter((w) => w.length >= 4 && !STOPWORDS.has(w) && !/^\d+$/.test(w)))];
 /** Inflections differ across a criterion and a record ('diabetes' / 'diabetic', 'fumador' / 'fumadora'): compare stems. */
-const stem = (w: string) => w.slice(0, Math.max(4, Math.min(w.length, 6)));
+const stem = (w: string) => (w.startsWith('concept') ? w : w.slice(0, Math.max(4, Math.min(w.length, 6)))); // concept tokens (clinical-concepts.ts) stay whole
 
 function mention(criterion: string, lines: Line[]): { quote: string; negated: boolean; complete: boolean } | undefined {
   const words = contentWords(criterion);
@@ -104,7 +112,16 @@ function mention(criterion: string, lines: Line[]): { quote: string; negated: bo
 export function screenOffline(criteria: Criterion[], documents: string, today = new Date()): CriterionAssessment[] {
   const lines: Line[] = sentences(documents).map((text) => {
     const norm = normalise(text);
-    return { text, norm, stems: new Set(norm.split(/[^a-z0-9]+/).filter((w) => w.length >= 4).map(stem)) };
+    return {
+      text,
+      norm,
+      stems: new Set(
+        withConcepts(norm)
+          .split(/[^a-z0-9]+/)
+          .filter((w) => w.length >= 4)
+          .map(stem),
+      ),
+    };
   });
   return criteria.map((c) => {
     const text = normalise(c.definition);
@@ -116,7 +133,7 @@ export function screenOffline(criteria: Criterion[], documents: string, today = 
     }
     const value = measured(text, lines);
     if (value) return verdict(within(value.value, value.bounds) ? 'met' : 'not_met', value.quote);
-    const found = mention(text, lines);
+    const found = mention(withConcepts(text), lines);
     if (!found) return verdict('unclear', '');
     // A criterion worded as an absence ('no prior insulin') is met when the record says it is absent.
     const criterionNegated = NEGATIONS.test(text);

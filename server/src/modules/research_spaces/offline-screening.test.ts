@@ -54,6 +54,14 @@ describe('offline screening', () => {
     expect(verdicts.find((v) => v.criterion_id === 'preg')!.evidence).toBe('');
   });
 
+  it('screens English criteria against records in Portuguese, German or Spanish for the concepts it knows', () => {
+    const criteria = [c('dm', 'Type 2 diabetes mellitus'), c('preg', 'Pregnancy or breastfeeding', 'critical_exclusion'), c('smoke', 'Current smoker', 'critical_exclusion'), c('hf', 'Heart failure', 'critical_exclusion')];
+    const verdicts = (doc: string) => Object.fromEntries(screenOffline(criteria, doc, today).map((v) => [v.criterion_id, v.verdict]));
+    expect(verdicts(record)).toMatchObject({ dm: 'met', smoke: 'not_met', hf: 'unclear' });
+    expect(verdicts('Typ-2-Diabetes seit 2010. Keine Herzinsuffizienz. Raucherin.')).toEqual({ dm: 'met', preg: 'unclear', smoke: 'met', hf: 'not_met' });
+    expect(verdicts('Diabetes mellitus tipo 2. Embarazada de 12 semanas.')).toMatchObject({ dm: 'met', preg: 'unclear' });
+  });
+
   it('classifies: a failed critical criterion rules out, all satisfied is fit, otherwise possible', () => {
     const criteria = [c('i', 'x'), c('e', 'y', 'critical_exclusion'), c('n', 'z', 'non_critical_inclusion')];
     const with_ = (i: string, e: string, n: string) => classify(criteria, [{ criterion_id: 'i', verdict: i, evidence: '' }, { criterion_id: 'e', verdict: e, evidence: '' }, { criterion_id: 'n', verdict: n, evidence: '' }] as never);
