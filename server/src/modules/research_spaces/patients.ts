@@ -24,7 +24,8 @@ async function readUpload(request: Parameters<typeof readMultipartFiles>[0]) {
     return await readMultipartFiles(request, { maxFiles: MAX_PATIENT_FILES, maxFileBytes: MAX_PDF_BYTES, fileFields: ['files'], maxFieldBytes: 1000 });
   } catch (err) {
     if ((err as { code?: string }).code === 'FST_FILES_LIMIT') throw new DomainError(413, 'payload_too_large', `At most ${MAX_PATIENT_FILES} PDF files per patient`);
-    if (err instanceof DomainError && err.status === 413) throw new DomainError(413, 'payload_too_large', `Each PDF can be at most ${MAX_PDF_BYTES / 1024 / 1024} MB`);
+    const tooLarge = err instanceof DomainError ? err.status === 413 : (err as { statusCode?: number }).statusCode === 413;
+    if (tooLarge) throw new DomainError(413, 'payload_too_large', `Each PDF can be at most ${MAX_PDF_BYTES / 1024 / 1024} MB`);
     throw err;
   }
 }

@@ -80,6 +80,15 @@ describe('research spaces without AI', () => {
     const refused = await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...notPdf.headers }, payload: notPdf.payload });
     expect(refused.statusCode).toBe(415);
     expect(refused.json().error.message).toBe('notes.txt: Only PDF files can be added');
+    // A long record (several MB, over the JSON body limit) is accepted; beyond 20 MB a file is refused.
+    const big = form([{ name: 'long.pdf', data: Buffer.concat([eligible, Buffer.from(`\n%${'x'.repeat(3 * 1024 * 1024)}\n`)]) }], { label: 'Long record' });
+    const accepted = await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...big.headers }, payload: big.payload });
+    expect(accepted.statusCode).toBe(201);
+    await t.app.inject({ method: 'DELETE', url: `${base}/patients/${accepted.json().patient.id}`, headers: u.headers });
+    const huge = form([{ name: 'huge.pdf', data: Buffer.concat([eligible, Buffer.alloc(21 * 1024 * 1024, 32)]) }]);
+    const refusedHuge = await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...huge.headers }, payload: huge.payload });
+    expect(refusedHuge.statusCode).toBe(413);
+    expect(refusedHuge.json().error.message).toBe('Each PDF can be at most 20 MB');
     const broken = form([{ name: 'broken.pdf', data: Buffer.from('%PDF-1.7 nothing else') }]);
     expect((await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...broken.headers }, payload: broken.payload })).statusCode).toBe(422);
     expect((await t.app.inject({ method: 'GET', url: `${base}/patients`, headers: u.headers })).json().patients).toHaveLength(2);
