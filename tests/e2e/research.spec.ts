@@ -15,8 +15,13 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   await expect(page.getByRole('heading', { level: 1, name: 'Research spaces' })).toBeVisible();
   await page.getByRole('button', { name: 'Create space' }).click();
   await expect(page.getByText('Fill this field.')).toBeVisible();
-  await page.getByLabel('Space name').fill('Endocrinology');
+  await page.getByLabel('Space name').fill('Endo');
   await page.getByRole('button', { name: 'Create space' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Endo' })).toBeVisible();
+  await page.getByRole('button', { name: 'Rename' }).click();
+  const rename = page.getByRole('dialog', { name: 'Rename space' });
+  await rename.getByLabel('Space name').fill('Endocrinology');
+  await rename.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Endocrinology' })).toBeVisible();
 
   // Trial and criteria.

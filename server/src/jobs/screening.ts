@@ -9,7 +9,7 @@ import type { UserRow } from '../auth/users.js';
 import { evaluationResults, researchPatientFiles, trialScreenings } from '../db/schema.js';
 import type { AppContext } from '../http/context.js';
 import { DomainError } from '../http/errors.js';
-import { debitGeneration } from '../modules/credits/service.js';
+import { debitGeneration, refundGeneration } from '../modules/credits/service.js';
 import { classify, type Criterion } from '../modules/research_spaces/criteria.js';
 import { screenerEngine, screenPatient } from '../modules/research_spaces/screener.js';
 import type { ScreeningRow } from '../modules/research_spaces/service.js';
@@ -21,8 +21,16 @@ async function documentsOf(ctx: AppContext, patientId: string): Promise<string> 
 }
 
 async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, criteria: Criterion[], patientId: string) {
-  if (screenerEngine(ctx.textGenerator) !== 'offline') await debitGeneration(ctx.db, user, 'screening');
-  const { assessments, explanation } = await screenPatient(ctx.textGenerator, criteria, await documentsOf(ctx, patientId), user.language as Language);
+  const charged = screenerEngine(ctx.textGenerator) !== 'offline' ? await debitGeneration(ctx.db, user, 'screening') : undefined;
+  let screening;
+  try {
+    screening = await screenPatient(ctx.textGenerator, criteria, await documentsOf(ctx, patientId), user.language as Language);
+  } catch (err) {
+    // A patient the model could not screen is not paid for.
+    if (charged) await refundGeneration(ctx.db, user, charged.ledgerId, 'screening_refund');
+    throw err;
+  }
+  const { assessments, explanation } = screening;
   const verdicts = new Map(assessments.map((a) => [a.criterion_id, a]));
   const { preEvaluation, met, status } = classify(criteria, assessments);
   const values = {

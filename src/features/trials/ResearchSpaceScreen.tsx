@@ -9,6 +9,7 @@ import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
 import { describeFailure } from '../i18n/api-error-messages';
 import { PatientsTab } from './PatientsTab';
+import { RenameSpaceDialog } from './RenameSpaceDialog';
 import { ResultsTab } from './ResultsTab';
 import { TrialsTab } from './TrialsTab';
 
@@ -20,6 +21,7 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
   const [trials, setTrials] = useState<Trial[]>();
   const [patients, setPatients] = useState<Patient[]>();
   const [error, setError] = useState<string>();
+  const [renaming, setRenaming] = useState(false);
 
   const loadTrials = useCallback(() => researchApi.trials(spaceId).then((r) => setTrials(r.trials), (err) => setError(describeFailure(i18n, err))), [i18n, spaceId]);
   const loadPatients = useCallback(() => researchApi.patients(spaceId).then((r) => setPatients(r.patients), (err) => setError(describeFailure(i18n, err))), [i18n, spaceId]);
@@ -79,11 +81,26 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
       <div className="trial-head">
         <h1>{space?.name ?? <Trans>Research space</Trans>}</h1>
         {space && (
-          <Button variant="ghost" onClick={() => void removeSpace()}>
-            <Trans>Delete space</Trans>
-          </Button>
+          <div className="row-actions">
+            <Button variant="secondary" onClick={() => setRenaming(true)}>
+              <Trans>Rename</Trans>
+            </Button>
+            <Button variant="ghost" onClick={() => void removeSpace()}>
+              <Trans>Delete space</Trans>
+            </Button>
+          </div>
         )}
       </div>
+      {space && renaming && (
+        <RenameSpaceDialog
+          space={space}
+          onRenamed={(renamed) => {
+            setSpace(renamed);
+            setRenaming(false);
+          }}
+          onClose={() => setRenaming(false)}
+        />
+      )}
       {error && <Alert tone="error">{error}</Alert>}
       {trials && patients ? (
         <Tabs.Root defaultValue="trials">

@@ -42,8 +42,8 @@ export async function debitGeneration(db: Database, user: Pick<UserRow, 'id' | '
   });
 }
 
-export async function refundGeneration(db: Database, user: Pick<UserRow, 'id' | 'organizationId'>, documentId: string) {
-  await db.insert(creditLedger).values({ ...accountOf(user), amount: GENERATION_COST, reason: 'refund', actorUserId: user.id, documentId });
+export async function refundGeneration(db: Database, user: Pick<UserRow, 'id' | 'organizationId'>, documentId: string, reason: 'refund' | 'screening_refund' = 'refund') {
+  await db.insert(creditLedger).values({ ...accountOf(user), amount: GENERATION_COST, reason, actorUserId: user.id, documentId });
 }
 
 export async function attachDocument(db: Database, ledgerId: string, documentId: string) {

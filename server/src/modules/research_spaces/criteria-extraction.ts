@@ -59,11 +59,19 @@ export function parseModelCriteria(answer: string): DraftCriterion[] | undefined
   }
 }
 
-export async function generateCriteria(generator: TextGenerator, description: string): Promise<DraftCriterion[]> {
-  if (!generator.converse) return extractCriteria(description);
+/** The criteria, and who found them: the model, or the description's own lists when there is no model or it failed. */
+export async function generateCriteria(generator: TextGenerator, description: string, onModelError?: (err: unknown) => void): Promise<{ criteria: DraftCriterion[]; engine: string }> {
+  const offline = () => ({ criteria: extractCriteria(description), engine: 'offline' });
+  if (!generator.converse) return offline();
   const conversation: Conversation = { system: SYSTEM, messages: [{ role: 'user', content: `<trial_description>\n${description}\n</trial_description>` }] };
   let answer = '';
-  for await (const delta of generator.converse(conversation)) answer += delta;
+  try {
+    for await (const delta of generator.converse(conversation)) answer += delta;
+  } catch (err) {
+    onModelError?.(err);
+    return offline();
+  }
   // A model that does not answer in the shape asked still leaves the researcher the description's own lists.
-  return parseModelCriteria(answer) ?? extractCriteria(description);
+  const criteria = parseModelCriteria(answer);
+  return criteria ? { criteria, engine: generator.info.engine } : offline();
 }

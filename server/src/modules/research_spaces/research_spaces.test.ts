@@ -192,6 +192,7 @@ describe('research spaces with a model', () => {
     converse: async function* (conversation) {
       const content = conversation.messages[0]!.content;
       asked.push(conversation.system + content);
+      if (content.includes('UNREACHABLE')) throw new Error('connect ECONNREFUSED');
       if (content.startsWith('<trial_description>')) {
         yield '{"criteria":[{"definition":"Adults with type 2 diabetes","type":"critical_inclusion"},';
         yield '{"definition":"Dialysis","type":"non_critical_exclusion"}]}';
@@ -229,5 +230,26 @@ describe('research spaces with a model', () => {
     expect(asked.at(-1)).toContain('<patient_documents>');
     expect(asked.at(-1)).toContain('European Portuguese');
     expect((await t.app.inject({ method: 'GET', url: '/v1/credits', headers })).json().credits.balance).toBe(0);
+  });
+
+  it('falls back to the description when the model fails, and refunds a patient it could not screen', async () => {
+    const u = await createUser(t, { language: 'en' });
+    const headers = bearer(await login(t, u.email, u.password));
+    await grantCredits(t.ctx.db, { ownerUserId: u.id }, 2);
+    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'S2' } } })).json().research_space;
+    const base = `/v1/research_spaces/${space.id}`;
+    const trial = (await t.app.inject({ method: 'POST', url: `${base}/trials`, headers, payload: { trial: { name: 'T2', description: 'UNREACHABLE\nInclusion criteria:\n- Adults with type 2 diabetes' } } })).json().trial;
+    const generated = (await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/criteria/generate`, headers })).json();
+    expect(generated).toMatchObject({ engine: 'offline', criteria: [{ definition: 'Adults with type 2 diabetes', type: 'critical_inclusion' }] });
+
+    const upload = form([{ name: 'a.pdf', data: pdf(['UNREACHABLE record', 'Type 2 diabetes mellitus since 2015.']) }]);
+    await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...headers, ...upload.headers }, payload: upload.payload });
+    const started = (await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/screenings`, headers })).json().screening;
+    const done = await waitForScreening(t, headers, `${base}/trials/${trial.id}/screenings/${started.id}`);
+    expect(done).toMatchObject({ status: 'failed', error: expect.stringContaining('1 of 1 patients could not be screened') });
+    expect((await t.app.inject({ method: 'GET', url: `${base}/results`, headers })).json().results).toEqual([]);
+    const credits = (await t.app.inject({ method: 'GET', url: '/v1/credits', headers })).json().credits;
+    expect(credits.balance).toBe(2);
+    expect(credits.ledger.map((r: { reason: string }) => r.reason)).toEqual(expect.arrayContaining(['screening', 'screening_refund']));
   });
 });

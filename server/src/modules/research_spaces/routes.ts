@@ -131,7 +131,8 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
     if (!trial.description.trim()) throw new DomainError(400, 'invalid_request', 'Write the trial description first', { 'trial.description': 'required' });
     const existing = new Set((await criteriaOf(ctx.db, trial.id)).map((c) => c.definition.trim().toLowerCase()));
-    const drafts = (await generateCriteria(ctx.textGenerator, trial.description)).filter((d) => !existing.has(d.definition.toLowerCase()));
+    const generated = await generateCriteria(ctx.textGenerator, trial.description, (err) => request.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'criteria generation fell back to the description’s lists'));
+    const drafts = generated.criteria.filter((d) => !existing.has(d.definition.toLowerCase()));
     if (drafts.length === 0 && existing.size === 0) {
       throw new DomainError(422, 'invalid_request', "No criteria were found in the description. List them under 'Inclusion criteria' and 'Exclusion criteria', or add them one by one.");
     }
@@ -142,7 +143,7 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
           .values(drafts.map((d) => ({ trialId: trial.id, definition: d.definition, type: d.type, position: position++ })))
           .returning()
       : [];
-    return reply.status(201).send({ criteria: rows.map(criterionView), engine: ctx.textGenerator.converse ? ctx.textGenerator.info.engine : 'offline' });
+    return reply.status(201).send({ criteria: rows.map(criterionView), engine: generated.engine });
   });
 
   patientsRoutes(app, ctx, preHandler);

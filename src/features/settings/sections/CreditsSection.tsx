@@ -13,6 +13,7 @@ const reasons: Record<string, MessageDescriptor> = {
   generation: msg`Document written by AI`,
   screening: msg`Patient screened by AI`,
   refund: msg`Refund: the document was not written`,
+  screening_refund: msg`Refund: the patient was not screened`,
 };
 
 /** Spec §2 settings › credits: the shared balance and who used what; buying more goes through support. */
