@@ -63,6 +63,7 @@ export const researchApi = {
     for (const f of files) form.append('files', f, f.name);
     return call(() => api().post(`${spaces}/${space}/patients`, { body: form }).json<{ patient: Patient }>());
   },
+  patientFile: (space: string, patient: string, file: string) => call(() => api().get(`${spaces}/${space}/patients/${patient}/files/${file}`).blob()),
   deletePatient: (space: string, id: string) => call(() => api().delete(`${spaces}/${space}/patients/${id}`).then(() => undefined)),
 
   screenings: (space: string, trial: string) => call(() => api().get(`${spaces}/${space}/trials/${trial}/screenings`).json<{ screenings: Screening[] }>()),

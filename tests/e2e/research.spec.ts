@@ -69,6 +69,9 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   await page.getByRole('button', { name: 'Add patient' }).click();
   await expect(page.getByTestId('patient')).toHaveCount(2);
   await expect(page.getByTestId('patient').first()).toContainText('labs-0042.pdf');
+  const [original] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download record-0042.pdf' }).click()]);
+  expect(original.suggestedFilename()).toBe('record-0042.pdf');
+  expect(readFileSync(await original.path()).equals(eligible.buffer)).toBe(true);
   // A scanned record (pictures of pages) is read by OCR on the server; the list follows until it is done.
   await page.getByLabel('Patient reference (optional)').fill('P-0099');
   await input.setInputFiles([pdfFile('scan-0099.pdf', scannedRecordPdf(['Clinical report - Patient 0099', 'Age: 64', 'Type 2 diabetes mellitus since 2012.', 'HbA1c 12.5 %.']))]);

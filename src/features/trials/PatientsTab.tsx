@@ -6,6 +6,7 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
 import { FileDropZone } from '../../ui/FileDropZone';
+import { saveFile } from '../../ui/save-file';
 import { TextField } from '../../ui/TextField';
 import { describeFailure } from '../i18n/api-error-messages';
 
@@ -88,6 +89,14 @@ export function PatientsTab({ spaceId, patients, onChanged }: { spaceId: string;
     }
   }
 
+  async function openFile(patient: Patient, file: Patient['files'][number]) {
+    try {
+      saveFile(await researchApi.patientFile(spaceId, patient.id, file.id), file.file_name);
+    } catch (err) {
+      setNotice({ tone: 'error', text: describeFailure(i18n, err) });
+    }
+  }
+
   async function remove(patient: Patient) {
     if (!(await confirm({ type: 'warning', title: t`Delete the patient “${patient.label}”?`, message: t`Their PDF files and screening results are deleted. This cannot be undone.`, confirmLabel: t`Delete` }))) return;
     try {
@@ -144,7 +153,10 @@ export function PatientsTab({ spaceId, patients, onChanged }: { spaceId: string;
                   <ul className="file-list">
                     {p.files.map((f) => (
                       <li key={f.id}>
-                        {f.file_name} · <Plural value={f.pages} one="# page" other="# pages" />
+                        <button type="button" className="link-button" onClick={() => void openFile(p, f)} aria-label={t`Download ${f.file_name}`}>
+                          {f.file_name}
+                        </button>{' '}
+                        · <Plural value={f.pages} one="# page" other="# pages" />
                         <FileTextStatus status={f.text_status} />
                       </li>
                     ))}

@@ -86,6 +86,22 @@ export function patientsRoutes(app: App, ctx: AppContext, preHandler: preHandler
     return reply.status(201).send({ patient });
   });
 
+  /** The original PDF, for the researcher to check a quote against the record. */
+  app.get(`${base}/:patientId/files/:fileId`, { preHandler, schema: { params: patientParams.extend({ fileId: id }) } }, async (request, reply) => {
+    const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
+    const [file] = await ctx.db
+      .select({ blobKey: researchPatientFiles.blobKey, fileName: researchPatientFiles.fileName })
+      .from(researchPatientFiles)
+      .innerJoin(researchPatients, eq(researchPatients.id, researchPatientFiles.patientId))
+      .where(and(eq(researchPatientFiles.id, request.params.fileId), eq(researchPatients.id, request.params.patientId), eq(researchPatients.spaceId, space.id)));
+    if (!file) throw notFound('File not found');
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `inline; filename="record.pdf"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+      .header('cache-control', 'private, no-store')
+      .send(ctx.blobs.read(file.blobKey));
+  });
+
   app.delete(`${base}/:patientId`, { preHandler, schema: { params: patientParams } }, async (request, reply) => {
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
     const [row] = await ctx.db.delete(researchPatients).where(and(eq(researchPatients.id, request.params.patientId), eq(researchPatients.spaceId, space.id))).returning();

@@ -92,6 +92,12 @@ describe('research spaces without AI', () => {
     const broken = form([{ name: 'broken.pdf', data: Buffer.from('%PDF-1.7 nothing else') }]);
     expect((await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...broken.headers }, payload: broken.payload })).statusCode).toBe(422);
     expect((await t.app.inject({ method: 'GET', url: `${base}/patients`, headers: u.headers })).json().patients).toHaveLength(2);
+    const fileUrl = `${base}/patients/${p1.json().patient.id}/files/${p1.json().patient.files[0].id}`;
+    const original = await t.app.inject({ method: 'GET', url: fileUrl, headers: u.headers });
+    expect(original.headers['content-type']).toBe('application/pdf');
+    expect(original.rawPayload.equals(eligible)).toBe(true);
+    const stranger = await researcher();
+    expect((await t.app.inject({ method: 'GET', url: fileUrl, headers: stranger.headers })).statusCode).toBe(404);
 
     const started = await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/screenings`, headers: u.headers });
     expect(started.statusCode).toBe(202);
