@@ -29,6 +29,8 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   const trialDialog = page.getByRole('dialog', { name: 'Add trial' });
   await trialDialog.getByLabel('Trial name').fill('DIA-3');
   await trialDialog.getByLabel('Description').fill(description);
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'research-trial-dialog');
   await trialDialog.getByRole('button', { name: 'Save trial' }).click();
   await expect(trialDialog).toBeHidden();
   await page.getByRole('button', { name: 'Generate criteria from the description' }).click();
@@ -41,6 +43,7 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   const add = page.getByRole('dialog', { name: 'Add criterion' });
   await add.getByLabel('Definition').fill('Pregnancy');
   await add.getByLabel('Type').selectOption({ label: 'Non-critical exclusion' });
+  await expectNoAxeViolations(page);
   await add.getByRole('button', { name: 'Save criterion' }).click();
   await expect(criteria).toHaveCount(5);
   await page.getByRole('button', { name: 'Edit criterion: Pregnancy' }).click();
