@@ -29,7 +29,7 @@ import { createFileBlobStore } from './storage/blob-store.js';
 import { createActiveStatusCache } from './modules/consultation_sessions/active-status-cache.js';
 import { createLiveDocuments } from './modules/generated_documents/live-documents.js';
 import { failInterruptedGenerations } from './modules/generated_documents/service.js';
-import { failInterruptedScreenings } from './jobs/screening.js';
+import { failInterruptedScreenings, STALE_SCREENING_MS } from './jobs/screening.js';
 import { createTextGenerator } from './ai/engines.js';
 import type { TextGenerator } from './ai/text-generator.js';
 
@@ -106,6 +106,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   await registerWebApp(app, { webDist: config.webDist, sentryDsn: config.sentryDsn });
   // With PostgreSQL another instance may be running them; with PGlite this process is the only one.
   await failInterruptedGenerations(ctx, config.databaseUrl ? 15 * 60_000 : 0);
-  await failInterruptedScreenings(ctx, config.databaseUrl ? 60 * 60_000 : 0);
+  await failInterruptedScreenings(ctx, config.databaseUrl ? STALE_SCREENING_MS : 0);
   return { app, ctx };
 }

@@ -481,6 +481,8 @@ export const trialScreenings = pgTable(
     engine: text('engine').notNull(),
     error: text('error'),
     createdAt: createdAt(),
+    /** Moved on by every patient screened: a running screening whose heartbeat stopped was interrupted. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   // One screening at a time per trial: two at once would race to write the same results.

@@ -3,7 +3,7 @@
  * counted on the screening's row for the browser to follow, each result written as soon as it is known (a
  * restart keeps what was done and marks the screening failed, to be run again).
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Language } from '../../../contract/constants.js';
 import type { UserRow } from '../auth/users.js';
 import { evaluationResults, researchPatientFiles, trialScreenings } from '../db/schema.js';
@@ -11,20 +11,27 @@ import type { AppContext } from '../http/context.js';
 import { DomainError } from '../http/errors.js';
 import { debitGeneration, refundGeneration } from '../modules/credits/service.js';
 import { classify, type Criterion } from '../modules/research_spaces/criteria.js';
-import { screenerEngine, screenPatient } from '../modules/research_spaces/screener.js';
+import { screenPatient } from '../modules/research_spaces/screener.js';
 import type { ScreeningRow } from '../modules/research_spaces/service.js';
 
-/** One patient's documents as the screener reads them: each file under its own name. */
+/** A running screening that has not moved on for this long was interrupted (no patient takes this long). */
+export const STALE_SCREENING_MS = 15 * 60_000;
+
+/** One patient's documents as the screener reads them (each file under its own name), or '' when nothing could be read. */
 async function documentsOf(ctx: AppContext, patientId: string): Promise<string> {
   const files = await ctx.db.select().from(researchPatientFiles).where(eq(researchPatientFiles.patientId, patientId)).orderBy(asc(researchPatientFiles.createdAt));
+  if (!files.some((f) => f.text.trim())) return '';
   return files.map((f) => `=== ${f.fileName} ===\n${f.text}`).join('\n\n');
 }
 
 async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, criteria: Criterion[], patientId: string) {
-  const charged = screenerEngine(ctx.textGenerator) !== 'offline' ? await debitGeneration(ctx.db, user, 'screening') : undefined;
+  const documents = await documentsOf(ctx, patientId);
+  // Records with no legible text leave every criterion unclear; no model is asked, nothing is charged.
+  const engine = documents ? run.engine : 'offline';
+  const charged = engine !== 'offline' ? await debitGeneration(ctx.db, user, 'screening') : undefined;
   let screening;
   try {
-    screening = await screenPatient(ctx.textGenerator, criteria, await documentsOf(ctx, patientId), user.language as Language);
+    screening = await screenPatient(ctx.textGenerator, criteria, documents, user.language as Language);
   } catch (err) {
     // A patient the model could not screen is not paid for.
     if (charged) await refundGeneration(ctx.db, user, charged.ledgerId, 'screening_refund');
@@ -42,7 +49,7 @@ async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, crit
     criteria: criteria.map((c) => ({ criterion_id: c.id, definition: c.definition, type: c.type, needs_review: c.needsReview, verdict: verdicts.get(c.id)!.verdict, evidence: verdicts.get(c.id)!.evidence })),
     explanation,
     status,
-    engine: run.engine,
+    engine,
     reviewedBy: null,
     reviewedAt: null,
     createdAt: new Date(),
@@ -67,7 +74,7 @@ async function runScreening(ctx: AppContext, run: ScreeningRow, user: UserRow, c
       }
       failures.push(err instanceof Error ? err.message : 'screening failed');
     }
-    await ctx.db.update(trialScreenings).set({ done: sql`${trialScreenings.done} + 1` }).where(eq(trialScreenings.id, run.id));
+    await ctx.db.update(trialScreenings).set({ done: sql`${trialScreenings.done} + 1`, heartbeatAt: new Date() }).where(eq(trialScreenings.id, run.id));
   }
   const interrupted = ctx.shutdown.aborted;
   const allFailed = failures.length > 0 && failures.length >= patientIds.length;
@@ -81,12 +88,16 @@ async function runScreening(ctx: AppContext, run: ScreeningRow, user: UserRow, c
     .where(eq(trialScreenings.id, run.id));
 }
 
-/** A screening left running by a server that stopped will never finish: say so, so it can be run again. */
-export async function failInterruptedScreenings(ctx: AppContext, olderThanMs: number) {
+/**
+ * A screening left running by a server that stopped will never finish: say so, so it can be run again. With
+ * PGlite this process is the only one (every running screening is interrupted); with PostgreSQL another instance
+ * may be running it, so only those whose heartbeat stopped. `trialId` limits it to one trial.
+ */
+export async function failInterruptedScreenings(ctx: AppContext, olderThanMs: number, trialId?: string) {
   await ctx.db
     .update(trialScreenings)
     .set({ status: 'failed', error: 'interrupted by a server restart', completedAt: new Date() })
-    .where(and(eq(trialScreenings.status, 'running'), sql`${trialScreenings.createdAt} < ${new Date(Date.now() - olderThanMs)}`));
+    .where(and(eq(trialScreenings.status, 'running'), lt(trialScreenings.heartbeatAt, new Date(Date.now() - olderThanMs)), trialId ? eq(trialScreenings.trialId, trialId) : undefined));
 }
 
 export function startScreening(ctx: AppContext, run: ScreeningRow, user: UserRow, criteria: Criterion[], patientIds: string[]): void {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TextGenerator } from '../../ai/text-generator.js';
-import { organizations } from '../../db/schema.js';
+import { eq } from 'drizzle-orm';
+import { organizations, trialScreenings } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { DIA3_DESCRIPTION, scannedRecordPdf, textRecordPdf as pdf } from '../../../../tests/fixtures/patient-records.js';
@@ -112,6 +113,15 @@ describe('research spaces without AI', () => {
     ]);
     expect(results[0].status).toBe('in_review');
     expect(results[1].criteria.find((c: { definition: string }) => c.definition.startsWith('eGFR'))).toMatchObject({ verdict: 'met', evidence: expect.stringContaining('eGFR 25') });
+
+    // A screening still running blocks another; one whose heartbeat stopped (its process died) does not.
+    const [stuck] = await t.ctx.db.insert(trialScreenings).values({ trialId: trial.id, total: 2, engine: 'offline' }).returning();
+    expect((await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/screenings`, headers: u.headers })).statusCode).toBe(409);
+    await t.ctx.db.update(trialScreenings).set({ heartbeatAt: new Date(Date.now() - 20 * 60_000) }).where(eq(trialScreenings.id, stuck!.id));
+    const again = await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/screenings`, headers: u.headers });
+    expect(again.statusCode).toBe(202);
+    await waitForScreening(t, u.headers, `${base}/trials/${trial.id}/screenings/${again.json().screening.id}`);
+    expect((await t.app.inject({ method: 'GET', url: `${base}/trials/${trial.id}/screenings/${stuck!.id}`, headers: u.headers })).json().screening).toMatchObject({ status: 'failed', error: 'interrupted by a server restart' });
 
     const approved = await t.app.inject({ method: 'PUT', url: `${base}/results/${results[0].id}`, headers: u.headers, payload: { result: { status: 'approved' } } });
     expect(approved.json().result).toMatchObject({ status: 'approved', reviewed_at: expect.any(String) });

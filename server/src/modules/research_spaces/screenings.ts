@@ -5,7 +5,7 @@ import { researchPatientFiles, researchPatients, trialScreenings } from '../../d
 import { currentUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
-import { startScreening } from '../../jobs/screening.js';
+import { failInterruptedScreenings, STALE_SCREENING_MS, startScreening } from '../../jobs/screening.js';
 import { accountOf, balanceOf, GENERATION_COST } from '../credits/service.js';
 import { screenerEngine } from './screener.js';
 import { asCriterion, criteriaOf, screeningView, spaceFor, trialIn, type SpaceRow } from './service.js';
@@ -59,6 +59,8 @@ export function screeningsRoutes(app: App, ctx: AppContext, preHandler: preHandl
     if (engine !== 'offline' && (await balanceOf(ctx.db, accountOf(user))) < patientIds.length * GENERATION_COST) {
       throw new DomainError(402, 'insufficient_credits', `Screening ${patientIds.length} patients needs ${patientIds.length * GENERATION_COST} credits. Ask your organization to buy more through support.`);
     }
+    // One whose process died without a restart here (another instance) must not block the trial for good.
+    await failInterruptedScreenings(ctx, STALE_SCREENING_MS, trial.id);
     const [run] = await ctx.db.insert(trialScreenings).values({ trialId: trial.id, startedBy: user.id, total: patientIds.length, engine }).onConflictDoNothing().returning();
     if (!run) throw new DomainError(409, 'invalid_request', 'A screening of this trial is already running');
     startScreening(ctx, run, user, criteria, patientIds);

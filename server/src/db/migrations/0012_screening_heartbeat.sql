@@ -1,0 +1,1 @@
+ALTER TABLE "trial_screenings" ADD COLUMN "heartbeat_at" timestamp with time zone DEFAULT now() NOT NULL;
