@@ -8,7 +8,7 @@ export type PreEvaluation = 'not_approved' | 'fit' | 'possible';
 export const RESULT_STATUSES = ['requires_review', 'in_review', 'approved', 'declined'] as const;
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
-export type ResearchSpace = { id: string; name: string; shared_with_organization: boolean; created_at: string };
+export type ResearchSpace = { id: string; name: string; shared_with_organization: boolean; can_delete: boolean; created_at: string };
 export type Criterion = { id: string; definition: string; type: CriterionType; needs_review: boolean };
 export type CriterionDraft = Omit<Criterion, 'id'>;
 export type Trial = { id: string; name: string; description: string; created_at: string; updated_at: string; criteria: Criterion[] };

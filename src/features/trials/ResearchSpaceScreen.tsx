@@ -85,9 +85,11 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
             <Button variant="secondary" onClick={() => setRenaming(true)}>
               <Trans>Rename</Trans>
             </Button>
-            <Button variant="ghost" onClick={() => void removeSpace()}>
-              <Trans>Delete space</Trans>
-            </Button>
+            {space.can_delete && (
+              <Button variant="ghost" onClick={() => void removeSpace()}>
+                <Trans>Delete space</Trans>
+              </Button>
+            )}
           </div>
         )}
       </div>

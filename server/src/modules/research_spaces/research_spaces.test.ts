@@ -192,6 +192,10 @@ describe('research spaces without AI', () => {
       expect((await t.app.inject({ method: 'GET', url, headers: u.headers })).statusCode).toBe(404);
     }
     expect((await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space.id}/trials`, headers: colleague.headers, payload: { trial: { name: 'ONC-1' } } })).statusCode).toBe(201);
+    // A colleague works in the shared space but cannot delete it for everyone; its creator can.
+    expect((await t.app.inject({ method: 'GET', url: `/v1/research_spaces/${space.id}`, headers: colleague.headers })).json().research_space.can_delete).toBe(false);
+    expect((await t.app.inject({ method: 'DELETE', url: `/v1/research_spaces/${space.id}`, headers: colleague.headers })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'DELETE', url: `/v1/research_spaces/${space.id}`, headers: owner.headers })).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: '/v1/research_spaces' })).statusCode).toBe(401);
   });
 });

@@ -9,7 +9,7 @@ import { generateCriteria } from './criteria-extraction.js';
 import { patientsRoutes } from './patients.js';
 import { resultsRoutes } from './results.js';
 import { screeningsRoutes } from './screenings.js';
-import { criteriaOf, criterionView, researchBlobPrefix, spaceFor, spaceView, trialIn, trialView, visibleTo } from './service.js';
+import { canDeleteSpace, criteriaOf, criterionView, researchBlobPrefix, spaceFor, spaceView, trialIn, trialView, visibleTo } from './service.js';
 
 const id = z.uuid({ error: 'invalid_id' });
 const spaceParams = z.object({ spaceId: id });
@@ -33,28 +33,33 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
   const base = '/v1/research_spaces';
 
   app.get(base, { preHandler }, async (request) => {
-    const rows = await ctx.db.select().from(researchSpaces).where(visibleTo(currentUser(request))).orderBy(desc(researchSpaces.createdAt));
-    return { research_spaces: rows.map(spaceView) };
+    const user = currentUser(request);
+    const rows = await ctx.db.select().from(researchSpaces).where(visibleTo(user)).orderBy(desc(researchSpaces.createdAt));
+    return { research_spaces: rows.map((row) => spaceView(row, user)) };
   });
 
   app.post(base, { preHandler, schema: { body: spaceBody } }, async (request, reply) => {
     const user = currentUser(request);
     const [row] = await ctx.db.insert(researchSpaces).values({ name: request.body.research_space.name, createdBy: user.id, organizationId: user.organizationId }).returning();
-    return reply.status(201).send({ research_space: spaceView(row!) });
+    return reply.status(201).send({ research_space: spaceView(row!, user) });
   });
 
-  app.get(`${base}/:spaceId`, { preHandler, schema: { params: spaceParams } }, async (request) => ({
-    research_space: spaceView(await spaceFor(ctx.db, currentUser(request), request.params.spaceId)),
-  }));
+  app.get(`${base}/:spaceId`, { preHandler, schema: { params: spaceParams } }, async (request) => {
+    const user = currentUser(request);
+    return { research_space: spaceView(await spaceFor(ctx.db, user, request.params.spaceId), user) };
+  });
 
   app.put(`${base}/:spaceId`, { preHandler, schema: { params: spaceParams, body: spaceBody } }, async (request) => {
-    const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
+    const user = currentUser(request);
+    const space = await spaceFor(ctx.db, user, request.params.spaceId);
     const [row] = await ctx.db.update(researchSpaces).set({ name: request.body.research_space.name }).where(eq(researchSpaces.id, space.id)).returning();
-    return { research_space: spaceView(row!) };
+    return { research_space: spaceView(row!, user) };
   });
 
   app.delete(`${base}/:spaceId`, { preHandler, schema: { params: spaceParams } }, async (request, reply) => {
-    const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
+    const user = currentUser(request);
+    const space = await spaceFor(ctx.db, user, request.params.spaceId);
+    if (!canDeleteSpace(space, user)) throw new DomainError(403, 'forbidden', "Only the space's creator or an administrator of the organization can delete it");
     await ctx.db.delete(researchSpaces).where(eq(researchSpaces.id, space.id));
     await ctx.blobs.deletePrefix(researchBlobPrefix(space.id));
     return reply.status(204).send();

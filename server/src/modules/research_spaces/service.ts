@@ -52,7 +52,17 @@ export const trialView = (t: TrialRow, criteria: CriterionRow[]) => ({
   criteria: criteria.map(criterionView),
 });
 
-export const spaceView = (s: SpaceRow) => ({ id: s.id, name: s.name, shared_with_organization: s.organizationId !== null, created_at: s.createdAt.toISOString() });
+/** A shared space is deleted for everyone: only its creator or an administrator of its organization may. */
+export const canDeleteSpace = (s: SpaceRow, user: Pick<UserRow, 'id' | 'organizationId' | 'organizationRole'>) =>
+  s.createdBy === user.id || (s.organizationId !== null && s.organizationId === user.organizationId && user.organizationRole === 'admin');
+
+export const spaceView = (s: SpaceRow, user: Pick<UserRow, 'id' | 'organizationId' | 'organizationRole'>) => ({
+  id: s.id,
+  name: s.name,
+  shared_with_organization: s.organizationId !== null,
+  can_delete: canDeleteSpace(s, user),
+  created_at: s.createdAt.toISOString(),
+});
 
 export async function patientsView(db: Database, spaceId: string) {
   const patients = await db.select().from(researchPatients).where(eq(researchPatients.spaceId, spaceId)).orderBy(asc(researchPatients.createdAt));
