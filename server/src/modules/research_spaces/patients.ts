@@ -82,7 +82,7 @@ export function patientsRoutes(app: App, ctx: AppContext, preHandler: preHandler
       throw err;
     }
     if (stored.some((f) => f.textStatus === 'ocr_pending')) ctx.ocrQueue.wake();
-    const patient = (await patientsView(ctx.db, space.id)).find((p) => p.id === patientId)!;
+    const [patient] = await patientsView(ctx.db, space.id, patientId);
     return reply.status(201).send({ patient });
   });
 

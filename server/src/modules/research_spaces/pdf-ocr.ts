@@ -26,9 +26,17 @@ export function looksScanned(text: string, pages: number): boolean {
   return (text.match(/\p{L}/gu)?.length ?? 0) < 20 * Math.max(1, pages);
 }
 
-async function installedLanguages(): Promise<Set<string>> {
-  const { stdout } = await run(TESSERACT, ['--list-langs'], { timeout: 10_000 });
-  return new Set(stdout.split('\n').slice(1).map((l) => l.trim()).filter(Boolean));
+let installed: Promise<Set<string>> | undefined;
+/** The language data tesseract has, asked once a process (it changes only when packages are installed). */
+function installedLanguages(): Promise<Set<string>> {
+  installed ??= run(TESSERACT, ['--list-langs'], { timeout: 10_000 }).then(
+    ({ stdout }) => new Set(stdout.split('\n').slice(1).map((l) => l.trim()).filter(Boolean)),
+    (err: unknown) => {
+      installed = undefined;
+      throw err;
+    },
+  );
+  return installed;
 }
 
 export async function ocrPdf(file: string, language: Language, signal?: AbortSignal): Promise<string> {
@@ -37,8 +45,8 @@ export async function ocrPdf(file: string, language: Language, signal?: AbortSig
     // 300 dpi, greyscale: what tesseract reads best; one page at a time keeps memory flat on long records.
     await run(PDFTOPPM, ['-r', '300', '-gray', '-png', '-l', String(MAX_OCR_PAGES), file, path.join(dir, 'page')], { timeout: PAGE_TIMEOUT_MS * 4, signal });
     const pages = (await readdir(dir)).filter((f) => f.startsWith('page') && f.endsWith('.png')).sort();
-    const installed = await installedLanguages();
-    const langs = [...new Set([TESSERACT_LANG[language], 'eng'])].filter((l) => installed.has(l));
+    const available = await installedLanguages();
+    const langs = [...new Set([TESSERACT_LANG[language], 'eng'])].filter((l) => available.has(l));
     const texts: string[] = [];
     for (const page of pages) {
       const { stdout } = await run(TESSERACT, [path.join(dir, page), 'stdout', '-l', langs.join('+') || 'eng', '--psm', '3'], {

@@ -9,7 +9,7 @@ import { generateCriteria } from './criteria-extraction.js';
 import { patientsRoutes } from './patients.js';
 import { resultsRoutes } from './results.js';
 import { screeningsRoutes } from './screenings.js';
-import { canDeleteSpace, criteriaOf, criterionView, researchBlobPrefix, spaceFor, spaceView, trialIn, trialView, visibleTo } from './service.js';
+import { canDeleteSpace, criteriaOf, criteriaOfTrials, criterionView, researchBlobPrefix, spaceFor, spaceView, trialIn, trialView, visibleTo } from './service.js';
 
 const id = z.uuid({ error: 'invalid_id' });
 const spaceParams = z.object({ spaceId: id });
@@ -69,7 +69,8 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
   app.get(`${base}/:spaceId/trials`, { preHandler, schema: { params: spaceParams } }, async (request) => {
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
     const trials = await ctx.db.select().from(clinicalTrials).where(eq(clinicalTrials.spaceId, space.id)).orderBy(desc(clinicalTrials.createdAt));
-    return { trials: await Promise.all(trials.map(async (t) => trialView(t, await criteriaOf(ctx.db, t.id)))) };
+    const criteria = await criteriaOfTrials(ctx.db, trials.map((t) => t.id));
+    return { trials: trials.map((t) => trialView(t, criteria.get(t.id) ?? [])) };
   });
 
   app.post(`${base}/:spaceId/trials`, { preHandler, schema: { params: spaceParams, body: trialBody } }, async (request, reply) => {

@@ -1,5 +1,5 @@
 /** Who may see a research space, and the views every research call answers with. */
-import { and, asc, eq, isNotNull, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, or } from 'drizzle-orm';
 import type { UserRow } from '../../auth/users.js';
 import type { Database } from '../../db/client.js';
 import { clinicalTrials, evaluationResults, researchPatientFiles, researchPatients, researchSpaces, trialCriteria, trialScreenings } from '../../db/schema.js';
@@ -36,7 +36,16 @@ export async function trialIn(db: Database, space: SpaceRow, trialId: string): P
 }
 
 export async function criteriaOf(db: Database, trialId: string): Promise<CriterionRow[]> {
-  return db.select().from(trialCriteria).where(eq(trialCriteria.trialId, trialId)).orderBy(asc(trialCriteria.position), asc(trialCriteria.createdAt));
+  return (await criteriaOfTrials(db, [trialId])).get(trialId) ?? [];
+}
+
+/** The criteria of several trials in one query, by trial. */
+export async function criteriaOfTrials(db: Database, trialIds: string[]): Promise<Map<string, CriterionRow[]>> {
+  const byTrial = new Map<string, CriterionRow[]>();
+  if (trialIds.length === 0) return byTrial;
+  const rows = await db.select().from(trialCriteria).where(inArray(trialCriteria.trialId, trialIds)).orderBy(asc(trialCriteria.position), asc(trialCriteria.createdAt));
+  for (const row of rows) byTrial.set(row.trialId, [...(byTrial.get(row.trialId) ?? []), row]);
+  return byTrial;
 }
 
 export const asCriterion = (c: CriterionRow): Criterion => ({ id: c.id, definition: c.definition, type: c.type as CriterionType, needsReview: c.needsReview });
@@ -64,13 +73,18 @@ export const spaceView = (s: SpaceRow, user: Pick<UserRow, 'id' | 'organizationI
   created_at: s.createdAt.toISOString(),
 });
 
-export async function patientsView(db: Database, spaceId: string) {
-  const patients = await db.select().from(researchPatients).where(eq(researchPatients.spaceId, spaceId)).orderBy(asc(researchPatients.createdAt));
+/** The space's patients with their files; `patientId` narrows it to one. */
+export async function patientsView(db: Database, spaceId: string, patientId?: string) {
+  const patients = await db
+    .select()
+    .from(researchPatients)
+    .where(and(eq(researchPatients.spaceId, spaceId), patientId ? eq(researchPatients.id, patientId) : undefined))
+    .orderBy(asc(researchPatients.createdAt));
   const files = await db
     .select({ id: researchPatientFiles.id, patientId: researchPatientFiles.patientId, fileName: researchPatientFiles.fileName, sizeBytes: researchPatientFiles.sizeBytes, pages: researchPatientFiles.pages, textStatus: researchPatientFiles.textStatus })
     .from(researchPatientFiles)
     .innerJoin(researchPatients, eq(researchPatients.id, researchPatientFiles.patientId))
-    .where(eq(researchPatients.spaceId, spaceId))
+    .where(and(eq(researchPatients.spaceId, spaceId), patientId ? eq(researchPatients.id, patientId) : undefined))
     .orderBy(asc(researchPatientFiles.createdAt));
   return patients.map((p) => ({
     id: p.id,
