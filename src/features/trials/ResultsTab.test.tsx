@@ -85,6 +85,20 @@ describe('the results tab', () => {
     expect(researchApi.startScreening).toHaveBeenLastCalledWith('space', 't1', ['p2', 'p3']);
   });
 
+  it('filters the results by pre-evaluation and by what is still to decide', async () => {
+    results = [result, { ...result, id: 'r2', patient_id: 'p2', patient_label: 'P-0077', pre_evaluation: 'not_approved', status: 'declined' }];
+    mount();
+    expect(await screen.findByText('P-0077')).toBeTruthy();
+    const show = screen.getByLabelText('Show');
+    fireEvent.change(show, { target: { value: 'not_approved' } });
+    expect(screen.queryByText('P-0042')).toBeNull();
+    expect(screen.getByText('P-0077')).toBeTruthy();
+    fireEvent.change(show, { target: { value: 'to_review' } });
+    expect(screen.getByText('P-0042')).toBeTruthy();
+    expect(screen.queryByText('P-0077')).toBeNull();
+    expect(screen.getByRole('option', { name: 'Still to decide (1)' })).toBeTruthy();
+  });
+
   it('says why a screening cannot run yet', async () => {
     mount(0);
     expect(await screen.findByText('Add patients before screening.')).toBeTruthy();

@@ -1,7 +1,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiFailureError } from '../../api/client';
-import { researchApi, RESULT_STATUSES, type EvaluationResult, type ResultStatus, type Screening, type Trial } from '../../api/research';
+import { researchApi, RESULT_STATUSES, type EvaluationResult, type PreEvaluation, type ResultStatus, type Screening, type Trial } from '../../api/research';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Checkbox } from '../../ui/Checkbox';
@@ -13,6 +13,10 @@ import { ResultDialog } from './ResultDialog';
 import { preEvaluationLabel, resultStatusLabel } from './research-labels';
 
 const POLL_MS = 1000;
+const PRE_EVALUATIONS: PreEvaluation[] = ['fit', 'possible', 'not_approved'];
+type Filter = 'all' | 'to_review' | PreEvaluation;
+/** Results no researcher has approved or declined yet. */
+const toDecide = (r: EvaluationResult) => r.status === 'in_review' || r.status === 'requires_review';
 
 /** Run a trial's screening over the space's patients, follow it, and review and download the results. */
 export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = false }: { spaceId: string; trials: Trial[]; patientIds: string[]; recordsBeingRead?: boolean }) {
@@ -23,6 +27,8 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
   const [open, setOpen] = useState<EvaluationResult>();
   const [error, setError] = useState<string>();
   const [onlyNew, setOnlyNew] = useState(false);
+  const [filter, setFilter] = useState<Filter>('all');
+  const shown = (r: EvaluationResult) => filter === 'all' || (filter === 'to_review' ? toDecide(r) : r.pre_evaluation === filter);
   const trial = trials.find((x) => x.id === trialId);
   const patientCount = patientIds.length;
   // Patients added since the last screening: with AI, screening only them spares a credit for each of the others.
@@ -154,7 +160,13 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
           </Button>
           {cannotRun && <span className="muted">{cannotRun}</span>}
         </div>
-        {canScreenOnlyNew && !running && <Checkbox checked={onlyNew} onChange={(e) => setOnlyNew(e.target.checked)} label={<Plural value={unscreened.length} one="Only the # patient not yet screened for this trial" other="Only the # patients not yet screened for this trial" />} />}
+        {canScreenOnlyNew && !running && (
+          <Checkbox
+            checked={onlyNew}
+            onChange={(e) => setOnlyNew(e.target.checked)}
+            label={<Plural value={unscreened.length} one="Only the # patient not yet screened for this trial" other="Only the # patients not yet screened for this trial" />}
+          />
+        )}
         <div role="status" aria-live="polite">
           {running && screening && (
             <div className="screening-progress">
@@ -197,63 +209,75 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
             <Trans>No results for this trial yet. Run the screening.</Trans>
           </p>
         ) : (
-          <div className="table-scroll">
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <Trans>Patient</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Pre-evaluation</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Criteria met</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Result</Trans>
-                  </th>
-                  <th scope="col">
-                    <span className="visually-hidden">
-                      <Trans>Actions</Trans>
-                    </span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {results.map((r) => (
-                  <tr key={r.id} data-testid="result">
-                    <td>{r.patient_label}</td>
-                    <td>
-                      <span className="badge" data-result={r.pre_evaluation}>
-                        {i18n._(preEvaluationLabel[r.pre_evaluation])}
+          <>
+            <SelectField
+              label={t`Show`}
+              value={filter}
+              options={[
+                { value: 'all', label: t`All patients (${results.length})` },
+                ...PRE_EVALUATIONS.map((p) => ({ value: p, label: `${i18n._(preEvaluationLabel[p])} (${results.filter((r) => r.pre_evaluation === p).length})` })),
+                { value: 'to_review', label: t`Still to decide (${results.filter(toDecide).length})` },
+              ]}
+              onChange={(e) => setFilter(e.target.value as Filter)}
+            />
+            <div className="table-scroll">
+              <table className="data-table">
+                <thead>
+                  <tr>
+                    <th scope="col">
+                      <Trans>Patient</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Pre-evaluation</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Criteria met</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Result</Trans>
+                    </th>
+                    <th scope="col">
+                      <span className="visually-hidden">
+                        <Trans>Actions</Trans>
                       </span>
-                    </td>
-                    <td>
-                      {r.criteria_met}/{r.criteria_total}
-                    </td>
-                    <td>
-                      <select className="inline-select" aria-label={t`Result for ${r.patient_label}`} value={r.status} onChange={(e) => void decide(r, e.target.value as ResultStatus)}>
-                        {RESULT_STATUSES.map((s) => (
-                          <option key={s} value={s}>
-                            {i18n._(resultStatusLabel[s])}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                    <td className="row-actions">
-                      <Button variant="secondary" onClick={() => setOpen(r)} aria-label={t`Details for ${r.patient_label}`}>
-                        <Trans>Details</Trans>
-                      </Button>
-                      <Button variant="ghost" onClick={() => void remove(r)} aria-label={t`Delete the result of ${r.patient_label}`}>
-                        <Trans>Delete</Trans>
-                      </Button>
-                    </td>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                </thead>
+                <tbody>
+                  {results.filter(shown).map((r) => (
+                    <tr key={r.id} data-testid="result">
+                      <td>{r.patient_label}</td>
+                      <td>
+                        <span className="badge" data-result={r.pre_evaluation}>
+                          {i18n._(preEvaluationLabel[r.pre_evaluation])}
+                        </span>
+                      </td>
+                      <td>
+                        {r.criteria_met}/{r.criteria_total}
+                      </td>
+                      <td>
+                        <select className="inline-select" aria-label={t`Result for ${r.patient_label}`} value={r.status} onChange={(e) => void decide(r, e.target.value as ResultStatus)}>
+                          {RESULT_STATUSES.map((s) => (
+                            <option key={s} value={s}>
+                              {i18n._(resultStatusLabel[s])}
+                            </option>
+                          ))}
+                        </select>
+                      </td>
+                      <td className="row-actions">
+                        <Button variant="secondary" onClick={() => setOpen(r)} aria-label={t`Details for ${r.patient_label}`}>
+                          <Trans>Details</Trans>
+                        </Button>
+                        <Button variant="ghost" onClick={() => void remove(r)} aria-label={t`Delete the result of ${r.patient_label}`}>
+                          <Trans>Delete</Trans>
+                        </Button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
         )}
       </section>
       {open && <ResultDialog result={open} onDecide={(s) => void decide(open, s)} onClose={() => setOpen(undefined)} />}
