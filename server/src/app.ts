@@ -19,7 +19,6 @@ import { registerRoutes } from './http/routes.js';
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { internalAdminRoutes } from './modules/internal_admin/routes.js';
 import { createTranscriber } from './ai/engines.js';
 import type { Transcriber } from './ai/transcriber.js';
 import { startRetentionJob } from './jobs/retention.js';
@@ -39,8 +38,6 @@ export type BuildOptions = {
   /** Where log lines go (tests capture them); standard output when absent. */
   logStream?: NodeJS.WritableStream;
   mailer?: Mailer;
-  /** Enables the loopback admin channel used by the CLI while this process holds PGlite. */
-  adminKey?: string;
   /** Replace the engines chosen from the settings (tests use scripted ones). */
   transcriber?: Transcriber;
   textGenerator?: TextGenerator;
@@ -102,7 +99,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   registerErrorHandler(app);
   registerClientVersionCheck(app, config.minClientVersion);
   registerRoutes(app, ctx);
-  if (opts.adminKey) internalAdminRoutes(app, ctx, opts.adminKey);
   await registerWebApp(app, { webDist: config.webDist, sentryDsn: config.sentryDsn });
   // With PostgreSQL another instance may be running them; with PGlite this process is the only one.
   await failInterruptedGenerations(ctx, config.databaseUrl ? 15 * 60_000 : 0);

@@ -1,5 +1,4 @@
 /** Start-up: settings → database + migrations → HTTP server; stops cleanly on SIGINT/SIGTERM. */
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildApp } from './app.js';
@@ -9,9 +8,19 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { releaseLock, waitForLock, writeLock } from './db/process-lock.js';
 import { countOrganizations } from './modules/organizations/service.js';
+import { startAdminSocket } from './admin/admin-socket.js';
+import { runCommand } from './admin/commands.js';
+import { DataDirPermissionError, restrictNewFileModes, secureDataDir } from './security/data-dir-modes.js';
+
+// Before anything is written: every file this server makes (database, audio, keys, mail) is its user's alone.
+restrictNewFileModes();
 
 async function main() {
   const config = loadConfig();
+  const { repaired } = secureDataDir(config.dataDir);
+  if (repaired.length) {
+    console.warn(`Restricted ${repaired.length} files and folders in ${config.dataDir} that other users could read (now 0600 files, 0700 folders).`);
+  }
   const embedded = !config.databaseUrl;
   if (embedded) {
     const other = await waitForLock(config.dataDir, 15_000);
@@ -29,16 +38,31 @@ async function main() {
     dataDir: config.dataDir,
     onIdleError: (err) => console.error(`database connection lost (${err.message}); reconnecting on the next query`),
   });
-  const adminKey = embedded ? randomBytes(32).toString('base64url') : undefined;
-  const { app } = await buildApp({ config, db: database.db, adminKey });
+  // PGlite's file system layer gives the files it creates mode 0666 whatever the umask: tighten them now and
+  // again every few minutes (until then a new file sits inside the 0700 db folder, which others cannot enter).
+  const tightenDataDir = () => {
+    const { repaired } = secureDataDir(config.dataDir);
+    if (repaired.length) app.log.debug({ count: repaired.length }, 'restricted new database files to their owner');
+  };
+  const tightenTimer = embedded ? setInterval(() => tightenDataDir(), 5 * 60_000).unref() : undefined;
+  const { app } = await buildApp({ config, db: database.db });
+  tightenDataDir();
+  // The admin CLI cannot open the embedded database while this process holds it, so it asks us through a socket.
+  const adminSocket = embedded
+    ? await startAdminSocket(config.dataDir, (command, args) => runCommand(database.db, config, command, args), (err) => app.log.error({ err }, 'admin command failed'))
+    : undefined;
+  if (embedded && !adminSocket) app.log.warn(`DATA_DIR's path is too long for the admin socket: stop the server to run admin commands.`);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    await adminSocket?.close();
     await app.close();
     await database.close();
+    clearInterval(tightenTimer);
+    if (embedded) secureDataDir(config.dataDir);
     if (embedded) releaseLock(config.dataDir);
     process.exit(0);
   };
@@ -47,7 +71,7 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as AddressInfo).port;
-  if (embedded) writeLock(config.dataDir, { port, adminKey });
+  if (embedded) writeLock(config.dataDir, { port, adminSocket: Boolean(adminSocket) });
   app.log.info({ database: database.kind }, `Ready on http://localhost:${port}`);
   if ((await countOrganizations(database.db)) === 0) {
     app.log.info(
@@ -58,7 +82,7 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof WhisperSetupError || err instanceof LlamaSetupError) {
+  if (err instanceof ConfigError || err instanceof WhisperSetupError || err instanceof LlamaSetupError || err instanceof DataDirPermissionError) {
     console.error(err.message);
   } else {
     console.error(err);

@@ -1,6 +1,6 @@
 /**
  * Support's admin commands, run either by the CLI on its own database connection or, while a server holds the
- * embedded database, by that server on the CLI's behalf (modules/internal_admin). Each answers the lines to print.
+ * embedded database, by that server on the CLI's behalf (admin/admin-socket.ts). Each answers the lines to print.
  */
 import { eq, or } from 'drizzle-orm';
 import { z } from 'zod';

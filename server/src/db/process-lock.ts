@@ -1,12 +1,13 @@
 /**
  * PGlite's files belong to one process at a time. Whoever opens DATA_DIR/db first writes DATA_DIR/db.lock
- * with its pid; the server also writes its port and a random admin key there, so the admin CLI can send its
- * command to the running server instead of opening the files a second time.
+ * with its pid; the server also writes its port and whether it listens on the admin socket
+ * (admin/admin-socket.ts), so the admin CLI sends its command to the running server instead of opening the files
+ * a second time.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export type LockInfo = { pid: number; port?: number; adminKey?: string };
+export type LockInfo = { pid: number; port?: number; adminSocket?: boolean };
 
 const lockFile = (dataDir: string) => path.join(dataDir, 'db.lock');
 

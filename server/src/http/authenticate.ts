@@ -17,7 +17,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
 
-/** preHandler for every protected route: a valid, unrevoked token or 401. */
+/** onRequest hook of every protected route (before the body is parsed and validated, so strangers learn nothing of its fields): a valid, unrevoked token or 401. */
 export function requireUser(ctx: AppContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(request);

@@ -12,7 +12,6 @@ export function redactUrl(url: string): string {
 
 export const logRedactPaths = [
   'req.headers.authorization',
-  'req.headers["x-admin-key"]',
   'res.headers.authorization',
   'err.config',
 ];

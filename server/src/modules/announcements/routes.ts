@@ -5,5 +5,5 @@ import { currentAnnouncements } from './service.js';
 
 /** The home's announcements carousel, in the interface's language. Support publishes with `npm run admin`. */
 export function announcementsRoutes(app: App, ctx: AppContext) {
-  app.get('/v1/announcements', { preHandler: requireUser(ctx) }, async (request) => ({ announcements: await currentAnnouncements(ctx.db, requestLanguage(request)) }));
+  app.get('/v1/announcements', { onRequest: requireUser(ctx) }, async (request) => ({ announcements: await currentAnnouncements(ctx.db, requestLanguage(request)) }));
 }

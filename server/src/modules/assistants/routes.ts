@@ -11,20 +11,20 @@ const key = z.string().min(1).max(100);
 export function assistantsRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
 
-  app.get('/assistants', { preHandler }, async (request) => {
+  app.get('/assistants', { onRequest: preHandler }, async (request) => {
     const lang = requestLanguage(request);
     return { assistants: ASSISTANTS.map((a) => ({ key: a.key, name: a.name[lang], description: a.description[lang] })), available: Boolean(ctx.textGenerator.converse) };
   });
 
   app.post(
     '/assistant',
-    { preHandler, schema: { body: z.object({ message: z.string().trim().min(1).max(20_000), assistant_key: key, thread_key: key.optional() }) }, config: { rateLimit: { max: 30, timeWindow: 60_000 } } },
+    { onRequest: preHandler, schema: { body: z.object({ message: z.string().trim().min(1).max(20_000), assistant_key: key, thread_key: key.optional() }) }, config: { rateLimit: { max: 30, timeWindow: 60_000 } } },
     async (request, reply) => reply.status(202).send(await ask(ctx, currentUser(request), request.body)),
   );
 
   app.get(
     '/assistant/run',
-    { preHandler, schema: { querystring: z.object({ assistant_key: key, thread_key: key, run_key: z.uuid({ error: 'invalid_id' }) }) } },
+    { onRequest: preHandler, schema: { querystring: z.object({ assistant_key: key, thread_key: key, run_key: z.uuid({ error: 'invalid_id' }) }) } },
     async (request) => runState(ctx, currentUser(request).id, request.query),
   );
 }

@@ -24,7 +24,7 @@ export function assistantsCatalogRoutes(app: App, ctx: AppContext) {
   const pinsOf = async (userId: string) =>
     (await ctx.db.select({ id: assistantPins.consultationTypeId }).from(assistantPins).where(eq(assistantPins.userId, userId)).orderBy(asc(assistantPins.createdAt))).map((r) => r.id);
 
-  app.get(base, { preHandler }, async (request) => {
+  app.get(base, { onRequest: preHandler }, async (request) => {
     const user = currentUser(request);
     const lang = requestLanguage(request);
     const pins = (await pinsOf(user.id)).filter((id) => findConsultationType(id));
@@ -52,7 +52,7 @@ export function assistantsCatalogRoutes(app: App, ctx: AppContext) {
     };
   });
 
-  app.put(`${base}/pins/:typeId`, { preHandler, schema: { params } }, async (request, reply) => {
+  app.put(`${base}/pins/:typeId`, { onRequest: preHandler, schema: { params } }, async (request, reply) => {
     const user = currentUser(request);
     if (!findConsultationType(request.params.typeId)) throw notFound('Unknown assistant');
     const pins = await pinsOf(user.id);
@@ -61,7 +61,7 @@ export function assistantsCatalogRoutes(app: App, ctx: AppContext) {
     return reply.status(204).send();
   });
 
-  app.delete(`${base}/pins/:typeId`, { preHandler, schema: { params } }, async (request, reply) => {
+  app.delete(`${base}/pins/:typeId`, { onRequest: preHandler, schema: { params } }, async (request, reply) => {
     await ctx.db.delete(assistantPins).where(and(eq(assistantPins.userId, currentUser(request).id), eq(assistantPins.consultationTypeId, request.params.typeId)));
     return reply.status(204).send();
   });

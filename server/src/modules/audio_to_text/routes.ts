@@ -34,6 +34,6 @@ export function audioToTextRoutes(app: App, ctx: AppContext) {
       throw err;
     }
   };
-  app.post('/audio-to-text', { preHandler: requireUser(ctx), config: { rateLimit: { max: 60, timeWindow: 60_000 } } }, handler);
-  app.post('/audio-to-text-upload', { preHandler: requireUser(ctx), config: { rateLimit: { max: 60, timeWindow: 60_000 } } }, handler);
+  app.post('/audio-to-text', { onRequest: requireUser(ctx), config: { rateLimit: { max: 60, timeWindow: 60_000 } } }, handler);
+  app.post('/audio-to-text-upload', { onRequest: requireUser(ctx), config: { rateLimit: { max: 60, timeWindow: 60_000 } } }, handler);
 }

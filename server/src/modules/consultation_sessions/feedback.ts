@@ -26,7 +26,7 @@ export function consultationFeedbackRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
   const url = '/v1/consultation_sessions/:id/feedback';
 
-  app.post(url, { preHandler, schema: { params, body: z.object({ feedback: consultationFeedbackSchema }).strict() } }, async (request, reply) => {
+  app.post(url, { onRequest: preHandler, schema: { params, body: z.object({ feedback: consultationFeedbackSchema }).strict() } }, async (request, reply) => {
     const userId = currentUser(request).id;
     const session = await requireOwnedSession(ctx, userId, request.params.id);
     const f = request.body.feedback;
@@ -46,7 +46,7 @@ export function consultationFeedbackRoutes(app: App, ctx: AppContext) {
     return reply.status(201).send({ feedback: view(row!) });
   });
 
-  app.get(url, { preHandler, schema: { params } }, async (request) => {
+  app.get(url, { onRequest: preHandler, schema: { params } }, async (request) => {
     const userId = currentUser(request).id;
     const session = await requireOwnedSession(ctx, userId, request.params.id);
     const [row] = await ctx.db

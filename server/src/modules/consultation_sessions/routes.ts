@@ -41,7 +41,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   app.post(
     base,
     {
-      preHandler,
+      onRequest: preHandler,
       schema: {
         body: z.object({ consultation_type_id: z.string().min(1).max(100), mobile: z.boolean().optional(), force: z.boolean().optional() }),
       },
@@ -66,23 +66,23 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   const withSession = { response: { 200: sessionEnvelope, ...errors } };
   const withTranscription = { response: { 200: transcriptionEnvelope, ...errors } };
 
-  app.get(base, { preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => ({
+  app.get(base, { onRequest: preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => ({
     consultation_sessions: (await listVisibleSessions(ctx.db, currentUser(request).id)).map(sessionSummary),
   }));
 
-  app.get(`${base}/recent`, { preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => ({
+  app.get(`${base}/recent`, { onRequest: preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => ({
     consultation_sessions: (await listRecentFinished(ctx.db, currentUser(request).id)).map(sessionSummary),
   }));
 
-  app.get(`${base}/history`, { preHandler }, async (request) => ({ consultation_sessions: await listHistory(ctx.db, currentUser(request).id, { withContent: true }) }));
+  app.get(`${base}/history`, { onRequest: preHandler }, async (request) => ({ consultation_sessions: await listHistory(ctx.db, currentUser(request).id, { withContent: true }) }));
 
-  app.get(`${base}/active`, { preHandler, schema: { response: { 200: activeSessionEnvelope } } }, async (request) => {
+  app.get(`${base}/active`, { onRequest: preHandler, schema: { response: { 200: activeSessionEnvelope } } }, async (request) => {
     const active = await findActiveSession(ctx.db, currentUser(request).id);
     return { consultation_session: active ? sessionSummary(active) : null };
   });
 
   // Polled every 5 s by every phone-mode user: the token and the answer come from short in-memory caches.
-  app.get(`${base}/active/status`, { preHandler: requireUserId(ctx), schema: { response: { 200: activeStatusSchema } } }, async (request) => {
+  app.get(`${base}/active/status`, { onRequest: requireUserId(ctx), schema: { response: { 200: activeStatusSchema } } }, async (request) => {
     const userId = currentUserId(request);
     return ctx.activeStatus.get(userId, async () => {
       const active = await findActiveSession(ctx.db, userId);
@@ -92,12 +92,12 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     });
   });
 
-  app.get(`${base}/:id`, { preHandler, schema: { params: idParams, ...withSession } }, async (request) => detail(request.params.id, currentUser(request).id));
+  app.get(`${base}/:id`, { onRequest: preHandler, schema: { params: idParams, ...withSession } }, async (request) => detail(request.params.id, currentUser(request).id));
 
   app.put(
     `${base}/:id`,
     {
-      preHandler,
+      onRequest: preHandler,
       schema: { params: idParams, body: z.object({ user_inputs: z.array(userInput).max(100) }).strict(), ...withSession },
     },
     async (request) => {
@@ -110,7 +110,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   app.put(
     `${base}/:id/recording`,
     {
-      preHandler,
+      onRequest: preHandler,
       schema: {
         params: idParams,
         ...withSession,
@@ -128,14 +128,14 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   );
 
   for (const action of ['pause', 'resume'] as const) {
-    app.put(`${base}/:id/${action}`, { preHandler, schema: { params: idParams, ...withSession } }, async (request) => {
+    app.put(`${base}/:id/${action}`, { onRequest: preHandler, schema: { params: idParams, ...withSession } }, async (request) => {
       const userId = currentUser(request).id;
       await setRecordingState(ctx, userId, request.params.id, action === 'pause' ? 'paused' : 'recording');
       return detail(request.params.id, userId);
     });
   }
 
-  app.put(`${base}/:id/finish`, { preHandler, schema: { params: idParams, ...withSession } }, async (request) => {
+  app.put(`${base}/:id/finish`, { onRequest: preHandler, schema: { params: idParams, ...withSession } }, async (request) => {
     const userId = currentUser(request).id;
     const before = await requireOwnedSession(ctx, userId, request.params.id);
     const finished = await finishSession(ctx, userId, request.params.id);
@@ -149,14 +149,14 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     return detail(request.params.id, userId);
   });
 
-  app.get(`${base}/:id/transcription`, { preHandler, schema: { params: idParams, ...withTranscription } }, async (request) => {
+  app.get(`${base}/:id/transcription`, { onRequest: preHandler, schema: { params: idParams, ...withTranscription } }, async (request) => {
     const { consultation_session: s } = await detail(request.params.id, currentUser(request).id);
     return { transcription: s.transcription, transcription_status: s.transcription_status, transcription_edited: s.transcription_edited };
   });
 
   app.put(
     `${base}/:id/transcription`,
-    { preHandler, schema: { params: idParams, body: z.object({ transcription: z.string().max(500_000) }), ...withTranscription } },
+    { onRequest: preHandler, schema: { params: idParams, body: z.object({ transcription: z.string().max(500_000) }), ...withTranscription } },
     async (request) => {
       const userId = currentUser(request).id;
       await updateSession(ctx, userId, request.params.id, { transcriptionOverride: request.body.transcription });
@@ -165,7 +165,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  app.post(`${base}/:id/audios`, { preHandler, schema: { params: idParams, response: { 200: audioEnvelope, 201: audioEnvelope } } }, async (request, reply) => {
+  app.post(`${base}/:id/audios`, { onRequest: preHandler, schema: { params: idParams, response: { 200: audioEnvelope, 201: audioEnvelope } } }, async (request, reply) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
     const form = await readMultipart(request, { maxFileBytes: ctx.config.maxAudioChunkBytes, fileFields: ['audio_file'], maxFields: 5 });
     const order = form.fields.order === undefined ? undefined : Number(form.fields.order);
@@ -180,7 +180,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
 
   app.get(
     `${base}/:id/audios`,
-    { preHandler, schema: { params: idParams, querystring: z.object({ audios_ids: z.string().max(20_000).optional() }), response: { 200: audiosEnvelope } } },
+    { onRequest: preHandler, schema: { params: idParams, querystring: z.object({ audios_ids: z.string().max(20_000).optional() }), response: { 200: audiosEnvelope } } },
     async (request) => {
       const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
       const ids = request.query.audios_ids?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -194,7 +194,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
 
   app.get(
     `${base}/:id/audios/:audioId`,
-    { preHandler, schema: { params: idParams.extend({ audioId: z.uuid({ error: 'invalid_id' }) }) } },
+    { onRequest: preHandler, schema: { params: idParams.extend({ audioId: z.uuid({ error: 'invalid_id' }) }) } },
     async (request, reply) => {
       const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
       const [chunk] = await findChunks(ctx.db, session.id, [request.params.audioId]);
@@ -207,7 +207,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   );
 
   /** A short-lived signed address of the whole recording, playable by an <audio> element without a token. */
-  app.get(`${base}/:id/audio_url`, { preHandler, schema: { params: idParams } }, async (request) => {
+  app.get(`${base}/:id/audio_url`, { onRequest: preHandler, schema: { params: idParams } }, async (request) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
     const expires = Math.floor(Date.now() / 1000) + AUDIO_URL_TTL_SECONDS;
     const url = `${ctx.config.publicUrl}${base}/${session.id}/recording?expires=${expires}&signature=${signRecording(ctx, session.id, expires)}`;

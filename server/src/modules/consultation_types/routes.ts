@@ -30,13 +30,13 @@ export function typeView(t: ConsultationType, lang: Language) {
 
 export function consultationTypesRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
-  app.get('/v1/consultation_types', { preHandler, schema: { response: { 200: z.object({ consultation_types: z.array(consultationTypeSchema) }) } } }, async (request) => ({
+  app.get('/v1/consultation_types', { onRequest: preHandler, schema: { response: { 200: z.object({ consultation_types: z.array(consultationTypeSchema) }) } } }, async (request) => ({
     consultation_types: CONSULTATION_TYPES.map((t) => typeView(t, requestLanguage(request))),
   }));
 
   app.get(
     '/v1/consultation_types/:id',
-    { preHandler, schema: { params: z.object({ id: z.string().max(100) }), response: { 200: z.object({ consultation_type: consultationTypeSchema }) } } },
+    { onRequest: preHandler, schema: { params: z.object({ id: z.string().max(100) }), response: { 200: z.object({ consultation_type: consultationTypeSchema }) } } },
     async (request) => {
       const type = findConsultationType(request.params.id);
       if (!type) throw notFound('Unknown consultation type');
@@ -46,7 +46,7 @@ export function consultationTypesRoutes(app: App, ctx: AppContext) {
 
   app.get(
     '/v1/consultation_types/:id/selectable_documents/:docId',
-    { preHandler, schema: { params: z.object({ id: z.string().max(100), docId: z.string().max(100) }) } },
+    { onRequest: preHandler, schema: { params: z.object({ id: z.string().max(100), docId: z.string().max(100) }) } },
     async (request) => {
       const type = findConsultationType(request.params.id);
       if (!type || !type.documents.includes(request.params.docId)) throw notFound('Unknown document for this consultation type');

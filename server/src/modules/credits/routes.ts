@@ -4,7 +4,7 @@ import { accountOf, balanceOf, ledgerOf } from './service.js';
 
 /** The shared balance and who used what. Buying more goes through support, not through the app. */
 export function creditsRoutes(app: App, ctx: AppContext) {
-  app.get('/v1/credits', { preHandler: requireUser(ctx) }, async (request) => {
+  app.get('/v1/credits', { onRequest: requireUser(ctx) }, async (request) => {
     const account = accountOf(currentUser(request));
     const rows = await ledgerOf(ctx.db, account);
     return {

@@ -70,14 +70,14 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
     if (doc && !Object.hasOwn(SELECTABLE_DOCUMENTS, doc)) throw new DomainError(400, 'invalid_request', 'Unknown base document', { 'custom_document_request.base_document': 'unknown' });
   };
 
-  app.get(base, { preHandler }, async (request) => {
+  app.get(base, { onRequest: preHandler }, async (request) => {
     const rows = await ctx.db.select().from(customDocumentRequests).where(eq(customDocumentRequests.userId, currentUser(request).id)).orderBy(desc(customDocumentRequests.createdAt));
     return { custom_document_requests: await Promise.all(rows.map(view)) };
   });
 
-  app.get(`${base}/:id`, { preHandler, schema: { params } }, async (request) => ({ custom_document_request: await view(await own(currentUser(request).id, request.params.id)) }));
+  app.get(`${base}/:id`, { onRequest: preHandler, schema: { params } }, async (request) => ({ custom_document_request: await view(await own(currentUser(request).id, request.params.id)) }));
 
-  app.post(base, { preHandler, schema: { body } }, async (request, reply) => {
+  app.post(base, { onRequest: preHandler, schema: { body } }, async (request, reply) => {
     const r = request.body.custom_document_request;
     checkBase(r.base_document);
     const [row] = await ctx.db
@@ -87,7 +87,7 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
     return reply.status(201).send({ custom_document_request: await view(row!) });
   });
 
-  app.put(`${base}/:id`, { preHandler, schema: { params, body } }, async (request) => {
+  app.put(`${base}/:id`, { onRequest: preHandler, schema: { params, body } }, async (request) => {
     const userId = currentUser(request).id;
     await draft(userId, request.params.id);
     const r = request.body.custom_document_request;
@@ -100,14 +100,14 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
     return { custom_document_request: await view(row!) };
   });
 
-  app.delete(`${base}/:id`, { preHandler, schema: { params } }, async (request, reply) => {
+  app.delete(`${base}/:id`, { onRequest: preHandler, schema: { params } }, async (request, reply) => {
     await draft(currentUser(request).id, request.params.id);
     await ctx.blobs.deletePrefix(customDocumentBlobPrefix(request.params.id));
     await ctx.db.delete(customDocumentRequests).where(eq(customDocumentRequests.id, request.params.id));
     return reply.status(204).send();
   });
 
-  app.post(`${base}/:id/examples`, { preHandler, schema: { params } }, async (request, reply) => {
+  app.post(`${base}/:id/examples`, { onRequest: preHandler, schema: { params } }, async (request, reply) => {
     const row = await draft(currentUser(request).id, request.params.id);
     const { file } = await readMultipart(request, { maxFileBytes: MAX_EXAMPLE_BYTES, fileFields: ['file'] });
     if (!file?.data.length) throw new DomainError(400, 'invalid_request', 'Choose a file', { file: 'required' });
@@ -122,7 +122,7 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
     return reply.status(201).send({ custom_document_request: await view(row) });
   });
 
-  app.delete(`${base}/:id/examples/:exampleId`, { preHandler, schema: { params: params.extend({ exampleId: z.uuid({ error: 'invalid_id' }) }) } }, async (request, reply) => {
+  app.delete(`${base}/:id/examples/:exampleId`, { onRequest: preHandler, schema: { params: params.extend({ exampleId: z.uuid({ error: 'invalid_id' }) }) } }, async (request, reply) => {
     const row = await draft(currentUser(request).id, request.params.id);
     const [example] = await ctx.db.select().from(customDocumentExamples).where(and(eq(customDocumentExamples.id, request.params.exampleId), eq(customDocumentExamples.requestId, row.id)));
     if (!example) throw notFound('Example not found');
@@ -132,7 +132,7 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
   });
 
   /** Sending: support gets a mail with the whole request; the request can no longer change. */
-  app.post(`${base}/:id/submit`, { preHandler, schema: { params } }, async (request) => {
+  app.post(`${base}/:id/submit`, { onRequest: preHandler, schema: { params } }, async (request) => {
     const user = currentUser(request);
     const row = await draft(user.id, request.params.id);
     if (row.sections.length === 0) throw new DomainError(400, 'invalid_request', 'Add at least one section', { sections: 'required' });

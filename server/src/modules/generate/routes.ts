@@ -23,7 +23,7 @@ const body = z
  * composer fills `{{name}}` placeholders and marks what is missing.
  */
 export function generateRoutes(app: App, ctx: AppContext) {
-  app.post('/generate', { preHandler: requireUser(ctx), schema: { body }, config: { rateLimit: { max: 30, timeWindow: 60_000 } } }, async (request) => {
+  app.post('/generate', { onRequest: requireUser(ctx), schema: { body }, config: { rateLimit: { max: 30, timeWindow: 60_000 } } }, async (request) => {
     const user = currentUser(request);
     const { data, template, document, model, temperature } = request.body;
     if (document !== undefined && !Object.hasOwn(SELECTABLE_DOCUMENTS, document)) throw new DomainError(404, 'not_found', 'Unknown document');

@@ -18,13 +18,13 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
   const base = '/v1/consultation_sessions/:id/generated_documents/:doc';
   const view = async (row: DocumentRow) => documentView(row, (await latestVersion(ctx, row.sessionId, row.documentKey))?.version ?? row.version, ctx.textGenerator.info.usesAi);
 
-  app.post(base, { preHandler, schema: { params } }, async (request, reply) => {
+  app.post(base, { onRequest: preHandler, schema: { params } }, async (request, reply) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
     const row = await startGeneration(ctx, session, request.params.doc);
     return reply.status(202).send({ generated_document: await view(row) });
   });
 
-  app.get(base, { preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).optional() }) } }, async (request) => {
+  app.get(base, { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).optional() }) } }, async (request) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
     const key = resolveDocumentKey(session, request.params.doc);
     const row = request.query.version ? await findVersion(ctx, session.id, key, request.query.version) : await latestVersion(ctx, session.id, key);
@@ -33,7 +33,7 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
   });
 
   /** The text as it is written (Server-Sent Events): `delta` events, then `done` or `failed`. */
-  app.get(`${base}/stream`, { preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).optional() }) } }, async (request, reply) => {
+  app.get(`${base}/stream`, { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).optional() }) } }, async (request, reply) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
     const key = resolveDocumentKey(session, request.params.doc);
     const row = request.query.version ? await findVersion(ctx, session.id, key, request.query.version) : await latestVersion(ctx, session.id, key);
@@ -64,7 +64,7 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
   const feedbackBody = z.object({ rating: z.number().int().min(1).max(5), comment: z.string().max(5000).optional(), version: z.number().int().min(1).optional() });
 
   /** The clinician's rating (1–5) of a version (the latest by default), with an optional comment. */
-  app.post(`${base}/feedback`, { preHandler, schema: { params, body: feedbackBody } }, async (request, reply) => {
+  app.post(`${base}/feedback`, { onRequest: preHandler, schema: { params, body: feedbackBody } }, async (request, reply) => {
     const user = currentUser(request);
     const session = await requireOwnedSession(ctx, user.id, request.params.id);
     const key = resolveDocumentKey(session, request.params.doc);
@@ -74,7 +74,7 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
     return reply.status(201).send({ feedback: { version: row.version, rating: saved.rating, comment: saved.comment } });
   });
 
-  app.get(`${base}/feedback`, { preHandler, schema: { params } }, async (request) => {
+  app.get(`${base}/feedback`, { onRequest: preHandler, schema: { params } }, async (request) => {
     const user = currentUser(request);
     const session = await requireOwnedSession(ctx, user.id, request.params.id);
     const key = resolveDocumentKey(session, request.params.doc);
@@ -82,7 +82,7 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
   });
 
   /** A change: multipart `requested_changes` with `text` (instructions) or `markdown` (the new text). */
-  app.post(`${base}/regenerate`, { preHandler, schema: { params } }, async (request, reply) => {
+  app.post(`${base}/regenerate`, { onRequest: preHandler, schema: { params } }, async (request, reply) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
     const { fields, file } = await readMultipart(request, { maxFileBytes: ctx.config.maxAudioChunkBytes, maxFieldBytes: MAX_CHANGE_CHARS * 4, maxFields: 5 });
     const audio = file?.data;

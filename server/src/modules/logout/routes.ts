@@ -3,7 +3,7 @@ import type { App, AppContext } from '../../http/context.js';
 import { currentAuth, requireUser } from '../../http/authenticate.js';
 
 export function logoutRoutes(app: App, ctx: AppContext) {
-  app.delete('/v1/logout', { preHandler: requireUser(ctx), schema: { response: { 204: z.null() } } }, async (request, reply) => {
+  app.delete('/v1/logout', { onRequest: requireUser(ctx), schema: { response: { 204: z.null() } } }, async (request, reply) => {
     await ctx.sessions.revoke(currentAuth(request).sessionId);
     return reply.status(204).send(null);
   });

@@ -7,7 +7,7 @@ import { requestLanguage } from '../../http/language.js';
 export function medicalSpecialitiesRoutes(app: App, ctx: AppContext) {
   app.get(
     '/v1/medical_specialities',
-    { preHandler: requireUser(ctx), schema: { response: { 200: medicalSpecialitiesEnvelope } } },
+    { onRequest: requireUser(ctx), schema: { response: { 200: medicalSpecialitiesEnvelope } } },
     async (request) => {
       const language = requestLanguage(request);
       const rows = await ctx.db.select().from(medicalSpecialities);

@@ -17,7 +17,7 @@ export function organizationInvitationsRoutes(app: App, ctx: AppContext) {
 
   app.get(base, { schema: { params: tokenParams } }, async (request) => ({ invitation: await describeInvitation(ctx.db, request.params.token) }));
 
-  app.post(`${base}/accept`, { preHandler: requireUser(ctx), schema: { params: tokenParams } }, async (request) => {
+  app.post(`${base}/accept`, { onRequest: requireUser(ctx), schema: { params: tokenParams } }, async (request) => {
     const user = currentUser(request);
     const invitation = await findUsableInvitation(ctx.db, request.params.token);
     if (invitation.email !== user.email.toLowerCase()) {

@@ -33,23 +33,23 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
   const base = '/v1/organizations/:organizationId';
 
-  app.get('/v1/organizations', { preHandler, schema: { response: { 200: organizationsEnvelope } } }, async (request) => ({
+  app.get('/v1/organizations', { onRequest: preHandler, schema: { response: { 200: organizationsEnvelope } } }, async (request) => ({
     organizations: await listUserOrganizations(ctx.db, currentUser(request).id),
   }));
 
-  app.get(base, { preHandler, schema: { params: orgParams } }, async (request) => {
+  app.get(base, { onRequest: preHandler, schema: { params: orgParams } }, async (request) => {
     const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'member');
     return { organization: { id: m.organizationId, name: m.organizationName, role: m.role, members: await listMembers(ctx.db, m.organizationId) } };
   });
 
-  app.get(`${base}/invitations`, { preHandler, schema: { params: orgParams } }, async (request) => {
+  app.get(`${base}/invitations`, { onRequest: preHandler, schema: { params: orgParams } }, async (request) => {
     const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
     return { invitations: await listInvitations(ctx.db, m.organizationId) };
   });
 
   app.post(
     `${base}/invitations`,
-    { preHandler, schema: { params: orgParams, body: z.object({ emails: z.array(z.string().trim().max(254)).min(1).max(MAX_INVITES), role: role.default('member') }).strict() }, config: { rateLimit: { max: 20, timeWindow: 60_000 } } },
+    { onRequest: preHandler, schema: { params: orgParams, body: z.object({ emails: z.array(z.string().trim().max(254)).min(1).max(MAX_INVITES), role: role.default('member') }).strict() }, config: { rateLimit: { max: 20, timeWindow: 60_000 } } },
     async (request, reply) => {
       const user = currentUser(request);
       const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
@@ -63,24 +63,24 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  app.post(`${base}/invitations/:invitationId/resend`, { preHandler, schema: { params: invitationParams } }, async (request) => {
+  app.post(`${base}/invitations/:invitationId/resend`, { onRequest: preHandler, schema: { params: invitationParams } }, async (request) => {
     const user = currentUser(request);
     const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
     return { invitation: await resendInvitation(ctx, user, m, request.params.invitationId) };
   });
 
-  app.delete(`${base}/invitations/:invitationId`, { preHandler, schema: { params: invitationParams } }, async (request, reply) => {
+  app.delete(`${base}/invitations/:invitationId`, { onRequest: preHandler, schema: { params: invitationParams } }, async (request, reply) => {
     const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
     await revokeInvitation(ctx.db, m.organizationId, request.params.invitationId);
     return reply.status(204).send();
   });
 
-  app.put(`${base}/members/:userId`, { preHandler, schema: { params: memberParams, body: z.object({ role }).strict() } }, async (request) => {
+  app.put(`${base}/members/:userId`, { onRequest: preHandler, schema: { params: memberParams, body: z.object({ role }).strict() } }, async (request) => {
     const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
     return { member: await changeRole(ctx.db, m.organizationId, request.params.userId, request.body.role) };
   });
 
-  app.delete(`${base}/members/:userId`, { preHandler, schema: { params: memberParams } }, async (request, reply) => {
+  app.delete(`${base}/members/:userId`, { onRequest: preHandler, schema: { params: memberParams } }, async (request, reply) => {
     const user = currentUser(request);
     const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
     if (request.params.userId === user.id) throw new DomainError(400, 'invalid_request', 'To leave the organization, use leave');
@@ -88,7 +88,7 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
     return reply.status(204).send();
   });
 
-  app.post(`${base}/leave`, { preHandler, schema: { params: orgParams } }, async (request, reply) => {
+  app.post(`${base}/leave`, { onRequest: preHandler, schema: { params: orgParams } }, async (request, reply) => {
     const user = currentUser(request);
     const m = await requireMembership(ctx.db, user, request.params.organizationId, 'member');
     await leaveOrganization(ctx.db, user.id, m.organizationId);
@@ -96,7 +96,7 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
   });
 
   /** Spec §6: admins see their members' history; a member sees only their own. */
-  app.get(`${base}/members/:userId/history`, { preHandler, schema: { params: memberParams } }, async (request) => {
+  app.get(`${base}/members/:userId/history`, { onRequest: preHandler, schema: { params: memberParams } }, async (request) => {
     const user = currentUser(request);
     const m = await requireMembership(ctx.db, user, request.params.organizationId, request.params.userId === user.id ? 'member' : 'admin');
     const member = await requireMember(ctx.db, m.organizationId, request.params.userId);

@@ -23,7 +23,7 @@ function toInput(body: z.infer<typeof templateBody>) {
 export function processorInputsRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
 
-  app.get('/v1/processor_inputs', { preHandler }, async (request) => {
+  app.get('/v1/processor_inputs', { onRequest: preHandler }, async (request) => {
     const lang = requestLanguage(request);
     const templates = await listTemplates(ctx.db, currentUser(request).id);
     return {
@@ -36,17 +36,17 @@ export function processorInputsRoutes(app: App, ctx: AppContext) {
     };
   });
 
-  app.post('/v1/processor_inputs/:id/templates', { preHandler, schema: { params: inputParams, body: templateBody } }, async (request, reply) => {
+  app.post('/v1/processor_inputs/:id/templates', { onRequest: preHandler, schema: { params: inputParams, body: templateBody } }, async (request, reply) => {
     const row = await createTemplate(ctx.db, currentUser(request).id, request.params.id, toInput(request.body));
     return reply.status(201).send({ template: templateView(row) });
   });
 
-  app.put('/v1/processor_inputs/:id/templates/:templateId', { preHandler, schema: { params: templateParams, body: templateBody } }, async (request) => {
+  app.put('/v1/processor_inputs/:id/templates/:templateId', { onRequest: preHandler, schema: { params: templateParams, body: templateBody } }, async (request) => {
     const row = await updateTemplate(ctx.db, currentUser(request).id, request.params.id, request.params.templateId, toInput(request.body));
     return { template: templateView(row) };
   });
 
-  app.delete('/v1/processor_inputs/:id/templates/:templateId', { preHandler, schema: { params: templateParams } }, async (request, reply) => {
+  app.delete('/v1/processor_inputs/:id/templates/:templateId', { onRequest: preHandler, schema: { params: templateParams } }, async (request, reply) => {
     await deleteTemplate(ctx.db, currentUser(request).id, request.params.id, request.params.templateId);
     return reply.status(204).send();
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { onRequestAsyncHookHandler } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { researchPatientFiles, researchPatients } from '../../db/schema.js';
@@ -46,15 +46,15 @@ async function readAll(files: UploadedFile[]) {
 }
 
 /** Patients of a space: each one the PDFs dropped together (spec §2), with their text read once for screening. */
-export function patientsRoutes(app: App, ctx: AppContext, preHandler: preHandlerAsyncHookHandler) {
+export function patientsRoutes(app: App, ctx: AppContext, preHandler: onRequestAsyncHookHandler) {
   const base = '/v1/research_spaces/:spaceId/patients';
 
-  app.get(base, { preHandler, schema: { params: spaceParams } }, async (request) => {
+  app.get(base, { onRequest: preHandler, schema: { params: spaceParams } }, async (request) => {
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
     return { patients: await patientsView(ctx.db, space.id) };
   });
 
-  app.post(base, { preHandler, schema: { params: spaceParams } }, async (request, reply) => {
+  app.post(base, { onRequest: preHandler, schema: { params: spaceParams } }, async (request, reply) => {
     const user = currentUser(request);
     const space = await spaceFor(ctx.db, user, request.params.spaceId);
     const { fields, files } = await readUpload(request);
@@ -87,7 +87,7 @@ export function patientsRoutes(app: App, ctx: AppContext, preHandler: preHandler
   });
 
   /** The original PDF, for the researcher to check a quote against the record. */
-  app.get(`${base}/:patientId/files/:fileId`, { preHandler, schema: { params: patientParams.extend({ fileId: id }) } }, async (request, reply) => {
+  app.get(`${base}/:patientId/files/:fileId`, { onRequest: preHandler, schema: { params: patientParams.extend({ fileId: id }) } }, async (request, reply) => {
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
     const [file] = await ctx.db
       .select({ blobKey: researchPatientFiles.blobKey, fileName: researchPatientFiles.fileName })
@@ -102,7 +102,7 @@ export function patientsRoutes(app: App, ctx: AppContext, preHandler: preHandler
       .send(ctx.blobs.read(file.blobKey));
   });
 
-  app.delete(`${base}/:patientId`, { preHandler, schema: { params: patientParams } }, async (request, reply) => {
+  app.delete(`${base}/:patientId`, { onRequest: preHandler, schema: { params: patientParams } }, async (request, reply) => {
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
     const [row] = await ctx.db.delete(researchPatients).where(and(eq(researchPatients.id, request.params.patientId), eq(researchPatients.spaceId, space.id))).returning();
     if (!row) throw notFound('Patient not found');

@@ -1,4 +1,4 @@
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { onRequestAsyncHookHandler } from 'fastify';
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Language } from '../../../../contract/constants.js';
@@ -16,7 +16,7 @@ const query = z.object({ trial_id: id.optional() });
 /** What the researcher decides after reading the screening. */
 const body = z.object({ result: z.object({ status: z.enum(['approved', 'declined', 'in_review', 'requires_review']) }).strict() }).strict();
 
-export function resultsRoutes(app: App, ctx: AppContext, preHandler: preHandlerAsyncHookHandler) {
+export function resultsRoutes(app: App, ctx: AppContext, preHandler: onRequestAsyncHookHandler) {
   const base = '/v1/research_spaces/:spaceId/results';
 
   async function resultsOf(space: SpaceRow, filter: { trialId?: string; resultId?: string } = {}) {
@@ -41,13 +41,13 @@ export function resultsRoutes(app: App, ctx: AppContext, preHandler: preHandlerA
     return row;
   }
 
-  app.get(base, { preHandler, schema: { params: spaceParams, querystring: query } }, async (request) => {
+  app.get(base, { onRequest: preHandler, schema: { params: spaceParams, querystring: query } }, async (request) => {
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
     if (request.query.trial_id) await trialIn(ctx.db, space, request.query.trial_id);
     return { results: (await resultsOf(space, { trialId: request.query.trial_id })).map((r) => resultView(r.result, r.label)) };
   });
 
-  app.get(`${base}.csv`, { preHandler, schema: { params: spaceParams, querystring: query.extend({ trial_id: id }) } }, async (request, reply) => {
+  app.get(`${base}.csv`, { onRequest: preHandler, schema: { params: spaceParams, querystring: query.extend({ trial_id: id }) } }, async (request, reply) => {
     const user = currentUser(request);
     const space = await spaceFor(ctx.db, user, request.params.spaceId);
     const trial = await trialIn(ctx.db, space, request.query.trial_id);
@@ -65,7 +65,7 @@ export function resultsRoutes(app: App, ctx: AppContext, preHandler: preHandlerA
       .send(csv);
   });
 
-  app.put(`${base}/:resultId`, { preHandler, schema: { params: resultParams, body } }, async (request) => {
+  app.put(`${base}/:resultId`, { onRequest: preHandler, schema: { params: resultParams, body } }, async (request) => {
     const user = currentUser(request);
     const space = await spaceFor(ctx.db, user, request.params.spaceId);
     const found = await own(space, request.params.resultId);
@@ -78,7 +78,7 @@ export function resultsRoutes(app: App, ctx: AppContext, preHandler: preHandlerA
     return { result: resultView(row!, found.label) };
   });
 
-  app.delete(`${base}/:resultId`, { preHandler, schema: { params: resultParams } }, async (request, reply) => {
+  app.delete(`${base}/:resultId`, { onRequest: preHandler, schema: { params: resultParams } }, async (request, reply) => {
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
     const found = await own(space, request.params.resultId);
     await ctx.db.delete(evaluationResults).where(eq(evaluationResults.id, found.result.id));

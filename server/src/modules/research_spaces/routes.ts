@@ -32,31 +32,31 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
   const base = '/v1/research_spaces';
 
-  app.get(base, { preHandler }, async (request) => {
+  app.get(base, { onRequest: preHandler }, async (request) => {
     const user = currentUser(request);
     const rows = await ctx.db.select().from(researchSpaces).where(visibleTo(user)).orderBy(desc(researchSpaces.createdAt));
     return { research_spaces: rows.map((row) => spaceView(row, user)) };
   });
 
-  app.post(base, { preHandler, schema: { body: spaceBody } }, async (request, reply) => {
+  app.post(base, { onRequest: preHandler, schema: { body: spaceBody } }, async (request, reply) => {
     const user = currentUser(request);
     const [row] = await ctx.db.insert(researchSpaces).values({ name: request.body.research_space.name, createdBy: user.id, organizationId: user.organizationId }).returning();
     return reply.status(201).send({ research_space: spaceView(row!, user) });
   });
 
-  app.get(`${base}/:spaceId`, { preHandler, schema: { params: spaceParams } }, async (request) => {
+  app.get(`${base}/:spaceId`, { onRequest: preHandler, schema: { params: spaceParams } }, async (request) => {
     const user = currentUser(request);
     return { research_space: spaceView(await spaceFor(ctx.db, user, request.params.spaceId), user) };
   });
 
-  app.put(`${base}/:spaceId`, { preHandler, schema: { params: spaceParams, body: spaceBody } }, async (request) => {
+  app.put(`${base}/:spaceId`, { onRequest: preHandler, schema: { params: spaceParams, body: spaceBody } }, async (request) => {
     const user = currentUser(request);
     const space = await spaceFor(ctx.db, user, request.params.spaceId);
     const [row] = await ctx.db.update(researchSpaces).set({ name: request.body.research_space.name }).where(eq(researchSpaces.id, space.id)).returning();
     return { research_space: spaceView(row!, user) };
   });
 
-  app.delete(`${base}/:spaceId`, { preHandler, schema: { params: spaceParams } }, async (request, reply) => {
+  app.delete(`${base}/:spaceId`, { onRequest: preHandler, schema: { params: spaceParams } }, async (request, reply) => {
     const user = currentUser(request);
     const space = await spaceFor(ctx.db, user, request.params.spaceId);
     if (!canDeleteSpace(space, user)) throw new DomainError(403, 'forbidden', "Only the space's creator or an administrator of the organization can delete it");
@@ -66,31 +66,31 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
   });
 
   // Trials
-  app.get(`${base}/:spaceId/trials`, { preHandler, schema: { params: spaceParams } }, async (request) => {
+  app.get(`${base}/:spaceId/trials`, { onRequest: preHandler, schema: { params: spaceParams } }, async (request) => {
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
     const trials = await ctx.db.select().from(clinicalTrials).where(eq(clinicalTrials.spaceId, space.id)).orderBy(desc(clinicalTrials.createdAt));
     const criteria = await criteriaOfTrials(ctx.db, trials.map((t) => t.id));
     return { trials: trials.map((t) => trialView(t, criteria.get(t.id) ?? [])) };
   });
 
-  app.post(`${base}/:spaceId/trials`, { preHandler, schema: { params: spaceParams, body: trialBody } }, async (request, reply) => {
+  app.post(`${base}/:spaceId/trials`, { onRequest: preHandler, schema: { params: spaceParams, body: trialBody } }, async (request, reply) => {
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
     const [row] = await ctx.db.insert(clinicalTrials).values({ spaceId: space.id, ...request.body.trial }).returning();
     return reply.status(201).send({ trial: trialView(row!, []) });
   });
 
-  app.get(`${base}/:spaceId/trials/:trialId`, { preHandler, schema: { params: trialParams } }, async (request) => {
+  app.get(`${base}/:spaceId/trials/:trialId`, { onRequest: preHandler, schema: { params: trialParams } }, async (request) => {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
     return { trial: trialView(trial, await criteriaOf(ctx.db, trial.id)) };
   });
 
-  app.put(`${base}/:spaceId/trials/:trialId`, { preHandler, schema: { params: trialParams, body: trialBody } }, async (request) => {
+  app.put(`${base}/:spaceId/trials/:trialId`, { onRequest: preHandler, schema: { params: trialParams, body: trialBody } }, async (request) => {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
     const [row] = await ctx.db.update(clinicalTrials).set({ ...request.body.trial, updatedAt: new Date() }).where(eq(clinicalTrials.id, trial.id)).returning();
     return { trial: trialView(row!, await criteriaOf(ctx.db, trial.id)) };
   });
 
-  app.delete(`${base}/:spaceId/trials/:trialId`, { preHandler, schema: { params: trialParams } }, async (request, reply) => {
+  app.delete(`${base}/:spaceId/trials/:trialId`, { onRequest: preHandler, schema: { params: trialParams } }, async (request, reply) => {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
     await ctx.db.delete(clinicalTrials).where(eq(clinicalTrials.id, trial.id));
     return reply.status(204).send();
@@ -103,7 +103,7 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
     return Math.max(-1, ...existing.map((c) => c.position)) + 1;
   }
 
-  app.post(`${base}/:spaceId/trials/:trialId/criteria`, { preHandler, schema: { params: trialParams, body: criterionBody } }, async (request, reply) => {
+  app.post(`${base}/:spaceId/trials/:trialId/criteria`, { onRequest: preHandler, schema: { params: trialParams, body: criterionBody } }, async (request, reply) => {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
     const c = request.body.criterion;
     const [row] = await ctx.db
@@ -113,7 +113,7 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
     return reply.status(201).send({ criterion: criterionView(row!) });
   });
 
-  app.put(`${base}/:spaceId/trials/:trialId/criteria/:criterionId`, { preHandler, schema: { params: criterionParams, body: criterionBody } }, async (request) => {
+  app.put(`${base}/:spaceId/trials/:trialId/criteria/:criterionId`, { onRequest: preHandler, schema: { params: criterionParams, body: criterionBody } }, async (request) => {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
     const c = request.body.criterion;
     const [row] = await ctx.db
@@ -125,7 +125,7 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
     return { criterion: criterionView(row) };
   });
 
-  app.delete(`${base}/:spaceId/trials/:trialId/criteria/:criterionId`, { preHandler, schema: { params: criterionParams } }, async (request, reply) => {
+  app.delete(`${base}/:spaceId/trials/:trialId/criteria/:criterionId`, { onRequest: preHandler, schema: { params: criterionParams } }, async (request, reply) => {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
     const [row] = await ctx.db.delete(trialCriteria).where(and(eq(trialCriteria.id, request.params.criterionId), eq(trialCriteria.trialId, trial.id))).returning();
     if (!row) throw notFound('Criterion not found');
@@ -133,7 +133,7 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
   });
 
   /** Automatic generation: criteria read from the trial's description are added (those already there are skipped). */
-  app.post(`${base}/:spaceId/trials/:trialId/criteria/generate`, { preHandler, schema: { params: trialParams } }, async (request, reply) => {
+  app.post(`${base}/:spaceId/trials/:trialId/criteria/generate`, { onRequest: preHandler, schema: { params: trialParams } }, async (request, reply) => {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
     if (!trial.description.trim()) throw new DomainError(400, 'invalid_request', 'Write the trial description first', { 'trial.description': 'required' });
     const existing = new Set((await criteriaOf(ctx.db, trial.id)).map((c) => c.definition.trim().toLowerCase()));

@@ -1,4 +1,4 @@
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { onRequestAsyncHookHandler } from 'fastify';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { researchPatientFiles, researchPatients, trialScreenings } from '../../db/schema.js';
@@ -24,16 +24,16 @@ async function patientsToScreen(ctx: AppContext, space: SpaceRow, chosen?: strin
   return rows.map((r) => r.id);
 }
 
-export function screeningsRoutes(app: App, ctx: AppContext, preHandler: preHandlerAsyncHookHandler) {
+export function screeningsRoutes(app: App, ctx: AppContext, preHandler: onRequestAsyncHookHandler) {
   const base = '/v1/research_spaces/:spaceId/trials/:trialId/screenings';
 
-  app.get(base, { preHandler, schema: { params: trialParams } }, async (request) => {
+  app.get(base, { onRequest: preHandler, schema: { params: trialParams } }, async (request) => {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
     const rows = await ctx.db.select().from(trialScreenings).where(eq(trialScreenings.trialId, trial.id)).orderBy(desc(trialScreenings.createdAt)).limit(10);
     return { screenings: rows.map(screeningView) };
   });
 
-  app.get(`${base}/:screeningId`, { preHandler, schema: { params: trialParams.extend({ screeningId: id }) } }, async (request) => {
+  app.get(`${base}/:screeningId`, { onRequest: preHandler, schema: { params: trialParams.extend({ screeningId: id }) } }, async (request) => {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
     const [row] = await ctx.db.select().from(trialScreenings).where(and(eq(trialScreenings.id, request.params.screeningId), eq(trialScreenings.trialId, trial.id)));
     if (!row) throw notFound('Screening not found');
@@ -41,7 +41,7 @@ export function screeningsRoutes(app: App, ctx: AppContext, preHandler: preHandl
   });
 
   /** Runs the trial's criteria over the space's patients (or the ones chosen), in the background. */
-  app.post(base, { preHandler, schema: { params: trialParams, body } }, async (request, reply) => {
+  app.post(base, { onRequest: preHandler, schema: { params: trialParams, body } }, async (request, reply) => {
     const user = currentUser(request);
     const space = await spaceFor(ctx.db, user, request.params.spaceId);
     const trial = await trialIn(ctx.db, space, request.params.trialId);

@@ -10,7 +10,7 @@ const body = z.object({ subject: z.string().trim().min(3).max(200), message: z.s
  * organization, language), so support can answer and, for credits, grant them with the admin CLI.
  */
 export function supportRoutes(app: App, ctx: AppContext) {
-  app.post('/v1/support', { preHandler: requireUser(ctx), schema: { body }, config: { rateLimit: { max: 5, timeWindow: 60_000 } } }, async (request, reply) => {
+  app.post('/v1/support', { onRequest: requireUser(ctx), schema: { body }, config: { rateLimit: { max: 5, timeWindow: 60_000 } } }, async (request, reply) => {
     const user = currentUser(request);
     const [org] = await listUserOrganizations(ctx.db, user.id);
     const text = [

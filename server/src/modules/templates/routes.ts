@@ -12,7 +12,7 @@ const EXCERPT_CHARS = 280;
  * with it that are still kept (the retention job removes them with their consultation), newest first.
  */
 export function templatesRoutes(app: App, ctx: AppContext) {
-  app.get('/template/:id/reports', { preHandler: requireUser(ctx), schema: { params: z.object({ id: z.uuid({ error: 'invalid_id' }) }) } }, async (request) => {
+  app.get('/template/:id/reports', { onRequest: requireUser(ctx), schema: { params: z.object({ id: z.uuid({ error: 'invalid_id' }) }) } }, async (request) => {
     const userId = currentUser(request).id;
     const template = await findOwnTemplate(ctx.db, userId, request.params.id);
     const rows = await ctx.db
