@@ -4,17 +4,18 @@ import path from 'node:path';
 import { measureDurationMs } from './audio-duration.js';
 import type { Transcriber } from './transcriber.js';
 import { DomainError } from '../http/errors.js';
-import { sniffAudio } from '../modules/consultation_sessions/audio.js';
+import { checkAudio } from '../modules/consultation_sessions/audio-container.js';
 
 /** Transcribes an uploaded recording (a voice command, a dictated note); refuses what is not audio or too long. */
 export async function transcribeUpload(
   transcriber: Transcriber,
   input: { data: Buffer; language: string; prompt?: string; maxSeconds?: number },
 ): Promise<string> {
-  const kind = sniffAudio(input.data);
-  if (!kind) throw new DomainError(415, 'unsupported_audio_type', 'The file is not audio in a supported format (webm, ogg, mp4, mp3 or wav)');
+  const check = checkAudio(input.data);
+  if (!check.ok) throw new DomainError(415, 'unsupported_audio_type', 'The file is not audio in a supported format (webm, ogg, mp4, mp3 or wav)');
   const dir = await mkdtemp(path.join(tmpdir(), 'cn-upload-'));
   try {
+    const kind = check.format;
     const file = path.join(dir, `audio.${kind}`);
     await writeFile(file, input.data);
     if (input.maxSeconds) {

@@ -142,6 +142,8 @@ export const audioChunks = pgTable(
     blobKey: text('blob_key').notNull(),
     mimeType: text('mime_type').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
+    /** SHA-256 of the uploaded bytes: a repeat upload of this order must carry the same recording (else 409). */
+    contentSha256: text('content_sha256'),
     durationMs: integer('duration_ms'),
     transcript: text('transcript'),
     transcriptionStatus: text('transcription_status').notNull().default('pending'),

@@ -1,67 +1,74 @@
-import { sessionBlobPrefix } from '../../jobs/retention.js';
-/**
- * Receiving recorded parts. A part is stored once per (session, order): a repeat upload (the client did not
- * see our answer and sent again) answers 200 with the stored part and changes nothing. Parts may arrive in any
- * order and after the consultation finished (an offline queue catching up); they are assembled by order.
- */
+import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import { sessionBlobPrefix } from '../../jobs/retention.js';
 import { audioChunks } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
+import { checkAudio } from './audio-container.js';
 import type { ChunkRow, SessionRow } from './repository.js';
+/**
+ * Receiving recorded parts. A part is stored once per (session, order), with the SHA-256 of its bytes. A repeat
+ * upload of the same bytes (the client did not see our answer and sent again) answers 200 with the stored part
+ * and changes nothing; different bytes under an order already stored answer 409, never a silent 200, so the
+ * client keeps them and nothing recorded disappears unnoticed. Parts may arrive in any order and after the
+ * consultation finished (an offline queue catching up); they are assembled by order.
+ */
 
-const ALLOWED = new Map<string, string>([
-  ['audio/webm', 'webm'],
-  ['video/webm', 'webm'],
-  ['audio/ogg', 'ogg'],
-  ['audio/mp4', 'm4a'],
-  ['audio/aac', 'aac'],
-  ['audio/mpeg', 'mp3'],
-  ['audio/wav', 'wav'],
-  ['audio/x-wav', 'wav'],
-  ['audio/wave', 'wav'],
-]);
+const ALLOWED = new Set(['audio/webm', 'video/webm', 'audio/ogg', 'audio/mp4', 'audio/aac', 'audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/wave']);
 
-/** The container the bytes really are, whatever the client called them. */
-export function sniffAudio(buf: Buffer): string | undefined {
-  if (buf.length < 12) return undefined;
-  if (buf.readUInt32BE(0) === 0x1a45dfa3) return 'webm';
-  if (buf.toString('latin1', 0, 4) === 'OggS') return 'ogg';
-  if (buf.toString('latin1', 0, 4) === 'RIFF' && buf.toString('latin1', 8, 12) === 'WAVE') return 'wav';
-  if (buf.toString('latin1', 4, 8) === 'ftyp') return 'm4a';
-  if (buf.toString('latin1', 0, 3) === 'ID3' || (buf[0] === 0xff && (buf[1]! & 0xe0) === 0xe0)) return 'mp3';
-  return undefined;
-}
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+const orderConflict = (order: number) =>
+  new DomainError(409, 'audio_order_conflict', `A different recording is already stored as part ${order} of this consultation`, { order: 'conflict' });
 
 export async function storeChunk(
   ctx: AppContext,
   session: SessionRow,
   input: { order: number; mimeType: string; data: Buffer },
 ): Promise<{ chunk: ChunkRow; created: boolean }> {
-  const [existing] = await ctx.db
-    .select()
-    .from(audioChunks)
-    .where(and(eq(audioChunks.sessionId, session.id), eq(audioChunks.order, input.order)));
-  if (existing) return { chunk: existing, created: false };
+  const hash = sha256(input.data);
+  const existing = await findPart(ctx, session.id, input.order);
+  if (existing) return { chunk: await sameRecordingOr409(ctx, existing, hash), created: false };
 
-  const declared = ALLOWED.get(input.mimeType.split(';')[0]!.trim().toLowerCase());
-  const actual = sniffAudio(input.data);
-  if (!declared || !actual) {
+  const mimeType = input.mimeType.split(';')[0]!.trim().toLowerCase();
+  const check = checkAudio(input.data);
+  if (!ALLOWED.has(mimeType) || !check.ok) {
     throw new DomainError(415, 'unsupported_audio_type', 'The file is not audio in a supported format (webm, ogg, mp4, mp3 or wav)');
   }
-  const blobKey = `${sessionBlobPrefix(session.id)}${String(input.order).padStart(6, '0')}.${actual}`;
+  // The content's hash is part of the key: two different uploads racing for one order never write the same
+  // blob, so the row that wins always points at its own bytes.
+  const blobKey = `${sessionBlobPrefix(session.id)}${String(input.order).padStart(6, '0')}.${hash.slice(0, 16)}.${check.format}`;
   // The blob is written before the row: a row always points at stored audio.
   await ctx.blobs.put(blobKey, input.data);
   const [inserted] = await ctx.db
     .insert(audioChunks)
-    .values({ sessionId: session.id, order: input.order, blobKey, mimeType: input.mimeType.split(';')[0]!.trim(), sizeBytes: input.data.length })
+    .values({ sessionId: session.id, order: input.order, blobKey, mimeType, sizeBytes: input.data.length, contentSha256: hash })
     .onConflictDoNothing({ target: [audioChunks.sessionId, audioChunks.order] })
     .returning();
   if (inserted) {
     ctx.transcriptionQueue.wake();
     return { chunk: inserted, created: true };
   }
-  // Two identical uploads raced; the other one stored it.
-  const [stored] = await ctx.db.select().from(audioChunks).where(and(eq(audioChunks.sessionId, session.id), eq(audioChunks.order, input.order)));
-  return { chunk: stored!, created: false };
+  // Another upload of this order won the race.
+  const stored = (await findPart(ctx, session.id, input.order))!;
+  if (stored.blobKey !== blobKey) await ctx.blobs.delete(blobKey);
+  return { chunk: await sameRecordingOr409(ctx, stored, hash), created: false };
+}
+
+async function findPart(ctx: AppContext, sessionId: string, order: number): Promise<ChunkRow | undefined> {
+  const [row] = await ctx.db.select().from(audioChunks).where(and(eq(audioChunks.sessionId, sessionId), eq(audioChunks.order, order)));
+  return row;
+}
+
+async function sameRecordingOr409(ctx: AppContext, stored: ChunkRow, hash: string): Promise<ChunkRow> {
+  if (stored.contentSha256 === hash) return stored;
+  if (stored.contentSha256 !== null) throw orderConflict(stored.order);
+  // A part stored before hashes were kept: hash its blob once, when it is still there.
+  if (stored.audioDeletedAt) return stored;
+  const parts: Buffer[] = [];
+  for await (const c of ctx.blobs.read(stored.blobKey)) parts.push(c as Buffer);
+  const storedHash = sha256(Buffer.concat(parts));
+  await ctx.db.update(audioChunks).set({ contentSha256: storedHash }).where(eq(audioChunks.id, stored.id));
+  if (storedHash !== hash) throw orderConflict(stored.order);
+  return { ...stored, contentSha256: storedHash };
 }

@@ -9,15 +9,17 @@ import { makeWebm, multipartAudio } from '../../test-support/audio-fixtures.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 
-/** Answers "part N" for each file, and fails on files whose name says so, to exercise retries. */
+/** Answers "part N" for each file, and fails on the parts (blob keys) listed here, to exercise retries. */
 const failing = new Map<string, number>();
 const scripted: Transcriber = {
   info: { engine: 'local', languages: ['en'] },
   async transcribe({ filePath }) {
     const name = path.basename(filePath).replace(/\..*$/, '');
-    const left = failing.get(filePath) ?? 0;
-    if (left > 0) {
-      failing.set(filePath, left - 1);
+    // The engine gets a decrypted copy whose path ends with the part's blob key.
+    const blobKey = [...failing.keys()].find((k) => filePath.endsWith(`/${k}`));
+    const left = blobKey ? failing.get(blobKey)! : 0;
+    if (blobKey && left > 0) {
+      failing.set(blobKey, left - 1);
       throw new Error('engine hiccup');
     }
     return `words of part ${Number(name)}`;
@@ -147,10 +149,14 @@ describe('audio parts', () => {
 
     const first = await upload(headers, id, 0);
     expect(first.statusCode).toBe(201);
-    const repeat = await upload(headers, id, 0, makeWebm(dir, 'other', 2, 880));
+    const repeat = await upload(headers, id, 0);
     expect(repeat.statusCode).toBe(200);
     expect(repeat.json().audio.id).toBe(first.json().audio.id);
     expect(repeat.json().audio.size_bytes).toBe(tone.length);
+    // Other bytes under a stored order are not silently dropped: the client is told, and keeps them.
+    const different = await upload(headers, id, 0, makeWebm(dir, 'other', 2, 880));
+    expect(different.statusCode).toBe(409);
+    expect(different.json().error.code).toBe('audio_order_conflict');
     await t.ctx.transcriptionQueue.drain();
 
     s = (await get(headers, `/v1/consultation_sessions/${id}`)).json().consultation_session;
@@ -160,6 +166,45 @@ describe('audio parts', () => {
     expect(s.audios.every((a: { duration_ms: number }) => Math.abs(a.duration_ms - 1000) < 100)).toBe(true);
   });
 
+  it('two uploads of one order with different bytes racing: one is stored whole, the other answered 409', async () => {
+    const { headers } = await signedIn();
+    const id = (await start(headers)).json().consultation_session.id;
+    const other = makeWebm(dir, 'race', 1, 660);
+    for (let order = 0; order < 10; order++) {
+      const [a, b] = await Promise.all([upload(headers, id, order, tone), upload(headers, id, order, other)]);
+      expect([a.statusCode, b.statusCode].sort(), `round ${order}`).toEqual([201, 409]);
+      const winner = a.statusCode === 201 ? tone : other;
+      const [row] = await t.ctx.db.select().from(audioChunks).where(eq(audioChunks.id, (a.statusCode === 201 ? a : b).json().audio.id));
+      const parts: Buffer[] = [];
+      for await (const c of t.ctx.blobs.read(row!.blobKey)) parts.push(c as Buffer);
+      expect(Buffer.concat(parts).equals(winner), `round ${order}`).toBe(true);
+    }
+    // The loser's bytes left nothing behind in the store.
+    const stored = (await get(headers, `/v1/consultation_sessions/${id}/audios`)).json().audios;
+    expect(stored).toHaveLength(10);
+  });
+
+  it('an order is plain decimal digits only', async () => {
+    const { headers } = await signedIn();
+    const id = (await start(headers)).json().consultation_session.id;
+    for (const order of ['', ' ', '1e3', '0x10', '-1', '1.5', '+2', ' 3', '100001', '9999999']) {
+      const res = await upload(headers, id, order);
+      expect(res.statusCode, JSON.stringify(order)).toBe(400);
+      expect(res.json().error.fields.order).toBe('invalid_order');
+    }
+    expect((await get(headers, `/v1/consultation_sessions/${id}/audios`)).json().audios).toEqual([]);
+    expect((await upload(headers, id, '007')).statusCode).toBe(201);
+  });
+
+  it('a file that only begins like audio is refused before it is acknowledged', async () => {
+    const { headers } = await signedIn();
+    const id = (await start(headers)).json().consultation_session.id;
+    const forged = Buffer.concat([tone.subarray(0, 300), Buffer.from('<script>not a recording</script>'.repeat(50))]);
+    const res = await upload(headers, id, 0, forged);
+    expect(res.statusCode).toBe(415);
+    expect((await get(headers, `/v1/consultation_sessions/${id}/audios`)).json().audios).toEqual([]);
+  });
+
   it('a failing part is retried, then marked, never dropped', async () => {
     const { headers } = await signedIn();
     const id = (await start(headers)).json().consultation_session.id;
@@ -167,7 +212,7 @@ describe('audio parts', () => {
     const part1 = await upload(headers, id, 1);
     const [row] = await t.ctx.db.select().from(audioChunks).where(eq(audioChunks.id, part1.json().audio.id));
     // Retries are spaced by backoff; make each one due at once.
-    failing.set(await t.ctx.blobs.localPath(row!.blobKey), 99);
+    failing.set(row!.blobKey, 99);
     for (let i = 0; i < 4; i++) {
       await t.ctx.transcriptionQueue.drain();
       await t.ctx.db.update(audioChunks).set({ nextAttemptAt: new Date(0) }).where(eq(audioChunks.id, row!.id));

@@ -168,9 +168,10 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   app.post(`${base}/:id/audios`, { onRequest: preHandler, schema: { params: idParams, response: { 200: audioEnvelope, 201: audioEnvelope } } }, async (request, reply) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
     const form = await readMultipart(request, { maxFileBytes: ctx.config.maxAudioChunkBytes, fileFields: ['audio_file'], maxFields: 5 });
-    const order = form.fields.order === undefined ? undefined : Number(form.fields.order);
+    // Only plain decimal digits: Number() would also read '', ' 7', '1e3' and '0x10' as orders.
+    const order = /^\d{1,6}$/.test(form.fields.order ?? '') ? Number(form.fields.order) : undefined;
     const file = form.file;
-    if (order === undefined || !Number.isInteger(order) || order < 0 || order > 100_000) {
+    if (order === undefined || order > 100_000) {
       throw new DomainError(400, 'invalid_request', 'order must be a whole number from 0', { order: 'invalid_order' });
     }
     if (!file || file.data.length === 0) throw new DomainError(400, 'audio_missing', 'No audio received', { audio_file: 'required' });

@@ -1,0 +1,1 @@
+ALTER TABLE "audio_chunks" ADD COLUMN "content_sha256" text;
