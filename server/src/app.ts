@@ -15,6 +15,8 @@ import { registerClientVersionCheck } from './http/client-version.js';
 import type { App, AppContext } from './http/context.js';
 import { registerErrorHandler } from './http/errors.js';
 import { logRedactPaths, redactUrl } from './http/log-redaction.js';
+import { registerInputGuards } from './http/input-guards.js';
+import { serializeErrorSafely } from './http/safe-errors.js';
 import { registerRoutes } from './http/routes.js';
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
@@ -51,6 +53,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       ...(opts.logStream ? { stream: opts.logStream } : {}),
       redact: { paths: logRedactPaths, censor: '[redacted]' },
       serializers: {
+        // Database errors carry the values of their query (patient text): logged without them.
+        err: serializeErrorSafely,
         req: (req: { method: string; url: string; socket?: { remoteAddress?: string } }) => ({
           method: req.method,
           url: redactUrl(req.url),
@@ -97,6 +101,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: config.maxAudioChunkBytes, files: 1 } });
   registerErrorHandler(app);
+  registerInputGuards(app);
   registerClientVersionCheck(app, config.minClientVersion);
   registerRoutes(app, ctx);
   await registerWebApp(app, { webDist: config.webDist, sentryDsn: config.sentryDsn });

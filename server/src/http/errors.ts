@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode } from '../../../contract/errors.js';
+import { sqlState } from './safe-errors.js';
 
 /** Thrown by services; the one error handler turns it into the API's error shape. */
 export class DomainError extends Error {
@@ -52,6 +53,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
       out = send(429, 'too_many_requests', 'Too many requests, try again later');
     } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       out = send(err.statusCode, 'invalid_request', err.message);
+    } else if (sqlState(err)?.startsWith('22')) {
+      // A value the database refuses (out of range, malformed) that validation let through: the request's fault.
+      request.log.warn({ err }, 'database refused a value of the request');
+      out = send(400, 'invalid_request', 'A value in the request cannot be stored');
+    } else if (sqlState(err)?.startsWith('23')) {
+      request.log.warn({ err }, 'request conflicts with stored data');
+      out = send(409, 'conflict', 'The request conflicts with the data already stored');
     } else {
       request.log.error({ err }, 'unhandled error');
       out = send(500, 'internal_error', 'Internal server error');

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from './errors.js';
+import { findNulCharacter, invalidCharacters } from './input-guards.js';
 
 export type UploadedFile = { field: string; data: Buffer; mimeType: string; fileName: string };
 export type MultipartForm = { fields: Record<string, string>; file?: UploadedFile };
@@ -22,19 +23,38 @@ export async function readMultipartFiles(
   opts: { maxFileBytes: number; maxFiles: number; fileFields?: string[]; maxFieldBytes?: number; maxFields?: number },
 ): Promise<{ fields: Record<string, string>; files: UploadedFile[] }> {
   if (!request.isMultipart()) throw new DomainError(415, 'unsupported_media_type', 'Send this as multipart/form-data');
+  try {
+    return await readParts(request, opts);
+  } catch (err) {
+    // Our own refusals and the plugin's limits (413) keep their answer; anything else the parser threw means a
+    // truncated, boundary-less or garbled body, which is the sender's fault, not the server's.
+    if (err instanceof DomainError || (typeof (err as { statusCode?: unknown }).statusCode === 'number' && (err as { statusCode: number }).statusCode < 500)) throw err;
+    throw new DomainError(400, 'invalid_multipart', 'The upload could not be read: the form data is incomplete or malformed');
+  }
+}
+
+async function readParts(
+  request: FastifyRequest,
+  opts: { maxFileBytes: number; maxFiles: number; fileFields?: string[]; maxFieldBytes?: number; maxFields?: number },
+): Promise<{ fields: Record<string, string>; files: UploadedFile[] }> {
   const form: { fields: Record<string, string>; files: UploadedFile[] } = { fields: {}, files: [] };
   const limits = { fileSize: opts.maxFileBytes, files: opts.maxFiles, fields: opts.maxFields ?? 10, ...(opts.maxFieldBytes ? { fieldSize: opts.maxFieldBytes } : {}) };
   for await (const part of request.parts({ limits })) {
+    if (part.fieldname.includes('\u0000')) throw invalidCharacters('body');
     if (part.type === 'file') {
       if (opts.fileFields && !opts.fileFields.includes(part.fieldname)) {
         part.file.resume();
         continue;
       }
+      if (part.mimetype.includes('\u0000')) throw invalidCharacters(part.fieldname);
       const data = await part.toBuffer();
       if (part.file.truncated) throw new DomainError(413, 'payload_too_large', 'The file is too large');
-      form.files.push({ field: part.fieldname, data, mimeType: part.mimetype, fileName: part.filename ?? '' });
+      // A file name is stored with patient records: a NUL in it would fail the insert.
+      form.files.push({ field: part.fieldname, data, mimeType: part.mimetype, fileName: (part.filename ?? '').replaceAll('\u0000', '') });
     } else {
-      form.fields[part.fieldname] = String(part.value);
+      const value = String(part.value);
+      if (findNulCharacter(value, part.fieldname) !== undefined) throw invalidCharacters(part.fieldname);
+      form.fields[part.fieldname] = value;
     }
   }
   return form;

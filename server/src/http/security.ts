@@ -38,6 +38,12 @@ export async function registerSecurity(app: App, opts: { corsOrigins: string[]; 
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(request.url === '/paste' || request.url.startsWith('/paste?') ? pasteWindow : headers);
   });
+  // API answers carry patient data: no browser, proxy or shared cache may keep a copy. The web app's own files
+  // (static assets, the page shell) set their caching themselves and keep it.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
   await app.register(cors, {
     origin: opts.corsOrigins.length ? opts.corsOrigins : false,
     exposedHeaders: ['Authorization', 'x-client-deprecated'],

@@ -17,6 +17,8 @@ export async function registerWebApp(app: App, opts: { webDist: string; sentryDs
       root: opts.webDist,
       index: false,
       wildcard: false,
+      // Source maps stay on the server (for reading error reports), never served: they would publish the code.
+      allowedPath: (pathName) => !pathName.endsWith('.map'),
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -10,6 +10,8 @@ import { transcribeUpload } from '../../ai/transcribe-upload.js';
 
 const params = z.object({ id: z.uuid({ error: 'invalid_id' }), doc: z.string().min(1).max(100) });
 const MAX_CHANGE_CHARS = 100_000;
+/** Far above any document's real count of versions, and inside the database's integer. */
+const MAX_VERSION = 1_000_000;
 /** Spec §5: a voice command lasts up to 1:30. */
 export const VOICE_COMMAND_MAX_SECONDS = 90;
 
@@ -24,7 +26,7 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
     return reply.status(202).send({ generated_document: await view(row) });
   });
 
-  app.get(base, { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).optional() }) } }, async (request) => {
+  app.get(base, { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).max(MAX_VERSION).optional() }) } }, async (request) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
     const key = resolveDocumentKey(session, request.params.doc);
     const row = request.query.version ? await findVersion(ctx, session.id, key, request.query.version) : await latestVersion(ctx, session.id, key);
@@ -33,7 +35,7 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
   });
 
   /** The text as it is written (Server-Sent Events): `delta` events, then `done` or `failed`. */
-  app.get(`${base}/stream`, { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).optional() }) } }, async (request, reply) => {
+  app.get(`${base}/stream`, { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).max(MAX_VERSION).optional() }) } }, async (request, reply) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
     const key = resolveDocumentKey(session, request.params.doc);
     const row = request.query.version ? await findVersion(ctx, session.id, key, request.query.version) : await latestVersion(ctx, session.id, key);
@@ -61,7 +63,7 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
     request.raw.on('close', following.stop);
   });
 
-  const feedbackBody = z.object({ rating: z.number().int().min(1).max(5), comment: z.string().max(5000).optional(), version: z.number().int().min(1).optional() });
+  const feedbackBody = z.object({ rating: z.number().int().min(1).max(5), comment: z.string().max(5000).optional(), version: z.number().int().min(1).max(MAX_VERSION).optional() });
 
   /** The clinician's rating (1–5) of a version (the latest by default), with an optional comment. */
   app.post(`${base}/feedback`, { onRequest: preHandler, schema: { params, body: feedbackBody } }, async (request, reply) => {
