@@ -2,7 +2,6 @@
  * Builds the HTTP app from settings and an open database. Plugins load in a fixed order:
  * external (security, rate limits) → app (errors, client version) → routes → web app fallback.
  */
-import path from 'node:path';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import Fastify from 'fastify';
@@ -17,6 +16,7 @@ import { registerErrorHandler } from './http/errors.js';
 import { logRedactPaths, redactUrl } from './http/log-redaction.js';
 import { registerInputGuards } from './http/input-guards.js';
 import { serializeErrorSafely } from './http/safe-errors.js';
+import { registerAuditLog } from './audit/audit-hook.js';
 import { registerRoutes } from './http/routes.js';
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
@@ -26,13 +26,14 @@ import type { Transcriber } from './ai/transcriber.js';
 import { startRetentionJob } from './jobs/retention.js';
 import { startTranscriptionWorkers } from './jobs/transcription-worker.js';
 import { startOcrWorker } from './jobs/pdf-ocr.js';
-import { createFileBlobStore } from './storage/blob-store.js';
+import { openBlobStore } from './storage/encrypted-blob-store.js';
 import { createActiveStatusCache } from './modules/consultation_sessions/active-status-cache.js';
 import { createLiveDocuments } from './modules/generated_documents/live-documents.js';
 import { failInterruptedGenerations } from './modules/generated_documents/service.js';
 import { failInterruptedScreenings, STALE_SCREENING_MS } from './jobs/screening.js';
 import { createTextGenerator } from './ai/engines.js';
 import type { TextGenerator } from './ai/text-generator.js';
+import { withStorableOutput, withStorableTranscripts } from './ai/storable-text.js';
 
 export type BuildOptions = {
   config: Config;
@@ -69,11 +70,19 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const blobs = createFileBlobStore(path.join(config.dataDir, 'files'));
-  const transcriber = opts.transcriber ?? (await createTranscriber(config));
+  const blobs = await openBlobStore(config);
+  const transcriber = withStorableTranscripts(opts.transcriber ?? (await createTranscriber(config)));
   const transcriptionQueue = startTranscriptionWorkers({ db: opts.db, blobs, transcriber, workers: config.transcriptionWorkers, log: app.log });
   const ocrQueue = await startOcrWorker({ db: opts.db, blobs, log: app.log });
-  const retention = startRetentionJob({ db: opts.db, blobs, everySeconds: config.retentionSweepSeconds, log: app.log });
+  const retention = startRetentionJob({
+    db: opts.db,
+    blobs,
+    everySeconds: config.retentionSweepSeconds,
+    abandonedAfterHours: config.abandonedSessionHours,
+    // PGlite keeps deleted rows' bytes in its files until they are rewritten; PostgreSQL is left to autovacuum.
+    scrubFiles: !config.databaseUrl,
+    log: app.log,
+  });
   const shutdown = new AbortController();
   const background = new Set<Promise<unknown>>();
   app.addHook('onClose', async () => {
@@ -88,13 +97,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     transcriptionQueue,
     ocrQueue,
     activeStatus: createActiveStatusCache(),
-    textGenerator: opts.textGenerator ?? (await createTextGenerator(config)),
+    textGenerator: withStorableOutput(opts.textGenerator ?? (await createTextGenerator(config))),
     liveDocuments: createLiveDocuments(),
     shutdown: shutdown.signal,
     background,
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
     sessions: createSessionTokens(opts.db, { secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds }),
-    loginLimiter: createLoginLimiter(config.loginFailuresPerEmail),
+    loginLimiter: createLoginLimiter(opts.db, { secret: config.jwtSecret, maxFailures: config.loginFailuresPerEmail }),
   };
 
   await registerSecurity(app, { corsOrigins: config.corsOrigins, sentryDsn: config.sentryDsn, integrationOrigins: config.integrationOrigins });
@@ -103,6 +112,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   registerErrorHandler(app);
   registerInputGuards(app);
   registerClientVersionCheck(app, config.minClientVersion);
+  // Before the routes: it sees each one registered, and records every access to patient data (audit/).
+  registerAuditLog(app, opts.db);
   registerRoutes(app, ctx);
   await registerWebApp(app, { webDist: config.webDist, sentryDsn: config.sentryDsn });
   // With PostgreSQL another instance may be running them; with PGlite this process is the only one.

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseMasterKey } from './storage/master-key-format.js';
 
 const boolFromEnv = z
   .enum(['true', 'false', '1', '0', ''])
@@ -39,6 +40,8 @@ const envSchema = z.object({
   RETENTION_MINUTES: z.coerce.number().positive().default(60),
   /** How often expired consultations are deleted; 0 turns the sweep off (tests drive it themselves). */
   RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** A consultation never finished, with no audio part or change for this long, is deleted like an expired one. */
+  ABANDONED_SESSION_HOURS: z.coerce.number().positive().default(12),
   MAX_AUDIO_CHUNK_MB: z.coerce.number().min(0.1).max(200).default(25),
   TRANSCRIPTION_ENGINE: z.enum(['auto', 'local', 'whisper', 'openai', 'none']).default('auto'),
   WHISPER_MODEL_PATH: z.string().optional(),
@@ -55,6 +58,16 @@ const envSchema = z.object({
   GENERATION_MODEL: z.string().default('gpt-4o-mini'),
   GENERATION_TEMPERATURE: z.coerce.number().min(0).max(2).default(0.2),
   GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(120),
+  /** The master key of the blobs at rest (storage/master-keys.ts); without it a key file in DATA_DIR is used. */
+  ENCRYPTION_KEY: z
+    .string()
+    .optional()
+    .refine((v) => !v || Boolean(parseMasterKey(v)), 'ENCRYPTION_KEY must be 32 random bytes written as base64 (44 characters) or hex (64 digits), e.g. from: openssl rand -base64 32'),
+  /** Older master keys, comma-separated, still read (never written with) until rotate-key has rewrapped every blob. */
+  ENCRYPTION_KEY_PREVIOUS: z
+    .string()
+    .optional()
+    .refine((v) => !v || v.split(',').every((k) => !k.trim() || Boolean(parseMasterKey(k))), 'ENCRYPTION_KEY_PREVIOUS must be comma-separated keys of 32 bytes in base64 or hex'),
 });
 
 export type Config = {
@@ -79,6 +92,7 @@ export type Config = {
   trustProxy: boolean;
   retentionMinutes: number;
   retentionSweepSeconds: number;
+  abandonedSessionHours: number;
   supportEmail: string;
   maxAudioChunkBytes: number;
   transcriptionEngine: 'auto' | 'local' | 'whisper' | 'openai' | 'none';
@@ -96,6 +110,8 @@ export type Config = {
   generationModel: string;
   generationTemperature: number;
   generationTimeoutMs: number;
+  encryptionKey: Buffer | undefined;
+  previousEncryptionKeys: Buffer[];
 };
 
 export class ConfigError extends Error {}
@@ -131,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     retentionMinutes: e.RETENTION_MINUTES,
     retentionSweepSeconds: e.RETENTION_SWEEP_SECONDS,
+    abandonedSessionHours: e.ABANDONED_SESSION_HOURS,
     supportEmail: e.SUPPORT_EMAIL,
     maxAudioChunkBytes: Math.round(e.MAX_AUDIO_CHUNK_MB * 1024 * 1024),
     transcriptionEngine: e.TRANSCRIPTION_ENGINE,
@@ -148,6 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     generationModel: e.GENERATION_MODEL,
     generationTemperature: e.GENERATION_TEMPERATURE,
     generationTimeoutMs: e.GENERATION_TIMEOUT_SECONDS * 1000,
+    encryptionKey: e.ENCRYPTION_KEY ? parseMasterKey(e.ENCRYPTION_KEY) : undefined,
+    previousEncryptionKeys: (e.ENCRYPTION_KEY_PREVIOUS ?? '').split(',').flatMap((k) => parseMasterKey(k) ?? []),
   };
 }
 

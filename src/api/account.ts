@@ -1,6 +1,7 @@
 import type { DUser, Language, MedicalSpeciality } from '../../contract/account';
 import { api } from './instance';
 import { call } from './client';
+import { deviceHeaders } from './device-id';
 
 export type SessionResult = { d_user: DUser; token: string };
 
@@ -19,12 +20,14 @@ async function withSessionToken(response: Response): Promise<SessionResult> {
 
 export const accountApi = {
   login: (email: string, password: string) =>
-    call(async () => withSessionToken(await api().post('v1/login', { json: { user: { email, password } } }))),
+    call(async () => withSessionToken(await api().post('v1/login', { json: { user: { email, password } }, headers: deviceHeaders() }))),
   logout: () => call(() => api().delete('v1/logout')),
   deleteAccount: () => call(() => api().delete('v1/account').then(() => undefined)),
   signup: (user: { name: string; email: string; password: string; language: Language }, invitationToken?: string) =>
     call(async () =>
-      withSessionToken(await api().post('v1/signup', { json: { user, ...(invitationToken ? { invitation_token: invitationToken } : {}) } })),
+      withSessionToken(
+        await api().post('v1/signup', { json: { user, ...(invitationToken ? { invitation_token: invitationToken } : {}) }, headers: deviceHeaders() }),
+      ),
     ),
   getAccount: () => call(() => api().get('v1/account').json<{ d_user: DUser }>()),
   updateAccount: (user: Record<string, unknown>) => call(() => api().put('v1/account', { json: { user } }).json<{ d_user: DUser }>()),

@@ -4,6 +4,9 @@
  * localStorage  `token`, `user`   the session when "remember me" was ticked; removed at logout or expiry.
  *               `locale`          the chosen interface language; kept until changed.
  *               `v2_home`         mirror of the account setting, so the first paint picks the right home.
+ *               `device_id`       a random id of this browser, sent only with sign-in and sign-up (x-device-id) so the
+ *                                 server lets a device that signed in before through while strangers' failed guesses
+ *                                 pause the account; no credential by itself. Kept at logout, gone with the site data.
  * sessionStorage `token`, `user`  the session without "remember me"; gone when the tab closes.
  *               `deprecated_reload_done`  the outdated-client reload happens once per browser session.
  */
@@ -12,5 +15,6 @@ export const STORAGE_KEYS = {
   user: 'user',
   locale: 'locale',
   v2Home: 'v2_home',
+  deviceId: 'device_id',
   deprecatedReloadDone: 'deprecated_reload_done',
 } as const;

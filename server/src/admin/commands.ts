@@ -11,8 +11,13 @@ import { LANGUAGES, type Language } from '../../../contract/constants.js';
 import { publishAnnouncement } from '../modules/announcements/service.js';
 import { grantCredits } from '../modules/credits/service.js';
 import { createOrganizationWithAdmin } from '../modules/organizations/service.js';
+import { recordAdminCommand, verifyAuditLogCommand } from '../audit/admin-commands.js';
+import { backupCommands } from './backup-commands.js';
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** Set by a restore refused before it changed anything: see audit/admin-commands.ts. */
+  restoreRefusedUnchanged = false;
+}
 
 const commands = {
   'create-organization': {
@@ -55,12 +60,23 @@ const commands = {
       return [`Announcement published in ${args.language} until ${row.expiresAt.toISOString().slice(0, 10)} (${row.id}).`];
     },
   },
+  'verify-audit-log': {
+    usage: 'verify-audit-log [--expect-hash <newest hash of an earlier check>]',
+    args: z.object({ 'expect-hash': z.string().regex(/^[0-9a-f]{64}$/).optional() }),
+    run: (db: Database, _config: Config, args: { 'expect-hash'?: string }) => verifyAuditLogCommand(db, args['expect-hash'], (message) => new UsageError(message)),
+  },
+  ...backupCommands,
 } as const;
 
 export type CommandName = keyof typeof commands;
-/** Every flag any command takes, all given as strings on the command line. */
+/** Every flag any command takes: given as strings on the command line, except a command's `booleanFlags` (--force). */
 export const FLAGS = Object.fromEntries(
-  Object.values(commands).flatMap((c) => Object.keys(c.args.shape).map((flag) => [flag, { type: 'string' as const }])),
+  Object.values(commands).flatMap((c) =>
+    Object.keys(c.args.shape).map((flag) => {
+      const boolean = 'booleanFlags' in c && (c.booleanFlags as readonly string[]).includes(flag);
+      return [flag, { type: boolean ? ('boolean' as const) : ('string' as const) }];
+    }),
+  ),
 );
 export const commandNames = Object.keys(commands) as CommandName[];
 export const usage = () => `Usage:\n${commandNames.map((c) => `  npm run admin -- ${commands[c].usage}`).join('\n')}`;
@@ -74,7 +90,10 @@ export function parseCommandArgs(name: string, args: Record<string, unknown>) {
 }
 
 export async function runCommand(db: Database, config: Config, name: string, args: Record<string, unknown>): Promise<string[]> {
-  const { command, args: parsed } = parseCommandArgs(name, args);
-  // The zod schema above is this command's own; the cast joins the pair TypeScript cannot see together.
-  return (command.run as (db: Database, config: Config, a: unknown) => Promise<string[]>)(db, config, parsed);
+  // Every run is in the audit log, refused ones included (the name only when it is a command's).
+  return recordAdminCommand(db, Object.hasOwn(commands, name) ? name : null, async () => {
+    const { command, args: parsed } = parseCommandArgs(name, args);
+    // The zod schema above is this command's own; the cast joins the pair TypeScript cannot see together.
+    return (command.run as (db: Database, config: Config, a: unknown) => Promise<string[]>)(db, config, parsed);
+  });
 }

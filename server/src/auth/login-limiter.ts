@@ -1,25 +1,126 @@
 /**
- * Counts failed logins per e-mail in a sliding window, on top of the per-IP limit, so one account cannot be
- * guessed at from many addresses. Memory-only: with several API processes each counts its own share,
- * which still bounds guessing; a shared store comes with scale-out.
+ * Per-account back-off of password sign-ins that an attacker cannot turn into a lockout of the real user.
+ *
+ * Every attempt comes from a source the account either knows or not: a device (the random id the web app keeps
+ * in localStorage and sends as `x-device-id`) or an address (the client IP, which honours TRUST_PROXY) from
+ * which it has signed in with its password before. Failures are counted per account and per class of source:
+ *
+ *   unknown   pauses after `maxFailures` failures;
+ *   address   (a known address, unknown device) after 2 × maxFailures;
+ *   device    (a known device) after 2 × maxFailures.
+ *
+ * Once a class reaches its threshold each further failure pauses that class for 1 minute, doubling up to
+ * 15 minutes; a count is forgotten 24 hours after its last failure, or when that class signs in. While a class
+ * is paused its attempts are refused before the password is checked, the right password included, so a pause
+ * is no oracle. Failures from unknown sources therefore never stop the clinician at their own devices.
+ *
+ * State lives in the database (login_backoff, login_known_sources), so every API process shares it. Only
+ * HMACs keyed by the server secret are stored: the e-mail (known account or not, so a pause never reveals who
+ * has an account), and each source salted with its user id (so the table lists no addresses).
  */
-export function createLoginLimiter(maxFailures: number, windowMs = 15 * 60 * 1000) {
-  const failures = new Map<string, number[]>();
+import { createHmac } from 'node:crypto';
+import { and, eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+import { loginBackoff, loginKnownSources } from '../db/schema.js';
 
-  const recent = (email: string, now: number) => (failures.get(email) ?? []).filter((t) => now - t < windowMs);
+export type SourceTrust = 'device' | 'address' | 'unknown';
+export type LoginSource = { address: string; deviceId?: string };
+
+const BASE_PAUSE_SECONDS = 60;
+const MAX_PAUSE_SECONDS = 15 * 60;
+const FORGET_FAILURES_AFTER = sql`interval '24 hours'`;
+/** A device or address not used for this long is no longer trusted. */
+const FORGET_SOURCES_AFTER = sql`interval '180 days'`;
+const DEVICE_ID = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** The source of a sign-in request: its address and, when well-formed, the device id the web app sent. */
+export function loginSourceOf(request: { ip: string; headers: Record<string, string | string[] | undefined> }): LoginSource {
+  const header = request.headers['x-device-id'];
+  const deviceId = typeof header === 'string' && DEVICE_ID.test(header) ? header : undefined;
+  // An IPv4 client of a dual-stack socket appears as ::ffff:a.b.c.d; both spellings are one address.
+  const address = request.ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  return { address, deviceId };
+}
+
+export function createLoginLimiter(db: Database, opts: { secret: string; maxFailures: number }) {
+  const mac = (...parts: string[]) => createHmac('sha256', opts.secret).update(parts.join('\0')).digest('hex');
+  const accountKey = (email: string) => mac('login-account', email.trim().toLowerCase());
+  const sourceHash = (userId: string, kind: 'device' | 'address', value: string) => mac('login-source', userId, kind, value);
+  const threshold = (trust: SourceTrust) => (trust === 'unknown' ? opts.maxFailures : 2 * opts.maxFailures);
 
   return {
-    isBlocked(email: string, now = Date.now()): boolean {
-      return recent(email, now).length >= maxFailures;
+    /** How far this account trusts the source of an attempt (unknown for an e-mail without account). */
+    async trustOf(userId: string | undefined, source: LoginSource): Promise<SourceTrust> {
+      if (!userId) return 'unknown';
+      const hashes = [sourceHash(userId, 'address', source.address)];
+      if (source.deviceId) hashes.push(sourceHash(userId, 'device', source.deviceId));
+      const rows = await db
+        .select({ kind: loginKnownSources.kind })
+        .from(loginKnownSources)
+        .where(
+          and(
+            eq(loginKnownSources.userId, userId),
+            inArray(loginKnownSources.sourceHash, hashes),
+            gt(loginKnownSources.lastSeenAt, sql`now() - ${FORGET_SOURCES_AFTER}`),
+          ),
+        );
+      if (rows.some((r) => r.kind === 'device')) return 'device';
+      return rows.length > 0 ? 'address' : 'unknown';
     },
-    recordFailure(email: string, now = Date.now()): void {
-      const list = recent(email, now);
-      list.push(now);
-      failures.set(email, list);
-      if (failures.size > 100_000) failures.delete(failures.keys().next().value as string);
+
+    /** When the pause of this account for this class of source ends, or undefined when it may try now. */
+    async pausedUntil(email: string, trust: SourceTrust): Promise<Date | undefined> {
+      const [row] = await db
+        .select({ blockedUntil: loginBackoff.blockedUntil })
+        .from(loginBackoff)
+        .where(and(eq(loginBackoff.accountKey, accountKey(email)), eq(loginBackoff.sourceClass, trust), gt(loginBackoff.blockedUntil, sql`now()`)))
+        .limit(1);
+      return row?.blockedUntil ?? undefined;
     },
-    reset(email: string): void {
-      failures.delete(email);
+
+    /** Counts a wrong password; from the class's threshold on, each failure pauses the class twice as long. */
+    async recordFailure(email: string, trust: SourceTrust): Promise<void> {
+      const t = threshold(trust);
+      // One statement, so concurrent failures in several processes all count. The new count appears twice
+      // because an UPDATE's SET cannot read a value another SET item computes.
+      const count = sql`(case when ${loginBackoff.lastFailureAt} < now() - ${FORGET_FAILURES_AFTER} then 1 else ${loginBackoff.failures} + 1 end)`;
+      // The numbers are integers of this module and the settings, written into the SQL so that PostgreSQL
+      // need not guess the types of parameters inside power() and make_interval().
+      const pauseAfter = (n: SQL) =>
+        sql`case when ${n} >= ${sql.raw(String(t))} then now() + make_interval(secs => least(${sql.raw(String(MAX_PAUSE_SECONDS))}, ${sql.raw(String(BASE_PAUSE_SECONDS))} * power(2, ${n} - ${sql.raw(String(t))}))) else null end`;
+      await db
+        .insert(loginBackoff)
+        .values({ accountKey: accountKey(email), sourceClass: trust, failures: 1, lastFailureAt: sql`now()`, blockedUntil: pauseAfter(sql`1`) })
+        .onConflictDoUpdate({
+          target: [loginBackoff.accountKey, loginBackoff.sourceClass],
+          set: { failures: count, lastFailureAt: sql`now()`, blockedUntil: pauseAfter(count) },
+        });
+      // Opportunistic clean-up: counts nobody has added to for a day are forgotten anyway.
+      await db.delete(loginBackoff).where(lt(loginBackoff.lastFailureAt, sql`now() - ${FORGET_FAILURES_AFTER}`));
+    },
+
+    /** A right password: the source becomes known to the account, and its class starts counting afresh. */
+    async recordSuccess(email: string, userId: string, trust: SourceTrust, source: LoginSource): Promise<void> {
+      await this.rememberSource(userId, source);
+      await db.delete(loginBackoff).where(and(eq(loginBackoff.accountKey, accountKey(email)), eq(loginBackoff.sourceClass, trust)));
+    },
+
+    /** Marks the address and device of a request that proved the password (a sign-in, or the signup itself). */
+    async rememberSource(userId: string, source: LoginSource): Promise<void> {
+      const rows: (typeof loginKnownSources.$inferInsert)[] = [
+        { userId, kind: 'address', sourceHash: sourceHash(userId, 'address', source.address) },
+      ];
+      if (source.deviceId) rows.push({ userId, kind: 'device', sourceHash: sourceHash(userId, 'device', source.deviceId) });
+      await db
+        .insert(loginKnownSources)
+        .values(rows)
+        .onConflictDoUpdate({ target: [loginKnownSources.userId, loginKnownSources.sourceHash], set: { lastSeenAt: sql`now()` } });
+      await db.delete(loginKnownSources).where(and(eq(loginKnownSources.userId, userId), lt(loginKnownSources.lastSeenAt, sql`now() - ${FORGET_SOURCES_AFTER}`)));
+    },
+
+    /** After a password reset through the mailbox, no earlier failure holds the account back. */
+    async clear(email: string): Promise<void> {
+      await db.delete(loginBackoff).where(eq(loginBackoff.accountKey, accountKey(email)));
     },
   };
 }

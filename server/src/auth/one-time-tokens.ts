@@ -41,3 +41,14 @@ export async function consumeOneTimeToken(db: Database, token: string, purpose: 
     .returning({ userId: oneTimeTokens.userId });
   return row?.userId;
 }
+
+/**
+ * Retires every unused token of this purpose the user still holds: once a reset link has set a new password,
+ * an older link found in the mailbox must not set another one.
+ */
+export async function revokeOutstandingTokens(db: Database, userId: string, purpose: TokenPurpose): Promise<void> {
+  await db
+    .update(oneTimeTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+}

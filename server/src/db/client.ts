@@ -37,6 +37,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
   }
   const client = opts.dataDir === ':memory:' ? await PGlite.create() : await PGlite.create(path.join(opts.dataDir, 'db'));
+  // Log segments are deleted, not renamed for reuse, once a checkpoint is past them: a reused one would keep old
+  // entries (deleted consultations' text) in its unwritten part (jobs/retention.ts, scrubDeletedRows).
+  await client.exec('SET wal_recycle = off');
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   await seedReferenceData(db as unknown as Database);

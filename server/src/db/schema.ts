@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -33,7 +33,8 @@ export const users = pgTable(
     optInNewsletter: boolean('opt_in_newsletter').notNull().default(false),
     optInProductContact: boolean('opt_in_product_contact').notNull().default(false),
     saveAudios: boolean('save_audios').notNull().default(true),
-    saveTextData: boolean('save_text_data').notNull().default(true),
+    /** Off by default: the spec keeps a consultation's data about an hour; keeping text longer is the clinician's choice. */
+    saveTextData: boolean('save_text_data').notNull().default(false),
     v2Home: boolean('v2_home').notNull().default(false),
     consultationMode: text('consultation_mode').notNull().default('normal'),
     forcePasswordChange: boolean('force_password_change').notNull().default(false),
@@ -73,6 +74,52 @@ export const oneTimeTokens = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('one_time_tokens_user_idx').on(t.userId)],
+);
+
+/**
+ * Where an account has signed in with its password: a random device id the web app keeps, and the client
+ * address. Only an HMAC (keyed by the server secret and salted by the user id) is kept, so the table names no
+ * address. The login back-off lets these sources through while unknown ones wait (auth/login-limiter.ts).
+ */
+export const loginKnownSources = pgTable(
+  'login_known_sources',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sourceHash: text('source_hash').notNull(),
+    /** device | address */
+    kind: text('kind').notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.sourceHash] })],
+);
+
+/**
+ * Failed sign-ins per account and trust level (unknown sources, known addresses), keyed by an HMAC of the
+ * e-mail whether or not an account exists, so a pause never tells who has an account.
+ */
+export const loginBackoff = pgTable(
+  'login_backoff',
+  {
+    accountKey: text('account_key').notNull(),
+    /** unknown | known_address */
+    sourceClass: text('source_class').notNull(),
+    failures: integer('failures').notNull(),
+    lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
+    blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.accountKey, t.sourceClass] }), index('login_backoff_last_failure_idx').on(t.lastFailureAt)],
+);
+
+/** Signed sign-in tokens from other systems already spent: the SHA-256 of their `jti`, kept until they expire. */
+export const usedIntegrationTokens = pgTable(
+  'used_integration_tokens',
+  {
+    jtiHash: text('jti_hash').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('used_integration_tokens_expires_idx').on(t.expiresAt)],
 );
 
 export const organizationInvitations = pgTable(
@@ -518,4 +565,41 @@ export const evaluationResults = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('evaluation_results_trial_patient_unique').on(t.trialId, t.patientId)],
+);
+
+/**
+ * The audit log of access to patient data (server/src/audit/): who did what to which record, when, from where and
+ * with what outcome. Ids only, never patient text. Append-only: triggers refuse UPDATE, DELETE and TRUNCATE, and
+ * each row's hash covers its fields and the previous row's hash, so an edit or a removal shows. No foreign keys, so
+ * deleting an account or a consultation never touches its rows.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    actorUserId: uuid('actor_user_id'),
+    actorOrganizationId: uuid('actor_organization_id'),
+    /** user | anonymous | signed_link | admin_cli */
+    actorKind: text('actor_kind').notNull(),
+    /** read | create | update | delete | export | execute */
+    action: text('action').notNull(),
+    resourceType: text('resource_type').notNull(),
+    resourceId: text('resource_id'),
+    /** Related ids by name (the consultation of a document, the space of a patient…). */
+    extraIds: jsonb('extra_ids').$type<Record<string, string>>().notNull().default({}),
+    /** success | failure */
+    outcome: text('outcome').notNull(),
+    statusCode: integer('status_code'),
+    clientAddress: text('client_address'),
+    userAgent: text('user_agent'),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    // One successor per row: the chain cannot fork even if the writers' lock were bypassed.
+    uniqueIndex('audit_events_prev_hash_unique').on(t.prevHash),
+    index('audit_events_organization_idx').on(t.actorOrganizationId, t.id),
+    index('audit_events_resource_idx').on(t.resourceId),
+  ],
 );

@@ -1,13 +1,58 @@
 /**
  * Request logs carry the method and a redacted URL only: tokens travel in some paths
- * (/v1/reset_password/{token}, /autologin/{token}…) and must never reach a log file.
+ * (/v1/reset_password/{token}, /v1/organization_invitations/{token}/accept, /autologin/{token}…) and must never
+ * reach a log file. Two rules, the second a safety net for paths added later:
+ *   1. the segment after a token-bearing resource is replaced, whatever it looks like;
+ *   2. any segment that looks like a secret (32+ characters of hex or base64url, or a JWT) is replaced.
+ * Record ids (UUIDs) and route words stay, so a log line still says which record a request touched.
+ * The query string is dropped as a whole (`?[query]`): signup links carry an invitation there.
  */
-const TOKEN_SEGMENTS = /\/(reset_password|confirm_email|autologin|integration|invitations)\/[^/?#]+/g;
+const TOKEN_RESOURCES = new Set([
+  'organization_invitations',
+  'invitations',
+  'reset_password',
+  'confirm_email',
+  'autologin',
+  'auto_login',
+  'integration',
+  'signed_token_login',
+]);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LONG_RANDOM = /^[A-Za-z0-9_+=-]{32,}$/;
+const JWT_LIKE = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*$/;
+/** Route words (lowercase words joined by _ or -): never secrets, however long. */
+const ROUTE_WORDS = /^[a-z]+(?:[_-][a-z]+)*$/;
+
+const REDACTED = '[redacted]';
+
+// The router decodes percent-escapes (/v1/%72eset_password/… is routed), so names are compared decoded.
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export function looksLikeSecret(segment: string): boolean {
+  const s = decoded(segment);
+  if (UUID.test(s) || ROUTE_WORDS.test(s)) return false;
+  return LONG_RANDOM.test(s) || JWT_LIKE.test(s);
+}
 
 export function redactUrl(url: string): string {
-  const [pathPart, query] = url.split('?', 2);
-  const redacted = (pathPart ?? '').replace(TOKEN_SEGMENTS, '/$1/[redacted]');
-  return query === undefined ? redacted : `${redacted}?[query]`;
+  const queryAt = url.search(/[?#]/);
+  const pathPart = queryAt === -1 ? url : url.slice(0, queryAt);
+  let previous = '';
+  const segments = pathPart.split('/').map((segment) => {
+    if (segment === '') return segment;
+    const out = TOKEN_RESOURCES.has(decoded(previous).toLowerCase()) || looksLikeSecret(segment) ? REDACTED : segment;
+    previous = segment;
+    return out;
+  });
+  const redacted = segments.join('/');
+  return queryAt === -1 ? redacted : `${redacted}?[query]`;
 }
 
 export const logRedactPaths = [

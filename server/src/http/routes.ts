@@ -18,6 +18,7 @@ import { loginRoutes } from '../modules/login/routes.js';
 import { logoutRoutes } from '../modules/logout/routes.js';
 import { medicalSpecialitiesRoutes } from '../modules/medical_specialities/routes.js';
 import { organizationsRoutes } from '../modules/organizations/routes.js';
+import { auditEventsRoutes } from '../modules/organizations/audit_events/routes.js';
 import { organizationInvitationsRoutes } from '../modules/organization_invitations/routes.js';
 import { supportRoutes } from '../modules/support/routes.js';
 import { qrTokenRoutes } from '../modules/qr_token/routes.js';
@@ -39,6 +40,7 @@ export function registerRoutes(app: App, ctx: AppContext) {
   signupRoutes(app, ctx);
   accountRoutes(app, ctx);
   organizationsRoutes(app, ctx);
+  auditEventsRoutes(app, ctx);
   organizationInvitationsRoutes(app, ctx);
   supportRoutes(app, ctx);
   medicalSpecialitiesRoutes(app, ctx);

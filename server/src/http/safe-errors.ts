@@ -6,8 +6,6 @@
  * first line (which repeats the message).
  */
 
-type Loggable = Record<string, unknown>;
-
 type DatabaseErrorFields = { code?: unknown; table?: unknown; column?: unknown; constraint?: unknown; routine?: unknown; severity?: unknown };
 
 /** The SQLSTATE of a database error (node-postgres and PGlite alike), also when drizzle wrapped it. */
@@ -33,9 +31,11 @@ const stackFrames = (e: Error) =>
     .filter((l) => /^\s+at /.test(l))
     .join('\n');
 
+type SerializedError = { type: string; message: string; stack: string; [key: string]: unknown };
+
 /** pino serializer for `err`: the standard fields, except that database errors lose every value they carry. */
-export function serializeErrorSafely(err: unknown): Loggable | unknown {
-  if (!(err instanceof Error)) return err;
+export function serializeErrorSafely(err: unknown): SerializedError {
+  if (!(err instanceof Error)) return { type: typeof err, message: String(err), stack: '' };
   if (isQueryError(err) || isDatabaseError(err)) {
     const db = (isQueryError(err) ? err.cause : err) as DatabaseErrorFields | undefined;
     return {
@@ -51,9 +51,14 @@ export function serializeErrorSafely(err: unknown): Loggable | unknown {
       stack: stackFrames(err),
     };
   }
-  const out: Loggable = { type: err.constructor.name, message: err.message, stack: err.stack };
+  const out: SerializedError = { type: err.constructor.name, message: err.message, stack: err.stack ?? '' };
   const code = (err as { code?: unknown }).code;
   if (code !== undefined) out.code = code;
   if (err.cause !== undefined) out.cause = serializeErrorSafely(err.cause);
   return out;
+}
+
+/** An error's message for a log line or a stored status, with a database error's values left out. */
+export function describeErrorSafely(err: unknown): string {
+  return serializeErrorSafely(err).message;
 }

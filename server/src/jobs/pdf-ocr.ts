@@ -11,6 +11,8 @@ import type { Database } from '../db/client.js';
 import { researchPatientFiles } from '../db/schema.js';
 import { ocrPdf } from '../modules/research_spaces/pdf-ocr.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { describeErrorSafely } from '../http/safe-errors.js';
+import { storableText } from '../ai/storable-text.js';
 
 const IDLE_POLL_MS = 5000;
 
@@ -38,17 +40,18 @@ export async function startOcrWorker(opts: { db: Database; blobs: BlobStore; log
 
   async function readOne(job: Claimed) {
     try {
-      const text = await ocrPdf(await blobs.localPath(job.blobKey), job.language as Language, abort.signal);
+      // The decrypted copy exists only while the pages are read.
+      const text = await blobs.withLocalFile(job.blobKey, (file) => ocrPdf(file, job.language as Language, abort.signal));
       // The few words of a text layer (a stamp, a header) stay when the pages themselves yield nothing.
       const textStatus = text ? 'ocr_done' : job.layerText.trim() ? 'read' : 'no_text';
-      await db.update(researchPatientFiles).set({ text: text || job.layerText, textStatus }).where(eq(researchPatientFiles.id, job.id));
+      await db.update(researchPatientFiles).set({ text: storableText(text) || job.layerText, textStatus }).where(eq(researchPatientFiles.id, job.id));
     } catch (err) {
       if (abort.signal.aborted) {
         // Stopping: the file goes back to the queue for the next start.
         await db.update(researchPatientFiles).set({ textStatus: 'ocr_pending' }).where(eq(researchPatientFiles.id, job.id)).catch(() => undefined);
         return;
       }
-      log.warn({ file: job.id, err: err instanceof Error ? err.message : String(err) }, 'scanned record could not be read');
+      log.warn({ file: job.id, err: describeErrorSafely(err) }, 'scanned record could not be read');
       await db.update(researchPatientFiles).set({ textStatus: job.layerText.trim() ? 'read' : 'no_text' }).where(eq(researchPatientFiles.id, job.id));
     }
   }

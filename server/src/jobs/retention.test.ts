@@ -1,11 +1,12 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { audioChunks, consultationSessions, generatedDocuments } from '../db/schema.js';
+import { loadConfig } from '../config.js';
+import { audioChunks, consultationSessions, generatedDocuments, users } from '../db/schema.js';
 import { makeWebm, multipartAudio } from '../test-support/audio-fixtures.js';
-import { bearer, createUser, login } from '../test-support/factories.js';
+import { bearer, createUser, getUserRow, login } from '../test-support/factories.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 import { sessionBlobPrefix, sweepExpiredConsultations } from './retention.js';
 
@@ -94,5 +95,96 @@ describe('retention', () => {
     const [chunk] = await t.ctx.db.select().from(audioChunks).where(eq(audioChunks.sessionId, id));
     expect(chunk!.audioDeletedAt).toBeNull();
     expect(existsSync(path.join(t.dataDir, 'files', chunk!.blobKey))).toBe(true);
+  });
+});
+
+describe('consultations never finished', () => {
+  const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
+  /** A consultation still active, with one part received; both its last change and its part dated `quietFor` hours ago. */
+  async function activeConsultation(quietFor: { row: number; part?: number }, prefs: { saveTextData?: boolean } = {}) {
+    const u = await createUser(t, prefs);
+    const headers = bearer(await login(t, u.email, u.password));
+    const id: string = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+    await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}`, headers, payload: { user_inputs: [{ processor_input_id: 'notes', value: 'left unfinished' }] } });
+    if (quietFor.part !== undefined) {
+      const m = multipartAudio(0, audio);
+      expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload })).statusCode).toBe(201);
+      await t.ctx.transcriptionQueue.drain();
+      await t.ctx.db.update(audioChunks).set({ createdAt: hoursAgo(quietFor.part) }).where(eq(audioChunks.sessionId, id));
+    }
+    // Started long before either: the start time must not decide.
+    await t.ctx.db.update(consultationSessions).set({ createdAt: hoursAgo(48), updatedAt: hoursAgo(quietFor.row) }).where(eq(consultationSessions.id, id));
+    return { headers, id };
+  }
+  const sweep = () => sweepExpiredConsultations(t.ctx.db, t.ctx.blobs, { abandonedAfterHours: 12 });
+
+  it('ABANDONED_SESSION_HOURS defaults to 12', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cn-cfg-'));
+    expect(loadConfig({ DATA_DIR: dir }).abandonedSessionHours).toBe(12);
+    expect(loadConfig({ DATA_DIR: dir, ABANDONED_SESSION_HOURS: '2' }).abandonedSessionHours).toBe(2);
+  });
+
+  it('one quiet for longer than the setting is deleted like an expired one: audio, transcript, inputs and rows', async () => {
+    const { headers, id } = await activeConsultation({ row: 13, part: 13 });
+    expect(existsSync(blobDir(id))).toBe(true);
+    const result = await sweep();
+    expect(result.abandoned).toBeGreaterThanOrEqual(1);
+    expect(result.deleted).toBeGreaterThanOrEqual(1);
+    expect(await sessionRow(id)).toBeUndefined();
+    expect(await t.ctx.db.select().from(audioChunks).where(eq(audioChunks.sessionId, id))).toEqual([]);
+    expect(existsSync(blobDir(id))).toBe(false);
+    expect((await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}`, headers })).statusCode).toBe(404);
+    // The clinician can start a new one: the active slot is free again.
+    expect((await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).statusCode).toBe(201);
+  });
+
+  it('one still recording (a recent part, however old the row) is left alone', async () => {
+    const { id } = await activeConsultation({ row: 30, part: 0.01 });
+    await sweep();
+    expect(await sessionRow(id)).toMatchObject({ status: 'active' });
+    expect(existsSync(blobDir(id))).toBe(true);
+  });
+
+  it('one changed recently (no parts yet) is left alone, and one just under the setting too', async () => {
+    const recent = await activeConsultation({ row: 0.5 });
+    const almost = await activeConsultation({ row: 11.9, part: 11.9 });
+    await sweep();
+    expect(await sessionRow(recent.id)).toMatchObject({ status: 'active' });
+    expect(await sessionRow(almost.id)).toMatchObject({ status: 'active' });
+  });
+
+  it('with save_text_data on, an abandoned one keeps its text as a finished one does (archived), its audio goes', async () => {
+    const { id } = await activeConsultation({ row: 20, part: 20 }, { saveTextData: true });
+    await sweep();
+    expect(await sessionRow(id)).toMatchObject({ status: 'archived', transcriptionOverride: 'the patient has a cough' });
+    expect(existsSync(blobDir(id))).toBe(false);
+  });
+
+  it('without the setting the sweep touches no active consultation', async () => {
+    const { id } = await activeConsultation({ row: 100, part: 100 });
+    await sweepExpiredConsultations(t.ctx.db, t.ctx.blobs);
+    expect(await sessionRow(id)).toMatchObject({ status: 'active' });
+    await t.ctx.db.delete(consultationSessions).where(eq(consultationSessions.id, id));
+  });
+});
+
+describe('save_text_data', () => {
+  it('is off for a new account (the column default), and an explicit choice is stored as made', async () => {
+    const result = await t.ctx.db.execute(sql`select column_default from information_schema.columns where table_name = 'users' and column_name = 'save_text_data'`);
+    const [column] = (result as unknown as { rows: { column_default: string }[] }).rows;
+    expect(column!.column_default).toBe('false');
+    const plain = await createUser(t);
+    expect((await getUserRow(t, plain.id))!.saveTextData).toBe(false);
+    const keeper = await createUser(t, { saveTextData: true });
+    expect((await getUserRow(t, keeper.id))!.saveTextData).toBe(true);
+    const [row] = await t.ctx.db.select({ keep: users.saveTextData }).from(users).where(eq(users.id, keeper.id));
+    expect(row!.keep).toBe(true);
+  });
+
+  it('is off for someone who signs up through the API', async () => {
+    const email = `signup.${Date.now()}@clinic.test`;
+    const res = await t.app.inject({ method: 'POST', url: '/v1/signup', remoteAddress: '10.77.0.1', payload: { user: { name: 'Dr. New', email, password: 'a-long-password-1', language: 'en' } } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().d_user.save_text_data).toBe(false);
   });
 });

@@ -6,13 +6,13 @@
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Language } from '../../../contract/constants.js';
 import type { UserRow } from '../auth/users.js';
-import { evaluationResults, researchPatientFiles, trialScreenings } from '../db/schema.js';
+import { clinicalTrials, evaluationResults, researchPatientFiles, researchSpaces, trialScreenings, users } from '../db/schema.js';
 import type { AppContext } from '../http/context.js';
 import { DomainError } from '../http/errors.js';
 import { debitGeneration, refundGeneration } from '../modules/credits/service.js';
 import { classify, type Criterion } from '../modules/research_spaces/criteria.js';
 import { screenPatient } from '../modules/research_spaces/screener.js';
-import type { ScreeningRow } from '../modules/research_spaces/service.js';
+import { visibleTo, type ScreeningRow } from '../modules/research_spaces/service.js';
 
 /** A running screening that has not moved on for this long was interrupted (no patient takes this long). */
 export const STALE_SCREENING_MS = 15 * 60_000;
@@ -60,11 +60,32 @@ async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, crit
     .onConflictDoUpdate({ target: [evaluationResults.trialId, evaluationResults.patientId], set: values });
 }
 
+/**
+ * The member who started the screening, read again before each patient: one removed from the organization (or
+ * deleted) meanwhile no longer spends its credits or reads its patients' records; undefined then.
+ */
+async function stillAllowed(ctx: AppContext, run: ScreeningRow, userId: string): Promise<UserRow | undefined> {
+  const [user] = await ctx.db.select().from(users).where(eq(users.id, userId));
+  if (!user) return undefined;
+  const [space] = await ctx.db
+    .select({ id: researchSpaces.id })
+    .from(clinicalTrials)
+    .innerJoin(researchSpaces, eq(researchSpaces.id, clinicalTrials.spaceId))
+    .where(and(eq(clinicalTrials.id, run.trialId), visibleTo(user)));
+  return space ? user : undefined;
+}
+
 /** Screens patient after patient; the row counts progress so the browser can show it, and says how it ended. */
-async function runScreening(ctx: AppContext, run: ScreeningRow, user: UserRow, criteria: Criterion[], patientIds: string[]) {
+async function runScreening(ctx: AppContext, run: ScreeningRow, startedBy: UserRow, criteria: Criterion[], patientIds: string[]) {
   const failures: string[] = [];
+  let accessLost = false;
   for (const patientId of patientIds) {
     if (ctx.shutdown.aborted) break;
+    const user = await stillAllowed(ctx, run, startedBy.id);
+    if (!user) {
+      accessLost = true;
+      break;
+    }
     try {
       await screenOne(ctx, run, user, criteria, patientId);
     } catch (err) {
@@ -81,8 +102,12 @@ async function runScreening(ctx: AppContext, run: ScreeningRow, user: UserRow, c
   await ctx.db
     .update(trialScreenings)
     .set({
-      status: interrupted || allFailed ? 'failed' : 'completed',
-      error: interrupted ? 'interrupted by a server restart' : failures.length ? `${failures.length} of ${patientIds.length} patients could not be screened: ${failures[0]}`.slice(0, 500) : null,
+      status: interrupted || accessLost || allFailed ? 'failed' : 'completed',
+      error: interrupted
+        ? 'interrupted by a server restart'
+        : accessLost
+          ? 'stopped: the member who started it no longer has access to the space'
+          : failures.length ? `${failures.length} of ${patientIds.length} patients could not be screened: ${failures[0]}`.slice(0, 500) : null,
       completedAt: new Date(),
     })
     .where(eq(trialScreenings.id, run.id));

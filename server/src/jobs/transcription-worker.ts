@@ -12,6 +12,7 @@ import type { Database } from '../db/client.js';
 import { audioChunks, consultationSessions, users } from '../db/schema.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { discardAudio } from './retention.js';
+import { describeErrorSafely } from '../http/safe-errors.js';
 
 export const MAX_ATTEMPTS = 3;
 const LOCK_MINUTES = 5;
@@ -75,17 +76,19 @@ export function startTranscriptionWorkers(opts: {
     });
 
   async function processOne(job: Claimed) {
-    const file = await blobs.localPath(job.blobKey);
     try {
-      const durationMs = await measureDurationMs(file).catch(() => null);
-      const text = await transcriber.transcribe({ filePath: file, mimeType: job.mimeType, language: job.language });
+      // The decrypted copy exists only while the engine reads it (removed before the row is updated).
+      const { durationMs, text } = await blobs.withLocalFile(job.blobKey, async (file) => ({
+        durationMs: await measureDurationMs(file).catch(() => null),
+        text: await transcriber.transcribe({ filePath: file, mimeType: job.mimeType, language: job.language }),
+      }));
       await db
         .update(audioChunks)
         .set({ transcript: text, transcriptionStatus: 'done', durationMs, lockedUntil: null, lastError: null })
         .where(eq(audioChunks.id, job.id));
       if (!job.keepAudio) await discardAudio(db, blobs, job);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = describeErrorSafely(err);
       const unavailable = err instanceof TranscriptionUnavailableError;
       const giveUp = unavailable || job.attempts >= MAX_ATTEMPTS;
       log.warn({ chunk: job.id, attempts: job.attempts, err: message }, giveUp ? 'transcription gave up' : 'transcription will retry');

@@ -11,7 +11,8 @@ import { beginSession } from './session-actions';
 import { hasErrors, validateLogin, type FieldErrors } from './validation';
 import { fieldMessage, summaryMessage } from './validation-messages';
 
-export function LoginForm({ notice }: { notice?: string }) {
+/** `invitationToken`: the invitation the clinician came from, shown again once signed in so they can answer it. */
+export function LoginForm({ notice, invitationToken }: { notice?: string; invitationToken?: string }) {
   const { i18n, t } = useLingui();
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
@@ -31,7 +32,9 @@ export function LoginForm({ notice }: { notice?: string }) {
     try {
       const { token, d_user } = await accountApi.login(email.trim(), password);
       await beginSession(token, d_user, remember ? 'local' : 'session');
-      await navigate({ to: '/' });
+      await (invitationToken
+        ? navigate({ to: '/organization/invitations/$token', params: { token: invitationToken } })
+        : navigate({ to: '/' }));
     } catch (err) {
       setFailure(describeFailure(i18n, err));
       setBusy(false);

@@ -10,12 +10,18 @@ const byCode: Record<string, MessageDescriptor> = {
   invitation_already_responded: msg`You have already responded to this invitation`,
   invitation_email_mismatch: msg`This invitation was sent to another e-mail address`,
   invalid_or_expired_token: msg`This link is invalid or has expired`,
+  token_already_used: msg`This sign-in link has already been used. Open the app again from your record system.`,
+  token_claims_missing: msg`Your record system made this sign-in link incorrectly. Ask its administrator to check the integration.`,
+  token_lifetime_too_long: msg`Your record system made this sign-in link incorrectly. Ask its administrator to check the integration.`,
   invalid_current_password: msg`The current password is not correct`,
   too_many_requests: msg`Too many attempts. Wait a few minutes and try again.`,
   integration_not_configured: msg`Sign-in from other systems is not configured`,
   only_admin: msg`You can't leave the organization (only admin)`,
   forbidden: msg`Only an administrator of the organization can do this.`,
   audio_not_kept: msg`This audio is not kept: your consultation data storage settings remove it once transcribed.`,
+  invalid_characters: msg`The text contains a character that cannot be saved (a null character). Remove it and try again.`,
+  invalid_multipart: msg`The file did not arrive complete. Check your connection and try again.`,
+  payload_too_large: msg`The file is too large.`,
   insufficient_credits: msg`No credits left. More credits are bought through support; this consultation is kept.`,
 };
 

@@ -8,15 +8,21 @@ import { organizationsApi, type InvitationView } from '../../api/organizations';
 import { authAtom, updateUser } from '../../app-state';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
+import { endSession } from '../auth/session-actions';
 import { describeFailure } from '../i18n/api-error-messages';
 
 const answerFailed = msg`An error occurred while accepting or rejecting the invitation`;
 
-/** Spec §2 /organization/invitations/{token}: accept or reject when signed in; a newcomer creates an account with it. */
+/**
+ * Spec §2 /organization/invitations/{token}: the invited clinician accepts or declines once signed in with the
+ * invited address (the server refuses anyone else); a newcomer creates an account with it.
+ */
 export function InvitationAnswer({ token }: { token: string }) {
   const { i18n, t } = useLingui();
   const navigate = useNavigate();
-  const signedIn = Boolean(useAtomValue(authAtom));
+  const auth = useAtomValue(authAtom);
+  const signedIn = Boolean(auth);
+  const signedInEmail = auth?.user?.email;
   const [invitation, setInvitation] = useState<InvitationView>();
   const [error, setError] = useState<string>();
   const [done, setDone] = useState<'accepted' | 'rejected'>();
@@ -25,6 +31,15 @@ export function InvitationAnswer({ token }: { token: string }) {
   useEffect(() => {
     organizationsApi.invitation(token).then((r) => setInvitation(r.invitation), (err) => setError(describeFailure(i18n, err, answerFailed)));
   }, [token, i18n]);
+
+  const invitationRef = `/organization/invitations/${token}`;
+
+  /** Signed in as someone else: end that session and come back here through the sign-in page. */
+  async function switchAccount() {
+    setBusy(true);
+    await endSession();
+    await navigate({ to: '/login', search: { ref: invitationRef } });
+  }
 
   async function answer(kind: 'accept' | 'reject') {
     setBusy(true);
@@ -83,7 +98,19 @@ export function InvitationAnswer({ token }: { token: string }) {
         </Trans>
       </p>
       {error && <Alert tone="error">{error}</Alert>}
-      {signedIn ? (
+      {signedIn && signedInEmail && signedInEmail.toLowerCase() !== invitation.email.toLowerCase() ? (
+        <>
+          <Alert tone="warning">
+            <Trans>
+              This invitation was sent to {invitation.email}, but you are signed in as {signedInEmail}. Only the invited address can accept or
+              decline it.
+            </Trans>
+          </Alert>
+          <Button variant="secondary" onClick={() => void switchAccount()} busy={busy}>
+            <Trans>Sign in with another account</Trans>
+          </Button>
+        </>
+      ) : signedIn ? (
         <div className="form-actions">
           <Button onClick={() => void answer('accept')} busy={busy}>
             <Trans>Accept</Trans>
@@ -94,20 +121,20 @@ export function InvitationAnswer({ token }: { token: string }) {
         </div>
       ) : (
         <>
-          <Link to="/signup" search={{ ref: `/organization/invitations/${token}` }} className="button" data-variant="primary" data-block="true">
+          <Link to="/signup" search={{ ref: invitationRef }} className="button" data-variant="primary" data-block="true">
             <Trans>Create account</Trans>
           </Link>
           <p className="muted">
-            <Trans>Already have an account? Sign in, then open the link in the e-mail again.</Trans>
+            <Trans>Already have an account? Sign in with {invitation.email} to accept or decline the invitation.</Trans>
           </p>
           <div className="form-actions">
-            <Link to="/login" className="button" data-variant="secondary">
+            <Link to="/login" search={{ ref: invitationRef }} className="button" data-variant="secondary">
               <Trans>Sign in</Trans>
             </Link>
-            <Button variant="ghost" onClick={() => void answer('reject')} disabled={busy}>
-              <Trans>Decline</Trans>
-            </Button>
           </div>
+          <p className="muted">
+            <Trans>Not joining? You can also ignore this invitation: it expires by itself.</Trans>
+          </p>
         </>
       )}
     </>

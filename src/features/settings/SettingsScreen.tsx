@@ -5,6 +5,7 @@ import { Link } from '@tanstack/react-router';
 import type { ComponentType } from 'react';
 import { AudioTest } from '../recording/AudioTest';
 import { AccountSection } from './sections/AccountSection';
+import { AuditLogSection } from './sections/AuditLogSection';
 import { CreditsSection } from './sections/CreditsSection';
 import { HistorySection } from './sections/HistorySection';
 import { OrganisationSection } from './sections/OrganisationSection';
@@ -16,6 +17,7 @@ import { ToolsSection } from './sections/ToolsSection';
 export const SETTINGS_SECTIONS: { id: string; label: MessageDescriptor; Component: ComponentType<{ userId?: string }> }[] = [
   { id: 'account', label: msg`Account`, Component: AccountSection },
   { id: 'organisation', label: msg`Organisation`, Component: OrganisationSection },
+  { id: 'access-log', label: msg`Access log`, Component: AuditLogSection },
   { id: 'audio', label: msg`Audio`, Component: AudioTest },
   { id: 'credits', label: msg`Credits`, Component: CreditsSection },
   { id: 'history', label: msg`History`, Component: HistorySection },

@@ -77,5 +77,8 @@ export async function deleteAccount(ctx: AppContext, user: UserRow): Promise<voi
   // Research spaces of one's own go too; those shared with an organization stay with its members.
   const spaces = await ctx.db.delete(researchSpaces).where(and(eq(researchSpaces.createdBy, user.id), isNull(researchSpaces.organizationId))).returning({ id: researchSpaces.id });
   for (const s of spaces) await ctx.blobs.deletePrefix(researchBlobPrefix(s.id));
+  // The cascade removes the session rows, but a token checked a moment ago may still sit in this process's short
+  // liveness cache (session-tokens.ts): revoking first drops it there too, so the token dies with the account.
+  await ctx.sessions.revokeAllFor(user.id);
   await ctx.db.delete(users).where(eq(users.id, user.id));
 }

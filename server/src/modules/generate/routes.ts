@@ -6,6 +6,7 @@ import { DomainError } from '../../http/errors.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
 import { SELECTABLE_DOCUMENTS } from '../consultation_types/catalogue.js';
 import { debitGeneration, refundGeneration } from '../credits/service.js';
+import { describeErrorSafely } from '../../http/safe-errors.js';
 
 const body = z
   .object({
@@ -49,7 +50,7 @@ export function generateRoutes(app: App, ctx: AppContext) {
       }
     } catch (err) {
       if (charged) await refundGeneration(ctx.db, user, charged.ledgerId);
-      request.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'generation failed');
+      request.log.warn({ err: describeErrorSafely(err) }, 'generation failed');
       throw new DomainError(502, 'generation_failed', 'Generation failed');
     }
     return { text, engine: ctx.textGenerator.info.engine, uses_ai: ctx.textGenerator.info.usesAi };

@@ -11,6 +11,7 @@ import { findOwnTemplate } from '../processor_inputs/service.js';
 import { findGuide } from '../selectable_documents/service.js';
 import { listChunks, type SessionRow } from '../consultation_sessions/repository.js';
 import { assembleTranscription } from '../consultation_sessions/transcription.js';
+import { describeErrorSafely } from '../../http/safe-errors.js';
 
 export type DocumentRow = typeof generatedDocuments.$inferSelect;
 
@@ -133,7 +134,7 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     // The transcript and inputs are untouched; the clinician can try again.
     await ctx.db
       .update(generatedDocuments)
-      .set({ status: 'failed', text, error: err instanceof Error ? err.message.slice(0, 500) : 'generation failed', completedAt: new Date() })
+      .set({ status: 'failed', text, error: describeErrorSafely(err).slice(0, 500), completedAt: new Date() })
       .where(eq(generatedDocuments.id, row.id));
     // A document that was not written is not paid for.
     if (charge) await refundGeneration(ctx.db, charge.user, row.id);

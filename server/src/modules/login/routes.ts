@@ -1,11 +1,16 @@
 import { loginBody, userEnvelope } from '../../../../contract/account.js';
 import { apiErrorSchema } from '../../../../contract/errors.js';
+import { loginSourceOf } from '../../auth/login-limiter.js';
 import { burnPasswordCheck, verifyPassword } from '../../auth/passwords.js';
 import { findUserByEmail } from '../../auth/users.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { startSession } from '../../http/session-response.js';
 
+/**
+ * Password sign-in. Two limits apply: attempts per address (the route's rate limit) and a per-account back-off
+ * that pauses unknown sources without stopping the clinician's own devices and addresses (auth/login-limiter.ts).
+ */
 export function loginRoutes(app: App, ctx: AppContext) {
   app.post(
     '/v1/login',
@@ -15,16 +20,22 @@ export function loginRoutes(app: App, ctx: AppContext) {
     },
     async (request, reply) => {
       const { email, password } = request.body.user;
-      if (ctx.loginLimiter.isBlocked(email)) {
-        throw new DomainError(429, 'too_many_requests', 'Too many failed attempts for this account, try again later');
-      }
       const user = await findUserByEmail(ctx.db, email);
+      const source = loginSourceOf(request);
+      const trust = await ctx.loginLimiter.trustOf(user?.id, source);
+      const pausedUntil = await ctx.loginLimiter.pausedUntil(email, trust);
+      if (pausedUntil) {
+        const seconds = Math.max(1, Math.ceil((pausedUntil.getTime() - Date.now()) / 1000));
+        reply.header('retry-after', String(seconds));
+        const wait = `Too many failed sign-ins to this account; try again in ${Math.ceil(seconds / 60)} min`;
+        throw new DomainError(429, 'too_many_requests', trust === 'unknown' ? `${wait}, or from a device you have signed in from before` : wait);
+      }
       const ok = user ? await verifyPassword(user.passwordHash, password) : (await burnPasswordCheck(password), false);
       if (!user || !ok) {
-        ctx.loginLimiter.recordFailure(email);
+        await ctx.loginLimiter.recordFailure(email, trust);
         throw new DomainError(401, 'invalid_credentials', 'Invalid credentials');
       }
-      ctx.loginLimiter.reset(email);
+      await ctx.loginLimiter.recordSuccess(email, user.id, trust, source);
       const { d_user } = await startSession(ctx, reply, user);
       return { d_user };
     },

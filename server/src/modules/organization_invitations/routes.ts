@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { tokenParams } from '../../../../contract/account.js';
+import type { UserRow } from '../../auth/users.js';
 import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { currentUser, requireUser } from '../../http/authenticate.js';
@@ -9,8 +10,9 @@ import { assertAnotherAdmin } from '../organizations/service.js';
 import { describeInvitation, findUsableInvitation, markInvitation } from './service.js';
 
 /**
- * Spec §2 /organization/invitations/{token}: a signed-in clinician accepts or rejects; a newcomer accepts by
- * signing up with the token. The token itself is the secret; answering is possible once.
+ * Spec §2 /organization/invitations/{token}: a signed-in clinician with the invited address accepts or rejects;
+ * a newcomer accepts by signing up with the token. The link alone only shows the invitation: a link forwarded
+ * or leaked from a mailbox cannot answer for the invited person. Answering is possible once.
  */
 export function organizationInvitationsRoutes(app: App, ctx: AppContext) {
   const base = '/v1/organization_invitations/:token';
@@ -20,9 +22,7 @@ export function organizationInvitationsRoutes(app: App, ctx: AppContext) {
   app.post(`${base}/accept`, { onRequest: requireUser(ctx), schema: { params: tokenParams } }, async (request) => {
     const user = currentUser(request);
     const invitation = await findUsableInvitation(ctx.db, request.params.token);
-    if (invitation.email !== user.email.toLowerCase()) {
-      throw new DomainError(403, 'invitation_email_mismatch', 'This invitation was sent to another e-mail address');
-    }
+    assertInvitedUser(invitation, user);
     await ctx.db.transaction(async (tx) => {
       const db = tx as unknown as Database;
       // Moving to another organization must not leave the current one without an admin.
@@ -36,9 +36,17 @@ export function organizationInvitationsRoutes(app: App, ctx: AppContext) {
     return { organization: { id: invitation.organizationId, name: invitation.organizationName, role: invitation.role } };
   });
 
-  app.post(`${base}/reject`, { schema: { params: tokenParams } }, async (request) => {
+  app.post(`${base}/reject`, { onRequest: requireUser(ctx), schema: { params: tokenParams } }, async (request) => {
     const invitation = await findUsableInvitation(ctx.db, request.params.token);
+    assertInvitedUser(invitation, currentUser(request));
     await markInvitation(ctx.db, invitation.id, 'rejected');
     return { invitation: await describeInvitation(ctx.db, request.params.token) };
   });
+}
+
+/** Only the person the invitation was sent to answers it, accepting or declining alike. */
+function assertInvitedUser(invitation: { email: string }, user: UserRow): void {
+  if (invitation.email !== user.email.toLowerCase()) {
+    throw new DomainError(403, 'invitation_email_mismatch', 'This invitation was sent to another e-mail address');
+  }
 }

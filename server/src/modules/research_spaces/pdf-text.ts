@@ -3,6 +3,7 @@
  * only scanned images has no text layer: it is kept, and said to be unreadable, rather than guessed at.
  */
 import { DomainError } from '../../http/errors.js';
+import { storableText } from '../../ai/storable-text.js';
 
 /** Beyond this a file is not one patient's records but an archive; reading stops there. */
 const MAX_PAGES = 500;
@@ -33,7 +34,7 @@ export async function readPdfText(data: Buffer): Promise<PdfText> {
       lines.push('');
       page.cleanup();
     }
-    return { pages: doc.numPages, text: lines.join('\n').replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim() };
+    return { pages: doc.numPages, text: storableText(lines.join('\n')).replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim() };
   } catch (err) {
     if (err instanceof DomainError) throw err;
     if (err instanceof Error && /password/i.test(err.name + err.message)) throw new DomainError(422, 'invalid_request', 'This PDF is protected by a password');

@@ -10,6 +10,7 @@ import { patientsRoutes } from './patients.js';
 import { resultsRoutes } from './results.js';
 import { screeningsRoutes } from './screenings.js';
 import { canDeleteSpace, criteriaOf, criteriaOfTrials, criterionView, researchBlobPrefix, spaceFor, spaceView, trialIn, trialView, visibleTo } from './service.js';
+import { describeErrorSafely } from '../../http/safe-errors.js';
 
 const id = z.uuid({ error: 'invalid_id' });
 const spaceParams = z.object({ spaceId: id });
@@ -137,7 +138,7 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
     if (!trial.description.trim()) throw new DomainError(400, 'invalid_request', 'Write the trial description first', { 'trial.description': 'required' });
     const existing = new Set((await criteriaOf(ctx.db, trial.id)).map((c) => c.definition.trim().toLowerCase()));
-    const generated = await generateCriteria(ctx.textGenerator, trial.description, (err) => request.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'criteria generation fell back to the description’s lists'));
+    const generated = await generateCriteria(ctx.textGenerator, trial.description, (err) => request.log.warn({ err: describeErrorSafely(err) }, 'criteria generation fell back to the description’s lists'));
     const drafts = generated.criteria.filter((d) => !existing.has(d.definition.toLowerCase()));
     if (drafts.length === 0 && existing.size === 0) {
       throw new DomainError(422, 'invalid_request', "No criteria were found in the description. List them under 'Inclusion criteria' and 'Exclusion criteria', or add them one by one.");

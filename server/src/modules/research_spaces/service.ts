@@ -1,5 +1,5 @@
 /** Who may see a research space, and the views every research call answers with. */
-import { and, asc, eq, inArray, isNotNull, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { UserRow } from '../../auth/users.js';
 import type { Database } from '../../db/client.js';
 import { clinicalTrials, evaluationResults, researchPatientFiles, researchPatients, researchSpaces, trialCriteria, trialScreenings } from '../../db/schema.js';
@@ -18,9 +18,17 @@ export type TextStatus = 'read' | 'ocr_pending' | 'ocr_running' | 'ocr_done' | '
 /** Where a space's patient files live in the blob store (deleted with the patient, the space or the account). */
 export const researchBlobPrefix = (spaceId: string) => `research/${spaceId}/`;
 
-/** The creator, and the members of the organization the space was made in. */
+/**
+ * Who may reach a space follows current membership, never authorship: a space made in an organization belongs to
+ * whoever is a member of it now (its creator only while still one, so a removed member loses it at once); a
+ * personal space (made outside any organization) belongs to its creator alone. `user` is the row read from the
+ * database for this request (http/authenticate.ts), so a removal counts from the next request on.
+ */
 export const visibleTo = (user: Pick<UserRow, 'id' | 'organizationId'>) =>
-  or(eq(researchSpaces.createdBy, user.id), user.organizationId ? and(isNotNull(researchSpaces.organizationId), eq(researchSpaces.organizationId, user.organizationId)) : undefined);
+  or(
+    and(isNull(researchSpaces.organizationId), eq(researchSpaces.createdBy, user.id)),
+    user.organizationId ? eq(researchSpaces.organizationId, user.organizationId) : undefined,
+  );
 
 /** The space when the user may see it; 404 otherwise (a space of someone else is not even said to exist). */
 export async function spaceFor(db: Database, user: UserRow, spaceId: string): Promise<SpaceRow> {
@@ -61,9 +69,12 @@ export const trialView = (t: TrialRow, criteria: CriterionRow[]) => ({
   criteria: criteria.map(criterionView),
 });
 
-/** A shared space is deleted for everyone: only its creator or an administrator of its organization may. */
+/**
+ * A shared space is deleted for everyone: only its creator while still a member, or a current administrator of its
+ * organization, may. A personal space only by its creator.
+ */
 export const canDeleteSpace = (s: SpaceRow, user: Pick<UserRow, 'id' | 'organizationId' | 'organizationRole'>) =>
-  s.createdBy === user.id || (s.organizationId !== null && s.organizationId === user.organizationId && user.organizationRole === 'admin');
+  s.organizationId === null ? s.createdBy === user.id : s.organizationId === user.organizationId && (s.createdBy === user.id || user.organizationRole === 'admin');
 
 export const spaceView = (s: SpaceRow, user: Pick<UserRow, 'id' | 'organizationId' | 'organizationRole'>) => ({
   id: s.id,

@@ -48,6 +48,42 @@ describe('password reset', () => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(session) })).statusCode).toBe(401);
   });
 
+  it('using one link retires every other link still in the mailbox, and signs every device out', async () => {
+    const u = await createUser(t);
+    const session = await login(t, u.email, u.password);
+    expect((await request(u.email)).statusCode).toBe(202);
+    const first = lastMailToken(t, u.email);
+    // Asking again keeps working: a second link arrives while the first is still unused.
+    expect((await request(u.email)).statusCode).toBe(202);
+    const second = lastMailToken(t, u.email);
+    expect(second).not.toBe(first);
+
+    expect((await confirm(first, 'first-new-password')).statusCode).toBe(200);
+    const late = await confirm(second, 'second-new-password');
+    expect(late.statusCode).toBe(400);
+    expect(late.json().error).toMatchObject({ code: 'invalid_or_expired_token', message: 'This link is invalid or has expired' });
+    // The late link changed nothing: the password set by the first one holds.
+    await expect(login(t, u.email, 'first-new-password')).resolves.toBeTruthy();
+    await expect(login(t, u.email, 'second-new-password')).rejects.toThrow(/401/);
+    expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(session) })).statusCode).toBe(401);
+
+    // A link asked for after the reset is a fresh one and works.
+    await request(u.email);
+    expect((await confirm(lastMailToken(t, u.email), 'third-new-password')).statusCode).toBe(200);
+    await expect(login(t, u.email, 'third-new-password')).resolves.toBeTruthy();
+  });
+
+  it("retires only that user's links", async () => {
+    const a = await createUser(t);
+    const b = await createUser(t);
+    await request(a.email);
+    await request(b.email);
+    const tokenA = lastMailToken(t, a.email);
+    const tokenB = lastMailToken(t, b.email);
+    expect((await confirm(tokenA, 'a-new-password')).statusCode).toBe(200);
+    expect((await confirm(tokenB, 'b-new-password')).statusCode).toBe(200);
+  });
+
   it('refuses an expired link', async () => {
     const u = await createUser(t);
     await request(u.email);

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { okEnvelope, resetPasswordConfirmBody, resetPasswordRequestBody, tokenParams } from '../../../../contract/account.js';
 import { apiErrorSchema } from '../../../../contract/errors.js';
-import { consumeOneTimeToken, createOneTimeToken } from '../../auth/one-time-tokens.js';
+import { consumeOneTimeToken, createOneTimeToken, revokeOutstandingTokens } from '../../auth/one-time-tokens.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { findUserByEmail } from '../../auth/users.js';
 import type { Language } from '../../../../contract/account.js';
+import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
@@ -45,13 +46,25 @@ export function resetPasswordRoutes(app: App, ctx: AppContext) {
           password_confirmation: 'passwords_do_not_match',
         });
       }
-      const userId = await consumeOneTimeToken(ctx.db, request.params.token, 'reset_password');
-      if (!userId) throw new DomainError(400, 'invalid_or_expired_token', 'This link is invalid or has expired');
-      await ctx.db
-        .update(users)
-        .set({ passwordHash: await hashPassword(password), forcePasswordChange: false, updatedAt: new Date() })
-        .where(eq(users.id, userId));
-      await ctx.sessions.revokeAllFor(userId);
+      // Hashed before the transaction: argon2 takes tens of milliseconds that no transaction should wait on.
+      const passwordHash = await hashPassword(password);
+      const user = await ctx.db.transaction(async (tx) => {
+        const db = tx as unknown as Database;
+        const userId = await consumeOneTimeToken(db, request.params.token, 'reset_password');
+        if (!userId) return undefined;
+        // Any other reset link still in the mailbox dies with this one.
+        await revokeOutstandingTokens(db, userId, 'reset_password');
+        const [updated] = await db
+          .update(users)
+          .set({ passwordHash, forcePasswordChange: false, updatedAt: new Date() })
+          .where(eq(users.id, userId))
+          .returning({ id: users.id, email: users.email });
+        return updated;
+      });
+      if (!user) throw new DomainError(400, 'invalid_or_expired_token', 'This link is invalid or has expired');
+      await ctx.sessions.revokeAllFor(user.id);
+      // Whoever reset through the mailbox is the account's owner: earlier failed guesses no longer pause it.
+      await ctx.loginLimiter.clear(user.email);
       return { ok: true as const };
     },
   );

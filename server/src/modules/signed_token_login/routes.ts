@@ -1,6 +1,6 @@
-import { jwtVerify } from 'jose';
 import { tokenBody, userEnvelope } from '../../../../contract/account.js';
 import { apiErrorSchema } from '../../../../contract/errors.js';
+import { spendIntegrationToken } from '../../auth/integration-tokens.js';
 import { findUserByEmail } from '../../auth/users.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
@@ -8,7 +8,8 @@ import { startSession } from '../../http/session-response.js';
 
 /**
  * An integrating system (a hospital EHR) signs a short JWT with the shared INTEGRATION_KEY naming the
- * clinician by e-mail (`email` claim, or `sub`); it must carry `exp`. No key configured: the door is shut.
+ * clinician by e-mail (`email` claim, or `sub`), with `jti`, `iat` and an `exp` at most 5 minutes later; each
+ * token signs in once (auth/integration-tokens.ts). No key configured: the door is shut.
  */
 export function signedTokenLoginRoutes(app: App, ctx: AppContext) {
   app.post(
@@ -21,17 +22,8 @@ export function signedTokenLoginRoutes(app: App, ctx: AppContext) {
       if (!ctx.config.integrationKey) {
         throw new DomainError(503, 'integration_not_configured', 'Sign-in from other systems is not configured');
       }
-      let email: string | undefined;
-      try {
-        const { payload } = await jwtVerify(request.body.token, new TextEncoder().encode(ctx.config.integrationKey), {
-          algorithms: ['HS256'],
-          requiredClaims: ['exp'],
-        });
-        email = typeof payload.email === 'string' ? payload.email : payload.sub;
-      } catch {
-        email = undefined;
-      }
-      const user = email ? await findUserByEmail(ctx.db, email) : undefined;
+      const email = await spendIntegrationToken(ctx.db, request.body.token, ctx.config.integrationKey);
+      const user = await findUserByEmail(ctx.db, email);
       if (!user) throw new DomainError(401, 'invalid_or_expired_token', 'This link is invalid or has expired');
       const { d_user } = await startSession(ctx, reply, user);
       return { d_user };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { signupBody, userEnvelope } from '../../../../contract/account.js';
 import { apiErrorSchema } from '../../../../contract/errors.js';
+import { loginSourceOf } from '../../auth/login-limiter.js';
 import type { App, AppContext } from '../../http/context.js';
 import { startSession } from '../../http/session-response.js';
 import { signUp } from './service.js';
@@ -17,6 +18,8 @@ export function signupRoutes(app: App, ctx: AppContext) {
     },
     async (request, reply) => {
       const user = await signUp(ctx, request.body);
+      // The device and address that created the account with its password count as the clinician's own.
+      await ctx.loginLimiter.rememberSource(user.id, loginSourceOf(request));
       const session = await startSession(ctx, reply, user);
       return reply.status(201).send(session);
     },

@@ -20,7 +20,7 @@ function FlagsForm({ title, intro, flags }: { title: ReactNode; intro?: ReactNod
     opt_in_newsletter: user?.opt_in_newsletter ?? false,
     opt_in_product_contact: user?.opt_in_product_contact ?? false,
     save_audios: user?.save_audios ?? true,
-    save_text_data: user?.save_text_data ?? true,
+    save_text_data: user?.save_text_data ?? false,
   }));
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string }>();

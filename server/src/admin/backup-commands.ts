@@ -1,0 +1,113 @@
+/**
+ * The admin commands of data at rest: `rotate-key`, `backup --to FILE` and `restore --from FILE [--force]
+ * [--key-file FILE]` (listed with the others in admin/commands.ts). Each opens the blob store from the settings,
+ * like the server does; a server running meanwhile sees a rotated key ring file at its next read or write.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { openBlobStore } from '../storage/encrypted-blob-store.js';
+import { KEY_RING_FILE, readKeysFromFile } from '../storage/master-keys.js';
+import { rotateMasterKey, RotationError } from '../storage/key-rotation.js';
+import { createBackup } from './backup.js';
+import { restoreBackup, RestoreRefusedError } from './backup-restore.js';
+import { BackupFormatError } from './backup-format.js';
+import { BlobIntegrityError, UnknownMasterKeyError } from '../storage/blob-encryption.js';
+import { KeyRingError } from '../storage/master-keys.js';
+// A cycle (commands.ts lists these commands), harmless: UsageError is only used when a command runs.
+import { UsageError } from './commands.js';
+
+const FILE_ERRORS = new Set(['ENOENT', 'EACCES', 'EPERM', 'EEXIST', 'ENOTDIR', 'EISDIR', 'ENOSPC', 'EROFS']);
+
+/**
+ * Refusals and file problems are the operator's to fix: as UsageError their message reaches the terminal, also
+ * from a running server (which answers other failures with "see the server log").
+ */
+async function operatorErrors<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof RestoreRefusedError || err instanceof BackupFormatError || err instanceof KeyRingError || err instanceof UnknownMasterKeyError || err instanceof BlobIntegrityError || err instanceof RotationError) {
+      const usage = new UsageError(err.message);
+      // Both are raised by checks that run before a restore writes anything.
+      usage.restoreRefusedUnchanged = err instanceof RestoreRefusedError || err instanceof BackupFormatError;
+      throw usage;
+    }
+    const e = err as NodeJS.ErrnoException;
+    if (e.code && FILE_ERRORS.has(e.code)) throw new UsageError(`${e.path ?? 'A file'}: ${e.code === 'ENOENT' ? 'no such file or folder' : e.code === 'ENOSPC' ? 'the disk is full' : e.code}.`);
+    throw err;
+  }
+}
+
+/** True inside a server that holds the embedded database (the CLI sent it the command through its socket). */
+function insideRunningServer(dataDir: string): boolean {
+  try {
+    const lock = JSON.parse(readFileSync(path.join(dataDir, 'db.lock'), 'utf8')) as { pid?: number; port?: number };
+    return lock.pid === process.pid && Boolean(lock.port);
+  } catch {
+    return false;
+  }
+}
+
+const keyFileAdvice = (config: Config) =>
+  config.encryptionKey
+    ? 'Keep ENCRYPTION_KEY (and ENCRYPTION_KEY_PREVIOUS) in your password manager or secret store, apart from the backups.'
+    : `Keep a copy of ${path.join(config.dataDir, KEY_RING_FILE)} apart from the backups (a password manager or another medium): without it the blobs cannot be read.`;
+
+export const backupCommands = {
+  'rotate-key': {
+    usage: 'rotate-key',
+    args: z.object({}),
+    run: (_db: Database, config: Config) => operatorErrors(async () => {
+      const store = await openBlobStore(config);
+      const before = store.keys.ids();
+      const r = await rotateMasterKey(store);
+      const lines = [
+        r.newKey ? `New master key ${r.currentKeyId}.` : `Master key ${r.currentKeyId} (${store.keys.source === 'setting' ? 'from ENCRYPTION_KEY' : 'finishing an earlier rotation'}).`,
+        `${r.rewrapped} blobs rewrapped, ${r.encrypted} plaintext blobs encrypted, ${r.alreadyCurrent} already under the current key.`,
+      ];
+      if (r.retired.length) lines.push(`Retired key(s) ${r.retired.join(', ')}: backups made before now still need them.`);
+      if (r.unusedPreviousKeys.length) lines.push(`No blob needs ${r.unusedPreviousKeys.join(', ')} any more: remove it from ENCRYPTION_KEY_PREVIOUS.`);
+      if (!r.retired.length && !r.unusedPreviousKeys.length && before.length === 1 && store.keys.source === 'setting') {
+        lines.push('To change the key itself: put a new key in ENCRYPTION_KEY and the old one in ENCRYPTION_KEY_PREVIOUS, restart, and run rotate-key again.');
+      }
+      lines.push(keyFileAdvice(config));
+      return lines;
+    }),
+  },
+  backup: {
+    usage: 'backup --to /path/to/backup.cnbackup',
+    args: z.object({ to: z.string().trim().min(1).max(4096) }),
+    run: (db: Database, config: Config, args: { to: string }) => operatorErrors(async () => {
+      const store = await openBlobStore(config);
+      const r = await createBackup(db, store, { file: args.to, engine: config.databaseUrl ? 'postgres' : 'pglite' });
+      const rows = Object.values(r.rows).reduce((a, b) => a + b, 0);
+      return [
+        `Backup written to ${r.file} (${r.bytes} bytes, mode 0600): ${rows} rows of ${Object.keys(r.rows).length} tables, ${r.blobs} blobs (still encrypted).`,
+        ...(r.missing_blobs ? [`${r.missing_blobs} blobs named by rows were already deleted (audio not kept after transcription).`] : []),
+        ...(r.plaintext_blobs ? [`${r.plaintext_blobs} blobs predate encryption and are copied as plaintext: run rotate-key to encrypt them.`] : []),
+        `Its blobs need master key(s): ${r.master_key_ids.join(', ') || 'none'}.`,
+        keyFileAdvice(config),
+      ];
+    }),
+  },
+  restore: {
+    usage: 'restore --from /path/to/backup.cnbackup [--force] [--key-file /old/DATA_DIR/encryption-keys.json]',
+    booleanFlags: ['force'],
+    args: z.object({ from: z.string().trim().min(1).max(4096), force: z.boolean().default(false), 'key-file': z.string().trim().min(1).max(4096).optional() }),
+    run: (db: Database, config: Config, args: { from: string; force: boolean; 'key-file'?: string }) => operatorErrors(async () => {
+      if (insideRunningServer(config.dataDir)) throw new UsageError('A server is running on this data folder: stop it, then run restore.');
+      const store = await openBlobStore(config);
+      const imported = args['key-file'] ? store.keys.importKeys(readKeysFromFile(path.resolve(args['key-file']))) : [];
+      const r = await restoreBackup(db, store, { file: args.from, force: args.force });
+      const rows = Object.values(r.summary.rows).reduce((a, b) => a + b, 0);
+      return [
+        `Restored ${rows} rows of ${Object.keys(r.summary.rows).length} tables and ${r.summary.blobs} blobs from the backup of ${r.manifest.created_at}.`,
+        ...(r.removedBlobs ? [`Removed ${r.removedBlobs} blobs that were not in the backup.`] : []),
+        ...(imported.length ? [`Imported master key(s) ${imported.join(', ')}; run rotate-key to rewrap every blob under this server's key and retire them.`] : []),
+      ];
+    }),
+  },
+} as const;

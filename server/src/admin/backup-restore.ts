@@ -1,0 +1,184 @@
+/**
+ * `npm run admin -- restore --from FILE [--force]`: puts a backup (admin/backup.ts) back.
+ *
+ * Two passes over the file. The first reads it whole and checks it before anything is touched: the format, that
+ * it ends (not truncated), its counts, that this database has the same migrations as the one backed up, that
+ * the master keys its blobs need are configured, and that this database is empty (or --force). The second
+ * restores, in one transaction: rows in foreign-key order, blobs as stored (still encrypted; written before the
+ * commit, so a row never points at a missing blob), sequences moved past the restored values. A failure rolls
+ * the database back. With --force every table is emptied first, and after the commit the blobs that are not in
+ * the backup are removed from the store.
+ */
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { createGunzip } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client.js';
+import { storedKeyId } from '../storage/blob-encryption.js';
+import type { EncryptedBlobStore } from '../storage/encrypted-blob-store.js';
+import type { BackupManifest, BackupSummary } from './backup.js';
+import { listTables, migrationLevel, resetSequences, rowsOf, SEEDED_TABLES, type Queryable } from './backup-catalog.js';
+import { BackupFormatError, readRecords, type BackupRecord } from './backup-format.js';
+
+export class RestoreRefusedError extends Error {}
+
+export type RestoreReport = { manifest: BackupManifest; summary: BackupSummary; removedBlobs: number };
+
+function records(file: string): AsyncGenerator<BackupRecord> {
+  const gunzip = createGunzip();
+  const source = createReadStream(file);
+  source.on('error', (err) => gunzip.destroy(err));
+  return readRecords(source.pipe(gunzip));
+}
+
+const manifestSchema = z.object({
+  format: z.literal(1),
+  created_at: z.string(),
+  engine: z.enum(['pglite', 'postgres']),
+  migrations: z.object({ count: z.number().int(), hashes: z.array(z.string()) }),
+  tables: z.array(z.object({ name: z.string(), columns: z.array(z.string()) })),
+});
+const summarySchema = z.object({
+  rows: z.record(z.string(), z.number().int()),
+  blobs: z.number().int(),
+  blob_bytes: z.number().int(),
+  missing_blobs: z.number().int(),
+  plaintext_blobs: z.number().int(),
+  master_key_ids: z.array(z.string()),
+});
+
+function parseJson<T>(data: Buffer, schema: z.ZodType<T>, what: string): T {
+  try {
+    return schema.parse(JSON.parse(data.toString('utf8')));
+  } catch {
+    throw new BackupFormatError(`The backup file is damaged (unreadable ${what}).`);
+  }
+}
+
+/** The first pass: the whole file is read and checked; answers its manifest and end record. */
+async function verifyBackup(file: string): Promise<{ manifest: BackupManifest; summary: BackupSummary; keyIds: Set<string> }> {
+  let manifest: BackupManifest | undefined;
+  let summary: BackupSummary | undefined;
+  const rows: Record<string, number> = {};
+  const keyIds = new Set<string>();
+  let blobs = 0;
+  try {
+    for await (const r of records(file)) {
+      if (summary) throw new BackupFormatError('The backup file is damaged (data after its end).');
+      if (r.kind === 'M') {
+        if (manifest) throw new BackupFormatError('The backup file is damaged (two manifests).');
+        manifest = parseJson(r.data, manifestSchema, 'manifest');
+        continue;
+      }
+      if (!manifest) throw new BackupFormatError('The backup file is damaged (no manifest).');
+      if (r.kind === 'R') {
+        if (!manifest.tables.some((t) => t.name === r.name)) throw new BackupFormatError('The backup file is damaged (rows of a table its manifest does not list).');
+        rows[r.name] = (rows[r.name] ?? 0) + (r.data.length ? r.data.toString('utf8').split('\n').length : 0);
+      } else if (r.kind === 'B') {
+        const keyId = storedKeyId(r.data);
+        if (keyId !== 'legacy') keyIds.add(keyId);
+        blobs++;
+      } else {
+        summary = parseJson(r.data, summarySchema, 'end record');
+      }
+    }
+  } catch (err) {
+    if (err instanceof BackupFormatError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new BackupFormatError(`There is no file ${file}.`);
+    if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR') throw new BackupFormatError('The backup file is damaged or truncated (its compression does not check out).');
+    throw err;
+  }
+  if (!manifest) throw new BackupFormatError('The backup file is empty.');
+  if (!summary) throw new BackupFormatError('The backup file has no end: it is truncated (the backup did not finish).');
+  const counted = Object.entries(summary.rows).every(([t, n]) => (rows[t] ?? 0) === n) && Object.keys(rows).every((t) => t in summary!.rows);
+  if (!counted || blobs !== summary.blobs) throw new BackupFormatError('The backup file is damaged (its counts do not match its content).');
+  return { manifest, summary, keyIds };
+}
+
+async function nonEmptyTables(db: Queryable, tables: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const t of tables) {
+    if (SEEDED_TABLES.has(t)) continue;
+    const [row] = await rowsOf<{ any: boolean }>(db, sql`SELECT EXISTS (SELECT 1 FROM ${sql.identifier(t)}) AS any`);
+    if (row?.any) found.push(t);
+  }
+  return found;
+}
+
+export async function restoreBackup(db: Database, store: EncryptedBlobStore, opts: { file: string; force: boolean }): Promise<RestoreReport> {
+  const file = path.resolve(opts.file);
+  const { manifest, summary, keyIds } = await verifyBackup(file);
+
+  const level = await migrationLevel(db);
+  const sameLevel = level.count === manifest.migrations.count && level.hashes.every((h, i) => h === manifest.migrations.hashes[i]);
+  if (!sameLevel) {
+    throw new RestoreRefusedError(
+      `The backup was made at migration level ${manifest.migrations.count} and this database is at ${level.count}: ` +
+        'restore it with the version of the server that made it (then upgrade by starting the newer version).',
+    );
+  }
+  const tables = await listTables(db);
+  const names = new Set(tables.map((t) => t.name));
+  const unknown = manifest.tables.map((t) => t.name).filter((t) => !names.has(t));
+  if (unknown.length) throw new RestoreRefusedError(`The backup holds tables this database does not have (${unknown.join(', ')}).`);
+
+  const missingKeys = [...keyIds].filter((id) => !store.keys.find(id));
+  if (missingKeys.length) {
+    throw new RestoreRefusedError(
+      `The backup's blobs need master key ${missingKeys.join(', ')}, which this server does not have (it has ${store.keys.ids().join(', ') || 'none'}). ` +
+        'Pass the key ring file saved with the backup as --key-file FILE, or give the key in ENCRYPTION_KEY or ENCRYPTION_KEY_PREVIOUS.',
+    );
+  }
+  const appendOnly = tables.filter((t) => t.appendOnly).map((t) => t.name);
+  const busy = await nonEmptyTables(db, [...names]);
+  const busyAppendOnly = busy.filter((t) => appendOnly.includes(t));
+  if (busyAppendOnly.length && (opts.force || busyAppendOnly.length === busy.length)) {
+    // Nothing may empty an audit log, not even a restore; a database holding only events (of earlier commands,
+    // say) is easily made anew.
+    throw new RestoreRefusedError(
+      `${busyAppendOnly.join(', ')} already has rows (events of earlier commands) and is append-only: ` +
+        'nothing can empty it. Restore into a new database: stop the server and remove DATA_DIR/db (embedded database), ' +
+        'or create a new PostgreSQL database for DATABASE_URL, then run restore again.',
+    );
+  }
+  if (busy.length && !opts.force) throw new RestoreRefusedError(`The database is not empty (${busy.join(', ')} have rows). Restore into a new one, or pass --force to replace everything in it.`);
+
+  const restoredBlobs = new Set<string>();
+  await db.transaction(async (tx) => {
+    if (opts.force) {
+      // Append-only tables are empty (checked above) and refuse TRUNCATE even then.
+      const emptied = tables.filter((t) => !t.appendOnly);
+      if (emptied.length) await tx.execute(sql`TRUNCATE TABLE ${sql.join(emptied.map((t) => sql.identifier(t.name)), sql`, `)}`);
+    } else {
+      for (const t of tables) if (SEEDED_TABLES.has(t.name)) await tx.execute(sql`DELETE FROM ${sql.identifier(t.name)}`);
+    }
+    const byName = new Map(tables.map((t) => [t.name, t]));
+    for await (const r of records(file)) {
+      if (r.kind === 'R') {
+        const table = byName.get(r.name)!;
+        const cols = sql.join(table.columns.map((c) => sql.identifier(c)), sql`, `);
+        // PostgreSQL turns its own row_to_json text back into the row: every type round-trips exactly, on both engines.
+        await tx.execute(
+          sql`INSERT INTO ${sql.identifier(table.name)} (${cols}) OVERRIDING SYSTEM VALUE
+              SELECT ${cols} FROM json_populate_recordset(NULL::${sql.identifier(table.name)}, ${`[${r.data.toString('utf8').split('\n').join(',')}]`}::json)`,
+        );
+      } else if (r.kind === 'B') {
+        await store.driver.put(r.name, r.data);
+        restoredBlobs.add(r.name);
+      }
+    }
+    await resetSequences(tx);
+  });
+
+  let removedBlobs = 0;
+  if (opts.force) {
+    for await (const key of store.list()) {
+      if (restoredBlobs.has(key)) continue;
+      await store.delete(key);
+      removedBlobs++;
+    }
+  }
+  return { manifest, summary, removedBlobs };
+}

@@ -1,0 +1,132 @@
+/**
+ * Records every finished request to an audited route (audited-routes.ts) in the audit log: who (the signed-in user
+ * and their organization, or nobody), what (action, record type, ids), when, from where (the client address as
+ * Fastify sees it, so TRUST_PROXY applies; the user agent, shortened) and the outcome (the HTTP status, so refused
+ * attempts are recorded too). The event is handed to the writer after the response has left: no request waits
+ * for the log.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../db/client.js';
+import type { App } from '../http/context.js';
+import { CONSULTATION_TYPES } from '../modules/consultation_types/catalogue.js';
+import { auditedRoute, type AuditedRoute, type IdSource } from './audited-routes.js';
+import { createAuditWriter, type AuditWriter } from './audit-writer.js';
+import type { AuditEventFields } from './hash-chain.js';
+
+export type AuditLog = AuditWriter & {
+  /** Every route the app registered (method and pattern), for the test that no patient-data route is forgotten. */
+  readonly routes: readonly { method: string; url: string }[];
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    auditLog: AuditLog;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INTEGER = /^\d{1,9}$/;
+/** The only document keys a route accepts; anything else in that place of a URL is not kept. */
+const DOCUMENT_KEYS = new Set(['main', ...CONSULTATION_TYPES.flatMap((t) => t.documents)]);
+/** Kept in place of an id that was sent but is not a valid one (the attempt shows, whatever was typed does not). */
+const INVALID = 'invalid';
+const MAX_USER_AGENT = 200;
+
+/** Registers the hooks; call before the routes are registered, so the route list is complete. */
+export function registerAuditLog(app: App, db: Database): AuditLog {
+  const routes: { method: string; url: string }[] = [];
+  const writer = createAuditWriter(db, app.log);
+  const auditLog: AuditLog = Object.assign(writer, { routes });
+  app.decorate('auditLog', auditLog);
+
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
+
+  /** Answers of creations, read for the new record's id (only where the table asks for it). */
+  const answers = new WeakMap<FastifyRequest, unknown>();
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const entry = auditedRoute(request.method, request.routeOptions.url);
+    if (entry && needsAnswer(entry) && reply.statusCode < 300 && typeof payload === 'string') {
+      try {
+        answers.set(request, JSON.parse(payload));
+      } catch {
+        // not JSON: no id to keep
+      }
+    }
+    done(null, payload);
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    const entry = auditedRoute(request.method, request.routeOptions.url);
+    if (entry) writer.record(eventOf(entry, request, reply, answers.get(request)));
+    done();
+  });
+
+  app.addHook('onClose', async () => {
+    await writer.close();
+  });
+  return auditLog;
+}
+
+function needsAnswer(entry: AuditedRoute): boolean {
+  return [entry.id, ...Object.values(entry.related ?? {})].some((s) => s && 'created' in s);
+}
+
+function eventOf(entry: AuditedRoute, request: FastifyRequest, reply: FastifyReply, answer: unknown): AuditEventFields {
+  const actor = actorOf(request);
+  const read = (source: IdSource) => idFrom(source, request, answer, actor.userId);
+  const extraIds: Record<string, string> = {};
+  for (const [name, source] of Object.entries(entry.related ?? {})) {
+    const value = read(source);
+    if (value !== undefined) extraIds[name] = value;
+  }
+  return {
+    occurredAt: new Date(),
+    actorUserId: actor.userId,
+    actorOrganizationId: actor.organizationId,
+    actorKind: actor.userId ? 'user' : entry.signedLink ? 'signed_link' : 'anonymous',
+    action: entry.action,
+    resourceType: entry.resource,
+    resourceId: entry.id ? (read(entry.id) ?? null) : null,
+    extraIds,
+    outcome: reply.statusCode < 400 ? 'success' : 'failure',
+    statusCode: reply.statusCode,
+    clientAddress: printable(request.ip, 64),
+    userAgent: printable(request.headers['user-agent'], MAX_USER_AGENT),
+  };
+}
+
+/** Who asked: set by the authentication hooks (http/authenticate.ts) when the token was valid. */
+function actorOf(request: FastifyRequest): { userId: string | null; organizationId: string | null } {
+  const user = request.auth?.user;
+  const userId = user?.id ?? request.authId?.userId ?? null;
+  return { userId: userId?.toLowerCase() ?? null, organizationId: user?.organizationId?.toLowerCase() ?? null };
+}
+
+function idFrom(source: IdSource, request: FastifyRequest, answer: unknown, actorId: string | null): string | undefined {
+  if ('actor' in source) return actorId ?? undefined;
+  if ('created' in source) {
+    const value = source.created.reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), answer);
+    return typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : undefined;
+  }
+  const values = ('param' in source ? request.params : request.query) as Record<string, unknown> | undefined;
+  const raw = values?.[('param' in source ? source.param : source.query)];
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const text = String(raw);
+  switch (source.kind) {
+    case 'uuid':
+      return UUID.test(text) ? text.toLowerCase() : INVALID;
+    case 'integer':
+      return INTEGER.test(text) ? String(Number(text)) : INVALID;
+    case 'document':
+      return DOCUMENT_KEYS.has(text) ? text : INVALID;
+  }
+}
+
+/** Without control characters (PostgreSQL refuses NUL) and cut to a length. */
+function printable(value: string | string[] | undefined, max: number): string | null {
+  const text = [value].flat()[0];
+  if (!text) return null;
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, max) || null;
+}
