@@ -47,6 +47,14 @@ test('an admin invites colleagues, promotes one and leaves; a member cannot see 
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'settings-organisation');
 
+  // The admin's access log: her own opening of the consultations list is in it, newest first.
+  await page.getByRole('link', { name: 'Access log' }).click();
+  await expect(page.getByRole('heading', { name: 'Access log' })).toBeVisible();
+  await expect(page.getByRole('table')).toContainText('Dra. Ana Prata');
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'settings-access-log');
+  await page.getByRole('link', { name: 'Organisation' }).click();
+
   const ritaJoins = await joinThroughMail(browser, rita, 'Dra. Rita Sousa');
   const joaoJoins = await joinThroughMail(browser, joao, 'Dr. João Melo');
   await page.reload();

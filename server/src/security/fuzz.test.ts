@@ -325,6 +325,13 @@ describe('every registered route under attack', () => {
     expect(stats.changedByRefusal).toEqual([]);
   }, 600_000);
 
+  it('left no token, password or patient text in the log', () => {
+    const log = t.logs.join('');
+    expect(log.length).toBeGreaterThan(10_000);
+    const secrets = [owner.authorization!.slice(7), attacker.authorization!.slice(7), 'secret-pass', ids.token!, 'Type 2 diabetes', 'P-001', 'record.pdf', '<script>alert(1)</script>', '\\u0000'];
+    for (const s of secrets) expect(log, s.slice(0, 20)).not.toContain(s);
+  });
+
   it('made at least 1,500 hostile requests, and left the owner and the attacker as they were', async () => {
     expect(stats.requests).toBeGreaterThanOrEqual(1500);
     const [a] = await t.ctx.db.select().from(users).where(eq(users.id, ids.userId!));

@@ -90,7 +90,8 @@ describe('checkAudio', () => {
     }
     expect(clusters).toBeGreaterThan(0);
     expect(checkAudio(data)).toEqual({ ok: true, format: 'webm' });
-    expect(checkAudio(data.subarray(0, data.length - 37))).toEqual({ ok: true, format: 'webm' });
+    // Cut at every byte of its last blocks, inside a block's id or size too, as a recorder's slice may end.
+    for (let n = data.length - 300; n < data.length; n++) expect(checkAudio(data.subarray(0, n)), `cut at ${n}`).toEqual({ ok: true, format: 'webm' });
     const forged = Buffer.concat([data.subarray(0, data.length - 500), Buffer.from('<html>not a recording</html>'.repeat(30)), data.subarray(data.length - 500)]);
     expect(checkAudio(forged).ok).toBe(false);
   });
