@@ -99,6 +99,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     activeStatus: createActiveStatusCache(),
     textGenerator: withStorableOutput(opts.textGenerator ?? (await createTextGenerator(config))),
     liveDocuments: createLiveDocuments(),
+    requestScrub: retention.requestScrub,
     shutdown: shutdown.signal,
     background,
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),

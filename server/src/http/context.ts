@@ -28,6 +28,8 @@ export type AppContext = {
   activeStatus: ActiveStatusCache;
   textGenerator: TextGenerator;
   liveDocuments: LiveDocuments;
+  /** Call after deleting patient data outside the retention sweep: on PGlite its bytes are scrubbed from the files soon. */
+  requestScrub: () => void;
   /** Aborted when the server shuts down: background work stops waiting and lets go of the database. */
   shutdown: AbortSignal;
   /** Background work still running (document generation), awaited at shutdown. */

@@ -19,6 +19,7 @@ import { audioChunks, consultationSessions, generatedDocuments } from '../db/sch
 import type { App, AppContext } from '../http/context.js';
 import { makeWebm, multipartAudio } from '../test-support/audio-fixtures.js';
 import { bearer, createUser, login } from '../test-support/factories.js';
+import { textRecordPdf } from '../../../tests/fixtures/patient-records.js';
 import type { TestApp } from '../test-support/test-app.js';
 import { startRetentionJob } from './retention.js';
 
@@ -45,8 +46,8 @@ let database: DatabaseHandle | undefined;
 let app: App | undefined;
 
 /** The app on a PGlite database in DATA_DIR/db, with a transcriber that says the marker. */
-async function start(): Promise<{ app: App; ctx: AppContext; t: TestApp }> {
-  const config = loadConfig({ DATA_DIR: dataDir, WEB_DIST: path.join(dataDir, 'no-web-build'), PUBLIC_URL: 'http://clinic.test', RETENTION_SWEEP_SECONDS: '0', LOG_LEVEL: 'silent' });
+async function start(sweepSeconds = '0'): Promise<{ app: App; ctx: AppContext; t: TestApp }> {
+  const config = loadConfig({ DATA_DIR: dataDir, WEB_DIST: path.join(dataDir, 'no-web-build'), PUBLIC_URL: 'http://clinic.test', RETENTION_SWEEP_SECONDS: sweepSeconds, LOG_LEVEL: 'silent' });
   database = await openDatabase({ dataDir });
   expect(database.kind).toBe('pglite');
   const built = await buildApp({
@@ -123,5 +124,32 @@ describe('retention on PGlite: deleted means gone from the files', () => {
     database = undefined;
     for (const m of [M.transcript, M.input, M.feedback]) expect(filesHolding(dataDir, m), m).toEqual([]);
     expect(filesHolding(path.join(dataDir, 'db'), M.kept)).not.toEqual([]);
+  }, 60_000);
+
+  it('a research patient deleted by a researcher leaves no trace of its record in any file', async () => {
+    // The sweep runs (hourly here), so the deletion's scrub happens at the latest when the server stops.
+    const { t, ctx } = await start('3600');
+    const u = await createUser(t);
+    const headers = bearer(await login(t, u.email, u.password));
+    const record = marker('record');
+    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'Marker space' } } })).json().research_space.id;
+    const boundary = 'cnmarker';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="reference"\r\n\r\nP-1\r\n--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="r.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      textRecordPdf([`Diagnosis ${record}`]),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const added = await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space}/patients`, headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    expect(added.statusCode).toBe(201);
+    await ctx.db.execute(sql`CHECKPOINT`);
+    expect(filesHolding(path.join(dataDir, 'db'), record)).not.toEqual([]);
+
+    const patient = added.json().patient.id;
+    expect((await t.app.inject({ method: 'DELETE', url: `/v1/research_spaces/${space}/patients/${patient}`, headers })).statusCode).toBe(204);
+    await app!.close();
+    await database!.close();
+    app = undefined;
+    database = undefined;
+    expect(filesHolding(dataDir, record)).toEqual([]);
   }, 60_000);
 });

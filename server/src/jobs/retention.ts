@@ -28,6 +28,8 @@ export const SCRUB_INTERVAL_MS = 10 * 60_000;
 
 /** Every table a consultation's text can sit in (cascading from consultation_sessions). */
 const CONSULTATION_TABLES = ['consultation_sessions', 'audio_chunks', 'generated_documents', 'document_feedback'] as const;
+/** Every table whose rows hold patient text: consultations, assistant conversations, research records and results. */
+const SCRUBBED_TABLES = [...CONSULTATION_TABLES, 'assistant_messages', 'research_patients', 'research_patient_files', 'evaluation_results'] as const;
 
 export const sessionBlobPrefix = (sessionId: string) => `sessions/${sessionId}/`;
 
@@ -94,7 +96,7 @@ export async function sweepExpiredConsultations(db: Database, blobs: BlobStore, 
  * (retention-marker.test.ts).
  */
 export async function scrubDeletedRows(db: Database): Promise<void> {
-  await db.execute(sql.raw(`VACUUM FULL ${CONSULTATION_TABLES.join(', ')}`));
+  await db.execute(sql.raw(`VACUUM FULL ${SCRUBBED_TABLES.join(', ')}`));
   await db.execute(sql`SET wal_recycle = off`);
   await db.execute(sql`SELECT pg_switch_wal()`);
   await db.execute(sql`CHECKPOINT`);
@@ -121,7 +123,13 @@ export type RetentionJobOptions = {
  * deleted something the files are scrubbed at once, or, within SCRUB_INTERVAL_MS of the last scrub, on a later
  * pass (and at the latest when the server stops).
  */
-export function startRetentionJob(opts: RetentionJobOptions): { stop(): Promise<void> } {
+export type RetentionJob = {
+  stop(): Promise<void>;
+  /** Patient data was deleted outside the sweep (an account, a research patient…): scrub the files soon too. */
+  requestScrub(): void;
+};
+
+export function startRetentionJob(opts: RetentionJobOptions): RetentionJob {
   let running: Promise<unknown> = Promise.resolve();
   let scrubDue = false;
   let lastScrub = Number.NEGATIVE_INFINITY;
@@ -143,11 +151,15 @@ export function startRetentionJob(opts: RetentionJobOptions): { stop(): Promise<
       .then(pass)
       .catch((err: unknown) => opts.log.error({ err: describeErrorSafely(err) }, 'retention sweep failed'));
   };
-  if (opts.everySeconds <= 0) return { stop: async () => undefined };
+  const requestScrub = () => {
+    if (opts.scrubFiles) scrubDue = true;
+  };
+  if (opts.everySeconds <= 0) return { stop: async () => undefined, requestScrub };
   tick();
   const timer = setInterval(tick, opts.everySeconds * 1000);
   timer.unref();
   return {
+    requestScrub,
     async stop() {
       clearInterval(timer);
       await running;

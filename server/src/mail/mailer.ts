@@ -1,6 +1,7 @@
 /**
- * Sends mail through SMTP when SMTP_URL is set; otherwise writes each message as an .eml file in
- * DATA_DIR/outbox and logs its link, which is how a clinic without a mail server (or a developer) gets it.
+ * Sends mail through SMTP when SMTP_URL is set; otherwise writes each message as an .eml file (0600) in
+ * DATA_DIR/outbox, which is how a clinic without a mail server (or a developer) gets it. The log names the file,
+ * never the link inside it: mailed links carry sign-up, reset and confirmation tokens.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,7 +29,7 @@ export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: st
       const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text });
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^a-zA-Z0-9]/g, '').slice(0, 16)}.eml`);
       writeFileSync(file, info.message as Buffer, { mode: 0o600 });
-      opts.log.info({ file: path.basename(file), subject: mail.subject, link: mail.link }, 'mail written to outbox');
+      opts.log.info({ file: path.basename(file), subject: mail.subject }, `mail written to ${outbox}`);
     },
   };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWebm, multipartAudio } from '../../test-support/audio-fixtures.js';
-import { bearer, createOrganizationInvite, createUser, getUserRow, login, uniqueEmail } from '../../test-support/factories.js';
+import { bearer, createOrganizationInvite, createUser, getUserRow, lastMailToken, login, uniqueEmail } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 
 let t: TestApp;
@@ -60,6 +60,9 @@ describe('GET/PUT /v1/account', () => {
     const u = await createUser(t, { forcePasswordChange: true });
     const token = await login(t, u.email, u.password);
     const otherDevice = await login(t, u.email, u.password);
+    // A reset link mailed earlier (to a mailbox someone else may read) stops working with the new password.
+    await t.app.inject({ method: 'POST', url: '/v1/reset_password', remoteAddress: '10.9.9.9', payload: { email: u.email } });
+    const resetToken = lastMailToken(t, u.email);
 
     const missing = await put(token, { password: 'new-secret' });
     expect(missing.json().error.fields).toEqual({ 'user.current_password': 'required' });
@@ -76,6 +79,9 @@ describe('GET/PUT /v1/account', () => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(otherDevice) })).statusCode).toBe(401);
     await expect(login(t, u.email, u.password)).rejects.toThrow();
     await expect(login(t, u.email, 'new-secret')).resolves.toBeTruthy();
+    const reset = await t.app.inject({ method: 'PATCH', url: `/v1/reset_password/${resetToken}`, payload: { password: 'taken-over', password_confirmation: 'taken-over' } });
+    expect(reset.statusCode).toBe(400);
+    await expect(login(t, u.email, 'taken-over')).rejects.toThrow();
   });
 
   it('answers 401 without a token', async () => {

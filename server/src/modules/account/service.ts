@@ -4,6 +4,7 @@ import { researchBlobPrefix } from '../research_spaces/service.js';
 import { and, count, eq, isNull, ne } from 'drizzle-orm';
 import type { AccountUpdate } from '../../../../contract/account.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { revokeOutstandingTokens } from '../../auth/one-time-tokens.js';
 import type { UserRow } from '../../auth/users.js';
 import { consultationSessions, customDocumentRequests, medicalSpecialities, researchSpaces, users } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
@@ -49,8 +50,12 @@ export async function updateAccount(ctx: AppContext, user: UserRow, sessionId: s
     })
     .where(eq(users.id, user.id))
     .returning();
-  // A new password signs every other device out; this one keeps working.
-  if (passwordHash) await ctx.sessions.revokeAllFor(user.id, sessionId);
+  // A new password signs every other device out (this one keeps working), and a reset link mailed before it
+  // no longer works: whoever holds the old mailbox must not get the account back with it.
+  if (passwordHash) {
+    await ctx.sessions.revokeAllFor(user.id, sessionId);
+    await revokeOutstandingTokens(ctx.db, user.id, 'reset_password');
+  }
   return updated!;
 }
 
@@ -81,4 +86,5 @@ export async function deleteAccount(ctx: AppContext, user: UserRow): Promise<voi
   // liveness cache (session-tokens.ts): revoking first drops it there too, so the token dies with the account.
   await ctx.sessions.revokeAllFor(user.id);
   await ctx.db.delete(users).where(eq(users.id, user.id));
+  ctx.requestScrub();
 }

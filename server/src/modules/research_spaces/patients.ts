@@ -107,6 +107,7 @@ export function patientsRoutes(app: App, ctx: AppContext, preHandler: onRequestA
     const [row] = await ctx.db.delete(researchPatients).where(and(eq(researchPatients.id, request.params.patientId), eq(researchPatients.spaceId, space.id))).returning();
     if (!row) throw notFound('Patient not found');
     await ctx.blobs.deletePrefix(`${researchBlobPrefix(space.id)}${row.id}/`);
+    ctx.requestScrub();
     return reply.status(204).send();
   });
 }

@@ -82,6 +82,7 @@ export function resultsRoutes(app: App, ctx: AppContext, preHandler: onRequestAs
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
     const found = await own(space, request.params.resultId);
     await ctx.db.delete(evaluationResults).where(eq(evaluationResults.id, found.result.id));
+    ctx.requestScrub();
     return reply.status(204).send();
   });
 }

@@ -63,6 +63,7 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
     if (!canDeleteSpace(space, user)) throw new DomainError(403, 'forbidden', "Only the space's creator or an administrator of the organization can delete it");
     await ctx.db.delete(researchSpaces).where(eq(researchSpaces.id, space.id));
     await ctx.blobs.deletePrefix(researchBlobPrefix(space.id));
+    ctx.requestScrub();
     return reply.status(204).send();
   });
 
