@@ -33,6 +33,13 @@ export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 export const AUDIT_ACTOR_KINDS = ['user', 'anonymous', 'signed_link', 'admin_cli'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
+/**
+ * How a request ended: answered below 400, answered 400 or above, or the client closed the connection before the
+ * answer was complete (the request may still have been carried out; the status is the one being sent, if any).
+ */
+export const AUDIT_OUTCOMES = ['success', 'failure', 'client_disconnected'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
 /** Ids as the log keeps them: UUIDs, document keys, version numbers. Anything else is never stored. */
 export const AUDIT_ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -44,7 +51,7 @@ export const auditEventSchema = z.object({
   resource_type: z.enum(AUDIT_RESOURCE_TYPES),
   resource_id: z.string().nullable(),
   related_ids: z.record(z.string(), z.string()),
-  outcome: z.enum(['success', 'failure']),
+  outcome: z.enum(AUDIT_OUTCOMES),
   status_code: z.number().int().nullable(),
   client_address: z.string().nullable(),
   user_agent: z.string().nullable(),

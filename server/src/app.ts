@@ -107,14 +107,15 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     loginLimiter: createLoginLimiter(opts.db, { secret: config.jwtSecret, maxFailures: config.loginFailuresPerEmail }),
   };
 
+  // First: it sees each route registered, watches every request from its first hook (a client may close the
+  // connection at any point) and records every access to patient data (audit/).
+  registerAuditLog(app, opts.db);
   await registerSecurity(app, { corsOrigins: config.corsOrigins, sentryDsn: config.sentryDsn, integrationOrigins: config.integrationOrigins });
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: config.maxAudioChunkBytes, files: 1 } });
   registerErrorHandler(app);
   registerInputGuards(app);
   registerClientVersionCheck(app, config.minClientVersion);
-  // Before the routes: it sees each one registered, and records every access to patient data (audit/).
-  registerAuditLog(app, opts.db);
   registerRoutes(app, ctx);
   await registerWebApp(app, { webDist: config.webDist, sentryDsn: config.sentryDsn });
   // With PostgreSQL another instance may be running them; with PGlite this process is the only one.

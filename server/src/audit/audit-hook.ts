@@ -1,11 +1,18 @@
 /**
- * Records every finished request to an audited route (audited-routes.ts) in the audit log: who (the signed-in user
- * and their organization, or nobody), what (action, record type, ids), when, from where (the client address as
+ * Records every request to an audited route (audited-routes.ts) in the audit log, exactly once: who (the signed-in
+ * user and their organization, or nobody), what (action, record type, ids), when, from where (the client address as
  * Fastify sees it, so TRUST_PROXY applies; the user agent, shortened) and the outcome (the HTTP status, so refused
- * attempts are recorded too). The event is handed to the writer after the response has left: no request waits
- * for the log.
+ * attempts are recorded too). The event is handed to the writer once the answer is complete: no request waits for
+ * the log.
+ *
+ * A client that closes the connection before the answer is complete gets no `onResponse` from Fastify, yet its
+ * request may have been carried out (a transcript saved, a document streamed in part). Such a request is recorded
+ * with the outcome `client_disconnected`: at once when part of the answer had been sent (with its status), otherwise
+ * once the server settles on an answer it can no longer send (its status says what was done, and the actor is
+ * known by then), or after a few seconds if it never does (no status). Whichever way comes first records; the
+ * others see it done.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.js';
 import type { App } from '../http/context.js';
 import { CONSULTATION_TYPES } from '../modules/consultation_types/catalogue.js';
@@ -31,8 +38,11 @@ const DOCUMENT_KEYS = new Set(['main', ...CONSULTATION_TYPES.flatMap((t) => t.do
 /** Kept in place of an id that was sent but is not a valid one (the attempt shows, whatever was typed does not). */
 const INVALID = 'invalid';
 const MAX_USER_AGENT = 200;
+/** How long a request whose client left before any answer may take to settle on one before it is recorded without. */
+const SETTLE_MS = 5_000;
 
-/** Registers the hooks; call before the routes are registered, so the route list is complete. */
+/** Registers the hooks; call before the routes and other hooks are registered (the route list is complete and a
+ * disconnect is watched from the first hook on). */
 export function registerAuditLog(app: App, db: Database): AuditLog {
   const routes: { method: string; url: string }[] = [];
   const writer = createAuditWriter(db, app.log);
@@ -45,6 +55,47 @@ export function registerAuditLog(app: App, db: Database): AuditLog {
 
   /** Answers of creations, read for the new record's id (only where the table asks for it). */
   const answers = new WeakMap<FastifyRequest, unknown>();
+  /** Requests whose answer was sent whole ('finish'). */
+  const finished = new WeakSet<FastifyRequest>();
+  /** Requests already recorded: the response's close, its onSend and Fastify's onResponse may all come. */
+  const recorded = new WeakSet<FastifyRequest>();
+  /** Requests whose client left before an answer began, waiting for the server to settle on one. */
+  const waiting = new Map<FastifyRequest, { entry: AuditedRoute; timer: NodeJS.Timeout }>();
+  const record = (entry: AuditedRoute, request: FastifyRequest, status: number | null) => {
+    const wait = waiting.get(request);
+    if (wait) {
+      clearTimeout(wait.timer);
+      waiting.delete(request);
+    }
+    if (recorded.has(request)) return;
+    recorded.add(request);
+    writer.record(eventOf(entry, request, answers.get(request), finished.has(request), status));
+  };
+
+  app.addHook('onRequest', (request, reply, done) => {
+    const entry = auditedRoute(request.method, request.routeOptions.url);
+    if (entry) {
+      const res = reply.raw;
+      // Before Fastify's own listener, which runs onResponse: by then the answer is known to be complete.
+      res.prependOnceListener('finish', () => finished.add(request));
+      // 'close' comes after 'finish' for a complete answer (onResponse records that one), or alone when the
+      // connection went first.
+      const closed = () => {
+        if (finished.has(request) || recorded.has(request)) return;
+        if (res.headersSent) return record(entry, request, reply.statusCode);
+        // Nothing sent yet: the server may still be checking the token or carrying the request out. Wait for the
+        // answer it settles on (onSend below), so the event has its actor and status; a request Fastify drops
+        // without answering is recorded after SETTLE_MS, with what is known by then.
+        const timer = setTimeout(() => record(entry, request, null), SETTLE_MS);
+        timer.unref();
+        waiting.set(request, { entry, timer });
+      };
+      if (res.destroyed || request.raw.socket?.destroyed) closed();
+      else res.once('close', closed);
+    }
+    done();
+  });
+
   app.addHook('onSend', (request, reply, payload, done) => {
     const entry = auditedRoute(request.method, request.routeOptions.url);
     if (entry && needsAnswer(entry) && reply.statusCode < 300 && typeof payload === 'string') {
@@ -54,16 +105,19 @@ export function registerAuditLog(app: App, db: Database): AuditLog {
         // not JSON: no id to keep
       }
     }
+    // The answer of a request whose client already left: it will never be sent, but it says what was done.
+    if (entry && waiting.has(request)) record(entry, request, reply.statusCode);
     done(null, payload);
   });
 
   app.addHook('onResponse', (request, reply, done) => {
     const entry = auditedRoute(request.method, request.routeOptions.url);
-    if (entry) writer.record(eventOf(entry, request, reply, answers.get(request)));
+    if (entry) record(entry, request, finished.has(request) || reply.raw.headersSent ? reply.statusCode : null);
     done();
   });
 
   app.addHook('onClose', async () => {
+    for (const [request, { entry }] of [...waiting]) record(entry, request, null);
     await writer.close();
   });
   return auditLog;
@@ -73,7 +127,11 @@ function needsAnswer(entry: AuditedRoute): boolean {
   return [entry.id, ...Object.values(entry.related ?? {})].some((s) => s && 'created' in s);
 }
 
-function eventOf(entry: AuditedRoute, request: FastifyRequest, reply: FastifyReply, answer: unknown): AuditEventFields {
+/**
+ * The event of a request. `finished`: its answer was sent whole; `statusCode`: the status answered, being sent or
+ * settled on after the client left, or null when none was.
+ */
+function eventOf(entry: AuditedRoute, request: FastifyRequest, answer: unknown, finished: boolean, statusCode: number | null): AuditEventFields {
   const actor = actorOf(request);
   const read = (source: IdSource) => idFrom(source, request, answer, actor.userId);
   const extraIds: Record<string, string> = {};
@@ -90,8 +148,8 @@ function eventOf(entry: AuditedRoute, request: FastifyRequest, reply: FastifyRep
     resourceType: entry.resource,
     resourceId: entry.id ? (read(entry.id) ?? null) : null,
     extraIds,
-    outcome: reply.statusCode < 400 ? 'success' : 'failure',
-    statusCode: reply.statusCode,
+    outcome: !finished ? 'client_disconnected' : statusCode !== null && statusCode < 400 ? 'success' : 'failure',
+    statusCode,
     clientAddress: printable(request.ip, 64),
     userAgent: printable(request.headers['user-agent'], MAX_USER_AGENT),
   };

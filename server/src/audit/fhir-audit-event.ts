@@ -2,8 +2,8 @@
  * One audit event as a FHIR R4 AuditEvent, shaped after IHE Basic Audit Log Patterns (BALP): the event type from
  * DICOM (110110 Patient Record for access to patient data, 110106 Export, 110101 Audit Log Used, 110100
  * Application Activity for admin commands), the RESTful interaction as subtype, the C/R/U/D/E action, the outcome
- * (0 success, 4 refused, 8 failed), the user as requesting agent with their network address, this server as
- * observer, and each id as an entity (a reference where FHIR has a matching resource, always an identifier).
+ * (0 success, 4 refused, 8 failed; for a client that left early, after the status being sent, 4 if none), the
+ * user as requesting agent with their network address, this server as observer, and each id as an entity (a reference where FHIR has a matching resource, always an identifier).
  */
 import type { AuditAction } from '../../../contract/audit-events.js';
 import type { auditEvents } from '../db/schema.js';
@@ -70,7 +70,18 @@ function interaction(row: Row): Coding {
 
 function outcome(row: Row): FhirAuditEvent['outcome'] {
   if (row.outcome === 'success') return '0';
+  // The client left before the answer was complete: what was being answered, if anything, or a minor failure.
+  if (row.outcome === 'client_disconnected') {
+    if (row.statusCode === null) return '4';
+    if (row.statusCode < 400) return '0';
+  }
   return row.statusCode !== null && row.statusCode < 500 ? '4' : '8';
+}
+
+function outcomeDescription(row: Row): string | undefined {
+  const status = row.statusCode !== null ? `HTTP ${row.statusCode}` : undefined;
+  if (row.outcome !== 'client_disconnected') return status;
+  return `client disconnected before the answer was complete${status ? ` (${status} being sent)` : ''}`;
 }
 
 function requestor(row: Row): FhirAuditEvent['agent'][number] {
@@ -106,7 +117,7 @@ export function toFhirAuditEvent(row: Row, observer: { site: string; url: string
     action: ACTION_CODE[row.action as AuditAction] ?? 'E',
     recorded: row.occurredAt.toISOString(),
     outcome: outcome(row),
-    ...(row.statusCode !== null ? { outcomeDesc: `HTTP ${row.statusCode}` } : {}),
+    ...(outcomeDescription(row) ? { outcomeDesc: outcomeDescription(row) } : {}),
     agent: agents,
     source: {
       site: observer.site,

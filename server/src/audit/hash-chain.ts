@@ -5,7 +5,7 @@
  * database engine stored it.
  */
 import { createHash } from 'node:crypto';
-import type { AuditAction, AuditActorKind, AuditResourceType } from '../../../contract/audit-events.js';
+import type { AuditAction, AuditActorKind, AuditOutcome, AuditResourceType } from '../../../contract/audit-events.js';
 
 /** The "previous hash" of the first row. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -22,7 +22,7 @@ export type AuditEventFields = {
   resourceType: AuditResourceType;
   resourceId: string | null;
   extraIds: Record<string, string>;
-  outcome: 'success' | 'failure';
+  outcome: AuditOutcome;
   statusCode: number | null;
   clientAddress: string | null;
   userAgent: string | null;

@@ -79,7 +79,14 @@ beforeEach(() => {
       ],
       next_cursor: '40',
     },
-    '40': { audit_events: [event({ id: '39', action: 'export', resource_type: 'screening_result', resource_id: null })], next_cursor: null },
+    '40': {
+      audit_events: [
+        event({ id: '39', action: 'export', resource_type: 'screening_result', resource_id: null }),
+        event({ id: '38', action: 'read', resource_type: 'generated_document', resource_id: null, related_ids: { template: CONSULTATION }, outcome: 'client_disconnected', status_code: 200 }),
+        event({ id: '37', outcome: 'client_disconnected', status_code: null }),
+      ],
+      next_cursor: null,
+    },
   };
 });
 afterEach(cleanup);
@@ -148,8 +155,15 @@ describe('the access log in settings', () => {
     expect(screen.getByRole('button', { name: 'Newer' }).hasAttribute('disabled')).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Older' }));
     const second = await screen.findByRole('region', { name: /page 2/ });
-    expect(within(second).getAllByTestId('audit-event')).toHaveLength(1);
+    const older = within(second).getAllByTestId('audit-event');
+    expect(older).toHaveLength(3);
     expect(within(second).getByText('Exported')).toBeTruthy();
+    // A client that left before the answer was complete: neither allowed nor refused, the status if one was sent.
+    expect(older[1]!.textContent).toContain(`Template: ${CONSULTATION}`);
+    expect(older[1]!.textContent).toContain('Connection closed early (200)');
+    expect(older[2]!.textContent).toContain('Connection closed early');
+    expect(older[2]!.textContent).not.toContain('Connection closed early (');
+    expect(within(older[2]!).getByText('Connection closed early').hasAttribute('data-status')).toBe(false);
     expect(auditEventsApi.list).toHaveBeenLastCalledWith(ORG, {}, '40');
     expect(screen.getByRole('button', { name: 'Older' }).hasAttribute('disabled')).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Newer' }));

@@ -53,6 +53,7 @@ const relatedLabels: Record<string, MessageDescriptor> = {
   trial: msg`Trial`,
   member: msg`Member`,
   example: msg`Example`,
+  template: msg`Template`,
 };
 
 type Draft = { member: string; resource_type: string; resource_id: string; from: string; to: string };
@@ -164,8 +165,11 @@ export function AuditLogSection() {
   };
   const outcome = (e: AuditEventView) => {
     if (e.outcome === 'success') return t`Allowed`;
+    // The request may have been carried out: the connection closed before its answer was complete.
+    if (e.outcome === 'client_disconnected') return e.status_code !== null ? t`Connection closed early (${e.status_code})` : t`Connection closed early`;
     return e.status_code !== null && e.status_code < 500 ? t`Refused (${e.status_code})` : t`Failed`;
   };
+  const outcomeStatus = (e: AuditEventView) => (e.outcome === 'success' ? 'accepted' : e.outcome === 'failure' ? 'rejected' : undefined);
 
   return (
     <section className="card" aria-labelledby="audit-title">
@@ -265,7 +269,7 @@ export function AuditLogSection() {
                     ))}
                   </td>
                   <td>
-                    <span className="badge" data-status={e.outcome === 'success' ? 'accepted' : 'rejected'}>
+                    <span className="badge" data-status={outcomeStatus(e)}>
                       {outcome(e)}
                     </span>
                   </td>
