@@ -17,6 +17,7 @@ import { logRedactPaths, redactUrl } from './http/log-redaction.js';
 import { registerInputGuards } from './http/input-guards.js';
 import { serializeErrorSafely } from './http/safe-errors.js';
 import { registerAuditLog } from './audit/audit-hook.js';
+import { openAuditKeys } from './audit/audit-key.js';
 import { registerRoutes } from './http/routes.js';
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
@@ -109,7 +110,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
 
   // First: it sees each route registered, watches every request from its first hook (a client may close the
   // connection at any point) and records every access to patient data (audit/).
-  registerAuditLog(app, opts.db);
+  registerAuditLog(app, opts.db, openAuditKeys(config));
   await registerSecurity(app, { corsOrigins: config.corsOrigins, sentryDsn: config.sentryDsn, integrationOrigins: config.integrationOrigins });
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: config.maxAudioChunkBytes, files: 1 } });

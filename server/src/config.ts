@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import { z } from 'zod';
 import { parseMasterKey } from './storage/master-key-format.js';
+import { parseAuditKey } from './audit/audit-key-format.js';
 
 const boolFromEnv = z
   .enum(['true', 'false', '1', '0', ''])
@@ -68,6 +69,11 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((v) => !v || v.split(',').every((k) => !k.trim() || Boolean(parseMasterKey(k))), 'ENCRYPTION_KEY_PREVIOUS must be comma-separated keys of 32 bytes in base64 or hex'),
+  /** The key of the audit log's hash chain (audit/audit-key.ts); without it a key file in DATA_DIR is used. */
+  AUDIT_KEY: z
+    .string()
+    .optional()
+    .refine((v) => !v || Boolean(parseAuditKey(v)), 'AUDIT_KEY must be at least 32 random bytes written as base64 or hex, e.g. from: openssl rand -base64 32'),
 });
 
 export type Config = {
@@ -112,6 +118,7 @@ export type Config = {
   generationTimeoutMs: number;
   encryptionKey: Buffer | undefined;
   previousEncryptionKeys: Buffer[];
+  auditKey: Buffer | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -167,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     generationTimeoutMs: e.GENERATION_TIMEOUT_SECONDS * 1000,
     encryptionKey: e.ENCRYPTION_KEY ? parseMasterKey(e.ENCRYPTION_KEY) : undefined,
     previousEncryptionKeys: (e.ENCRYPTION_KEY_PREVIOUS ?? '').split(',').flatMap((k) => parseMasterKey(k) ?? []),
+    auditKey: e.AUDIT_KEY ? parseAuditKey(e.AUDIT_KEY) : undefined,
   };
 }
 

@@ -18,6 +18,8 @@ import { audioChunks } from '../db/schema.js';
 import { storedKeyId } from '../storage/blob-encryption.js';
 import { openBlobStore } from '../storage/encrypted-blob-store.js';
 import { KEY_RING_FILE } from '../storage/master-keys.js';
+import { AUDIT_KEY_FILE, openAuditKeys } from '../audit/audit-key.js';
+import { verifyAuditChain } from '../audit/audit-store.js';
 import { multipartAudio, makeWebm } from '../test-support/audio-fixtures.js';
 import { bearer, createUser, login } from '../test-support/factories.js';
 import type { TestApp } from '../test-support/test-app.js';
@@ -112,6 +114,8 @@ describe('npm run admin -- backup / restore / rotate-key', () => {
     const keyId = JSON.parse(readFileSync(path.join(source.dataDir, KEY_RING_FILE), 'utf8')).current;
     expect(stdout).toContain(`Its blobs need master key(s): ${keyId}.`);
     expect(stdout).toContain(KEY_RING_FILE);
+    expect(stdout).toContain(`Its audit log is sealed with audit key(s): ${openAuditKeys({ dataDir: source.dataDir }).current().id}.`);
+    expect(stdout).toContain(`Keep a copy of ${path.join(source.dataDir, AUDIT_KEY_FILE)} with the encryption keys`);
     expect(statSync(file).mode & 0o777).toBe(0o600);
   }, 90_000);
 
@@ -119,8 +123,10 @@ describe('npm run admin -- backup / restore / rotate-key', () => {
     // A first attempt refused by its checks (no key for the blobs) leaves the new database as empty as it was, so
     // the operator's second attempt is not refused for an audit event of the first.
     await expect(admin(target, 'restore', '--from', file)).rejects.toMatchObject({ stderr: expect.stringContaining('master key') });
-    const { stdout } = await admin(target, 'restore', '--from', file, '--key-file', path.join(source.dataDir, KEY_RING_FILE));
-    expect(stdout).toMatch(/Restored \d+ rows of \d+ tables and 2 blobs/);
+    const keyFile = path.join(source.dataDir, KEY_RING_FILE);
+    await expect(admin(target, 'restore', '--from', file, '--key-file', keyFile)).rejects.toMatchObject({ stderr: expect.stringContaining('--audit-key-file') });
+    const { stdout } = await admin(target, 'restore', '--from', file, '--key-file', keyFile, '--audit-key-file', path.join(source.dataDir, AUDIT_KEY_FILE));
+    expect(stdout).toMatch(/Restored \d+ rows of \d+ tables and 2 blobs .*its audit log verified/);
 
     const { database } = await open(target);
     try {
@@ -129,6 +135,8 @@ describe('npm run admin -- backup / restore / rotate-key', () => {
         if (table === 'audit_events') expect(after[table]!.slice(0, rows.length)).toEqual(rows);
         else expect(after[table], table).toEqual(rows);
       }
+      // The source's events (its key, imported) and the restore's own (this folder's key): one chain that verifies.
+      expect(await verifyAuditChain(database.db, openAuditKeys({ dataDir: target.dataDir }))).toMatchObject({ ok: true, count: rowsAtBackup.audit_events!.length + 1 });
     } finally {
       await database.close();
     }

@@ -1,6 +1,6 @@
 /**
  * The admin commands of data at rest: `rotate-key`, `backup --to FILE` and `restore --from FILE [--force]
- * [--key-file FILE]` (listed with the others in admin/commands.ts). Each opens the blob store from the settings,
+ * [--key-file FILE] [--audit-key-file FILE]` (listed with the others in admin/commands.ts). Each opens the blob store from the settings,
  * like the server does; a server running meanwhile sees a rotated key ring file at its next read or write.
  */
 import { readFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { restoreBackup, RestoreRefusedError } from './backup-restore.js';
 import { BackupFormatError } from './backup-format.js';
 import { BlobIntegrityError, UnknownMasterKeyError } from '../storage/blob-encryption.js';
 import { KeyRingError } from '../storage/master-keys.js';
+import { AUDIT_KEY_FILE, AuditKeyError, openAuditKeys, readAuditKeysFromFile } from '../audit/audit-key.js';
 // A cycle (commands.ts lists these commands), harmless: UsageError is only used when a command runs.
 import { UsageError } from './commands.js';
 
@@ -29,7 +30,7 @@ async function operatorErrors<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (err instanceof RestoreRefusedError || err instanceof BackupFormatError || err instanceof KeyRingError || err instanceof UnknownMasterKeyError || err instanceof BlobIntegrityError || err instanceof RotationError) {
+    if (err instanceof RestoreRefusedError || err instanceof BackupFormatError || err instanceof KeyRingError || err instanceof AuditKeyError || err instanceof UnknownMasterKeyError || err instanceof BlobIntegrityError || err instanceof RotationError) {
       const usage = new UsageError(err.message);
       // Both are raised by checks that run before a restore writes anything.
       usage.restoreRefusedUnchanged = err instanceof RestoreRefusedError || err instanceof BackupFormatError;
@@ -55,6 +56,11 @@ const keyFileAdvice = (config: Config) =>
   config.encryptionKey
     ? 'Keep ENCRYPTION_KEY (and ENCRYPTION_KEY_PREVIOUS) in your password manager or secret store, apart from the backups.'
     : `Keep a copy of ${path.join(config.dataDir, KEY_RING_FILE)} apart from the backups (a password manager or another medium): without it the blobs cannot be read.`;
+/** The audit key goes with the encryption keys: without it a restore cannot verify, and refuses, the audit log. */
+const auditKeyAdvice = (config: Config) =>
+  config.auditKey
+    ? 'Keep AUDIT_KEY with the encryption keys, apart from the backups: a restore needs it to verify the audit log.'
+    : `Keep a copy of ${path.join(config.dataDir, AUDIT_KEY_FILE)} with the encryption keys, apart from the backups: a restore needs it to verify the audit log.`;
 
 export const backupCommands = {
   'rotate-key': {
@@ -89,24 +95,35 @@ export const backupCommands = {
         ...(r.missing_blobs ? [`${r.missing_blobs} blobs named by rows were already deleted (audio not kept after transcription).`] : []),
         ...(r.plaintext_blobs ? [`${r.plaintext_blobs} blobs predate encryption and are copied as plaintext: run rotate-key to encrypt them.`] : []),
         `Its blobs need master key(s): ${r.master_key_ids.join(', ') || 'none'}.`,
+        `Its audit log is sealed with audit key(s): ${r.audit_key_ids.join(', ') || 'none'}.`,
         keyFileAdvice(config),
+        auditKeyAdvice(config),
       ];
     }),
   },
   restore: {
-    usage: 'restore --from /path/to/backup.cnbackup [--force] [--key-file /old/DATA_DIR/encryption-keys.json]',
+    usage: 'restore --from /path/to/backup.cnbackup [--force] [--key-file /old/DATA_DIR/encryption-keys.json] [--audit-key-file /old/DATA_DIR/audit-key]',
     booleanFlags: ['force'],
-    args: z.object({ from: z.string().trim().min(1).max(4096), force: z.boolean().default(false), 'key-file': z.string().trim().min(1).max(4096).optional() }),
-    run: (db: Database, config: Config, args: { from: string; force: boolean; 'key-file'?: string }) => operatorErrors(async () => {
+    args: z.object({
+      from: z.string().trim().min(1).max(4096),
+      force: z.boolean().default(false),
+      'key-file': z.string().trim().min(1).max(4096).optional(),
+      'audit-key-file': z.string().trim().min(1).max(4096).optional(),
+    }),
+    run: (db: Database, config: Config, args: { from: string; force: boolean; 'key-file'?: string; 'audit-key-file'?: string }) => operatorErrors(async () => {
       if (insideRunningServer(config.dataDir)) throw new UsageError('A server is running on this data folder: stop it, then run restore.');
       const store = await openBlobStore(config);
       const imported = args['key-file'] ? store.keys.importKeys(readKeysFromFile(path.resolve(args['key-file']))) : [];
-      const r = await restoreBackup(db, store, { file: args.from, force: args.force });
+      // Kept beside this server's own key, for verifying only: the restored events name the key that sealed them.
+      const auditKeys = openAuditKeys(config);
+      const importedAudit = args['audit-key-file'] ? auditKeys.importKeys(readAuditKeysFromFile(path.resolve(args['audit-key-file']))) : [];
+      const r = await restoreBackup(db, store, auditKeys, { file: args.from, force: args.force });
       const rows = Object.values(r.summary.rows).reduce((a, b) => a + b, 0);
       return [
-        `Restored ${rows} rows of ${Object.keys(r.summary.rows).length} tables and ${r.summary.blobs} blobs from the backup of ${r.manifest.created_at}.`,
+        `Restored ${rows} rows of ${Object.keys(r.summary.rows).length} tables and ${r.summary.blobs} blobs from the backup of ${r.manifest.created_at}; its audit log verified.`,
         ...(r.removedBlobs ? [`Removed ${r.removedBlobs} blobs that were not in the backup.`] : []),
         ...(imported.length ? [`Imported master key(s) ${imported.join(', ')}; run rotate-key to rewrap every blob under this server's key and retire them.`] : []),
+        ...(importedAudit.length ? [`Imported audit key(s) ${importedAudit.join(', ')} into ${auditKeys.file}, to verify the restored audit log: keep that file with the encryption keys.`] : []),
       ];
     }),
   },

@@ -9,7 +9,8 @@
  *   M  manifest (JSON): format, creation time, engine, migration level, tables in restore order with columns
  *   R  rows of the table `name`: JSON objects (PostgreSQL's row_to_json) one per line; a table spans many records
  *   B  the blob `name` (its key), bytes exactly as stored, i.e. still encrypted
- *   E  end (JSON): rows per table, blob count, the master-key ids the blobs need; a file without it is truncated
+ *   E  end (JSON): rows per table, blob count, the master-key ids the blobs need, the audit-key ids that sealed
+ *      its audit log; a file without it is truncated
  */
 import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';

@@ -3,7 +3,9 @@
  *
  * Two passes over the file. The first reads it whole and checks it before anything is touched: the format, that
  * it ends (not truncated), its counts, that this database has the same migrations as the one backed up, that
- * the master keys its blobs need are configured, and that this database is empty (or --force). The second
+ * the master keys its blobs need are configured, that its audit log's hash chain verifies with the audit keys
+ * this server has (audit/audit-key.ts: a chain that does not is refused, so a restore never carries a broken or
+ * rewritten log over), and that this database is empty (or --force). The second
  * restores, in one transaction: rows in foreign-key order, blobs as stored (still encrypted; written before the
  * commit, so a row never points at a missing blob), sequences moved past the restored values. A failure rolls
  * the database back. With --force every table is emptied first, and after the commit the blobs that are not in
@@ -14,6 +16,9 @@ import path from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { describeChainBreak } from '../audit/admin-commands.js';
+import type { AuditKeys } from '../audit/audit-key.js';
+import { auditRowFromJson, createChainVerifier, type ChainReport } from '../audit/audit-store.js';
 import type { Database } from '../db/client.js';
 import { storedKeyId } from '../storage/blob-encryption.js';
 import type { EncryptedBlobStore } from '../storage/encrypted-blob-store.js';
@@ -46,6 +51,7 @@ const summarySchema = z.object({
   missing_blobs: z.number().int(),
   plaintext_blobs: z.number().int(),
   master_key_ids: z.array(z.string()),
+  audit_key_ids: z.array(z.string()),
 });
 
 function parseJson<T>(data: Buffer, schema: z.ZodType<T>, what: string): T {
@@ -56,13 +62,15 @@ function parseJson<T>(data: Buffer, schema: z.ZodType<T>, what: string): T {
   }
 }
 
-/** The first pass: the whole file is read and checked; answers its manifest and end record. */
-async function verifyBackup(file: string): Promise<{ manifest: BackupManifest; summary: BackupSummary; keyIds: Set<string> }> {
+/** The first pass: the whole file is read and checked; answers its manifest, end record and audit chain's report. */
+async function verifyBackup(file: string, auditKeys: AuditKeys): Promise<{ manifest: BackupManifest; summary: BackupSummary; keyIds: Set<string>; audit: ChainReport }> {
   let manifest: BackupManifest | undefined;
   let summary: BackupSummary | undefined;
   const rows: Record<string, number> = {};
   const keyIds = new Set<string>();
   let blobs = 0;
+  // The backup's rows of a table are in primary-key order: the audit log's are its chain, in order.
+  const chain = createChainVerifier(auditKeys);
   try {
     for await (const r of records(file)) {
       if (summary) throw new BackupFormatError('The backup file is damaged (data after its end).');
@@ -74,7 +82,15 @@ async function verifyBackup(file: string): Promise<{ manifest: BackupManifest; s
       if (!manifest) throw new BackupFormatError('The backup file is damaged (no manifest).');
       if (r.kind === 'R') {
         if (!manifest.tables.some((t) => t.name === r.name)) throw new BackupFormatError('The backup file is damaged (rows of a table its manifest does not list).');
-        rows[r.name] = (rows[r.name] ?? 0) + (r.data.length ? r.data.toString('utf8').split('\n').length : 0);
+        const lines = r.data.length ? r.data.toString('utf8').split('\n') : [];
+        rows[r.name] = (rows[r.name] ?? 0) + lines.length;
+        if (r.name === 'audit_events') {
+          for (const line of lines) {
+            const row = auditRowFromJson(parseLine(line));
+            if (!row) throw new BackupFormatError('The backup file is damaged (an audit event cannot be read).');
+            chain.push(row);
+          }
+        }
       } else if (r.kind === 'B') {
         const keyId = storedKeyId(r.data);
         if (keyId !== 'legacy') keyIds.add(keyId);
@@ -94,7 +110,15 @@ async function verifyBackup(file: string): Promise<{ manifest: BackupManifest; s
   if (!summary) throw new BackupFormatError('The backup file has no end: it is truncated (the backup did not finish).');
   const counted = Object.entries(summary.rows).every(([t, n]) => (rows[t] ?? 0) === n) && Object.keys(rows).every((t) => t in summary!.rows);
   if (!counted || blobs !== summary.blobs) throw new BackupFormatError('The backup file is damaged (its counts do not match its content).');
-  return { manifest, summary, keyIds };
+  return { manifest, summary, keyIds, audit: chain.report() };
+}
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
 }
 
 async function nonEmptyTables(db: Queryable, tables: string[]): Promise<string[]> {
@@ -107,9 +131,9 @@ async function nonEmptyTables(db: Queryable, tables: string[]): Promise<string[]
   return found;
 }
 
-export async function restoreBackup(db: Database, store: EncryptedBlobStore, opts: { file: string; force: boolean }): Promise<RestoreReport> {
+export async function restoreBackup(db: Database, store: EncryptedBlobStore, auditKeys: AuditKeys, opts: { file: string; force: boolean }): Promise<RestoreReport> {
   const file = path.resolve(opts.file);
-  const { manifest, summary, keyIds } = await verifyBackup(file);
+  const { manifest, summary, keyIds, audit } = await verifyBackup(file, auditKeys);
 
   const level = await migrationLevel(db);
   const sameLevel = level.count === manifest.migrations.count && level.hashes.every((h, i) => h === manifest.migrations.hashes[i]);
@@ -130,6 +154,17 @@ export async function restoreBackup(db: Database, store: EncryptedBlobStore, opt
       `The backup's blobs need master key ${missingKeys.join(', ')}, which this server does not have (it has ${store.keys.ids().join(', ') || 'none'}). ` +
         'Pass the key ring file saved with the backup as --key-file FILE, or give the key in ENCRYPTION_KEY or ENCRYPTION_KEY_PREVIOUS.',
     );
+  }
+  const missingAuditKeys = summary.audit_key_ids.filter((id) => !auditKeys.find(id));
+  if (missingAuditKeys.length || (!audit.ok && audit.reason === 'unknown_key')) {
+    const missing = missingAuditKeys.length ? missingAuditKeys : [!audit.ok ? (audit.keyId ?? '?') : '?'];
+    throw new RestoreRefusedError(
+      `The backup's audit log is sealed with audit key ${missing.join(', ')}, which this server does not have (it has ${auditKeys.ids().join(', ') || 'none'}), so it cannot be verified. ` +
+        'Pass the audit-key file saved with the backup as --audit-key-file FILE, or give the key in AUDIT_KEY.',
+    );
+  }
+  if (!audit.ok) {
+    throw new RestoreRefusedError(`The backup's audit log does not verify, so it is not restored. ${describeChainBreak(audit)}`);
   }
   const appendOnly = tables.filter((t) => t.appendOnly).map((t) => t.name);
   const busy = await nonEmptyTables(db, [...names]);

@@ -7,11 +7,12 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { Readable, Writable } from 'node:stream';
+import { createGunzip, gzipSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_KEY_FILE, readAuditKeysFromFile } from '../audit/audit-key.js';
 import { verifyAuditChain } from '../audit/audit-store.js';
 import type { Database } from '../db/client.js';
 import { audioChunks, consultationSessions, generatedDocuments, users } from '../db/schema.js';
@@ -23,7 +24,7 @@ import type { EncryptedBlobStore } from '../storage/encrypted-blob-store.js';
 import { KEY_RING_FILE, readKeysFromFile } from '../storage/master-keys.js';
 import { textRecordPdf } from '../../../tests/fixtures/patient-records.js';
 import { listTables, rowsOf } from './backup-catalog.js';
-import { readRecords, type BackupRecord } from './backup-format.js';
+import { createRecordWriter, readRecords, type BackupRecord } from './backup-format.js';
 import { restoreBackup } from './backup-restore.js';
 import { runCommand } from './commands.js';
 
@@ -167,8 +168,15 @@ describe('backup and restore', () => {
   it('restores into an empty database and data folder: every row and every blob identical, and the clinic works', async () => {
     const target = await createTestApp({}, { transcriber: engine });
     try {
-      const lines = await runCommand(target.ctx.db, target.ctx.config, 'restore', { from: first, 'key-file': path.join(source.dataDir, KEY_RING_FILE) });
-      expect(lines[0]).toMatch(/^Restored \d+ rows of \d+ tables and 5 blobs/);
+      // Without the audit key the backup's audit log cannot be verified: refused before anything is written.
+      const keyFile = path.join(source.dataDir, KEY_RING_FILE);
+      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: first, 'key-file': keyFile })).rejects.toThrow(
+        `audit log is sealed with audit key ${source.app.auditLog.keys.current().id}, which this server does not have`,
+      );
+      expect((await target.ctx.db.select().from(users)).length).toBe(0);
+      const lines = await runCommand(target.ctx.db, target.ctx.config, 'restore', { from: first, 'key-file': keyFile, 'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE) });
+      expect(lines[0]).toMatch(/^Restored \d+ rows of \d+ tables and 5 blobs .*; its audit log verified\./);
+      expect(lines.join('\n')).toContain(`Imported audit key(s) ${source.app.auditLog.keys.current().id}`);
 
       const after = await tableRows(target.ctx.db);
       for (const [table, rows] of Object.entries(rowsBefore)) {
@@ -178,7 +186,7 @@ describe('backup and restore', () => {
       // The audit log: the source's events, then the restore's own, still one unbroken chain.
       expect(after.audit_events!.slice(0, rowsBefore.audit_events!.length)).toEqual(rowsBefore.audit_events);
       expect(after.audit_events!.length).toBe(rowsBefore.audit_events!.length + 1);
-      expect((await verifyAuditChain(target.ctx.db)).ok).toBe(true);
+      expect((await verifyAuditChain(target.ctx.db, target.app.auditLog.keys)).ok).toBe(true);
 
       const blobsAfter = await storedBlobs(store(target));
       expect([...blobsAfter.keys()].sort()).toEqual([...blobsBefore.keys()].sort());
@@ -197,7 +205,7 @@ describe('backup and restore', () => {
       const doc = await target.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${clinic.deleted}/generated_documents/main`, headers });
       expect(doc.json().generated_document.text).toContain(DELETED);
       // Sequences moved on: a new audit event (this sign-in, the reads) got a fresh id, the chain still holds.
-      expect((await verifyAuditChain(target.ctx.db)).ok).toBe(true);
+      expect((await verifyAuditChain(target.ctx.db, target.app.auditLog.keys)).ok).toBe(true);
 
       // A second restore into the now full database is refused.
       await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: first })).rejects.toThrow(/not empty/);
@@ -215,13 +223,47 @@ describe('backup and restore', () => {
       await store(target).put('sessions/stray/000000.webm', Buffer.from('stray audio'));
       // (Called directly: through the command, even a refusal adds an audit event, which --force cannot remove.)
       store(target).keys.importKeys(readKeysFromFile(path.join(source.dataDir, KEY_RING_FILE)));
-      await expect(restoreBackup(target.ctx.db, store(target), { file: first, force: false })).rejects.toThrow(/not empty \(users/);
+      target.app.auditLog.keys.importKeys(readAuditKeysFromFile(path.join(source.dataDir, AUDIT_KEY_FILE)));
+      await expect(restoreBackup(target.ctx.db, store(target), target.app.auditLog.keys, { file: first, force: false })).rejects.toThrow(/not empty \(users/);
       const lines = await runCommand(target.ctx.db, target.ctx.config, 'restore', { from: first, force: true });
       expect(lines).toContain('Removed 1 blobs that were not in the backup.');
       expect((await target.ctx.db.select().from(users).where(eq(users.id, stray.id))).length).toBe(0);
       const after = await tableRows(target.ctx.db);
       for (const [table, rows] of Object.entries(rowsBefore)) if (table !== 'audit_events') expect(after[table], table).toEqual(rows);
       expect([...(await storedBlobs(store(target))).keys()].sort()).toEqual([...blobsBefore.keys()].sort());
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it('refuses a backup whose audit log was changed, even with every key', async () => {
+    // A copy of the backup in which one audit event reads "refused" instead of "allowed", its hash left alone.
+    const records = await backupRecords(first);
+    let changed = false;
+    const tampered = records.map((r) => {
+      if (changed || r.kind !== 'R' || r.name !== 'audit_events') return r;
+      const rows = r.data.toString('utf8').split('\n').map((line) => JSON.parse(line) as { status_code: number | null; outcome: string });
+      const victim = rows.find((row) => row.status_code === 200)!;
+      Object.assign(victim, { status_code: 404, outcome: 'failure' });
+      changed = true;
+      return { ...r, data: Buffer.from(rows.map((row) => JSON.stringify(row)).join('\n')) };
+    });
+    expect(changed).toBe(true);
+    const chunks: Buffer[] = [];
+    const sink = new Writable({ highWaterMark: 1 << 30, write: (chunk: Buffer, _enc, cb) => void (chunks.push(chunk), cb()) });
+    const out = createRecordWriter(sink);
+    await out.start();
+    for (const r of tampered) await out.record(r.kind, r.name, r.data);
+    const file = path.join(work, 'tampered.cnbackup');
+    writeFileSync(file, gzipSync(Buffer.concat(chunks)));
+
+    const target = await createTestApp();
+    try {
+      const keys = { 'key-file': path.join(source.dataDir, KEY_RING_FILE), 'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE) };
+      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: file, ...keys })).rejects.toThrow(
+        /The backup's audit log does not verify, so it is not restored\. The audit log is broken at event \d+: its fields are not those its hash was made from/,
+      );
+      expect((await target.ctx.db.select().from(users)).length).toBe(0);
     } finally {
       await target.close();
     }

@@ -3,7 +3,8 @@
  *
  * Consistent: every table is read in one REPEATABLE READ, read-only transaction (one snapshot of the whole
  * database), and the blobs copied are the ones the rows of that snapshot name. Blobs are copied as stored, so
- * they stay encrypted; the file lists the master-key ids they need, and the keys themselves are never in it.
+ * they stay encrypted; the file lists the master-key ids they need and the ids of the audit keys that sealed its
+ * audit log, and the keys themselves are never in it.
  * Logical: rows are read through SQL, so deleted rows (dead tuples still in the database files until a vacuum)
  * never reach a backup. The file is written under a temporary name with mode 0600, flushed to disk, then
  * renamed: a backup interrupted halfway never replaces a good one.
@@ -40,6 +41,8 @@ export type BackupSummary = {
   missing_blobs: number;
   plaintext_blobs: number;
   master_key_ids: string[];
+  /** The audit keys that sealed the backup's audit events (audit/audit-key.ts): a restore needs them to verify. */
+  audit_key_ids: string[];
 };
 
 export async function createBackup(db: Database, store: EncryptedBlobStore, opts: { file: string; engine: 'pglite' | 'postgres' }): Promise<BackupSummary & { file: string; bytes: number }> {
@@ -53,7 +56,7 @@ export async function createBackup(db: Database, store: EncryptedBlobStore, opts
     writeError = err;
   });
   const out = createRecordWriter(gzip);
-  const summary: BackupSummary = { rows: {}, blobs: 0, blob_bytes: 0, missing_blobs: 0, plaintext_blobs: 0, master_key_ids: [] };
+  const summary: BackupSummary = { rows: {}, blobs: 0, blob_bytes: 0, missing_blobs: 0, plaintext_blobs: 0, master_key_ids: [], audit_key_ids: [] };
   try {
     await out.start();
     const blobKeys = await db.transaction(
@@ -101,6 +104,8 @@ export async function createBackup(db: Database, store: EncryptedBlobStore, opts
             for (const n of named) keys.add(n.k);
           }
         }
+        const auditKeys = await rowsOf<{ k: string }>(tx, sql`SELECT DISTINCT hash_key_id AS k FROM audit_events WHERE hash_key_id IS NOT NULL ORDER BY 1`);
+        summary.audit_key_ids = auditKeys.map((r) => r.k);
         return [...keys].sort();
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },

@@ -12,6 +12,7 @@ import { publishAnnouncement } from '../modules/announcements/service.js';
 import { grantCredits } from '../modules/credits/service.js';
 import { createOrganizationWithAdmin } from '../modules/organizations/service.js';
 import { recordAdminCommand, verifyAuditLogCommand } from '../audit/admin-commands.js';
+import { openAuditKeys } from '../audit/audit-key.js';
 import { backupCommands } from './backup-commands.js';
 
 export class UsageError extends Error {
@@ -63,7 +64,7 @@ const commands = {
   'verify-audit-log': {
     usage: 'verify-audit-log [--expect-hash <newest hash of an earlier check>]',
     args: z.object({ 'expect-hash': z.string().regex(/^[0-9a-f]{64}$/).optional() }),
-    run: (db: Database, _config: Config, args: { 'expect-hash'?: string }) => verifyAuditLogCommand(db, args['expect-hash'], (message) => new UsageError(message)),
+    run: (db: Database, config: Config, args: { 'expect-hash'?: string }) => verifyAuditLogCommand(db, openAuditKeys(config), args['expect-hash'], (message) => new UsageError(message)),
   },
   ...backupCommands,
 } as const;
@@ -91,7 +92,7 @@ export function parseCommandArgs(name: string, args: Record<string, unknown>) {
 
 export async function runCommand(db: Database, config: Config, name: string, args: Record<string, unknown>): Promise<string[]> {
   // Every run is in the audit log, refused ones included (the name only when it is a command's).
-  return recordAdminCommand(db, Object.hasOwn(commands, name) ? name : null, async () => {
+  return recordAdminCommand(db, openAuditKeys(config), Object.hasOwn(commands, name) ? name : null, async () => {
     const { command, args: parsed } = parseCommandArgs(name, args);
     // The zod schema above is this command's own; the cast joins the pair TypeScript cannot see together.
     return (command.run as (db: Database, config: Config, a: unknown) => Promise<string[]>)(db, config, parsed);

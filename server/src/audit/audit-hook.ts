@@ -17,6 +17,7 @@ import type { Database } from '../db/client.js';
 import type { App } from '../http/context.js';
 import { CONSULTATION_TYPES } from '../modules/consultation_types/catalogue.js';
 import { auditedRoute, type AuditedRoute, type IdSource } from './audited-routes.js';
+import type { AuditKeys } from './audit-key.js';
 import { createAuditWriter, type AuditWriter } from './audit-writer.js';
 import type { AuditEventFields } from './hash-chain.js';
 
@@ -43,9 +44,9 @@ const SETTLE_MS = 5_000;
 
 /** Registers the hooks; call before the routes and other hooks are registered (the route list is complete and a
  * disconnect is watched from the first hook on). */
-export function registerAuditLog(app: App, db: Database): AuditLog {
+export function registerAuditLog(app: App, db: Database, keys: AuditKeys): AuditLog {
   const routes: { method: string; url: string }[] = [];
-  const writer = createAuditWriter(db, app.log);
+  const writer = createAuditWriter(db, keys, app.log);
   const auditLog: AuditLog = Object.assign(writer, { routes });
   app.decorate('auditLog', auditLog);
 

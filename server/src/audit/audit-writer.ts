@@ -1,12 +1,13 @@
 /**
- * The server's one writer of audit events. Requests hand their event over after the response has been sent and
- * never wait for it; the writer appends whatever has gathered in one transaction (one advisory lock, one insert),
- * so a burst of polling reads costs one write, not one per request. Events wait in memory only while a write is
+ * The server's one writer of audit events. Requests hand their event over once their answer is complete (or their
+ * client has gone) and never wait for it; the writer appends whatever has gathered in one transaction (one advisory
+ * lock, one insert, sealed with the audit key), so a burst of polling reads costs one write, not one per request. Events wait in memory only while a write is
  * under way (milliseconds): a crash loses at most those. If the database refuses, the batch is retried a few
  * times, then dropped with an error in the log (which names how many, never what).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.js';
+import type { AuditKeys } from './audit-key.js';
 import { appendAuditEvents } from './audit-store.js';
 import type { AuditEventFields } from './hash-chain.js';
 
@@ -16,13 +17,15 @@ const MAX_ATTEMPTS = 5;
 const MAX_WAITING = 50_000;
 
 export type AuditWriter = {
+  /** The keys the chain is sealed and checked with. */
+  keys: AuditKeys;
   record: (event: AuditEventFields) => void;
   /** Resolves once every event recorded so far is written (or given up on). Tests and shutdown await it. */
   flush: () => Promise<void>;
   close: () => Promise<void>;
 };
 
-export function createAuditWriter(db: Database, log: FastifyBaseLogger): AuditWriter {
+export function createAuditWriter(db: Database, keys: AuditKeys, log: FastifyBaseLogger): AuditWriter {
   const waiting: AuditEventFields[] = [];
   let draining: Promise<void> | undefined;
   let closed = false;
@@ -33,7 +36,7 @@ export function createAuditWriter(db: Database, log: FastifyBaseLogger): AuditWr
     while (waiting.length) {
       const batch = waiting.slice(0, MAX_BATCH);
       try {
-        await appendAuditEvents(db, batch);
+        await appendAuditEvents(db, keys, batch);
         waiting.splice(0, batch.length);
         attempts = 0;
       } catch (err) {
@@ -66,6 +69,7 @@ export function createAuditWriter(db: Database, log: FastifyBaseLogger): AuditWr
   }
 
   return {
+    keys,
     record(event) {
       if (waiting.length >= MAX_WAITING) {
         if (dropped++ % 1000 === 0) log.error({ dropped }, 'audit events dropped: too many waiting to be written');

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -570,8 +570,9 @@ export const evaluationResults = pgTable(
 /**
  * The audit log of access to patient data (server/src/audit/): who did what to which record, when, from where and
  * with what outcome. Ids only, never patient text. Append-only: triggers refuse UPDATE, DELETE and TRUNCATE, and
- * each row's hash covers its fields and the previous row's hash, so an edit or a removal shows. No foreign keys, so
- * deleting an account or a consultation never touches its rows.
+ * each row's hash covers its fields and the previous row's hash, keyed by a secret kept outside the database
+ * (audit/hash-chain.ts), so an edit or a removal shows. No foreign keys, so deleting an account or a consultation
+ * never touches its rows.
  */
 export const auditEvents = pgTable(
   'audit_events',
@@ -595,6 +596,10 @@ export const auditEvents = pgTable(
     userAgent: text('user_agent'),
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
+    /** 1: plain SHA-256 (events written before the chain had a key); 2: HMAC-SHA-256 under the audit key `hash_key_id`. */
+    hashVersion: smallint('hash_version').notNull().default(1),
+    /** The id of the audit key of a version-2 hash (derived from the key, reveals nothing of it); null for version 1. */
+    hashKeyId: text('hash_key_id'),
   },
   (t) => [
     // One successor per row: the chain cannot fork even if the writers' lock were bypassed.
