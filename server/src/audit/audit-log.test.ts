@@ -1,8 +1,8 @@
-import { asc, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textRecordPdf } from '../../../tests/fixtures/patient-records.js';
 import { runCommand, UsageError } from '../admin/commands.js';
-import { auditEvents } from '../db/schema.js';
+import { auditEvents, evaluationResults, researchPatients } from '../db/schema.js';
 import { bearer, createUser, login } from '../test-support/factories.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 import { createOrganizationWithAdmin } from '../modules/organizations/service.js';
@@ -182,6 +182,102 @@ describe('the audit log of access to patient data', () => {
     expect(deleted.map((r) => [r.action, r.resourceType, r.resourceId, r.statusCode])).toEqual([['delete', 'research_patient', patient.id, 204]]);
     const dump = JSON.stringify(await allEvents());
     for (const text of [FILE_NAME, PATIENT_LABEL, ...PATIENT_TEXT]) expect(dump).not.toContain(text);
+  });
+
+  it('deleting a trial is recorded as deleting its screening results, which go with it, and scrubs them', async () => {
+    const researcher = await clinician('Dr. Rui Nunes');
+    const h = researcher.headers;
+    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: h, payload: { research_space: { name: 'Cardiologia' } } })).json().research_space.id as string;
+    const trial = (await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space}/trials`, headers: h, payload: { trial: { name: 'HF-7731' } } })).json().trial.id as string;
+    const criterion = (
+      await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space}/trials/${trial}/criteria`, headers: h, payload: { criterion: { definition: 'Age over 18', type: 'critical_inclusion' } } })
+    ).json().criterion.id as string;
+    const [patient] = await t.ctx.db.insert(researchPatients).values({ spaceId: space, label: PATIENT_LABEL }).returning();
+    await t.ctx.db.insert(evaluationResults).values({
+      trialId: trial,
+      patientId: patient!.id,
+      preEvaluation: 'fit',
+      criteriaMet: 1,
+      criteriaTotal: 1,
+      criteria: [{ criterion_id: criterion, definition: 'Age over 18', type: 'critical_inclusion', needs_review: false, verdict: 'met', evidence: 'born 1968-03-14' }],
+      explanation: `${PATIENT_LABEL} is 58`,
+      status: 'in_review',
+      engine: 'offline',
+    });
+    let scrubs = 0;
+    const scrub = t.ctx.requestScrub;
+    t.ctx.requestScrub = () => {
+      scrubs++;
+      scrub();
+    };
+    try {
+      // Removing a criterion leaves the results (each keeps its copy of the criteria): no patient data, no event.
+      const criterionRemoved = await eventsOf(() => t.app.inject({ method: 'DELETE', url: `/v1/research_spaces/${space}/trials/${trial}/criteria/${criterion}`, headers: h }));
+      expect(criterionRemoved).toEqual([]);
+      expect(await t.ctx.db.select().from(evaluationResults).where(eq(evaluationResults.trialId, trial))).toHaveLength(1);
+      expect(scrubs).toBe(0);
+
+      const rows = await eventsOf(async () => {
+        expect((await t.app.inject({ method: 'DELETE', url: `/v1/research_spaces/${space}/trials/${trial}`, headers: h })).statusCode).toBe(204);
+      });
+      expect(rows.map((r) => [r.actorUserId, r.action, r.resourceType, r.resourceId, r.extraIds, r.statusCode])).toEqual([
+        [researcher.id, 'delete', 'screening_result', null, { space, trial }, 204],
+      ]);
+      expect(await t.ctx.db.select().from(evaluationResults).where(eq(evaluationResults.trialId, trial))).toEqual([]);
+      expect(scrubs).toBe(1);
+    } finally {
+      t.ctx.requestScrub = scrub;
+    }
+  });
+
+  it("reading what a template produced (excerpts of its documents) is recorded with the template's id", async () => {
+    const doctor = await clinician();
+    const template = (
+      await t.app.inject({ method: 'POST', url: '/v1/processor_inputs/consultation_notes_template/templates', headers: doctor.headers, payload: { template: { name: 'SOAP', template: 'Complaint: {{transcript}}' } } })
+    ).json().template.id as string;
+    const stranger = await clinician('Dr. Outro');
+    const rows = await eventsOf(async () => {
+      expect((await t.app.inject({ method: 'GET', url: `/template/${template}/reports`, headers: doctor.headers })).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url: `/template/${template}/reports`, headers: stranger.headers })).statusCode).toBe(404);
+    });
+    expect(rows.map((r) => [r.actorUserId, r.action, r.resourceType, r.extraIds, r.statusCode])).toEqual([
+      [doctor.id, 'read', 'generated_document', { template }, 200],
+      [stranger.id, 'read', 'generated_document', { template }, 404],
+    ]);
+  });
+
+  it("reading, changing and sending a custom document request, whose answers name its example files, is recorded; never a file's name", async () => {
+    const doctor = await clinician();
+    const h = doctor.headers;
+    const body = { custom_document_request: { title: 'Letter', sections: [{ title: 'History' }], other_comments: '' } };
+    let id = '';
+    const created = await eventsOf(async () => {
+      id = (await t.app.inject({ method: 'POST', url: '/v1/custom_document_requests', headers: h, payload: body })).json().custom_document_request.id;
+    });
+    // A new request has no example yet: not patient data.
+    expect(created).toEqual([]);
+    const boundary = '----cn-example';
+    const example = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${FILE_NAME}"\r\nContent-Type: application/pdf\r\n\r\n`),
+      textRecordPdf(['Letter for Maria Quaresma']),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const rows = await eventsOf(async () => {
+      const added = await t.app.inject({ method: 'POST', url: `/v1/custom_document_requests/${id}/examples`, headers: { ...h, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: example });
+      expect(added.statusCode).toBe(201);
+      expect((await t.app.inject({ method: 'GET', url: '/v1/custom_document_requests', headers: h })).body).toContain('Quaresma');
+      expect((await t.app.inject({ method: 'GET', url: `/v1/custom_document_requests/${id}`, headers: h })).body).toContain('Quaresma');
+      expect((await t.app.inject({ method: 'PUT', url: `/v1/custom_document_requests/${id}`, headers: h, payload: body })).body).toContain('Quaresma');
+      expect((await t.app.inject({ method: 'POST', url: `/v1/custom_document_requests/${id}/submit`, headers: h })).statusCode).toBe(200);
+    });
+    expect(rows.map((r) => [r.action, r.resourceType, r.resourceId, r.statusCode])).toEqual([
+      ['create', 'document_example', id, 201],
+      ['read', 'document_example', null, 200],
+      ['read', 'document_example', id, 200],
+      ['update', 'document_example', id, 200],
+      ['export', 'document_example', id, 200],
+    ]);
+    expect(JSON.stringify(await allEvents())).not.toContain('Quaresma');
   });
 
   it('records every admin command with its name and outcome, never its arguments', async () => {

@@ -81,7 +81,19 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   'POST /assistant': { action: 'execute', resource: 'assistant' },
   'GET /assistant/run': { action: 'read', resource: 'assistant' },
 
-  // Example documents given with a custom document request (they may be real patients' documents)
+  // What a template produced: excerpts of the documents written with it (a consultation's text). The template's id
+  // is kept; the consultations listed are not (the answer names up to 100).
+  'GET /template/:id/reports': { action: 'read', resource: 'generated_document', related: { template: uuid('id') } },
+
+  // Example documents given with a custom document request (they may be real patients' documents). A request's
+  // answers list its examples' file names, which often name the patient ("Maria Silva 1968-03-14.pdf"), so reading
+  // a request or the list is a read of them and changing a request (answered with them) an update; sending it mails
+  // them to support, an export. The record is the request (its id), as when it is deleted. Only creating a request,
+  // which has no example yet, is left out.
+  'GET /v1/custom_document_requests': { action: 'read', resource: 'document_example' },
+  'GET /v1/custom_document_requests/:id': { action: 'read', resource: 'document_example', id: uuid('id') },
+  'PUT /v1/custom_document_requests/:id': { action: 'update', resource: 'document_example', id: uuid('id') },
+  'POST /v1/custom_document_requests/:id/submit': { action: 'export', resource: 'document_example', id: uuid('id') },
   'POST /v1/custom_document_requests/:id/examples': { action: 'create', resource: 'document_example', id: uuid('id') },
   'DELETE /v1/custom_document_requests/:id/examples/:exampleId': { action: 'delete', resource: 'document_example', id: uuid('id'), related: { example: uuid('exampleId') } },
   'DELETE /v1/custom_document_requests/:id': { action: 'delete', resource: 'document_example', id: uuid('id') },
@@ -99,6 +111,8 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   [`GET ${spaces}/results.csv`]: { action: 'export', resource: 'screening_result', related: { ...space, trial: { query: 'trial_id', kind: 'uuid' } } },
   [`PUT ${spaces}/results/:resultId`]: { action: 'update', resource: 'screening_result', id: uuid('resultId'), related: space },
   [`DELETE ${spaces}/results/:resultId`]: { action: 'delete', resource: 'screening_result', id: uuid('resultId'), related: space },
+  // Deleting a trial deletes its screenings' results with it (evaluation_results cascade from clinical_trials).
+  [`DELETE ${spaces}/trials/:trialId`]: { action: 'delete', resource: 'screening_result', related: trial },
 
   // Outside the patient-data paths
   'GET /v1/organizations/:organizationId/members/:userId/history': { action: 'read', resource: 'consultation_session', related: { member: uuid('userId') } },
@@ -108,11 +122,12 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
 };
 
 /** Paths whose every route must be in AUDITED_ROUTES or in NOT_PATIENT_DATA (checked by the test beside this file). */
-export const PATIENT_DATA_PREFIXES = ['/v1/consultation_sessions', '/v1/research_spaces', '/v1/custom_document_requests', '/audio-to-text', '/generate', '/assistant'];
+export const PATIENT_DATA_PREFIXES = ['/v1/consultation_sessions', '/v1/research_spaces', '/v1/custom_document_requests', '/audio-to-text', '/generate', '/assistant', '/template'];
 
-const TRIALS = 'trial protocols and their criteria: written by researchers, no patient data';
+// A criterion's removal leaves the results alone: each result keeps its own copy of the criteria it was judged on.
+const TRIALS = 'trial protocols and their criteria: written by researchers, no patient data (removing a criterion deletes no result)';
 const SPACE = "a research space's name and who may see it";
-const REQUEST = "the clinician's description of a document layout (its example files are audited)";
+const REQUEST = "a new request: the clinician's description of a document layout, no example file yet";
 
 /** Routes under those paths that touch no patient data, each with the reason. */
 export const NOT_PATIENT_DATA: Record<string, string> = {
@@ -127,16 +142,11 @@ export const NOT_PATIENT_DATA: Record<string, string> = {
   [`POST ${spaces}/trials`]: TRIALS,
   [`GET ${spaces}/trials/:trialId`]: TRIALS,
   [`PUT ${spaces}/trials/:trialId`]: TRIALS,
-  [`DELETE ${spaces}/trials/:trialId`]: TRIALS,
   [`POST ${spaces}/trials/:trialId/criteria`]: TRIALS,
   [`PUT ${spaces}/trials/:trialId/criteria/:criterionId`]: TRIALS,
   [`DELETE ${spaces}/trials/:trialId/criteria/:criterionId`]: TRIALS,
   [`POST ${spaces}/trials/:trialId/criteria/generate`]: TRIALS,
-  'GET /v1/custom_document_requests': REQUEST,
   'POST /v1/custom_document_requests': REQUEST,
-  'GET /v1/custom_document_requests/:id': REQUEST,
-  'PUT /v1/custom_document_requests/:id': REQUEST,
-  'POST /v1/custom_document_requests/:id/submit': REQUEST,
   'GET /assistants': 'the catalogue of assistants',
 };
 

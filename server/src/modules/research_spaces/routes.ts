@@ -94,7 +94,10 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
 
   app.delete(`${base}/:spaceId/trials/:trialId`, { onRequest: preHandler, schema: { params: trialParams } }, async (request, reply) => {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
+    // Its screenings' results (patients' evidence and explanations) go with it: on PGlite their bytes are
+    // scrubbed from the files too, and the audit log records the deletion as one of screening results.
     await ctx.db.delete(clinicalTrials).where(eq(clinicalTrials.id, trial.id));
+    ctx.requestScrub();
     return reply.status(204).send();
   });
 
