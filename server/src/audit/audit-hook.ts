@@ -42,6 +42,18 @@ const MAX_USER_AGENT = 200;
 /** How long a request whose client left before any answer may take to settle on one before it is recorded without. */
 const SETTLE_MS = 5_000;
 
+/** The owner a signed address was made for, by request (see recordAsOwner). */
+const owners = new WeakMap<FastifyRequest, { userId: string; organizationId: string | null }>();
+
+/**
+ * For a route reached through an address signed for a consultation's owner: the event is recorded under the
+ * owner's account and organization (the signature proves the owner asked for the address), with the actor kind
+ * `signed_link`, so the organization's administrators see the playback in its log.
+ */
+export function recordAsOwner(request: FastifyRequest, owner: { userId: string; organizationId: string | null }) {
+  owners.set(request, owner);
+}
+
 /** Registers the hooks; call before the routes and other hooks are registered (the route list is complete and a
  * disconnect is watched from the first hook on). */
 export function registerAuditLog(app: App, db: Database, keys: AuditKeys): AuditLog {
@@ -144,7 +156,7 @@ function eventOf(entry: AuditedRoute, request: FastifyRequest, answer: unknown, 
     occurredAt: new Date(),
     actorUserId: actor.userId,
     actorOrganizationId: actor.organizationId,
-    actorKind: actor.userId ? 'user' : entry.signedLink ? 'signed_link' : 'anonymous',
+    actorKind: actor.signedIn ? 'user' : entry.signedLink ? 'signed_link' : 'anonymous',
     action: entry.action,
     resourceType: entry.resource,
     resourceId: entry.id ? (read(entry.id) ?? null) : null,
@@ -156,11 +168,16 @@ function eventOf(entry: AuditedRoute, request: FastifyRequest, answer: unknown, 
   };
 }
 
-/** Who asked: set by the authentication hooks (http/authenticate.ts) when the token was valid. */
-function actorOf(request: FastifyRequest): { userId: string | null; organizationId: string | null } {
+/**
+ * Who asked: the user the authentication hooks (http/authenticate.ts) found for a valid token, or the owner a
+ * signed address was made for (recordAsOwner).
+ */
+function actorOf(request: FastifyRequest): { userId: string | null; organizationId: string | null; signedIn: boolean } {
   const user = request.auth?.user;
   const userId = user?.id ?? request.authId?.userId ?? null;
-  return { userId: userId?.toLowerCase() ?? null, organizationId: user?.organizationId?.toLowerCase() ?? null };
+  if (userId) return { userId: userId.toLowerCase(), organizationId: user?.organizationId?.toLowerCase() ?? null, signedIn: true };
+  const owner = owners.get(request);
+  return { userId: owner?.userId.toLowerCase() ?? null, organizationId: owner?.organizationId?.toLowerCase() ?? null, signedIn: false };
 }
 
 function idFrom(source: IdSource, request: FastifyRequest, answer: unknown, actorId: string | null): string | undefined {

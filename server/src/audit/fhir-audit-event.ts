@@ -3,7 +3,8 @@
  * DICOM (110110 Patient Record for access to patient data, 110106 Export, 110101 Audit Log Used, 110100
  * Application Activity for admin commands), the RESTful interaction as subtype, the C/R/U/D/E action, the outcome
  * (0 success, 4 refused, 8 failed; for a client that left early, after the status being sent, 4 if none), the
- * user as requesting agent with their network address, this server as observer, and each id as an entity (a reference where FHIR has a matching resource, always an identifier).
+ * user as requesting agent with their network address (for a signed address, its owner beside it), this server as
+ * observer, and each id as an entity (a reference where FHIR has a matching resource, always an identifier).
  */
 import type { AuditAction } from '../../../contract/audit-events.js';
 import type { auditEvents } from '../db/schema.js';
@@ -104,6 +105,8 @@ function entity(kind: string, id: string): NonNullable<FhirAuditEvent['entity']>
 
 export function toFhirAuditEvent(row: Row, observer: { site: string; url: string }): FhirAuditEvent {
   const agents = [requestor(row)];
+  // A signed address is made at its owner's request: the owner is named beside the anonymous holder who used it.
+  if (row.actorKind === 'signed_link' && row.actorUserId) agents.push({ who: { reference: `Practitioner/${row.actorUserId}` }, requestor: false });
   if (row.actorOrganizationId) agents.push({ who: { reference: `Organization/${row.actorOrganizationId}` }, requestor: false });
   const entities = [
     ...(row.resourceId ? [entity(row.resourceType, row.resourceId)] : []),

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { audioChunks, consultationSessions } from '../../db/schema.js';
+import { audioChunks, consultationSessions, users } from '../../db/schema.js';
 
 export type SessionRow = typeof consultationSessions.$inferSelect;
 export type ChunkRow = typeof audioChunks.$inferSelect;
@@ -63,4 +63,10 @@ export async function findChunks(db: Database, sessionId: string, ids: string[])
 export async function findSessionById(db: Database, id: string): Promise<SessionRow | undefined> {
   const [row] = await db.select().from(consultationSessions).where(eq(consultationSessions.id, id)).limit(1);
   return row;
+}
+
+/** The organization a user belongs to now (null without one, or when the account is gone). */
+export async function findUserOrganization(db: Database, userId: string): Promise<string | null> {
+  const [row] = await db.select({ organizationId: users.organizationId }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.organizationId ?? null;
 }

