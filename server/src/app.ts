@@ -79,6 +79,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     blobs,
     everySeconds: config.retentionSweepSeconds,
     abandonedAfterHours: config.abandonedSessionHours,
+    conversationMinutes: config.retentionMinutes,
     // PGlite keeps deleted rows' bytes in its files until they are rewritten; PostgreSQL is left to autovacuum.
     scrubFiles: !config.databaseUrl,
     log: app.log,
