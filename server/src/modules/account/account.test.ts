@@ -84,6 +84,36 @@ describe('GET/PUT /v1/account', () => {
     await expect(login(t, u.email, 'taken-over')).rejects.toThrow();
   });
 
+  it('a new password retires the QR codes minted before it; one minted after works', async () => {
+    const u = await createUser(t);
+    const token = await login(t, u.email, u.password);
+    const stolen = await login(t, u.email, u.password);
+    const qrToken = async (session: string) => (await t.app.inject({ method: 'POST', url: '/v1/qr_token', headers: bearer(session) })).json().token as string;
+    const autoLogin = (qr: string) => t.app.inject({ method: 'POST', url: '/v1/auto_login', payload: { token: qr } });
+    // One from the other (perhaps stolen) session, one from the session that changes the password.
+    const fromStolen = await qrToken(stolen);
+    const fromOwn = await qrToken(token);
+
+    expect((await put(token, { password: 'new-secret', current_password: u.password })).statusCode).toBe(200);
+
+    for (const qr of [fromStolen, fromOwn]) {
+      const res = await autoLogin(qr);
+      expect(res.statusCode).toBe(401);
+      expect(res.headers.authorization).toBeUndefined();
+    }
+    const after = await autoLogin(await qrToken(token));
+    expect(after.statusCode).toBe(200);
+    expect(after.json().d_user.id).toBe(u.id);
+  });
+
+  it('a profile change without a new password leaves a QR code working', async () => {
+    const u = await createUser(t);
+    const token = await login(t, u.email, u.password);
+    const qr = (await t.app.inject({ method: 'POST', url: '/v1/qr_token', headers: bearer(token) })).json().token as string;
+    expect((await put(token, { name: 'Dr. Rui Campos' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/v1/auto_login', payload: { token: qr } })).statusCode).toBe(200);
+  });
+
   it('answers 401 without a token', async () => {
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
       expect((await t.app.inject({ method, url: '/v1/account', payload: method === 'PUT' ? { user: {} } : undefined })).statusCode).toBe(401);

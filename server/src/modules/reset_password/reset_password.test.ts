@@ -84,6 +84,38 @@ describe('password reset', () => {
     expect((await confirm(tokenB, 'b-new-password')).statusCode).toBe(200);
   });
 
+  it('a QR code and a confirmation link handed out before the reset open no session after it', async () => {
+    const email = `reset.signin.${Date.now().toString(36)}@clinic.test`;
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/v1/signup',
+      remoteAddress: `10.5.0.${++ip}`,
+      payload: { user: { name: 'Dra. Inês Cruz', email, password: 'old-password-1', language: 'en' } },
+    });
+    expect(signup.statusCode).toBe(201);
+    const confirmation = lastMailToken(t, email);
+    // A session someone stole mints a QR code just before the clinician resets the password through the mailbox.
+    const stolen = await login(t, email, 'old-password-1');
+    const qr = await t.app.inject({ method: 'POST', url: '/v1/qr_token', headers: bearer(stolen) });
+    expect(qr.statusCode).toBe(201);
+
+    await request(email);
+    expect((await confirm(lastMailToken(t, email), 'brand-new-pass-2')).statusCode).toBe(200);
+
+    const phone = await t.app.inject({ method: 'POST', url: '/v1/auto_login', payload: { token: qr.json().token } });
+    expect(phone.statusCode).toBe(401);
+    expect(phone.headers.authorization).toBeUndefined();
+    const confirmed = await t.app.inject({ method: 'PATCH', url: `/v1/confirm_email/${confirmation}`, remoteAddress: `10.5.0.${++ip}` });
+    expect(confirmed.statusCode).toBe(400);
+    expect(confirmed.headers.authorization).toBeUndefined();
+    // The reset link reached the mailbox, so the address counts as confirmed without that link.
+    const fresh = await login(t, email, 'brand-new-pass-2');
+    expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(fresh) })).json().d_user.email_confirmed).toBe(true);
+    // A QR code minted after the reset works.
+    const next = await t.app.inject({ method: 'POST', url: '/v1/qr_token', headers: bearer(fresh) });
+    expect((await t.app.inject({ method: 'POST', url: '/v1/auto_login', payload: { token: next.json().token } })).statusCode).toBe(200);
+  });
+
   it('refuses an expired link', async () => {
     const u = await createUser(t);
     await request(u.email);

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { okEnvelope, resetPasswordConfirmBody, resetPasswordRequestBody, tokenParams } from '../../../../contract/account.js';
 import { apiErrorSchema } from '../../../../contract/errors.js';
 import { consumeOneTimeToken, createOneTimeToken, revokeOutstandingTokens } from '../../auth/one-time-tokens.js';
@@ -56,12 +56,15 @@ export function resetPasswordRoutes(app: App, ctx: AppContext) {
         await revokeOutstandingTokens(db, userId, 'reset_password');
         const [updated] = await db
           .update(users)
-          .set({ passwordHash, forcePasswordChange: false, updatedAt: new Date() })
+          // The reset link reached this mailbox, which is what a confirmation would prove: the confirmation link,
+          // retired below with every other sign-in link, is no longer needed.
+          .set({ passwordHash, forcePasswordChange: false, emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, now())`, updatedAt: new Date() })
           .where(eq(users.id, userId))
           .returning({ id: users.id, email: users.email });
         return updated;
       });
       if (!user) throw new DomainError(400, 'invalid_or_expired_token', 'This link is invalid or has expired');
+      // Every session ends, and so does every sign-in link not yet used (a QR code minted by a stolen session).
       await ctx.sessions.revokeAllFor(user.id);
       // Whoever reset through the mailbox is the account's owner: earlier failed guesses no longer pause it.
       await ctx.loginLimiter.clear(user.email);
