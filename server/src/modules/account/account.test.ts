@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWebm, multipartAudio } from '../../test-support/audio-fixtures.js';
-import { bearer, createOrganizationInvite, createUser, getUserRow, lastMailToken, login, uniqueEmail } from '../../test-support/factories.js';
+import { backgroundSettled, bearer, createOrganizationInvite, createUser, getUserRow, lastMailToken, login, uniqueEmail } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 
 let t: TestApp;
@@ -62,6 +62,7 @@ describe('GET/PUT /v1/account', () => {
     const otherDevice = await login(t, u.email, u.password);
     // A reset link mailed earlier (to a mailbox someone else may read) stops working with the new password.
     await t.app.inject({ method: 'POST', url: '/v1/reset_password', remoteAddress: '10.9.9.9', payload: { email: u.email } });
+    await backgroundSettled(t);
     const resetToken = lastMailToken(t, u.email);
 
     const missing = await put(token, { password: 'new-secret' });

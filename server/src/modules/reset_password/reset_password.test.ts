@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Mail, Mailer } from '../../mail/mailer.js';
 import { oneTimeTokens } from '../../db/schema.js';
-import { bearer, createUser, lastMailToken, login } from '../../test-support/factories.js';
+import { backgroundSettled, bearer, createUser, lastMailToken, login } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 
 let t: TestApp;
@@ -11,7 +12,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 let ip = 0;
-const request = (email: string) => t.app.inject({ method: 'POST', url: '/v1/reset_password', remoteAddress: `10.3.0.${++ip}`, payload: { email } });
+const requestNow = (email: string) => t.app.inject({ method: 'POST', url: '/v1/reset_password', remoteAddress: `10.3.0.${++ip}`, payload: { email } });
+/** Asks for a link and waits until it is mailed (the answer does not wait for that). */
+const request = async (email: string) => {
+  const res = await requestNow(email);
+  await backgroundSettled(t);
+  return res;
+};
 const confirm = (token: string, password: string, password_confirmation = password) =>
   t.app.inject({ method: 'PATCH', url: `/v1/reset_password/${token}`, remoteAddress: `10.4.0.${++ip}`, payload: { password, password_confirmation } });
 
@@ -22,6 +29,47 @@ describe('password reset', () => {
     expect(res.statusCode).toBe(202);
     expect(res.json()).toEqual({ ok: true });
     expect(t.mails.length).toBe(before);
+  });
+
+  describe('does not wait for the mail, so its timing tells nothing of who has an account', () => {
+    let mailer: Mailer;
+    let release = () => {};
+    beforeAll(() => {
+      mailer = t.ctx.mailer;
+    });
+    afterEach(async () => {
+      release();
+      await backgroundSettled(t);
+      t.ctx.mailer = mailer;
+    });
+    const within = <T>(ms: number, p: Promise<T>) =>
+      Promise.race([p, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms))]);
+
+    it('answers 202 at once while the mail server has not answered', async () => {
+      const u = await createUser(t);
+      const held: Mail[] = [];
+      // A mail server that accepts nothing until the test lets it (a hung SMTP connection).
+      t.ctx.mailer = { send: (m) => new Promise<void>((resolve) => (held.push(m), (release = resolve))) };
+      for (const email of [u.email, 'nobody.here@clinic.test']) {
+        const res = await within(2000, requestNow(email));
+        expect(res === 'still waiting' ? res : res.statusCode).toBe(202);
+      }
+      // The link is on its way all the same: it was handed to the mail server, which the test now lets finish.
+      await expect.poll(() => held.length).toBe(1);
+      expect(held[0]!.to).toBe(u.email);
+    });
+
+    it('a mail that fails is logged without the address or the error message', async () => {
+      const u = await createUser(t);
+      const failure = Object.assign(new Error(`550 5.1.1 <${u.email}>: Recipient address rejected`), { code: 'EENVELOPE' });
+      t.ctx.mailer = { send: async () => Promise.reject(failure) };
+      expect((await request(u.email)).statusCode).toBe(202);
+      const line = t.logs.find((l) => l.includes('password reset mail not sent'));
+      expect(line).toBeDefined();
+      expect(line).toContain('EENVELOPE');
+      expect(line).not.toContain(u.email);
+      expect(t.logs.join('')).not.toContain(u.email);
+    });
   });
 
   it('mails a single-use link in the user language and sets the new password', async () => {
