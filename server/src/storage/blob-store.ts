@@ -18,12 +18,18 @@ export interface BlobStore {
   /** The blob's content, checked before the first byte is given out (a tampered blob errors, never streams). */
   read(key: string): Readable;
   /**
-   * Runs `fn` with a private local file holding the blob's content, for tools that need a path (ffmpeg, pdftoppm).
-   * The file is removed when `fn` settles, whatever happens: no plaintext copy outlives its use.
+   * Runs `fn` with a private local file holding the blob's content, for tools that need a path (ffmpeg, pdftoppm),
+   * and a private empty folder for what the tools write (converted audio, page images). Both are in DATA_DIR's
+   * scratch space and removed when `fn` settles, whatever happens: no plaintext copy outlives its use.
    */
-  withLocalFile<T>(key: string, fn: (file: string) => Promise<T>): Promise<T>;
-  /** Like withLocalFile for several blobs; `scratchDir` is private too, for the tool's output, and removed with them. */
+  withLocalFile<T>(key: string, fn: (file: string, scratchDir: string) => Promise<T>): Promise<T>;
+  /** Like withLocalFile for several blobs. */
   withLocalFiles<T>(keys: string[], fn: (files: string[], scratchDir: string) => Promise<T>): Promise<T>;
+  /**
+   * A private folder in DATA_DIR's scratch space for plaintext that is not a stored blob (an upload transcribed
+   * without being kept), removed when `fn` settles.
+   */
+  withScratchFolder<T>(fn: (dir: string) => Promise<T>): Promise<T>;
   /** The content's size in bytes (not the stored one), or undefined when there is no such blob. */
   size(key: string): Promise<number | undefined>;
   delete(key: string): Promise<void>;

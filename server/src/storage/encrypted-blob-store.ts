@@ -65,7 +65,7 @@ export function createEncryptedBlobStore(driver: BlobDriver, keys: KeyRing, scra
       );
     },
     withLocalFile(key, fn) {
-      return scratch.withFolder(async (dir) => fn((await writeLocalCopies([key], dir))[0]!));
+      return store.withLocalFiles([key], ([file], work) => fn(file!, work));
     },
     withLocalFiles(keyList, fn) {
       return scratch.withFolder(async (dir) => {
@@ -75,6 +75,7 @@ export function createEncryptedBlobStore(driver: BlobDriver, keys: KeyRing, scra
         return fn(files, work);
       });
     },
+    withScratchFolder: (fn) => scratch.withFolder(fn),
     async size(key) {
       const [head, storedSize] = await Promise.all([driver.readHead(key, HEADER_BYTES), driver.size(key)]);
       return head && storedSize !== undefined ? contentSize(storedSize, storedKeyId(head) !== 'legacy') : undefined;
