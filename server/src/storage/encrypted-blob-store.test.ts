@@ -1,6 +1,7 @@
 /**
  * Blobs at rest: AES-256-GCM per blob under a wrapped data key, checked on every read; legacy plaintext still
- * read; master keys from the setting or the key ring file; rotation that leaves the old key unneeded.
+ * read; master keys from the setting or the key ring file; rotation that leaves the old key unneeded, rewrites
+ * headers in place and never brings back a blob deleted meanwhile.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,8 @@ import { text } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.js';
 import { BlobIntegrityError, decryptBlob, HEADER_BYTES, storedKeyId, UnknownMasterKeyError } from './blob-encryption.js';
-import { openBlobStore } from './encrypted-blob-store.js';
+import type { BlobDriver } from './blob-store.js';
+import { createEncryptedBlobStore, openBlobStore } from './encrypted-blob-store.js';
 import { rotateMasterKey } from './key-rotation.js';
 import { KEY_RING_FILE, masterKeyId } from './master-keys.js';
 import { plaintextScratchRoot } from './plaintext-scratch.js';
@@ -323,5 +325,104 @@ describe('rotate-key', () => {
     await expect(rotateMasterKey(store)).rejects.toThrow(/sessions\/x\/1\.webm/);
     expect(store.keys.ids()).toHaveLength(2);
     expect(await store.readBuffer('sessions/x/0.webm')).toEqual(Buffer.from('fine'));
+  });
+});
+
+/** Writes files into DATA_DIR/files as a server from before encryption did (before the store is opened). */
+function plantFiles(dir: string, files: Record<string, string | Buffer>) {
+  for (const [key, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, 'files', key)), { recursive: true });
+    writeFileSync(path.join(dir, 'files', key), content);
+  }
+}
+
+describe('rotate-key while the retention sweep deletes', () => {
+  const exists = (dir: string, key: string) => existsSync(path.join(dir, 'files', key));
+
+  it('rewrites only the header, in place, and leaves a blob deleted meanwhile deleted', async () => {
+    const dir = dataDir();
+    const store = await openBlobStore(fileMode(dir));
+    await store.put('sessions/i/0.webm', randomBytes(50_000));
+    const file = path.join(dir, 'files', 'sessions/i/0.webm');
+    const { ino } = statSync(file);
+    store.keys.addCurrentKey();
+    expect(await store.rewrap('sessions/i/0.webm')).toBe('rewrapped');
+    // The same file, not a new one renamed over it.
+    expect(statSync(file).ino).toBe(ino);
+    expect(await store.rewrap('sessions/i/0.webm')).toBe('current');
+
+    store.keys.addCurrentKey();
+    await store.deletePrefix('sessions/i/');
+    expect(await store.rewrap('sessions/i/0.webm')).toBe('missing');
+    expect(await store.driver.patchHead!('sessions/i/0.webm', HEADER_BYTES, (h) => h)).toBe('missing');
+    expect(exists(dir, 'sessions/i/0.webm')).toBe(false);
+    expect(existsSync(path.join(dir, 'files', 'sessions/i'))).toBe(false);
+  });
+
+  /** Files under DATA_DIR/files, temporary files and locks included. */
+  const filesUnder = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+
+  /**
+   * One round of the reviewer's scenario: rotate-key (its own store, like the admin CLI) runs while the retention
+   * sweep deletes the same consultations' audio, as whole folders and as single parts.
+   */
+  async function rotateWhileDeleting(dir: string, server: Awaited<ReturnType<typeof openBlobStore>>, keys: string[]) {
+    let failures = 0;
+    let deletionFailures = 0;
+    const cli = await openBlobStore(fileMode(dir));
+    const rotation = rotateMasterKey(cli).catch(() => void failures++);
+    await new Promise((resolve) => setTimeout(resolve, 3));
+    for (const [i, k] of keys.entries()) {
+      const deletion = i % 2 ? server.delete(k) : server.deletePrefix(`${k.split('/').slice(0, 2).join('/')}/`);
+      await deletion.catch(() => void deletionFailures++);
+    }
+    await rotation;
+    return { failures, deletionFailures, resurrected: keys.filter((k) => exists(dir, k)).length };
+  }
+  const roundKeys = (round: number, n: number) => Array.from({ length: n }, (_, i) => `sessions/r${round}-${i}/000001.abcd.webm`);
+  const sum = (results: { failures: number; deletionFailures: number; resurrected: number }[]) =>
+    results.reduce((a, r) => ({ failures: a.failures + r.failures, deletionFailures: a.deletionFailures + r.deletionFailures, resurrected: a.resurrected + r.resurrected }));
+
+  it('concurrent rotations and deletions: no failure, no deleted blob back', async () => {
+    const dir = dataDir();
+    const server = await openBlobStore(fileMode(dir));
+    const results = [];
+    for (let round = 0; round < 8; round++) {
+      const keys = roundKeys(round, 40);
+      for (const k of keys) await server.put(k, randomBytes(100_000));
+      results.push(await rotateWhileDeleting(dir, server, keys));
+    }
+    expect(sum(results)).toEqual({ failures: 0, deletionFailures: 0, resurrected: 0 });
+    // No blob, temporary file or lock left behind.
+    expect(filesUnder(path.join(dir, 'files'))).toEqual([]);
+  }, 120_000);
+
+  it('the same while files from before encryption are encrypted (whole files rewritten)', async () => {
+    const results = [];
+    for (let round = 0; round < 6; round++) {
+      const dir = dataDir();
+      const keys = roundKeys(round, 30);
+      plantFiles(dir, Object.fromEntries(keys.map((k) => [k, randomBytes(100_000)])));
+      const server = await openBlobStore(fileMode(dir));
+      results.push(await rotateWhileDeleting(dir, server, keys));
+      expect(filesUnder(path.join(dir, 'files'))).toEqual([]);
+    }
+    expect(sum(results)).toEqual({ failures: 0, deletionFailures: 0, resurrected: 0 });
+  }, 120_000);
+
+  it('a driver that cannot patch in place (an S3-compatible one) still rotates, through the generic path', async () => {
+    const dir = dataDir();
+    const full = await openBlobStore(fileMode(dir));
+    await full.put('sessions/s3/0.webm', Buffer.from(`object ${MARKER}`));
+    plantFiles(dir, { 'sessions/s3/1.webm': 'legacy object' });
+    const { patchHead: _patch, replaceExisting: _replace, ...rest } = full.driver;
+    const objectDriver: BlobDriver = rest;
+    const { openPlaintextScratch } = await import('./plaintext-scratch.js');
+    const store = createEncryptedBlobStore(objectDriver, full.keys, await openPlaintextScratch(dir));
+    const report = await rotateMasterKey(store);
+    expect(report).toMatchObject({ rewrapped: 1, encrypted: 1 });
+    expect(await full.readBuffer('sessions/s3/0.webm')).toEqual(Buffer.from(`object ${MARKER}`));
+    expect(storedKeyId(stored(dir, 'sessions/s3/1.webm'))).toBe(report.currentKeyId);
   });
 });

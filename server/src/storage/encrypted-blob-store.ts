@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Config } from '../config.js';
-import { contentSize, decryptBlob, encryptBlob, HEADER_BYTES, rewrapBlob, storedKeyId } from './blob-encryption.js';
+import { BlobIntegrityError, contentSize, decryptBlob, encryptBlob, HEADER_BYTES, rewrapBlob, storedKeyId, UnknownMasterKeyError } from './blob-encryption.js';
 import { BlobNotFoundError, createFileBlobDriver, type BlobDriver, type BlobStore } from './blob-store.js';
 import { KEY_RING_FILE, KeyRingError, openKeyRing, type KeyRing } from './master-keys.js';
 import { openPlaintextScratch, type PlaintextScratch } from './plaintext-scratch.js';
@@ -22,16 +22,38 @@ export type EncryptedBlobStore = BlobStore & {
   readBuffer(key: string): Promise<Buffer>;
   /**
    * Makes the stored blob use the current master key: a blob under an older key gets its data key rewrapped
-   * (only the header changes), a legacy plaintext blob is encrypted. Answers what was done.
+   * (only the header changes, in place), a legacy plaintext blob is encrypted.
+   * Answers what was done; 'missing' for a blob deleted meanwhile, which stays deleted.
    */
   rewrap(key: string): Promise<'current' | 'rewrapped' | 'encrypted' | 'missing'>;
 };
 
-export function createEncryptedBlobStore(driver: BlobDriver, keys: KeyRing, scratch: PlaintextScratch): EncryptedBlobStore {
+/** A header rewritten in place may be read half-written by a reader at that very moment: it reads again once. */
+const REREAD_DELAY_MS = 20;
+
+export function createEncryptedBlobStore(
+  driver: BlobDriver,
+  keys: KeyRing,
+  scratch: PlaintextScratch,
+): EncryptedBlobStore {
+  const findKey = (id: string) => keys.find(id);
+
+  const open = (key: string, stored: Buffer) => decryptBlob(key, stored, findKey);
+
   async function readBuffer(key: string): Promise<Buffer> {
     const stored = await driver.get(key);
     if (!stored) throw new BlobNotFoundError(key);
-    return decryptBlob(key, stored, (id) => keys.find(id));
+    try {
+      return open(key, stored);
+    } catch (err) {
+      if (!(err instanceof BlobIntegrityError || err instanceof UnknownMasterKeyError)) throw err;
+      // A rotation may have been rewriting this header (or encrypting this legacy blob) at the moment it was read: if the header changed since, the blob is read again; otherwise it is damaged.
+      await new Promise((resolve) => setTimeout(resolve, REREAD_DELAY_MS));
+      const again = await driver.get(key);
+      if (!again) throw new BlobNotFoundError(key);
+      if (again.subarray(0, HEADER_BYTES).equals(stored.subarray(0, HEADER_BYTES))) throw err;
+      return open(key, again);
+    }
   }
 
   async function writeLocalCopies(keyList: string[], dir: string): Promise<string[]> {
@@ -47,6 +69,35 @@ export function createEncryptedBlobStore(driver: BlobDriver, keys: KeyRing, scra
       files.push(file);
     }
     return files;
+  }
+
+  /** The whole stored blob replaced by `transform`'s answer, never re-creating one deleted meanwhile where the driver can. */
+  async function replaceExisting(key: string, transform: (stored: Buffer) => Promise<Buffer | undefined>): Promise<'replaced' | 'unchanged' | 'missing'> {
+    if (driver.replaceExisting) return driver.replaceExisting(key, transform);
+    // Generic fallback for drivers that cannot do better: a deletion between this read and write is undone.
+    const stored = await driver.get(key);
+    if (!stored) return 'missing';
+    const next = await transform(stored);
+    if (!next) return 'unchanged';
+    await driver.put(key, next);
+    return 'replaced';
+  }
+
+  async function encryptLegacy(key: string): Promise<'current' | 'rewrapped' | 'encrypted' | 'missing'> {
+    const current = keys.current();
+    const done = { as: 'encrypted' as 'rewrapped' | 'encrypted' };
+    const result = await replaceExisting(key, async (stored) => {
+      const keyId = storedKeyId(stored);
+      if (keyId === 'legacy') {
+        done.as = 'encrypted';
+        return encryptBlob(key, stored, current);
+      }
+      // Encrypted by another rotation meanwhile.
+      if (keyId === current.id) return undefined;
+      done.as = 'rewrapped';
+      return rewrapBlob(stored, findKey, current);
+    });
+    return result === 'replaced' ? done.as : result === 'unchanged' ? 'current' : 'missing';
   }
 
   const store: EncryptedBlobStore = {
@@ -84,17 +135,30 @@ export function createEncryptedBlobStore(driver: BlobDriver, keys: KeyRing, scra
     deletePrefix: (prefix) => driver.deletePrefix(prefix),
     list: (prefix) => driver.list(prefix),
     async rewrap(key) {
-      const stored = await driver.get(key);
-      if (!stored) return 'missing';
+      const head = await driver.readHead(key, HEADER_BYTES);
+      if (!head) return 'missing';
+      if (storedKeyId(head) === 'legacy') return encryptLegacy(key);
       const current = keys.current();
-      const keyId = storedKeyId(stored);
-      if (keyId === current.id) return 'current';
-      if (keyId === 'legacy') {
-        await driver.put(key, encryptBlob(key, stored, current));
-        return 'encrypted';
-      }
-      await driver.put(key, rewrapBlob(stored, (id) => keys.find(id), current));
-      return 'rewrapped';
+      const seen = { legacy: false };
+      // Only the header changes: patched in place where the driver can, so the blob is never written anew (and a
+      // blob deleted meanwhile is not brought back).
+      const patch = (stored: Buffer) => {
+        const keyId = storedKeyId(stored);
+        if (keyId === 'legacy') {
+          seen.legacy = true;
+          return undefined;
+        }
+        return keyId === current.id ? undefined : rewrapBlob(stored, findKey, current).subarray(0, HEADER_BYTES);
+      };
+      const result = driver.patchHead
+        ? await driver.patchHead(key, HEADER_BYTES, patch)
+        : await replaceExisting(key, async (stored) => {
+            const header = patch(stored.subarray(0, HEADER_BYTES));
+            return header && Buffer.concat([header, stored.subarray(HEADER_BYTES)]);
+          });
+      // Replaced by a plaintext file since the first look.
+      if (seen.legacy) return encryptLegacy(key);
+      return result === 'missing' ? 'missing' : result === 'unchanged' ? 'current' : 'rewrapped';
     },
   };
   return store;

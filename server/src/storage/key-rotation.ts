@@ -2,10 +2,13 @@
  * `npm run admin -- rotate-key`: every blob ends up under one new master key, and the old keys are retired.
  *
  * Steps, each safe to interrupt: (1) a new key becomes current in the key ring file, the old ones stay for
- * reading; (2) every blob's data key is rewrapped under it (a header change; legacy plaintext blobs are
- * encrypted); (3) a last pass checks every blob is under the current key, catching blobs another process wrote
- * with the old key meanwhile; (4) the old keys are removed from the file. A rotation interrupted anywhere is
- * finished by running the command again: while the file still holds old keys, no further key is added.
+ * reading; (2) every blob's data key is rewrapped under it (a header change, written in place; legacy plaintext
+ * blobs are encrypted); (3) a last pass checks every blob is under the current key, catching blobs another
+ * process wrote with the old key meanwhile; (4) the old keys are removed from the file. A rotation interrupted
+ * anywhere is finished by running the command again: while the file still holds old keys, no further key is added.
+ *
+ * The retention sweep may delete blobs meanwhile: a blob gone mid-rotation is simply gone (never re-created, and
+ * not an error).
  *
  * With ENCRYPTION_KEY set, the new key comes from the settings instead: put the new key in ENCRYPTION_KEY and
  * the old one in ENCRYPTION_KEY_PREVIOUS, restart, run rotate-key (steps 2–4), then drop ENCRYPTION_KEY_PREVIOUS.
