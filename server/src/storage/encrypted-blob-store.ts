@@ -1,28 +1,40 @@
 /**
  * The BlobStore the app uses: every blob is encrypted (storage/blob-encryption.ts) before any driver stores it,
  * so the filesystem driver and a future S3 driver both keep only ciphertext. Reads decrypt and verify the whole
- * blob before giving out its first byte: altered audio fails loudly instead of playing. Tools that need a file
- * get a decrypted copy in a private scratch folder that is removed after the use (storage/plaintext-scratch.ts).
+ * blob before giving out its first byte: altered audio fails loudly instead of playing. A blob without encryption
+ * is content only while the data folder's one-off migration from before encryption is pending
+ * (storage/plaintext-migration.ts), and then it must match what the database recorded of it (size, SHA-256); any
+ * other one is refused. Tools that need a file get a decrypted copy in a private scratch folder that is removed
+ * after the use (storage/plaintext-scratch.ts).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Config } from '../config.js';
-import { BlobIntegrityError, contentSize, decryptBlob, encryptBlob, HEADER_BYTES, rewrapBlob, storedKeyId, UnknownMasterKeyError } from './blob-encryption.js';
+import { BlobIntegrityError, contentSize, decryptBlob, encryptBlob, HEADER_BYTES, PlaintextBlobError, rewrapBlob, storedKeyId, UnknownMasterKeyError } from './blob-encryption.js';
 import { BlobNotFoundError, createFileBlobDriver, type BlobDriver, type BlobStore } from './blob-store.js';
 import { KEY_RING_FILE, KeyRingError, openKeyRing, type KeyRing } from './master-keys.js';
+import { openPlaintextMigration, type PlaintextMigration } from './plaintext-migration.js';
 import { openPlaintextScratch, type PlaintextScratch } from './plaintext-scratch.js';
+
+/**
+ * Checks a plaintext blob against what the database recorded when it was stored; throws a BlobIntegrityError
+ * when it does not match (storage/blob-records.ts).
+ */
+export type PlaintextBlobCheck = (key: string, content: Buffer) => Promise<void>;
 
 export type EncryptedBlobStore = BlobStore & {
   /** The bytes as stored (still encrypted): backups copy these. */
   readonly driver: BlobDriver;
   readonly keys: KeyRing;
+  /** Whether blobs from before encryption may still be plaintext in this data folder. */
+  readonly plaintextMigration: PlaintextMigration;
   /** The content of a blob, verified. */
   readBuffer(key: string): Promise<Buffer>;
   /**
    * Makes the stored blob use the current master key: a blob under an older key gets its data key rewrapped
-   * (only the header changes, in place), a legacy plaintext blob is encrypted.
+   * (only the header changes, in place), a legacy plaintext blob is encrypted while the migration is pending.
    * Answers what was done; 'missing' for a blob deleted meanwhile, which stays deleted.
    */
   rewrap(key: string): Promise<'current' | 'rewrapped' | 'encrypted' | 'missing'>;
@@ -35,19 +47,27 @@ export function createEncryptedBlobStore(
   driver: BlobDriver,
   keys: KeyRing,
   scratch: PlaintextScratch,
+  migration: PlaintextMigration,
+  checkPlaintext?: PlaintextBlobCheck,
 ): EncryptedBlobStore {
   const findKey = (id: string) => keys.find(id);
 
-  const open = (key: string, stored: Buffer) => decryptBlob(key, stored, findKey);
+  async function open(key: string, stored: Buffer): Promise<Buffer> {
+    if (storedKeyId(stored) !== 'legacy') return decryptBlob(key, stored, findKey);
+    if (!migration.pending()) throw new PlaintextBlobError(key);
+    await checkPlaintext?.(key, stored);
+    return stored;
+  }
 
   async function readBuffer(key: string): Promise<Buffer> {
     const stored = await driver.get(key);
     if (!stored) throw new BlobNotFoundError(key);
     try {
-      return open(key, stored);
+      return await open(key, stored);
     } catch (err) {
       if (!(err instanceof BlobIntegrityError || err instanceof UnknownMasterKeyError)) throw err;
-      // A rotation may have been rewriting this header (or encrypting this legacy blob) at the moment it was read: if the header changed since, the blob is read again; otherwise it is damaged.
+      // A rotation may have been rewriting this header (or encrypting this legacy blob and closing the migration)
+      // at the moment it was read: if the header changed since, the blob is read again; otherwise it is damaged.
       await new Promise((resolve) => setTimeout(resolve, REREAD_DELAY_MS));
       const again = await driver.get(key);
       if (!again) throw new BlobNotFoundError(key);
@@ -89,6 +109,10 @@ export function createEncryptedBlobStore(
     const result = await replaceExisting(key, async (stored) => {
       const keyId = storedKeyId(stored);
       if (keyId === 'legacy') {
+        // Refused unless this folder's migration is pending, and checked against the database first: a file swapped
+        // in is never turned into an authenticated blob.
+        if (!migration.pending()) throw new PlaintextBlobError(key);
+        await checkPlaintext?.(key, stored);
         done.as = 'encrypted';
         return encryptBlob(key, stored, current);
       }
@@ -103,6 +127,7 @@ export function createEncryptedBlobStore(
   const store: EncryptedBlobStore = {
     driver,
     keys,
+    plaintextMigration: migration,
     readBuffer,
     async put(key, data) {
       await driver.put(key, encryptBlob(key, data, keys.current()));
@@ -129,7 +154,10 @@ export function createEncryptedBlobStore(
     withScratchFolder: (fn) => scratch.withFolder(fn),
     async size(key) {
       const [head, storedSize] = await Promise.all([driver.readHead(key, HEADER_BYTES), driver.size(key)]);
-      return head && storedSize !== undefined ? contentSize(storedSize, storedKeyId(head) !== 'legacy') : undefined;
+      if (!head || storedSize === undefined) return undefined;
+      const encrypted = storedKeyId(head) !== 'legacy';
+      if (!encrypted && !migration.pending()) throw new PlaintextBlobError(key);
+      return contentSize(storedSize, encrypted);
     },
     delete: (key) => driver.delete(key),
     deletePrefix: (prefix) => driver.deletePrefix(prefix),
@@ -156,7 +184,7 @@ export function createEncryptedBlobStore(
             const header = patch(stored.subarray(0, HEADER_BYTES));
             return header && Buffer.concat([header, stored.subarray(HEADER_BYTES)]);
           });
-      // Replaced by a plaintext file since the first look.
+      // Replaced by a plaintext file since the first look: the legacy rules decide.
       if (seen.legacy) return encryptLegacy(key);
       return result === 'missing' ? 'missing' : result === 'unchanged' ? 'current' : 'rewrapped';
     },
@@ -164,24 +192,44 @@ export function createEncryptedBlobStore(
   return store;
 }
 
-/** The app's blob store from the settings: DATA_DIR/files, the master keys, and a cleaned scratch space. */
-export async function openBlobStore(config: Pick<Config, 'dataDir' | 'encryptionKey' | 'previousEncryptionKeys'>): Promise<EncryptedBlobStore> {
+/** What the store holds, for the checks at start; stops at the first encrypted blob. */
+async function surveyStore(driver: BlobDriver): Promise<{ legacy: boolean; encrypted: boolean }> {
+  let legacy = false;
+  for await (const key of driver.list()) {
+    const head = await driver.readHead(key, HEADER_BYTES);
+    if (!head) continue;
+    if (storedKeyId(head) !== 'legacy') return { legacy, encrypted: true };
+    legacy = true;
+  }
+  return { legacy, encrypted: false };
+}
+
+/**
+ * The app's blob store from the settings: DATA_DIR/files, the master keys, the plaintext migration's state, and a
+ * cleaned scratch space. `checkPlaintext` (given where the database is at hand) checks blobs from before
+ * encryption against their rows.
+ */
+export async function openBlobStore(
+  config: Pick<Config, 'dataDir' | 'encryptionKey' | 'previousEncryptionKeys'>,
+  opts: { checkPlaintext?: PlaintextBlobCheck } = {},
+): Promise<EncryptedBlobStore> {
   const driver = createFileBlobDriver(path.join(config.dataDir, 'files'));
+  let survey: Promise<{ legacy: boolean; encrypted: boolean }> | undefined;
+  const surveyOnce = () => (survey ??= surveyStore(driver));
   if (!config.encryptionKey && !existsSync(path.join(config.dataDir, KEY_RING_FILE))) {
     // A new key now would leave every stored blob unreadable, and the blobs written next unreadable with the
     // old key file once it is found: refuse instead. (Only blobs from before encryption may exist without it.)
-    for await (const key of driver.list()) {
-      const head = await driver.readHead(key, HEADER_BYTES);
-      if (head && storedKeyId(head) !== 'legacy') {
-        throw new KeyRingError(
-          `${path.join(config.dataDir, KEY_RING_FILE)} is missing but ${path.join(config.dataDir, 'files')} holds encrypted files: ` +
-            'put the key ring file back from your key backup (or give the key in ENCRYPTION_KEY), then start again.',
-        );
-      }
+    if ((await surveyOnce()).encrypted) {
+      throw new KeyRingError(
+        `${path.join(config.dataDir, KEY_RING_FILE)} is missing but ${path.join(config.dataDir, 'files')} holds encrypted files: ` +
+          'put the key ring file back from your key backup (or give the key in ENCRYPTION_KEY), then start again.',
+      );
     }
   }
+  // Decided before any key is made or blob written, so the first start of a folder sees it as it was.
+  const migration = await openPlaintextMigration(config.dataDir, surveyOnce);
   const keys = openKeyRing({ dataDir: config.dataDir, encryptionKey: config.encryptionKey, previousEncryptionKeys: config.previousEncryptionKeys });
   await driver.removeOrphanTemporaryFiles();
   const scratch = await openPlaintextScratch(config.dataDir);
-  return createEncryptedBlobStore(driver, keys, scratch);
+  return createEncryptedBlobStore(driver, keys, scratch, migration, opts.checkPlaintext);
 }
