@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { openBlobStore } from '../storage/encrypted-blob-store.js';
+import { plaintextCheckFromDatabase } from '../storage/blob-records.js';
 import { KEY_RING_FILE, readKeysFromFile } from '../storage/master-keys.js';
 import { rotateMasterKey, RotationError } from '../storage/key-rotation.js';
 import { createBackup } from './backup.js';
@@ -60,8 +61,9 @@ export const backupCommands = {
   'rotate-key': {
     usage: 'rotate-key',
     args: z.object({}),
-    run: (_db: Database, config: Config) => operatorErrors(async () => {
-      const store = await openBlobStore(config);
+    run: (db: Database, config: Config) => operatorErrors(async () => {
+      // Blobs from before encryption are checked against their rows before they are encrypted.
+      const store = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(db) });
       const before = store.keys.ids();
       const r = await rotateMasterKey(store);
       const lines = [
@@ -70,6 +72,7 @@ export const backupCommands = {
       ];
       if (r.retired.length) lines.push(`Retired key(s) ${r.retired.join(', ')}: backups made before now still need them.`);
       if (r.unusedPreviousKeys.length) lines.push(`No blob needs ${r.unusedPreviousKeys.join(', ')} any more: remove it from ENCRYPTION_KEY_PREVIOUS.`);
+      if (r.plaintextMigrationFinished) lines.push('Every file stored before encryption is now encrypted: unencrypted files are refused from now on.');
       if (!r.retired.length && !r.unusedPreviousKeys.length && before.length === 1 && store.keys.source === 'setting') {
         lines.push('To change the key itself: put a new key in ENCRYPTION_KEY and the old one in ENCRYPTION_KEY_PREVIOUS, restart, and run rotate-key again.');
       }
@@ -81,13 +84,14 @@ export const backupCommands = {
     usage: 'backup --to /path/to/backup.cnbackup',
     args: z.object({ to: z.string().trim().min(1).max(4096) }),
     run: (db: Database, config: Config, args: { to: string }) => operatorErrors(async () => {
-      const store = await openBlobStore(config);
+      const store = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(db) });
       const r = await createBackup(db, store, { file: args.to, engine: config.databaseUrl ? 'postgres' : 'pglite' });
       const rows = Object.values(r.rows).reduce((a, b) => a + b, 0);
       return [
         `Backup written to ${r.file} (${r.bytes} bytes, mode 0600): ${rows} rows of ${Object.keys(r.rows).length} tables, ${r.blobs} blobs (still encrypted).`,
         ...(r.missing_blobs ? [`${r.missing_blobs} blobs named by rows were already deleted (audio not kept after transcription).`] : []),
-        ...(r.plaintext_blobs ? [`${r.plaintext_blobs} blobs predate encryption and are copied as plaintext: run rotate-key to encrypt them.`] : []),
+        ...(r.plaintext_blobs ? [`${r.plaintext_blobs} blobs predate encryption and are copied as plaintext (a restore encrypts them): run rotate-key to encrypt them here.`] : []),
+        ...(r.refused_blobs ? [`${r.refused_blobs} unencrypted files were left out (${r.refusedKeys.slice(0, 5).join(', ')}): this data folder accepts none, so they were put there from outside the server.`] : []),
         `Its blobs need master key(s): ${r.master_key_ids.join(', ') || 'none'}.`,
         keyFileAdvice(config),
       ];
@@ -99,13 +103,14 @@ export const backupCommands = {
     args: z.object({ from: z.string().trim().min(1).max(4096), force: z.boolean().default(false), 'key-file': z.string().trim().min(1).max(4096).optional() }),
     run: (db: Database, config: Config, args: { from: string; force: boolean; 'key-file'?: string }) => operatorErrors(async () => {
       if (insideRunningServer(config.dataDir)) throw new UsageError('A server is running on this data folder: stop it, then run restore.');
-      const store = await openBlobStore(config);
+      const store = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(db) });
       const imported = args['key-file'] ? store.keys.importKeys(readKeysFromFile(path.resolve(args['key-file']))) : [];
       const r = await restoreBackup(db, store, { file: args.from, force: args.force });
       const rows = Object.values(r.summary.rows).reduce((a, b) => a + b, 0);
       return [
         `Restored ${rows} rows of ${Object.keys(r.summary.rows).length} tables and ${r.summary.blobs} blobs from the backup of ${r.manifest.created_at}.`,
         ...(r.removedBlobs ? [`Removed ${r.removedBlobs} blobs that were not in the backup.`] : []),
+        ...(r.encryptedBlobs ? [`${r.encryptedBlobs} blobs stored before encryption were checked against their rows and encrypted.`] : []),
         ...(imported.length ? [`Imported master key(s) ${imported.join(', ')}; run rotate-key to rewrap every blob under this server's key and retire them.`] : []),
       ];
     }),
