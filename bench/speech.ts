@@ -31,7 +31,7 @@ async function measure(label: string, engine: typeof generic, items: { file: str
   for (const item of items) {
     audioMs += await measureDurationMs(item.file);
     const t0 = performance.now();
-    const text = await engine.transcribe({ filePath: item.file, mimeType: 'audio/webm', language: 'en' });
+    const text = await engine.transcribe({ filePath: item.file, workDir: dir, mimeType: 'audio/webm', language: 'en' });
     workMs += performance.now() - t0;
     const e = wordErrors(item.reference, text);
     errors += e.errors;

@@ -28,6 +28,7 @@ import { startRetentionJob } from './jobs/retention.js';
 import { startTranscriptionWorkers } from './jobs/transcription-worker.js';
 import { startOcrWorker } from './jobs/pdf-ocr.js';
 import { openBlobStore } from './storage/encrypted-blob-store.js';
+import { plaintextCheckFromDatabase } from './storage/blob-records.js';
 import { createActiveStatusCache } from './modules/consultation_sessions/active-status-cache.js';
 import { createLiveDocuments } from './modules/generated_documents/live-documents.js';
 import { failInterruptedGenerations } from './modules/generated_documents/service.js';
@@ -71,7 +72,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const blobs = await openBlobStore(config);
+  // Blobs from before encryption (while the migration is pending) must match what their rows recorded.
+  const blobs = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(opts.db) });
   const transcriber = withStorableTranscripts(opts.transcriber ?? (await createTranscriber(config)));
   const transcriptionQueue = startTranscriptionWorkers({ db: opts.db, blobs, transcriber, workers: config.transcriptionWorkers, log: app.log });
   const ocrQueue = await startOcrWorker({ db: opts.db, blobs, log: app.log });
@@ -80,6 +82,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     blobs,
     everySeconds: config.retentionSweepSeconds,
     abandonedAfterHours: config.abandonedSessionHours,
+    conversationMinutes: config.retentionMinutes,
     // PGlite keeps deleted rows' bytes in its files until they are rewritten; PostgreSQL is left to autovacuum.
     scrubFiles: !config.databaseUrl,
     log: app.log,

@@ -31,7 +31,11 @@ const envSchema = z.object({
   /** Origins of the systems (a clinic's record system) allowed to send the `register_consultation` window message. */
   INTEGRATION_ORIGINS: z.string().default(''),
   MIN_CLIENT_VERSION: z.string().default('0.0.20'),
-  INTEGRATION_KEY: z.string().optional(),
+  /** The HMAC key of sign-in tokens from other systems: as long as JWT_SECRET, or a short one is guessed offline. */
+  INTEGRATION_KEY: z
+    .string()
+    .optional()
+    .refine((v) => !v || v.length >= 32, 'INTEGRATION_KEY must be at least 32 characters, e.g. from: openssl rand -hex 32'),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   LOGIN_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

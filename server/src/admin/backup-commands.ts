@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { openBlobStore } from '../storage/encrypted-blob-store.js';
+import { plaintextCheckFromDatabase } from '../storage/blob-records.js';
 import { KEY_RING_FILE, readKeysFromFile } from '../storage/master-keys.js';
 import { rotateMasterKey, RotationError } from '../storage/key-rotation.js';
 import { createBackup } from './backup.js';
@@ -66,8 +67,9 @@ export const backupCommands = {
   'rotate-key': {
     usage: 'rotate-key',
     args: z.object({}),
-    run: (_db: Database, config: Config) => operatorErrors(async () => {
-      const store = await openBlobStore(config);
+    run: (db: Database, config: Config) => operatorErrors(async () => {
+      // Blobs from before encryption are checked against their rows before they are encrypted.
+      const store = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(db) });
       const before = store.keys.ids();
       const r = await rotateMasterKey(store);
       const lines = [
@@ -76,6 +78,7 @@ export const backupCommands = {
       ];
       if (r.retired.length) lines.push(`Retired key(s) ${r.retired.join(', ')}: backups made before now still need them.`);
       if (r.unusedPreviousKeys.length) lines.push(`No blob needs ${r.unusedPreviousKeys.join(', ')} any more: remove it from ENCRYPTION_KEY_PREVIOUS.`);
+      if (r.plaintextMigrationFinished) lines.push('Every file stored before encryption is now encrypted: unencrypted files are refused from now on.');
       if (!r.retired.length && !r.unusedPreviousKeys.length && before.length === 1 && store.keys.source === 'setting') {
         lines.push('To change the key itself: put a new key in ENCRYPTION_KEY and the old one in ENCRYPTION_KEY_PREVIOUS, restart, and run rotate-key again.');
       }
@@ -87,13 +90,14 @@ export const backupCommands = {
     usage: 'backup --to /path/to/backup.cnbackup',
     args: z.object({ to: z.string().trim().min(1).max(4096) }),
     run: (db: Database, config: Config, args: { to: string }) => operatorErrors(async () => {
-      const store = await openBlobStore(config);
+      const store = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(db) });
       const r = await createBackup(db, store, { file: args.to, engine: config.databaseUrl ? 'postgres' : 'pglite' });
       const rows = Object.values(r.rows).reduce((a, b) => a + b, 0);
       return [
         `Backup written to ${r.file} (${r.bytes} bytes, mode 0600): ${rows} rows of ${Object.keys(r.rows).length} tables, ${r.blobs} blobs (still encrypted).`,
         ...(r.missing_blobs ? [`${r.missing_blobs} blobs named by rows were already deleted (audio not kept after transcription).`] : []),
-        ...(r.plaintext_blobs ? [`${r.plaintext_blobs} blobs predate encryption and are copied as plaintext: run rotate-key to encrypt them.`] : []),
+        ...(r.plaintext_blobs ? [`${r.plaintext_blobs} blobs predate encryption and are copied as plaintext (a restore encrypts them): run rotate-key to encrypt them here.`] : []),
+        ...(r.refused_blobs ? [`${r.refused_blobs} unencrypted files were left out (${r.refusedKeys.slice(0, 5).join(', ')}): this data folder accepts none, so they were put there from outside the server.`] : []),
         `Its blobs need master key(s): ${r.master_key_ids.join(', ') || 'none'}.`,
         `Its audit log is sealed with audit key(s): ${r.audit_key_ids.join(', ') || 'none'}.`,
         keyFileAdvice(config),
@@ -112,7 +116,7 @@ export const backupCommands = {
     }),
     run: (db: Database, config: Config, args: { from: string; force: boolean; 'key-file'?: string; 'audit-key-file'?: string }) => operatorErrors(async () => {
       if (insideRunningServer(config.dataDir)) throw new UsageError('A server is running on this data folder: stop it, then run restore.');
-      const store = await openBlobStore(config);
+      const store = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(db) });
       const imported = args['key-file'] ? store.keys.importKeys(readKeysFromFile(path.resolve(args['key-file']))) : [];
       // Kept beside this server's own key, for verifying only: the restored events name the key that sealed them.
       const auditKeys = openAuditKeys(config);
@@ -122,6 +126,7 @@ export const backupCommands = {
       return [
         `Restored ${rows} rows of ${Object.keys(r.summary.rows).length} tables and ${r.summary.blobs} blobs from the backup of ${r.manifest.created_at}; its audit log verified.`,
         ...(r.removedBlobs ? [`Removed ${r.removedBlobs} blobs that were not in the backup.`] : []),
+        ...(r.encryptedBlobs ? [`${r.encryptedBlobs} blobs stored before encryption were checked against their rows and encrypted.`] : []),
         ...(imported.length ? [`Imported master key(s) ${imported.join(', ')}; run rotate-key to rewrap every blob under this server's key and retire them.`] : []),
         ...(importedAudit.length ? [`Imported audit key(s) ${importedAudit.join(', ')} into ${auditKeys.file}, to verify the restored audit log: keep that file with the encryption keys.`] : []),
       ];

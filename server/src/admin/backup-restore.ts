@@ -10,6 +10,12 @@
  * commit, so a row never points at a missing blob), sequences moved past the restored values. A failure rolls
  * the database back. With --force every table is emptied first, and after the commit the blobs that are not in
  * the backup are removed from the store.
+ *
+ * Blobs without encryption are accepted only from a backup whose manifest says it was made while its data folder's
+ * migration from before encryption was pending, and only when they match the size and SHA-256 its own rows
+ * recorded of them; they are encrypted under this server's key as they are restored, so the restored folder holds
+ * no plaintext and never needs to accept any. Any other plaintext blob means an altered or crafted backup: the
+ * restore is refused before anything is written.
  */
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
@@ -20,7 +26,8 @@ import { describeChainBreak } from '../audit/admin-commands.js';
 import type { AuditKeys } from '../audit/audit-key.js';
 import { auditRowFromJson, createChainVerifier, type ChainReport } from '../audit/audit-store.js';
 import type { Database } from '../db/client.js';
-import { storedKeyId } from '../storage/blob-encryption.js';
+import { encryptBlob, storedKeyId } from '../storage/blob-encryption.js';
+import { BLOB_KEY_COLUMN, BLOB_SHA256_COLUMN, BLOB_SIZE_COLUMN, checkAgainstRecords, factsOf, type BlobFacts, type BlobRecord } from '../storage/blob-records.js';
 import type { EncryptedBlobStore } from '../storage/encrypted-blob-store.js';
 import type { BackupManifest, BackupSummary } from './backup.js';
 import { listTables, migrationLevel, resetSequences, rowsOf, SEEDED_TABLES, type Queryable } from './backup-catalog.js';
@@ -28,7 +35,13 @@ import { BackupFormatError, readRecords, type BackupRecord } from './backup-form
 
 export class RestoreRefusedError extends Error {}
 
-export type RestoreReport = { manifest: BackupManifest; summary: BackupSummary; removedBlobs: number };
+export type RestoreReport = {
+  manifest: BackupManifest;
+  summary: BackupSummary;
+  removedBlobs: number;
+  /** Plaintext blobs of a backup made during the migration, encrypted as they were restored. */
+  encryptedBlobs: number;
+};
 
 function records(file: string): AsyncGenerator<BackupRecord> {
   const gunzip = createGunzip();
@@ -43,6 +56,8 @@ const manifestSchema = z.object({
   engine: z.enum(['pglite', 'postgres']),
   migrations: z.object({ count: z.number().int(), hashes: z.array(z.string()) }),
   tables: z.array(z.object({ name: z.string(), columns: z.array(z.string()) })),
+  // Absent from backups made before the field existed: their plaintext blobs are refused.
+  plaintext_migration_pending: z.boolean().default(false),
 });
 const summarySchema = z.object({
   rows: z.record(z.string(), z.number().int()),
@@ -50,6 +65,7 @@ const summarySchema = z.object({
   blob_bytes: z.number().int(),
   missing_blobs: z.number().int(),
   plaintext_blobs: z.number().int(),
+  refused_blobs: z.number().int().default(0),
   master_key_ids: z.array(z.string()),
   audit_key_ids: z.array(z.string()),
 });
@@ -62,6 +78,45 @@ function parseJson<T>(data: Buffer, schema: z.ZodType<T>, what: string): T {
   }
 }
 
+/** What the rows of a table that names blobs recorded of each one (size, SHA-256). */
+function collectBlobRecords(table: { columns: string[] } | undefined, data: Buffer, into: Map<string, BlobRecord[]>) {
+  if (!table?.columns.includes(BLOB_KEY_COLUMN) || !data.length) return;
+  for (const line of data.toString('utf8').split('\n')) {
+    let row: Record<string, unknown>;
+    try {
+      row = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw new BackupFormatError('The backup file is damaged (a row that is not JSON).');
+    }
+    const key = row[BLOB_KEY_COLUMN];
+    if (typeof key !== 'string') continue;
+    const size = row[BLOB_SIZE_COLUMN];
+    const sha256 = row[BLOB_SHA256_COLUMN];
+    into.set(key, [...(into.get(key) ?? []), { sizeBytes: typeof size === 'number' ? size : null, sha256: typeof sha256 === 'string' ? sha256 : null }]);
+  }
+}
+
+/** Plaintext blobs are refused unless the backup was made during the migration and its rows vouch for them. */
+function checkPlaintextBlobs(manifest: BackupManifest, plaintext: Map<string, BlobFacts>, records: Map<string, BlobRecord[]>) {
+  if (!plaintext.size) return;
+  const some = [...plaintext.keys()].slice(0, 3).join(', ');
+  if (!manifest.plaintext_migration_pending) {
+    throw new RestoreRefusedError(
+      `The backup holds ${plaintext.size} unencrypted file(s) (${some}) but was made from a data folder that accepts none: ` +
+        'it was altered or put together outside the server. Nothing was restored.',
+    );
+  }
+  for (const [key, facts] of plaintext) {
+    const named = records.get(key);
+    if (!named?.length) throw new RestoreRefusedError(`The backup's unencrypted file ${key} is named by none of its rows: it was altered. Nothing was restored.`);
+    try {
+      checkAgainstRecords(key, facts, named);
+    } catch (err) {
+      throw new RestoreRefusedError(`${(err as Error).message} (in the backup). Nothing was restored.`);
+    }
+  }
+}
+
 /** The first pass: the whole file is read and checked; answers its manifest, end record and audit chain's report. */
 async function verifyBackup(file: string, auditKeys: AuditKeys): Promise<{ manifest: BackupManifest; summary: BackupSummary; keyIds: Set<string>; audit: ChainReport }> {
   let manifest: BackupManifest | undefined;
@@ -71,6 +126,8 @@ async function verifyBackup(file: string, auditKeys: AuditKeys): Promise<{ manif
   let blobs = 0;
   // The backup's rows of a table are in primary-key order: the audit log's are its chain, in order.
   const chain = createChainVerifier(auditKeys);
+  const blobRecords = new Map<string, BlobRecord[]>();
+  const plaintext = new Map<string, BlobFacts>();
   try {
     for await (const r of records(file)) {
       if (summary) throw new BackupFormatError('The backup file is damaged (data after its end).');
@@ -81,9 +138,11 @@ async function verifyBackup(file: string, auditKeys: AuditKeys): Promise<{ manif
       }
       if (!manifest) throw new BackupFormatError('The backup file is damaged (no manifest).');
       if (r.kind === 'R') {
-        if (!manifest.tables.some((t) => t.name === r.name)) throw new BackupFormatError('The backup file is damaged (rows of a table its manifest does not list).');
+        const table = manifest.tables.find((t) => t.name === r.name);
+        if (!table) throw new BackupFormatError('The backup file is damaged (rows of a table its manifest does not list).');
         const lines = r.data.length ? r.data.toString('utf8').split('\n') : [];
         rows[r.name] = (rows[r.name] ?? 0) + lines.length;
+        collectBlobRecords(table, r.data, blobRecords);
         if (r.name === 'audit_events') {
           for (const line of lines) {
             const row = auditRowFromJson(parseLine(line));
@@ -94,6 +153,7 @@ async function verifyBackup(file: string, auditKeys: AuditKeys): Promise<{ manif
       } else if (r.kind === 'B') {
         const keyId = storedKeyId(r.data);
         if (keyId !== 'legacy') keyIds.add(keyId);
+        else plaintext.set(r.name, factsOf(r.data));
         blobs++;
       } else {
         summary = parseJson(r.data, summarySchema, 'end record');
@@ -110,6 +170,8 @@ async function verifyBackup(file: string, auditKeys: AuditKeys): Promise<{ manif
   if (!summary) throw new BackupFormatError('The backup file has no end: it is truncated (the backup did not finish).');
   const counted = Object.entries(summary.rows).every(([t, n]) => (rows[t] ?? 0) === n) && Object.keys(rows).every((t) => t in summary!.rows);
   if (!counted || blobs !== summary.blobs) throw new BackupFormatError('The backup file is damaged (its counts do not match its content).');
+  // After the whole file: the rows that vouch for a blob may come anywhere in it.
+  checkPlaintextBlobs(manifest, plaintext, blobRecords);
   return { manifest, summary, keyIds, audit: chain.report() };
 }
 
@@ -181,6 +243,7 @@ export async function restoreBackup(db: Database, store: EncryptedBlobStore, aud
   if (busy.length && !opts.force) throw new RestoreRefusedError(`The database is not empty (${busy.join(', ')} have rows). Restore into a new one, or pass --force to replace everything in it.`);
 
   const restoredBlobs = new Set<string>();
+  let encryptedBlobs = 0;
   await db.transaction(async (tx) => {
     if (opts.force) {
       // Append-only tables are empty (checked above) and refuse TRUNCATE even then.
@@ -200,7 +263,10 @@ export async function restoreBackup(db: Database, store: EncryptedBlobStore, aud
               SELECT ${cols} FROM json_populate_recordset(NULL::${sql.identifier(table.name)}, ${`[${r.data.toString('utf8').split('\n').join(',')}]`}::json)`,
         );
       } else if (r.kind === 'B') {
-        await store.driver.put(r.name, r.data);
+        // Checked in the first pass; encrypted here so the restored folder holds no plaintext.
+        const legacy = storedKeyId(r.data) === 'legacy';
+        await store.driver.put(r.name, legacy ? encryptBlob(r.name, r.data, store.keys.current()) : r.data);
+        if (legacy) encryptedBlobs++;
         restoredBlobs.add(r.name);
       }
     }
@@ -215,5 +281,5 @@ export async function restoreBackup(db: Database, store: EncryptedBlobStore, aud
       removedBlobs++;
     }
   }
-  return { manifest, summary, removedBlobs };
+  return { manifest, summary, removedBlobs, encryptedBlobs };
 }

@@ -8,6 +8,10 @@
  * Logical: rows are read through SQL, so deleted rows (dead tuples still in the database files until a vacuum)
  * never reach a backup. The file is written under a temporary name with mode 0600, flushed to disk, then
  * renamed: a backup interrupted halfway never replaces a good one.
+ *
+ * Blobs from before encryption are copied as they are only while the data folder's migration is pending, and the
+ * manifest says so (a restore accepts plaintext blobs only from such a backup, and encrypts them). In a folder
+ * that accepts no plaintext, an unencrypted file is not a blob the server wrote: it is left out and counted.
  */
 import { randomUUID } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
@@ -31,6 +35,8 @@ export type BackupManifest = {
   engine: 'pglite' | 'postgres';
   migrations: { count: number; hashes: string[] };
   tables: { name: string; columns: string[] }[];
+  /** The data folder still held blobs from before encryption: its plaintext blobs are in the backup as they are. */
+  plaintext_migration_pending: boolean;
 };
 
 export type BackupSummary = {
@@ -40,12 +46,14 @@ export type BackupSummary = {
   /** Blobs a row names but the store no longer has (audio removed after transcription, for instance). */
   missing_blobs: number;
   plaintext_blobs: number;
+  /** Unencrypted files in a folder that accepts none (put there from outside the server): not copied. */
+  refused_blobs: number;
   master_key_ids: string[];
   /** The audit keys that sealed the backup's audit events (audit/audit-key.ts): a restore needs them to verify. */
   audit_key_ids: string[];
 };
 
-export async function createBackup(db: Database, store: EncryptedBlobStore, opts: { file: string; engine: 'pglite' | 'postgres' }): Promise<BackupSummary & { file: string; bytes: number }> {
+export async function createBackup(db: Database, store: EncryptedBlobStore, opts: { file: string; engine: 'pglite' | 'postgres' }): Promise<BackupSummary & { file: string; bytes: number; refusedKeys: string[] }> {
   const file = path.resolve(opts.file);
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
   // Opened first, so a wrong folder or a file in the way is reported before the database is read.
@@ -56,7 +64,9 @@ export async function createBackup(db: Database, store: EncryptedBlobStore, opts
     writeError = err;
   });
   const out = createRecordWriter(gzip);
-  const summary: BackupSummary = { rows: {}, blobs: 0, blob_bytes: 0, missing_blobs: 0, plaintext_blobs: 0, master_key_ids: [], audit_key_ids: [] };
+  const summary: BackupSummary = { rows: {}, blobs: 0, blob_bytes: 0, missing_blobs: 0, plaintext_blobs: 0, refused_blobs: 0, master_key_ids: [], audit_key_ids: [] };
+  const plaintextAccepted = store.plaintextMigration.pending();
+  const refusedKeys: string[] = [];
   try {
     await out.start();
     const blobKeys = await db.transaction(
@@ -68,6 +78,7 @@ export async function createBackup(db: Database, store: EncryptedBlobStore, opts
           engine: opts.engine,
           migrations: await migrationLevel(tx),
           tables: tables.map((t) => ({ name: t.name, columns: t.columns })),
+          plaintext_migration_pending: plaintextAccepted,
         };
         await out.record('M', '', Buffer.from(JSON.stringify(manifest)));
         const keys = new Set<string>();
@@ -121,8 +132,14 @@ export async function createBackup(db: Database, store: EncryptedBlobStore, opts
         continue;
       }
       const keyId = storedKeyId(stored);
-      if (keyId === 'legacy') summary.plaintext_blobs++;
-      else keyIds.add(keyId);
+      if (keyId === 'legacy') {
+        if (!plaintextAccepted) {
+          summary.refused_blobs++;
+          refusedKeys.push(key);
+          continue;
+        }
+        summary.plaintext_blobs++;
+      } else keyIds.add(keyId);
       await out.record('B', key, stored);
       summary.blobs++;
       summary.blob_bytes += stored.length;
@@ -147,7 +164,7 @@ export async function createBackup(db: Database, store: EncryptedBlobStore, opts
     } finally {
       await dir.close();
     }
-    return { ...summary, file, bytes };
+    return { ...summary, file, bytes, refusedKeys };
   } catch (err) {
     gzip.destroy();
     await written;

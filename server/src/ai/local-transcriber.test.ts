@@ -25,7 +25,7 @@ describe('word error rate', () => {
 // npm test installs ffmpeg, pocketsphinx and pocketsphinx-testdata; without them (a bare dev machine) these cannot run.
 describe.skipIf(!haveEngine || !haveTestData)('local speech engine on real human speech (pocketsphinx-testdata)', () => {
   const engine = createLocalTranscriber();
-  const transcribe = (filePath: string) => engine.transcribe({ filePath, mimeType: 'audio/wav', language: 'en' });
+  const transcribe = (filePath: string) => engine.transcribe({ filePath, workDir: path.dirname(filePath), mimeType: 'audio/wav', language: 'en' });
 
   it('goforward.raw gives exactly "go forward ten meters"', async () => {
     const wav = path.join(dir, 'goforward.wav');
@@ -87,7 +87,7 @@ describe.skipIf(!haveEngine || !clinicalBuilt || !haveEspeak)('the clinical lang
       let errors = 0;
       let words = 0;
       for (const [i, file] of files.entries()) {
-        const e = wordErrors(sentences[i]!, await engine.transcribe({ filePath: file, mimeType: 'audio/webm', language: 'en' }));
+        const e = wordErrors(sentences[i]!, await engine.transcribe({ filePath: file, workDir: dir, mimeType: 'audio/webm', language: 'en' }));
         errors += e.errors;
         words += e.words;
       }

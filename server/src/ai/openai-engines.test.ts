@@ -92,7 +92,7 @@ describe('OpenAI-compatible transcription', () => {
       const engine = createOpenAiTranscriber({ baseUrl: fake.baseUrl, apiKey: 'k', model: 'whisper-1' });
       const file = path.join(dir, 'tone.webm');
       makeWebm(dir, 'tone', 1);
-      expect(await engine.transcribe({ filePath: file, mimeType: 'audio/webm', language: 'pt' })).toBe('bom dia, o que o traz cá hoje');
+      expect(await engine.transcribe({ filePath: file, workDir: dir, mimeType: 'audio/webm', language: 'pt' })).toBe('bom dia, o que o traz cá hoje');
       const got = fake.received[0]!;
       expect(got.path).toBe('/v1/audio/transcriptions');
       expect(got.headers['content-type']).toMatch(/^multipart\/form-data/);

@@ -1,23 +1,30 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { measureDurationMs } from './audio-duration.js';
 import type { Transcriber } from './transcriber.js';
 import { DomainError } from '../http/errors.js';
 import { checkAudio } from '../modules/consultation_sessions/audio-container.js';
+import type { BlobStore } from '../storage/blob-store.js';
 
-/** Transcribes an uploaded recording (a voice command, a dictated note); refuses what is not audio or too long. */
+/**
+ * Transcribes an uploaded recording (a voice command, a dictated note); refuses what is not audio or too long.
+ * The recording is never stored, but ffmpeg and the engines read files: it is written for them to a private
+ * folder of DATA_DIR's scratch space (`scratch`, the blob store), removed when they are done, and cleaned at the
+ * next start should the process die meanwhile.
+ */
 export async function transcribeUpload(
   transcriber: Transcriber,
+  scratch: Pick<BlobStore, 'withScratchFolder'>,
   input: { data: Buffer; language: string; prompt?: string; maxSeconds?: number },
 ): Promise<string> {
   const check = checkAudio(input.data);
   if (!check.ok) throw new DomainError(415, 'unsupported_audio_type', 'The file is not audio in a supported format (webm, ogg, mp4, mp3 or wav)');
-  const dir = await mkdtemp(path.join(tmpdir(), 'cn-upload-'));
-  try {
+  return scratch.withScratchFolder(async (dir) => {
     const kind = check.format;
     const file = path.join(dir, `audio.${kind}`);
-    await writeFile(file, input.data);
+    await writeFile(file, input.data, { mode: 0o600, flag: 'wx' });
+    const workDir = path.join(dir, 'work');
+    await mkdir(workDir, { mode: 0o700 });
     if (input.maxSeconds) {
       const ms = await measureDurationMs(file).catch(() => {
         throw new DomainError(415, 'unsupported_audio_type', 'The audio could not be read');
@@ -27,8 +34,6 @@ export async function transcribeUpload(
         throw new DomainError(400, 'invalid_request', `The recording is longer than ${input.maxSeconds} seconds`, { audio: 'too_long' });
       }
     }
-    return await transcriber.transcribe({ filePath: file, mimeType: `audio/${kind}`, language: input.language, prompt: input.prompt });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+    return transcriber.transcribe({ filePath: file, workDir, mimeType: `audio/${kind}`, language: input.language, prompt: input.prompt });
+  });
 }

@@ -5,6 +5,11 @@
 export type TranscriptionInput = {
   /** A standalone audio file (webm/opus, ogg, wav, mp4…) readable by ffmpeg. */
   filePath: string;
+  /**
+   * A private folder for the engine's own files (audio converted for it), in DATA_DIR's scratch space and removed
+   * after the call: recorded audio is never written to the system's temporary folder.
+   */
+  workDir: string;
   mimeType: string;
   /** The clinician's language, a hint for engines that handle several. */
   language: string;

@@ -5,7 +5,6 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runFfmpeg } from './ffmpeg.js';
 import type { Transcriber, TranscriptionInput } from './transcriber.js';
@@ -17,7 +16,7 @@ type WhisperContext = {
   transcribeFile(file: string, options: { language?: string; temperature?: number; prompt?: string }): { promise: Promise<{ result: string }> };
   release(): Promise<void>;
 };
-type WhisperBinding = { initWhisper(options: { model: string; useGpu?: boolean }): Promise<WhisperContext> };
+export type WhisperBinding = { initWhisper(options: { model: string; useGpu?: boolean }): Promise<WhisperContext> };
 
 const BINDING = '@fugood/whisper.node';
 
@@ -42,14 +41,16 @@ async function loadBinding(): Promise<WhisperBinding> {
 /** whisper.cpp reads 16 kHz mono WAV; ffmpeg turns any recorded part into that. */
 const toWav = (input: string, output: string) => runFfmpeg(['-y', '-i', input, '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', output]);
 
-export async function createWhisperTranscriber(modelPath: string): Promise<Transcriber> {
+/** `binding` is for tests: no ggml model ships with the project, and the binding is an optional install. */
+export async function createWhisperTranscriber(modelPath: string, binding?: WhisperBinding): Promise<Transcriber> {
   checkModelFile(modelPath);
-  const binding = await loadBinding();
+  binding ??= await loadBinding();
   const context = await binding.initWhisper({ model: modelPath, useGpu: false });
   return {
     info: { engine: 'local', languages: ['pt', 'en', 'de', 'es'], note: 'Local Whisper engine.' },
     async transcribe(input: TranscriptionInput) {
-      const dir = await mkdtemp(path.join(tmpdir(), 'cn-whisper-'));
+      // The converted audio is as sensitive as the recording: it stays in the caller's private scratch folder.
+      const dir = await mkdtemp(path.join(input.workDir, 'whisper-'));
       try {
         const wav = path.join(dir, 'part.wav');
         await toWav(input.filePath, wav);

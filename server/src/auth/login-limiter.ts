@@ -14,6 +14,12 @@
  * is paused its attempts are refused before the password is checked, the right password included, so a pause
  * is no oracle. Failures from unknown sources therefore never stop the clinician at their own devices.
  *
+ * An attempt is counted BEFORE its password is checked (reserveAttempt): one UPSERT takes a slot of the class's
+ * allowance, sets the pause this attempt would earn should it fail, and answers whether the attempt may go on.
+ * Checking first and counting after the password check would let a burst of concurrent guesses all pass the
+ * check while none had been counted yet; with the row locked by the UPSERT, a burst gets exactly the allowance.
+ * A right password then gives the slot back by forgetting the class's count, as a sign-in always did.
+ *
  * State lives in the database (login_backoff, login_known_sources), so every API process shares it. Only
  * HMACs keyed by the server secret are stored: the e-mail (known account or not, so a pause never reveals who
  * has an account), and each source salted with its user id (so the table lists no addresses).
@@ -68,38 +74,48 @@ export function createLoginLimiter(db: Database, opts: { secret: string; maxFail
       return rows.length > 0 ? 'address' : 'unknown';
     },
 
-    /** When the pause of this account for this class of source ends, or undefined when it may try now. */
-    async pausedUntil(email: string, trust: SourceTrust): Promise<Date | undefined> {
-      const [row] = await db
-        .select({ blockedUntil: loginBackoff.blockedUntil })
-        .from(loginBackoff)
-        .where(and(eq(loginBackoff.accountKey, accountKey(email)), eq(loginBackoff.sourceClass, trust), gt(loginBackoff.blockedUntil, sql`now()`)))
-        .limit(1);
-      return row?.blockedUntil ?? undefined;
-    },
-
-    /** Counts a wrong password; from the class's threshold on, each failure pauses the class twice as long. */
-    async recordFailure(email: string, trust: SourceTrust): Promise<void> {
+    /**
+     * Takes one attempt of this class's allowance before the password is checked. The attempt is counted as a
+     * failure, and the class paused as that failure would pause it, in the same statement that decides whether it
+     * may go on: the conflict branch updates (and so returns) the row only while the class is not paused, and it
+     * holds the row's lock, so concurrent attempts in any number of processes are counted one after another.
+     */
+    async reserveAttempt(email: string, trust: SourceTrust): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
+      const key = accountKey(email);
       const t = threshold(trust);
-      // One statement, so concurrent failures in several processes all count. The new count appears twice
-      // because an UPDATE's SET cannot read a value another SET item computes.
+      // The new count appears twice because an UPDATE's SET cannot read a value another SET item computes.
       const count = sql`(case when ${loginBackoff.lastFailureAt} < now() - ${FORGET_FAILURES_AFTER} then 1 else ${loginBackoff.failures} + 1 end)`;
       // The numbers are integers of this module and the settings, written into the SQL so that PostgreSQL
       // need not guess the types of parameters inside power() and make_interval().
       const pauseAfter = (n: SQL) =>
         sql`case when ${n} >= ${sql.raw(String(t))} then now() + make_interval(secs => least(${sql.raw(String(MAX_PAUSE_SECONDS))}, ${sql.raw(String(BASE_PAUSE_SECONDS))} * power(2, ${n} - ${sql.raw(String(t))}))) else null end`;
-      await db
+      const reserved = await db
         .insert(loginBackoff)
-        .values({ accountKey: accountKey(email), sourceClass: trust, failures: 1, lastFailureAt: sql`now()`, blockedUntil: pauseAfter(sql`1`) })
+        .values({ accountKey: key, sourceClass: trust, failures: 1, lastFailureAt: sql`now()`, blockedUntil: pauseAfter(sql`1`) })
         .onConflictDoUpdate({
           target: [loginBackoff.accountKey, loginBackoff.sourceClass],
           set: { failures: count, lastFailureAt: sql`now()`, blockedUntil: pauseAfter(count) },
-        });
-      // Opportunistic clean-up: counts nobody has added to for a day are forgotten anyway.
-      await db.delete(loginBackoff).where(lt(loginBackoff.lastFailureAt, sql`now() - ${FORGET_FAILURES_AFTER}`));
+          setWhere: sql`${loginBackoff.blockedUntil} is null or ${loginBackoff.blockedUntil} <= now()`,
+        })
+        .returning({ failures: loginBackoff.failures });
+      if (reserved.length > 0) {
+        // Opportunistic clean-up: counts nobody has added to for a day are forgotten anyway.
+        await db.delete(loginBackoff).where(lt(loginBackoff.lastFailureAt, sql`now() - ${FORGET_FAILURES_AFTER}`));
+        return { allowed: true };
+      }
+      // Paused. The decision is made above; this read only says for how long (a pause just ended reads as 1 s).
+      const [row] = await db
+        .select({ blockedUntil: loginBackoff.blockedUntil })
+        .from(loginBackoff)
+        .where(and(eq(loginBackoff.accountKey, key), eq(loginBackoff.sourceClass, trust)));
+      const until = row?.blockedUntil?.getTime() ?? 0;
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((until - Date.now()) / 1000)) };
     },
 
-    /** A right password: the source becomes known to the account, and its class starts counting afresh. */
+    /**
+     * A right password: the source becomes known to the account, and its class starts counting afresh, which
+     * also gives back the slot this attempt reserved.
+     */
     async recordSuccess(email: string, userId: string, trust: SourceTrust, source: LoginSource): Promise<void> {
       await this.rememberSource(userId, source);
       await db.delete(loginBackoff).where(and(eq(loginBackoff.accountKey, accountKey(email)), eq(loginBackoff.sourceClass, trust)));

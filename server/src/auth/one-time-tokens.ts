@@ -3,11 +3,13 @@
  * leak working links; consuming is one conditional UPDATE, so two concurrent uses cannot both succeed.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { oneTimeTokens } from '../db/schema.js';
 
 export type TokenPurpose = 'confirm_email' | 'reset_password' | 'qr_login';
+/** The purposes whose token opens a session when used: a QR code shown to a phone, the mailed confirmation link. */
+export const SIGN_IN_PURPOSES = ['qr_login', 'confirm_email'] as const satisfies readonly TokenPurpose[];
 
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 // Hex, because the signup rule of the web app accepts only letters, digits and hyphens in an invitation ref.
@@ -51,4 +53,15 @@ export async function revokeOutstandingTokens(db: Database, userId: string, purp
     .update(oneTimeTokens)
     .set({ usedAt: new Date() })
     .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+}
+
+/**
+ * Retires every unused token that would open a session: whenever the account's sessions are all revoked (a new
+ * password, a reset), a QR code minted a moment before, by a stolen session perhaps, must not open a new one.
+ */
+export async function revokeSignInTokens(db: Database, userId: string): Promise<void> {
+  await db
+    .update(oneTimeTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(oneTimeTokens.userId, userId), inArray(oneTimeTokens.purpose, [...SIGN_IN_PURPOSES]), isNull(oneTimeTokens.usedAt)));
 }

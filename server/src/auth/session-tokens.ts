@@ -7,6 +7,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Database } from '../db/client.js';
 import { authSessions, users } from '../db/schema.js';
+import { revokeSignInTokens } from './one-time-tokens.js';
 import type { UserRow } from './users.js';
 
 export type SessionTokens = ReturnType<typeof createSessionTokens>;
@@ -83,13 +84,18 @@ export function createSessionTokens(db: Database, opts: { secret: string; ttlSec
       for (const [token, entry] of live) if (entry.sessionId === sessionId) live.delete(token);
     },
 
-    /** After a password change every other device must sign in again. */
+    /**
+     * After a password change every other device must sign in again, and no sign-in link still unused (QR code,
+     * confirmation link) may open a session afterwards. The links go after the sessions: a session that could
+     * still mint a QR code is revoked before the codes are swept.
+     */
     async revokeAllFor(userId: string, exceptSessionId?: string): Promise<void> {
       const sessions = await db
         .select({ id: authSessions.id })
         .from(authSessions)
         .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)));
       for (const s of sessions) if (s.id !== exceptSessionId) await this.revoke(s.id);
+      await revokeSignInTokens(db, userId);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createOrganizationInvite, createUser, lastMailToken, login, uniqueEmail } from '../test-support/factories.js';
+import { backgroundSettled, bearer, createOrganizationInvite, createUser, lastMailToken, login, uniqueEmail } from '../test-support/factories.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 import { looksLikeSecret, redactUrl } from './log-redaction.js';
 
@@ -74,6 +74,7 @@ describe('the captured log of every route that carries a token', () => {
     // Password reset and e-mail confirmation links, used and reused, and their pages.
     const u = await createUser(t);
     await t.app.inject({ method: 'POST', url: '/v1/reset_password', payload: { email: u.email } });
+    await backgroundSettled(t);
     const reset = lastMailToken(t, u.email);
     secrets.push(reset);
     for (let i = 0; i < 2; i++) {

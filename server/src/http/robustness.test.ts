@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createOrganizationInvite, createUser, lastMailToken, login, uniqueEmail } from '../test-support/factories.js';
+import { backgroundSettled, bearer, createOrganizationInvite, createUser, lastMailToken, login, uniqueEmail } from '../test-support/factories.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 
 let t: TestApp;
@@ -158,6 +158,7 @@ describe('logs', () => {
     await t.app.inject({ method: 'POST', url: '/v1/login', payload: { user: { email, password: 'Wrong-Password-99' } } });
     const other = await createUser(t);
     await t.app.inject({ method: 'POST', url: '/v1/reset_password', payload: { email: other.email } });
+    await backgroundSettled(t);
     const resetToken = lastMailToken(t, other.email);
     await t.app.inject({ method: 'PATCH', url: `/v1/reset_password/${resetToken}`, payload: { password: 'abcdef', password_confirmation: 'abcdef' } });
     await t.app.inject({ method: 'PATCH', url: `/v1/confirm_email/${'a'.repeat(64)}` });

@@ -40,8 +40,8 @@ export async function startOcrWorker(opts: { db: Database; blobs: BlobStore; log
 
   async function readOne(job: Claimed) {
     try {
-      // The decrypted copy exists only while the pages are read.
-      const text = await blobs.withLocalFile(job.blobKey, (file) => ocrPdf(file, job.language as Language, abort.signal));
+      // The decrypted copy and its page images exist only while the pages are read, in DATA_DIR's scratch space.
+      const text = await blobs.withLocalFile(job.blobKey, (file, workDir) => ocrPdf(file, workDir, job.language as Language, abort.signal));
       // The few words of a text layer (a stamp, a header) stay when the pages themselves yield nothing.
       const textStatus = text ? 'ocr_done' : job.layerText.trim() ? 'read' : 'no_text';
       await db.update(researchPatientFiles).set({ text: storableText(text) || job.layerText, textStatus }).where(eq(researchPatientFiles.id, job.id));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { audioChunks, consultationSessions, generatedDocuments, users } from '../db/schema.js';
+import { assistantMessages, assistantThreads, audioChunks, consultationSessions, generatedDocuments, users } from '../db/schema.js';
 import { makeWebm, multipartAudio } from '../test-support/audio-fixtures.js';
 import { bearer, createUser, getUserRow, login } from '../test-support/factories.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
@@ -186,5 +186,31 @@ describe('save_text_data', () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/signup', remoteAddress: '10.77.0.1', payload: { user: { name: 'Dr. New', email, password: 'a-long-password-1', language: 'en' } } });
     expect(res.statusCode).toBe(201);
     expect(res.json().d_user.save_text_data).toBe(false);
+  });
+});
+
+describe('assistant conversations', () => {
+  /** A conversation with two messages, the last one `minutesAgo` old. */
+  async function conversation(saveTextData: boolean, minutesAgo: number) {
+    const u = await createUser(t, { saveTextData });
+    const [thread] = await t.ctx.db.insert(assistantThreads).values({ userId: u.id, assistantKey: 'clinical', threadKey: `k-${u.id}`, createdAt: new Date(Date.now() - 120 * 60_000) }).returning();
+    await t.ctx.db.insert(assistantMessages).values([
+      { threadId: thread!.id, role: 'user', content: 'Mrs Example, 71, on warfarin: can she take ibuprofen?', createdAt: new Date(Date.now() - 120 * 60_000) },
+      { threadId: thread!.id, role: 'assistant', content: 'Avoid it.', createdAt: new Date(Date.now() - minutesAgo * 60_000) },
+    ]);
+    return thread!.id;
+  }
+  const exists = async (id: string) => (await t.ctx.db.select().from(assistantThreads).where(eq(assistantThreads.id, id))).length === 1;
+
+  it('follow the retention window from their last message, unless the clinician keeps text', async () => {
+    const idle = await conversation(false, 61);
+    const active = await conversation(false, 5);
+    const kept = await conversation(true, 600);
+    const result = await sweepExpiredConsultations(t.ctx.db, t.ctx.blobs, { conversationMinutes: 60 });
+    expect(result.conversations).toBeGreaterThanOrEqual(1);
+    expect(await exists(idle)).toBe(false);
+    expect(await t.ctx.db.select().from(assistantMessages).where(eq(assistantMessages.threadId, idle))).toEqual([]);
+    expect(await exists(active)).toBe(true);
+    expect(await exists(kept)).toBe(true);
   });
 });

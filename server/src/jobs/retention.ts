@@ -16,7 +16,7 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.js';
-import { audioChunks, consultationSessions, users } from '../db/schema.js';
+import { assistantThreads, audioChunks, consultationSessions, users } from '../db/schema.js';
 import { assembleTranscription } from '../modules/consultation_sessions/transcription.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { describeErrorSafely } from '../http/safe-errors.js';
@@ -33,9 +33,33 @@ const SCRUBBED_TABLES = [...CONSULTATION_TABLES, 'assistant_messages', 'research
 
 export const sessionBlobPrefix = (sessionId: string) => `sessions/${sessionId}/`;
 
-export type SweepResult = { deleted: number; archived: number; abandoned: number };
+export type SweepResult = { deleted: number; archived: number; abandoned: number; conversations: number };
 
-export type SweepOptions = { now?: Date; abandonedAfterHours?: number };
+export type SweepOptions = {
+  now?: Date;
+  abandonedAfterHours?: number;
+  /** Assistant conversations idle this long are deleted, unless their clinician keeps text (save_text_data). */
+  conversationMinutes?: number;
+};
+
+/**
+ * Assistant conversations carry patient text as much as consultations do, so they follow the same window: a
+ * conversation whose last message is older than it goes, with its messages and runs (cascade), unless the
+ * clinician chose to keep text. A conversation still in use is never cut: the window counts from its last word.
+ */
+async function deleteIdleConversations(db: Database, cutoff: Date): Promise<number> {
+  const deleted = await db
+    .delete(assistantThreads)
+    .where(
+      and(
+        sql`${assistantThreads.userId} in (select id from users where save_text_data = false)`,
+        lte(assistantThreads.createdAt, cutoff),
+        sql`not exists (select 1 from assistant_messages m where m.thread_id = ${assistantThreads.id} and m.created_at > ${cutoff.toISOString()}::timestamptz)`,
+      ),
+    )
+    .returning({ id: assistantThreads.id });
+  return deleted.length;
+}
 
 /**
  * Consultations still active with no activity since `cutoff` are ended, with a window that is already over. The
@@ -60,7 +84,8 @@ async function endAbandonedConsultations(db: Database, now: Date, cutoff: Date):
 
 export async function sweepExpiredConsultations(db: Database, blobs: BlobStore, opts: SweepOptions = {}): Promise<SweepResult> {
   const now = opts.now ?? new Date();
-  const result: SweepResult = { deleted: 0, archived: 0, abandoned: 0 };
+  const result: SweepResult = { deleted: 0, archived: 0, abandoned: 0, conversations: 0 };
+  if (opts.conversationMinutes) result.conversations = await deleteIdleConversations(db, new Date(now.getTime() - opts.conversationMinutes * 60_000));
   if (opts.abandonedAfterHours) result.abandoned = await endAbandonedConsultations(db, now, new Date(now.getTime() - opts.abandonedAfterHours * 3600_000));
   for (;;) {
     const expired = await db
@@ -113,6 +138,8 @@ export type RetentionJobOptions = {
   blobs: BlobStore;
   everySeconds: number;
   abandonedAfterHours: number;
+  /** RETENTION_MINUTES: also the window of idle assistant conversations. */
+  conversationMinutes?: number;
   /** True on PGlite: deleted rows are scrubbed from the database's files (scrubDeletedRows). */
   scrubFiles: boolean;
   log: FastifyBaseLogger;
@@ -141,9 +168,9 @@ export function startRetentionJob(opts: RetentionJobOptions): RetentionJob {
     opts.log.info({ ms: lastScrub - started }, 'retention: deleted consultations scrubbed from the database files');
   };
   const pass = async () => {
-    const r = await sweepExpiredConsultations(opts.db, opts.blobs, { abandonedAfterHours: opts.abandonedAfterHours });
-    if (r.deleted || r.archived || r.abandoned) opts.log.info(r, 'retention: expired consultations removed');
-    if (r.deleted && opts.scrubFiles) scrubDue = true;
+    const r = await sweepExpiredConsultations(opts.db, opts.blobs, { abandonedAfterHours: opts.abandonedAfterHours, conversationMinutes: opts.conversationMinutes });
+    if (r.deleted || r.archived || r.abandoned || r.conversations) opts.log.info(r, 'retention: expired consultations and conversations removed');
+    if ((r.deleted || r.conversations) && opts.scrubFiles) scrubDue = true;
     if (scrubDue && Date.now() - lastScrub >= SCRUB_INTERVAL_MS) await scrub();
   };
   const tick = () => {

@@ -77,10 +77,11 @@ export function startTranscriptionWorkers(opts: {
 
   async function processOne(job: Claimed) {
     try {
-      // The decrypted copy exists only while the engine reads it (removed before the row is updated).
-      const { durationMs, text } = await blobs.withLocalFile(job.blobKey, async (file) => ({
+      // The decrypted copy, and whatever the engine converts it to, exist only while the engine reads it (removed
+      // before the row is updated), in DATA_DIR's scratch space.
+      const { durationMs, text } = await blobs.withLocalFile(job.blobKey, async (file, workDir) => ({
         durationMs: await measureDurationMs(file).catch(() => null),
-        text: await transcriber.transcribe({ filePath: file, mimeType: job.mimeType, language: job.language }),
+        text: await transcriber.transcribe({ filePath: file, workDir, mimeType: job.mimeType, language: job.language }),
       }));
       await db
         .update(audioChunks)

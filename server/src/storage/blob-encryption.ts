@@ -19,8 +19,9 @@
  * Rotating the master key rewrites only the wrapping fields (bytes 5–72); the content's IV, tag and ciphertext
  * stay as they are.
  *
- * Blobs without the magic were written before encryption existed: they are read as plaintext ("legacy") until
- * `rotate-key` encrypts them.
+ * Blobs without the magic were written before encryption existed ("legacy" plaintext). They are accepted only
+ * while the data folder's one-off migration is pending (storage/plaintext-migration.ts), and otherwise refused:
+ * this module never treats bytes without the magic as content.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { MasterKey } from './master-keys.js';
@@ -44,6 +45,15 @@ const at = {
 } as const;
 
 export class BlobIntegrityError extends Error {}
+/** A blob without encryption where none may be: its bytes are not content. */
+export class PlaintextBlobError extends BlobIntegrityError {
+  constructor(readonly blobKey: string) {
+    super(
+      `The blob ${blobKey} is not encrypted, and this data folder accepts no unencrypted files (every file the server ` +
+        'writes is encrypted): it was put there from outside the server. Its content is not used. Remove it, or put back the original from a backup.',
+    );
+  }
+}
 export class UnknownMasterKeyError extends Error {
   constructor(readonly keyId: string) {
     super(`The blob's data key was wrapped by master key ${keyId}, which is not configured.`);
@@ -98,10 +108,13 @@ export function encryptBlob(blobKey: string, content: Buffer, master: MasterKey)
   return Buffer.concat([header, ciphertext]);
 }
 
-/** The content of a stored blob; throws if any byte of it was changed, or if its master key is missing. */
+/**
+ * The content of a stored blob; throws if any byte of it was changed, if its master key is missing, or if it is
+ * not encrypted at all (legacy plaintext is the caller's decision, never this function's).
+ */
 export function decryptBlob(blobKey: string, stored: Buffer, findKey: (id: string) => MasterKey | undefined): Buffer {
   const keyId = storedKeyId(stored);
-  if (keyId === 'legacy') return stored;
+  if (keyId === 'legacy') throw new PlaintextBlobError(blobKey);
   const master = findKey(keyId);
   if (!master) throw new UnknownMasterKeyError(keyId);
   const dataKey = unwrapDataKey(stored, master);
@@ -116,8 +129,9 @@ export function decryptBlob(blobKey: string, stored: Buffer, findKey: (id: strin
 }
 
 /**
- * The same blob with its data key wrapped by `to` instead: only header bytes change. The content is not
- * decrypted, but the old wrapping is verified first (a damaged header is reported, not re-signed).
+ * The same blob with its data key wrapped by `to` instead: only header bytes change, so `stored` may be the
+ * header alone (HEADER_BYTES bytes). The content is not decrypted, but the old wrapping is verified first (a
+ * damaged header is reported, not re-signed).
  */
 export function rewrapBlob(stored: Buffer, findKey: (id: string) => MasterKey | undefined, to: MasterKey): Buffer {
   const keyId = storedKeyId(stored);

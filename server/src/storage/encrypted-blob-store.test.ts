@@ -1,6 +1,8 @@
 /**
- * Blobs at rest: AES-256-GCM per blob under a wrapped data key, checked on every read; legacy plaintext still
- * read; master keys from the setting or the key ring file; rotation that leaves the old key unneeded.
+ * Blobs at rest: AES-256-GCM per blob under a wrapped data key, checked on every read; legacy plaintext read only
+ * while a folder's migration from before encryption is pending, refused everywhere else; master keys from the
+ * setting or the key ring file; rotation that leaves the old key unneeded, rewrites headers in place and never
+ * brings back a blob deleted meanwhile.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -9,10 +11,13 @@ import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.js';
-import { BlobIntegrityError, decryptBlob, HEADER_BYTES, storedKeyId, UnknownMasterKeyError } from './blob-encryption.js';
-import { openBlobStore } from './encrypted-blob-store.js';
-import { rotateMasterKey } from './key-rotation.js';
+import { BlobIntegrityError, decryptBlob, HEADER_BYTES, PlaintextBlobError, storedKeyId, UnknownMasterKeyError } from './blob-encryption.js';
+import { checkAgainstRecords, factsOf, type BlobRecord } from './blob-records.js';
+import type { BlobDriver } from './blob-store.js';
+import { createEncryptedBlobStore, openBlobStore } from './encrypted-blob-store.js';
+import { rotateMasterKey, RotationError } from './key-rotation.js';
 import { KEY_RING_FILE, masterKeyId } from './master-keys.js';
+import { ENCRYPTION_STATE_FILE } from './plaintext-migration.js';
 import { plaintextScratchRoot } from './plaintext-scratch.js';
 
 const dirs: string[] = [];
@@ -323,5 +328,219 @@ describe('rotate-key', () => {
     await expect(rotateMasterKey(store)).rejects.toThrow(/sessions\/x\/1\.webm/);
     expect(store.keys.ids()).toHaveLength(2);
     expect(await store.readBuffer('sessions/x/0.webm')).toEqual(Buffer.from('fine'));
+  });
+});
+
+/** Writes files into DATA_DIR/files as a server from before encryption did (before the store is opened). */
+function plantFiles(dir: string, files: Record<string, string | Buffer>) {
+  for (const [key, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, 'files', key)), { recursive: true });
+    writeFileSync(path.join(dir, 'files', key), content);
+  }
+}
+const migrationState = (dir: string) => JSON.parse(readFileSync(path.join(dir, ENCRYPTION_STATE_FILE), 'utf8')).legacy_plaintext as string;
+
+async function expectRefused(store: Awaited<ReturnType<typeof openBlobStore>>, key: string) {
+  await expect(store.readBuffer(key)).rejects.toBeInstanceOf(PlaintextBlobError);
+  await expect(store.readBuffer(key)).rejects.toThrow(/is not encrypted, and this data folder accepts no unencrypted files/);
+  // No byte is streamed, no copy given to a tool.
+  const chunks: Buffer[] = [];
+  await expect(
+    (async () => {
+      for await (const c of store.read(key)) chunks.push(c as Buffer);
+    })(),
+  ).rejects.toBeInstanceOf(PlaintextBlobError);
+  expect(chunks).toEqual([]);
+  let toolRan = false;
+  await expect(store.withLocalFile(key, async () => void (toolRan = true))).rejects.toBeInstanceOf(PlaintextBlobError);
+  expect(toolRan).toBe(false);
+  await expect(store.size(key)).rejects.toBeInstanceOf(PlaintextBlobError);
+}
+
+describe('plaintext blobs', () => {
+  it('a new data folder accepts none: a file planted without encryption is refused, and rotate-key does not launder it', async () => {
+    const dir = dataDir();
+    const store = await openBlobStore(fileMode(dir));
+    expect(migrationState(dir)).toBe('none');
+    await store.put('sessions/abc/000001.deadbeef.webm', Buffer.from('REAL PATIENT AUDIO'));
+    // Someone with write access to the files (or a bucket) swaps in a file without the encryption header.
+    const forged = Buffer.from(`FORGED CONTENT ${MARKER}`);
+    writeFileSync(path.join(dir, 'files', 'sessions/abc/000001.deadbeef.webm'), forged);
+    plantFiles(dir, { 'sessions/new/000000.webm': forged });
+    await expectRefused(store, 'sessions/abc/000001.deadbeef.webm');
+    await expectRefused(store, 'sessions/new/000000.webm');
+
+    await expect(store.rewrap('sessions/abc/000001.deadbeef.webm')).rejects.toBeInstanceOf(PlaintextBlobError);
+    await expect(rotateMasterKey(store)).rejects.toThrow(RotationError);
+    await expect(rotateMasterKey(store)).rejects.toThrow(/sessions\/abc\/000001\.deadbeef\.webm: The blob .* is not encrypted/);
+    // Still the forged bytes, not an authenticated blob made of them.
+    expect(stored(dir, 'sessions/abc/000001.deadbeef.webm')).toEqual(forged);
+    await expectRefused(store, 'sessions/abc/000001.deadbeef.webm');
+    // A restart decides nothing anew.
+    expect(migrationState(dir)).toBe('none');
+    await expectRefused(await openBlobStore(fileMode(dir)), 'sessions/new/000000.webm');
+  });
+
+  it('a folder from before encryption reads its plaintext files until the first complete rotate-key, then refuses any', async () => {
+    const dir = dataDir();
+    plantFiles(dir, { 'sessions/old/000000.webm': `old audio ${MARKER}`, 'research/r/p/f.pdf': '%PDF old record' });
+    const server = await openBlobStore(fileMode(dir));
+    expect(migrationState(dir)).toBe('pending');
+    expect(await server.readBuffer('sessions/old/000000.webm')).toEqual(Buffer.from(`old audio ${MARKER}`));
+    expect(await server.size('research/r/p/f.pdf')).toBe(15);
+    await server.put('sessions/new/000000.webm', Buffer.from('new audio'));
+
+    // rotate-key runs in the admin CLI, with its own store, while the server keeps running.
+    const cli = await openBlobStore(fileMode(dir));
+    const report = await rotateMasterKey(cli);
+    expect(report).toMatchObject({ encrypted: 2, rewrapped: 1, plaintextMigrationFinished: true });
+    expect(migrationState(dir)).toBe('none');
+    expect(stored(dir, 'sessions/old/000000.webm').includes(Buffer.from(MARKER))).toBe(false);
+    expect(await server.readBuffer('sessions/old/000000.webm')).toEqual(Buffer.from(`old audio ${MARKER}`));
+
+    // From now on the running server, too, refuses a plaintext file, and the next rotation does not encrypt it.
+    plantFiles(dir, { 'sessions/old/000001.webm': 'planted after the migration' });
+    await expectRefused(server, 'sessions/old/000001.webm');
+    await expect(rotateMasterKey(cli)).rejects.toThrow(/sessions\/old\/000001\.webm/);
+    expect(stored(dir, 'sessions/old/000001.webm')).toEqual(Buffer.from('planted after the migration'));
+    expect((await rotateMasterKey(await openBlobStore(fileMode(dataDir())))).plaintextMigrationFinished).toBe(false);
+  });
+
+  it('the state is decided once, at the first start, from what the folder holds', async () => {
+    // Encrypted files already there (a folder whose state file was lost, a bucket other servers encrypt): none.
+    const mixed = dataDir();
+    const first = await openBlobStore(fileMode(mixed));
+    await first.put('sessions/a/0.webm', Buffer.from('encrypted'));
+    rmSync(path.join(mixed, ENCRYPTION_STATE_FILE));
+    plantFiles(mixed, { 'sessions/a/1.webm': 'planted' });
+    const again = await openBlobStore(fileMode(mixed));
+    expect(migrationState(mixed)).toBe('none');
+    await expectRefused(again, 'sessions/a/1.webm');
+    // With ENCRYPTION_KEY (no key ring file), a folder from before encryption migrates the same way.
+    const env = dataDir();
+    plantFiles(env, { 'custom_documents/c/e': 'old example' });
+    const envStore = await openBlobStore({ dataDir: env, encryptionKey: randomBytes(32), previousEncryptionKeys: [] });
+    expect(migrationState(env)).toBe('pending');
+    expect(await envStore.readBuffer('custom_documents/c/e')).toEqual(Buffer.from('old example'));
+    expect(statSync(path.join(env, ENCRYPTION_STATE_FILE)).mode & 0o777).toBe(0o600);
+  });
+
+  it('while the migration is pending, a plaintext file must match what the database recorded of it', async () => {
+    const dir = dataDir();
+    const genuine = Buffer.from(`genuine part ${MARKER}`);
+    plantFiles(dir, { 'sessions/s/000000.webm': genuine, 'sessions/s/000001.webm': 'swapped in' });
+    // As the database recorded them when they were uploaded (size and SHA-256).
+    const records = new Map<string, BlobRecord[]>([
+      ['sessions/s/000000.webm', [{ sizeBytes: genuine.length, sha256: factsOf(genuine).sha256 }]],
+      ['sessions/s/000001.webm', [{ sizeBytes: 10, sha256: factsOf(Buffer.from('the original')).sha256 }]],
+    ]);
+    const checked: string[] = [];
+    const store = await openBlobStore(fileMode(dir), {
+      checkPlaintext: async (key, content) => {
+        checked.push(key);
+        checkAgainstRecords(key, factsOf(content), records.get(key) ?? []);
+      },
+    });
+    expect(await store.readBuffer('sessions/s/000000.webm')).toEqual(genuine);
+    await expect(store.readBuffer('sessions/s/000001.webm')).rejects.toThrow(/SHA-256 differs from what was recorded/);
+    await expect(rotateMasterKey(store)).rejects.toThrow(/sessions\/s\/000001\.webm/);
+    // Not turned into an authenticated blob; the genuine one was encrypted.
+    expect(stored(dir, 'sessions/s/000001.webm')).toEqual(Buffer.from('swapped in'));
+    expect(storedKeyId(stored(dir, 'sessions/s/000000.webm'))).not.toBe('legacy');
+    expect(checked).toContain('sessions/s/000001.webm');
+    expect(migrationState(dir)).toBe('pending');
+  });
+});
+
+describe('rotate-key while the retention sweep deletes', () => {
+  const exists = (dir: string, key: string) => existsSync(path.join(dir, 'files', key));
+
+  it('rewrites only the header, in place, and leaves a blob deleted meanwhile deleted', async () => {
+    const dir = dataDir();
+    const store = await openBlobStore(fileMode(dir));
+    await store.put('sessions/i/0.webm', randomBytes(50_000));
+    const file = path.join(dir, 'files', 'sessions/i/0.webm');
+    const { ino } = statSync(file);
+    store.keys.addCurrentKey();
+    expect(await store.rewrap('sessions/i/0.webm')).toBe('rewrapped');
+    // The same file, not a new one renamed over it.
+    expect(statSync(file).ino).toBe(ino);
+    expect(await store.rewrap('sessions/i/0.webm')).toBe('current');
+
+    store.keys.addCurrentKey();
+    await store.deletePrefix('sessions/i/');
+    expect(await store.rewrap('sessions/i/0.webm')).toBe('missing');
+    expect(await store.driver.patchHead!('sessions/i/0.webm', HEADER_BYTES, (h) => h)).toBe('missing');
+    expect(exists(dir, 'sessions/i/0.webm')).toBe(false);
+    expect(existsSync(path.join(dir, 'files', 'sessions/i'))).toBe(false);
+  });
+
+  /** Files under DATA_DIR/files, temporary files and locks included. */
+  const filesUnder = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+
+  /**
+   * One round of the reviewer's scenario: rotate-key (its own store, like the admin CLI) runs while the retention
+   * sweep deletes the same consultations' audio, as whole folders and as single parts.
+   */
+  async function rotateWhileDeleting(dir: string, server: Awaited<ReturnType<typeof openBlobStore>>, keys: string[]) {
+    let failures = 0;
+    let deletionFailures = 0;
+    const cli = await openBlobStore(fileMode(dir));
+    const rotation = rotateMasterKey(cli).catch(() => void failures++);
+    await new Promise((resolve) => setTimeout(resolve, 3));
+    for (const [i, k] of keys.entries()) {
+      const deletion = i % 2 ? server.delete(k) : server.deletePrefix(`${k.split('/').slice(0, 2).join('/')}/`);
+      await deletion.catch(() => void deletionFailures++);
+    }
+    await rotation;
+    return { failures, deletionFailures, resurrected: keys.filter((k) => exists(dir, k)).length };
+  }
+  const roundKeys = (round: number, n: number) => Array.from({ length: n }, (_, i) => `sessions/r${round}-${i}/000001.abcd.webm`);
+  const sum = (results: { failures: number; deletionFailures: number; resurrected: number }[]) =>
+    results.reduce((a, r) => ({ failures: a.failures + r.failures, deletionFailures: a.deletionFailures + r.deletionFailures, resurrected: a.resurrected + r.resurrected }));
+
+  it('concurrent rotations and deletions: no failure, no deleted blob back', async () => {
+    const dir = dataDir();
+    const server = await openBlobStore(fileMode(dir));
+    const results = [];
+    for (let round = 0; round < 8; round++) {
+      const keys = roundKeys(round, 40);
+      for (const k of keys) await server.put(k, randomBytes(100_000));
+      results.push(await rotateWhileDeleting(dir, server, keys));
+    }
+    expect(sum(results)).toEqual({ failures: 0, deletionFailures: 0, resurrected: 0 });
+    // No blob, temporary file or lock left behind.
+    expect(filesUnder(path.join(dir, 'files'))).toEqual([]);
+  }, 120_000);
+
+  it('the same while files from before encryption are encrypted (whole files rewritten)', async () => {
+    const results = [];
+    for (let round = 0; round < 6; round++) {
+      const dir = dataDir();
+      const keys = roundKeys(round, 30);
+      plantFiles(dir, Object.fromEntries(keys.map((k) => [k, randomBytes(100_000)])));
+      const server = await openBlobStore(fileMode(dir));
+      expect(migrationState(dir)).toBe('pending');
+      results.push(await rotateWhileDeleting(dir, server, keys));
+      expect(filesUnder(path.join(dir, 'files'))).toEqual([]);
+    }
+    expect(sum(results)).toEqual({ failures: 0, deletionFailures: 0, resurrected: 0 });
+  }, 120_000);
+
+  it('a driver that cannot patch in place (an S3-compatible one) still rotates, through the generic path', async () => {
+    const dir = dataDir();
+    const full = await openBlobStore(fileMode(dir));
+    await full.put('sessions/s3/0.webm', Buffer.from(`object ${MARKER}`));
+    plantFiles(dir, { 'sessions/s3/1.webm': 'legacy object' });
+    const { patchHead: _patch, replaceExisting: _replace, ...rest } = full.driver;
+    const objectDriver: BlobDriver = rest;
+    const { openPlaintextScratch } = await import('./plaintext-scratch.js');
+    const pending = { file: '', pending: () => true, finish: () => true };
+    const store = createEncryptedBlobStore(objectDriver, full.keys, await openPlaintextScratch(dir), pending);
+    const report = await rotateMasterKey(store);
+    expect(report).toMatchObject({ rewrapped: 1, encrypted: 1 });
+    expect(await full.readBuffer('sessions/s3/0.webm')).toEqual(Buffer.from(`object ${MARKER}`));
+    expect(storedKeyId(stored(dir, 'sessions/s3/1.webm'))).toBe(report.currentKeyId);
   });
 });

@@ -2,10 +2,15 @@
  * `npm run admin -- rotate-key`: every blob ends up under one new master key, and the old keys are retired.
  *
  * Steps, each safe to interrupt: (1) a new key becomes current in the key ring file, the old ones stay for
- * reading; (2) every blob's data key is rewrapped under it (a header change; legacy plaintext blobs are
- * encrypted); (3) a last pass checks every blob is under the current key, catching blobs another process wrote
- * with the old key meanwhile; (4) the old keys are removed from the file. A rotation interrupted anywhere is
+ * reading; (2) every blob's data key is rewrapped under it (a header change, written in place; legacy plaintext
+ * blobs are encrypted while the folder's migration from before encryption is pending, after a check against the
+ * database); (3) a last pass checks every blob is under the current key, catching blobs another process wrote
+ * with the old key meanwhile; (4) the old keys are removed from the file, and a pending plaintext migration is
+ * closed: from then on no process on this folder accepts a plaintext blob. A rotation interrupted anywhere is
  * finished by running the command again: while the file still holds old keys, no further key is added.
+ *
+ * The retention sweep may delete blobs meanwhile: a blob gone mid-rotation is simply gone (never re-created, and
+ * not an error).
  *
  * With ENCRYPTION_KEY set, the new key comes from the settings instead: put the new key in ENCRYPTION_KEY and
  * the old one in ENCRYPTION_KEY_PREVIOUS, restart, run rotate-key (steps 2–4), then drop ENCRYPTION_KEY_PREVIOUS.
@@ -24,6 +29,8 @@ export type RotationReport = {
   retired: string[];
   /** With ENCRYPTION_KEY: previous keys from the settings that no blob needs any more. */
   unusedPreviousKeys: string[];
+  /** Every blob from before encryption is now encrypted, and plaintext is refused from now on. */
+  plaintextMigrationFinished: boolean;
 };
 
 const MAX_PASSES = 5;
@@ -61,5 +68,7 @@ export async function rotateMasterKey(store: EncryptedBlobStore): Promise<Rotati
   const currentKeyId = ring.current().id;
   const retired = ring.retireOldKeys();
   const unusedPreviousKeys = ring.source === 'setting' ? ring.ids().filter((id) => id !== currentKeyId) : [];
-  return { currentKeyId, newKey, ...counts, retired, unusedPreviousKeys };
+  // The last pass found every blob encrypted under the current key: nothing legitimate is plaintext any more.
+  const plaintextMigrationFinished = store.plaintextMigration.finish();
+  return { currentKeyId, newKey, ...counts, retired, unusedPreviousKeys, plaintextMigrationFinished };
 }

@@ -17,11 +17,12 @@
  * DATA_DIR): the ring re-reads it whenever the file changed before choosing the key to write with, and before
  * giving up on an id it does not know.
  */
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { createHmac, randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../config.js';
+import { createFileOnceSync, removeInterruptedWritesSync, replaceFileSync } from './atomic-file.js';
 import { MASTER_KEY_BYTES, parseMasterKey } from './master-key-format.js';
 
 export { MASTER_KEY_BYTES, parseMasterKey } from './master-key-format.js';
@@ -86,54 +87,24 @@ function readRingFile(file: string): { ring: RingFile; keys: MasterKey[] } | und
   return { ring, keys };
 }
 
-/** Atomic and durable: a crash leaves either the old file or the new one, never half of one. */
-function writeRingFile(file: string, ring: RingFile) {
-  const tmp = `${file}.${randomUUID()}.tmp`;
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    writeSync(fd, JSON.stringify(ring, null, 2) + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-  const dir = openSync(path.dirname(file), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
-}
-
 const newRingEntry = (key: Buffer) => ({ id: masterKeyId(key), key: key.toString('base64'), created_at: new Date().toISOString() });
+
+const ringText = (ring: RingFile) => JSON.stringify(ring, null, 2) + '\n';
+/** Atomic and durable: a crash leaves either the old file or the new one, never half of one. */
+const writeRingFile = (file: string, ring: RingFile) => replaceFileSync(file, ringText(ring));
 
 /** Creates the key ring file with one new key unless it exists (two processes starting at once agree on one). */
 function createRingFile(file: string) {
-  const key = randomBytes(MASTER_KEY_BYTES);
-  const entry = newRingEntry(key);
-  const tmp = `${file}.${randomUUID()}.tmp`;
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    writeSync(fd, JSON.stringify({ format: 1, current: entry.id, keys: [entry] }, null, 2) + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    // link() fails if the name exists, unlike rename(): whoever comes second keeps the first one's key.
-    linkSync(tmp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  } finally {
-    rmSync(tmp, { force: true });
-  }
+  const entry = newRingEntry(randomBytes(MASTER_KEY_BYTES));
+  createFileOnceSync(file, ringText({ format: 1, current: entry.id, keys: [entry] }));
 }
 
 export function openKeyRing(opts: { dataDir: string; encryptionKey?: Buffer; previousEncryptionKeys?: Buffer[] }): KeyRing {
   const file = path.join(opts.dataDir, KEY_RING_FILE);
   const settingKeys: MasterKey[] = opts.encryptionKey ? [opts.encryptionKey, ...(opts.previousEncryptionKeys ?? [])].map((key) => ({ id: masterKeyId(key), key })) : [];
   const source = opts.encryptionKey ? 'setting' : 'file';
-  removeInterruptedWrites(opts.dataDir);
+  // Key material a process that died between writing and renaming left in a temporary file.
+  removeInterruptedWritesSync(file);
   if (source === 'file') {
     if (!readRingFile(file)) createRingFile(file);
   }
@@ -223,22 +194,6 @@ export function readKeysFromFile(file: string): MasterKey[] {
   const parsed = readRingFile(file);
   if (!parsed) throw new KeyRingError(`${file} does not exist.`);
   return parsed.keys;
-}
-
-/** Key material a process that died between writing and renaming left in a temporary file. */
-function removeInterruptedWrites(dataDir: string) {
-  let names: string[];
-  try {
-    names = readdirSync(dataDir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(`${KEY_RING_FILE}.`) || !name.endsWith('.tmp')) continue;
-    const st = statSafe(path.join(dataDir, name));
-    // Written and renamed within one synchronous call: one older than a minute belongs to no running process.
-    if (st && Date.now() - st.mtimeMs > 60_000) rmSync(path.join(dataDir, name), { force: true });
-  }
 }
 
 function statSafe(file: string) {

@@ -36,6 +36,11 @@ export async function getUserRow(t: TestApp, id: string) {
   return row;
 }
 
+/** Waits for the work requests left running after their answer (a password reset's link is mailed so). */
+export async function backgroundSettled(t: TestApp): Promise<void> {
+  while (t.ctx.background.size > 0) await Promise.allSettled([...t.ctx.background]);
+}
+
 /** The token at the end of the link in the last mail to `to`. */
 export function lastMailToken(t: TestApp, to: string): string {
   const mail = [...t.mails].reverse().find((m) => m.to === to);

@@ -6,7 +6,9 @@ export class ConsultationPage {
   async startFromHome(typeName: string) {
     await this.page.getByRole('button', { name: `Start: ${typeName}` }).click();
     await expect(this.page).toHaveURL(/\/(consultation|consultation_v2|dictaphone\/consultation)\/[0-9a-f-]+$/);
-    await expect(this.page.getByRole('heading', { name: typeName })).toBeVisible();
+    // The screen's own title (level 1), not a card of the same name on home: the consultation screen is mounted, so
+    // its leave warning is in place before a test navigates away.
+    await expect(this.page.getByRole('heading', { level: 1, name: typeName })).toBeVisible();
   }
 
   get sessionId(): string {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWebm, multipartAudio } from '../../test-support/audio-fixtures.js';
-import { bearer, createOrganizationInvite, createUser, getUserRow, lastMailToken, login, uniqueEmail } from '../../test-support/factories.js';
+import { backgroundSettled, bearer, createOrganizationInvite, createUser, getUserRow, lastMailToken, login, uniqueEmail } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 
 let t: TestApp;
@@ -62,6 +62,7 @@ describe('GET/PUT /v1/account', () => {
     const otherDevice = await login(t, u.email, u.password);
     // A reset link mailed earlier (to a mailbox someone else may read) stops working with the new password.
     await t.app.inject({ method: 'POST', url: '/v1/reset_password', remoteAddress: '10.9.9.9', payload: { email: u.email } });
+    await backgroundSettled(t);
     const resetToken = lastMailToken(t, u.email);
 
     const missing = await put(token, { password: 'new-secret' });
@@ -82,6 +83,36 @@ describe('GET/PUT /v1/account', () => {
     const reset = await t.app.inject({ method: 'PATCH', url: `/v1/reset_password/${resetToken}`, payload: { password: 'taken-over', password_confirmation: 'taken-over' } });
     expect(reset.statusCode).toBe(400);
     await expect(login(t, u.email, 'taken-over')).rejects.toThrow();
+  });
+
+  it('a new password retires the QR codes minted before it; one minted after works', async () => {
+    const u = await createUser(t);
+    const token = await login(t, u.email, u.password);
+    const stolen = await login(t, u.email, u.password);
+    const qrToken = async (session: string) => (await t.app.inject({ method: 'POST', url: '/v1/qr_token', headers: bearer(session) })).json().token as string;
+    const autoLogin = (qr: string) => t.app.inject({ method: 'POST', url: '/v1/auto_login', payload: { token: qr } });
+    // One from the other (perhaps stolen) session, one from the session that changes the password.
+    const fromStolen = await qrToken(stolen);
+    const fromOwn = await qrToken(token);
+
+    expect((await put(token, { password: 'new-secret', current_password: u.password })).statusCode).toBe(200);
+
+    for (const qr of [fromStolen, fromOwn]) {
+      const res = await autoLogin(qr);
+      expect(res.statusCode).toBe(401);
+      expect(res.headers.authorization).toBeUndefined();
+    }
+    const after = await autoLogin(await qrToken(token));
+    expect(after.statusCode).toBe(200);
+    expect(after.json().d_user.id).toBe(u.id);
+  });
+
+  it('a profile change without a new password leaves a QR code working', async () => {
+    const u = await createUser(t);
+    const token = await login(t, u.email, u.password);
+    const qr = (await t.app.inject({ method: 'POST', url: '/v1/qr_token', headers: bearer(token) })).json().token as string;
+    expect((await put(token, { name: 'Dr. Rui Campos' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/v1/auto_login', payload: { token: qr } })).statusCode).toBe(200);
   });
 
   it('answers 401 without a token', async () => {

@@ -51,7 +51,8 @@ export async function updateAccount(ctx: AppContext, user: UserRow, sessionId: s
     .where(eq(users.id, user.id))
     .returning();
   // A new password signs every other device out (this one keeps working), and a reset link mailed before it
-  // no longer works: whoever holds the old mailbox must not get the account back with it.
+  // no longer works: whoever holds the old mailbox must not get the account back with it. Nor does a QR code or
+  // confirmation link not yet used (revokeAllFor retires them), since each would open a session.
   if (passwordHash) {
     await ctx.sessions.revokeAllFor(user.id, sessionId);
     await revokeOutstandingTokens(ctx.db, user.id, 'reset_password');

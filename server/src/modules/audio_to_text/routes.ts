@@ -26,7 +26,7 @@ export function audioToTextRoutes(app: App, ctx: AppContext) {
       .safeParse(fields);
     if (!options.success) throw new DomainError(400, 'invalid_request', 'Invalid fields', { fields: 'invalid' });
     try {
-      const text = await transcribeUpload(ctx.transcriber, { data: audio, language: user.language, prompt: options.data.prompt });
+      const text = await transcribeUpload(ctx.transcriber, ctx.blobs, { data: audio, language: user.language, prompt: options.data.prompt });
       const clean = options.data.clean === 'true' || options.data.clean === '1';
       return { text: clean ? cleanDictation(text, user.language as Language) : text, model: options.data.model ?? DEFAULT_AUDIO_MODEL };
     } catch (err) {

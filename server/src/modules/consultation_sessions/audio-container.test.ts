@@ -96,6 +96,38 @@ describe('checkAudio', () => {
     expect(checkAudio(forged).ok).toBe(false);
   });
 
+  it('refuses crafted containers: bytes after a sized segment, oversized fields, a movie without sound', () => {
+    /** An EBML element with an 8-byte size. */
+    const el = (id: number[], data: Buffer) => {
+      const size = Buffer.alloc(8);
+      size[0] = 0x01;
+      size.writeUIntBE(data.length, 2, 6);
+      return Buffer.concat([Buffer.from(id), size, data]);
+    };
+    const header = el([0x1a, 0x45, 0xdf, 0xa3], el([0x42, 0x82], Buffer.from('webm')));
+    const tracks = el([0x16, 0x54, 0xae, 0x6b], el([0xae], el([0x83], Buffer.from([2]))));
+    const junk = Buffer.from('not audio '.repeat(5000));
+    expect(checkAudio(Buffer.concat([header, el([0x18, 0x53, 0x80, 0x67], tracks)])).ok).toBe(true);
+    expect(checkAudio(Buffer.concat([header, el([0x18, 0x53, 0x80, 0x67], tracks), junk])).ok).toBe(false);
+    const unknownSegment = Buffer.from([0x18, 0x53, 0x80, 0x67, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
+    const wideTrackType = el([0x16, 0x54, 0xae, 0x6b], el([0xae], el([0x83], Buffer.alloc(8))));
+    expect(checkAudio(Buffer.concat([header, unknownSegment, tracks, wideTrackType, junk])).ok).toBe(false);
+
+    const box = (type: string, data: Buffer) => {
+      const h = Buffer.alloc(8);
+      h.writeUInt32BE(8 + data.length);
+      h.write(type, 4, 'latin1');
+      return Buffer.concat([h, data]);
+    };
+    const ftyp = box('ftyp', Buffer.from('isom\0\0\0\0'));
+    expect(checkAudio(Buffer.concat([ftyp, box('moov', Buffer.alloc(0)), box('free', junk)])).ok).toBe(false);
+    expect(checkAudio(Buffer.concat([ftyp, Buffer.from([0x40, 0, 0, 0]), Buffer.from('moov'), junk])).ok).toBe(false);
+    const hdlr = (kind: string) => box('hdlr', Buffer.concat([Buffer.alloc(8), Buffer.from(kind), Buffer.alloc(13)]));
+    const movie = (kind: string) => box('moov', box('trak', box('mdia', hdlr(kind))));
+    expect(checkAudio(Buffer.concat([ftyp, movie('vide'), box('mdat', junk)])).ok).toBe(false);
+    expect(checkAudio(Buffer.concat([ftyp, movie('soun'), box('mdat', junk)])).ok).toBe(true);
+  });
+
   it('detects a flipped byte in an Ogg page (its checksum)', () => {
     const data = Buffer.from(files.get('opus.ogg')!.data);
     const middle = Math.floor(data.length / 2);

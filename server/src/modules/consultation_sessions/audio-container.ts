@@ -14,6 +14,8 @@ export type AudioFormat = 'webm' | 'ogg' | 'wav' | 'm4a' | 'mp3' | 'aac';
 export type AudioCheck = { ok: true; format: AudioFormat } | { ok: false; reason: string };
 
 class Invalid extends Error {}
+/** The data ended inside an element's id or size: a cut-short file, not a malformed one. */
+class EndOfData extends Error {}
 const fail = (reason: string): never => {
   throw new Invalid(reason);
 };
@@ -40,8 +42,9 @@ export function checkAudio(buf: Buffer): AudioCheck {
     return { ok: true, format };
   } catch (err) {
     if (err instanceof Invalid) return { ok: false, reason: `${format}: ${err.message}` };
-    // A RangeError from reading past the end means a header was cut in the middle: that is malformed too.
-    if (err instanceof RangeError) return { ok: false, reason: `${format}: header cut short` };
+    // Reading past the end outside the one place a cut is allowed: a header cut in the middle, or a field of a
+    // length no reader takes (an 8-byte track type).
+    if (err instanceof RangeError || err instanceof EndOfData) return { ok: false, reason: `${format}: header cut short or oversized` };
     throw err;
   }
 }
@@ -53,10 +56,10 @@ const CHECKS: Record<AudioFormat, (buf: Buffer) => void> = { webm: checkWebm, og
 /** EBML variable-length integer at `pos`: its length in bytes and value (marker bit removed unless `keepMarker`). */
 function readVint(buf: Buffer, pos: number, keepMarker: boolean): { length: number; value: number; unknown: boolean } {
   const first = buf[pos];
-  if (first === undefined) throw new RangeError('end of data');
+  if (first === undefined) throw new EndOfData();
   if (first === 0) fail('invalid element header');
   const length = Math.clz32(first) - 23;
-  if (pos + length > buf.length) throw new RangeError('end of data');
+  if (pos + length > buf.length) throw new EndOfData();
   let value = keepMarker ? first : first & (0xff >> length);
   let allOnes = value === 0xff >> length;
   for (let i = 1; i < length; i++) {
@@ -130,9 +133,11 @@ function checkWebm(buf: Buffer): void {
   } catch (err) {
     // The data ended inside an element's id or size: MediaRecorder's slices may end there (a part saved by a page
     // that then died ends with a block's id and no size). Everything before it was checked.
-    if (!(err instanceof RangeError)) throw err;
+    if (!(err instanceof EndOfData)) throw err;
   }
   if (!audioTrack) fail('no audio track');
+  // A segment of known size is the whole file: anything after it is not this recording.
+  if (!segment.unknownSize && segment.end < buf.length) fail('data after the segment');
 }
 
 function hasAudioTrack(buf: Buffer, tracks: Element): boolean {
@@ -140,7 +145,11 @@ function hasAudioTrack(buf: Buffer, tracks: Element): boolean {
     if (entry.id !== TRACK_ENTRY) continue;
     for (const field of children(buf, entry.dataStart, entry.end)) {
       if (field.id === AUDIO_SETTINGS) return true;
-      if (field.id === TRACK_TYPE && field.end <= buf.length && buf.readUIntBE(field.dataStart, field.end - field.dataStart) === 2) return true;
+      if (field.id === TRACK_TYPE && field.end <= buf.length) {
+        const length = field.end - field.dataStart;
+        if (length < 1 || length > 6) fail('invalid track type');
+        if (buf.readUIntBE(field.dataStart, length) === 2) return true;
+      }
     }
   }
   return false;
@@ -260,24 +269,63 @@ function checkMp4(buf: Buffer): void {
       if (movie) return;
       fail('box header cut short');
     }
-    let size = buf.readUInt32BE(pos);
-    const type = buf.toString('latin1', pos + 4, pos + 8);
-    if (!MP4_TOP_LEVEL.has(type)) fail(`unexpected box "${type.replace(/[^\x20-\x7e]/g, '?')}"`);
-    if (index === 0 && type !== 'ftyp') fail('no file type box first');
-    if (size === 1) {
-      if (pos + 16 > buf.length) fail('box header cut short');
-      size = Number(buf.readBigUInt64BE(pos + 8));
-      if (size < 16) fail('box too small');
-    } else if (size === 0) {
-      size = buf.length - pos;
-    } else if (size < 8) {
-      fail('box too small');
+    const box = readBox(buf, pos, buf.length);
+    if (!MP4_TOP_LEVEL.has(box.type)) fail(`unexpected box "${box.type.replace(/[^\x20-\x7e]/g, '?')}"`);
+    if (index === 0 && box.type !== 'ftyp') fail('no file type box first');
+    if (box.type === 'moov') {
+      // The movie box is the index every decoder needs: it must be whole and describe a sound track.
+      if (box.end > buf.length) fail('movie box cut short');
+      if (!hasSoundTrack(buf, box)) fail('no sound track');
+      movie = true;
+    } else if (box.type === 'moof' && !movie) {
+      fail('fragment before the movie box');
     }
-    if (type === 'moov' || type === 'moof') movie = true;
-    pos += size;
+    pos = box.end;
     index++;
   }
   if (!movie) fail('no movie box');
+}
+
+type Box = { type: string; dataStart: number; end: number };
+
+function readBox(buf: Buffer, pos: number, parentEnd: number): Box {
+  if (pos + 8 > buf.length) fail('box header cut short');
+  let size = buf.readUInt32BE(pos);
+  const type = buf.toString('latin1', pos + 4, pos + 8);
+  let header = 8;
+  if (size === 1) {
+    if (pos + 16 > buf.length) fail('box header cut short');
+    size = Number(buf.readBigUInt64BE(pos + 8));
+    header = 16;
+    if (size < 16) fail('box too small');
+  } else if (size === 0) {
+    size = parentEnd - pos;
+  } else if (size < 8) {
+    fail('box too small');
+  }
+  return { type, dataStart: pos + header, end: pos + size };
+}
+
+/** moov › trak › mdia › hdlr with handler type "soun". */
+function hasSoundTrack(buf: Buffer, moov: Box): boolean {
+  const childrenOf = (parent: Box): Box[] => {
+    const out: Box[] = [];
+    for (let pos = parent.dataStart; pos < parent.end; ) {
+      const child = readBox(buf, pos, parent.end);
+      if (child.end > parent.end) fail(`box "${child.type.replace(/[^\x20-\x7e]/g, '?')}" overruns its parent`);
+      out.push(child);
+      pos = child.end;
+    }
+    return out;
+  };
+  for (const trak of childrenOf(moov).filter((b) => b.type === 'trak')) {
+    for (const mdia of childrenOf(trak).filter((b) => b.type === 'mdia')) {
+      // A handler box: version and flags (4), pre-defined (4), then the handler type.
+      const hdlr = childrenOf(mdia).find((b) => b.type === 'hdlr');
+      if (hdlr && hdlr.dataStart + 12 <= hdlr.end && buf.toString('latin1', hdlr.dataStart + 8, hdlr.dataStart + 12) === 'soun') return true;
+    }
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------- MP3 and ADTS AAC --

@@ -91,7 +91,7 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
     let change: { kind: 'text' | 'markdown'; content: string } | undefined;
     if (audio?.length) {
       // A spoken change request: transcribed first (up to 1:30), then applied like a written one.
-      const spoken = await transcribeUpload(ctx.transcriber, { data: audio, language: currentUser(request).language, maxSeconds: VOICE_COMMAND_MAX_SECONDS });
+      const spoken = await transcribeUpload(ctx.transcriber, ctx.blobs, { data: audio, language: currentUser(request).language, maxSeconds: VOICE_COMMAND_MAX_SECONDS });
       change = { kind: 'text', content: spoken };
     }
     const raw = fields.requested_changes;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginBackoff, loginKnownSources } from '../../db/schema.js';
-import { createUser, lastMailToken, uniqueEmail } from '../../test-support/factories.js';
+import { backgroundSettled, createUser, lastMailToken, uniqueEmail } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 
 const FAILURES = 3;
@@ -143,6 +143,7 @@ describe('per-account back-off of password sign-ins', () => {
     for (let i = 0; i < FAILURES; i++) await post(u.email, 'wrong', ip(i + 1));
     expect((await post(u.email, u.password, ip(20))).statusCode).toBe(429);
     await t.app.inject({ method: 'POST', url: '/v1/reset_password', remoteAddress: ip(21), payload: { email: u.email } });
+    await backgroundSettled(t);
     const token = lastMailToken(t, u.email);
     const reset = await t.app.inject({
       method: 'PATCH',

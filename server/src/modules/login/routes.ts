@@ -10,6 +10,7 @@ import { startSession } from '../../http/session-response.js';
 /**
  * Password sign-in. Two limits apply: attempts per address (the route's rate limit) and a per-account back-off
  * that pauses unknown sources without stopping the clinician's own devices and addresses (auth/login-limiter.ts).
+ * The back-off counts each attempt before its password is checked and forgets the count when it proves right.
  */
 export function loginRoutes(app: App, ctx: AppContext) {
   app.post(
@@ -23,18 +24,17 @@ export function loginRoutes(app: App, ctx: AppContext) {
       const user = await findUserByEmail(ctx.db, email);
       const source = loginSourceOf(request);
       const trust = await ctx.loginLimiter.trustOf(user?.id, source);
-      const pausedUntil = await ctx.loginLimiter.pausedUntil(email, trust);
-      if (pausedUntil) {
-        const seconds = Math.max(1, Math.ceil((pausedUntil.getTime() - Date.now()) / 1000));
+      // Counted before the password is checked, so concurrent guesses cannot all slip in ahead of the count.
+      const attempt = await ctx.loginLimiter.reserveAttempt(email, trust);
+      if (!attempt.allowed) {
+        const seconds = attempt.retryAfterSeconds;
         reply.header('retry-after', String(seconds));
         const wait = `Too many failed sign-ins to this account; try again in ${Math.ceil(seconds / 60)} min`;
         throw new DomainError(429, 'too_many_requests', trust === 'unknown' ? `${wait}, or from a device you have signed in from before` : wait);
       }
       const ok = user ? await verifyPassword(user.passwordHash, password) : (await burnPasswordCheck(password), false);
-      if (!user || !ok) {
-        await ctx.loginLimiter.recordFailure(email, trust);
-        throw new DomainError(401, 'invalid_credentials', 'Invalid credentials');
-      }
+      // A wrong password needs nothing more: the reservation above already counted it as a failure.
+      if (!user || !ok) throw new DomainError(401, 'invalid_credentials', 'Invalid credentials');
       await ctx.loginLimiter.recordSuccess(email, user.id, trust, source);
       const { d_user } = await startSession(ctx, reply, user);
       return { d_user };

@@ -6,7 +6,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Language } from '../../../../contract/constants.js';
@@ -39,11 +38,17 @@ function installedLanguages(): Promise<Set<string>> {
   return installed;
 }
 
-export async function ocrPdf(file: string, language: Language, signal?: AbortSignal): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'cn-ocr-'));
+/**
+ * The text of a scanned PDF. The page images are patient records too: they are written into `workDir`, a private
+ * folder of DATA_DIR's scratch space (BlobStore.withLocalFile), never the system's temporary folder, and the
+ * programs are told to keep any temporary file of their own there as well.
+ */
+export async function ocrPdf(file: string, workDir: string, language: Language, signal?: AbortSignal): Promise<string> {
+  const dir = await mkdtemp(path.join(workDir, 'ocr-'));
+  const env = { ...process.env, TMPDIR: dir };
   try {
     // 300 dpi, greyscale: what tesseract reads best; one page at a time keeps memory flat on long records.
-    await run(PDFTOPPM, ['-r', '300', '-gray', '-png', '-l', String(MAX_OCR_PAGES), file, path.join(dir, 'page')], { timeout: PAGE_TIMEOUT_MS * 4, signal });
+    await run(PDFTOPPM, ['-r', '300', '-gray', '-png', '-l', String(MAX_OCR_PAGES), file, path.join(dir, 'page')], { timeout: PAGE_TIMEOUT_MS * 4, signal, env });
     const pages = (await readdir(dir)).filter((f) => f.startsWith('page') && f.endsWith('.png')).sort();
     const available = await installedLanguages();
     const langs = [...new Set([TESSERACT_LANG[language], 'eng'])].filter((l) => available.has(l));
@@ -54,7 +59,7 @@ export async function ocrPdf(file: string, language: Language, signal?: AbortSig
         signal,
         maxBuffer: 16 * 1024 * 1024,
         // One thread: tesseract's OpenMP threads spin against each other on a small server (5 s a page → 1 s, bench/README.md).
-        env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+        env: { ...env, OMP_THREAD_LIMIT: '1' },
       });
       texts.push(stdout.trim());
     }

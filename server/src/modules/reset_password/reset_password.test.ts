@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Mail, Mailer } from '../../mail/mailer.js';
 import { oneTimeTokens } from '../../db/schema.js';
-import { bearer, createUser, lastMailToken, login } from '../../test-support/factories.js';
+import { backgroundSettled, bearer, createUser, lastMailToken, login } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 
 let t: TestApp;
@@ -11,7 +12,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 let ip = 0;
-const request = (email: string) => t.app.inject({ method: 'POST', url: '/v1/reset_password', remoteAddress: `10.3.0.${++ip}`, payload: { email } });
+const requestNow = (email: string) => t.app.inject({ method: 'POST', url: '/v1/reset_password', remoteAddress: `10.3.0.${++ip}`, payload: { email } });
+/** Asks for a link and waits until it is mailed (the answer does not wait for that). */
+const request = async (email: string) => {
+  const res = await requestNow(email);
+  await backgroundSettled(t);
+  return res;
+};
 const confirm = (token: string, password: string, password_confirmation = password) =>
   t.app.inject({ method: 'PATCH', url: `/v1/reset_password/${token}`, remoteAddress: `10.4.0.${++ip}`, payload: { password, password_confirmation } });
 
@@ -22,6 +29,47 @@ describe('password reset', () => {
     expect(res.statusCode).toBe(202);
     expect(res.json()).toEqual({ ok: true });
     expect(t.mails.length).toBe(before);
+  });
+
+  describe('does not wait for the mail, so its timing tells nothing of who has an account', () => {
+    let mailer: Mailer;
+    let release = () => {};
+    beforeAll(() => {
+      mailer = t.ctx.mailer;
+    });
+    afterEach(async () => {
+      release();
+      await backgroundSettled(t);
+      t.ctx.mailer = mailer;
+    });
+    const within = <T>(ms: number, p: Promise<T>) =>
+      Promise.race([p, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms))]);
+
+    it('answers 202 at once while the mail server has not answered', async () => {
+      const u = await createUser(t);
+      const held: Mail[] = [];
+      // A mail server that accepts nothing until the test lets it (a hung SMTP connection).
+      t.ctx.mailer = { send: (m) => new Promise<void>((resolve) => (held.push(m), (release = resolve))) };
+      for (const email of [u.email, 'nobody.here@clinic.test']) {
+        const res = await within(2000, requestNow(email));
+        expect(res === 'still waiting' ? res : res.statusCode).toBe(202);
+      }
+      // The link is on its way all the same: it was handed to the mail server, which the test now lets finish.
+      await expect.poll(() => held.length).toBe(1);
+      expect(held[0]!.to).toBe(u.email);
+    });
+
+    it('a mail that fails is logged without the address or the error message', async () => {
+      const u = await createUser(t);
+      const failure = Object.assign(new Error(`550 5.1.1 <${u.email}>: Recipient address rejected`), { code: 'EENVELOPE' });
+      t.ctx.mailer = { send: async () => Promise.reject(failure) };
+      expect((await request(u.email)).statusCode).toBe(202);
+      const line = t.logs.find((l) => l.includes('password reset mail not sent'));
+      expect(line).toBeDefined();
+      expect(line).toContain('EENVELOPE');
+      expect(line).not.toContain(u.email);
+      expect(t.logs.join('')).not.toContain(u.email);
+    });
   });
 
   it('mails a single-use link in the user language and sets the new password', async () => {
@@ -82,6 +130,38 @@ describe('password reset', () => {
     const tokenB = lastMailToken(t, b.email);
     expect((await confirm(tokenA, 'a-new-password')).statusCode).toBe(200);
     expect((await confirm(tokenB, 'b-new-password')).statusCode).toBe(200);
+  });
+
+  it('a QR code and a confirmation link handed out before the reset open no session after it', async () => {
+    const email = `reset.signin.${Date.now().toString(36)}@clinic.test`;
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/v1/signup',
+      remoteAddress: `10.5.0.${++ip}`,
+      payload: { user: { name: 'Dra. Inês Cruz', email, password: 'old-password-1', language: 'en' } },
+    });
+    expect(signup.statusCode).toBe(201);
+    const confirmation = lastMailToken(t, email);
+    // A session someone stole mints a QR code just before the clinician resets the password through the mailbox.
+    const stolen = await login(t, email, 'old-password-1');
+    const qr = await t.app.inject({ method: 'POST', url: '/v1/qr_token', headers: bearer(stolen) });
+    expect(qr.statusCode).toBe(201);
+
+    await request(email);
+    expect((await confirm(lastMailToken(t, email), 'brand-new-pass-2')).statusCode).toBe(200);
+
+    const phone = await t.app.inject({ method: 'POST', url: '/v1/auto_login', payload: { token: qr.json().token } });
+    expect(phone.statusCode).toBe(401);
+    expect(phone.headers.authorization).toBeUndefined();
+    const confirmed = await t.app.inject({ method: 'PATCH', url: `/v1/confirm_email/${confirmation}`, remoteAddress: `10.5.0.${++ip}` });
+    expect(confirmed.statusCode).toBe(400);
+    expect(confirmed.headers.authorization).toBeUndefined();
+    // The reset link reached the mailbox, so the address counts as confirmed without that link.
+    const fresh = await login(t, email, 'brand-new-pass-2');
+    expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(fresh) })).json().d_user.email_confirmed).toBe(true);
+    // A QR code minted after the reset works.
+    const next = await t.app.inject({ method: 'POST', url: '/v1/qr_token', headers: bearer(fresh) });
+    expect((await t.app.inject({ method: 'POST', url: '/v1/auto_login', payload: { token: next.json().token } })).statusCode).toBe(200);
   });
 
   it('refuses an expired link', async () => {

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { okEnvelope, resetPasswordConfirmBody, resetPasswordRequestBody, tokenParams } from '../../../../contract/account.js';
 import { apiErrorSchema } from '../../../../contract/errors.js';
 import { consumeOneTimeToken, createOneTimeToken, revokeOutstandingTokens } from '../../auth/one-time-tokens.js';
@@ -21,14 +21,15 @@ export function resetPasswordRoutes(app: App, ctx: AppContext) {
       schema: { body: resetPasswordRequestBody, response: { 202: okEnvelope, 400: apiErrorSchema } },
     },
     async (request, reply) => {
-      const user = await findUserByEmail(ctx.db, request.body.email);
-      if (user) {
-        const { token } = await createOneTimeToken(ctx.db, user.id, 'reset_password', RESET_TTL_MINUTES * 60);
-        const link = `${ctx.config.publicUrl}/reset_password/${token}`;
-        const mail = mailTemplates.resetPassword[user.language as Language](user.name, link, RESET_TTL_MINUTES);
-        await ctx.mailer.send({ to: user.email, link, ...mail });
-      }
-      // The same answer either way, so this form cannot be used to find out who has an account.
+      // Nothing about the account is looked up, written or mailed before the answer: its content and its timing
+      // are the same whether or not the e-mail has an account, and a slow mail server delays nobody.
+      const work = mailResetLink(ctx, request.body.email).catch((err: unknown) => {
+        // Neither the address nor the error's message (an SMTP refusal quotes the recipient) reaches the log.
+        const code = err instanceof Error && 'code' in err ? String(err.code) : undefined;
+        request.log.error({ errorName: err instanceof Error ? err.name : typeof err, code }, 'password reset mail not sent');
+      });
+      ctx.background.add(work);
+      void work.finally(() => ctx.background.delete(work));
       return reply.status(202).send({ ok: true as const });
     },
   );
@@ -56,16 +57,29 @@ export function resetPasswordRoutes(app: App, ctx: AppContext) {
         await revokeOutstandingTokens(db, userId, 'reset_password');
         const [updated] = await db
           .update(users)
-          .set({ passwordHash, forcePasswordChange: false, updatedAt: new Date() })
+          // The reset link reached this mailbox, which is what a confirmation would prove: the confirmation link,
+          // retired below with every other sign-in link, is no longer needed.
+          .set({ passwordHash, forcePasswordChange: false, emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, now())`, updatedAt: new Date() })
           .where(eq(users.id, userId))
           .returning({ id: users.id, email: users.email });
         return updated;
       });
       if (!user) throw new DomainError(400, 'invalid_or_expired_token', 'This link is invalid or has expired');
+      // Every session ends, and so does every sign-in link not yet used (a QR code minted by a stolen session).
       await ctx.sessions.revokeAllFor(user.id);
       // Whoever reset through the mailbox is the account's owner: earlier failed guesses no longer pause it.
       await ctx.loginLimiter.clear(user.email);
       return { ok: true as const };
     },
   );
+}
+
+/** Mails a reset link when the e-mail has an account; for any other address it does nothing. */
+async function mailResetLink(ctx: AppContext, email: string): Promise<void> {
+  const user = await findUserByEmail(ctx.db, email);
+  if (!user) return;
+  const { token } = await createOneTimeToken(ctx.db, user.id, 'reset_password', RESET_TTL_MINUTES * 60);
+  const link = `${ctx.config.publicUrl}/reset_password/${token}`;
+  const mail = mailTemplates.resetPassword[user.language as Language](user.name, link, RESET_TTL_MINUTES);
+  await ctx.mailer.send({ to: user.email, link, ...mail });
 }

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { SignJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../config.js';
 import { usedIntegrationTokens } from '../../db/schema.js';
 import { createUser } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
@@ -110,5 +114,23 @@ describe('POST /v1/signed_token_login', () => {
     expect((await post(await sign({ email: u.email }))).statusCode).toBe(200);
     const rows = await t.ctx.db.select().from(usedIntegrationTokens);
     expect(rows.some((r) => r.jtiHash.startsWith('stale'))).toBe(false);
+  });
+});
+
+describe('INTEGRATION_KEY', () => {
+  it('must be at least 32 characters, or the server does not start; unset or empty turns the route off', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cn-intkey-'));
+    try {
+      for (const short of ['x', 'a'.repeat(31)]) {
+        const start = () => loadConfig({ DATA_DIR: dir, INTEGRATION_KEY: short });
+        expect(start).toThrow(ConfigError);
+        expect(start).toThrow(/INTEGRATION_KEY must be at least 32 characters/);
+      }
+      expect(loadConfig({ DATA_DIR: dir, INTEGRATION_KEY: 'a'.repeat(32) }).integrationKey).toBe('a'.repeat(32));
+      expect(loadConfig({ DATA_DIR: dir, INTEGRATION_KEY: '' }).integrationKey).toBeUndefined();
+      expect(loadConfig({ DATA_DIR: dir }).integrationKey).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
