@@ -13,6 +13,7 @@ import { finished } from 'node:stream/promises';
 import { createGzip, createGunzip } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_KEY_FILE } from '../audit/audit-key.js';
 import { audioChunks, users } from '../db/schema.js';
 import { storedKeyId } from '../storage/blob-encryption.js';
 import type { EncryptedBlobStore } from '../storage/encrypted-blob-store.js';
@@ -143,7 +144,8 @@ describe('plaintext in backups', () => {
 
     const target = await createTestApp({}, { transcriber: engine });
     try {
-      const restored = await runCommand(target.ctx.db, target.ctx.config, 'restore', { from: file });
+      // The backup's audit events are verified with the source's audit key, saved with the backup.
+      const restored = await runCommand(target.ctx.db, target.ctx.config, 'restore', { from: file, 'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE) });
       expect(restored).toContain('1 blobs stored before encryption were checked against their rows and encrypted.');
       const stored = readFileSync(blobFile(target));
       expect(storedKeyId(stored)).toBe((target.ctx.blobs as EncryptedBlobStore).keys.current().id);
