@@ -1,4 +1,4 @@
-import type { StoredChunk } from './db';
+import type { SessionOp, StoredChunk } from './db';
 import type { TransportResult } from './uploader';
 
 export const CLIENT_VERSION_HEADER = { 'client-version': '0.0.20' } as const;
@@ -17,6 +17,8 @@ export function resultForStatus(status: number): TransportResult {
 export function audioPartForm(chunk: StoredChunk): FormData {
   const form = new FormData();
   form.append('order', String(chunk.order));
+  // The recorder's own measure: other devices' timers show it before the server has measured the part.
+  form.append('duration_ms', String(Math.max(0, Math.round(chunk.durationMs))));
   form.append('audio_file', new Blob([chunk.data], { type: chunk.mimeType }), `part-${chunk.order}.webm`);
   return form;
 }
@@ -29,6 +31,25 @@ export function fetchAudioTransport(token: string, fetchFn: typeof fetch = fetch
         method: 'POST',
         body: audioPartForm(chunk),
         headers: { authorization: `Bearer ${token}`, ...CLIENT_VERSION_HEADER },
+      });
+      return resultForStatus(res.status);
+    } catch {
+      return { ok: false, retry: true, reason: 'offline' };
+    }
+  };
+}
+
+/** The finish request's body: how many parts this device recorded, so the server waits for all of them. */
+export const finishBody = (op: SessionOp) => ({ parts: op.parts });
+
+/** The service worker's finish: plain fetch with the remembered token. */
+export function fetchFinishTransport(token: string, fetchFn: typeof fetch = fetch) {
+  return async (op: SessionOp): Promise<TransportResult> => {
+    try {
+      const res = await fetchFn(`/v1/consultation_sessions/${op.sessionId}/finish`, {
+        method: 'PUT',
+        body: JSON.stringify(finishBody(op)),
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...CLIENT_VERSION_HEADER },
       });
       return resultForStatus(res.status);
     } catch {

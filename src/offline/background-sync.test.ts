@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveChunk } from './chunk-queue';
 import { AppDatabase } from './db';
+import { queueFinish } from './finish-queue';
 import { PartsStillWaiting, rememberUploadCredentials, runBackgroundUpload } from './background-sync';
 
 let db: AppDatabase;
@@ -31,6 +32,26 @@ describe('background upload (service worker)', () => {
     expect(calls.map((c) => c.order)).toEqual(['0', '1']);
     expect(calls.every((c) => c.auth === 'Bearer tok' && c.url === '/v1/consultation_sessions/s1/audios')).toBe(true);
     expect(await db.audioChunks.count()).toBe(0);
+  });
+
+  it('sends a queued finish after the parts, with the number of parts, and fails the sync until it is confirmed', async () => {
+    await rememberUploadCredentials({ token: 'tok', userId: 'u1', remembered: true }, db);
+    await saveChunk(part(0), db);
+    await saveChunk(part(1), db);
+    await queueFinish({ userId: 'u1', sessionId: 's1' }, db);
+    const calls: string[] = [];
+    let finishStatus = 503;
+    const fetchFn = (async (url: string, init: RequestInit) => {
+      calls.push(init.method === 'PUT' ? `${url} ${String(init.body)}` : url);
+      return new Response('{}', { status: init.method === 'PUT' ? finishStatus : 201 });
+    }) as unknown as typeof fetch;
+    await expect(runBackgroundUpload({ db, fetchFn })).rejects.toBeInstanceOf(PartsStillWaiting);
+    expect(calls).toEqual(['/v1/consultation_sessions/s1/audios', '/v1/consultation_sessions/s1/audios', '/v1/consultation_sessions/s1/finish {"parts":2}']);
+    expect(await db.sessionOps.count()).toBe(1);
+    finishStatus = 200;
+    await db.sessionOps.toCollection().modify({ nextAttemptAt: 0 });
+    await runBackgroundUpload({ db, fetchFn });
+    expect(await db.sessionOps.count()).toBe(0);
   });
 
   it('fails the sync while parts remain, so the browser tries again later', async () => {

@@ -1,10 +1,10 @@
 /**
  * Background Sync: when a part is saved the page asks the browser for an `audio-upload` sync; the browser wakes
  * the service worker when the network is back, even if every tab was closed. The worker then sends the waiting
- * parts of the remembered user, unless a page is already doing it (the same Web Lock as the page's uploader).
+ * parts and finishes of the remembered user, unless a page is already doing it (the same Web Lock as the page's uploader).
  */
 import { appDb, type AppDatabase } from './db';
-import { fetchAudioTransport } from './audio-transport';
+import { fetchAudioTransport, fetchFinishTransport } from './audio-transport';
 import { createUploader, UPLOAD_LOCK } from './uploader';
 
 export const SYNC_TAG = 'audio-upload';
@@ -17,9 +17,18 @@ export async function runBackgroundUpload(opts: { db?: AppDatabase; fetchFn?: ty
   const credentials = await db.credentials.get('upload');
   if (!credentials) return;
   const work = async () => {
-    const uploader = createUploader({ db, userId: () => credentials.userId, transport: fetchAudioTransport(credentials.token, opts.fetchFn), withLock: (run) => run() });
+    const uploader = createUploader({
+      db,
+      userId: () => credentials.userId,
+      transport: fetchAudioTransport(credentials.token, opts.fetchFn),
+      sendFinish: fetchFinishTransport(credentials.token, opts.fetchFn),
+      withLock: (run) => run(),
+    });
     await uploader.flush();
-    const left = await db.audioChunks.where('status').anyOf('pending', 'uploading').filter((c) => c.userId === credentials.userId).count();
+    const mine = (c: { userId: string }) => c.userId === credentials.userId;
+    const left =
+      (await db.audioChunks.where('status').anyOf('pending', 'uploading').filter(mine).count()) +
+      (await db.sessionOps.where('status').anyOf('pending', 'sending').filter(mine).count());
     if (left > 0) throw new PartsStillWaiting(`${left} parts still waiting`);
   };
   const locks = opts.locks ?? (typeof navigator !== 'undefined' ? navigator.locks : undefined);

@@ -8,6 +8,10 @@
  * sessions     a cache of the consultations the user saw, so screens work offline and after a reload;
  *              rows are replaced by what the server says, and cleared at logout.
  *
+ * sessionOps   a consultation's finish, saved before anything is sent and retried like a part until the server
+ *              confirmed it; it goes only once every part it counts has left the device (the server also waits
+ *              for them, but sending it after them keeps the order a clinician would expect).
+ *
  * credentials  the session token of a user who ticked "remember me", so the service worker can send waiting
  *              parts in the background (Background Sync) when no tab is open; removed at logout and expiry,
  *              and never written for a session meant to end with the tab.
@@ -53,7 +57,29 @@ export type CachedSession = {
   user_inputs?: unknown[];
   /** Parts the recorder handed out so far; the next part continues from here, even after a reload. */
   nextOrder?: number;
+  /** Time recorded so far (the server's figure, or this device's while it records), for the timer after a reload. */
+  recorded_ms?: number;
+  /** The clinician finished it on this device; the finish waits in sessionOps until the server confirms it. */
+  finishQueued?: boolean;
   cachedAt: number;
+};
+
+export type SessionOpStatus = 'pending' | 'sending' | 'failed';
+
+/** A request about a whole consultation that must reach the server even if the network is down now. */
+export type SessionOp = {
+  /** `finish:${sessionId}`: one finish per consultation. */
+  key: string;
+  kind: 'finish';
+  userId: string;
+  sessionId: string;
+  /** Parts recorded on this device (orders 0…parts-1): the server writes the notes once all of them arrived. */
+  parts: number;
+  createdAt: number;
+  status: SessionOpStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError?: string;
 };
 
 export type UploadCredentials = { id: 'upload'; token: string; userId: string };
@@ -62,6 +88,7 @@ export class AppDatabase extends Dexie {
   audioChunks!: EntityTable<StoredChunk, 'key'>;
   sessions!: EntityTable<CachedSession, 'id'>;
   credentials!: EntityTable<UploadCredentials, 'id'>;
+  sessionOps!: EntityTable<SessionOp, 'key'>;
 
   constructor(name = 'consultation-notes') {
     super(name);
@@ -70,6 +97,7 @@ export class AppDatabase extends Dexie {
       sessions: 'id, status, cachedAt',
     });
     this.version(2).stores({ credentials: 'id' });
+    this.version(3).stores({ sessionOps: 'key, sessionId, status' });
   }
 }
 

@@ -7,6 +7,8 @@
  *               `device_id`       a random id of this browser, sent only with sign-in and sign-up (x-device-id) so the
  *                                 server lets a device that signed in before through while strangers' failed guesses
  *                                 pause the account; no credential by itself. Kept at logout, gone with the site data.
+ *               `consultation_types.<locale>`  the last list of consultation types in that language, so a
+ *                                 consultation can be chosen with no network. No patient data.
  * sessionStorage `token`, `user`  the session without "remember me"; gone when the tab closes.
  *               `deprecated_reload_done`  the outdated-client reload happens once per browser session.
  */
@@ -17,4 +19,5 @@ export const STORAGE_KEYS = {
   v2Home: 'v2_home',
   deviceId: 'device_id',
   deprecatedReloadDone: 'deprecated_reload_done',
+  consultationTypes: (locale: string) => `consultation_types.${locale}`,
 } as const;

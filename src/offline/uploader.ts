@@ -8,18 +8,22 @@
  * UploadEvent values to whoever subscribes.
  */
 import { releaseAbandonedParts } from './chunk-queue';
+import { appDb, type AppDatabase, type SessionOp, type StoredChunk } from './db';
 
 /** One uploader at a time across the tabs and the service worker of this browser. */
 export const UPLOAD_LOCK = 'audio-upload';
-import { appDb, type AppDatabase, type StoredChunk } from './db';
 
 export type TransportResult = { ok: true } | { ok: false; retry: boolean; reason: 'offline' | 'overloaded' | 'rejected'; status?: number };
 export type UploadTransport = (chunk: StoredChunk) => Promise<TransportResult>;
+export type FinishTransport = (op: SessionOp) => Promise<TransportResult>;
 
 export type UploadEvent =
   | { type: 'uploaded'; sessionId: string; order: number }
   | { type: 'retrying'; sessionId: string; order: number; attempts: number; delayMs: number; reason: 'offline' | 'overloaded' }
   | { type: 'rejected'; sessionId: string; order: number; status?: number }
+  | { type: 'finished'; sessionId: string }
+  | { type: 'finish-retrying'; sessionId: string; attempts: number; delayMs: number; reason: 'offline' | 'overloaded' }
+  | { type: 'finish-rejected'; sessionId: string; status?: number }
   | { type: 'idle' };
 
 export const BASE_DELAY_MS = 1000;
@@ -29,6 +33,8 @@ export const backoffDelay = (attempts: number) => Math.min(MAX_DELAY_MS, BASE_DE
 
 export type UploaderOptions = {
   transport: UploadTransport;
+  /** Sends a queued finish; without it finishes stay queued (for a page that only sends parts). */
+  sendFinish?: FinishTransport;
   /** Only this user's parts are sent: another account signed in on this browser must not upload them. */
   userId: () => string | undefined;
   db?: AppDatabase;
@@ -105,6 +111,56 @@ export function createUploader(opts: UploaderOptions) {
         nextDue = now();
       }
     }
+    const finishDue = await sendFinishes(userId);
+    return finishDue === undefined ? nextDue : Math.min(nextDue ?? Infinity, finishDue);
+  }
+
+  /**
+   * Sends the finishes whose parts have all left the device (acknowledged, or refused for good and kept as
+   * failed: those must not hold the consultation open forever). Answers the time of the next due retry.
+   */
+  async function sendFinishes(userId: string): Promise<number | undefined> {
+    if (!opts.sendFinish) return undefined;
+    let nextDue: number | undefined;
+    const ops = await db.sessionOps.where('status').anyOf('pending', 'sending').filter((o) => o.userId === userId).toArray();
+    for (const op of ops) {
+      if (stopped) return undefined;
+      const partsLeft = await db.audioChunks
+        .where('sessionId')
+        .equals(op.sessionId)
+        .filter((c) => c.status !== 'failed' && c.order < op.parts)
+        .count();
+      if (partsLeft > 0) continue;
+      if (op.nextAttemptAt > now()) {
+        nextDue = Math.min(nextDue ?? Infinity, op.nextAttemptAt);
+        continue;
+      }
+      await db.sessionOps.update(op.key, { status: 'sending' });
+      let result: TransportResult;
+      try {
+        result = await opts.sendFinish(op);
+      } catch {
+        result = { ok: false, retry: true, reason: 'offline' };
+      }
+      if (result.ok) {
+        // A later finish of the same consultation (more parts) may have replaced this one meanwhile: keep it.
+        await db.transaction('rw', db.sessionOps, async () => {
+          const current = await db.sessionOps.get(op.key);
+          if (current && current.parts === op.parts) await db.sessionOps.delete(op.key);
+        });
+        opts.onEvent?.({ type: 'finished', sessionId: op.sessionId });
+        nextDue = now();
+      } else if (result.retry) {
+        const attempts = op.attempts + 1;
+        const delayMs = backoffDelay(attempts);
+        await db.sessionOps.update(op.key, { status: 'pending', attempts, nextAttemptAt: now() + delayMs, lastError: result.reason });
+        opts.onEvent?.({ type: 'finish-retrying', sessionId: op.sessionId, attempts, delayMs, reason: result.reason === 'overloaded' ? 'overloaded' : 'offline' });
+        nextDue = Math.min(nextDue ?? Infinity, now() + delayMs);
+      } else {
+        await db.sessionOps.update(op.key, { status: 'failed', attempts: op.attempts + 1, lastError: `rejected ${result.status ?? ''}`.trim() });
+        opts.onEvent?.({ type: 'finish-rejected', sessionId: op.sessionId, status: result.status });
+      }
+    }
     return nextDue;
   }
 
@@ -133,6 +189,9 @@ export function createUploader(opts: UploaderOptions) {
       const due = now();
       await db.audioChunks.where('status').equals('pending').modify((c) => {
         c.nextAttemptAt = Math.min(c.nextAttemptAt, due);
+      });
+      await db.sessionOps.where('status').equals('pending').modify((o) => {
+        o.nextAttemptAt = Math.min(o.nextAttemptAt, due);
       });
       wake?.();
     },

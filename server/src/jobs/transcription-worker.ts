@@ -83,9 +83,10 @@ export function startTranscriptionWorkers(opts: {
         durationMs: await measureDurationMs(file).catch(() => null),
         text: await transcriber.transcribe({ filePath: file, workDir, mimeType: job.mimeType, language: job.language }),
       }));
+      // A part the server could not measure keeps the recorder's own figure.
       await db
         .update(audioChunks)
-        .set({ transcript: text, transcriptionStatus: 'done', durationMs, lockedUntil: null, lastError: null })
+        .set({ transcript: text, transcriptionStatus: 'done', ...(durationMs === null ? {} : { durationMs }), lockedUntil: null, lastError: null })
         .where(eq(audioChunks.id, job.id));
       if (!job.keepAudio) await discardAudio(db, blobs, job);
     } catch (err) {

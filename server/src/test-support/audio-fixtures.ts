@@ -18,10 +18,12 @@ export function speechWebm(dir: string, name: string, text: string): string {
   return webm;
 }
 
-export function multipartAudio(order: number | string, data: Buffer, mimeType = 'audio/webm;codecs=opus') {
+export function multipartAudio(order: number | string, data: Buffer, mimeType = 'audio/webm;codecs=opus', durationMs?: number | string) {
   const boundary = `----cn${Math.random().toString(16).slice(2)}`;
+  const duration = durationMs === undefined ? '' : `--${boundary}\r\nContent-Disposition: form-data; name="duration_ms"\r\n\r\n${durationMs}\r\n`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="order"\r\n\r\n${order}\r\n` +
+      duration +
       `--${boundary}\r\nContent-Disposition: form-data; name="audio_file"; filename="part.webm"\r\nContent-Type: ${mimeType}\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);

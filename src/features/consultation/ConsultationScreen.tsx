@@ -48,7 +48,8 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
   useEffect(() => {
     if (!session?.consultation_type_id) return;
     consultationsApi.type(session.consultation_type_id).then((r) => setType(r.consultation_type), () => undefined);
-  }, [session?.consultation_type_id]);
+    // Asked again in the new language when the clinician switches it.
+  }, [session?.consultation_type_id, i18n.locale]);
 
   useEffect(() => {
     consultationsApi.capabilities().then(
@@ -63,7 +64,8 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
   if (!session) {
     return loadFailed ? <Alert tone="error">{i18n._(recordingMessages.loadFailed)}</Alert> : <p role="status"><Trans>Loading…</Trans></p>;
   }
-  const active = session.status === 'active';
+  // Finished on this device: no more recording here, even while the finish still waits to reach the server.
+  const active = session.status === 'active' && !session.finishQueued;
   return (
     <div className="consultation" data-variant={variant}>
       <div className="consultation-header">
@@ -75,8 +77,8 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
         )}
       </div>
       {loadFailed && <Alert tone="warning">{i18n._(recordingMessages.offline)}</Alert>}
-      <RecordingPanel sessionId={id} active={active} onFinished={() => void refresh()} />
-      {!active && type && <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} onWritten={onWritten} />}
+      <RecordingPanel sessionId={id} active={active} recordedMs={session.recorded_ms} onFinished={() => void refresh()} />
+      {session.status !== 'active' && type && <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} onWritten={onWritten} />}
       <TranscriptPanel session={session} engineNote={engineNote} live={variant === 'dictaphone'} />
       {type && <NotesDataForm session={session} type={type} />}
       {rating && <FeedbackDialog sessionId={id} open onOpenChange={setRating} />}

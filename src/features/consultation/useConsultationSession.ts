@@ -22,6 +22,9 @@ export async function cacheSession(s: SessionDetail): Promise<void> {
     transcription_status: s.transcription_status,
     user_inputs: s.user_inputs,
     nextOrder: Math.max(previous?.nextOrder ?? 0, ...s.audios.map((a) => a.order + 1)),
+    recorded_ms: Math.max(previous?.recorded_ms ?? 0, s.recorded_ms ?? 0),
+    // Finished on this device but not yet confirmed: the server still says active until the finish arrives.
+    finishQueued: s.status === 'active' ? previous?.finishQueued : undefined,
     cachedAt: Date.now(),
   });
 }

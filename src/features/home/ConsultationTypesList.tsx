@@ -9,6 +9,7 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
 import { consultationPathFor } from '../auth/navigation-rules';
+import { describeFailure } from '../i18n/api-error-messages';
 import { cacheSession } from '../consultation/useConsultationSession';
 import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { recordingMessages } from '../recording/recording-messages';
@@ -47,7 +48,8 @@ export function useStartConsultation() {
         const active = await consultationsApi.activeStatus().catch(() => undefined);
         if (active?.active && active.id) await open({ id: active.id, show_transcription: active.show_transcription ?? false });
       } else {
-        setError(i18n._(recordingMessages.createFailed));
+        // With no network, say so: the clinician can try again when it returns.
+        setError(describeFailure(i18n, err, recordingMessages.createFailed));
       }
     } finally {
       setStarting(undefined);
@@ -57,7 +59,7 @@ export function useStartConsultation() {
 }
 
 /** The consultation types the clinician can start, each with its documents. */
-export function ConsultationTypesList({ types, loadFailed }: { types: ConsultationTypeView[] | undefined; loadFailed: boolean }) {
+export function ConsultationTypesList({ types, loadFailed, offline = false }: { types: ConsultationTypeView[] | undefined; loadFailed: boolean; offline?: boolean }) {
   const { i18n, t } = useLingui();
   const { start, starting, error: startError } = useStartConsultation();
   const error = startError ?? (loadFailed ? i18n._(recordingMessages.loadFailed) : undefined);
@@ -68,6 +70,11 @@ export function ConsultationTypesList({ types, loadFailed }: { types: Consultati
         <Trans>Start a consultation</Trans>
       </h2>
       {error && <Alert tone="error">{error}</Alert>}
+      {offline && !error && (
+        <Alert tone="warning">
+          <Trans>No connection to the server: these are the consultation types saved on this device.</Trans>
+        </Alert>
+      )}
       {!types && !error && (
         <p role="status">
           <Trans>Loading…</Trans>

@@ -19,7 +19,7 @@ import { ResearchSpacesList } from '../trials/ResearchSpacesList';
 export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
   const { t } = useLingui();
   const user = useAtomValue(authAtom)?.user;
-  const { types, failed } = useConsultationTypes();
+  const { types, failed, offline } = useConsultationTypes();
   const name = user?.name ?? '';
   // The classic home lists the international assistants and those of the clinician's country; home-v2 has the whole catalogue.
   const homeCatalogue = homeCatalogueOf(user?.language ?? 'pt');
@@ -44,7 +44,7 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
           <ActiveSessionNotice />
           <AnnouncementsCarousel />
           {!isMobileDevice() && <RecordWithChooser />}
-          {variant === 'home-v2' ? <CatalogHome /> : <ConsultationTypesList types={types?.filter((ty) => ty.catalogue === 'international' || ty.catalogue === homeCatalogue)} loadFailed={failed} />}
+          {variant === 'home-v2' ? <CatalogHome /> : <ConsultationTypesList types={types?.filter((ty) => ty.catalogue === 'international' || ty.catalogue === homeCatalogue)} loadFailed={failed} offline={offline} />}
           <RecentConsultations types={types} />
           {/* One place only: choosing "my phone" must not remount the card and lose its code. */}
           {!isMobileDevice() && <PairPhoneCard />}

@@ -1,13 +1,17 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useAtomValue } from 'jotai';
+import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef, useState } from 'react';
 import { consultationsApi } from '../../api/consultations';
 import { authAtom } from '../../app-state';
 import { nextOrderFor, saveChunk, StorageFullError } from '../../offline/chunk-queue';
+import { appDb } from '../../offline/db';
+import { finishWaiting, queueFinish, waitForFinishSent } from '../../offline/finish-queue';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
+import { confirm } from '../../ui/confirm';
 import { SelectField } from '../../ui/SelectField';
-import { cacheSession } from '../consultation/useConsultationSession';
+import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { formatElapsed } from './format-duration';
 import { isTeleconsultationSupported, listMicrophones, MicrophoneError, openMicrophone, openTeleconsultation } from './microphone';
 import { PartRecorder, type RecorderState } from './part-recorder';
@@ -18,7 +22,21 @@ import { useUploadState } from './useUploadState';
 
 type Mode = 'microphone' | 'teleconsultation';
 
-export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: string; active: boolean; onFinished: () => void }) {
+/** How long the finish button waits for the server's confirmation before saying it will be sent later. */
+const FINISH_CONFIRM_WAIT_MS = 4000;
+
+export function RecordingPanel({
+  sessionId,
+  active,
+  recordedMs = 0,
+  onFinished,
+}: {
+  sessionId: string;
+  active: boolean;
+  /** Time recorded so far as far as this device knows (the server's figure, or this device's own). */
+  recordedMs?: number;
+  onFinished: () => void;
+}) {
   const { i18n, t } = useLingui();
   const user = useAtomValue(authAtom)?.user;
   const userId = user?.id;
@@ -34,6 +52,9 @@ export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: s
   const recorder = useRef<PartRecorder | undefined>(undefined);
   const release = useRef<(() => void) | undefined>(undefined);
   const { queue, trouble } = useUploadState(sessionId);
+  const queuedFinish = useLiveQuery(() => finishWaiting(sessionId), [sessionId]);
+  // Before this page records, the timer shows what was recorded before (a reload, another device).
+  const shownElapsed = recorder.current ? elapsed : Math.max(elapsed, recordedMs);
 
   useEffect(() => {
     void listMicrophones().then(setMics);
@@ -79,9 +100,13 @@ export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: s
       const rec = new PartRecorder({
         stream,
         firstOrder: await nextOrderFor(sessionId),
+        initialElapsedMs: Math.max(elapsed, recordedMs),
         savePart: async ({ complete, ...part }) => {
           await saveChunk({ ...part, userId, sessionId }, undefined, complete ? 'pending' : 'recording');
           if (complete) kickUploads();
+          // So the timer continues from here after a reload, even before the server has measured the parts.
+          const soFar = recorder.current?.elapsedMs;
+          if (soFar !== undefined) await appDb().sessions.update(sessionId, { recorded_ms: Math.round(soFar) }).catch(() => undefined);
         },
         onLevel: setLevel,
         onStateChange: setState,
@@ -107,20 +132,32 @@ export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: s
   }
 
   async function finish() {
+    if (!userId) return;
+    const ok = await confirm({
+      type: 'warning',
+      title: t`Finish this consultation?`,
+      message: t`Recording stops and the documents are written from what was recorded. You cannot record more in this consultation.`,
+      confirmLabel: t`Finish consultation`,
+      cancelLabel: t`Keep going`,
+    });
+    if (!ok) return;
     setFinishing(true);
     setError(undefined);
     const rec = recorder.current;
+    // Every part, the last one included, is in IndexedDB before the finish is queued behind them.
     await rec?.stop();
     if (rec) setElapsed(rec.elapsedMs);
     release.current?.();
     recorder.current = undefined;
-    const nothingRecorded = (rec?.elapsedMs ?? 0) === 0 && (await nextOrderFor(sessionId)) === 0;
     try {
-      await cacheSession((await consultationsApi.finish(sessionId)).consultation_session);
+      const nothingRecorded = (rec?.elapsedMs ?? 0) === 0 && (await nextOrderFor(sessionId)) === 0;
+      await queueFinish({ userId, sessionId });
+      kickUploads();
+      await waitForFinishSent(sessionId, FINISH_CONFIRM_WAIT_MS);
       if (nothingRecorded) setError(i18n._(recordingMessages.noAudio));
       onFinished();
-    } catch {
-      setError(i18n._(recordingMessages.finishFailed));
+    } catch (err) {
+      setError(i18n._(err instanceof StorageFullError ? recordingMessages.storageFull : recordingMessages.finishFailed));
     } finally {
       setFinishing(false);
     }
@@ -141,7 +178,7 @@ export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: s
             value={mode}
             onChange={(e) => setMode(e.target.value as Mode)}
             options={[
-              { value: 'microphone', label: t`This computer's microphone` },
+              { value: 'microphone', label: isMobileDevice() ? t`This phone's microphone` : t`This computer's microphone` },
               { value: 'teleconsultation', label: teleSupported ? t`Teleconsultation: my microphone and the call's tab` : t`Teleconsultation (Chrome, Edge or Opera only)` },
             ]}
           />
@@ -160,8 +197,8 @@ export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: s
       )}
       <div className="recording-status" aria-live="polite">
         <span className="recording-dot" data-state={state} aria-hidden="true" />
-        <span className="recording-elapsed" aria-label={t`Time recorded`} data-elapsed-ms={Math.round(elapsed)}>
-          {formatElapsed(elapsed)}
+        <span className="recording-elapsed" aria-label={t`Time recorded`} data-elapsed-ms={Math.round(shownElapsed)}>
+          {formatElapsed(shownElapsed)}
         </span>
         <meter className="level-meter" min={0} max={1} low={0.05} high={0.8} optimum={0.4} value={level} aria-label={t`Microphone level`} />
         <span className="muted">
@@ -197,6 +234,12 @@ export function RecordingPanel({ sessionId, active, onFinished }: { sessionId: s
           <Trans>Everything recorded has reached the server.</Trans>
         )}
       </p>
+      {queuedFinish && queuedFinish.status !== 'failed' && !finishing && (
+        <Alert tone="info">
+          <Trans>The end of this consultation is saved on this device and will be sent when the connection returns; the documents are written then.</Trans>
+        </Alert>
+      )}
+      {queuedFinish?.status === 'failed' && <Alert tone="error">{i18n._(recordingMessages.finishFailed)}</Alert>}
       {queue.failed > 0 && <Alert tone="error">{i18n._(recordingMessages.sendFailed)}</Alert>}
       {trouble && <Alert tone="warning">{i18n._(trouble === 'overloaded' ? recordingMessages.overloaded : recordingMessages.offline)}</Alert>}
     </section>

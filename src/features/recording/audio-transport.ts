@@ -1,12 +1,26 @@
 import { api } from '../../api/instance';
-import { audioPartForm, resultForStatus } from '../../offline/audio-transport';
-import type { UploadTransport } from '../../offline/uploader';
+import type { SessionDetail } from '../../api/consultations';
+import { audioPartForm, finishBody, resultForStatus } from '../../offline/audio-transport';
+import type { FinishTransport, UploadTransport } from '../../offline/uploader';
+import { cacheSession } from '../consultation/useConsultationSession';
 
 /** The page's transport: the app's HTTP client (token, locale, client version), one part per request. */
 export const httpAudioTransport: UploadTransport = async (chunk) => {
   try {
     const res = await api().post(`v1/consultation_sessions/${chunk.sessionId}/audios`, { body: audioPartForm(chunk), throwHttpErrors: false });
     return resultForStatus(res.status);
+  } catch {
+    return { ok: false, retry: true, reason: 'offline' };
+  }
+};
+
+/** The page's finish: on success the local copy of the session takes the server's (finished) state at once. */
+export const httpFinishTransport: FinishTransport = async (op) => {
+  try {
+    const res = await api().put(`v1/consultation_sessions/${op.sessionId}/finish`, { json: finishBody(op), throwHttpErrors: false });
+    const result = resultForStatus(res.status);
+    if (result.ok) await cacheSession(((await res.json()) as { consultation_session: SessionDetail }).consultation_session).catch(() => undefined);
+    return result;
   } catch {
     return { ok: false, retry: true, reason: 'offline' };
   }

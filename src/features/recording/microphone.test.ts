@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { classifyMediaError, isTeleconsultationSupported } from './microphone';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { classifyMediaError, isTeleconsultationSupported, MicrophoneError, openTeleconsultation } from './microphone';
 
 const UA = {
   chrome: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
@@ -30,4 +30,29 @@ describe('microphone failures (spec §8)', () => {
     ['NotReadableError', 'start'],
     ['AbortError', 'start'],
   ])('%s → %s', (name, failure) => expect(classifyMediaError({ name })).toBe(failure));
+});
+
+describe('teleconsultation failures name the tab, not the microphone', () => {
+  const track = () => ({ stop: vi.fn() });
+  function stubMedia(display: () => Promise<unknown>) {
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(UA.chrome);
+    const mic = { getTracks: () => [track()], getAudioTracks: () => [track()] };
+    Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: { getUserMedia: async () => mic, getDisplayMedia: display } });
+  }
+  afterEach(() => {
+    vi.restoreAllMocks();
+    Reflect.deleteProperty(navigator, 'mediaDevices');
+  });
+
+  it('the picker closed without a tab → tab_cancelled', async () => {
+    stubMedia(async () => {
+      throw Object.assign(new Error('cancelled'), { name: 'NotAllowedError' });
+    });
+    await expect(openTeleconsultation()).rejects.toEqual(new MicrophoneError('tab_cancelled'));
+  });
+
+  it('a tab shared without its audio → tab_without_audio', async () => {
+    stubMedia(async () => ({ getVideoTracks: () => [track()], getAudioTracks: () => [], getTracks: () => [track()] }));
+    await expect(openTeleconsultation()).rejects.toEqual(new MicrophoneError('tab_without_audio'));
+  });
 });

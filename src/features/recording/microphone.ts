@@ -1,6 +1,6 @@
 /** Opening audio inputs, with the failures of spec §8 told apart so the user gets the right advice. */
 
-export type MicrophoneFailure = 'access' | 'start' | 'no_device' | 'incompatible_browser';
+export type MicrophoneFailure = 'access' | 'start' | 'no_device' | 'incompatible_browser' | 'tab_cancelled' | 'tab_without_audio';
 
 export class MicrophoneError extends Error {
   constructor(readonly failure: MicrophoneFailure) {
@@ -49,12 +49,15 @@ export async function openTeleconsultation(deviceId?: string): Promise<{ stream:
     tab = await navigator.mediaDevices.getDisplayMedia({ video: true, audio: true });
   } catch (err) {
     mic.getTracks().forEach((t) => t.stop());
-    throw new MicrophoneError(classifyMediaError(err));
+    // The picker closed without a choice (NotAllowedError from the picker, not the microphone): not a
+    // microphone problem, the clinician is asked to share the call's tab.
+    const failure = classifyMediaError(err);
+    throw new MicrophoneError(failure === 'access' ? 'tab_cancelled' : failure);
   }
   tab.getVideoTracks().forEach((t) => t.stop());
   if (tab.getAudioTracks().length === 0) {
-    mic.getTracks().forEach((t) => t.stop());
-    throw new MicrophoneError('no_device');
+    [...mic.getTracks(), ...tab.getTracks()].forEach((t) => t.stop());
+    throw new MicrophoneError('tab_without_audio');
   }
   const context = new AudioContext();
   const destination = context.createMediaStreamDestination();

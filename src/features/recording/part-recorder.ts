@@ -24,6 +24,8 @@ export type RecorderState = 'idle' | 'recording' | 'paused' | 'stopped';
 export type PartRecorderOptions = {
   stream: MediaStream;
   firstOrder: number;
+  /** Time already recorded in this consultation (earlier on this page, before a reload, or on another device). */
+  initialElapsedMs?: number;
   savePart: (part: SavedPart) => Promise<void>;
   onLevel?: (level: number) => void;
   onStateChange?: (state: RecorderState) => void;
@@ -52,6 +54,7 @@ export class PartRecorder {
 
   constructor(private readonly opts: PartRecorderOptions) {
     this.order = opts.firstOrder;
+    this.elapsedBeforePause = opts.initialElapsedMs ?? 0;
   }
 
   /** Time recorded so far, pauses excluded. */

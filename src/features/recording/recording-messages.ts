@@ -8,6 +8,8 @@ export const microphoneMessages: Record<MicrophoneFailure, MessageDescriptor> = 
   start: msg`Error starting microphone. Choose another microphone.`,
   no_device: msg`No microphone detected.`,
   incompatible_browser: msg`Incompatible browser for teleconsultation. Use Chrome, Edge or Opera.`,
+  tab_cancelled: msg`No tab was shared. Start again and choose the tab of the video call.`,
+  tab_without_audio: msg`The shared tab brings no sound. Start again, choose the video call's tab and tick "Share tab audio".`,
 };
 
 export const recordingMessages = {

@@ -20,8 +20,12 @@ export class ConsultationPage {
     await expect(this.page.getByText('Recording', { exact: true }).last()).toBeVisible();
   }
 
+  /** Presses Finish and confirms it; the screen then stops offering to record. */
   async finish() {
     await this.page.getByRole('button', { name: 'Finish consultation' }).click();
+    const dialog = this.page.getByRole('alertdialog', { name: 'Finish this consultation?' });
+    await dialog.getByRole('button', { name: 'Finish consultation' }).click();
+    await expect(dialog).toBeHidden();
     await expect(this.page.getByText('Finished', { exact: true })).toBeVisible({ timeout: 20_000 });
   }
 

@@ -24,7 +24,7 @@ const orderConflict = (order: number) =>
 export async function storeChunk(
   ctx: AppContext,
   session: SessionRow,
-  input: { order: number; mimeType: string; data: Buffer },
+  input: { order: number; mimeType: string; data: Buffer; durationMs?: number | null },
 ): Promise<{ chunk: ChunkRow; created: boolean }> {
   const hash = sha256(input.data);
   const existing = await findPart(ctx, session.id, input.order);
@@ -42,7 +42,7 @@ export async function storeChunk(
   await ctx.blobs.put(blobKey, input.data);
   const [inserted] = await ctx.db
     .insert(audioChunks)
-    .values({ sessionId: session.id, order: input.order, blobKey, mimeType, sizeBytes: input.data.length, contentSha256: hash })
+    .values({ sessionId: session.id, order: input.order, blobKey, mimeType, sizeBytes: input.data.length, contentSha256: hash, durationMs: input.durationMs ?? null })
     .onConflictDoNothing({ target: [audioChunks.sessionId, audioChunks.order] })
     .returning();
   if (inserted) {

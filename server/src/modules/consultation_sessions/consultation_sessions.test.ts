@@ -196,6 +196,24 @@ describe('audio parts', () => {
     expect((await upload(headers, id, '007')).statusCode).toBe(201);
   });
 
+  it('the recorder’s own duration is shown until the server measured the part; nonsense is refused', async () => {
+    const { headers } = await signedIn();
+    const id = (await start(headers)).json().consultation_session.id;
+    const send = (duration: string | number) => {
+      const m = multipartAudio(0, tone, undefined, duration);
+      return t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload });
+    };
+    for (const bad of ['', '-5', '1e3', '5000.5', '99999999', 'abc']) {
+      const res = await send(bad);
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(res.json().error.fields.duration_ms).toBe('invalid_duration');
+    }
+    const res = await send(4200);
+    expect(res.statusCode).toBe(201);
+    expect(res.json().audio.duration_ms).toBe(4200);
+    expect((await get(headers, `/v1/consultation_sessions/${id}`)).json().consultation_session.recorded_ms).toBeGreaterThan(0);
+  });
+
   it('a file that only begins like audio is refused before it is acknowledged', async () => {
     const { headers } = await signedIn();
     const id = (await start(headers)).json().consultation_session.id;

@@ -176,7 +176,12 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
       throw new DomainError(400, 'invalid_request', 'order must be a whole number from 0', { order: 'invalid_order' });
     }
     if (!file || file.data.length === 0) throw new DomainError(400, 'audio_missing', 'No audio received', { audio_file: 'required' });
-    const { chunk, created } = await storeChunk(ctx, session, { order, mimeType: file.mimeType, data: file.data });
+    // Optional: the recorder's measure of the part, shown until the server has measured it (at most an hour).
+    const reported = form.fields.duration_ms;
+    if (reported !== undefined && !(/^\d{1,7}$/.test(reported) && Number(reported) <= 3_600_000)) {
+      throw new DomainError(400, 'invalid_request', 'duration_ms must be a whole number of milliseconds', { duration_ms: 'invalid_duration' });
+    }
+    const { chunk, created } = await storeChunk(ctx, session, { order, mimeType: file.mimeType, data: file.data, durationMs: reported === undefined ? null : Number(reported) });
     return reply.status(created ? 201 : 200).send({ audio: chunkView(chunk) });
   });
 
