@@ -38,6 +38,7 @@ export const errorCodes = [
   'session_finished',
   'unsupported_audio_type',
   'audio_order_conflict',
+  'session_id_taken',
   'invalid_characters',
   'invalid_multipart',
   'conflict',

@@ -39,16 +39,24 @@ export function fetchAudioTransport(token: string, fetchFn: typeof fetch = fetch
   };
 }
 
-/** The finish request's body: how many parts this device recorded, so the server waits for all of them. */
-export const finishBody = (op: SessionOp) => ({ parts: op.parts });
+/** Where a queued start or finish goes, and what it says. */
+export function sessionOpRequest(op: SessionOp): { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> } {
+  if (op.kind === 'create') {
+    // force: a consultation begun offline cannot ask which one to keep; the one active on the server (if any)
+    // is ended, with what it recorded kept, exactly as "End it and start a new one" does.
+    return { method: 'POST', path: 'v1/consultation_sessions', body: { id: op.sessionId, consultation_type_id: op.consultationTypeId, mobile: op.mobile ?? false, force: true } };
+  }
+  return { method: 'PUT', path: `v1/consultation_sessions/${op.sessionId}/finish`, body: { parts: op.parts } };
+}
 
-/** The service worker's finish: plain fetch with the remembered token. */
-export function fetchFinishTransport(token: string, fetchFn: typeof fetch = fetch) {
+/** The service worker's starts and finishes: plain fetch with the remembered token. */
+export function fetchSessionOpTransport(token: string, fetchFn: typeof fetch = fetch) {
   return async (op: SessionOp): Promise<TransportResult> => {
+    const { method, path, body } = sessionOpRequest(op);
     try {
-      const res = await fetchFn(`/v1/consultation_sessions/${op.sessionId}/finish`, {
-        method: 'PUT',
-        body: JSON.stringify(finishBody(op)),
+      const res = await fetchFn(`/${path}`, {
+        method,
+        body: JSON.stringify(body),
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...CLIENT_VERSION_HEADER },
       });
       return resultForStatus(res.status);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveChunk } from './chunk-queue';
 import { AppDatabase } from './db';
-import { queueFinish } from './finish-queue';
+import { queueFinish } from './session-ops';
 import { PartsStillWaiting, rememberUploadCredentials, runBackgroundUpload } from './background-sync';
 
 let db: AppDatabase;

@@ -1,10 +1,10 @@
 /**
  * Background Sync: when a part is saved the page asks the browser for an `audio-upload` sync; the browser wakes
  * the service worker when the network is back, even if every tab was closed. The worker then sends the waiting
- * parts and finishes of the remembered user, unless a page is already doing it (the same Web Lock as the page's uploader).
+ * parts, starts and finishes of the remembered user, unless a page is already doing it (the same Web Lock as the page's uploader).
  */
 import { appDb, type AppDatabase } from './db';
-import { fetchAudioTransport, fetchFinishTransport } from './audio-transport';
+import { fetchAudioTransport, fetchSessionOpTransport } from './audio-transport';
 import { createUploader, UPLOAD_LOCK } from './uploader';
 
 export const SYNC_TAG = 'audio-upload';
@@ -21,7 +21,7 @@ export async function runBackgroundUpload(opts: { db?: AppDatabase; fetchFn?: ty
       db,
       userId: () => credentials.userId,
       transport: fetchAudioTransport(credentials.token, opts.fetchFn),
-      sendFinish: fetchFinishTransport(credentials.token, opts.fetchFn),
+      sendSessionOp: fetchSessionOpTransport(credentials.token, opts.fetchFn),
       withLock: (run) => run(),
     });
     await uploader.flush();

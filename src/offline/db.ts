@@ -8,9 +8,10 @@
  * sessions     a cache of the consultations the user saw, so screens work offline and after a reload;
  *              rows are replaced by what the server says, and cleared at logout.
  *
- * sessionOps   a consultation's finish, saved before anything is sent and retried like a part until the server
- *              confirmed it; it goes only once every part it counts has left the device (the server also waits
- *              for them, but sending it after them keeps the order a clinician would expect).
+ * sessionOps   a consultation's start made with no network, and its finish, saved before anything is sent and
+ *              retried like a part until the server confirmed them. A start goes before anything of its
+ *              consultation; a finish goes only once every part it counts has left the device (the server also
+ *              waits for them, but sending it after them keeps the order a clinician would expect).
  *
  * credentials  the session token of a user who ticked "remember me", so the service worker can send waiting
  *              parts in the background (Background Sync) when no tab is open; removed at logout and expiry,
@@ -61,20 +62,28 @@ export type CachedSession = {
   recorded_ms?: number;
   /** The clinician finished it on this device; the finish waits in sessionOps until the server confirms it. */
   finishQueued?: boolean;
+  /** Started on this device with no network: the server does not know it until its start is sent. */
+  localOnly?: boolean;
   cachedAt: number;
 };
 
 export type SessionOpStatus = 'pending' | 'sending' | 'failed';
 
-/** A request about a whole consultation that must reach the server even if the network is down now. */
+/**
+ * A request about a whole consultation that must reach the server even if the network is down now: its start
+ * (a consultation begun with no network, under an id this device chose) and its finish.
+ */
 export type SessionOp = {
-  /** `finish:${sessionId}`: one finish per consultation. */
+  /** `create:${sessionId}` or `finish:${sessionId}`: one of each per consultation. */
   key: string;
-  kind: 'finish';
+  kind: 'create' | 'finish';
   userId: string;
   sessionId: string;
-  /** Parts recorded on this device (orders 0…parts-1): the server writes the notes once all of them arrived. */
+  /** finish: parts recorded on this device (orders 0…parts-1); the server writes the notes once all arrived. */
   parts: number;
+  /** create: what the consultation is, as chosen on the device. */
+  consultationTypeId?: string;
+  mobile?: boolean;
   createdAt: number;
   status: SessionOpStatus;
   attempts: number;

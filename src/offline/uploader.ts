@@ -15,15 +15,15 @@ export const UPLOAD_LOCK = 'audio-upload';
 
 export type TransportResult = { ok: true } | { ok: false; retry: boolean; reason: 'offline' | 'overloaded' | 'rejected'; status?: number };
 export type UploadTransport = (chunk: StoredChunk) => Promise<TransportResult>;
-export type FinishTransport = (op: SessionOp) => Promise<TransportResult>;
+export type SessionOpTransport = (op: SessionOp) => Promise<TransportResult>;
 
 export type UploadEvent =
   | { type: 'uploaded'; sessionId: string; order: number }
   | { type: 'retrying'; sessionId: string; order: number; attempts: number; delayMs: number; reason: 'offline' | 'overloaded' }
   | { type: 'rejected'; sessionId: string; order: number; status?: number }
-  | { type: 'finished'; sessionId: string }
-  | { type: 'finish-retrying'; sessionId: string; attempts: number; delayMs: number; reason: 'offline' | 'overloaded' }
-  | { type: 'finish-rejected'; sessionId: string; status?: number }
+  | { type: 'op-done'; kind: SessionOp['kind']; sessionId: string }
+  | { type: 'op-retrying'; kind: SessionOp['kind']; sessionId: string; attempts: number; delayMs: number; reason: 'offline' | 'overloaded' }
+  | { type: 'op-rejected'; kind: SessionOp['kind']; sessionId: string; status?: number }
   | { type: 'idle' };
 
 export const BASE_DELAY_MS = 1000;
@@ -33,8 +33,8 @@ export const backoffDelay = (attempts: number) => Math.min(MAX_DELAY_MS, BASE_DE
 
 export type UploaderOptions = {
   transport: UploadTransport;
-  /** Sends a queued finish; without it finishes stay queued (for a page that only sends parts). */
-  sendFinish?: FinishTransport;
+  /** Sends a queued start or finish; without it they stay queued (for a page that only sends parts). */
+  sendSessionOp?: SessionOpTransport;
   /** Only this user's parts are sent: another account signed in on this browser must not upload them. */
   userId: () => string | undefined;
   db?: AppDatabase;
@@ -62,12 +62,18 @@ export function createUploader(opts: UploaderOptions) {
       wake = finish;
     });
 
+  /** Consultations the server does not know yet: nothing of theirs may go before their start. */
+  async function awaitingStart(): Promise<Set<string>> {
+    return new Set((await db.sessionOps.filter((o) => o.kind === 'create').toArray()).map((o) => o.sessionId));
+  }
+
   /** The first not-failed part of each session (lowest order): only these may go now. */
   async function heads(userId: string): Promise<StoredChunk[]> {
     const rows = await db.audioChunks.where('status').anyOf('pending', 'uploading').toArray();
+    const unknown = await awaitingStart();
     const first = new Map<string, StoredChunk>();
     for (const r of rows) {
-      if (r.userId !== userId) continue;
+      if (r.userId !== userId || unknown.has(r.sessionId)) continue;
       const seen = first.get(r.sessionId);
       if (!seen || r.order < seen.order) first.set(r.sessionId, r);
     }
@@ -79,7 +85,7 @@ export function createUploader(opts: UploaderOptions) {
     const userId = opts.userId();
     if (!userId) return undefined;
     await releaseAbandonedParts(now(), db);
-    let nextDue: number | undefined;
+    let nextDue = await sendSessionOps(userId, 'create');
     for (const chunk of await heads(userId)) {
       if (stopped) return undefined;
       if (chunk.nextAttemptAt > now()) {
@@ -111,25 +117,31 @@ export function createUploader(opts: UploaderOptions) {
         nextDue = now();
       }
     }
-    const finishDue = await sendFinishes(userId);
+    const finishDue = await sendSessionOps(userId, 'finish');
     return finishDue === undefined ? nextDue : Math.min(nextDue ?? Infinity, finishDue);
   }
 
   /**
-   * Sends the finishes whose parts have all left the device (acknowledged, or refused for good and kept as
-   * failed: those must not hold the consultation open forever). Answers the time of the next due retry.
+   * Sends the waiting starts, or the finishes whose consultation the server knows and whose parts have all
+   * left the device (acknowledged, or refused for good and kept as failed: those must not hold the
+   * consultation open forever). Answers the time of the next due retry.
    */
-  async function sendFinishes(userId: string): Promise<number | undefined> {
-    if (!opts.sendFinish) return undefined;
+  async function sendSessionOps(userId: string, kind: SessionOp['kind']): Promise<number | undefined> {
+    if (!opts.sendSessionOp) return undefined;
     let nextDue: number | undefined;
-    const ops = await db.sessionOps.where('status').anyOf('pending', 'sending').filter((o) => o.userId === userId).toArray();
+    const ops = await db.sessionOps.where('status').anyOf('pending', 'sending').filter((o) => o.userId === userId && o.kind === kind).toArray();
+    const unknown = kind === 'finish' ? await awaitingStart() : new Set<string>();
     for (const op of ops) {
       if (stopped) return undefined;
-      const partsLeft = await db.audioChunks
-        .where('sessionId')
-        .equals(op.sessionId)
-        .filter((c) => c.status !== 'failed' && c.order < op.parts)
-        .count();
+      if (unknown.has(op.sessionId)) continue;
+      const partsLeft =
+        kind === 'finish'
+          ? await db.audioChunks
+              .where('sessionId')
+              .equals(op.sessionId)
+              .filter((c) => c.status !== 'failed' && c.order < op.parts)
+              .count()
+          : 0;
       if (partsLeft > 0) continue;
       if (op.nextAttemptAt > now()) {
         nextDue = Math.min(nextDue ?? Infinity, op.nextAttemptAt);
@@ -138,7 +150,7 @@ export function createUploader(opts: UploaderOptions) {
       await db.sessionOps.update(op.key, { status: 'sending' });
       let result: TransportResult;
       try {
-        result = await opts.sendFinish(op);
+        result = await opts.sendSessionOp(op);
       } catch {
         result = { ok: false, retry: true, reason: 'offline' };
       }
@@ -148,17 +160,17 @@ export function createUploader(opts: UploaderOptions) {
           const current = await db.sessionOps.get(op.key);
           if (current && current.parts === op.parts) await db.sessionOps.delete(op.key);
         });
-        opts.onEvent?.({ type: 'finished', sessionId: op.sessionId });
+        opts.onEvent?.({ type: 'op-done', kind, sessionId: op.sessionId });
         nextDue = now();
       } else if (result.retry) {
         const attempts = op.attempts + 1;
         const delayMs = backoffDelay(attempts);
         await db.sessionOps.update(op.key, { status: 'pending', attempts, nextAttemptAt: now() + delayMs, lastError: result.reason });
-        opts.onEvent?.({ type: 'finish-retrying', sessionId: op.sessionId, attempts, delayMs, reason: result.reason === 'overloaded' ? 'overloaded' : 'offline' });
+        opts.onEvent?.({ type: 'op-retrying', kind, sessionId: op.sessionId, attempts, delayMs, reason: result.reason === 'overloaded' ? 'overloaded' : 'offline' });
         nextDue = Math.min(nextDue ?? Infinity, now() + delayMs);
       } else {
         await db.sessionOps.update(op.key, { status: 'failed', attempts: op.attempts + 1, lastError: `rejected ${result.status ?? ''}`.trim() });
-        opts.onEvent?.({ type: 'finish-rejected', sessionId: op.sessionId, status: result.status });
+        opts.onEvent?.({ type: 'op-rejected', kind, sessionId: op.sessionId, status: result.status });
       }
     }
     return nextDue;

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ConsultationPage } from './pages/consultation-page';
 import { signUpNewClinician } from './support/accounts';
-import { fetchSession } from './support/api';
+import { appToken, fetchSession } from './support/api';
 
 const elapsedMs = async (page: Page) => Number(await page.getByLabel('Time recorded').getAttribute('data-elapsed-ms'));
 
@@ -60,4 +60,43 @@ test('offline mid-recording, reload while offline (timer continues), keep record
     const dbs = await indexedDB.databases();
     return dbs.map((d) => d.name);
   })).toContain('consultation-notes');
+});
+
+test('a consultation started with no network records, finishes, and reaches the server, whole and in order, when the network returns', async ({ page, context, request }) => {
+  test.setTimeout(180_000);
+  await signUpNewClinician(page, 'Dra. Inês Rocha');
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 15_000 }).toBe(true);
+  // Home showed the consultation types once: the device keeps them for later.
+  await expect(page.getByRole('button', { name: 'Start: General consultation' })).toBeVisible();
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByText('No connection to the server: these are the consultation types saved on this device.')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('No connection to the server: showing the consultations saved on this device.')).toBeVisible();
+  const consultation = new ConsultationPage(page);
+  await consultation.startFromHome('General consultation');
+  await expect(page.getByText(/Started on this device without a connection/)).toBeVisible();
+  await expect(page.getByText('Error loading session.')).toHaveCount(0);
+  const id = consultation.sessionId;
+  await consultation.startRecording();
+  await page.waitForTimeout(12_000);
+  await consultation.finish();
+  await expect(page.getByText(/parts? waiting — saved on this device/)).toBeVisible();
+  const recorded = await elapsedMs(page);
+  const unknown = await request.get(`/v1/consultation_sessions/${id}`, { headers: { authorization: `Bearer ${await appToken(page)}` } });
+  expect(unknown.status()).toBe(404);
+
+  await context.setOffline(false);
+  await expect(page.getByText('Everything recorded has reached the server.')).toBeVisible({ timeout: 60_000 });
+  await expect.poll(async () => (await fetchSession(request, page, id)).status, { timeout: 60_000 }).toBe('finished');
+  await expect(page.getByText(/Started on this device without a connection/)).toHaveCount(0);
+  const session = await fetchSession(request, page, id);
+  expect(session.audios.length).toBeGreaterThanOrEqual(2);
+  expect(session.audios.map((a) => a.order)).toEqual(session.audios.map((_, i) => i));
+  const stored = session.audios.reduce((sum, a) => sum + (a.duration_ms ?? 0), 0);
+  expect(Math.abs(stored - recorded), `stored ${stored} ms, recorded ${recorded} ms`).toBeLessThanOrEqual(1000);
 });

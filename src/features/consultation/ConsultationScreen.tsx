@@ -13,6 +13,7 @@ import { FeedbackDialog } from './FeedbackDialog';
 import { NotesDataForm } from './NotesDataForm';
 import { TranscriptPanel } from './TranscriptPanel';
 import { useConsultationSession } from './useConsultationSession';
+import { cachedTypes } from '../home/useConsultationTypes';
 
 export type ConsultationVariant = 'consultation' | 'consultation_v2' | 'dictaphone';
 
@@ -47,7 +48,12 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
 
   useEffect(() => {
     if (!session?.consultation_type_id) return;
-    consultationsApi.type(session.consultation_type_id).then((r) => setType(r.consultation_type), () => undefined);
+    const typeId = session.consultation_type_id;
+    // With no network, the type as last seen on this device.
+    consultationsApi.type(typeId).then(
+      (r) => setType(r.consultation_type),
+      () => setType((seen) => seen ?? cachedTypes(i18n.locale)?.find((ty) => ty.id === typeId)),
+    );
     // Asked again in the new language when the clinician switches it.
   }, [session?.consultation_type_id, i18n.locale]);
 
@@ -77,6 +83,11 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
         )}
       </div>
       {loadFailed && <Alert tone="warning">{i18n._(recordingMessages.offline)}</Alert>}
+      {session.localOnly && (
+        <Alert tone="info">
+          <Trans>Started on this device without a connection: everything is saved here and sent when the connection returns.</Trans>
+        </Alert>
+      )}
       <RecordingPanel sessionId={id} active={active} recordedMs={session.recorded_ms} onFinished={() => void refresh()} />
       {session.status !== 'active' && type && <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} onWritten={onWritten} />}
       <TranscriptPanel session={session} engineNote={engineNote} live={variant === 'dictaphone'} />

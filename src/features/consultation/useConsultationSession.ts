@@ -38,6 +38,8 @@ export function useConsultationSession(id: string): { session: CachedSession | u
   const [loadFailed, setLoadFailed] = useState(false);
 
   const refresh = useCallback(async () => {
+    // Started with no network: the server has not heard of it yet, so there is nothing to ask it.
+    if ((await appDb().sessions.get(id))?.localOnly) return;
     try {
       await cacheSession((await consultationsApi.get(id)).consultation_session);
       setLoadFailed(false);

@@ -7,6 +7,7 @@ import { SelectField } from '../../ui/SelectField';
 import { useConsultationTypes } from '../home/useConsultationTypes';
 import { recordingMessages } from '../recording/recording-messages';
 import type { ConsultationTypeView } from '../../api/consultations';
+import { describeFailure } from '../i18n/api-error-messages';
 import { CustomDocumentRequests } from '../custom-documents/CustomDocumentRequests';
 import { DocumentTemplatesCard } from './DocumentTemplatesCard';
 
@@ -19,14 +20,18 @@ export function EditorScreen({ consultationTypeId }: { consultationTypeId?: stri
   const navigate = useNavigate();
   const { types, failed } = useConsultationTypes();
   const [inputs, setInputs] = useState<ProcessorInputView[]>();
-  const [inputsFailed, setInputsFailed] = useState(false);
+  const [inputsFailure, setInputsFailure] = useState<string>();
 
   const reload = useCallback(() => {
     templatesApi.inputs().then(
-      (r) => setInputs(r.processor_inputs),
-      () => setInputsFailed(true),
+      (r) => {
+        setInputs(r.processor_inputs);
+        setInputsFailure(undefined);
+      },
+      // With no network, a connection message rather than "Error loading session.".
+      (err: unknown) => setInputsFailure(describeFailure(i18n, err, recordingMessages.loadFailed)),
     );
-  }, []);
+  }, [i18n]);
   useEffect(reload, [reload]);
 
   const type = types?.find((ty) => ty.id === consultationTypeId) ?? types?.[0];
@@ -39,7 +44,7 @@ export function EditorScreen({ consultationTypeId }: { consultationTypeId?: stri
       <p className="muted">
         <Trans>Keep your own layouts for each document, and tell the AI what you always want in it.</Trans>
       </p>
-      {(failed || inputsFailed) && <Alert tone="error">{i18n._(recordingMessages.loadFailed)}</Alert>}
+      {(failed || inputsFailure) && <Alert tone="error">{inputsFailure ?? i18n._(recordingMessages.loadFailed)}</Alert>}
       {types && type && (
         <SelectField
           label={<Trans>Consultation type</Trans>}
@@ -48,7 +53,7 @@ export function EditorScreen({ consultationTypeId }: { consultationTypeId?: stri
           options={types.map((ty) => ({ value: ty.id, label: ty.name }))}
         />
       )}
-      {(!types || !inputs) && !failed && !inputsFailed && (
+      {(!types || !inputs) && !failed && !inputsFailure && (
         <p role="status">
           <Trans>Loading…</Trans>
         </p>

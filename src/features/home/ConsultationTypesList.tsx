@@ -4,7 +4,8 @@ import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { consultationsApi, type ConsultationTypeView } from '../../api/consultations';
 import { ApiFailureError } from '../../api/client';
-import { authAtom } from '../../app-state';
+import { appStore, authAtom } from '../../app-state';
+import { startLocally } from '../../offline/session-ops';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
@@ -13,6 +14,7 @@ import { describeFailure } from '../i18n/api-error-messages';
 import { cacheSession } from '../consultation/useConsultationSession';
 import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { recordingMessages } from '../recording/recording-messages';
+import { cachedTypes } from './useConsultationTypes';
 
 /** Starting a consultation of a type: opens its screen, or offers the one already in progress (409). */
 export function useStartConsultation() {
@@ -36,6 +38,16 @@ export function useStartConsultation() {
       await open(consultation_session);
     } catch (err) {
       const body = err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.status === 409;
+      const unreachable = err instanceof ApiFailureError && (err.failure.kind === 'network' || err.failure.kind === 'timeout');
+      const userId = appStore.get(authAtom)?.user?.id;
+      if (unreachable && userId) {
+        // No network: the consultation starts on this device and reaches the server when the network returns.
+        const type = cachedTypes(i18n.locale)?.find((ty) => ty.id === typeId);
+        const session = await startLocally({ userId, consultationTypeId: typeId, showTranscription: type?.show_transcription ?? false, mobile: isMobileDevice() });
+        void import('../recording/upload-service').then((m) => m.kickUploads());
+        await open(session);
+        return;
+      }
       if (body) {
         const startNew = await confirm({
           type: 'warning',

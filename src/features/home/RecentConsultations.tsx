@@ -6,10 +6,28 @@ import { consultationsApi, type ConsultationTypeView, type SessionSummary } from
 import { authAtom } from '../../app-state';
 import { Alert } from '../../ui/Alert';
 import { TextField } from '../../ui/TextField';
-import { recordingMessages } from '../recording/recording-messages';
+import { appDb } from '../../offline/db';
 import { timeLeft } from './retention-countdown';
 
 const TICK_MS = 30_000;
+
+async function cachedFinishedSessions(): Promise<SessionSummary[]> {
+  const rows = await appDb().sessions.where('status').equals('finished').toArray();
+  return rows
+    .map((r) => ({
+      id: r.id,
+      status: 'finished' as const,
+      consultation_type_id: r.consultation_type_id,
+      show_transcription: r.show_transcription,
+      mobile: false,
+      recording_state: 'stopped' as const,
+      platform: null,
+      created_at: r.created_at,
+      finished_at: r.finished_at,
+      expires_at: r.expires_at,
+    }))
+    .sort((a, b) => (b.finished_at ?? '').localeCompare(a.finished_at ?? ''));
+}
 
 /** Finished consultations still kept, each with the time left before its data is deleted; searchable by type and date. */
 export function RecentConsultations({ types }: { types: ConsultationTypeView[] | undefined }) {
@@ -27,7 +45,12 @@ export function RecentConsultations({ types }: { types: ConsultationTypeView[] |
           setSessions(r.consultation_sessions);
           setFailed(false);
         },
-        () => setFailed(true),
+        async () => {
+          // No answer: the finished consultations this device has seen, while they are kept.
+          const kept = await cachedFinishedSessions().catch(() => undefined);
+          if (kept) setSessions((shown) => shown ?? kept);
+          setFailed(true);
+        },
       );
     void load();
     // The countdown moves, and a consultation whose time is up leaves the list.
@@ -57,7 +80,11 @@ export function RecentConsultations({ types }: { types: ConsultationTypeView[] |
       <div className="search-field">
         <TextField label={t`Search consultations`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t`Type or date`} />
       </div>
-      {failed && <Alert tone="warning">{i18n._(recordingMessages.loadFailed)}</Alert>}
+      {failed && (
+        <Alert tone="warning">
+          <Trans>No connection to the server: showing the consultations saved on this device.</Trans>
+        </Alert>
+      )}
       {!sessions && !failed && (
         <p role="status">
           <Trans>Loading…</Trans>

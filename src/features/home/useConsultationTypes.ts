@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import { consultationsApi, type ConsultationTypeView } from '../../api/consultations';
 import { STORAGE_KEYS } from '../../offline/storage-keys';
 
-function cachedTypes(locale: string): ConsultationTypeView[] | undefined {
+/** The last list of consultation types seen in this language, kept on the device. */
+export function cachedTypes(locale: string): ConsultationTypeView[] | undefined {
   try {
     const raw = localStorage.getItem(STORAGE_KEYS.consultationTypes(locale));
     const parsed: unknown = raw ? JSON.parse(raw) : undefined;

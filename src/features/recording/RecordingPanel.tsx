@@ -6,7 +6,7 @@ import { consultationsApi } from '../../api/consultations';
 import { authAtom } from '../../app-state';
 import { nextOrderFor, saveChunk, StorageFullError } from '../../offline/chunk-queue';
 import { appDb } from '../../offline/db';
-import { finishWaiting, queueFinish, waitForFinishSent } from '../../offline/finish-queue';
+import { finishWaiting, queueFinish, waitForFinishSent } from '../../offline/session-ops';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';

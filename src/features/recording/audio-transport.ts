@@ -1,7 +1,7 @@
 import { api } from '../../api/instance';
 import type { SessionDetail } from '../../api/consultations';
-import { audioPartForm, finishBody, resultForStatus } from '../../offline/audio-transport';
-import type { FinishTransport, UploadTransport } from '../../offline/uploader';
+import { audioPartForm, resultForStatus, sessionOpRequest } from '../../offline/audio-transport';
+import type { SessionOpTransport, UploadTransport } from '../../offline/uploader';
 import { cacheSession } from '../consultation/useConsultationSession';
 
 /** The page's transport: the app's HTTP client (token, locale, client version), one part per request. */
@@ -14,10 +14,11 @@ export const httpAudioTransport: UploadTransport = async (chunk) => {
   }
 };
 
-/** The page's finish: on success the local copy of the session takes the server's (finished) state at once. */
-export const httpFinishTransport: FinishTransport = async (op) => {
+/** The page's starts and finishes: on success the local copy of the session takes the server's state at once. */
+export const httpSessionOpTransport: SessionOpTransport = async (op) => {
+  const { method, path, body } = sessionOpRequest(op);
   try {
-    const res = await api().put(`v1/consultation_sessions/${op.sessionId}/finish`, { json: finishBody(op), throwHttpErrors: false });
+    const res = await api()(path, { method, json: body, throwHttpErrors: false });
     const result = resultForStatus(res.status);
     if (result.ok) await cacheSession(((await res.json()) as { consultation_session: SessionDetail }).consultation_session).catch(() => undefined);
     return result;

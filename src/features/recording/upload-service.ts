@@ -5,7 +5,7 @@
 import { appStore, authAtom } from '../../app-state';
 import { requestBackgroundSync } from '../../offline/background-sync';
 import { createUploader, type Uploader, type UploadEvent } from '../../offline/uploader';
-import { httpAudioTransport, httpFinishTransport } from './audio-transport';
+import { httpAudioTransport, httpSessionOpTransport } from './audio-transport';
 
 const listeners = new Set<(e: UploadEvent) => void>();
 let uploader: Uploader | undefined;
@@ -18,7 +18,7 @@ export function onUploadEvent(listener: (e: UploadEvent) => void): () => void {
 export function startUploads(): Uploader {
   uploader ??= createUploader({
     transport: httpAudioTransport,
-    sendFinish: httpFinishTransport,
+    sendSessionOp: httpSessionOpTransport,
     userId: () => appStore.get(authAtom)?.user?.id,
     onEvent: (e) => listeners.forEach((l) => l(e)),
   });

@@ -71,6 +71,28 @@ describe('consultation types', () => {
 });
 
 describe('session lifecycle', () => {
+  it('a consultation started offline keeps the id its device chose; sending the start again answers the same one', async () => {
+    const { headers } = await signedIn();
+    const id = crypto.randomUUID();
+    const first = await start(headers, { consultation_type_id: 'general_consultation', id, force: true });
+    expect(first.statusCode).toBe(201);
+    expect(first.json().consultation_session.id).toBe(id);
+    expect((await upload(headers, id, 0)).statusCode).toBe(201);
+    // The answer was lost and the device sends it again: the same consultation, its part still there.
+    const again = await start(headers, { consultation_type_id: 'general_consultation', id, force: true });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().consultation_session.audios).toHaveLength(1);
+    expect((await get(headers, '/v1/consultation_sessions/active')).json().consultation_session.id).toBe(id);
+    // Another account cannot take, see or end it through its id.
+    const other = await signedIn();
+    const stolen = await start(other.headers, { consultation_type_id: 'general_consultation', id, force: true });
+    expect(stolen.statusCode).toBe(409);
+    expect(stolen.json().error.code).toBe('session_id_taken');
+    expect(JSON.stringify(stolen.json())).not.toContain('audios');
+    expect((await get(headers, `/v1/consultation_sessions/${id}`)).json().consultation_session.status).toBe('active');
+    expect((await start(headers, { consultation_type_id: 'general_consultation', id: 'not-a-uuid' })).statusCode).toBe(400);
+  });
+
   it('one active session per user: 409 with it, force finishes the old one', async () => {
     const { headers } = await signedIn();
     const first = await start(headers);

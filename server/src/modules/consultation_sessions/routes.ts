@@ -18,7 +18,7 @@ import { storeChunk } from './audio.js';
 import { listHistory } from './history.js';
 import { streamRecording } from './recording-file.js';
 import { findActiveSession, findChunks, findSessionById, findUserOrganization, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
-import { ActiveSessionExistsError, createSession, finishSession, requireOwnedSession, setRecordingState, updateSession } from './service.js';
+import { ActiveSessionExistsError, createSession, findOwnedSessionById, finishSession, requireOwnedSession, setRecordingState, updateSession } from './service.js';
 import { chunkView, sessionDetail, sessionSummary } from './view.js';
 import { startGeneration } from '../generated_documents/service.js';
 import { recordAsOwner } from '../../audit/audit-hook.js';
@@ -44,12 +44,23 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     {
       onRequest: preHandler,
       schema: {
-        body: z.object({ consultation_type_id: z.string().min(1).max(100), mobile: z.boolean().optional(), force: z.boolean().optional() }),
+        body: z.object({
+          consultation_type_id: z.string().min(1).max(100),
+          mobile: z.boolean().optional(),
+          force: z.boolean().optional(),
+          // Chosen by a device that started the consultation with no network; sending it again is harmless.
+          id: z.uuid({ error: 'invalid_id' }).optional(),
+        }),
       },
     },
     async (request, reply) => {
       try {
-        const session = await createSession(ctx, currentUser(request).id, request.body);
+        const userId = currentUser(request).id;
+        if (request.body.id) {
+          const replay = await findOwnedSessionById(ctx, userId, request.body.id);
+          if (replay) return reply.status(200).send({ consultation_session: sessionDetail(replay, await listChunks(ctx.db, replay.id)) });
+        }
+        const session = await createSession(ctx, userId, request.body);
         return reply.status(201).send({ consultation_session: sessionDetail(session, []) });
       } catch (err) {
         if (err instanceof ActiveSessionExistsError) {

@@ -5,7 +5,7 @@ import { consultationSessions } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { findConsultationType } from '../consultation_types/catalogue.js';
-import { findActiveSession, findOwnedSession, type SessionRow } from './repository.js';
+import { findActiveSession, findOwnedSession, findSessionById, type SessionRow } from './repository.js';
 
 export class ActiveSessionExistsError extends DomainError {
   constructor(readonly session: SessionRow) {
@@ -16,7 +16,7 @@ export class ActiveSessionExistsError extends DomainError {
 export async function createSession(
   ctx: AppContext,
   userId: string,
-  input: { consultation_type_id: string; mobile?: boolean; force?: boolean },
+  input: { consultation_type_id: string; mobile?: boolean; force?: boolean; id?: string },
 ): Promise<SessionRow> {
   const type = findConsultationType(input.consultation_type_id);
   if (!type) {
@@ -31,11 +31,17 @@ export async function createSession(
       if (existing) await finishSessionRow(tx as unknown as Database, existing.id, ctx.config.retentionMinutes);
       const [created] = await tx
         .insert(consultationSessions)
-        .values({ userId, consultationTypeId: type.id, mobile: input.mobile ?? false, showTranscription: type.showTranscription })
+        .values({ ...(input.id ? { id: input.id } : {}), userId, consultationTypeId: type.id, mobile: input.mobile ?? false, showTranscription: type.showTranscription })
         .returning();
       return created!;
     });
   } catch (err) {
+    // An id already used, by a replay that raced this one or by somebody else: nothing about it is told.
+    if (input.id && isUniqueViolation(err) && (await findSessionById(ctx.db, input.id))) {
+      const mine = await findOwnedSessionById(ctx, userId, input.id);
+      if (mine) return mine;
+      throw new DomainError(409, 'session_id_taken', 'This consultation id cannot be used: start the consultation again', { id: 'taken' });
+    }
     // A concurrent start won the race for the one active slot.
     if (isUniqueViolation(err)) {
       const winner = await findActiveSession(ctx.db, userId);
@@ -53,6 +59,11 @@ async function finishSessionRow(db: Database, id: string, retentionMinutes: numb
     .where(and(eq(consultationSessions.id, id), eq(consultationSessions.status, 'active')))
     .returning();
   return row;
+}
+
+/** The caller's own session with this id, whatever its state (a replayed start answers it as it is). */
+export async function findOwnedSessionById(ctx: AppContext, userId: string, id: string): Promise<SessionRow | undefined> {
+  return findOwnedSession(ctx.db, userId, id);
 }
 
 export async function requireOwnedSession(ctx: AppContext, userId: string, id: string): Promise<SessionRow> {

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveChunk } from './chunk-queue';
 import { AppDatabase, type SessionOp } from './db';
-import { finishWaiting, queueFinish } from './finish-queue';
+import { finishWaiting, queueFinish, startLocally, startWaiting } from './session-ops';
 import { createUploader, type TransportResult, type UploadEvent } from './uploader';
 
 let db: AppDatabase;
 let name: string;
 let clock: number;
 beforeEach(async () => {
-  name = `finish-${Math.random()}`;
+  name = `ops-${Math.random()}`;
   db = new AppDatabase(name);
   await db.open();
   clock = 1_000_000;
@@ -42,8 +42,8 @@ function uploaderWith(answers: { part?: () => TransportResult; finish?: (op: Ses
       sent.push(`part ${c.order}`);
       return answers.part?.() ?? { ok: true };
     },
-    sendFinish: async (op) => {
-      sent.push(`finish ${op.parts}`);
+    sendSessionOp: async (op) => {
+      sent.push(op.kind === 'create' ? 'start' : `finish ${op.parts}`);
       return answers.finish?.(op) ?? { ok: true };
     },
   });
@@ -67,7 +67,7 @@ describe('queued finish', () => {
     await uploader.flush();
     expect(sent).toEqual(['part 0', 'part 1', 'finish 2']);
     expect(await finishWaiting('s1', db)).toBeUndefined();
-    expect(events).toContainEqual({ type: 'finished', sessionId: 's1' });
+    expect(events).toContainEqual({ type: 'op-done', kind: 'finish', sessionId: 's1' });
   });
 
   it('waits while a part is still being written by the recording page', async () => {
@@ -109,7 +109,7 @@ describe('queued finish', () => {
     const { uploader, sent, events } = uploaderWith({ finish: () => (++calls === 1 ? { ok: false, retry: true, reason: 'overloaded', status: 503 } : { ok: true }) });
     await uploader.flush();
     expect((await finishWaiting('s1', db))?.status).toBe('pending');
-    expect(events).toContainEqual({ type: 'finish-retrying', sessionId: 's1', attempts: 1, delayMs: 1000, reason: 'overloaded' });
+    expect(events).toContainEqual({ type: 'op-retrying', kind: 'finish', sessionId: 's1', attempts: 1, delayMs: 1000, reason: 'overloaded' });
     clock += 1000;
     await uploader.flush();
     expect(sent).toEqual(['finish 0', 'finish 0']);
@@ -130,7 +130,7 @@ describe('queued finish', () => {
     const { uploader, events } = uploaderWith({ finish: () => ({ ok: false, retry: false, reason: 'rejected', status: 404 }) });
     await uploader.flush();
     expect((await finishWaiting('s1', db))?.status).toBe('failed');
-    expect(events).toContainEqual({ type: 'finish-rejected', sessionId: 's1', status: 404 });
+    expect(events).toContainEqual({ type: 'op-rejected', kind: 'finish', sessionId: 's1', status: 404 });
   });
 
   it('finishing again after more recording keeps the larger count', async () => {
@@ -146,5 +146,47 @@ describe('queued finish', () => {
     const { uploader, sent } = uploaderWith({}, 'u2');
     await uploader.flush();
     expect(sent).toEqual([]);
+  });
+});
+
+describe('a consultation started with no network', () => {
+  const startHere = () => startLocally({ userId: 'u1', consultationTypeId: 'general_consultation', showTranscription: false, mobile: false }, db);
+
+  it('is cached as active under an id of its own, and its start waits to be sent', async () => {
+    const session = await startHere();
+    expect(session.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await db.sessions.get(session.id))?.localOnly).toBe(true);
+    expect((await startWaiting(session.id, db))?.consultationTypeId).toBe('general_consultation');
+  });
+
+  it('its start goes first, then its parts in order, then its finish', async () => {
+    const { id } = await startHere();
+    const mine = (order: number) => ({ ...part(order), sessionId: id });
+    await saveChunk(mine(0), db);
+    await saveChunk(mine(1), db);
+    await queueFinish({ userId: 'u1', sessionId: id }, db);
+    let online = false;
+    const offline: TransportResult = { ok: false, retry: true, reason: 'offline' };
+    const { uploader, sent } = uploaderWith({ part: () => (online ? { ok: true } : offline), finish: () => (online ? { ok: true } : offline) });
+    await uploader.flush();
+    // Offline: the start is tried; nothing else of this consultation may go before it.
+    expect(sent).toEqual(['start']);
+    online = true;
+    await uploader.kick();
+    await uploader.flush();
+    expect(sent).toEqual(['start', 'start', 'part 0', 'part 1', 'finish 2']);
+    expect(await db.sessionOps.count()).toBe(0);
+  });
+
+  it('a start the server refuses keeps everything of that consultation on the device', async () => {
+    const { id } = await startHere();
+    await saveChunk({ ...part(0), sessionId: id }, db);
+    await queueFinish({ userId: 'u1', sessionId: id }, db);
+    const { uploader, sent, events } = uploaderWith({ finish: (op) => (op.kind === 'create' ? { ok: false, retry: false, reason: 'rejected', status: 409 } : { ok: true }) });
+    await uploader.flush();
+    expect(sent).toEqual(['start']);
+    expect(events).toContainEqual({ type: 'op-rejected', kind: 'create', sessionId: id, status: 409 });
+    expect(await db.audioChunks.count()).toBe(1);
+    expect((await startWaiting(id, db))?.status).toBe('failed');
   });
 });
