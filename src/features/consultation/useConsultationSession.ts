@@ -47,7 +47,9 @@ export function useConsultationSession(id: string): { session: CachedSession | u
       const next = sessionLoadProblem(err, seen);
       // Deleted on the server (its retention period is over): its text must not outlive it on this device.
       if (isGone(next)) await appDb().sessions.delete(id).catch(() => undefined);
-      setProblem(next);
+      // Two refreshes can overlap (mount, then the cache read): the later one no longer finds the copy the first
+      // deleted, yet the consultation is still one that was deleted, not one never seen.
+      setProblem((previous) => (previous === 'deleted' && next === 'not_found' ? previous : next));
     }
   }, [id]);
 
