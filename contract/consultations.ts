@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CATALOGUES } from './constants.js';
 
-export const sessionStatus = z.enum(['active', 'finished']);
+/** `archived`: past its retention window, audio deleted, text kept and read-only. */
+export const sessionStatus = z.enum(['active', 'finished', 'archived']);
 export const recordingState = z.enum(['idle', 'recording', 'paused', 'stopped']);
 export const transcriptionStatus = z.enum(['none', 'processing', 'done', 'partial', 'unavailable']);
 
@@ -29,6 +30,10 @@ export const sessionSummarySchema = z.object({
   created_at: z.string(),
   finished_at: z.string().nullable(),
   expires_at: z.string().nullable(),
+  /** Past the retention window with its text kept: it can be read, copied and exported, never changed. */
+  read_only: z.boolean(),
+  /** When the retention window ended and the audio was (or is being) deleted; null while it is kept. */
+  audio_deleted_at: z.string().nullable(),
 });
 
 export const audioPartSchema = z.object({

@@ -13,6 +13,8 @@ export type HistoryEntry = {
   created_at: string;
   finished_at: string | null;
   expires_at: string | null;
+  /** Set once archived: the day the audio went; the text still opens, read-only. */
+  audio_deleted_at: string | null;
   documents: { key: string; versions: number }[];
   transcript_excerpt?: string;
 };

@@ -52,6 +52,9 @@ export type CachedSession = {
   created_at: string;
   finished_at: string | null;
   expires_at: string | null;
+  /** Past the retention window with its text kept: shown, copied and exported, never changed. */
+  read_only?: boolean;
+  audio_deleted_at?: string | null;
   transcription?: string;
   transcription_status?: string;
   /** The notes generation data and chosen templates (not indexed). */

@@ -1,6 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useBlocker } from '@tanstack/react-router';
+import { Link, useBlocker } from '@tanstack/react-router';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { confirm } from '../../ui/confirm';
 import { consultationsApi, type ConsultationTypeView } from '../../api/consultations';
@@ -12,15 +12,19 @@ import { Button } from '../../ui/Button';
 import { FeedbackDialog } from './FeedbackDialog';
 import { NotesDataForm } from './NotesDataForm';
 import { TranscriptPanel } from './TranscriptPanel';
+import { isGone, type SessionLoadProblem } from './session-load-problem';
 import { useConsultationSession } from './useConsultationSession';
 import { cachedTypes } from '../home/useConsultationTypes';
 
 export type ConsultationVariant = 'consultation' | 'consultation_v2' | 'dictaphone';
 
-/** One consultation: recording controls, upload state and the transcript (live in the dictaphone variant). */
+/**
+ * One consultation: recording controls, upload state and the transcript (live in the dictaphone variant). Past
+ * its retention window with its text kept it is read-only: transcript, documents and versions, copy and export.
+ */
 export function ConsultationScreen({ id, variant }: { id: string; variant: ConsultationVariant }) {
   const { i18n, t } = useLingui();
-  const { session, loadFailed, refresh } = useConsultationSession(id);
+  const { session, problem, refresh } = useConsultationSession(id);
   const [type, setType] = useState<ConsultationTypeView>();
   const [engineNote, setEngineNote] = useState<string>();
   const [usesAi, setUsesAi] = useState(true);
@@ -28,13 +32,16 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
 
   // Spec §2: leaving a consultation without generated documents warns that the chance to generate them is lost.
   const hasDocument = useRef(false);
+  // Nothing can be generated any more in an archived or deleted consultation: no warning on leaving it.
+  const nothingToLose = useRef(false);
+  nothingToLose.current = session?.read_only === true || isGone(problem);
   const onWritten = useCallback(() => {
     hasDocument.current = true;
   }, []);
   useBlocker({
     enableBeforeUnload: false,
     shouldBlockFn: async ({ next }) => {
-      if (hasDocument.current || next.pathname === '/login') return false;
+      if (hasDocument.current || nothingToLose.current || next.pathname === '/login') return false;
       const leave = await confirm({
         type: 'warning',
         title: t`Leave without documents?`,
@@ -68,33 +75,85 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
   }, [i18n]);
 
   if (!session) {
-    return loadFailed ? <Alert tone="error">{i18n._(recordingMessages.loadFailed)}</Alert> : <p role="status"><Trans>Loading…</Trans></p>;
+    if (isGone(problem)) return <GoneNotice deleted={problem === 'deleted'} />;
+    return problem ? <Alert tone="error">{i18n._(problem === 'offline' ? connectionLost : problem === 'overloaded' ? recordingMessages.overloaded : recordingMessages.loadFailed)}</Alert> : <p role="status"><Trans>Loading…</Trans></p>;
   }
   // Finished on this device: no more recording here, even while the finish still waits to reach the server.
   const active = session.status === 'active' && !session.finishQueued;
+  const readOnly = session.read_only === true;
   return (
-    <div className="consultation" data-variant={variant}>
+    <div className="consultation" data-variant={variant} data-read-only={readOnly || undefined}>
       <div className="consultation-header">
         <h1>{type?.name ?? <Trans>Consultation</Trans>}</h1>
-        {!active && (
+        {!active && !readOnly && (
           <Button variant="secondary" onClick={() => setRating(true)}>
             <Trans>Rate this consultation</Trans>
           </Button>
         )}
       </div>
-      {loadFailed && <Alert tone="warning">{i18n._(recordingMessages.offline)}</Alert>}
+      {readOnly && <ArchivedNotice audioDeletedAt={session.audio_deleted_at ?? session.expires_at} />}
+      {problem && <Alert tone="warning">{i18n._(refreshProblem(problem, readOnly))}</Alert>}
       {session.localOnly && (
         <Alert tone="info">
           <Trans>Started on this device without a connection: everything is saved here and sent when the connection returns.</Trans>
         </Alert>
       )}
-      <RecordingPanel sessionId={id} active={active} recordedMs={session.recorded_ms} onFinished={() => void refresh()} />
-      {session.status !== 'active' && type && <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} onWritten={onWritten} />}
-      <TranscriptPanel session={session} engineNote={engineNote} live={variant === 'dictaphone'} />
-      {type && <NotesDataForm session={session} type={type} />}
+      {!readOnly && <RecordingPanel sessionId={id} active={active} recordedMs={session.recorded_ms} onFinished={() => void refresh()} />}
+      {session.status !== 'active' && type && <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} readOnly={readOnly} onWritten={onWritten} />}
+      <TranscriptPanel session={session} engineNote={readOnly ? undefined : engineNote} live={variant === 'dictaphone'} readOnly={readOnly} />
+      {type && !readOnly && <NotesDataForm session={session} type={type} />}
       {rating && <FeedbackDialog sessionId={id} open onOpenChange={setRating} />}
     </div>
   );
 }
 
+/** The text is kept, the audio is not: say when it went and that nothing can change. */
+function ArchivedNotice({ audioDeletedAt }: { audioDeletedAt: string | null }) {
+  const { i18n } = useLingui();
+  if (!audioDeletedAt) {
+    return (
+      <Alert tone="info">
+        <Trans>The audio of this consultation was deleted after the retention period. It is kept as text only and cannot be changed.</Trans>
+      </Alert>
+    );
+  }
+  const date = i18n.date(audioDeletedAt, { dateStyle: 'long' });
+  return (
+    <Alert tone="info">
+      <Trans>Audio deleted on {date}. This consultation is kept as text only and cannot be changed.</Trans>
+    </Alert>
+  );
+}
+
+/** The server answered that this consultation is not there: say so, never "connection problems". */
+function GoneNotice({ deleted }: { deleted: boolean }) {
+  return (
+    <div className="consultation">
+      <h1>
+        <Trans>Consultation</Trans>
+      </h1>
+      <Alert tone="info">
+        {deleted ? (
+          <Trans>This consultation was deleted after the retention period.</Trans>
+        ) : (
+          <Trans>This consultation does not exist. It may have been deleted after the retention period.</Trans>
+        )}
+      </Alert>
+      <p>
+        <Link to="/">
+          <Trans>Back to consultations</Trans>
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+/** With the cached copy on screen: why it may be out of date. */
+function refreshProblem(problem: SessionLoadProblem, readOnly: boolean) {
+  if (problem === 'offline') return readOnly ? connectionLost : recordingMessages.offline;
+  if (problem === 'overloaded') return recordingMessages.overloaded;
+  return recordingMessages.loadFailed;
+}
+
+const connectionLost = msg`Connection problems: the server cannot be reached. Check your internet connection.`;
 const localEngineNote = msg`Transcribed on this server by the local speech engine: English only, with modest accuracy. Check the text before you use it.`;

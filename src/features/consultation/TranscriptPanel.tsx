@@ -6,8 +6,8 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { recordingMessages } from '../recording/recording-messages';
 
-/** The transcript as it grows, readable and correctable by the clinician. */
-export function TranscriptPanel({ session, engineNote, live }: { session: CachedSession; engineNote?: string; live: boolean }) {
+/** The transcript as it grows, readable and correctable by the clinician (only readable once archived). */
+export function TranscriptPanel({ session, engineNote, live, readOnly = false }: { session: CachedSession; engineNote?: string; live: boolean; readOnly?: boolean }) {
   const { i18n } = useLingui();
   const id = useId();
   const [editing, setEditing] = useState(false);
@@ -49,7 +49,7 @@ export function TranscriptPanel({ session, engineNote, live }: { session: Cached
         </Alert>
       )}
       {error && <Alert tone="error">{error}</Alert>}
-      {editing ? (
+      {editing && !readOnly ? (
         <div className="field">
           <label htmlFor={`${id}-text`}>
             <Trans>Transcript text</Trans>
@@ -78,7 +78,7 @@ export function TranscriptPanel({ session, engineNote, live }: { session: Cached
               <Trans>Transcribing…</Trans>
             </p>
           )}
-          {session.transcription && (
+          {session.transcription && !readOnly && (
             <Button variant="secondary" onClick={() => setEditing(true)}>
               <Trans>Edit transcript</Trans>
             </Button>

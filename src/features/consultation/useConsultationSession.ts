@@ -2,6 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useState } from 'react';
 import { consultationsApi, type SessionDetail } from '../../api/consultations';
 import { appDb, type CachedSession } from '../../offline/db';
+import { isGone, sessionLoadProblem, type SessionLoadProblem } from './session-load-problem';
 
 const POLL_MS = 3000;
 
@@ -18,6 +19,8 @@ export async function cacheSession(s: SessionDetail): Promise<void> {
     created_at: s.created_at,
     finished_at: s.finished_at,
     expires_at: s.expires_at,
+    read_only: s.read_only,
+    audio_deleted_at: s.audio_deleted_at,
     transcription: s.transcription,
     transcription_status: s.transcription_status,
     user_inputs: s.user_inputs,
@@ -32,31 +35,40 @@ export async function cacheSession(s: SessionDetail): Promise<void> {
 /**
  * The consultation as the screen shows it: read from the local cache (so it survives reloads and lost
  * connections) and refreshed from the server every few seconds while it is recording or being transcribed.
+ * `problem` says why the last refresh failed; a consultation the server no longer has is removed from the cache.
  */
-export function useConsultationSession(id: string): { session: CachedSession | undefined; loadFailed: boolean; refresh: () => Promise<void> } {
+export function useConsultationSession(id: string): { session: CachedSession | undefined; problem: SessionLoadProblem | undefined; refresh: () => Promise<void> } {
   const session = useLiveQuery(() => appDb().sessions.get(id), [id]);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const [problem, setProblem] = useState<SessionLoadProblem>();
 
   const refresh = useCallback(async () => {
     // Started with no network: the server has not heard of it yet, so there is nothing to ask it.
     if ((await appDb().sessions.get(id))?.localOnly) return;
     try {
       await cacheSession((await consultationsApi.get(id)).consultation_session);
-      setLoadFailed(false);
-    } catch {
-      setLoadFailed(true);
+      setProblem(undefined);
+    } catch (err) {
+      const seen = (await appDb().sessions.get(id).catch(() => undefined)) !== undefined;
+      const next = sessionLoadProblem(err, seen);
+      // Deleted on the server (its retention period is over): its text must not outlive it on this device.
+      if (isGone(next)) await appDb().sessions.delete(id).catch(() => undefined);
+      // Two refreshes can overlap (mount, then the cache read): the later one no longer finds the copy the first
+      // deleted, yet the consultation is still one that was deleted, not one never seen.
+      setProblem((previous) => (previous === 'deleted' && next === 'not_found' ? previous : next));
     }
   }, [id]);
 
-  const busy = !session || session.status === 'active' || session.transcription_status === 'processing';
+  const gone = isGone(problem);
+  const busy = !gone && (!session || session.status === 'active' || session.transcription_status === 'processing');
   useEffect(() => {
+    if (gone) return;
     void refresh();
     if (!busy) return;
     const timer = setInterval(() => {
       if (document.visibilityState === 'visible') void refresh();
     }, POLL_MS);
     return () => clearInterval(timer);
-  }, [refresh, busy]);
+  }, [refresh, busy, gone]);
 
-  return { session, loadFailed, refresh };
+  return { session: gone ? undefined : session, problem, refresh };
 }

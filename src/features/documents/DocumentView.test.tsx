@@ -48,11 +48,11 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-const mount = () =>
+const mount = ({ readOnly = false } = {}) =>
   render(
     <Provider store={appStore}>
       <I18nProvider i18n={i18n}>
-        <DocumentView sessionId="s1" docKey="main" title="Consultation notes" canGenerate />
+        <DocumentView sessionId="s1" docKey="main" title="Consultation notes" canGenerate={!readOnly} readOnly={readOnly} />
       </I18nProvider>
     </Provider>,
   );
@@ -98,5 +98,16 @@ describe('DocumentView', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send change' }));
     await waitFor(() => expect(screen.getByRole('dialog').textContent).toMatch(/Failed to send notes|Connection problems|error/i));
     expect(screen.getByText('Version 1 of 1')).toBeTruthy();
+  });
+
+  it('read-only (an archived consultation): every version, copy and export, but nothing that changes it', async () => {
+    versions.push(make(2, '# Notes\n\nChest pain since Monday.'));
+    mount({ readOnly: true });
+    await screen.findByText('Version 2 of 2');
+    for (const name of ['Edit notes', 'Write again', 'Generate']) expect(screen.queryByRole('button', { name })).toBeNull();
+    for (const name of ['Copy', 'Copy as plain text', 'Export PDF', 'Download .md']) expect(screen.getByRole('button', { name })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Previous version' }));
+    await screen.findByText('Version 1 of 2');
+    expect(screen.getByTestId('document-text').textContent).not.toContain('since Monday');
   });
 });

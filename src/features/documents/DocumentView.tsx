@@ -14,10 +14,11 @@ import { versionNav } from './version-nav';
 
 const POLL_MS = 1000;
 
-type Props = { sessionId: string; docKey: string; title: string; canGenerate: boolean; onWritten?: () => void };
+/** `readOnly`: an archived consultation, whose versions can be read, copied and exported but not changed. */
+type Props = { sessionId: string; docKey: string; title: string; canGenerate: boolean; readOnly?: boolean; onWritten?: () => void };
 
 /** One document of a consultation: its text as it is written, its versions, the edit-notes modal, copy and export. */
-export function DocumentView({ sessionId, docKey, title, canGenerate, onWritten }: Props) {
+export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly = false, onWritten }: Props) {
   const { i18n, t } = useLingui();
   const [doc, setDoc] = useState<GeneratedDocument | null>();
   const [version, setVersion] = useState<number>();
@@ -96,9 +97,7 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, onWritten 
       {error && <Alert tone="error">{error}</Alert>}
       {doc === null && (
         <div>
-          <p className="muted">
-            <Trans>This document has not been written yet.</Trans>
-          </p>
+          <p className="muted">{readOnly ? <Trans>This document was not written for this consultation.</Trans> : <Trans>This document has not been written yet.</Trans>}</p>
           {canGenerate && (
             <Button onClick={generate} busy={busy}>
               <Trans>Generate</Trans>
@@ -129,9 +128,11 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, onWritten 
           {doc.status === 'failed' && (
             <Alert tone="error">
               {i18n._(documentMessages.generateFailed)}{' '}
-              <button type="button" className="link-button" onClick={generate}>
-                <Trans>Try again</Trans>
-              </button>
+              {!readOnly && (
+                <button type="button" className="link-button" onClick={generate}>
+                  <Trans>Try again</Trans>
+                </button>
+              )}
             </Alert>
           )}
           <article className="document-text" data-testid="document-text" ref={rendered}>
@@ -139,18 +140,20 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, onWritten 
           </article>
           {doc.status === 'done' && (
             <>
-              <div className="document-actions">
-                <Button onClick={() => setEditing(true)}>
-                  <Trans>Edit notes</Trans>
-                </Button>
-                {canGenerate && (
-                  <Button variant="secondary" onClick={generate} busy={busy}>
-                    <Trans>Write again</Trans>
+              {!readOnly && (
+                <div className="document-actions">
+                  <Button onClick={() => setEditing(true)}>
+                    <Trans>Edit notes</Trans>
                   </Button>
-                )}
-              </div>
+                  {canGenerate && (
+                    <Button variant="secondary" onClick={generate} busy={busy}>
+                      <Trans>Write again</Trans>
+                    </Button>
+                  )}
+                </div>
+              )}
               <DocumentActions title={title} markdown={doc.text} rendered={rendered} />
-              {editing && <EditNotesDialog open onOpenChange={setEditing} sessionId={sessionId} docKey={docKey} currentText={doc.text} onNewVersion={showNewVersion} />}
+              {editing && !readOnly && <EditNotesDialog open onOpenChange={setEditing} sessionId={sessionId} docKey={docKey} currentText={doc.text} onNewVersion={showNewVersion} />}
             </>
           )}
         </>

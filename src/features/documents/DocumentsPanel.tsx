@@ -3,15 +3,17 @@ import * as Tabs from '@radix-ui/react-tabs';
 import type { ConsultationTypeView } from '../../api/consultations';
 import { DocumentView } from './DocumentView';
 
-/** The main document and the consultation type's selectable documents, one tab each. */
-export function DocumentsPanel({ sessionId, type, usesAi, onWritten }: { sessionId: string; type: ConsultationTypeView; usesAi: boolean; onWritten?: () => void }) {
+type Props = { sessionId: string; type: ConsultationTypeView; usesAi: boolean; readOnly?: boolean; onWritten?: () => void };
+
+/** The main document and the consultation type's selectable documents, one tab each (read-only once archived). */
+export function DocumentsPanel({ sessionId, type, usesAi, readOnly = false, onWritten }: Props) {
   const documents = [{ ...type.main_document, key: 'main' }, ...type.selectable_documents.map((d) => ({ ...d, key: d.id }))];
   return (
     <section className="card" aria-labelledby="documents-title">
       <h2 id="documents-title">
         <Trans>Documents</Trans>
       </h2>
-      {!usesAi && (
+      {!usesAi && !readOnly && (
         <p className="muted">
           <Trans>AI not configured: documents are assembled from your inputs and the transcript.</Trans>
         </p>
@@ -26,7 +28,7 @@ export function DocumentsPanel({ sessionId, type, usesAi, onWritten }: { session
         </Tabs.List>
         {documents.map((d) => (
           <Tabs.Content key={d.key} value={d.key} className="tab-panel">
-            <DocumentView sessionId={sessionId} docKey={d.key} title={d.name} canGenerate onWritten={onWritten} />
+            <DocumentView sessionId={sessionId} docKey={d.key} title={d.name} canGenerate={!readOnly} readOnly={readOnly} onWritten={onWritten} />
           </Tabs.Content>
         ))}
       </Tabs.Root>

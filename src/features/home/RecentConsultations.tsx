@@ -25,6 +25,8 @@ async function cachedFinishedSessions(): Promise<SessionSummary[]> {
       created_at: r.created_at,
       finished_at: r.finished_at,
       expires_at: r.expires_at,
+      read_only: false,
+      audio_deleted_at: null,
     }))
     .sort((a, b) => (b.finished_at ?? '').localeCompare(a.finished_at ?? ''));
 }

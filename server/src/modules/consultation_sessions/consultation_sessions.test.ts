@@ -137,13 +137,14 @@ describe('session lifecycle', () => {
     expect(recent[0].expires_at).toBeTruthy();
   });
 
-  it('recent leaves out what is past the retention window, and such a session is gone', async () => {
+  it('recent leaves out what is past the retention window, and such a session, its text not kept, is deleted', async () => {
     const { headers } = await signedIn();
     const id = (await start(headers)).json().consultation_session.id;
     await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
     await t.ctx.db.update(consultationSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(consultationSessions.id, id));
     expect((await get(headers, '/v1/consultation_sessions/recent')).json().consultation_sessions).toEqual([]);
-    expect((await get(headers, `/v1/consultation_sessions/${id}`)).statusCode).toBe(404);
+    const res = await get(headers, `/v1/consultation_sessions/${id}`);
+    expect([res.statusCode, res.json().error.code]).toEqual([410, 'consultation_deleted']);
   });
 
   it('refuses bad input with 4xx', async () => {

@@ -48,7 +48,7 @@ export function consultationFeedbackRoutes(app: App, ctx: AppContext) {
 
   app.get(url, { onRequest: preHandler, schema: { params } }, async (request) => {
     const userId = currentUser(request).id;
-    const session = await requireOwnedSession(ctx, userId, request.params.id);
+    const session = await requireOwnedSession(ctx, userId, request.params.id, 'read');
     const [row] = await ctx.db
       .select()
       .from(consultationFeedback)

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, inArray, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { consultationSessions, generatedDocuments } from '../../db/schema.js';
 import { listChunks } from './repository.js';
+import { audioDeletedAt } from './retention-state.js';
 import { assembleTranscription } from './transcription.js';
 
 const LIMIT = 200;
@@ -45,6 +46,8 @@ export async function listHistory(db: Database, userId: string, opts: { withCont
       created_at: s.createdAt.toISOString(),
       finished_at: s.finishedAt?.toISOString() ?? null,
       expires_at: s.expiresAt?.toISOString() ?? null,
+      /** An archived consultation still opens (read-only): this is when its audio went. */
+      audio_deleted_at: audioDeletedAt(s)?.toISOString() ?? null,
       documents: [...versions].map(([key, total]) => ({ key, versions: total })),
       ...(opts.withContent ? { transcript_excerpt: excerpt ?? '' } : {}),
     });

@@ -20,6 +20,7 @@ import { streamRecording } from './recording-file.js';
 import { findActiveSession, findChunks, findSessionById, findUserOrganization, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
 import { ActiveSessionExistsError, createSession, findOwnedSessionById, finishSession, requireOwnedSession, setRecordingState, updateSession } from './service.js';
 import { chunkView, sessionDetail, sessionSummary } from './view.js';
+import { isPastRetention } from './retention-state.js';
 import { startGeneration } from '../generated_documents/service.js';
 import { recordAsOwner } from '../../audit/audit-hook.js';
 
@@ -34,8 +35,9 @@ const AUDIO_URL_TTL_SECONDS = 300;
 export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
   const base = '/v1/consultation_sessions';
+  /** Also the answer after a change, so it reads (a change has already been refused if not allowed). */
   const detail = async (id: string, userId: string) => {
-    const session = await requireOwnedSession(ctx, userId, id);
+    const session = await requireOwnedSession(ctx, userId, id, 'read');
     return { consultation_session: sessionDetail(session, await listChunks(ctx.db, session.id)) };
   };
 
@@ -74,7 +76,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
+  const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema };
   const withSession = { response: { 200: sessionEnvelope, ...errors } };
   const withTranscription = { response: { 200: transcriptionEnvelope, ...errors } };
 
@@ -200,7 +202,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     `${base}/:id/audios`,
     { onRequest: preHandler, schema: { params: idParams, querystring: z.object({ audios_ids: z.string().max(20_000).optional() }), response: { 200: audiosEnvelope } } },
     async (request) => {
-      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'audio');
       const ids = request.query.audios_ids?.split(',').map((s) => s.trim()).filter(Boolean);
       if (ids?.some((id) => !z.uuid().safeParse(id).success)) {
         throw new DomainError(400, 'invalid_request', 'audios_ids must be a comma-separated list of ids', { audios_ids: 'invalid_id' });
@@ -214,7 +216,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     `${base}/:id/audios/:audioId`,
     { onRequest: preHandler, schema: { params: idParams.extend({ audioId: z.uuid({ error: 'invalid_id' }) }) } },
     async (request, reply) => {
-      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'audio');
       const [chunk] = await findChunks(ctx.db, session.id, [request.params.audioId]);
       if (!chunk) throw notFound('Audio not found');
       const accept = request.headers.accept ?? '';
@@ -226,7 +228,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
 
   /** A short-lived signed address of the whole recording, playable by an <audio> element without a token. */
   app.get(`${base}/:id/audio_url`, { onRequest: preHandler, schema: { params: idParams } }, async (request) => {
-    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'audio');
     const expires = Math.floor(Date.now() / 1000) + AUDIO_URL_TTL_SECONDS;
     const url = `${ctx.config.publicUrl}${base}/${session.id}/recording?expires=${expires}&signature=${signRecording(ctx, session.id, expires)}`;
     return { audio_url: url, expires_at: new Date(expires * 1000).toISOString() };
@@ -245,6 +247,8 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
       if (!session) throw notFound('Recording not found');
       // In the owner's organization's audit log, as a playback through the owner's address.
       recordAsOwner(request, { userId: session.userId, organizationId: await findUserOrganization(ctx.db, session.userId) });
+      // An address signed before the window ended plays nothing after it: the audio is deleted (or about to be).
+      if (isPastRetention(session)) throw new DomainError(410, 'audio_deleted', 'The audio of this consultation was deleted after the retention period');
       const chunks = (await listChunks(ctx.db, session.id)).filter((c) => !c.audioDeletedAt);
       if (chunks.length === 0) throw notFound('No recorded audio is kept for this consultation');
       return streamRecording(ctx, reply, chunks);

@@ -6,6 +6,7 @@ import type { AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { findConsultationType } from '../consultation_types/catalogue.js';
 import { findActiveSession, findOwnedSession, findSessionById, type SessionRow } from './repository.js';
+import { checkPastRetention, isPastRetention, type SessionAccess } from './retention-state.js';
 
 export class ActiveSessionExistsError extends DomainError {
   constructor(readonly session: SessionRow) {
@@ -66,12 +67,11 @@ export async function findOwnedSessionById(ctx: AppContext, userId: string, id: 
   return findOwnedSession(ctx.db, userId, id);
 }
 
-export async function requireOwnedSession(ctx: AppContext, userId: string, id: string): Promise<SessionRow> {
+/** The caller's consultation for `access` (a change unless said otherwise); past its window see retention-state.ts. */
+export async function requireOwnedSession(ctx: AppContext, userId: string, id: string, access: SessionAccess = 'change'): Promise<SessionRow> {
   const session = await findOwnedSession(ctx.db, userId, id);
-  // Past its retention window a consultation is gone for every call, even while its text is kept for history.
-  if (!session || session.status === 'archived' || (session.status === 'finished' && session.expiresAt && session.expiresAt.getTime() <= Date.now())) {
-    throw notFound('Consultation not found');
-  }
+  if (!session) throw notFound('Consultation not found');
+  if (isPastRetention(session)) await checkPastRetention(ctx.db, session, access);
   return session;
 }
 

@@ -1,11 +1,15 @@
 import type { SessionDetail, SessionSummary } from '../../../../contract/consultations.js';
 import { assembleTranscription } from './transcription.js';
 import type { ChunkRow, SessionRow } from './repository.js';
+import { audioDeletedAt, isPastRetention } from './retention-state.js';
 
+/** A consultation past its window reads as `archived` even before the sweep has folded its text into the row. */
 export function sessionSummary(s: SessionRow): SessionSummary {
+  const past = isPastRetention(s);
+  const deleted = audioDeletedAt(s);
   return {
     id: s.id,
-    status: s.status as SessionSummary['status'],
+    status: past ? 'archived' : (s.status as SessionSummary['status']),
     consultation_type_id: s.consultationTypeId,
     show_transcription: s.showTranscription,
     mobile: s.mobile,
@@ -14,6 +18,8 @@ export function sessionSummary(s: SessionRow): SessionSummary {
     created_at: s.createdAt.toISOString(),
     finished_at: s.finishedAt?.toISOString() ?? null,
     expires_at: s.expiresAt?.toISOString() ?? null,
+    read_only: past,
+    audio_deleted_at: deleted?.toISOString() ?? null,
   };
 }
 
@@ -33,14 +39,18 @@ export function chunkView(c: ChunkRow) {
 /** The whole session: recording details, inputs, parts and the transcript as far as it has grown. */
 export function sessionDetail(s: SessionRow, chunks: ChunkRow[]): SessionDetail {
   const assembled = assembleTranscription(chunks);
+  const past = isPastRetention(s);
+  // Archiving folds the transcript into the override and drops the parts: it is the whole text, not an edit.
+  const archived = s.status === 'archived';
+  const transcription = s.transcriptionOverride ?? assembled.text;
   return {
     ...sessionSummary(s),
     mics_info: s.micsInfo ?? null,
     user_inputs: s.userInputs,
-    transcription: s.transcriptionOverride ?? assembled.text,
-    transcription_edited: s.transcriptionOverride !== null,
-    transcription_status: assembled.status,
-    audios: chunks.map(chunkView),
+    transcription,
+    transcription_edited: !archived && s.transcriptionOverride !== null,
+    transcription_status: archived ? (transcription ? 'done' : 'none') : assembled.status,
+    audios: chunks.map((c) => (past ? { ...chunkView(c), audio_kept: false } : chunkView(c))),
     recorded_ms: chunks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0),
   };
 }

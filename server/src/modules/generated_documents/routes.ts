@@ -27,7 +27,7 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
   });
 
   app.get(base, { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).max(MAX_VERSION).optional() }) } }, async (request) => {
-    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
     const key = resolveDocumentKey(session, request.params.doc);
     const row = request.query.version ? await findVersion(ctx, session.id, key, request.query.version) : await latestVersion(ctx, session.id, key);
     if (!row) throw notFound('This document has not been generated yet');
@@ -36,7 +36,7 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
 
   /** The text as it is written (Server-Sent Events): `delta` events, then `done` or `failed`. */
   app.get(`${base}/stream`, { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).max(MAX_VERSION).optional() }) } }, async (request, reply) => {
-    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
     const key = resolveDocumentKey(session, request.params.doc);
     const row = request.query.version ? await findVersion(ctx, session.id, key, request.query.version) : await latestVersion(ctx, session.id, key);
     if (!row) throw notFound('This document has not been generated yet');
@@ -78,7 +78,7 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
 
   app.get(`${base}/feedback`, { onRequest: preHandler, schema: { params } }, async (request) => {
     const user = currentUser(request);
-    const session = await requireOwnedSession(ctx, user.id, request.params.id);
+    const session = await requireOwnedSession(ctx, user.id, request.params.id, 'read');
     const key = resolveDocumentKey(session, request.params.doc);
     return { feedback: await listFeedback(ctx, session.id, key, user.id) };
   });

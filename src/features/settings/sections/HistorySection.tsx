@@ -1,4 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { ApiFailureError } from '../../../api/client';
@@ -38,7 +39,9 @@ export function HistorySection({ userId }: { userId?: string }) {
     });
   }, [other, userId, user?.organization_id, i18n, t]);
 
-  const typeName = (id: string) => types?.find((ty) => ty.id === id)?.name ?? id;
+  const textOnlySince = (date: string) => t`Text only, audio deleted on ${date}`;
+  const typeOf = (id: string) => types?.find((ty) => ty.id === id);
+  const typeName = (id: string) => typeOf(id)?.name ?? id;
   return (
     <section className="card" aria-labelledby="history-title">
       <h2 id="history-title">{other ? (memberName ? t`History of ${memberName}` : <Trans>Member history</Trans>) : <Trans>Your history</Trans>}</h2>
@@ -60,11 +63,28 @@ export function HistorySection({ userId }: { userId?: string }) {
         {entries?.map((e) => (
           <li key={e.id} className="card recent-item" data-testid="history-entry">
             <div>
-              <strong>{typeName(e.consultation_type_id)}</strong>
+              {other ? (
+                <strong>{typeName(e.consultation_type_id)}</strong>
+              ) : (
+                // One's own consultations open, archived ones read-only; a member's are only listed (no text).
+                <Link
+                  to={typeOf(e.consultation_type_id)?.show_transcription ? '/dictaphone/consultation/$id' : '/consultation/$id'}
+                  params={{ id: e.id }}
+                  className="recent-link"
+                >
+                  {typeName(e.consultation_type_id)}
+                </Link>
+              )}
               <div className="muted">{i18n.date(e.finished_at ?? e.created_at, { dateStyle: 'medium', timeStyle: 'short' })}</div>
               {e.transcript_excerpt && <p className="history-excerpt">{e.transcript_excerpt}</p>}
             </div>
-            <span className="badge">{e.data_kept === 'all' ? t`Audio and text kept` : t`Text only`}</span>
+            <span className="badge">
+              {e.data_kept === 'all'
+                ? t`Audio and text kept`
+                : e.audio_deleted_at
+                  ? textOnlySince(i18n.date(e.audio_deleted_at, { dateStyle: 'medium' }))
+                  : t`Text only`}
+            </span>
           </li>
         ))}
       </ul>
