@@ -1,5 +1,5 @@
 import type { SessionDetail, SessionSummary } from '../../../../contract/consultations.js';
-import { assembleTranscription } from './transcription.js';
+import { assembleTranscription, partWaitOver } from './transcription.js';
 import type { ChunkRow, SessionRow } from './repository.js';
 
 export function sessionSummary(s: SessionRow): SessionSummary {
@@ -30,9 +30,12 @@ export function chunkView(c: ChunkRow) {
   };
 }
 
-/** The whole session: recording details, inputs, parts and the transcript as far as it has grown. */
-export function sessionDetail(s: SessionRow, chunks: ChunkRow[]): SessionDetail {
-  const assembled = assembleTranscription(chunks);
+/**
+ * The whole session: recording details, inputs, parts and the transcript as far as it has grown. The transcript
+ * stays `processing` while parts the finish named are still awaited (within `partWaitMs` of the finish).
+ */
+export function sessionDetail(s: SessionRow, chunks: ChunkRow[], partWaitMs: number): SessionDetail {
+  const assembled = assembleTranscription(chunks, { expectedParts: s.expectedParts, waitOver: partWaitOver(s, partWaitMs) });
   return {
     ...sessionSummary(s),
     mics_info: s.micsInfo ?? null,
@@ -42,5 +45,6 @@ export function sessionDetail(s: SessionRow, chunks: ChunkRow[]): SessionDetail 
     transcription_status: assembled.status,
     audios: chunks.map(chunkView),
     recorded_ms: chunks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0),
+    expected_parts: s.expectedParts,
   };
 }
