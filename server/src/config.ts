@@ -63,7 +63,10 @@ const envSchema = z.object({
   GENERATION_MODEL: z.string().default('gpt-4o-mini'),
   GENERATION_TEMPERATURE: z.coerce.number().min(0).max(2).default(0.2),
   GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(120),
-  /** How long after a finish the main document waits for the parts the client said it recorded; fractions allowed. */
+  /**
+   * How long after a finish the main document waits for the parts the client said it recorded (without a count,
+   * for the stored parts' transcripts, from when it starts); fractions allowed.
+   */
   PART_WAIT_SECONDS: z.coerce.number().positive().default(600),
   /** A document being written is another process's to take over once its writer has not renewed it for this long. */
   GENERATION_LEASE_SECONDS: z.coerce.number().positive().default(40),
