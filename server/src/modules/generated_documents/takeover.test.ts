@@ -9,7 +9,7 @@ import { creditLedger, generatedDocuments } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, usingPostgres, type TestApp } from '../../test-support/test-app.js';
 import { grantCredits } from '../credits/service.js';
-import { MAX_TAKEOVERS } from './takeover.js';
+import { MAX_TAKEOVERS, takeOverGenerations } from './takeover.js';
 
 /** An AI-like engine named for its process; it takes `delayMs` before it writes, to outlast a lease. */
 function engine(name: string, timing: { delayMs: number }): TextGenerator {
@@ -81,6 +81,16 @@ describe('one process', () => {
     const [failed] = await until('given up', () => versions(t, id), (v) => v[0]?.status === 'failed');
     expect(failed).toMatchObject({ id: row.id, takeovers: MAX_TAKEOVERS + 1 });
     await until('refunded', () => ledgerOf(t, user.id), (l) => l.some((e) => e.reason === 'refund' && e.documentId === row.id));
+  });
+
+  it('at start with the embedded database every generating version is taken over, lease or not', async () => {
+    const { user, id } = await finishedSession(t);
+    const row = await orphan(t, id, user.id);
+    // As if its lease had just been renewed by the process that ran before this one.
+    await t.ctx.db.update(generatedDocuments).set({ leaseUntil: sql`now() + interval '1 hour'` }).where(eq(generatedDocuments.id, row.id));
+    expect(await takeOverGenerations(t.ctx, { all: true })).toBeGreaterThanOrEqual(1);
+    const [done] = await until('taken over', () => versions(t, id), (v) => v[0]?.status === 'done');
+    expect(done).toMatchObject({ id: row.id, takeovers: 1 });
   });
 
   it('a live writer renews its lease: a slow document is not taken from it', async () => {

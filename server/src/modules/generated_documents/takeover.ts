@@ -8,7 +8,7 @@
  * Every process sweeps every GENERATION_SWEEP_SECONDS. With the embedded database this process is the only
  * writer, so at start it takes over every `generating` version at once, without waiting for leases to pass.
  */
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import { findUserById } from '../../auth/users.js';
 import { generatedDocuments } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
@@ -24,13 +24,16 @@ export const MAX_TAKEOVERS = 3;
 /** At most this many versions claimed per sweep by one process, so a backlog is shared between processes. */
 const CLAIMS_PER_SWEEP = 20;
 
-/** Claims one version whose lease has passed (or any generating one, with `all`), or undefined when none is left. */
-async function claimOne(ctx: AppContext, all: boolean): Promise<DocumentRow | undefined> {
+/**
+ * Claims one version whose lease has passed (or any generating one, with `all`), or undefined when none is left.
+ * The versions this pass already claimed are being written again here: `all` must not claim them once more.
+ */
+async function claimOne(ctx: AppContext, all: boolean, claimed: string[]): Promise<DocumentRow | undefined> {
   const expired = or(isNull(generatedDocuments.leaseUntil), lt(generatedDocuments.leaseUntil, sql`now()`));
   const candidate = ctx.db
     .select({ id: generatedDocuments.id })
     .from(generatedDocuments)
-    .where(and(eq(generatedDocuments.status, 'generating'), all ? undefined : expired))
+    .where(and(eq(generatedDocuments.status, 'generating'), all ? undefined : expired, claimed.length ? notInArray(generatedDocuments.id, claimed) : undefined))
     .orderBy(generatedDocuments.leaseUntil)
     .limit(1)
     .for('update', { skipLocked: true });
@@ -80,14 +83,15 @@ async function resume(ctx: AppContext, row: DocumentRow): Promise<void> {
 
 /** One pass: claims and restarts the versions whose writer died. Returns how many it took over. */
 export async function takeOverGenerations(ctx: AppContext, opts: { all?: boolean } = {}): Promise<number> {
-  let taken = 0;
-  while (taken < CLAIMS_PER_SWEEP && !ctx.shutdown.aborted) {
-    const row = await claimOne(ctx, opts.all ?? false);
+  const claimed: string[] = [];
+  // With `all` (start-up) the whole backlog is this process's alone; a sweep leaves some for the other processes.
+  while ((opts.all || claimed.length < CLAIMS_PER_SWEEP) && !ctx.shutdown.aborted) {
+    const row = await claimOne(ctx, opts.all ?? false, claimed);
     if (!row) break;
-    taken++;
+    claimed.push(row.id);
     await resume(ctx, row);
   }
-  return taken;
+  return claimed.length;
 }
 
 export type GenerationTakeover = { stop: () => Promise<void> };
