@@ -55,6 +55,8 @@ export const sessionDetailSchema = sessionSummarySchema.extend({
   transcription_status: transcriptionStatus,
   audios: z.array(audioPartSchema),
   recorded_ms: z.number().int(),
+  /** The parts (orders 0..n-1) the client said it recorded when it finished; null when it did not say. */
+  expected_parts: z.number().int().nullable(),
 });
 
 export const sessionEnvelope = z.object({ consultation_session: sessionDetailSchema });
@@ -64,6 +66,14 @@ export const activeStatusSchema = z.union([
   z.object({ active: z.literal(false) }),
   z.object({ active: z.literal(true), id: z.uuid(), show_transcription: z.boolean(), recording_state: z.string() }),
 ]);
+/** Optional body of PUT …/finish: how many parts the client recorded, so the main document waits for them. */
+export const MAX_PARTS = 100_000;
+const partsMessage = `parts must be a whole number from 0 to ${MAX_PARTS}`;
+export const finishBodySchema = z
+  .object({ parts: z.number({ error: partsMessage }).int({ error: partsMessage }).min(0, { error: partsMessage }).max(MAX_PARTS, { error: partsMessage }).optional() })
+  .strict();
+export type FinishBody = z.infer<typeof finishBodySchema>;
+
 export const transcriptionEnvelope = z.object({ transcription: z.string(), transcription_status: transcriptionStatus, transcription_edited: z.boolean() });
 export const audioEnvelope = z.object({ audio: audioPartSchema });
 export const audiosEnvelope = z.object({ audios: z.array(audioPartSchema) });

@@ -31,7 +31,7 @@ import { openBlobStore } from './storage/encrypted-blob-store.js';
 import { plaintextCheckFromDatabase } from './storage/blob-records.js';
 import { createActiveStatusCache } from './modules/consultation_sessions/active-status-cache.js';
 import { createLiveDocuments } from './modules/generated_documents/live-documents.js';
-import { failInterruptedGenerations } from './modules/generated_documents/service.js';
+import { startGenerationTakeover, takeOverGenerations, type GenerationTakeover } from './modules/generated_documents/takeover.js';
 import { failInterruptedScreenings, STALE_SCREENING_MS } from './jobs/screening.js';
 import { createTextGenerator } from './ai/engines.js';
 import type { TextGenerator } from './ai/text-generator.js';
@@ -89,9 +89,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   });
   const shutdown = new AbortController();
   const background = new Set<Promise<unknown>>();
+  let takeover: GenerationTakeover | undefined;
   app.addHook('onClose', async () => {
     shutdown.abort();
-    await Promise.allSettled([transcriptionQueue.stop(), ocrQueue.stop(), retention.stop(), ...background]);
+    await Promise.allSettled([transcriptionQueue.stop(), ocrQueue.stop(), retention.stop(), takeover?.stop(), ...background]);
   });
   const ctx: AppContext = {
     config,
@@ -122,8 +123,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   registerClientVersionCheck(app, config.minClientVersion);
   registerRoutes(app, ctx);
   await registerWebApp(app, { webDist: config.webDist, sentryDsn: config.sentryDsn });
+  // Documents whose writer died are written again by a live process: at once with PGlite (this process is the
+  // only one), once their lease has passed with PostgreSQL (another instance may be writing them).
+  await takeOverGenerations(ctx, { all: !config.databaseUrl });
+  takeover = startGenerationTakeover(ctx, { everyMs: config.generationSweepMs, log: app.log });
   // With PostgreSQL another instance may be running them; with PGlite this process is the only one.
-  await failInterruptedGenerations(ctx, config.databaseUrl ? 15 * 60_000 : 0);
   await failInterruptedScreenings(ctx, config.databaseUrl ? STALE_SCREENING_MS : 0);
   return { app, ctx };
 }

@@ -63,6 +63,15 @@ const envSchema = z.object({
   GENERATION_MODEL: z.string().default('gpt-4o-mini'),
   GENERATION_TEMPERATURE: z.coerce.number().min(0).max(2).default(0.2),
   GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(120),
+  /**
+   * How long after a finish the main document waits for the parts the client said it recorded (without a count,
+   * for the stored parts' transcripts, from when it starts); fractions allowed.
+   */
+  PART_WAIT_SECONDS: z.coerce.number().positive().default(600),
+  /** A document being written is another process's to take over once its writer has not renewed it for this long. */
+  GENERATION_LEASE_SECONDS: z.coerce.number().positive().default(40),
+  /** How often each process looks for documents whose writer died; 0 turns the sweep off. */
+  GENERATION_SWEEP_SECONDS: z.coerce.number().min(0).default(15),
   /** The master key of the blobs at rest (storage/master-keys.ts); without it a key file in DATA_DIR is used. */
   ENCRYPTION_KEY: z
     .string()
@@ -120,6 +129,9 @@ export type Config = {
   generationModel: string;
   generationTemperature: number;
   generationTimeoutMs: number;
+  partWaitMs: number;
+  generationLeaseMs: number;
+  generationSweepMs: number;
   encryptionKey: Buffer | undefined;
   previousEncryptionKeys: Buffer[];
   auditKey: Buffer | undefined;
@@ -176,6 +188,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     generationModel: e.GENERATION_MODEL,
     generationTemperature: e.GENERATION_TEMPERATURE,
     generationTimeoutMs: e.GENERATION_TIMEOUT_SECONDS * 1000,
+    partWaitMs: e.PART_WAIT_SECONDS * 1000,
+    generationLeaseMs: e.GENERATION_LEASE_SECONDS * 1000,
+    generationSweepMs: e.GENERATION_SWEEP_SECONDS * 1000,
     encryptionKey: e.ENCRYPTION_KEY ? parseMasterKey(e.ENCRYPTION_KEY) : undefined,
     previousEncryptionKeys: (e.ENCRYPTION_KEY_PREVIOUS ?? '').split(',').flatMap((k) => parseMasterKey(k) ?? []),
     auditKey: e.AUDIT_KEY ? parseAuditKey(e.AUDIT_KEY) : undefined,

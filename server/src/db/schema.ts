@@ -166,6 +166,11 @@ export const consultationSessions = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /**
+     * How many parts (orders 0..n-1) the client said it recorded when it finished, null when it did not say. The
+     * main document waits for them (within PART_WAIT_SECONDS); a repeated finish may raise it, never lower it.
+     */
+    expectedParts: integer('expected_parts'),
   },
   (t) => [
     index('consultation_sessions_user_idx').on(t.userId, t.status),
@@ -231,8 +236,21 @@ export const generatedDocuments = pgTable(
     error: text('error'),
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** The version the finish of the consultation started: at most one per document (index below), so one debit. */
+    finishTriggered: boolean('finish_triggered').notNull().default(false),
+    /**
+     * While `generating`: the process writing it renews this; once it has passed, any process may take the
+     * version over and write it again from the start (modules/generated_documents/takeover.ts).
+     */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** How many times another process took it over; also the fencing token a writer checks before it saves. */
+    takeovers: integer('takeovers').notNull().default(0),
   },
-  (t) => [uniqueIndex('generated_documents_version').on(t.sessionId, t.documentKey, t.version)],
+  (t) => [
+    uniqueIndex('generated_documents_version').on(t.sessionId, t.documentKey, t.version),
+    uniqueIndex('generated_documents_one_finish_triggered').on(t.sessionId, t.documentKey).where(sql`finish_triggered`),
+    index('generated_documents_generating_lease').on(t.leaseUntil).where(sql`status = 'generating'`),
+  ],
 );
 
 /**

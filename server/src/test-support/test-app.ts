@@ -46,9 +46,19 @@ async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; 
   };
 }
 
-export async function createTestApp(env: Record<string, string> = {}, opts: { transcriber?: Transcriber; textGenerator?: TextGenerator } = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: {
+    transcriber?: Transcriber;
+    textGenerator?: TextGenerator;
+    /** A second API process on the PostgreSQL database of this one (same token secret); it drops nothing on close. */
+    sharingDatabaseOf?: TestApp;
+  } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cn-test-'));
-  const pgDb = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
+  const shared = opts.sharingDatabaseOf?.ctx.config;
+  if (shared && !shared.databaseUrl) throw new Error('only a PostgreSQL database can be shared by two test apps');
+  const pgDb = !shared && process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
   const config = loadConfig({
     DATA_DIR: dataDir,
     WEB_DIST: path.join(dataDir, 'no-web-build'),
@@ -56,9 +66,10 @@ export async function createTestApp(env: Record<string, string> = {}, opts: { tr
     LOG_LEVEL: 'info',
     RETENTION_SWEEP_SECONDS: '0',
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...(shared ? { DATABASE_URL: shared.databaseUrl!, JWT_SECRET: shared.jwtSecret } : {}),
     ...env,
   });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: pgDb ? dataDir : ':memory:' });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? dataDir : ':memory:' });
   const mails: Mail[] = [];
   const logs: string[] = [];
   const logStream = new Writable({

@@ -5,6 +5,7 @@ import {
   activeStatusSchema,
   audioEnvelope,
   audiosEnvelope,
+  finishBodySchema,
   sessionEnvelope,
   sessionsEnvelope,
   transcriptionEnvelope,
@@ -38,7 +39,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   /** Also the answer after a change, so it reads (a change has already been refused if not allowed). */
   const detail = async (id: string, userId: string) => {
     const session = await requireOwnedSession(ctx, userId, id, 'read');
-    return { consultation_session: sessionDetail(session, await listChunks(ctx.db, session.id)) };
+    return { consultation_session: sessionDetail(session, await listChunks(ctx.db, session.id), ctx.config.partWaitMs) };
   };
 
   app.post(
@@ -60,10 +61,10 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
         const userId = currentUser(request).id;
         if (request.body.id) {
           const replay = await findOwnedSessionById(ctx, userId, request.body.id);
-          if (replay) return reply.status(200).send({ consultation_session: sessionDetail(replay, await listChunks(ctx.db, replay.id)) });
+          if (replay) return reply.status(200).send({ consultation_session: sessionDetail(replay, await listChunks(ctx.db, replay.id), ctx.config.partWaitMs) });
         }
         const session = await createSession(ctx, userId, request.body);
-        return reply.status(201).send({ consultation_session: sessionDetail(session, []) });
+        return reply.status(201).send({ consultation_session: sessionDetail(session, [], ctx.config.partWaitMs) });
       } catch (err) {
         if (err instanceof ActiveSessionExistsError) {
           return reply.status(409).send({
@@ -149,14 +150,15 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     });
   }
 
-  app.put(`${base}/:id/finish`, { onRequest: preHandler, schema: { params: idParams, ...withSession } }, async (request) => {
+  // The body is optional (Fastify reads a missing one as null): older clients and other screens send none.
+  app.put(`${base}/:id/finish`, { onRequest: preHandler, schema: { params: idParams, body: finishBodySchema.nullish(), ...withSession } }, async (request) => {
     const userId = currentUser(request).id;
-    const before = await requireOwnedSession(ctx, userId, request.params.id);
-    const finished = await finishSession(ctx, userId, request.params.id);
-    // The main document is written as soon as the consultation ends (after the transcript has caught up).
-    if (before.status === 'active') {
+    const { session, finishedNow } = await finishSession(ctx, userId, request.params.id, request.body?.parts);
+    // The main document is written as soon as the consultation ends (after the parts and transcript have caught
+    // up), by the one request that finished it.
+    if (finishedNow) {
       // Ending a consultation never fails for want of credits: the document can be generated later.
-      await startGeneration(ctx, finished, 'main').catch((err: unknown) => {
+      await startGeneration(ctx, session, 'main', { finishTriggered: true }).catch((err: unknown) => {
         if (!(err instanceof DomainError && err.status === 402)) throw err;
       });
     }

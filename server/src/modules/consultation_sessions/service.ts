@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { consultationSessions } from '../../db/schema.js';
@@ -52,15 +52,26 @@ export async function createSession(
   }
 }
 
-async function finishSessionRow(db: Database, id: string, retentionMinutes: number): Promise<SessionRow | undefined> {
+/** Finishes an active session; undefined when it was not active (another request finished it first). */
+async function finishSessionRow(db: Database, id: string, retentionMinutes: number, parts?: number): Promise<SessionRow | undefined> {
   const now = new Date();
   const [row] = await db
     .update(consultationSessions)
-    .set({ status: 'finished', recordingState: 'stopped', finishedAt: now, expiresAt: new Date(now.getTime() + retentionMinutes * 60_000), updatedAt: now })
+    .set({
+      status: 'finished',
+      recordingState: 'stopped',
+      finishedAt: now,
+      expiresAt: new Date(now.getTime() + retentionMinutes * 60_000),
+      updatedAt: now,
+      ...(parts === undefined ? {} : { expectedParts: raisedExpectedParts(parts) }),
+    })
     .where(and(eq(consultationSessions.id, id), eq(consultationSessions.status, 'active')))
     .returning();
   return row;
 }
+
+/** A repeated finish may name more parts than an earlier one (its queue found more), never fewer. */
+const raisedExpectedParts = (parts: number) => sql`greatest(coalesce(${consultationSessions.expectedParts}, 0), ${parts}::int)`;
 
 /** The caller's own session with this id, whatever its state (a replayed start answers it as it is). */
 export async function findOwnedSessionById(ctx: AppContext, userId: string, id: string): Promise<SessionRow | undefined> {
@@ -75,12 +86,27 @@ export async function requireOwnedSession(ctx: AppContext, userId: string, id: s
   return session;
 }
 
-/** Finishing twice is harmless: the second call answers the finished session as it is. */
-export async function finishSession(ctx: AppContext, userId: string, id: string): Promise<SessionRow> {
+/**
+ * Finishing twice is harmless: the second call answers the finished session as it is (recording a larger part
+ * count if it names one). `finishedNow` is true only for the call whose update moved the session from active to
+ * finished, so of two racing finishes (two tabs, two API processes) exactly one starts the main document.
+ */
+export async function finishSession(ctx: AppContext, userId: string, id: string, parts?: number): Promise<{ session: SessionRow; finishedNow: boolean }> {
   const session = await requireOwnedSession(ctx, userId, id);
-  if (session.status !== 'active') return session;
-  ctx.activeStatus.forget(userId);
-  return (await finishSessionRow(ctx.db, id, ctx.config.retentionMinutes)) ?? (await requireOwnedSession(ctx, userId, id));
+  if (session.status === 'active') {
+    ctx.activeStatus.forget(userId);
+    const finished = await finishSessionRow(ctx.db, id, ctx.config.retentionMinutes, parts);
+    if (finished) return { session: finished, finishedNow: true };
+  }
+  if (parts !== undefined && parts > (session.expectedParts ?? -1)) {
+    const [raised] = await ctx.db
+      .update(consultationSessions)
+      .set({ expectedParts: raisedExpectedParts(parts), updatedAt: new Date() })
+      .where(and(eq(consultationSessions.id, id), eq(consultationSessions.userId, userId)))
+      .returning();
+    if (raised) return { session: raised, finishedNow: false };
+  }
+  return { session: await requireOwnedSession(ctx, userId, id), finishedNow: false };
 }
 
 export async function updateSession(ctx: AppContext, userId: string, id: string, changes: Partial<typeof consultationSessions.$inferInsert>): Promise<SessionRow> {

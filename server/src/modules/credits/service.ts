@@ -46,6 +46,12 @@ export async function refundGeneration(db: Database, user: Pick<UserRow, 'id' | 
   await db.insert(creditLedger).values({ ...accountOf(user), amount: GENERATION_COST, reason, actorUserId: user.id, documentId });
 }
 
+/** Whether a document's debit stands (debited and not refunded): a taken-over version keeps it, or refunds it. */
+export async function isChargedFor(db: Database, documentId: string): Promise<boolean> {
+  const [row] = await db.select({ total: sql<number>`coalesce(sum(${creditLedger.amount}), 0)::int` }).from(creditLedger).where(eq(creditLedger.documentId, documentId));
+  return Number(row?.total ?? 0) < 0;
+}
+
 export async function attachDocument(db: Database, ledgerId: string, documentId: string) {
   await db.update(creditLedger).set({ documentId }).where(eq(creditLedger.id, ledgerId));
 }

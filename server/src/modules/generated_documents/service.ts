@@ -1,22 +1,23 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Language } from '../../../../contract/constants.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
 import { findUserById, type UserRow } from '../../auth/users.js';
 import { attachDocument, debitGeneration, refundGeneration } from '../credits/service.js';
+import type { Database } from '../../db/client.js';
 import { documentFeedback, generatedDocuments } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { findConsultationType, templateInputId } from '../consultation_types/catalogue.js';
 import { findOwnTemplate } from '../processor_inputs/service.js';
 import { findGuide } from '../selectable_documents/service.js';
-import { listChunks, type SessionRow } from '../consultation_sessions/repository.js';
-import { assembleTranscription } from '../consultation_sessions/transcription.js';
+import { findSessionById, listChunks, type SessionRow } from '../consultation_sessions/repository.js';
+import { assembleTranscription, partWaitOver } from '../consultation_sessions/transcription.js';
 import { describeErrorSafely } from '../../http/safe-errors.js';
 
 export type DocumentRow = typeof generatedDocuments.$inferSelect;
 
-/** How long a generation waits for the transcript to finish growing before it writes with what there is. */
-const TRANSCRIPT_WAIT_MS = 10 * 60_000;
+/** How often a waiting generation looks at the parts again. */
+const PART_POLL_MS = 500;
 
 /** `main` is the consultation type's first document; any other key must be one of its selectable documents. */
 export function resolveDocumentKey(session: SessionRow, doc: string): string {
@@ -26,7 +27,7 @@ export function resolveDocumentKey(session: SessionRow, doc: string): string {
   return key;
 }
 
-export async function latestVersion(ctx: AppContext, sessionId: string, key: string): Promise<DocumentRow | undefined> {
+export async function latestVersion(ctx: Pick<AppContext, 'db'>, sessionId: string, key: string): Promise<DocumentRow | undefined> {
   const [row] = await ctx.db
     .select()
     .from(generatedDocuments)
@@ -44,18 +45,71 @@ export async function findVersion(ctx: AppContext, sessionId: string, key: strin
   return row;
 }
 
-async function insertVersion(ctx: AppContext, sessionId: string, key: string, values: Partial<typeof generatedDocuments.$inferInsert>): Promise<DocumentRow> {
+/** The database's clock plus a duration: every process compares leases with the same clock. */
+export const dbTimeIn = (ms: number) => sql`now() + ${`${Math.round(ms)} milliseconds`}::interval`;
+
+/**
+ * Inserts the next version. A finish-triggered version exists at most once per document (a partial unique
+ * index): undefined when another request already inserted it.
+ */
+async function insertVersion(ctx: AppContext, db: Database, sessionId: string, key: string, values: Partial<typeof generatedDocuments.$inferInsert>): Promise<DocumentRow | undefined> {
   // Two requests racing for the same next version: the unique index refuses one, which then takes the next.
   for (let attempt = 0; attempt < 5; attempt++) {
-    const next = ((await latestVersion(ctx, sessionId, key))?.version ?? 0) + 1;
-    const [row] = await ctx.db
+    const next = ((await latestVersion({ db }, sessionId, key))?.version ?? 0) + 1;
+    const status = values.status ?? 'generating';
+    const [row] = await db
       .insert(generatedDocuments)
-      .values({ sessionId, documentKey: key, version: next, status: 'generating', engine: ctx.textGenerator.info.engine, ...values })
+      .values({
+        sessionId,
+        documentKey: key,
+        version: next,
+        status,
+        engine: ctx.textGenerator.info.engine,
+        ...(status === 'generating' ? { leaseUntil: dbTimeIn(ctx.config.generationLeaseMs) } : {}),
+        ...values,
+      })
       .onConflictDoNothing()
       .returning();
     if (row) return row;
+    if (values.finishTriggered && (await findFinishTriggered(db, sessionId, key))) return undefined;
   }
   throw new DomainError(409, 'invalid_request', 'Too many simultaneous changes to this document');
+}
+
+async function findFinishTriggered(db: Database, sessionId: string, key: string): Promise<DocumentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(generatedDocuments)
+    .where(and(eq(generatedDocuments.sessionId, sessionId), eq(generatedDocuments.documentKey, key), eq(generatedDocuments.finishTriggered, true)));
+  return row;
+}
+
+/**
+ * Inserts a version to be written and takes its cost in one transaction: a version refused as a duplicate is
+ * never debited, and a 402 (no credits left) leaves no version behind. AI engines cost credits; the offline
+ * composer is free. `created` is false when the finish-triggered version already existed (returned as it is).
+ */
+async function insertCharged(
+  ctx: AppContext,
+  session: SessionRow,
+  key: string,
+  values: Partial<typeof generatedDocuments.$inferInsert>,
+): Promise<{ row: DocumentRow; created: true; charge?: Charge } | { row: DocumentRow; created: false }> {
+  const user = ctx.textGenerator.info.usesAi ? await findUserById(ctx.db, session.userId) : undefined;
+  if (ctx.textGenerator.info.usesAi && !user) throw notFound('Consultation not found');
+  const row = await ctx.db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const inserted = await insertVersion(ctx, t, session.id, key, values);
+    if (inserted && user) {
+      const { ledgerId } = await debitGeneration(t, user);
+      await attachDocument(t, ledgerId, inserted.id);
+    }
+    return inserted;
+  });
+  if (row) return { row, created: true, charge: user ? { user } : undefined };
+  const existing = await findFinishTriggered(ctx.db, session.id, key);
+  if (!existing) throw new DomainError(409, 'invalid_request', 'Too many simultaneous changes to this document');
+  return { row: existing, created: false };
 }
 
 /** The notes generation data: user inputs whose processor input is one of the spec's fields. */
@@ -69,7 +123,7 @@ function notesData(session: SessionRow): NotesData {
   return data;
 }
 
-type Personalisation = { templateId?: string; template?: string; guide?: string };
+export type Personalisation = { templateId?: string; template?: string; guide?: string };
 
 /**
  * The clinician's template chosen for this document in the consultation (a user input `<document>_template`
@@ -83,21 +137,66 @@ async function personalisation(ctx: AppContext, session: SessionRow, key: string
   return { templateId: template?.id, template: template?.text, guide };
 }
 
-async function waitForTranscript(ctx: AppContext, session: SessionRow): Promise<string> {
-  // The clinician's own text wins, without waiting for the parts.
-  if (session.transcriptionOverride !== null) return session.transcriptionOverride;
-  const until = Date.now() + TRANSCRIPT_WAIT_MS;
+/**
+ * The transcript to write from, once it has stopped growing. When the finish named its part count, that is when
+ * each of those parts is stored and transcribed, or PART_WAIT_SECONDS after the finish (then the transcript marks
+ * the missing stretch); without a count, when the stored parts are transcribed or that long from now. The session
+ * is read again on every look: a repeated finish may raise the count, the clinician may type the transcript.
+ */
+async function waitForTranscript(ctx: AppContext, sessionId: string, stop: () => boolean): Promise<{ transcript: string; session: SessionRow | undefined }> {
+  const started = Date.now();
   for (;;) {
-    const assembled = assembleTranscription(await listChunks(ctx.db, session.id));
-    if (assembled.status !== 'processing' || Date.now() > until || ctx.shutdown.aborted) return assembled.text;
-    await new Promise((r) => setTimeout(r, 500));
+    const session = await findSessionById(ctx.db, sessionId);
+    if (!session) return { transcript: '', session };
+    // The clinician's own text wins, without waiting for the parts.
+    if (session.transcriptionOverride !== null) return { transcript: session.transcriptionOverride, session };
+    const waitOver = session.expectedParts !== null ? partWaitOver(session, ctx.config.partWaitMs) : Date.now() - started >= ctx.config.partWaitMs;
+    const assembled = assembleTranscription(await listChunks(ctx.db, session.id), { expectedParts: session.expectedParts, waitOver });
+    if (assembled.status !== 'processing' || waitOver || stop()) return { transcript: assembled.text, session };
+    await new Promise((r) => setTimeout(r, PART_POLL_MS));
   }
 }
 
-/** Writes one version in the background; the row says how it went, the live stream shows it being written. */
-type Charge = { user: UserRow };
+/**
+ * Keeps a version's lease while this process writes it. `lost` turns true when another process took the version
+ * over (its takeovers count moved on): this writer must then stop and save nothing.
+ */
+function holdLease(ctx: AppContext, row: DocumentRow) {
+  let lost = false;
+  const renew = async () => {
+    try {
+      const kept = await ctx.db
+        .update(generatedDocuments)
+        .set({ leaseUntil: dbTimeIn(ctx.config.generationLeaseMs) })
+        .where(ownedBy(row))
+        .returning({ id: generatedDocuments.id });
+      if (kept.length === 0) lost = true;
+    } catch (err) {
+      // A database blip: the next renewal tries again, well inside the lease.
+      if (!ctx.shutdown.aborted) console.error('document generation could not renew its lease', describeErrorSafely(err));
+    }
+  };
+  const timer = setInterval(() => void renew(), Math.max(50, ctx.config.generationLeaseMs / 3));
+  return {
+    get lost() {
+      return lost;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
 
-type Change = { previousText: string; instructions: string };
+/** The version still generating under the same owner: a writer's updates are fenced by its takeovers count. */
+const ownedBy = (row: DocumentRow) =>
+  and(eq(generatedDocuments.id, row.id), eq(generatedDocuments.status, 'generating'), eq(generatedDocuments.takeovers, row.takeovers));
+
+/** The writer stopped without a result: the server is shutting down, or another process took the version over. */
+class WritingInterrupted extends Error {}
+
+export type Charge = { user: UserRow };
+
+export type Change = { previousText: string; instructions: string };
+
+/** Writes one version in the background; the row says how it went, the live stream shows it being written. */
 
 function generate(ctx: AppContext, session: SessionRow, row: DocumentRow, personal: Personalisation, change?: Change, charge?: Charge): void {
   const work = writeVersion(ctx, session, row, personal, change, charge).catch((err: unknown) => {
@@ -109,56 +208,70 @@ function generate(ctx: AppContext, session: SessionRow, row: DocumentRow, person
 
 async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentRow, personal: Personalisation, change?: Change, charge?: Charge) {
   ctx.liveDocuments.begin(row.id);
+  const lease = holdLease(ctx, row);
+  const interrupted = () => ctx.shutdown.aborted || lease.lost;
   let text = '';
   try {
     const user = await findUserById(ctx.db, session.userId);
-    const transcript = await waitForTranscript(ctx, session);
-    if (ctx.shutdown.aborted) throw new Error('server shutting down');
+    const waited = await waitForTranscript(ctx, session.id, interrupted);
+    if (interrupted()) throw new WritingInterrupted();
     for await (const delta of ctx.textGenerator.write({
       documentKind: row.documentKey,
       language: (user?.language ?? 'pt') as Language,
-      transcript,
-      data: notesData(session),
+      transcript: waited.transcript,
+      data: notesData(waited.session ?? session),
       clinician: { name: user?.name ?? '' },
       date: new Date(),
       template: personal.template,
       guide: personal.guide,
       change,
     })) {
+      if (interrupted()) throw new WritingInterrupted();
       text += delta;
       ctx.liveDocuments.append(row.id, delta);
     }
-    await ctx.db.update(generatedDocuments).set({ status: 'done', text, completedAt: new Date() }).where(eq(generatedDocuments.id, row.id));
-    ctx.liveDocuments.end(row.id, true);
-  } catch (err) {
-    // The transcript and inputs are untouched; the clinician can try again.
-    await ctx.db
+    const saved = await ctx.db
       .update(generatedDocuments)
-      .set({ status: 'failed', text, error: describeErrorSafely(err).slice(0, 500), completedAt: new Date() })
-      .where(eq(generatedDocuments.id, row.id));
-    // A document that was not written is not paid for.
-    if (charge) await refundGeneration(ctx.db, charge.user, row.id);
+      .set({ status: 'done', text, completedAt: new Date(), leaseUntil: null })
+      .where(ownedBy(row))
+      .returning({ id: generatedDocuments.id });
+    ctx.liveDocuments.end(row.id, saved.length > 0);
+  } catch (err) {
+    if (err instanceof WritingInterrupted) {
+      // Shutting down: hand the version to the next process at once (its lease ends now) instead of failing it.
+      if (!lease.lost) await ctx.db.update(generatedDocuments).set({ leaseUntil: sql`now()` }).where(ownedBy(row));
+      ctx.liveDocuments.end(row.id, false);
+      return;
+    }
+    // The transcript and inputs are untouched; the clinician can try again.
+    const failed = await ctx.db
+      .update(generatedDocuments)
+      .set({ status: 'failed', text, error: describeErrorSafely(err).slice(0, 500), completedAt: new Date(), leaseUntil: null })
+      .where(ownedBy(row))
+      .returning({ id: generatedDocuments.id });
+    // A document that was not written is not paid for (unless its new writer, elsewhere, is still at it).
+    if (charge && failed.length > 0) await refundGeneration(ctx.db, charge.user, row.id);
     ctx.liveDocuments.end(row.id, false);
+  } finally {
+    lease.stop();
   }
 }
 
-/** AI engines cost credits (402 when none are left, before anything is created); the offline composer is free. */
-async function chargeIfAi(ctx: AppContext, session: SessionRow): Promise<{ charge?: Charge; ledgerId?: string }> {
-  if (!ctx.textGenerator.info.usesAi) return {};
-  const user = await findUserById(ctx.db, session.userId);
-  if (!user) throw notFound('Consultation not found');
-  const { ledgerId } = await debitGeneration(ctx.db, user);
-  return { charge: { user }, ledgerId };
+/** Writes a version claimed from a process that died (takeover.ts), from the start and without a new debit. */
+export function resumeVersion(ctx: AppContext, session: SessionRow, row: DocumentRow, personal: Personalisation, change: Change | undefined, charge: Charge | undefined): void {
+  generate(ctx, session, row, personal, change, charge);
 }
 
-export async function startGeneration(ctx: AppContext, session: SessionRow, doc: string): Promise<DocumentRow> {
+/**
+ * Starts writing a version. With `finishTriggered` (the request that finished the consultation) at most one such
+ * version exists per document: a second start answers the first one's row, debiting nothing.
+ */
+export async function startGeneration(ctx: AppContext, session: SessionRow, doc: string, opts: { finishTriggered?: boolean } = {}): Promise<DocumentRow> {
   const key = resolveDocumentKey(session, doc);
   const personal = await personalisation(ctx, session, key);
-  const { charge, ledgerId } = await chargeIfAi(ctx, session);
-  const row = await insertVersion(ctx, session.id, key, { templateId: personal.templateId ?? null });
-  if (ledgerId) await attachDocument(ctx.db, ledgerId, row.id);
-  generate(ctx, session, row, personal, undefined, charge);
-  return row;
+  const started = await insertCharged(ctx, session, key, { templateId: personal.templateId ?? null, finishTriggered: opts.finishTriggered ?? false });
+  if (started.created) generate(ctx, session, started.row, personal, undefined, started.charge);
+  return started.row;
 }
 
 export async function requestChange(ctx: AppContext, session: SessionRow, doc: string, change: { kind: 'text' | 'markdown'; content: string }): Promise<DocumentRow> {
@@ -166,28 +279,18 @@ export async function requestChange(ctx: AppContext, session: SessionRow, doc: s
   const previous = await latestVersion(ctx, session.id, key);
   if (change.kind === 'markdown') {
     // A manual edit replaces the text as written: nothing to generate.
-    return insertVersion(ctx, session.id, key, { status: 'done', text: change.content, engine: 'manual', changeKind: 'markdown', templateId: previous?.templateId ?? null, completedAt: new Date() });
+    const row = await insertVersion(ctx, ctx.db, session.id, key, { status: 'done', text: change.content, engine: 'manual', changeKind: 'markdown', templateId: previous?.templateId ?? null, completedAt: new Date() });
+    // Only a finish-triggered insert can come back empty.
+    return row!;
   }
   if (!previous || previous.status !== 'done') throw new DomainError(409, 'invalid_request', 'There is no finished version to change yet');
   // A change keeps the template the previous version was written with; only the guide is read again.
   const personal = { ...(await personalisation(ctx, session, key)), templateId: previous.templateId ?? undefined, template: undefined };
-  const { charge, ledgerId } = await chargeIfAi(ctx, session);
-  const row = await insertVersion(ctx, session.id, key, { changeKind: 'text', changeText: change.content, templateId: previous.templateId });
-  if (ledgerId) await attachDocument(ctx.db, ledgerId, row.id);
-  generate(ctx, session, row, personal, { previousText: previous.text, instructions: change.content }, charge);
-  return row;
-}
-
-/**
- * Generations cut short by a restart are marked failed, so the clinician sees "Generation failed" and retries.
- * With the embedded database this process is the only writer; with several API processes only generations far
- * older than any real one count as interrupted.
- */
-export async function failInterruptedGenerations(ctx: AppContext, olderThanMs: number): Promise<void> {
-  await ctx.db
-    .update(generatedDocuments)
-    .set({ status: 'failed', error: 'interrupted by a server restart', completedAt: new Date() })
-    .where(and(eq(generatedDocuments.status, 'generating'), lt(generatedDocuments.createdAt, new Date(Date.now() - olderThanMs))));
+  const started = await insertCharged(ctx, session, key, { changeKind: 'text', changeText: change.content, templateId: previous.templateId });
+  // Only a finish-triggered version can be refused as a duplicate; a change is always a new one.
+  if (!started.created) return started.row;
+  generate(ctx, session, started.row, personal, { previousText: previous.text, instructions: change.content }, started.charge);
+  return started.row;
 }
 
 export async function saveFeedback(ctx: AppContext, documentId: string, userId: string, rating: number, comment?: string) {
