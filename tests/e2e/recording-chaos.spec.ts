@@ -53,6 +53,8 @@ test('offline mid-recording, reload while offline (timer continues), keep record
   const session = await fetchSession(request, page, id);
   expect(session.status).toBe('finished');
   expect(session.audios.map((a) => a.order)).toEqual(session.audios.map((_, i) => i));
+  // The finish named every part this device recorded.
+  expect(session.expected_parts).toBe(session.audios.length);
   const stored = session.audios.reduce((sum, a) => sum + (a.duration_ms ?? 0), 0);
   expect(recorded).toBeGreaterThan(20_000);
   expect(Math.abs(stored - recorded), `stored ${stored} ms, recorded ${recorded} ms`).toBeLessThanOrEqual(1000);
@@ -96,6 +98,7 @@ test('a consultation started with no network records, finishes, and reaches the 
   await expect(page.getByText(/Started on this device without a connection/)).toHaveCount(0);
   const session = await fetchSession(request, page, id);
   expect(session.audios.length).toBeGreaterThanOrEqual(2);
+  expect(session.expected_parts).toBe(session.audios.length);
   expect(session.audios.map((a) => a.order)).toEqual(session.audios.map((_, i) => i));
   const stored = session.audios.reduce((sum, a) => sum + (a.duration_ms ?? 0), 0);
   expect(Math.abs(stored - recorded), `stored ${stored} ms, recorded ${recorded} ms`).toBeLessThanOrEqual(1000);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { ConsultationPage } from './pages/consultation-page';
 import { signUpNewClinician } from './support/accounts';
+import { fetchSession } from './support/api';
 import { expectNoAxeViolations } from './support/axe';
 import { screenshotBothWidths } from './support/screenshots';
 
@@ -18,7 +19,7 @@ async function pdfText(file: string): Promise<string> {
   return pages.join('\n');
 }
 
-test('the whole loop: record → finish → transcript → document → edit by text and markdown → versions → PDF → copy → feedback', async ({ page }) => {
+test('the whole loop: record → finish → transcript → document → edit by text and markdown → versions → PDF → copy → feedback', async ({ page, request }) => {
   test.setTimeout(180_000);
   await signUpNewClinician(page, 'Dra. Marta Lopes');
   await expectNoAxeViolations(page);
@@ -45,6 +46,12 @@ test('the whole loop: record → finish → transcript → document → edit by 
   const documentText = page.getByTestId('document-text').first();
   await expect(documentText).toContainText('Assembled without AI', { timeout: 30_000 });
   await expect(documentText).toContainText('Dra. Marta Lopes');
+  // Finished mid-speech: the last part reached the server after the finish, and the document waited for it.
+  const finished = await fetchSession(request, page, consultation.sessionId);
+  expect(finished.expected_parts).toBe(finished.audios.length);
+  const lastWords = finished.transcription.trim().split(/\s+/).slice(-4).join(' ');
+  expect(lastWords.length).toBeGreaterThan(0);
+  await expect(documentText).toContainText(lastWords);
   await expect(page.getByText('Version 1 of 1')).toBeVisible();
 
   // Edit-notes modal, text command: a new version.

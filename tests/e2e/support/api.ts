@@ -9,6 +9,7 @@ export type ServerSession = {
   status: string;
   transcription: string;
   transcription_status: string;
+  expected_parts: number | null;
   audios: { order: number; duration_ms: number | null; transcription_status: string }[];
 };
 
