@@ -47,6 +47,25 @@ export const audioPartSchema = z.object({
   created_at: z.string(),
 });
 
+/**
+ * Who records the consultation now (null when no device holds a fresh lease): this device, or another one,
+ * maybe asked to hand over; `next_order` is the part number a new recorder continues from.
+ */
+export const recorderSchema = z
+  .object({
+    this_device: z.boolean(),
+    mobile: z.boolean(),
+    handover_requested: z.boolean(),
+    handover_to_this_device: z.boolean(),
+    next_order: z.number().int(),
+  })
+  .nullable();
+export type RecorderView = z.infer<typeof recorderSchema>;
+
+/** The recording device's heartbeat answer: whether it still records, and whether another device asked to. */
+export const recorderHeartbeatSchema = z.object({ recording_here: z.boolean(), handover_requested: z.boolean() });
+export const recorderCountSchema = z.object({ next_order: z.number().int().min(0).max(1_000_000) }).strict();
+
 export const sessionDetailSchema = sessionSummarySchema.extend({
   mics_info: z.unknown(),
   user_inputs: z.array(z.unknown()),
@@ -57,6 +76,7 @@ export const sessionDetailSchema = sessionSummarySchema.extend({
   recorded_ms: z.number().int(),
   /** The parts (orders 0..n-1) the client said it recorded when it finished; null when it did not say. */
   expected_parts: z.number().int().nullable(),
+  recorder: recorderSchema,
 });
 
 export const sessionEnvelope = z.object({ consultation_session: sessionDetailSchema });

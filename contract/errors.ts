@@ -39,6 +39,8 @@ export const errorCodes = [
   'unsupported_audio_type',
   'audio_order_conflict',
   'session_id_taken',
+  'recording_elsewhere',
+  'device_required',
   'invalid_characters',
   'invalid_multipart',
   'conflict',

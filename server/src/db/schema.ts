@@ -171,6 +171,18 @@ export const consultationSessions = pgTable(
      * main document waits for them (within PART_WAIT_SECONDS); a repeated finish may raise it, never lower it.
      */
     expectedParts: integer('expected_parts'),
+    /**
+     * The one device recording this consultation (its random browser id) while its lease is fresh: renewed by its
+     * heartbeats and uploads; another device records only after a handover (see recording-lease.ts).
+     */
+    recorderDeviceId: text('recorder_device_id'),
+    recorderMobile: boolean('recorder_mobile').notNull().default(false),
+    recorderSeenAt: timestamp('recorder_seen_at', { withTimezone: true }),
+    /** The part number the next recorder continues from (the last recorder's count, reported when it let go). */
+    recorderNextOrder: integer('recorder_next_order').notNull().default(0),
+    /** A device that asked to record here instead and waits for the current recorder to let go. */
+    handoverDeviceId: text('handover_device_id'),
+    handoverMobile: boolean('handover_mobile').notNull().default(false),
   },
   (t) => [
     index('consultation_sessions_user_idx').on(t.userId, t.status),

@@ -5,6 +5,8 @@ import {
   activeStatusSchema,
   audioEnvelope,
   audiosEnvelope,
+  recorderCountSchema,
+  recorderHeartbeatSchema,
   finishBodySchema,
   sessionEnvelope,
   sessionsEnvelope,
@@ -16,6 +18,7 @@ import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { readMultipart } from '../../http/multipart.js';
 import { storeChunk } from './audio.js';
+import { acquireRecording, notePartStored, recorderHeartbeat, recorderView, releaseRecording, requestDeviceId, requireDeviceId } from './recording-lease.js';
 import { listHistory } from './history.js';
 import { streamRecording } from './recording-file.js';
 import { findActiveSession, findChunks, findSessionById, findUserOrganization, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
@@ -37,9 +40,9 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
   const base = '/v1/consultation_sessions';
   /** Also the answer after a change, so it reads (a change has already been refused if not allowed). */
-  const detail = async (id: string, userId: string) => {
+  const detail = async (id: string, userId: string, deviceId?: string) => {
     const session = await requireOwnedSession(ctx, userId, id, 'read');
-    return { consultation_session: sessionDetail(session, await listChunks(ctx.db, session.id), ctx.config.partWaitMs) };
+    return { consultation_session: sessionDetail(session, await listChunks(ctx.db, session.id), ctx.config.partWaitMs, recorderView(session, deviceId)) };
   };
 
   app.post(
@@ -78,7 +81,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   );
 
   const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema };
-  const withSession = { response: { 200: sessionEnvelope, ...errors } };
+  const withSession = { response: { 200: sessionEnvelope, 202: sessionEnvelope, ...errors } };
   const withTranscription = { response: { 200: transcriptionEnvelope, ...errors } };
 
   app.get(base, { onRequest: preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => ({
@@ -107,7 +110,9 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     });
   });
 
-  app.get(`${base}/:id`, { onRequest: preHandler, schema: { params: idParams, ...withSession } }, async (request) => detail(request.params.id, currentUser(request).id));
+  app.get(`${base}/:id`, { onRequest: preHandler, schema: { params: idParams, ...withSession } }, async (request) =>
+    detail(request.params.id, currentUser(request).id, requestDeviceId(request)),
+  );
 
   app.put(
     `${base}/:id`,
@@ -129,16 +134,47 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
       schema: {
         params: idParams,
         ...withSession,
-        body: z.object({ platform: z.string().max(200), mics_info: z.unknown().optional() }).refine((b) => JSON.stringify(b.mics_info ?? null).length < 20_000, {
+        body: z
+          .object({ platform: z.string().max(200), mics_info: z.unknown().optional(), take_over: z.boolean().optional(), mobile: z.boolean().optional() })
+          .refine((b) => JSON.stringify(b.mics_info ?? null).length < 20_000, {
           message: 'too_large',
           path: ['mics_info'],
         }),
       },
     },
+    async (request, reply) => {
+      const userId = currentUser(request).id;
+      const session = await requireOwnedSession(ctx, userId, request.params.id);
+      if (session.status !== 'active') throw new DomainError(409, 'session_finished', 'This consultation has already ended');
+      const deviceId = requestDeviceId(request);
+      if (deviceId) {
+        const outcome = await acquireRecording(ctx, session.id, { id: deviceId, mobile: request.body.mobile ?? false }, request.body.take_over ?? false);
+        // Asked to hand over: the recorder stops at its next heartbeat; the caller asks again until it is granted.
+        if (outcome === 'waiting') return reply.status(202).send(await detail(session.id, userId, deviceId));
+      }
+      await setRecordingState(ctx, userId, session.id, 'recording', { platform: request.body.platform, micsInfo: request.body.mics_info ?? null });
+      return detail(session.id, userId, deviceId);
+    },
+  );
+
+  app.put(
+    `${base}/:id/recording/heartbeat`,
+    { onRequest: preHandler, schema: { params: idParams, body: recorderCountSchema, response: { 200: recorderHeartbeatSchema, ...errors } } },
+    async (request) => {
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+      return recorderHeartbeat(ctx, session.id, requireDeviceId(request), request.body.next_order);
+    },
+  );
+
+  app.put(
+    `${base}/:id/recording/release`,
+    { onRequest: preHandler, schema: { params: idParams, body: recorderCountSchema, ...withSession } },
     async (request) => {
       const userId = currentUser(request).id;
-      await setRecordingState(ctx, userId, request.params.id, 'recording', { platform: request.body.platform, micsInfo: request.body.mics_info ?? null });
-      return detail(request.params.id, userId);
+      const session = await requireOwnedSession(ctx, userId, request.params.id);
+      const deviceId = requireDeviceId(request);
+      await releaseRecording(ctx, session.id, deviceId, request.body.next_order);
+      return detail(session.id, userId, deviceId);
     },
   );
 
@@ -197,6 +233,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
       throw new DomainError(400, 'invalid_request', 'duration_ms must be a whole number of milliseconds', { duration_ms: 'invalid_duration' });
     }
     const { chunk, created } = await storeChunk(ctx, session, { order, mimeType: file.mimeType, data: file.data, durationMs: reported === undefined ? null : Number(reported) });
+    await notePartStored(ctx, session.id, requestDeviceId(request), order);
     return reply.status(created ? 201 : 200).send({ audio: chunkView(chunk) });
   });
 

@@ -63,7 +63,9 @@ async function finishSessionRow(db: Database, id: string, retentionMinutes: numb
       finishedAt: now,
       expiresAt: new Date(now.getTime() + retentionMinutes * 60_000),
       updatedAt: now,
-      ...(parts === undefined ? {} : { expectedParts: raisedExpectedParts(parts) }),
+      // Also every part another device recorded (its heartbeats report its count): finishing on the desktop while the
+      // phone records still waits for the phone's last parts.
+      ...(parts === undefined ? {} : { expectedParts: sql`greatest(coalesce(${consultationSessions.expectedParts}, 0), ${parts}::int, ${consultationSessions.recorderNextOrder})` }),
     })
     .where(and(eq(consultationSessions.id, id), eq(consultationSessions.status, 'active')))
     .returning();

@@ -1,4 +1,4 @@
-import type { SessionDetail, SessionSummary } from '../../../../contract/consultations.js';
+import type { RecorderView, SessionDetail, SessionSummary } from '../../../../contract/consultations.js';
 import { assembleTranscription, partWaitOver } from './transcription.js';
 import type { ChunkRow, SessionRow } from './repository.js';
 import { audioDeletedAt, isPastRetention } from './retention-state.js';
@@ -40,7 +40,7 @@ export function chunkView(c: ChunkRow) {
  * The whole session: recording details, inputs, parts and the transcript as far as it has grown. The transcript
  * stays `processing` while parts the finish named are still awaited (within `partWaitMs` of the finish).
  */
-export function sessionDetail(s: SessionRow, chunks: ChunkRow[], partWaitMs: number): SessionDetail {
+export function sessionDetail(s: SessionRow, chunks: ChunkRow[], partWaitMs: number, recorder: RecorderView = null): SessionDetail {
   const assembled = assembleTranscription(chunks, { expectedParts: s.expectedParts, waitOver: partWaitOver(s, partWaitMs) });
   const past = isPastRetention(s);
   // Archiving folds the transcript into the override and drops the parts: it is the whole text, not an edit.
@@ -56,5 +56,6 @@ export function sessionDetail(s: SessionRow, chunks: ChunkRow[], partWaitMs: num
     audios: chunks.map((c) => (past ? { ...chunkView(c), audio_kept: false } : chunkView(c))),
     recorded_ms: chunks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0),
     expected_parts: s.expectedParts,
+    recorder,
   };
 }
