@@ -12,6 +12,7 @@ import { routeNameOf } from './features/auth/navigation-rules';
 import { initErrorReporting, reportReactError } from './features/error-reporting/error-reporting';
 import { activateLocale } from './features/i18n/activate';
 import { resolveLocale } from './features/i18n/locale';
+import { deviceId } from './api/device-id';
 import { registerServiceWorker } from './features/pwa/register-service-worker';
 import { STORAGE_KEYS } from './offline/storage-keys';
 import { routeTree } from './routeTree.gen';
@@ -30,6 +31,7 @@ installApi(
   createApiClient({
     getToken: () => appStore.get(authAtom)?.token,
     getLocale: () => i18n.locale || 'pt',
+    getDeviceId: deviceId,
     onUnauthorized: () => {
       clearAuth();
       void router.navigate({ to: '/login' });

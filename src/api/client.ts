@@ -23,6 +23,8 @@ export class ApiFailureError extends Error {
 export type ApiClientHost = {
   getToken: () => string | undefined;
   getLocale: () => string;
+  /** This browser's id, sent with the consultation calls so the server knows which device records (one at a time). */
+  getDeviceId?: () => string | undefined;
   onUnauthorized: () => void;
   onDeprecated: () => void;
   fetch?: typeof fetch;
@@ -42,6 +44,8 @@ export function createApiClient(host: ApiClientHost): KyInstance {
           if (token) request.headers.set('authorization', `Bearer ${token}`);
           request.headers.set('accept-language', host.getLocale());
           request.headers.set('client-version', CLIENT_VERSION);
+          const device = host.getDeviceId?.();
+          if (device && new URL(request.url).pathname.startsWith('/v1/consultation_sessions')) request.headers.set('x-device-id', device);
         },
       ],
       afterResponse: [

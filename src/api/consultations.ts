@@ -1,9 +1,9 @@
 import { api } from './instance';
 import { call } from './client';
 
-import type { ConsultationTypeView, SessionDetail, SessionSummary } from '../../contract/consultations';
+import type { ConsultationTypeView, RecorderView, SessionDetail, SessionSummary } from '../../contract/consultations';
 
-export type { ConsultationTypeView, SessionDetail, SessionSummary };
+export type { ConsultationTypeView, RecorderView, SessionDetail, SessionSummary };
 
 export type UserInput = { processor_input_id: string; secondary_processor_input_id?: string; value: string };
 
@@ -23,8 +23,18 @@ export const consultationsApi = {
     call(() => api().post(sessions, { json: { consultation_type_id: consultationTypeId, ...opts } }).json<{ consultation_session: SessionDetail }>()),
   get: (id: string) => call(() => api().get(`${sessions}/${id}`).json<{ consultation_session: SessionDetail }>()),
   recent: () => call(() => api().get(`${sessions}/recent`).json<{ consultation_sessions: SessionSummary[] }>()),
-  recording: (id: string, platform: string, micsInfo: unknown) =>
-    call(() => api().put(`${sessions}/${id}/recording`, { json: { platform, mics_info: micsInfo } }).json<{ consultation_session: SessionDetail }>()),
+  /** Start or go on recording here: `waiting` (202) when another device records and was asked to hand over. */
+  recording: (id: string, platform: string, opts: { micsInfo?: unknown; mobile?: boolean; takeOver?: boolean } = {}) =>
+    call(async () => {
+      const res = await api().put(`${sessions}/${id}/recording`, {
+        json: { platform, mics_info: opts.micsInfo, mobile: opts.mobile ?? false, take_over: opts.takeOver ?? false },
+      });
+      return { waiting: res.status === 202, ...(await res.json<{ consultation_session: SessionDetail }>()) };
+    }),
+  recorderHeartbeat: (id: string, nextOrder: number) =>
+    call(() => api().put(`${sessions}/${id}/recording/heartbeat`, { json: { next_order: nextOrder } }).json<{ recording_here: boolean; handover_requested: boolean }>()),
+  releaseRecording: (id: string, nextOrder: number) =>
+    call(() => api().put(`${sessions}/${id}/recording/release`, { json: { next_order: nextOrder } }).json<{ consultation_session: SessionDetail }>()),
   pause: (id: string) => call(() => api().put(`${sessions}/${id}/pause`).json<{ consultation_session: SessionDetail }>()),
   resume: (id: string) => call(() => api().put(`${sessions}/${id}/resume`).json<{ consultation_session: SessionDetail }>()),
   finish: (id: string) => call(() => api().put(`${sessions}/${id}/finish`).json<{ consultation_session: SessionDetail }>()),

@@ -25,7 +25,7 @@ export function deviceId(): string | undefined {
   }
 }
 
-/** The header that carries it, for the sign-in and sign-up calls only. */
+/** The header that carries it, for the sign-in and sign-up calls (the app's client adds it to consultation calls). */
 export function deviceHeaders(): Record<string, string> {
   const id = deviceId();
   return id ? { 'x-device-id': id } : {};

@@ -20,6 +20,7 @@
  * Nothing here leaves the device except through the uploader (offline/uploader.ts).
  */
 import Dexie, { type EntityTable } from 'dexie';
+import type { RecorderView } from '../../contract/consultations';
 
 export type ChunkStatus = 'recording' | 'pending' | 'uploading' | 'failed';
 
@@ -67,6 +68,8 @@ export type CachedSession = {
   finishQueued?: boolean;
   /** Started on this device with no network: the server does not know it until its start is sent. */
   localOnly?: boolean;
+  /** Which device records it, as the server said (null: none). */
+  recorder?: RecorderView;
   cachedAt: number;
 };
 

@@ -4,9 +4,10 @@
  * localStorage  `token`, `user`   the session when "remember me" was ticked; removed at logout or expiry.
  *               `locale`          the chosen interface language; kept until changed.
  *               `v2_home`         mirror of the account setting, so the first paint picks the right home.
- *               `device_id`       a random id of this browser, sent only with sign-in and sign-up (x-device-id) so the
+ *               `device_id`       a random id of this browser, sent (x-device-id) with sign-in and sign-up so the
  *                                 server lets a device that signed in before through while strangers' failed guesses
- *                                 pause the account; no credential by itself. Kept at logout, gone with the site data.
+ *                                 pause the account, and with the calls about recording so only one device records a
+ *                                 consultation at a time; no credential by itself. Kept at logout, gone with the site data.
  *               `consultation_types.<locale>`  the last list of consultation types in that language, so a
  *                                 consultation can be chosen with no network. No patient data.
  * sessionStorage `token`, `user`  the session without "remember me"; gone when the tab closes.

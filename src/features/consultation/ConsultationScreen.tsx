@@ -98,7 +98,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
           <Trans>Started on this device without a connection: everything is saved here and sent when the connection returns.</Trans>
         </Alert>
       )}
-      {!readOnly && <RecordingPanel sessionId={id} active={active} recordedMs={session.recorded_ms} onFinished={() => void refresh()} />}
+      {!readOnly && <RecordingPanel sessionId={id} active={active} recordedMs={session.recorded_ms} recorder={session.recorder} onFinished={() => void refresh()} />}
       {session.status !== 'active' && type && <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} readOnly={readOnly} onWritten={onWritten} />}
       <TranscriptPanel session={session} engineNote={readOnly ? undefined : engineNote} live={variant === 'dictaphone'} readOnly={readOnly} />
       {type && !readOnly && <NotesDataForm session={session} type={type} />}

@@ -2,7 +2,7 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useAtomValue } from 'jotai';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef, useState } from 'react';
-import { consultationsApi } from '../../api/consultations';
+import { consultationsApi, type RecorderView } from '../../api/consultations';
 import { authAtom } from '../../app-state';
 import { nextOrderFor, saveChunk, StorageFullError } from '../../offline/chunk-queue';
 import { appDb } from '../../offline/db';
@@ -11,6 +11,7 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
 import { SelectField } from '../../ui/SelectField';
+import { describeFailure } from '../i18n/api-error-messages';
 import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { formatElapsed } from './format-duration';
 import { isTeleconsultationSupported, listMicrophones, MicrophoneError, openMicrophone, openTeleconsultation } from './microphone';
@@ -19,22 +20,30 @@ import { MICROPHONE_STORAGE_KEY } from './level-meter';
 import { microphoneMessages, recordingMessages } from './recording-messages';
 import { kickUploads } from './upload-service';
 import { useUploadState } from './useUploadState';
+import { claimRecording, takeOverRecording, type Claim } from './recording-claim';
 
 type Mode = 'microphone' | 'teleconsultation';
 
 /** How long the finish button waits for the server's confirmation before saying it will be sent later. */
 const FINISH_CONFIRM_WAIT_MS = 4000;
+/** The recorder's heartbeat: well inside the server's 20-second lease. */
+const HEARTBEAT_MS = 5000;
+
+const platformFor = (mode: Mode) => (mode === 'teleconsultation' ? 'web-teleconsultation' : 'web');
 
 export function RecordingPanel({
   sessionId,
   active,
   recordedMs = 0,
+  recorder: recorderInfo,
   onFinished,
 }: {
   sessionId: string;
   active: boolean;
   /** Time recorded so far as far as this device knows (the server's figure, or this device's own). */
   recordedMs?: number;
+  /** Which device records the consultation, as the server last said. */
+  recorder?: RecorderView;
   onFinished: () => void;
 }) {
   const { i18n, t } = useLingui();
@@ -49,6 +58,10 @@ export function RecordingPanel({
   const [mics, setMics] = useState<{ deviceId: string; label: string }[]>([]);
   const [micId, setMicId] = useState(() => localStorage.getItem(MICROPHONE_STORAGE_KEY) ?? '');
   const [finishing, setFinishing] = useState(false);
+  // Another device records: refused when trying to start here, or seen in the server's answer.
+  const [elsewhere, setElsewhere] = useState(false);
+  const [takingOver, setTakingOver] = useState(false);
+  const [moved, setMoved] = useState(false);
   const recorder = useRef<PartRecorder | undefined>(undefined);
   const release = useRef<(() => void) | undefined>(undefined);
   const { queue, trouble } = useUploadState(sessionId);
@@ -82,9 +95,87 @@ export function RecordingPanel({
     [],
   );
 
-  async function start() {
+  useEffect(() => {
+    if (recorderInfo === null) setElsewhere(false);
+  }, [recorderInfo]);
+
+  // While this device records, it keeps its claim alive and hands over when another device asked to record.
+  useEffect(() => {
+    if (state !== 'recording' && state !== 'paused') return;
+    const timer = setInterval(() => {
+      void (async () => {
+        const beat = await consultationsApi.recorderHeartbeat(sessionId, await nextOrderFor(sessionId)).catch(() => undefined);
+        // No answer (offline): go on recording; the parts wait on this device.
+        if (!beat || (beat.recording_here && !beat.handover_requested)) return;
+        if (!beat.recording_here) {
+          // Started with no network, or lapsed while offline: claim it now, unless another device records.
+          const claim = await claimRecording(sessionId, platformFor(mode), { mobile: isMobileDevice() }).catch(() => undefined);
+          if (claim?.outcome === 'granted' || claim?.outcome === 'unknown') return;
+        }
+        await stepAside(beat.recording_here);
+      })();
+    }, HEARTBEAT_MS);
+    return () => clearInterval(timer);
+    // stepAside and mode are read when the timer fires; restarting the timer for them is not needed.
+  }, [state, sessionId]);
+
+  /** Another device records now (or the consultation ended elsewhere): stop here, keep every part, let go. */
+  async function stepAside(handOver: boolean) {
+    const rec = recorder.current;
+    if (!rec) return;
+    recorder.current = undefined;
+    await rec.stop();
+    release.current?.();
+    setElapsed(rec.elapsedMs);
+    kickUploads();
+    // Every part is saved: the count tells the next recorder where to continue.
+    if (handOver) await consultationsApi.releaseRecording(sessionId, await nextOrderFor(sessionId)).catch(() => undefined);
+    setMoved(true);
+  }
+
+  async function recordHere() {
+    const ok = await confirm({
+      type: 'warning',
+      title: t`Record on this device instead?`,
+      message: t`The other device stops recording and keeps what it recorded; the consultation continues here.`,
+      confirmLabel: t`Record here`,
+      cancelLabel: t`Cancel`,
+    });
+    if (!ok) return;
     setError(undefined);
+    setTakingOver(true);
+    try {
+      const claim = await takeOverRecording(sessionId, platformFor(mode), isMobileDevice());
+      if (claim.outcome === 'granted' || claim.outcome === 'unknown') {
+        setElsewhere(false);
+        await start(claim);
+      } else {
+        setError(i18n._(recordingMessages.handoverTimeout));
+      }
+    } catch (err) {
+      setError(describeFailure(i18n, err, microphoneMessages.start));
+    } finally {
+      setTakingOver(false);
+    }
+  }
+
+  async function start(granted?: Claim) {
+    setError(undefined);
+    setMoved(false);
     if (!userId) return;
+    const platform = platformFor(mode);
+    const mobile = isMobileDevice();
+    let claim: Claim;
+    try {
+      claim = granted ?? (await claimRecording(sessionId, platform, { mobile }));
+    } catch (err) {
+      setError(describeFailure(i18n, err, microphoneMessages.start));
+      return;
+    }
+    if (claim.outcome === 'elsewhere' || claim.outcome === 'waiting') {
+      setElsewhere(true);
+      return;
+    }
     try {
       let stream: MediaStream;
       if (mode === 'teleconsultation') {
@@ -99,7 +190,8 @@ export function RecordingPanel({
       void navigator.storage?.persist?.();
       const rec = new PartRecorder({
         stream,
-        firstOrder: await nextOrderFor(sessionId),
+        // After a handover, from where the other device stopped.
+        firstOrder: Math.max(await nextOrderFor(sessionId), claim.outcome === 'granted' ? claim.nextOrder : 0),
         initialElapsedMs: Math.max(elapsed, recordedMs),
         savePart: async ({ complete, ...part }) => {
           await saveChunk({ ...part, userId, sessionId }, undefined, complete ? 'pending' : 'recording');
@@ -115,8 +207,10 @@ export function RecordingPanel({
       recorder.current = rec;
       rec.start();
       const micsInfo = stream.getAudioTracks().map((track) => ({ label: track.label, settings: track.getSettings() }));
-      consultationsApi.recording(sessionId, mode === 'teleconsultation' ? 'web-teleconsultation' : 'web', micsInfo).catch(() => undefined);
+      void claimRecording(sessionId, platform, { mobile, micsInfo }).catch(() => undefined);
     } catch (err) {
+      // Not recording after all: another device may record at once.
+      if (claim.outcome === 'granted') void nextOrderFor(sessionId).then((n) => consultationsApi.releaseRecording(sessionId, n)).catch(() => undefined);
       setError(i18n._(err instanceof MicrophoneError ? microphoneMessages[err.failure] : microphoneMessages.start));
     }
   }
@@ -164,6 +258,7 @@ export function RecordingPanel({
   }
 
   const recording = state === 'recording' || state === 'paused';
+  const otherRecorder = !recording && active && ((recorderInfo != null && !recorderInfo.this_device) || elsewhere);
   const teleSupported = isTeleconsultationSupported();
   return (
     <section className="card recording-panel" aria-labelledby="recording-title">
@@ -171,7 +266,17 @@ export function RecordingPanel({
         <Trans>Recording</Trans>
       </h2>
       {error && <Alert tone="error">{error}</Alert>}
-      {active && !recording && (
+      {otherRecorder && (
+        <Alert tone="info">
+          {recorderInfo?.mobile ? <Trans>Recording on your phone. The transcript appears here as it arrives.</Trans> : <Trans>Recording on another device. The transcript appears here as it arrives.</Trans>}
+        </Alert>
+      )}
+      {moved && !recording && (
+        <Alert tone="info">
+          <Trans>Recording continues on your other device. What was recorded here is kept and sent.</Trans>
+        </Alert>
+      )}
+      {active && !recording && !otherRecorder && (
         <div className="recording-options">
           <SelectField
             label={t`Audio source`}
@@ -202,12 +307,31 @@ export function RecordingPanel({
         </span>
         <meter className="level-meter" min={0} max={1} low={0.05} high={0.8} optimum={0.4} value={level} aria-label={t`Microphone level`} />
         <span className="muted">
-          {state === 'recording' ? <Trans>Recording</Trans> : state === 'paused' ? <Trans>Paused</Trans> : active ? <Trans>Ready</Trans> : <Trans>Finished</Trans>}
+          {state === 'recording' ? (
+            <Trans>Recording</Trans>
+          ) : state === 'paused' ? (
+            <Trans>Paused</Trans>
+          ) : otherRecorder ? (
+            recorderInfo?.mobile ? (
+              <Trans>Recording on your phone</Trans>
+            ) : (
+              <Trans>Recording on another device</Trans>
+            )
+          ) : active ? (
+            <Trans>Ready</Trans>
+          ) : (
+            <Trans>Finished</Trans>
+          )}
         </span>
       </div>
       <div className="recording-actions">
-        {active && !recording && (
-          <Button onClick={start}>
+        {otherRecorder && (
+          <Button onClick={() => void recordHere()} busy={takingOver}>
+            <Trans>Record here instead</Trans>
+          </Button>
+        )}
+        {active && !recording && !otherRecorder && (
+          <Button onClick={() => void start()}>
             {elapsed > 0 || queue.waiting > 0 ? <Trans>Continue recording</Trans> : <Trans>Start recording</Trans>}
           </Button>
         )}

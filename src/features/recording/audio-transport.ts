@@ -7,6 +7,7 @@ import { cacheSession } from '../consultation/useConsultationSession';
 /** The page's transport: the app's HTTP client (token, locale, client version), one part per request. */
 export const httpAudioTransport: UploadTransport = async (chunk) => {
   try {
+    // The app's client adds this browser's id: the recorder's uploads keep its claim on the recording alive.
     const res = await api().post(`v1/consultation_sessions/${chunk.sessionId}/audios`, { body: audioPartForm(chunk), throwHttpErrors: false });
     return resultForStatus(res.status);
   } catch {

@@ -21,5 +21,6 @@ export const recordingMessages = {
   createFailed: msg`Error creating session.`,
   loadFailed: msg`Error loading session.`,
   finishFailed: msg`Error ending consultation.`,
+  handoverTimeout: msg`The other device did not let go of the recording. Check it, then try again.`,
   saveTranscriptFailed: msg`Error saving transcription / data.`,
 };
