@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { buildApp } from '../server/src/app.js';
+import { buildApp, type BuildOptions } from '../server/src/app.js';
 import { hashPassword } from '../server/src/auth/passwords.js';
 import { loadConfig } from '../server/src/config.js';
 import { openDatabase } from '../server/src/db/client.js';
@@ -34,11 +34,11 @@ export async function startHelloWorld() {
 }
 
 /** The real app on PGlite in memory (or BENCH_DATABASE_URL), quiet logs, listening on a free port. */
-export async function startApp(env: Record<string, string> = {}) {
+export async function startApp(env: Record<string, string> = {}, engines: Pick<BuildOptions, 'transcriber'> = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cn-bench-'));
   const config = loadConfig({ DATA_DIR: dataDir, WEB_DIST: path.join(dataDir, 'none'), LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '100000', ...env });
   const database = await openDatabase({ dataDir: ':memory:', databaseUrl: process.env.BENCH_DATABASE_URL });
-  const { app, ctx } = await buildApp({ config, db: database.db });
+  const { app, ctx } = await buildApp({ config, db: database.db, ...engines });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const passwordHash = await hashPassword('bench-password');
   return {
