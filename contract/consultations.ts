@@ -64,7 +64,7 @@ export type RecorderView = z.infer<typeof recorderSchema>;
 
 /** The recording device's heartbeat answer: whether it still records, and whether another device asked to. */
 export const recorderHeartbeatSchema = z.object({ recording_here: z.boolean(), handover_requested: z.boolean() });
-export const recorderCountSchema = z.object({ next_order: z.number().int().min(0).max(1_000_000) }).strict();
+export const recorderCountSchema = z.object({ next_order: z.number().int().min(0).max(100_000) }).strict();
 
 export const sessionDetailSchema = sessionSummarySchema.extend({
   mics_info: z.unknown(),

@@ -19,7 +19,7 @@ const sessions = 'v1/consultation_sessions';
 export const consultationsApi = {
   types: () => call(() => api().get('v1/consultation_types').json<{ consultation_types: ConsultationTypeView[] }>()),
   type: (id: string) => call(() => api().get(`v1/consultation_types/${encodeURIComponent(id)}`).json<{ consultation_type: ConsultationTypeView }>()),
-  start: (consultationTypeId: string, opts: { mobile?: boolean; force?: boolean } = {}) =>
+  start: (consultationTypeId: string, opts: { mobile?: boolean; force?: boolean; id?: string } = {}) =>
     call(() => api().post(sessions, { json: { consultation_type_id: consultationTypeId, ...opts } }).json<{ consultation_session: SessionDetail }>()),
   get: (id: string) => call(() => api().get(`${sessions}/${id}`).json<{ consultation_session: SessionDetail }>()),
   recent: () => call(() => api().get(`${sessions}/recent`).json<{ consultation_sessions: SessionSummary[] }>()),

@@ -154,7 +154,7 @@ describe('a consultation started with no network', () => {
 
   it('is cached as active under an id of its own, and its start waits to be sent', async () => {
     const session = await startHere();
-    expect(session.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(session.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect((await db.sessions.get(session.id))?.localOnly).toBe(true);
     expect((await startWaiting(session.id, db))?.consultationTypeId).toBe('general_consultation');
   });
@@ -176,6 +176,28 @@ describe('a consultation started with no network', () => {
     await uploader.flush();
     expect(sent).toEqual(['start', 'start', 'part 0', 'part 1', 'finish 2']);
     expect(await db.sessionOps.count()).toBe(0);
+  });
+
+  it('several started offline reach the server one after the other: each one’s start, parts and finish before the next start', async () => {
+    const a = await startHere();
+    await saveChunk({ ...part(0), sessionId: a.id }, db);
+    await queueFinish({ userId: 'u1', sessionId: a.id }, db);
+    // Started later (the queue orders by the device's clock).
+    await new Promise((r) => setTimeout(r, 5));
+    const b = await startHere();
+    await saveChunk({ ...part(0), sessionId: b.id }, db);
+    await queueFinish({ userId: 'u1', sessionId: b.id }, db);
+    const log: string[] = [];
+    const uploader = createUploader({
+      db,
+      userId: () => 'u1',
+      now: () => clock,
+      withLock: (run) => run(),
+      transport: async (c) => (log.push(`${c.sessionId === a.id ? 'A' : 'B'} part ${c.order}`), { ok: true }),
+      sendSessionOp: async (op) => (log.push(`${op.sessionId === a.id ? 'A' : 'B'} ${op.kind}`), { ok: true }),
+    });
+    await uploader.flush();
+    expect(log).toEqual(['A create', 'A part 0', 'A finish', 'B create', 'B part 0', 'B finish']);
   });
 
   it('a start the server refuses keeps everything of that consultation on the device', async () => {

@@ -10,15 +10,24 @@ import { nextOrderFor } from './chunk-queue';
 export const finishKey = (sessionId: string) => `finish:${sessionId}`;
 export const createKey = (sessionId: string) => `create:${sessionId}`;
 
+/** A random (version 4) UUID; not crypto.randomUUID, which phones on the clinic network over plain http lack. */
+export function newConsultationId(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /**
  * A consultation begun on this device with no network: it gets an id here, is cached as active so its screen
  * works and records into the queue, and its start waits to be sent first.
  */
 export async function startLocally(
-  input: { userId: string; consultationTypeId: string; showTranscription: boolean; mobile: boolean },
+  input: { userId: string; consultationTypeId: string; showTranscription: boolean; mobile: boolean; id?: string },
   db: AppDatabase = appDb(),
 ): Promise<CachedSession> {
-  const id = crypto.randomUUID();
+  const id = input.id ?? newConsultationId();
   const now = Date.now();
   const session: CachedSession = {
     id,

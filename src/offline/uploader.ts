@@ -129,11 +129,18 @@ export function createUploader(opts: UploaderOptions) {
   async function sendSessionOps(userId: string, kind: SessionOp['kind']): Promise<number | undefined> {
     if (!opts.sendSessionOp) return undefined;
     let nextDue: number | undefined;
-    const ops = await db.sessionOps.where('status').anyOf('pending', 'sending').filter((o) => o.userId === userId && o.kind === kind).toArray();
+    const ops = (await db.sessionOps.where('status').anyOf('pending', 'sending').filter((o) => o.userId === userId && o.kind === kind).toArray()).sort(
+      (a, b) => a.createdAt - b.createdAt,
+    );
     const unknown = kind === 'finish' ? await awaitingStart() : new Set<string>();
+    // A consultation started offline goes to the server only after every earlier one of this device has: its start
+    // ends whatever consultation is active there, and the earlier ones must have been finished (with their notes) first.
+    const earlier = kind === 'create' ? await db.sessionOps.filter((o) => o.userId === userId && o.status !== 'failed').toArray() : [];
+    // (An earlier finish leaves only after its parts, so this start also waits for those.)
+    const waitsForEarlier = (op: SessionOp) => earlier.some((o) => o.sessionId !== op.sessionId && o.createdAt < op.createdAt);
     for (const op of ops) {
       if (stopped) return undefined;
-      if (unknown.has(op.sessionId)) continue;
+      if (unknown.has(op.sessionId) || (kind === 'create' && waitsForEarlier(op))) continue;
       const partsLeft =
         kind === 'finish'
           ? await db.audioChunks

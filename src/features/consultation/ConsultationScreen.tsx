@@ -1,7 +1,9 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useBlocker } from '@tanstack/react-router';
+import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { finishWaiting, startWaiting } from '../../offline/session-ops';
 import { confirm } from '../../ui/confirm';
 import { consultationsApi, type ConsultationTypeView } from '../../api/consultations';
 import { Alert } from '../../ui/Alert';
@@ -25,6 +27,9 @@ export type ConsultationVariant = 'consultation' | 'consultation_v2' | 'dictapho
 export function ConsultationScreen({ id, variant }: { id: string; variant: ConsultationVariant }) {
   const { i18n, t } = useLingui();
   const { session, problem, refresh } = useConsultationSession(id);
+  // What this device still has to tell the server about the consultation (kept apart from the cached copy).
+  const queuedStart = useLiveQuery(() => startWaiting(id), [id]);
+  const queuedFinish = useLiveQuery(() => finishWaiting(id), [id]);
   const [type, setType] = useState<ConsultationTypeView>();
   const [engineNote, setEngineNote] = useState<string>();
   const [usesAi, setUsesAi] = useState(true);
@@ -79,7 +84,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
     return problem ? <Alert tone="error">{i18n._(problem === 'offline' ? connectionLost : problem === 'overloaded' ? recordingMessages.overloaded : recordingMessages.loadFailed)}</Alert> : <p role="status"><Trans>Loading…</Trans></p>;
   }
   // Finished on this device: no more recording here, even while the finish still waits to reach the server.
-  const active = session.status === 'active' && !session.finishQueued;
+  const active = session.status === 'active' && !session.finishQueued && !queuedFinish;
   const readOnly = session.read_only === true;
   return (
     <div className="consultation" data-variant={variant} data-read-only={readOnly || undefined}>
@@ -93,9 +98,14 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
       </div>
       {readOnly && <ArchivedNotice audioDeletedAt={session.audio_deleted_at ?? session.expires_at} />}
       {problem && <Alert tone="warning">{i18n._(refreshProblem(problem, readOnly))}</Alert>}
-      {session.localOnly && (
+      {queuedStart && queuedStart.status !== 'failed' && (
         <Alert tone="info">
           <Trans>Started on this device without a connection: everything is saved here and sent when the connection returns.</Trans>
+        </Alert>
+      )}
+      {queuedStart?.status === 'failed' && (
+        <Alert tone="error">
+          <Trans>The server refused to create this consultation. Its recording is kept on this device; contact support before clearing this browser's data.</Trans>
         </Alert>
       )}
       {!readOnly && <RecordingPanel sessionId={id} active={active} recordedMs={session.recorded_ms} recorder={session.recorder} onFinished={() => void refresh()} />}

@@ -2,6 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useState } from 'react';
 import { consultationsApi, type SessionDetail } from '../../api/consultations';
 import { appDb, type CachedSession } from '../../offline/db';
+import { startWaiting } from '../../offline/session-ops';
 import { isGone, sessionLoadProblem, type SessionLoadProblem } from './session-load-problem';
 
 const POLL_MS = 3000;
@@ -43,8 +44,9 @@ export function useConsultationSession(id: string): { session: CachedSession | u
   const [problem, setProblem] = useState<SessionLoadProblem>();
 
   const refresh = useCallback(async () => {
-    // Started with no network: the server has not heard of it yet, so there is nothing to ask it.
-    if ((await appDb().sessions.get(id))?.localOnly) return;
+    // Started with no network: the server has not heard of it yet, so there is nothing to ask it. (The queued start
+    // is the truth: the service worker may have sent it without touching this cache.)
+    if (await startWaiting(id)) return;
     try {
       await cacheSession((await consultationsApi.get(id)).consultation_session);
       setProblem(undefined);

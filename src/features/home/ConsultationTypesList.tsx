@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { consultationsApi, type ConsultationTypeView } from '../../api/consultations';
 import { ApiFailureError } from '../../api/client';
 import { appStore, authAtom } from '../../app-state';
-import { startLocally } from '../../offline/session-ops';
+import { newConsultationId, startLocally } from '../../offline/session-ops';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
@@ -32,8 +32,10 @@ export function useStartConsultation() {
   async function start(typeId: string, force = false): Promise<void> {
     setStarting(typeId);
     setError(undefined);
+    // Chosen here, so a start whose answer was lost and is then made offline is one consultation, not two.
+    const id = newConsultationId();
     try {
-      const { consultation_session } = await consultationsApi.start(typeId, { force, mobile: isMobileDevice() });
+      const { consultation_session } = await consultationsApi.start(typeId, { force, mobile: isMobileDevice(), id });
       await cacheSession(consultation_session);
       await open(consultation_session);
     } catch (err) {
@@ -43,7 +45,7 @@ export function useStartConsultation() {
       if (unreachable && userId) {
         // No network: the consultation starts on this device and reaches the server when the network returns.
         const type = cachedTypes(i18n.locale)?.find((ty) => ty.id === typeId);
-        const session = await startLocally({ userId, consultationTypeId: typeId, showTranscription: type?.show_transcription ?? false, mobile: isMobileDevice() });
+        const session = await startLocally({ id, userId, consultationTypeId: typeId, showTranscription: type?.show_transcription ?? false, mobile: isMobileDevice() });
         void import('../recording/upload-service').then((m) => m.kickUploads());
         await open(session);
         return;

@@ -6,7 +6,8 @@ import { consultationsApi, type RecorderView } from '../../api/consultations';
 import { authAtom } from '../../app-state';
 import { nextOrderFor, saveChunk, StorageFullError } from '../../offline/chunk-queue';
 import { appDb } from '../../offline/db';
-import { finishWaiting, queueFinish, waitForFinishSent } from '../../offline/session-ops';
+import { finishWaiting, queueFinish, startWaiting, waitForFinishSent } from '../../offline/session-ops';
+import { ApiFailureError } from '../../api/client';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
@@ -64,6 +65,7 @@ export function RecordingPanel({
   const [moved, setMoved] = useState(false);
   const recorder = useRef<PartRecorder | undefined>(undefined);
   const release = useRef<(() => void) | undefined>(undefined);
+  const starting = useRef(false);
   const { queue, trouble } = useUploadState(sessionId);
   const queuedFinish = useLiveQuery(() => finishWaiting(sessionId), [sessionId]);
   // Before this page records, the timer shows what was recorded before (a reload, another device).
@@ -108,19 +110,27 @@ export function RecordingPanel({
         // No answer (offline): go on recording; the parts wait on this device.
         if (!beat || (beat.recording_here && !beat.handover_requested)) return;
         if (!beat.recording_here) {
-          // Started with no network, or lapsed while offline: claim it now, unless another device records.
-          const claim = await claimRecording(sessionId, platformFor(mode), { mobile: isMobileDevice() }).catch(() => undefined);
-          if (claim?.outcome === 'granted' || claim?.outcome === 'unknown') return;
+          // Started with no network, or lapsed while offline: claim it now. Only another device recording, or the
+          // consultation ended elsewhere, stops this recorder; a passing error does not.
+          let ended = false;
+          const claim = await claimRecording(sessionId, platformFor(mode), { mobile: isMobileDevice() }).catch((err: unknown) => {
+            ended = err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.code === 'session_finished';
+            return undefined;
+          });
+          if (!ended && (claim === undefined || claim.outcome === 'granted' || claim.outcome === 'unknown')) return;
         }
-        await stepAside(beat.recording_here);
+        await stepAside();
       })();
     }, HEARTBEAT_MS);
     return () => clearInterval(timer);
     // stepAside and mode are read when the timer fires; restarting the timer for them is not needed.
   }, [state, sessionId]);
 
-  /** Another device records now (or the consultation ended elsewhere): stop here, keep every part, let go. */
-  async function stepAside(handOver: boolean) {
+  /**
+   * Another device records now (or the consultation ended elsewhere): stop here, keep every part, and let go with
+   * the final count, so the next recorder continues after it and the notes wait for those parts.
+   */
+  async function stepAside() {
     const rec = recorder.current;
     if (!rec) return;
     recorder.current = undefined;
@@ -128,8 +138,7 @@ export function RecordingPanel({
     release.current?.();
     setElapsed(rec.elapsedMs);
     kickUploads();
-    // Every part is saved: the count tells the next recorder where to continue.
-    if (handOver) await consultationsApi.releaseRecording(sessionId, await nextOrderFor(sessionId)).catch(() => undefined);
+    await consultationsApi.releaseRecording(sessionId, await nextOrderFor(sessionId)).catch(() => undefined);
     setMoved(true);
   }
 
@@ -146,11 +155,12 @@ export function RecordingPanel({
     setTakingOver(true);
     try {
       const claim = await takeOverRecording(sessionId, platformFor(mode), isMobileDevice());
-      if (claim.outcome === 'granted' || claim.outcome === 'unknown') {
+      if (claim.outcome === 'granted') {
         setElsewhere(false);
         await start(claim);
       } else {
-        setError(i18n._(recordingMessages.handoverTimeout));
+        // Never record without the other device's count: both would number their parts alike.
+        setError(i18n._(claim.outcome === 'unknown' ? recordingMessages.offline : recordingMessages.handoverTimeout));
       }
     } catch (err) {
       setError(describeFailure(i18n, err, microphoneMessages.start));
@@ -160,6 +170,17 @@ export function RecordingPanel({
   }
 
   async function start(granted?: Claim) {
+    // One recorder per page: a second tap while the first start waits for the server or the microphone is ignored.
+    if (!userId || starting.current || recorder.current) return;
+    starting.current = true;
+    try {
+      await startRecorder(granted);
+    } finally {
+      starting.current = false;
+    }
+  }
+
+  async function startRecorder(granted?: Claim) {
     setError(undefined);
     setMoved(false);
     if (!userId) return;
@@ -167,7 +188,8 @@ export function RecordingPanel({
     const mobile = isMobileDevice();
     let claim: Claim;
     try {
-      claim = granted ?? (await claimRecording(sessionId, platform, { mobile }));
+      // A consultation the server does not know yet (started offline) cannot be claimed: it records here.
+      claim = granted ?? ((await startWaiting(sessionId)) ? { outcome: 'unknown' } : await claimRecording(sessionId, platform, { mobile }));
     } catch (err) {
       setError(describeFailure(i18n, err, microphoneMessages.start));
       return;

@@ -130,6 +130,24 @@ describe('one recorder per consultation', () => {
     expect((await heartbeat(headers, id, PHONE, 3)).json().recording_here).toBe(true);
     const finished = await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers: as(headers, DESKTOP), payload: { parts: 1 } });
     expect(finished.json().consultation_session.expected_parts).toBe(3);
+    // The phone learns the consultation ended, stops, and reports its final count: the notes wait for it too.
+    expect((await heartbeat(headers, id, PHONE, 4)).json().recording_here).toBe(false);
+    expect((await release(headers, id, PHONE, 4)).json().consultation_session.expected_parts).toBe(4);
+    expect((await release(headers, id, PHONE, 2)).json().consultation_session.expected_parts).toBe(4);
+  });
+
+  it('a repeated finish writes the main document when nothing started it', async () => {
+    const { headers, id } = await consultation();
+    // Ended another way (a newer consultation's forced start): no document was started.
+    await t.ctx.db.update(consultationSessions).set({ status: 'finished', finishedAt: new Date(), expiresAt: new Date(Date.now() + 3_600_000) }).where(eq(consultationSessions.id, id));
+    const finish = () => t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers, payload: { parts: 0 } });
+    const [a, b] = await Promise.all([finish(), finish()]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    const main = await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers });
+    expect(main.statusCode).toBe(200);
+    expect(main.json().generated_document.version).toBe(1);
+    const second = await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main?version=2`, headers });
+    expect(second.statusCode).toBe(404);
   });
 
   it('a finished consultation has no recorder', async () => {

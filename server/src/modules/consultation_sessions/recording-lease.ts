@@ -100,11 +100,18 @@ export async function recorderHeartbeat(ctx: AppContext, sessionId: string, devi
   return { recording_here: row !== undefined, handover_requested: row?.handover != null };
 }
 
-/** The recorder stopped: the device waiting for a handover records next, from the count reported here. */
+/**
+ * The recorder stopped: the device waiting for a handover records next, from the count reported here. A recorder
+ * that stopped because the consultation was finished on another device reports its final count the same way, and
+ * the notes wait for those parts too.
+ */
 export async function releaseRecording(ctx: AppContext, sessionId: string, deviceId: string, nextOrder: number): Promise<void> {
   await ctx.db.transaction(async (t) => {
     const tx = t as unknown as Database;
     const s = await lockSession(tx, sessionId);
+    if (s.status === 'finished' && s.expectedParts !== null && nextOrder > s.expectedParts) {
+      await tx.update(consultationSessions).set({ expectedParts: nextOrder }).where(eq(consultationSessions.id, sessionId));
+    }
     if (s.recorderDeviceId !== deviceId) return;
     const handover = s.handoverDeviceId;
     await tx

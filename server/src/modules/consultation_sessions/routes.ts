@@ -25,7 +25,7 @@ import { findActiveSession, findChunks, findSessionById, findUserOrganization, l
 import { ActiveSessionExistsError, createSession, findOwnedSessionById, finishSession, requireOwnedSession, setRecordingState, updateSession } from './service.js';
 import { chunkView, sessionDetail, sessionSummary } from './view.js';
 import { isPastRetention } from './retention-state.js';
-import { startGeneration } from '../generated_documents/service.js';
+import { latestVersion, resolveDocumentKey, startGeneration } from '../generated_documents/service.js';
 import { recordAsOwner } from '../../audit/audit-hook.js';
 
 const idParams = z.object({ id: z.uuid({ error: 'invalid_id' }) });
@@ -191,8 +191,10 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     const userId = currentUser(request).id;
     const { session, finishedNow } = await finishSession(ctx, userId, request.params.id, request.body?.parts);
     // The main document is written as soon as the consultation ends (after the parts and transcript have caught
-    // up), by the one request that finished it.
-    if (finishedNow) {
+    // up), by the one request that finished it; a repeated finish starts it when nothing did (the consultation was
+    // ended another way, e.g. by a newer one's forced start, or the first finish failed after it was saved). The
+    // finish-triggered version is unique, so racing finishes still write and debit it once.
+    if (finishedNow || (session.status === 'finished' && !(await latestVersion(ctx, session.id, resolveDocumentKey(session, 'main'))))) {
       // Ending a consultation never fails for want of credits: the document can be generated later.
       await startGeneration(ctx, session, 'main', { finishTriggered: true }).catch((err: unknown) => {
         if (!(err instanceof DomainError && err.status === 402)) throw err;
