@@ -288,11 +288,7 @@ export function RecordingPanel({
         <Trans>Recording</Trans>
       </h2>
       {error && <Alert tone="error">{error}</Alert>}
-      {otherRecorder && (
-        <Alert tone="info">
-          {recorderInfo?.mobile ? <Trans>Recording on your phone. The transcript appears here as it arrives.</Trans> : <Trans>Recording on another device. The transcript appears here as it arrives.</Trans>}
-        </Alert>
-      )}
+
       {moved && !recording && (
         <Alert tone="info">
           <Trans>Recording continues on your other device. What was recorded here is kept and sent.</Trans>
@@ -373,6 +369,11 @@ export function RecordingPanel({
           </Button>
         )}
       </div>
+      {otherRecorder && (
+        <p className="muted">
+          <Trans>The transcript appears here as it arrives.</Trans>
+        </p>
+      )}
       <p className="upload-state" role="status">
         {queue.waiting > 0 ? (
           <Plural value={queue.waiting} one="# part waiting — saved on this device" other="# parts waiting — saved on this device" />
