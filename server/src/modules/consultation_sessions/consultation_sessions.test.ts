@@ -137,6 +137,16 @@ describe('session lifecycle', () => {
     expect(recent[0].expires_at).toBeTruthy();
   });
 
+  it('recent leaves out a consultation that holds nothing (ended by the next start after a failed one)', async () => {
+    const { headers } = await signedIn();
+    const empty = (await start(headers)).json().consultation_session.id;
+    const next = (await start(headers, { consultation_type_id: 'general_consultation', force: true })).json().consultation_session.id;
+    expect((await get(headers, `/v1/consultation_sessions/${empty}`)).json().consultation_session.status).toBe('finished');
+    await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${next}`, headers, payload: { user_inputs: [{ processor_input_id: 'physical_exam', value: 'Normal' }] } });
+    await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${next}/finish`, headers });
+    expect((await get(headers, '/v1/consultation_sessions/recent')).json().consultation_sessions.map((s: { id: string }) => s.id)).toEqual([next]);
+  });
+
   it('recent leaves out what is past the retention window, and such a session, its text not kept, is deleted', async () => {
     const { headers } = await signedIn();
     const id = (await start(headers)).json().consultation_session.id;

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { audioChunks, consultationSessions, users } from '../../db/schema.js';
+import { audioChunks, consultationSessions, generatedDocuments, users } from '../../db/schema.js';
 
 export type SessionRow = typeof consultationSessions.$inferSelect;
 export type ChunkRow = typeof audioChunks.$inferSelect;
@@ -41,6 +41,14 @@ export async function listRecentFinished(db: Database, userId: string): Promise<
         eq(consultationSessions.status, 'finished'),
         isNotNull(consultationSessions.expiresAt),
         gt(consultationSessions.expiresAt, new Date()),
+        // A consultation that holds nothing (a start that failed, e.g. a teleconsultation whose tab was not shared,
+        // then ended by the next start) is no recent consultation: nothing recorded, typed or written.
+        or(
+          sql`exists (select 1 from ${audioChunks} where ${audioChunks.sessionId} = ${consultationSessions.id})`,
+          sql`exists (select 1 from ${generatedDocuments} where ${generatedDocuments.sessionId} = ${consultationSessions.id})`,
+          isNotNull(consultationSessions.transcriptionOverride),
+          sql`${consultationSessions.userInputs} <> '[]'::jsonb`,
+        ),
       ),
     )
     .orderBy(desc(consultationSessions.finishedAt));
