@@ -103,3 +103,17 @@ test('a consultation started with no network records, finishes, and reaches the 
   const stored = session.audios.reduce((sum, a) => sum + (a.duration_ms ?? 0), 0);
   expect(Math.abs(stored - recorded), `stored ${stored} ms, recorded ${recorded} ms`).toBeLessThanOrEqual(1000);
 });
+
+test('two tabs of one browser: the second cannot start a second recorder of the same consultation', async ({ page, context }) => {
+  await signUpNewClinician(page, 'Dr. Tiago Reis');
+  const consultation = new ConsultationPage(page);
+  await consultation.startFromHome('General consultation');
+  await consultation.startRecording();
+  const second = await context.newPage();
+  await second.goto(page.url());
+  await second.getByRole('button', { name: /^(Start|Continue) recording$/ }).click();
+  await expect(second.getByText('This consultation is being recorded in another tab of this browser. Record there, or close that tab first.')).toBeVisible();
+  await expect(second.getByText('Recording', { exact: true })).toHaveCount(0);
+  await second.close();
+  await consultation.finish();
+});

@@ -21,7 +21,7 @@ import { MICROPHONE_STORAGE_KEY } from './level-meter';
 import { microphoneMessages, recordingMessages } from './recording-messages';
 import { kickUploads } from './upload-service';
 import { useUploadState } from './useUploadState';
-import { claimRecording, takeOverRecording, type Claim } from './recording-claim';
+import { claimRecording, holdRecordingLock, takeOverRecording, type Claim } from './recording-claim';
 
 type Mode = 'microphone' | 'teleconsultation';
 
@@ -66,6 +66,7 @@ export function RecordingPanel({
   const recorder = useRef<PartRecorder | undefined>(undefined);
   const release = useRef<(() => void) | undefined>(undefined);
   const starting = useRef(false);
+  const unlockTab = useRef<(() => void) | undefined>(undefined);
   const { queue, trouble } = useUploadState(sessionId);
   const queuedFinish = useLiveQuery(() => finishWaiting(sessionId), [sessionId]);
   // Before this page records, the timer shows what was recorded before (a reload, another device).
@@ -93,6 +94,7 @@ export function RecordingPanel({
     () => () => {
       void recorder.current?.stop();
       release.current?.();
+      unlockTab.current?.();
     },
     [],
   );
@@ -136,6 +138,7 @@ export function RecordingPanel({
     recorder.current = undefined;
     await rec.stop();
     release.current?.();
+    unlockTab.current?.();
     setElapsed(rec.elapsedMs);
     kickUploads();
     await consultationsApi.releaseRecording(sessionId, await nextOrderFor(sessionId)).catch(() => undefined);
@@ -159,7 +162,9 @@ export function RecordingPanel({
         setElsewhere(false);
         await start(claim);
       } else {
-        // Never record without the other device's count: both would number their parts alike.
+        // Never record without the other device's count: both would number their parts alike. The request is
+        // withdrawn, so the other device does not stop for nobody.
+        void consultationsApi.releaseRecording(sessionId, 0).catch(() => undefined);
         setError(i18n._(claim.outcome === 'unknown' ? recordingMessages.offline : recordingMessages.handoverTimeout));
       }
     } catch (err) {
@@ -198,6 +203,12 @@ export function RecordingPanel({
       setElsewhere(true);
       return;
     }
+    const unlock = await holdRecordingLock(sessionId);
+    if (!unlock) {
+      setError(i18n._(recordingMessages.otherTab));
+      return;
+    }
+    unlockTab.current = unlock;
     try {
       let stream: MediaStream;
       if (mode === 'teleconsultation') {
@@ -231,6 +242,7 @@ export function RecordingPanel({
       const micsInfo = stream.getAudioTracks().map((track) => ({ label: track.label, settings: track.getSettings() }));
       void claimRecording(sessionId, platform, { mobile, micsInfo }).catch(() => undefined);
     } catch (err) {
+      unlockTab.current?.();
       // Not recording after all: another device may record at once.
       if (claim.outcome === 'granted') void nextOrderFor(sessionId).then((n) => consultationsApi.releaseRecording(sessionId, n)).catch(() => undefined);
       setError(i18n._(err instanceof MicrophoneError ? microphoneMessages[err.failure] : microphoneMessages.start));
@@ -264,6 +276,7 @@ export function RecordingPanel({
     await rec?.stop();
     if (rec) setElapsed(rec.elapsedMs);
     release.current?.();
+    unlockTab.current?.();
     recorder.current = undefined;
     try {
       const nothingRecorded = (rec?.elapsedMs ?? 0) === 0 && (await nextOrderFor(sessionId)) === 0;

@@ -35,3 +35,22 @@ export async function takeOverRecording(sessionId: string, platform: string, mob
     await new Promise((r) => setTimeout(r, HANDOVER_POLL_MS));
   }
 }
+
+/**
+ * One recorder per browser too: two tabs share the device id, so the server cannot tell them apart; a Web Lock
+ * named after the consultation can. Resolves to the lock's release, or undefined when another tab holds it.
+ */
+export function holdRecordingLock(sessionId: string): Promise<(() => void) | undefined> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (!locks) return Promise.resolve(() => undefined);
+  return new Promise((resolve) => {
+    void locks.request(`recording:${sessionId}`, { ifAvailable: true }, (lock) => {
+      if (!lock) {
+        resolve(undefined);
+        return undefined;
+      }
+      // Held until the page lets go (or closes).
+      return new Promise<void>((release) => resolve(() => release()));
+    });
+  });
+}

@@ -21,6 +21,7 @@ export const recordingMessages = {
   createFailed: msg`Error creating session.`,
   loadFailed: msg`Error loading session.`,
   finishFailed: msg`Error ending consultation.`,
+  otherTab: msg`This consultation is being recorded in another tab of this browser. Record there, or close that tab first.`,
   handoverTimeout: msg`The other device did not let go of the recording. Check it, then try again.`,
   saveTranscriptFailed: msg`Error saving transcription / data.`,
 };

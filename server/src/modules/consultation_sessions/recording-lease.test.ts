@@ -78,6 +78,14 @@ describe('one recorder per consultation', () => {
     expect((await view(headers, id, PHONE)).recorder).toMatchObject({ this_device: false, mobile: false });
   });
 
+  it('a device that gives up waiting for the handover withdraws its request', async () => {
+    const { headers, id } = await consultation();
+    expect((await record(headers, id, PHONE, { mobile: true })).statusCode).toBe(200);
+    expect((await record(headers, id, DESKTOP, { take_over: true })).statusCode).toBe(202);
+    expect((await release(headers, id, DESKTOP, 0)).statusCode).toBe(200);
+    expect((await heartbeat(headers, id, PHONE, 1)).json()).toEqual({ recording_here: true, handover_requested: false });
+  });
+
   it('a recorder that went silent is replaced at once, after every part the server has or was told of', async () => {
     const { headers, id } = await consultation();
     expect((await record(headers, id, PHONE, { mobile: true })).statusCode).toBe(200);

@@ -112,7 +112,11 @@ export async function releaseRecording(ctx: AppContext, sessionId: string, devic
     if (s.status === 'finished' && s.expectedParts !== null && nextOrder > s.expectedParts) {
       await tx.update(consultationSessions).set({ expectedParts: nextOrder }).where(eq(consultationSessions.id, sessionId));
     }
-    if (s.recorderDeviceId !== deviceId) return;
+    if (s.recorderDeviceId !== deviceId) {
+      // A device that asked to take over and gave up withdraws its request, so the recorder goes on.
+      if (s.handoverDeviceId === deviceId) await tx.update(consultationSessions).set({ handoverDeviceId: null, handoverMobile: false }).where(eq(consultationSessions.id, sessionId));
+      return;
+    }
     const handover = s.handoverDeviceId;
     await tx
       .update(consultationSessions)
