@@ -53,6 +53,7 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   [`PUT ${sessions}/:id`]: { action: 'update', resource: 'consultation_session', id: consultation },
   [`PUT ${sessions}/:id/finish`]: { action: 'update', resource: 'consultation_session', id: consultation },
   [`PUT ${sessions}/:id/recording`]: { action: 'update', resource: 'recording', id: consultation },
+  [`PUT ${sessions}/:id/recording/release`]: { action: 'update', resource: 'recording', id: consultation },
   [`PUT ${sessions}/:id/pause`]: { action: 'update', resource: 'recording', id: consultation },
   [`PUT ${sessions}/:id/resume`]: { action: 'update', resource: 'recording', id: consultation },
   [`POST ${sessions}/:id/audios`]: { action: 'create', resource: 'recording', id: consultation, related: { audio: created('audio.id') } },
@@ -134,6 +135,9 @@ export const NOT_PATIENT_DATA: Record<string, string> = {
   // Polled every 5 s by every phone: it tells only whether a consultation is active and its recording state, and
   // recording it would make most of the log noise. The consultation itself is audited when it is opened.
   [`GET ${sessions}/active/status`]: 'whether a consultation is active (hot poll)',
+  // Every 5 s from the recording device: a part count in, two booleans out (whether it still records, whether
+  // another device asked to); the recording it keeps alive is audited when it starts, moves and ends.
+  [`PUT ${sessions}/:id/recording/heartbeat`]: 'the recording device keeping its claim (hot poll, no patient data)',
   'GET /v1/research_spaces': SPACE,
   'POST /v1/research_spaces': SPACE,
   [`GET ${spaces}`]: SPACE,
