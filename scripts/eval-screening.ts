@@ -5,6 +5,7 @@
  *  - criterion-level accuracy, over all pairs and over those the record states explicitly;
  *  - precision and recall of each verdict (met, not met, unclear);
  *  - patient-level eligibility accuracy (the product's pre-evaluation: not approved, fit, possible);
+ *  - how many right Met / Not met verdicts quote the labelled evidence sentence;
  *  - two safety counts: a Met / Not met whose evidence is a file name, and a wrong Met / Not met whose evidence
  *    is a negated sentence (a negation read the wrong way round).
  * A measurement, not a test: it always exits 0. `-- --verbose` lists every verdict that differs from its label.
@@ -76,15 +77,24 @@ const fromFileName = pairs.filter((p) => {
   return evidence.includes('===') || p.patient.files.some((f) => evidence.includes(normalise(f.fileName)));
 });
 const fromNegation = pairs.filter((p) => settled(p) && !correct(p) && NEGATED.test(normalise(p.got.evidence)));
+// A right verdict quoting the labelled sentence (or part of it, or a passage holding it): the coordinator can check it.
+const squash = (s: string) => normalise(s).replace(/\s+/g, ' ').trim();
+const quoted = pairs.filter((p) => settled(p) && correct(p) && p.label.evidence);
+const quotedRight = quoted.filter((p) => {
+  const [got, want] = [squash(p.got.evidence), squash(p.label.evidence!)];
+  return got.length > 0 && (got.includes(want) || want.includes(got));
+});
 
 console.log(`\nTrial pre-screening evaluation with ${engine}${generator.info.model && engine !== 'offline' ? ` (${generator.info.model})` : ''}`);
 console.log(`  ${EVAL_SET.length} trials, ${patientsTotal} patients, ${pairs.length} patient–criterion pairs (${explicit.length} stated explicitly)${failures ? `, ${failures} patients not screened` : ''}\n`);
 console.log('  trial      patients   criteria accuracy   eligibility');
 for (const line of perTrial) console.log(line);
 console.log('');
-console.log(`  criterion-level accuracy, all pairs:       ${ratio(pairs.filter(correct).length, pairs.length)}`);
-console.log(`  criterion-level accuracy, explicit pairs:  ${ratio(explicit.filter(correct).length, explicit.length)}`);
-console.log(`  patient-level eligibility accuracy:        ${ratio(patientsRight, patientsTotal)}`);
+const row = (name: string, value: string | number) => console.log(`  ${`${name}:`.padEnd(52)}${value}`);
+row('criterion-level accuracy, all pairs', ratio(pairs.filter(correct).length, pairs.length));
+row('criterion-level accuracy, explicit pairs', ratio(explicit.filter(correct).length, explicit.length));
+row('patient-level eligibility accuracy', ratio(patientsRight, patientsTotal));
+row('right Met / Not met quoting the labelled evidence', ratio(quotedRight.length, quoted.length));
 console.log('\n  verdict    precision           recall');
 for (const v of VERDICTS) {
   const said = pairs.filter((p) => p.got.verdict === v);
@@ -96,8 +106,8 @@ for (const l of VERDICTS) {
   console.log(`  ${l.padEnd(9)}  ${VERDICTS.map((v) => String(pairs.filter((p) => p.label.verdict === l && p.got.verdict === v).length).padStart(13)).join('')}`);
 }
 console.log('\n  safety');
-console.log(`  Met / Not met from a file name:               ${fromFileName.length}`);
-console.log(`  wrong Met / Not met from a negated sentence:  ${fromNegation.length}`);
+row('Met / Not met from a file name', fromFileName.length);
+row('wrong Met / Not met from a negated sentence', fromNegation.length);
 for (const p of [...fromFileName, ...fromNegation]) console.log(`    ${p.patient.id} ${p.criterion}: ${p.got.verdict} (label ${p.label.verdict}) from "${p.got.evidence}"`);
 
 if (verbose) {
