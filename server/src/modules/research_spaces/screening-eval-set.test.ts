@@ -12,6 +12,7 @@ describe('screening evaluation set', () => {
     expect(patients.length).toBeGreaterThanOrEqual(30);
     expect(new Set(patients.map((p) => p.patient.language))).toEqual(new Set(LANGUAGES));
     expect(patients.filter((p) => p.patient.files.length > 1).length).toBeGreaterThanOrEqual(2);
+    expect(patients.filter((p) => p.patient.files.some((f) => f.scanned)).length).toBeGreaterThanOrEqual(2);
     expect(new Set(patients.map((p) => p.patient.id)).size).toBe(patients.length);
   });
 
