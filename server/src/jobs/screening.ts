@@ -17,11 +17,14 @@ import { visibleTo, type ScreeningRow } from '../modules/research_spaces/service
 /** A running screening that has not moved on for this long was interrupted (no patient takes this long). */
 export const STALE_SCREENING_MS = 15 * 60_000;
 
-/** One patient's documents as the screener reads them (each file under its own name), or '' when nothing could be read. */
-async function documentsOf(ctx: AppContext, patientId: string): Promise<string> {
-  const files = await ctx.db.select().from(researchPatientFiles).where(eq(researchPatientFiles.patientId, patientId)).orderBy(asc(researchPatientFiles.createdAt));
+/** A patient's files as the screener reads them (each under its own name), or '' when nothing could be read. */
+export function documentsText(files: { fileName: string; text: string }[]): string {
   if (!files.some((f) => f.text.trim())) return '';
   return files.map((f) => `=== ${f.fileName} ===\n${f.text}`).join('\n\n');
+}
+
+async function documentsOf(ctx: AppContext, patientId: string): Promise<string> {
+  return documentsText(await ctx.db.select().from(researchPatientFiles).where(eq(researchPatientFiles.patientId, patientId)).orderBy(asc(researchPatientFiles.createdAt)));
 }
 
 async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, criteria: Criterion[], patientId: string) {

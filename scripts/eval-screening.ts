@@ -1,0 +1,119 @@
+/**
+ * `npm run eval:screening`: screens every patient of tests/fixtures/screening against their trial with the
+ * configured engine (the same settings as the server; the offline screener when no model is configured), and
+ * compares each verdict with the hand label:
+ *  - criterion-level accuracy, over all pairs and over those the record states explicitly;
+ *  - precision and recall of each verdict (met, not met, unclear);
+ *  - patient-level eligibility accuracy (the product's pre-evaluation: not approved, fit, possible);
+ *  - how many right Met / Not met verdicts quote the labelled evidence sentence;
+ *  - two safety counts: a Met / Not met whose evidence is a file name, and a wrong Met / Not met whose evidence
+ *    is a negated sentence (a negation read the wrong way round).
+ * A measurement, not a test: it always exits 0. `-- --verbose` lists every verdict that differs from its label.
+ */
+import type { Language } from '../contract/constants.js';
+import { createTextGenerator } from '../server/src/ai/engines.js';
+import { loadConfig } from '../server/src/config.js';
+import { documentsText } from '../server/src/jobs/screening.js';
+import { classify, type CriterionAssessment, type Verdict } from '../server/src/modules/research_spaces/criteria.js';
+import { screenerEngine, screenPatient } from '../server/src/modules/research_spaces/screener.js';
+import { normalise } from '../server/src/modules/research_spaces/text-normalise.js';
+import { EVAL_SET, type EvalPatient, type Label } from '../tests/fixtures/screening/eval-set.js';
+
+const VERDICTS: Verdict[] = ['met', 'not_met', 'unclear'];
+/** Negation in the four languages, on normalised text; wider than any screener's own list on purpose. */
+const NEGATED =
+  /(?<![a-z])(?:no|not|non|never|denies|denied|without|negative|ruled out|nao|sem|nega|nunca|negativo|negativa|kein\w*|nicht\w*|ohne|verneint|nein|negativ|sin|niega|descarta\w*)(?![a-z])|(?<![a-z])ex-?(?:fuma|raucher|smoker)/;
+
+const verbose = process.argv.includes('--verbose');
+const generator = await createTextGenerator(loadConfig({ ...process.env, DATA_DIR: process.env.DATA_DIR ?? '.tmp/eval' }));
+const engine = screenerEngine(generator);
+
+type Pair = { trial: string; patient: EvalPatient; criterion: string; label: Label; got: CriterionAssessment };
+const pairs: Pair[] = [];
+let patientsRight = 0;
+let patientsTotal = 0;
+let failures = 0;
+const perTrial: string[] = [];
+
+const pct = (n: number, d: number) => (d ? `${((n / d) * 100).toFixed(1)} %` : '–');
+const ratio = (n: number, d: number) => `${pct(n, d)} (${n}/${d})`;
+
+for (const { trial, patients } of EVAL_SET) {
+  let right = 0;
+  let eligible = 0;
+  for (const patient of patients) {
+    const documents = documentsText(patient.files);
+    let assessments: CriterionAssessment[];
+    try {
+      assessments = (await screenPatient(generator, trial.criteria, documents, patient.language as Language)).assessments;
+    } catch (err) {
+      // A patient the model could not screen counts as every criterion unclear, as the product would leave it.
+      failures++;
+      console.error(`  ${patient.id}: ${err instanceof Error ? err.message : 'screening failed'}`);
+      assessments = trial.criteria.map((c) => ({ criterion_id: c.id, verdict: 'unclear', evidence: '' }));
+    }
+    for (const c of trial.criteria) {
+      const got = assessments.find((a) => a.criterion_id === c.id) ?? { criterion_id: c.id, verdict: 'unclear', evidence: '' };
+      const label = patient.labels[c.id]!;
+      pairs.push({ trial: trial.id, patient, criterion: c.id, label, got });
+      if (got.verdict === label.verdict) right++;
+    }
+    const preEvaluation = classify(trial.criteria, assessments).preEvaluation;
+    if (preEvaluation === patient.eligibility) eligible++;
+    else if (verbose) console.log(`  ${patient.id} eligibility: ${preEvaluation}, expected ${patient.eligibility}`);
+  }
+  const criteria = patients.length * trial.criteria.length;
+  perTrial.push(`  ${trial.id.padEnd(10)} ${String(patients.length).padStart(8)}   ${ratio(right, criteria).padStart(18)}   ${ratio(eligible, patients.length).padStart(16)}`);
+  patientsRight += eligible;
+  patientsTotal += patients.length;
+}
+
+const correct = (p: Pair) => p.got.verdict === p.label.verdict;
+const explicit = pairs.filter((p) => p.label.explicit);
+const settled = (p: Pair) => p.got.verdict !== 'unclear';
+const fromFileName = pairs.filter((p) => {
+  if (!settled(p)) return false;
+  const evidence = normalise(p.got.evidence);
+  return evidence.includes('===') || p.patient.files.some((f) => evidence.includes(normalise(f.fileName)));
+});
+const fromNegation = pairs.filter((p) => settled(p) && !correct(p) && NEGATED.test(normalise(p.got.evidence)));
+// A right verdict quoting the labelled sentence (or part of it, or a passage holding it): the coordinator can check it.
+const squash = (s: string) => normalise(s).replace(/\s+/g, ' ').trim();
+const quoted = pairs.filter((p) => settled(p) && correct(p) && p.label.evidence);
+const quotedRight = quoted.filter((p) => {
+  const [got, want] = [squash(p.got.evidence), squash(p.label.evidence!)];
+  return got.length > 0 && (got.includes(want) || want.includes(got));
+});
+
+console.log(`\nTrial pre-screening evaluation with ${engine}${generator.info.model && engine !== 'offline' ? ` (${generator.info.model})` : ''}`);
+console.log(`  ${EVAL_SET.length} trials, ${patientsTotal} patients, ${pairs.length} patient–criterion pairs (${explicit.length} stated explicitly)${failures ? `, ${failures} patients not screened` : ''}\n`);
+console.log('  trial      patients   criteria accuracy   eligibility');
+for (const line of perTrial) console.log(line);
+console.log('');
+const row = (name: string, value: string | number) => console.log(`  ${`${name}:`.padEnd(52)}${value}`);
+row('criterion-level accuracy, all pairs', ratio(pairs.filter(correct).length, pairs.length));
+row('criterion-level accuracy, explicit pairs', ratio(explicit.filter(correct).length, explicit.length));
+row('patient-level eligibility accuracy', ratio(patientsRight, patientsTotal));
+row('right Met / Not met quoting the labelled evidence', ratio(quotedRight.length, quoted.length));
+console.log('\n  verdict    precision           recall');
+for (const v of VERDICTS) {
+  const said = pairs.filter((p) => p.got.verdict === v);
+  const truth = pairs.filter((p) => p.label.verdict === v);
+  console.log(`  ${v.padEnd(9)}  ${ratio(said.filter(correct).length, said.length).padEnd(18)}  ${ratio(truth.filter(correct).length, truth.length)}`);
+}
+console.log('\n  label →    ' + VERDICTS.map((v) => `got ${v}`.padStart(13)).join(''));
+for (const l of VERDICTS) {
+  console.log(`  ${l.padEnd(9)}  ${VERDICTS.map((v) => String(pairs.filter((p) => p.label.verdict === l && p.got.verdict === v).length).padStart(13)).join('')}`);
+}
+console.log('\n  safety');
+row('Met / Not met from a file name', fromFileName.length);
+row('wrong Met / Not met from a negated sentence', fromNegation.length);
+for (const p of [...fromFileName, ...fromNegation]) console.log(`    ${p.patient.id} ${p.criterion}: ${p.got.verdict} (label ${p.label.verdict}) from "${p.got.evidence}"`);
+
+if (verbose) {
+  console.log('\n  verdicts that differ from their label');
+  for (const p of pairs.filter((x) => !correct(x))) {
+    console.log(`    ${p.patient.id} ${p.criterion.padEnd(9)} got ${p.got.verdict.padEnd(8)} label ${p.label.verdict.padEnd(8)}${p.label.explicit ? ' explicit' : '         '}  ${JSON.stringify(p.got.evidence)}`);
+  }
+}
+process.exitCode = 0;
