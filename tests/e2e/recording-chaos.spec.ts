@@ -105,15 +105,21 @@ test('a consultation started with no network records, finishes, and reaches the 
 });
 
 test('two tabs of one browser: the second cannot start a second recorder of the same consultation', async ({ page, context }) => {
-  await signUpNewClinician(page, 'Dr. Tiago Reis');
+  const { email, password } = await signUpNewClinician(page, 'Dr. Tiago Reis');
   const consultation = new ConsultationPage(page);
   await consultation.startFromHome('General consultation');
   await consultation.startRecording();
+  // A second tab (signed in there too: the session was not remembered, so it is per tab).
   const second = await context.newPage();
+  await second.goto('/login');
+  await second.getByLabel('E-mail').fill(email);
+  await second.getByLabel('Password').fill(password);
+  await second.getByRole('button', { name: 'Sign in' }).click();
+  await expect(second.getByRole('heading', { name: 'Consultations', exact: true })).toBeVisible({ timeout: 15_000 });
   await second.goto(page.url());
   await second.getByRole('button', { name: /^(Start|Continue) recording$/ }).click();
   await expect(second.getByText('This consultation is being recorded in another tab of this browser. Record there, or close that tab first.')).toBeVisible();
-  await expect(second.getByText('Recording', { exact: true })).toHaveCount(0);
+  await expect(second.getByRole('button', { name: 'Pause' })).toHaveCount(0);
   await second.close();
   await consultation.finish();
 });
