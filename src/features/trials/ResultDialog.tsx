@@ -30,9 +30,11 @@ export function ResultDialog({ result, onDecide, onClose }: { result: Evaluation
         </Trans>{' '}
         · {i18n._(resultStatusLabel[result.status])} <ScreeningChangedBadge result={result} />
       </p>
-      <p>
-        <DecidedBy result={result} />
-      </p>
+      {result.decided_at && (
+        <p>
+          <DecidedBy result={result} />
+        </p>
+      )}
       {result.machine_changed_since_decision && (
         <Alert tone="warning">
           <Trans>
