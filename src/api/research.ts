@@ -29,11 +29,25 @@ export type EvaluationResult = {
   criteria_total: number;
   criteria: CriterionResult[];
   explanation: string;
+  /** The reviewer's decision when there is one, else the screening's own status. */
   status: ResultStatus;
+  machine_status: 'in_review' | 'requires_review';
   engine: string;
+  decision: Decision | null;
+  decision_note: string;
+  /** Who decided or wrote the note (a member who has left stays named); null when the account was deleted or nobody did. */
+  decided_by: { id: string; name: string } | null;
+  decided_at: string | null;
+  /** The screening's class the reviewer saw when deciding. */
+  decided_on_pre_evaluation: PreEvaluation | null;
+  /** A later screening gave another verdict than the one decided on; the decision stands. */
+  machine_changed_since_decision: boolean;
   reviewed_at: string | null;
   created_at: string;
 };
+export type Decision = 'approved' | 'declined';
+/** A decision (null undoes it), a note, or both. */
+export type DecisionChange = { decision?: Decision | null; note?: string };
 
 const spaces = 'v1/research_spaces';
 
@@ -72,7 +86,7 @@ export const researchApi = {
     call(() => api().post(`${spaces}/${space}/trials/${trial}/screenings`, { json: patientIds ? { patient_ids: patientIds } : {} }).json<{ screening: Screening }>()),
 
   results: (space: string, trial: string) => call(() => api().get(`${spaces}/${space}/results`, { searchParams: { trial_id: trial } }).json<{ results: EvaluationResult[] }>()),
-  setResultStatus: (space: string, id: string, status: ResultStatus) => call(() => api().put(`${spaces}/${space}/results/${id}`, { json: { result: { status } } }).json<{ result: EvaluationResult }>()),
+  decideResult: (space: string, id: string, change: DecisionChange) => call(() => api().put(`${spaces}/${space}/results/${id}`, { json: { result: change } }).json<{ result: EvaluationResult }>()),
   deleteResult: (space: string, id: string) => call(() => api().delete(`${spaces}/${space}/results/${id}`).then(() => undefined)),
   resultsCsv: (space: string, trial: string) => call(() => api().get(`${spaces}/${space}/results.csv`, { searchParams: { trial_id: trial } }).blob()),
 };

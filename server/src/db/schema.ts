@@ -570,6 +570,9 @@ export const trialScreenings = pgTable(
 
 export type CriterionVerdict = { criterion_id: string; definition: string; type: string; needs_review: boolean; verdict: 'met' | 'not_met' | 'unclear'; evidence: string };
 
+/** The screening's verdict a reviewer saw when deciding: a later screening that differs from it is flagged. */
+export type DecidedOn = { pre_evaluation: string; verdicts: Record<string, CriterionVerdict['verdict']> };
+
 export const evaluationResults = pgTable(
   'evaluation_results',
   {
@@ -587,11 +590,19 @@ export const evaluationResults = pgTable(
     criteriaTotal: integer('criteria_total').notNull(),
     criteria: jsonb('criteria').$type<CriterionVerdict[]>().notNull(),
     explanation: text('explanation').notNull().default(''),
-    /** approved, declined, in_review, requires_review: the last two until a researcher decides. */
+    /**
+     * The screening's own status, in_review or requires_review. A screening rewrites it (and the columns above);
+     * the reviewer's decision below is theirs, and no screening touches it.
+     */
     status: text('status').notNull(),
     engine: text('engine').notNull(),
-    reviewedBy: uuid('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
-    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    /** approved or declined by a reviewer; null until one decides. */
+    decision: text('decision'),
+    decisionNote: text('decision_note').notNull().default(''),
+    /** Who decided (or last wrote the note) and when. A member removed from the organization stays the author. */
+    decidedBy: uuid('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('reviewed_at', { withTimezone: true }),
+    decidedOn: jsonb('decided_on').$type<DecidedOn>(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('evaluation_results_trial_patient_unique').on(t.trialId, t.patientId)],

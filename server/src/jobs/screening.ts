@@ -53,8 +53,7 @@ async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, crit
     explanation,
     status,
     engine,
-    reviewedBy: null,
-    reviewedAt: null,
+    // Only the screening's own columns: a reviewer's decision and note (and who made them) outlive a new screening.
     createdAt: new Date(),
   };
   await ctx.db

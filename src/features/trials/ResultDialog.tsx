@@ -1,16 +1,24 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import type { CriterionResult, EvaluationResult, ResultStatus } from '../../api/research';
+import { useState } from 'react';
+import type { CriterionResult, DecisionChange, EvaluationResult } from '../../api/research';
+import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
+import { TextAreaField } from '../../ui/TextAreaField';
+import { DecidedBy, ScreeningChangedBadge } from './DecisionNotes';
 import { criterionTypeLabel, preEvaluationLabel, resultStatusLabel, verdictLabel } from './research-labels';
 
 /** Whether the verdict keeps the patient in: a met exclusion rules them out just as an unmet inclusion does. */
 const outcome = (c: CriterionResult) => (c.verdict === 'unclear' ? 'unclear' : (c.verdict === 'met') === c.type.endsWith('inclusion') ? 'passes' : 'fails');
 
 /** One patient's screening: each criterion with its verdict and the words it rests on, and the researcher's decision. */
-export function ResultDialog({ result, onDecide, onClose }: { result: EvaluationResult; onDecide: (status: ResultStatus) => void; onClose: () => void }) {
-  const { i18n } = useLingui();
+export function ResultDialog({ result, onDecide, onClose }: { result: EvaluationResult; onDecide: (change: DecisionChange) => void; onClose: () => void }) {
+  const { i18n, t } = useLingui();
+  const [note, setNote] = useState(result.decision_note);
   const label = result.patient_label;
+  const noteChanged = note.trim() !== result.decision_note;
+  const then = result.decided_on_pre_evaluation ? i18n._(preEvaluationLabel[result.decided_on_pre_evaluation]) : '';
+  const now = i18n._(preEvaluationLabel[result.pre_evaluation]);
   return (
     <Dialog open size="wide" onOpenChange={(open) => !open && onClose()} title={<Trans>Screening of {label}</Trans>}>
       <p>
@@ -20,8 +28,20 @@ export function ResultDialog({ result, onDecide, onClose }: { result: Evaluation
         <Trans>
           {result.criteria_met} of {result.criteria_total} criteria met
         </Trans>{' '}
-        · {i18n._(resultStatusLabel[result.status])}
+        · {i18n._(resultStatusLabel[result.status])} <ScreeningChangedBadge result={result} />
       </p>
+      {result.decided_at && (
+        <p>
+          <DecidedBy result={result} />
+        </p>
+      )}
+      {result.machine_changed_since_decision && (
+        <Alert tone="warning">
+          <Trans>
+            The screening changed since the decision: it said {then} then and says {now} now. The decision stands; approve or decline again to confirm it.
+          </Trans>
+        </Alert>
+      )}
       {result.engine === 'offline' ? (
         <p className="muted">
           <Trans>Screened without AI: ages and lab values were compared as numbers and other criteria matched by their words in the records. Check each piece of evidence.</Trans>
@@ -49,11 +69,22 @@ export function ResultDialog({ result, onDecide, onClose }: { result: Evaluation
           </li>
         ))}
       </ul>
+      <TextAreaField label={t`Reviewer's note`} value={note} maxLength={2000} rows={3} onChange={(e) => setNote(e.target.value)} />
       <div className="dialog-actions">
-        <Button variant="secondary" onClick={() => onDecide('declined')}>
+        {result.decision && (
+          <Button variant="ghost" onClick={() => onDecide({ decision: null, ...(noteChanged ? { note } : {}) })}>
+            <Trans>Undo decision</Trans>
+          </Button>
+        )}
+        {noteChanged && (
+          <Button variant="secondary" onClick={() => onDecide({ note })}>
+            <Trans>Save note</Trans>
+          </Button>
+        )}
+        <Button variant="secondary" onClick={() => onDecide({ decision: 'declined', ...(noteChanged ? { note } : {}) })}>
           <Trans>Decline</Trans>
         </Button>
-        <Button onClick={() => onDecide('approved')}>
+        <Button onClick={() => onDecide({ decision: 'approved', ...(noteChanged ? { note } : {}) })}>
           <Trans>Approve</Trans>
         </Button>
       </div>

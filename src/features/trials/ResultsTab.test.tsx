@@ -22,7 +22,14 @@ const result: EvaluationResult = {
   criteria: [],
   explanation: '',
   status: 'in_review',
+  machine_status: 'in_review',
   engine: 'offline',
+  decision: null,
+  decision_note: '',
+  decided_by: null,
+  decided_at: null,
+  decided_on_pre_evaluation: null,
+  machine_changed_since_decision: false,
   reviewed_at: null,
   created_at: '2026-11-22T10:00:00Z',
 };
@@ -35,6 +42,11 @@ vi.mock('../../api/research', async (original) => ({
     startScreening: vi.fn(async () => {
       screening = { id: 's1', trial_id: 't1', status: 'running', total: 2, done: 0, engine: 'offline', error: null, created_at: '', completed_at: null };
       return { screening };
+    }),
+    decideResult: vi.fn(async (_space: string, id: string, change: { decision?: 'approved' | 'declined' | null; note?: string }) => {
+      const found = results.find((r) => r.id === id)!;
+      const decision = change.decision === undefined ? found.decision : change.decision;
+      return { result: { ...found, decision, status: decision ?? found.machine_status, decision_note: change.note ?? found.decision_note, machine_changed_since_decision: false } };
     }),
     screening: vi.fn(async () => {
       polls();
@@ -86,7 +98,7 @@ describe('the results tab', () => {
   });
 
   it('filters the results by pre-evaluation and by what is still to decide', async () => {
-    results = [result, { ...result, id: 'r2', patient_id: 'p2', patient_label: 'P-0077', pre_evaluation: 'not_approved', status: 'declined' }];
+    results = [result, { ...result, id: 'r2', patient_id: 'p2', patient_label: 'P-0077', pre_evaluation: 'not_approved', status: 'declined', decision: 'declined' }];
     mount();
     expect(await screen.findByText('P-0077')).toBeTruthy();
     const show = screen.getByLabelText('Show');
@@ -106,5 +118,41 @@ describe('the results tab', () => {
     cleanup();
     mount(2, [{ ...trial, criteria: [] }]);
     expect(await screen.findByText('This trial has no criteria yet.')).toBeTruthy();
+  });
+
+  it("shows who decided and when, and says when the screening changed under the decision", async () => {
+    const decided: EvaluationResult = {
+      ...result,
+      pre_evaluation: 'not_approved',
+      status: 'approved',
+      decision: 'approved',
+      decision_note: 'Confirmed by phone.',
+      decided_by: { id: 'u1', name: 'Ana Lopes' },
+      decided_at: '2026-11-23T09:30:00Z',
+      decided_on_pre_evaluation: 'fit',
+      machine_changed_since_decision: true,
+    };
+    results = [decided, { ...result, id: 'r2', patient_id: 'p2', patient_label: 'P-0077' }];
+    mount();
+    expect(await screen.findByText('The screening changed since the decision')).toBeTruthy();
+    // Only the decision the screening moved under is flagged.
+    expect(screen.getAllByText('The screening changed since the decision')).toHaveLength(1);
+    expect(screen.getByText('The screening changed since the decision').getAttribute('title')).toBe('When decided: Fit. Now: Not approved.');
+    expect(screen.getByText(/^Approved by Ana Lopes, /)).toBeTruthy();
+    expect((screen.getByLabelText('Result for P-0042') as HTMLSelectElement).value).toBe('approved');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Details for P-0042' }));
+    expect(await screen.findByText(/The decision stands; approve or decline again to confirm it/)).toBeTruthy();
+    const note = screen.getByLabelText("Reviewer's note") as HTMLTextAreaElement;
+    expect(note.value).toBe('Confirmed by phone.');
+    fireEvent.change(note, { target: { value: 'Confirmed again after the new screening.' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(researchApi.decideResult).toHaveBeenLastCalledWith('space', 'r1', { decision: 'approved', note: 'Confirmed again after the new screening.' });
+    await screen.findByText('P-0042');
+    expect(screen.queryByText('The screening changed since the decision')).toBeNull();
+
+    // Choosing the screening's own status in the list undoes the decision.
+    fireEvent.change(screen.getByLabelText('Result for P-0042'), { target: { value: '' } });
+    expect(researchApi.decideResult).toHaveBeenLastCalledWith('space', 'r1', { decision: null });
   });
 });

@@ -1,7 +1,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiFailureError } from '../../api/client';
-import { researchApi, RESULT_STATUSES, type EvaluationResult, type PreEvaluation, type ResultStatus, type Screening, type Trial } from '../../api/research';
+import { researchApi, type DecisionChange, type EvaluationResult, type PreEvaluation, type Screening, type Trial } from '../../api/research';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Checkbox } from '../../ui/Checkbox';
@@ -9,6 +9,7 @@ import { confirm } from '../../ui/confirm';
 import { saveFile } from '../../ui/save-file';
 import { SelectField } from '../../ui/SelectField';
 import { describeFailure } from '../i18n/api-error-messages';
+import { DecidedBy, ScreeningChangedBadge } from './DecisionNotes';
 import { ResultDialog } from './ResultDialog';
 import { preEvaluationLabel, resultStatusLabel } from './research-labels';
 
@@ -16,7 +17,7 @@ const POLL_MS = 1000;
 const PRE_EVALUATIONS: PreEvaluation[] = ['fit', 'possible', 'not_approved'];
 type Filter = 'all' | 'to_review' | PreEvaluation;
 /** Results no researcher has approved or declined yet. */
-const toDecide = (r: EvaluationResult) => r.status === 'in_review' || r.status === 'requires_review';
+const toDecide = (r: EvaluationResult) => !r.decision;
 
 /** Run a trial's screening over the space's patients, follow it, and review and download the results. */
 export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = false }: { spaceId: string; trials: Trial[]; patientIds: string[]; recordsBeingRead?: boolean }) {
@@ -91,9 +92,9 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
     }
   }
 
-  async function decide(result: EvaluationResult, status: ResultStatus) {
+  async function decide(result: EvaluationResult, change: DecisionChange) {
     try {
-      const { result: updated } = await researchApi.setResultStatus(spaceId, result.id, status);
+      const { result: updated } = await researchApi.decideResult(spaceId, result.id, change);
       setResults((list) => list?.map((r) => (r.id === updated.id ? updated : r)));
       setOpen(undefined);
     } catch (err) {
@@ -256,13 +257,20 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
                         {r.criteria_met}/{r.criteria_total}
                       </td>
                       <td>
-                        <select className="inline-select" aria-label={t`Result for ${r.patient_label}`} value={r.status} onChange={(e) => void decide(r, e.target.value as ResultStatus)}>
-                          {RESULT_STATUSES.map((s) => (
-                            <option key={s} value={s}>
-                              {i18n._(resultStatusLabel[s])}
-                            </option>
-                          ))}
+                        <select
+                          className="inline-select"
+                          aria-label={t`Result for ${r.patient_label}`}
+                          value={r.decision ?? ''}
+                          onChange={(e) => void decide(r, { decision: e.target.value === 'approved' || e.target.value === 'declined' ? e.target.value : null })}
+                        >
+                          {/* Undecided shows the screening's own status; choosing it undoes a decision. */}
+                          <option value="">{i18n._(resultStatusLabel[r.machine_status])}</option>
+                          <option value="approved">{i18n._(resultStatusLabel.approved)}</option>
+                          <option value="declined">{i18n._(resultStatusLabel.declined)}</option>
                         </select>
+                        <div>
+                          <ScreeningChangedBadge result={r} /> <DecidedBy result={r} />
+                        </div>
                       </td>
                       <td className="row-actions">
                         <Button variant="secondary" onClick={() => setOpen(r)} aria-label={t`Details for ${r.patient_label}`}>
@@ -280,7 +288,7 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
           </>
         )}
       </section>
-      {open && <ResultDialog result={open} onDecide={(s) => void decide(open, s)} onClose={() => setOpen(undefined)} />}
+      {open && <ResultDialog result={open} onDecide={(change) => void decide(open, change)} onClose={() => setOpen(undefined)} />}
     </>
   );
 }

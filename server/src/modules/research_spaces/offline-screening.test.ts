@@ -3,7 +3,6 @@ import { classify, type Criterion } from './criteria.js';
 import { extractCriteria, parseModelCriteria } from './criteria-extraction.js';
 import { screenOffline } from './offline-screener.js';
 import { parseModelScreening } from './screener.js';
-import { resultsCsv } from './results-csv.js';
 
 const c = (id: string, definition: string, type: Criterion['type'] = 'critical_inclusion', needsReview = false): Criterion => ({ id, definition, type, needsReview });
 const today = new Date('2026-11-22T12:00:00Z');
@@ -98,19 +97,5 @@ describe('criteria from a description', () => {
     const s = parseModelScreening('{"criteria":[{"id":"a","verdict":"met","evidence":"HbA1c 8.2"},{"id":"b","verdict":"maybe"}],"explanation":"Ok."}', [c('a', 'x'), c('b', 'y'), c('d', 'z')]);
     expect(s!.assessments.map((a) => a.verdict)).toEqual(['met', 'unclear', 'unclear']);
     expect(parseModelScreening('no', [c('a', 'x')])).toBeUndefined();
-  });
-});
-
-describe('results as CSV', () => {
-  it('writes labels in the language, semicolons outside English, and never a formula', () => {
-    const csv = resultsCsv(
-      'DIA-3',
-      [{ patient: '=HYPERLINK("x")', preEvaluation: 'fit', met: 2, total: 2, status: 'in_review', explanation: 'Diz "apto"', createdAt: new Date('2026-11-22T10:00:00Z'), criteria: [{ criterion_id: 'a', definition: 'Idade ≥ 18', type: 'critical_inclusion', needs_review: false, verdict: 'met', evidence: 'Idade: 58' }] }],
-      'pt',
-    );
-    const [head, row] = csv.replace('\uFEFF', '').trim().split('\r\n');
-    expect(head).toBe('"Doente";"Ensaio";"Pré-avaliação";"Critérios cumpridos";"Resultado";"Explicação";"Rastreado em";"Idade ≥ 18"');
-    expect(row).toBe(`"'=HYPERLINK(""x"")";"DIA-3";"Apto";"2/2";"Em revisão";"Diz ""apto""";"2026-11-22T10:00:00.000Z";"Cumprido: Idade: 58"`);
-    expect(resultsCsv('T', [], 'en').split('\r\n')[0]).toContain('"Patient","Trial"');
   });
 });

@@ -131,7 +131,8 @@ describe('research spaces without AI', () => {
     expect(csv.headers['content-disposition']).toContain("filename*=UTF-8''DIA-3-results.csv");
     const lines = csv.body.replace('\uFEFF', '').trim().split('\r\n');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toContain('"Doente 0042";"DIA-3";"Apto";"5/5";"Aprovado"');
+    expect(lines[1]).toContain('"Doente 0042";"DIA-3";"Apto";"5/5";"Em revisão";"Apto: 5 de 5 critérios satisfeitos."');
+    expect(lines[1]).toContain('"Aprovado";"";"Dr. Rui Nunes"');
 
     // Editing criteria later does not rewrite a past result; deleting a patient takes their results and files.
     await t.app.inject({ method: 'DELETE', url: `${base}/trials/${trial.id}/criteria/${pregnancy.id}`, headers: u.headers });

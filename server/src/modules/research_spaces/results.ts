@@ -1,30 +1,50 @@
 import type { onRequestAsyncHookHandler } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Language } from '../../../../contract/constants.js';
-import { clinicalTrials, evaluationResults, researchPatients } from '../../db/schema.js';
+import { clinicalTrials, evaluationResults, researchPatients, users, type DecidedOn } from '../../db/schema.js';
 import { currentUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';
 import { resultsCsv } from './results-csv.js';
-import { resultView, spaceFor, trialIn, type SpaceRow } from './service.js';
+import { machineChangedSinceDecision, resultView, spaceFor, trialIn, type SpaceRow } from './service.js';
 
 const id = z.uuid({ error: 'invalid_id' });
 const spaceParams = z.object({ spaceId: id });
 const resultParams = spaceParams.extend({ resultId: id });
 const query = z.object({ trial_id: id.optional() });
-/** What the researcher decides after reading the screening. */
-const body = z.object({ result: z.object({ status: z.enum(['approved', 'declined', 'in_review', 'requires_review']) }).strict() }).strict();
+/**
+ * What the reviewer decides after reading the screening: approve, decline or undo (`decision: null`), and a note.
+ * `status` is the older form of the same call (approved or declined decides; in_review or requires_review undoes).
+ */
+const body = z
+  .object({
+    result: z
+      .object({
+        decision: z.enum(['approved', 'declined']).nullable().optional(),
+        status: z.enum(['approved', 'declined', 'in_review', 'requires_review']).optional(),
+        note: z.string().max(2000).optional(),
+      })
+      .strict()
+      .refine((r) => r.decision !== undefined || r.status !== undefined || r.note !== undefined, { message: 'Send a decision or a note' })
+      .refine((r) => r.decision === undefined || r.status === undefined, { message: 'Send decision or status, not both' }),
+  })
+  .strict();
+
+/** The screening's verdict as the row holds it at this instant, taken in the same statement as the decision. */
+const verdictNow = sql<DecidedOn>`jsonb_build_object('pre_evaluation', ${evaluationResults.preEvaluation}, 'verdicts', coalesce((select jsonb_object_agg(c->>'criterion_id', c->>'verdict') from jsonb_array_elements(${evaluationResults.criteria}) as c), '{}'::jsonb))`;
 
 export function resultsRoutes(app: App, ctx: AppContext, preHandler: onRequestAsyncHookHandler) {
   const base = '/v1/research_spaces/:spaceId/results';
 
   async function resultsOf(space: SpaceRow, filter: { trialId?: string; resultId?: string } = {}) {
     return ctx.db
-      .select({ result: evaluationResults, label: researchPatients.label, trialName: clinicalTrials.name })
+      .select({ result: evaluationResults, label: researchPatients.label, trialName: clinicalTrials.name, deciderName: users.name })
       .from(evaluationResults)
       .innerJoin(researchPatients, eq(researchPatients.id, evaluationResults.patientId))
       .innerJoin(clinicalTrials, eq(clinicalTrials.id, evaluationResults.trialId))
+      // By id, not by membership: a member who left stays the author of what they decided.
+      .leftJoin(users, eq(users.id, evaluationResults.decidedBy))
       .where(
         and(
           eq(clinicalTrials.spaceId, space.id),
@@ -44,7 +64,7 @@ export function resultsRoutes(app: App, ctx: AppContext, preHandler: onRequestAs
   app.get(base, { onRequest: preHandler, schema: { params: spaceParams, querystring: query } }, async (request) => {
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
     if (request.query.trial_id) await trialIn(ctx.db, space, request.query.trial_id);
-    return { results: (await resultsOf(space, { trialId: request.query.trial_id })).map((r) => resultView(r.result, r.label)) };
+    return { results: (await resultsOf(space, { trialId: request.query.trial_id })).map((r) => resultView(r.result, r.label, r.deciderName)) };
   });
 
   app.get(`${base}.csv`, { onRequest: preHandler, schema: { params: spaceParams, querystring: query.extend({ trial_id: id }) } }, async (request, reply) => {
@@ -54,7 +74,21 @@ export function resultsRoutes(app: App, ctx: AppContext, preHandler: onRequestAs
     const rows = await resultsOf(space, { trialId: trial.id });
     const csv = resultsCsv(
       trial.name,
-      rows.map(({ result: r, label }) => ({ patient: label, preEvaluation: r.preEvaluation, met: r.criteriaMet, total: r.criteriaTotal, status: r.status, explanation: r.explanation, createdAt: r.createdAt, criteria: r.criteria })),
+      rows.map(({ result: r, label, deciderName }) => ({
+        patient: label,
+        preEvaluation: r.preEvaluation,
+        met: r.criteriaMet,
+        total: r.criteriaTotal,
+        status: r.status,
+        explanation: r.explanation,
+        createdAt: r.createdAt,
+        criteria: r.criteria,
+        decision: r.decision,
+        note: r.decisionNote,
+        decidedBy: r.decidedBy ? (deciderName ?? '') : null,
+        decidedAt: r.decidedAt,
+        machineChanged: machineChangedSinceDecision(r),
+      })),
       user.language as Language,
     );
     const fileName = `${trial.name.replace(/[^\p{L}\p{N} _-]/gu, '').trim().replace(/\s+/g, '-').slice(0, 80) || 'trial'}-results.csv`;
@@ -69,13 +103,22 @@ export function resultsRoutes(app: App, ctx: AppContext, preHandler: onRequestAs
     const user = currentUser(request);
     const space = await spaceFor(ctx.db, user, request.params.spaceId);
     const found = await own(space, request.params.resultId);
-    const decided = ['approved', 'declined'].includes(request.body.result.status);
+    const { decision: sent, status, note } = request.body.result;
+    const decision = sent !== undefined ? sent : status === undefined ? undefined : status === 'approved' || status === 'declined' ? status : null;
+    const after = { decision: decision === undefined ? found.result.decision : decision, note: note === undefined ? found.result.decisionNote : note.trim() };
+    // Whoever last decided or wrote the note is its author; a result with neither has none.
+    const authored = Boolean(after.decision || after.note);
     const [row] = await ctx.db
       .update(evaluationResults)
-      .set({ status: request.body.result.status, reviewedBy: decided ? user.id : null, reviewedAt: decided ? new Date() : null })
+      .set({
+        ...(decision === undefined ? {} : { decision, decidedOn: decision ? verdictNow : null }),
+        ...(note === undefined ? {} : { decisionNote: after.note }),
+        decidedBy: authored ? user.id : null,
+        decidedAt: authored ? new Date() : null,
+      })
       .where(eq(evaluationResults.id, found.result.id))
       .returning();
-    return { result: resultView(row!, found.label) };
+    return { result: resultView(row!, found.label, authored ? user.name : null) };
   });
 
   app.delete(`${base}/:resultId`, { onRequest: preHandler, schema: { params: resultParams } }, async (request, reply) => {

@@ -2,7 +2,7 @@
 import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { UserRow } from '../../auth/users.js';
 import type { Database } from '../../db/client.js';
-import { clinicalTrials, evaluationResults, researchPatientFiles, researchPatients, researchSpaces, trialCriteria, trialScreenings } from '../../db/schema.js';
+import { clinicalTrials, evaluationResults, researchPatientFiles, researchPatients, researchSpaces, trialCriteria, trialScreenings, type DecidedOn } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import type { Criterion, CriterionType } from './criteria.js';
 
@@ -119,7 +119,27 @@ export const screeningView = (s: ScreeningRow) => ({
   completed_at: s.completedAt?.toISOString() ?? null,
 });
 
-export const resultView = (r: ResultRow, patientLabel: string) => ({
+/** The screening's verdict on a result, as far as a reviewer's decision rests on it: its class and each criterion's verdict. */
+export const machineVerdict = (r: Pick<ResultRow, 'preEvaluation' | 'criteria'>): DecidedOn => ({
+  pre_evaluation: r.preEvaluation,
+  verdicts: Object.fromEntries(r.criteria.map((c) => [c.criterion_id, c.verdict])),
+});
+
+/** A reviewer decided on one verdict and a later screening gave another: the decision stands, but says so. */
+export function machineChangedSinceDecision(r: Pick<ResultRow, 'decision' | 'decidedOn' | 'preEvaluation' | 'criteria'>): boolean {
+  const seen = r.decidedOn;
+  if (!r.decision || !seen) return false;
+  const now = machineVerdict(r);
+  if (now.pre_evaluation !== seen.pre_evaluation) return true;
+  const ids = new Set([...Object.keys(now.verdicts), ...Object.keys(seen.verdicts)]);
+  return [...ids].some((id) => now.verdicts[id] !== seen.verdicts[id]);
+}
+
+/**
+ * `status` is what the list shows: the reviewer's decision when there is one, else the screening's own status
+ * (`machine_status`). `deciderName` is the author's name, read even after they left the organization.
+ */
+export const resultView = (r: ResultRow, patientLabel: string, deciderName: string | null = null) => ({
   id: r.id,
   trial_id: r.trialId,
   patient_id: r.patientId,
@@ -129,8 +149,16 @@ export const resultView = (r: ResultRow, patientLabel: string) => ({
   criteria_total: r.criteriaTotal,
   criteria: r.criteria,
   explanation: r.explanation,
-  status: r.status,
+  status: r.decision ?? r.status,
+  machine_status: r.status,
   engine: r.engine,
-  reviewed_at: r.reviewedAt?.toISOString() ?? null,
+  decision: r.decision as 'approved' | 'declined' | null,
+  decision_note: r.decisionNote,
+  decided_by: r.decidedBy ? { id: r.decidedBy, name: deciderName ?? '' } : null,
+  decided_at: r.decidedAt?.toISOString() ?? null,
+  decided_on_pre_evaluation: r.decision ? (r.decidedOn?.pre_evaluation ?? null) : null,
+  machine_changed_since_decision: machineChangedSinceDecision(r),
+  /** The same as decided_at, for clients written before decisions had their own fields. */
+  reviewed_at: r.decidedAt?.toISOString() ?? null,
   created_at: r.createdAt.toISOString(),
 });
