@@ -13,15 +13,16 @@ import { debitGeneration, refundGeneration } from '../modules/credits/service.js
 import { classify, type Criterion } from '../modules/research_spaces/criteria.js';
 import { screenPatient } from '../modules/research_spaces/screener.js';
 import { visibleTo, type ScreeningRow } from '../modules/research_spaces/service.js';
+import { DOCUMENT_SEPARATOR } from '../modules/research_spaces/text-normalise.js';
 
 /** A running screening that has not moved on for this long was interrupted (no patient takes this long). */
 export const STALE_SCREENING_MS = 15 * 60_000;
 
-/** One patient's documents as the screener reads them (each file under its own name), or '' when nothing could be read. */
+/** One patient's documents as the screener reads them (the files' texts only: a file name is never evidence), or '' when nothing could be read. */
 async function documentsOf(ctx: AppContext, patientId: string): Promise<string> {
   const files = await ctx.db.select().from(researchPatientFiles).where(eq(researchPatientFiles.patientId, patientId)).orderBy(asc(researchPatientFiles.createdAt));
   if (!files.some((f) => f.text.trim())) return '';
-  return files.map((f) => `=== ${f.fileName} ===\n${f.text}`).join('\n\n');
+  return files.map((f) => f.text).join(DOCUMENT_SEPARATOR);
 }
 
 async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, criteria: Criterion[], patientId: string) {
