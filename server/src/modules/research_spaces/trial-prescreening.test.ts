@@ -133,3 +133,61 @@ describe('trial pre-screening offline', () => {
     expect(result.dm!.evidence).toBe('Diagnóstico: DM2 desde 2014, sob metformina.');
   });
 });
+
+describe('trial pre-screening with a model (TrialGPT-style answers)', () => {
+  const record = ['No insulin therapy to date.', 'Currently pregnant, 12 weeks of gestation.', 'Type 2 diabetes since 2015.'];
+  const criteria = [c('dm', 'Type 2 diabetes'), c('preg', 'Pregnancy or breastfeeding', 'critical_exclusion'), c('ins', 'Current insulin use', 'critical_exclusion'), c('smoke', 'Current smoking', 'critical_exclusion')];
+
+  it('asks for a label, an explanation and sentence ids, and quotes the record by those ids only', async () => {
+    const { screenPatient } = await import('./screener.js');
+    let asked = '';
+    const generator = {
+      info: { engine: 'openai', model: 'scripted', usesAi: true },
+      write: async function* () {},
+      converse: async function* (conversation: { system: string; messages: { content: string }[] }) {
+        asked = conversation.system + conversation.messages[0]!.content;
+        yield JSON.stringify({
+          criteria: [
+            { id: 'dm', label: 'included', explanation: 'Type 2 since 2015.', sentence_ids: [2] },
+            { id: 'preg', label: 'excluded', explanation: 'Pregnant.', sentence_ids: [1, 99], evidence: 'She is 30 weeks pregnant' },
+            { id: 'ins', label: 'not excluded', explanation: 'No insulin.', sentence_ids: [] },
+            { id: 'smoke', label: 'not enough information', explanation: 'Not said.', sentence_ids: [] },
+          ],
+          explanation: 'Excluded by pregnancy.',
+        });
+      },
+    };
+    const documents = ['=== insulin-pregnant.pdf ===', 'No insulin therapy to date.', 'Currently pregnant, 12 weeks of', 'gestation.', DOCUMENT_SEPARATOR, 'Type 2 diabetes since 2015.'].join('\n');
+    const screening = await screenPatient(generator as never, criteria, documents, 'en');
+    expect(asked).toContain('[1] Currently pregnant, 12 weeks of gestation.');
+    expect(asked).toContain('"sentence_ids"');
+    expect(asked).not.toContain('insulin-pregnant');
+    expect(screening.assessments).toEqual([
+      { criterion_id: 'dm', verdict: 'met', evidence: 'Type 2 diabetes since 2015.' },
+      // The model's own text ('30 weeks') is never quoted; an id outside the record is ignored.
+      { criterion_id: 'preg', verdict: 'met', evidence: 'Currently pregnant, 12 weeks of gestation.' },
+      // A label no sentence backs is not taken.
+      { criterion_id: 'ins', verdict: 'unclear', evidence: '' },
+      { criterion_id: 'smoke', verdict: 'unclear', evidence: '' },
+    ]);
+    expect(screening.explanation).toBe('Excluded by pregnancy.');
+  });
+
+  it('maps the labels by criterion type and keeps an older answer only where its quote is in the record', async () => {
+    const { parseModelScreening } = await import('./screener.js');
+    const answer = JSON.stringify({
+      criteria: [
+        { id: 'dm', label: 'not included', sentence_ids: [2] },
+        { id: 'preg', label: 'not applicable', sentence_ids: [0] },
+        { id: 'ins', verdict: 'met', evidence: 'Insulin glargine 20 U' },
+        { id: 'smoke', verdict: 'not_met', evidence: 'No insulin therapy' },
+      ],
+    });
+    expect(parseModelScreening(answer, criteria, record)!.assessments).toEqual([
+      { criterion_id: 'dm', verdict: 'not_met', evidence: 'Type 2 diabetes since 2015.' },
+      { criterion_id: 'preg', verdict: 'not_met', evidence: 'No insulin therapy to date.' },
+      { criterion_id: 'ins', verdict: 'unclear', evidence: '' },
+      { criterion_id: 'smoke', verdict: 'not_met', evidence: 'No insulin therapy to date.' },
+    ]);
+  });
+});
