@@ -115,11 +115,15 @@ function mention(criterion: string, lines: Line[]): { quote: string; negated: bo
   const words = contentWords(criterion);
   if (words.length === 0) return undefined;
   const needed = words.length <= 2 ? 1 : Math.ceil(words.length * 0.6);
+  // The past is an absence only when the criterion asks about now ('active cancer', not 'history of cancer').
+  const absent = (s: Status) => s === 'negated' || (s === 'past' && CURRENT.test(criterion));
   let best: { quote: string; negated: boolean; score: number } | undefined;
   for (const line of lines) {
-    const matched = words.filter((w) => line.stems.has(stem(w)));
+    // A word said of someone else, or left open, is no mention of the patient.
+    const about = (w: string) => (line.stems.get(stem(w)) ?? []).filter((s) => s !== 'other_person' && s !== 'uncertain');
+    const matched = words.filter((w) => about(w).length > 0);
     const score = matched.length;
-    const negated = matched.some((w) => line.stems.get(stem(w))!.some((s) => s === 'negated' || s === 'past'));
+    const negated = matched.some((w) => about(w).some(absent));
     if (score >= needed && (!best || score > best.score)) best = { quote: line.text, negated, score };
   }
   return best && { quote: best.quote, negated: best.negated, complete: best.score === words.length };

@@ -191,3 +191,12 @@ describe('trial pre-screening with a model (TrialGPT-style answers)', () => {
     ]);
   });
 });
+
+describe('criteria the screener has no concept for', () => {
+  it('reads their words with the same scopes: negated, past, about someone else', () => {
+    const cancer = [c('ca', 'History of breast cancer', 'critical_exclusion'), c('active', 'Active breast cancer', 'critical_exclusion')];
+    expect(verdicts('Past history of breast cancer, treated in 2012.', cancer)).toEqual({ ca: 'met', active: 'not_met' });
+    expect(verdicts('No history of breast cancer.', cancer)).toEqual({ ca: 'not_met', active: 'not_met' });
+    expect(verdicts('Mother had breast cancer.', cancer)).toEqual({ ca: 'unclear', active: 'unclear' });
+  });
+});
