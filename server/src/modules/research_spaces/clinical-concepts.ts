@@ -39,6 +39,7 @@ const CONCEPTS: Record<string, { kind: ConceptKind; phrases: string[] }> = {
     kind: 'state',
     phrases: ['smoking', 'smoker', 'smokers', 'smokes', 'smoked', 'smoke', 'tobacco use', 'tobacco', 'tabagismo', 'habitos tabagicos', 'habito tabagico', 'tabagicos', 'tabagico', 'fumou', 'fumava', 'fumador', 'fumadora', 'fumante', 'fuma', 'fumar', 'rauchen', 'raucher', 'raucherin', 'raucht', 'rauchte', 'nikotinabusus', 'nikotinkonsum', 'tabakkonsum', 'tabaquismo', 'fumadores', 'fumo', 'fumaba'],
   },
+  conceptmalesex: { kind: 'condition', phrases: ['male', 'man', 'sexo masculino', 'sexo: masculino', 'masculino', 'homem', 'mannlich', 'geschlecht: mannlich', 'hombre', 'varon'] },
   concepthypertension: { kind: 'condition', phrases: ['arterial hypertension', 'hypertension', 'hipertensao arterial', 'hipertensao', 'arterielle hypertonie', 'hypertonie', 'hipertension arterial', 'hipertension'] },
   conceptheartfailure: { kind: 'condition', phrases: ['heart failure', 'cardiac failure', 'insuficiencia cardiaca', 'herzinsuffizienz'] },
   conceptinsulin: {
@@ -54,7 +55,11 @@ const CONCEPTS: Record<string, { kind: ConceptKind; phrases: string[] }> = {
 };
 
 /** Concepts that cannot both hold for one patient: a record saying one settles the other as absent. */
-const EXCLUSIVE: string[][] = [['conceptdiabetestype1', 'conceptdiabetestype2']];
+const EXCLUSIVE: string[][] = [
+  ['conceptdiabetestype1', 'conceptdiabetestype2'],
+  ['conceptmalesex', 'conceptpregnancy'],
+  ['conceptmalesex', 'conceptbreastfeeding'],
+];
 
 export const conceptKind = (token: string): ConceptKind => CONCEPTS[token]?.kind ?? 'condition';
 export const isConcept = (word: string) => word in CONCEPTS;

@@ -200,3 +200,10 @@ describe('criteria the screener has no concept for', () => {
     expect(verdicts('Mother had breast cancer.', cancer)).toEqual({ ca: 'unclear', active: 'unclear' });
   });
 });
+
+describe('mutually exclusive concepts', () => {
+  it('settles pregnancy and breastfeeding for a man, in the four languages', () => {
+    for (const doc of ['Male, 58 years old.', 'Sexo: masculino.', 'Homem de 58 anos.', 'Geschlecht: männlich.', 'Varón de 58 años.']) expect(screen(doc).preg, doc).toMatchObject({ verdict: 'not_met', evidence: doc });
+    expect(verdicts('Female, 58 years old.').preg).toBe('unclear');
+  });
+});
