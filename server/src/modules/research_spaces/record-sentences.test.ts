@@ -17,6 +17,10 @@ describe("a record's sentences", () => {
     ]);
   });
 
+  it('keep a heading apart from the line under it', () => {
+    expect(sentences('Antecedentes pessoais\ninsulinoterapia desde 2018.')).toEqual(['Antecedentes pessoais', 'insulinoterapia desde 2018.']);
+  });
+
   it('leave file names out: a file name is never evidence', () => {
     const documents = '=== insulin-pregnant.pdf ===\nNo insulin therapy to date.\n\n=== smoker.pdf ===\nType 2 diabetes.';
     expect(sentences(documents)).toEqual(['No insulin therapy to date.', 'Type 2 diabetes.']);

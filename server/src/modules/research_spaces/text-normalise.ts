@@ -3,7 +3,7 @@
  * name a file (`=== report.pdf ===`, once written between a patient's files) are dropped, so a file name can
  * never be quoted or read as a finding. Sentences are split where a sentence ends, never inside a number
  * ('7,5 %', '1.73 m²'), after an abbreviation ('Dr.', 'z. B.', 'p. ex.') or a list number ('1.'), and lines a
- * PDF wrapped mid-sentence are joined again, so a quote is always a whole sentence.
+ * PDF wrapped mid-sentence are joined again (headings are not), so a quote is always a whole sentence.
  */
 
 /** Lower case without accents, so 'Diabético' and 'diabetico', 'años' and 'anos' compare equal. */
@@ -68,7 +68,8 @@ function logicalLines(text: string): string[] {
       continue;
     }
     const previous = lines.at(-1);
-    const continues = previous && !/[.!?:;]$/.test(previous) && /^\(?\p{Ll}[\p{Ll}'-]*(?:[\s,.;:)]|$)|^\d+(?:[.,]\d+)?\s*[\p{Ll}%]/u.test(line) && !/^[-*•·–]\s/.test(line);
+    // A short line is a heading ('Antecedentes pessoais'), not a sentence the PDF wrapped.
+    const continues = previous && previous.split(' ').length >= 4 && !/[.!?:;]$/.test(previous) && /^\(?\p{Ll}[\p{Ll}'-]*(?:[\s,.;:)]|$)|^\d+(?:[.,]\d+)?\s*[\p{Ll}%]/u.test(line) && !/^[-*•·–]\s/.test(line);
     if (continues) lines[lines.length - 1] = `${previous} ${line}`;
     else lines.push(line);
   }
