@@ -13,14 +13,15 @@ import { debitGeneration, refundGeneration } from '../modules/credits/service.js
 import { classify, type Criterion } from '../modules/research_spaces/criteria.js';
 import { screenPatient } from '../modules/research_spaces/screener.js';
 import { visibleTo, type ScreeningRow } from '../modules/research_spaces/service.js';
+import { DOCUMENT_SEPARATOR } from '../modules/research_spaces/text-normalise.js';
 
 /** A running screening that has not moved on for this long was interrupted (no patient takes this long). */
 export const STALE_SCREENING_MS = 15 * 60_000;
 
-/** A patient's files as the screener reads them (each under its own name), or '' when nothing could be read. */
+/** A patient's files as the screener reads them (the files' texts only: a file name is never evidence), or '' when nothing could be read. */
 export function documentsText(files: { fileName: string; text: string }[]): string {
   if (!files.some((f) => f.text.trim())) return '';
-  return files.map((f) => `=== ${f.fileName} ===\n${f.text}`).join('\n\n');
+  return files.map((f) => f.text).join(DOCUMENT_SEPARATOR);
 }
 
 async function documentsOf(ctx: AppContext, patientId: string): Promise<string> {

@@ -4,32 +4,86 @@
  * protocol can be screened against Portuguese, German or Spanish records. Phrases are already normalised (lower
  * case, no accents). Kept small on purpose: each entry must mean the same thing in every form listed.
  */
-const CONCEPTS: Record<string, string[]> = {
-  conceptdiabetestype2: [
-    'type 2 diabetes mellitus', 'type ii diabetes mellitus', 'diabetes mellitus type 2', 'type 2 diabetes', 'type ii diabetes', 't2dm', 'dm2',
-    'diabetes mellitus tipo 2', 'diabetes tipo 2', 'dm tipo 2', 'diabetes mellitus typ 2', 'typ-2-diabetes', 'typ 2 diabetes', 'diabetes typ 2',
-  ],
-  conceptdiabetestype1: ['type 1 diabetes mellitus', 'type 1 diabetes', 't1dm', 'diabetes mellitus tipo 1', 'diabetes tipo 1', 'typ-1-diabetes', 'typ 1 diabetes', 'diabetes mellitus typ 1'],
-  conceptpregnancy: ['pregnancy', 'pregnant', 'gravidez', 'gravida', 'schwangerschaft', 'schwanger', 'embarazo', 'embarazada'],
-  conceptbreastfeeding: ['breastfeeding', 'breast-feeding', 'lactating', 'lactation', 'amamentacao', 'amamenta', 'stillzeit', 'stillend', 'lactancia', 'lactante'],
-  conceptsmoking: ['smoking', 'smoker', 'tabagismo', 'fumador', 'fumadora', 'fumante', 'rauchen', 'raucher', 'raucherin', 'tabaquismo'],
-  concepthypertension: ['arterial hypertension', 'hypertension', 'hipertensao arterial', 'hipertensao', 'arterielle hypertonie', 'hypertonie', 'hipertension arterial', 'hipertension'],
-  conceptheartfailure: ['heart failure', 'cardiac failure', 'insuficiencia cardiaca', 'herzinsuffizienz'],
-  conceptinsulin: ['insulin therapy', 'insulin treatment', 'insulinoterapia', 'insulintherapie', 'insulina', 'insulin'],
-  conceptdialysis: ['dialysis', 'haemodialysis', 'hemodialysis', 'dialise', 'hemodialise', 'dialyse', 'hamodialyse', 'dialisis', 'hemodialisis'],
-  conceptstroke: ['stroke', 'cerebrovascular accident', 'acidente vascular cerebral', 'avc', 'schlaganfall', 'ictus', 'accidente cerebrovascular'],
-  conceptmyocardialinfarction: ['myocardial infarction', 'heart attack', 'enfarte agudo do miocardio', 'enfarte do miocardio', 'infarto do miocardio', 'herzinfarkt', 'myokardinfarkt', 'infarto agudo de miocardio', 'infarto de miocardio'],
+
+/**
+ * A state holds only while it lasts (pregnant, smoking, on insulin): 'former smoker' is not a smoker. A condition
+ * once had still counts unless the criterion asks for it now ('history of stroke' is a stroke).
+ */
+export type ConceptKind = 'state' | 'condition';
+
+const CONCEPTS: Record<string, { kind: ConceptKind; phrases: string[] }> = {
+  conceptdiabetestype2: {
+    kind: 'condition',
+    phrases: [
+      'type 2 diabetes mellitus', 'type ii diabetes mellitus', 'diabetes mellitus type 2', 'diabetes mellitus type ii', 'type 2 diabetes', 'type ii diabetes', 'type 2 diabetic', 'type-2 diabetes',
+      't2dm', 't2d', 'dm2', 'dm 2', 'dm ii', 'dm tipo 2', 'dm typ 2', 'non-insulin-dependent diabetes', 'niddm',
+      'diabetes mellitus tipo 2', 'diabetes mellitus tipo ii', 'diabetes tipo 2', 'diabetes tipo ii', 'diabetico tipo 2', 'diabetica tipo 2',
+      'diabetes mellitus typ 2', 'diabetes mellitus typ ii', 'typ-2-diabetes', 'typ 2 diabetes', 'typ-2-diabetes mellitus', 'diabetes typ 2', 'typ-2-diabetiker', 'typ-2-diabetikerin',
+    ],
+  },
+  conceptdiabetestype1: {
+    kind: 'condition',
+    phrases: [
+      'type 1 diabetes mellitus', 'type i diabetes mellitus', 'diabetes mellitus type 1', 'diabetes mellitus type i', 'type 1 diabetes', 'type i diabetes', 'type 1 diabetic', 'type-1 diabetes',
+      't1dm', 't1d', 'dm1', 'dm 1', 'dm tipo 1', 'dm typ 1', 'insulin-dependent diabetes', 'iddm', 'juvenile diabetes',
+      'diabetes mellitus tipo 1', 'diabetes mellitus tipo i', 'diabetes tipo 1', 'diabetes tipo i', 'diabetico tipo 1', 'diabetica tipo 1',
+      'diabetes mellitus typ 1', 'diabetes mellitus typ i', 'typ-1-diabetes', 'typ 1 diabetes', 'typ-1-diabetes mellitus', 'diabetes typ 1', 'typ-1-diabetiker', 'typ-1-diabetikerin',
+    ],
+  },
+  conceptpregnancy: { kind: 'state', phrases: ['pregnancy', 'pregnant', 'gestation', 'gravidez', 'gravida', 'gestacao', 'gestante', 'schwangerschaft', 'schwanger', 'embarazo', 'embarazada', 'gestacion'] },
+  conceptbreastfeeding: {
+    kind: 'state',
+    phrases: ['breastfeeding', 'breast-feeding', 'breast feeding', 'lactating', 'lactation', 'nursing mother', 'amamentacao', 'amamenta', 'amamentar', 'aleitamento materno', 'lactante', 'stillzeit', 'stillend', 'stillt', 'lactancia', 'dando el pecho'],
+  },
+  conceptsmoking: {
+    kind: 'state',
+    phrases: ['smoking', 'smoker', 'smokers', 'smokes', 'smoked', 'smoke', 'tobacco use', 'tobacco', 'tabagismo', 'habitos tabagicos', 'habito tabagico', 'tabagicos', 'tabagico', 'fumou', 'fumava', 'fumador', 'fumadora', 'fumante', 'fuma', 'fumar', 'rauchen', 'raucher', 'raucherin', 'raucht', 'rauchte', 'nikotinabusus', 'nikotinkonsum', 'tabakkonsum', 'tabaquismo', 'fumadores', 'fumo', 'fumaba'],
+  },
+  conceptmalesex: { kind: 'condition', phrases: ['male', 'man', 'sexo masculino', 'sexo: masculino', 'masculino', 'homem', 'mannlich', 'geschlecht: mannlich', 'hombre', 'varon'] },
+  concepthypertension: { kind: 'condition', phrases: ['arterial hypertension', 'hypertension', 'hipertensao arterial', 'hipertensao', 'arterielle hypertonie', 'hypertonie', 'hipertension arterial', 'hipertension'] },
+  conceptheartfailure: { kind: 'condition', phrases: ['heart failure', 'cardiac failure', 'insuficiencia cardiaca', 'herzinsuffizienz'] },
+  conceptinsulin: {
+    kind: 'state',
+    phrases: ['insulin therapy', 'insulin treatment', 'insulinoterapia', 'insulintherapie', 'insulinterapia', 'insulina', 'insulin', 'insulins', 'insulinas', 'insulinpflichtig', 'insulinizado', 'insulinizada', 'insulinotratado', 'insulinotratada'],
+  },
+  conceptdialysis: { kind: 'state', phrases: ['dialysis', 'haemodialysis', 'hemodialysis', 'dialise', 'hemodialise', 'dialyse', 'hamodialyse', 'dialisis', 'hemodialisis'] },
+  conceptstroke: { kind: 'condition', phrases: ['stroke', 'cerebrovascular accident', 'acidente vascular cerebral', 'avc', 'schlaganfall', 'ictus', 'accidente cerebrovascular'] },
+  conceptmyocardialinfarction: {
+    kind: 'condition',
+    phrases: ['myocardial infarction', 'heart attack', 'enfarte agudo do miocardio', 'enfarte do miocardio', 'infarto do miocardio', 'herzinfarkt', 'myokardinfarkt', 'infarto agudo de miocardio', 'infarto de miocardio'],
+  },
 };
 
+/** Concepts that cannot both hold for one patient: a record saying one settles the other as absent. */
+const EXCLUSIVE: string[][] = [
+  ['conceptdiabetestype1', 'conceptdiabetestype2'],
+  ['conceptmalesex', 'conceptpregnancy'],
+  ['conceptmalesex', 'conceptbreastfeeding'],
+];
+
+export const conceptKind = (token: string): ConceptKind => CONCEPTS[token]?.kind ?? 'condition';
+export const isConcept = (word: string) => word in CONCEPTS;
+export const exclusiveWith = (token: string): string[] => EXCLUSIVE.filter((group) => group.includes(token)).flatMap((group) => group.filter((t) => t !== token));
+
 const PHRASES = Object.entries(CONCEPTS)
-  .flatMap(([token, phrases]) => phrases.map((phrase) => ({ token, phrase })))
+  .flatMap(([token, { phrases }]) => phrases.map((phrase) => ({ token, phrase })))
   // Longest first, so 'type 2 diabetes mellitus' wins over 'type 2 diabetes'.
   .sort((a, b) => b.phrase.length - a.phrase.length);
 
 const PATTERN = new RegExp(`(?<![a-z0-9])(${PHRASES.map((p) => p.phrase.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('|')})(?![a-z0-9])`, 'g');
 const TOKEN = new Map(PHRASES.map((p) => [p.phrase, p.token]));
 
+/** Words that fuse a negation or 'former' into a concept ('Nichtraucher', 'ex-fumador', 'nonsmoker'), pulled apart. */
+const FUSED: [RegExp, string][] = [
+  [/(?<![a-z])nichtraucher(in)?\b/g, 'nicht raucher'],
+  [/(?<![a-z])non-?smok(er|ing)\b/g, 'non smok$1'],
+  [/(?<![a-z])(?:ex|antigo|antiga)-?(fumador|fumadora|fumante|smoker|raucher|raucherin)\b/g, 'ex $1'],
+  [/(?<![a-z])exraucher(in)?\b/g, 'ex raucher'],
+  [/(?<![a-z])(?:nao|no)-(fumador|fumadora|fumante)\b/g, 'nao $1'],
+];
+
 /** Normalised text with every known concept phrase replaced by its token. */
 export function withConcepts(normalised: string): string {
-  return normalised.replace(PATTERN, (phrase) => TOKEN.get(phrase) ?? phrase);
+  const unfused = FUSED.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), normalised);
+  return unfused.replace(PATTERN, (phrase) => TOKEN.get(phrase) ?? phrase);
 }

@@ -1,13 +1,16 @@
 /**
- * Screening without AI: each criterion is settled only where the documents say so plainly. Ages and lab values
- * are compared as numbers; other criteria look for a sentence that mentions the criterion's own words, read as
- * present or (with a negation in it) absent. Anything else stays unclear for the researcher; nothing is inferred.
+ * Screening without AI: each criterion is settled only where the record's own sentences say so plainly, and a
+ * criterion is unclear only when the record does not say. Ages and lab values are compared as numbers (age from
+ * the date of birth when none is written); known concepts are read with what each sentence says of them
+ * (present, negated, past, about someone else: negation-scope.ts), and a concept that excludes another (type 1
+ * against type 2 diabetes) settles it. Other criteria look for a sentence with the criterion's own words. The
+ * evidence is always one or two whole sentences of the record, never a file name (text-normalise.ts).
  */
 import type { Criterion, CriterionAssessment, Verdict } from './criteria.js';
-import { withConcepts } from './clinical-concepts.js';
+import { conceptKind, exclusiveWith, isConcept, withConcepts } from './clinical-concepts.js';
+import { analyteIn, boundsIn, measuredValue, patientAge, within } from './clinical-numbers.js';
+import { scopeWords, type ScopedWord, type Status } from './negation-scope.js';
 import { normalise, sentences } from './text-normalise.js';
-
-const NEGATIONS = /\b(no|not|denies|denied|without|never|negative|absent|absence|nao|sem|nega|nunca|ausencia|negativo|negativa|kein|keine|keinen|keiner|nicht|ohne|verneint|negativ|sin|niega)\b/;
 
 /** Words that say nothing about what a criterion asks (four languages). */
 const STOPWORDS = new Set(
@@ -24,122 +27,137 @@ const STOPWORDS = new Set(
   ).split(/\s+/),
 );
 
-const NUMBER = String.raw`(\d{1,4}(?:[.,]\d+)?)`;
-const toNumber = (s: string) => Number(s.replace(',', '.'));
+/** Words a criterion adds to a concept without changing what is asked ('current insulin use', 'active smoking'). */
+const FILLER = new Set(
+  (
+    'use using used uses usage therapy treatment treated taking active ongoing status women woman participants ' +
+    'uso utilizacao terapeutica tratamento tratado tratada ativo ativa atual atualmente vigente mulheres mulher ' +
+    'gebrauch therapie behandlung behandelt aktiv aktuelle aktueller derzeit derzeitige bestehende frauen frau ' +
+    'tratamiento tratado tratada activo activa actualmente vigente mujeres mujer ' +
+    'mellitus confirmed documented confirmado confirmada documentado documentada gesichert nicht keine kein never nunca sem sin ohne denies ' +
+    'diagnostico diagnostiziert diagnosticado diagnosticada'
+  ).split(/\s+/),
+);
 
-type Bounds = { min?: number; minStrict?: boolean; max?: number; maxStrict?: boolean };
+const CURRENT = /\b(current|currently|active|ongoing|now|atual|actual|atualmente|actualmente|ativo|ativa|activo|activa|em curso|en curso|aktuell|aktuelle|aktiver|derzeit|derzeitig\w*|bestehend\w*|vigente)\b/;
+const AGE_WORDS = /\b(age|aged|idade|alter|alters|edad|years? old|jahrige\w*)\b/;
+const YEARS = /\b(years?|anos|jahre|adults?|adultos?|erwachsene)\b/;
+const DURATION = /\b(since|for|duration|ha|seit|desde|durante|diagnos\w*|ago|dauer|duracao|duracion)\b/;
 
-const within = (v: number, b: Bounds) => (b.min === undefined || (b.minStrict ? v > b.min : v >= b.min)) && (b.max === undefined || (b.maxStrict ? v < b.max : v <= b.max));
-
-const AGE_WORDS = /\b(age|aged|idade|alter|alters|edad|years? old|anos|jahre|jahrige\w*)\b/;
-
-/** The bounds a criterion puts on a number that follows `subject` (or on the age when `subject` is undefined). */
-function boundsIn(text: string): Bounds | undefined {
-  const range = text.match(new RegExp(`${NUMBER}\\s*%?\\s*(?:-|–|to|a|ate|bis|and|e|und|y)\\s*${NUMBER}`));
-  if (range && /\b(between|entre|zwischen|aged|from|de|von)\b|-|–/.test(text)) return { min: toNumber(range[1]!), max: toNumber(range[2]!) };
-  const min = text.match(
-    new RegExp(`(>=|≥|>|at least|minimum|minimo|mindestens|al menos|over|older than|above|more than|greater than|mais de|superior a|uber|mayor(?:es)? de|mas de)\\s*(?:de\\s*)?${NUMBER}`),
-  );
-  const max = text.match(new RegExp(`(<=|≤|<|at most|maximum|maximo|hochstens|under|younger than|below|less than|lower than|menos de|inferior a|unter|menor(?:es)? de)\\s*(?:de\\s*)?${NUMBER}`));
-  const orMore = text.match(new RegExp(`${NUMBER}\\s*(?:years?|anos|jahre)?\\s*(?:or older|or over|or more|or above|ou mais|oder alter|oder mehr|o mas)`));
-  const bounds: Bounds = {};
-  if (min) Object.assign(bounds, { min: toNumber(min[2]!), minStrict: !/^(>=|≥|at least|minimum|minimo|mindestens|al menos)$/.test(min[1]!) });
-  else if (orMore) bounds.min = toNumber(orMore[1]!);
-  if (max) Object.assign(bounds, { max: toNumber(max[2]!), maxStrict: !/^(<=|≤|at most|maximum|maximo|hochstens)$/.test(max[1]!) });
-  return bounds.min === undefined && bounds.max === undefined ? undefined : bounds;
-}
-
-/** A sentence of the records as written (for quoting), normalised, and as word stems: worked out once a patient. */
-type Line = { text: string; norm: string; stems: Set<string> };
-
-/** The patient's age: stated, or from a date of birth. */
-function patientAge(lines: Line[], today: Date): { age: number; quote: string } | undefined {
-  for (const { text: line, norm: n } of lines) {
-    const stated = n.match(/\b(?:age|idade|alter|edad)\s*[:=]?\s*(\d{1,3})\b/) ?? n.match(/\b(\d{1,3})[\s-]*(?:years?[\s-]*old|anos de idade|anos|jahre alt|jahre|jahrige\w*)\b/);
-    if (stated) return { age: Number(stated[1]), quote: line };
-    const born = n.match(
-      /(?:date of birth|dob|born|data de nascimento|nascid[oa] (?:em|a)|geburtsdatum|geboren am|fecha de nacimiento|nacid[oa] el)\s*[:=]?\s*(?:(\d{1,2})[./-](\d{1,2})[./-](\d{4})|(\d{4})-(\d{2})-(\d{2}))/,
-    );
-    if (born) {
-      const [y, m, d] = born[4] ? [born[4], born[5], born[6]].map(Number) : [born[3], born[2], born[1]].map(Number);
-      let age = today.getUTCFullYear() - y!;
-      if (today.getUTCMonth() + 1 < m! || (today.getUTCMonth() + 1 === m! && today.getUTCDate() < d!)) age--;
-      return { age, quote: line };
-    }
-  }
-  return undefined;
-}
-
-/** A measured value: the criterion's analyte ('hba1c', 'egfr', 'ldl') followed by a number in the documents. */
-function measured(criterion: string, lines: Line[]): { bounds: Bounds; value: number; quote: string } | undefined {
-  const m = criterion.match(
-    /([a-z][a-z0-9]*(?:\s[a-z0-9]+)?)\s*(?:level|value|valor|wert|nivel)?\s*(?:of|de|von)?\s*(?:>=|≤|<=|≥|<|>|between|entre|zwischen|at least|at most|above|below|over|under|less than|more than|superior a|inferior a)/,
-  );
-  const bounds = boundsIn(criterion);
-  if (!m || !bounds) return undefined;
-  const words = m[1]!.split(' ').filter((w) => !STOPWORDS.has(w) && w.length > 1);
-  const analyte = words.at(-1);
-  if (!analyte) return undefined;
-  // Scanned records read by OCR confuse 1 with l or i and 0 with o ('HbAic'): the analyte's name allows for it.
-  const name = analyte
-    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    .replace(/[1li]/g, '[1li]')
-    .replace(/[0o]/g, '[0o]');
-  const pattern = new RegExp(`\\b${name}\\b[^\\d\\n]{0,25}${NUMBER}`);
-  for (const line of lines) {
-    const found = line.norm.match(pattern);
-    if (found) return { bounds, value: toNumber(found[1]!), quote: line.text };
-  }
-  return undefined;
-}
+/** A sentence of the records as written (for quoting), normalised, and its words with their scope. */
+type Line = { text: string; norm: string; scoped: ScopedWord[]; stems: Map<string, Status[]> };
 
 const contentWords = (text: string) => [...new Set(text.split(/[^a-z0-9]+/).filter((w) => w.length >= 4 && !STOPWORDS.has(w) && !/^\d+$/.test(w)))];
 /** Inflections differ across a criterion and a record ('diabetes' / 'diabetic', 'fumador' / 'fumadora'): compare stems. */
-const stem = (w: string) => (w.startsWith('concept') ? w : w.slice(0, Math.max(4, Math.min(w.length, 6)))); // concept tokens (clinical-concepts.ts) stay whole
+const stem = (w: string) => (isConcept(w) ? w : w.slice(0, Math.max(4, Math.min(w.length, 6))));
 
+function readLine(text: string): Line {
+  const norm = normalise(text);
+  const scoped = scopeWords(withConcepts(norm));
+  const stems = new Map<string, Status[]>();
+  for (const { word, status } of scoped) if (word.length >= 4) stems.set(stem(word), [...(stems.get(stem(word)) ?? []), status]);
+  return { text, norm, scoped, stems };
+}
+
+type Finding = { holds: boolean; quote: string } | undefined;
+
+/** Whether the record says the concept holds for the patient, as the criterion asks it (now, or ever). */
+function conceptFinding(concept: string, wantsEver: boolean, lines: Line[], readExclusive = true): Finding {
+  let absent: Finding;
+  for (const line of lines) {
+    for (const status of line.stems.get(concept) ?? []) {
+      if (status === 'other_person' || status === 'uncertain') continue;
+      if (status === 'present' || (status === 'past' && wantsEver)) return { holds: true, quote: line.text };
+      absent ??= { holds: false, quote: line.text };
+    }
+  }
+  if (absent || !readExclusive) return absent;
+  // Type 1 diabetes written plainly settles a criterion asking for type 2.
+  for (const other of exclusiveWith(concept)) {
+    const found = conceptFinding(other, true, lines, false);
+    if (found?.holds) return { holds: false, quote: found.quote };
+  }
+  return undefined;
+}
+
+/** A criterion about known concepts: each concept read in the record, combined by the criterion's 'or' / 'and'. */
+function conceptVerdict(criterion: string, lines: Line[]): { verdict: Verdict; quote: string } | undefined {
+  const scoped = scopeWords(withConcepts(criterion));
+  const concepts = scoped.filter((w) => isConcept(w.word));
+  if (concepts.length === 0) return undefined;
+  // The criterion's own wording: 'no prior insulin' asks for an absence; 'history of', 'prior' asks about ever.
+  const negated = concepts.some((c) => c.status === 'negated');
+  const asksCurrent = CURRENT.test(criterion);
+  const findings = [...new Set(concepts.map((c) => c.word))].map((concept) => {
+    const asksPast = concepts.some((c) => c.word === concept && c.status === 'past');
+    const wantsEver = !asksCurrent && (asksPast || conceptKind(concept) === 'condition');
+    return conceptFinding(concept, wantsEver, lines);
+  });
+  const all = /\b(and|e|und|y|plus)\b/.test(criterion) && !/\b(or|ou|oder|o)\b/.test(criterion);
+  const holding = findings.filter((f) => f?.holds);
+  const failing = findings.filter((f) => f && !f.holds);
+  let result: Finding;
+  if (all) result = failing[0] ?? (holding.length === findings.length ? holding[0] : undefined);
+  else result = holding[0] ?? (failing.length === findings.length ? failing[0] : undefined);
+  if (!result) {
+    const partial = holding[0] ?? failing[0];
+    return partial && { verdict: 'unclear', quote: partial.quote };
+  }
+  // Words the criterion adds beyond its concepts ('insulin allergy'): a mention of the concept alone does not
+  // show them, its absence does.
+  const extra = contentWords(scoped.filter((w) => !isConcept(w.word)).map((w) => w.word).join(' ')).filter((w) => !FILLER.has(w) && !CURRENT.test(w));
+  if (result.holds && extra.length > 0) return { verdict: 'unclear', quote: result.quote };
+  return { verdict: result.holds !== negated ? 'met' : 'not_met', quote: result.quote };
+}
+
+/** Any other criterion: the sentence sharing most of its words, read as present or (in a negation's scope) absent. */
 function mention(criterion: string, lines: Line[]): { quote: string; negated: boolean; complete: boolean } | undefined {
   const words = contentWords(criterion);
   if (words.length === 0) return undefined;
   const needed = words.length <= 2 ? 1 : Math.ceil(words.length * 0.6);
+  // The past is an absence only when the criterion asks about now ('active cancer', not 'history of cancer').
+  const absent = (s: Status) => s === 'negated' || (s === 'past' && CURRENT.test(criterion));
   let best: { quote: string; negated: boolean; score: number } | undefined;
   for (const line of lines) {
-    const score = words.filter((w) => line.stems.has(stem(w))).length;
-    if (score >= needed && (!best || score > best.score)) best = { quote: line.text, negated: NEGATIONS.test(line.norm), score };
+    // A word said of someone else, or left open, is no mention of the patient.
+    const about = (w: string) => (line.stems.get(stem(w)) ?? []).filter((s) => s !== 'other_person' && s !== 'uncertain');
+    const matched = words.filter((w) => about(w).length > 0);
+    const score = matched.length;
+    const negated = matched.some((w) => about(w).some(absent));
+    if (score >= needed && (!best || score > best.score)) best = { quote: line.text, negated, score };
   }
   return best && { quote: best.quote, negated: best.negated, complete: best.score === words.length };
 }
 
 export function screenOffline(criteria: Criterion[], documents: string, today = new Date()): CriterionAssessment[] {
-  const lines: Line[] = sentences(documents).map((text) => {
-    const norm = normalise(text);
-    return {
-      text,
-      norm,
-      stems: new Set(
-        withConcepts(norm)
-          .split(/[^a-z0-9]+/)
-          .filter((w) => w.length >= 4)
-          .map(stem),
-      ),
-    };
-  });
+  const lines = sentences(documents).map(readLine);
   return criteria.map((c) => {
     const text = normalise(c.definition);
     const verdict = (v: Verdict, evidence: string): CriterionAssessment => ({ criterion_id: c.id, verdict: v, evidence });
-    if (AGE_WORDS.test(text)) {
+    const analyte = analyteIn(text);
+    const concepts = /\bconcept/.test(withConcepts(text));
+    if (!analyte && (AGE_WORDS.test(text) || (YEARS.test(text) && !concepts && !DURATION.test(text)))) {
       const bounds = boundsIn(text);
       const age = bounds && patientAge(lines, today);
       if (bounds && age) return verdict(within(age.age, bounds) ? 'met' : 'not_met', age.quote);
+      if (bounds) return verdict('unclear', '');
     }
-    const value = measured(text, lines);
-    if (value) return verdict(within(value.value, value.bounds) ? 'met' : 'not_met', value.quote);
-    const found = mention(withConcepts(text), lines);
+    if (analyte) {
+      const bounds = boundsIn(text.replace(analyte.names, ' '));
+      const value = bounds && measuredValue(analyte.id, lines);
+      if (bounds && value) return verdict(within(value.value, bounds) ? 'met' : 'not_met', value.quote);
+      if (bounds) return verdict('unclear', '');
+    }
+    const byConcept = conceptVerdict(text, lines);
+    if (byConcept) return verdict(byConcept.verdict, byConcept.quote);
+    if (concepts) return verdict('unclear', '');
+    const found = mention(text, lines);
     if (!found) return verdict('unclear', '');
-    // A criterion worded as an absence ('no prior insulin') is met when the record says it is absent.
-    const criterionNegated = NEGATIONS.test(text);
+    // A criterion worded as an absence ('no prior surgery') is met when the record says it is absent.
+    const criterionNegated = scopeWords(text).some((w) => w.status === 'negated');
     const present = !found.negated;
-    // Part of the criterion mentioned: its absence settles it ('denies smoking' → no active smoking), its
-    // presence does not ('smoker' is not 'active smoker'), so that stays for the researcher, with the quote.
+    // Part of the criterion mentioned: its absence settles it, its presence does not, so that stays for the
+    // researcher, with the quote.
     if (present && !found.complete) return verdict('unclear', found.quote);
     return verdict(present !== criterionNegated ? 'met' : 'not_met', found.quote);
   });

@@ -58,7 +58,8 @@ describe('offline screening', () => {
     const verdicts = (doc: string) => Object.fromEntries(screenOffline(criteria, doc, today).map((v) => [v.criterion_id, v.verdict]));
     expect(verdicts(record)).toMatchObject({ dm: 'met', smoke: 'not_met', hf: 'unclear' });
     expect(verdicts('Typ-2-Diabetes seit 2010. Keine Herzinsuffizienz. Raucherin.')).toEqual({ dm: 'met', preg: 'unclear', smoke: 'met', hf: 'not_met' });
-    expect(verdicts('Diabetes mellitus tipo 2. Embarazada de 12 semanas.')).toMatchObject({ dm: 'met', preg: 'unclear' });
+    // One of 'pregnancy or breastfeeding' written plainly is enough.
+    expect(verdicts('Diabetes mellitus tipo 2. Embarazada de 12 semanas.')).toMatchObject({ dm: 'met', preg: 'met' });
   });
 
   it('classifies: a failed critical criterion rules out, all satisfied is fit, otherwise possible', () => {

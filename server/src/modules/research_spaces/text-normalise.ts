@@ -1,10 +1,84 @@
+/**
+ * Text of patient records as the screeners read it. A record's evidence is its own sentences only: the lines that
+ * name a file (`=== report.pdf ===`, once written between a patient's files) are dropped, so a file name can
+ * never be quoted or read as a finding. Sentences are split where a sentence ends, never inside a number
+ * ('7,5 %', '1.73 m²'), after an abbreviation ('Dr.', 'z. B.', 'p. ex.') or a list number ('1.'), and lines a
+ * PDF wrapped mid-sentence are joined again (headings are not), so a quote is always a whole sentence.
+ */
+
 /** Lower case without accents, so 'Diabético' and 'diabetico', 'años' and 'anos' compare equal. */
 export const normalise = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-/** Sentences (or list lines) of a document, each kept as written for quoting. */
+/** What separates one file's text from the next when a patient's files are read together (no file names). */
+export const DOCUMENT_SEPARATOR = '\n\n\f\n\n';
+
+/** A line that only names a file: a header between files, not part of any record. */
+const FILE_HEADER = /^\s*={2,}\s*.*?\s*={2,}\s*$|^\s*[^\s/\\]+\.(?:pdf|txt|docx?|png|jpe?g|tiff?)\s*$/i;
+
+/** Words that end with a full stop without ending a sentence (normalised, without the stop), four languages. */
+const ABBREVIATIONS = new Set(
+  (
+    'dr dra drs sr sra srs prof mr mrs ms st no nr n vs etc approx ca cf fig ref resp incl max min mg ml dl kg cm mm ' +
+    'eg e g ie i z b d h u a o s p ex sr sra ex dto dta pag tel av hab jan fev feb mar abr apr mai jun jul ago aug set sep out okt oct nov dez dic dec ' +
+    'bzw ggf evtl inkl lt std tgl vgl zn usw pct pac doente'
+  ).split(/\s+/),
+);
+
+/** Whether the full stop at the end of `before` ends a sentence, given the text that follows it. */
+function endsSentence(before: string, after: string): boolean {
+  const word = normalise(before.match(/([\p{L}\p{N}]+)\.$/u)?.[1] ?? '');
+  if (!/^\s*(?:[\p{Lu}\p{N}"'(«¿¡—–-]|\p{Ll}\p{Lu})/u.test(after)) return false; // the next starts with a capital ('eGFR' too) or a number
+  if (ABBREVIATIONS.has(word)) return false;
+  if (/^\p{L}$/u.test(word)) return false; // an initial ('J. Silva') or 'z. B.'
+  if (/^\d{1,2}$/.test(word) && /^\s*\d{1,2}\.$/.test(before)) return false; // a list number at the line's start
+  return true;
+}
+
+/** One line of text split into sentences at '.', '!' or '?' that end one. */
+function splitLine(line: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  const ends = /[.!?]+(?=\s+\S)/g;
+  for (let m = ends.exec(line); m; m = ends.exec(line)) {
+    const end = m.index + m[0].length;
+    const before = line.slice(start, end);
+    if (m[0].includes('.') && m[0] === '.' && !endsSentence(before, line.slice(end))) continue;
+    out.push(before.trim());
+    start = end;
+  }
+  out.push(line.slice(start).trim());
+  return out;
+}
+
+/**
+ * The record's lines as written, with a PDF's wrapped lines joined: a line that does not end a sentence, a label
+ * or a list item continues on the next one when that starts in lower case or with a number and unit ('12 weeks of'
+ * + 'gestation.').
+ */
+function logicalLines(text: string): string[] {
+  const lines: string[] = [];
+  for (const raw of text.split(/\r?\n|\f/)) {
+    const line = raw.replace(/\s+/g, ' ').trim();
+    if (!line) {
+      lines.push('');
+      continue;
+    }
+    if (FILE_HEADER.test(line)) {
+      lines.push('');
+      continue;
+    }
+    const previous = lines.at(-1);
+    // A short line is a heading ('Antecedentes pessoais'), not a sentence the PDF wrapped.
+    const continues = previous && previous.split(' ').length >= 4 && !/[.!?:;]$/.test(previous) && /^\(?\p{Ll}[\p{Ll}'-]*(?:[\s,.;:)]|$)|^\d+(?:[.,]\d+)?\s*[\p{Ll}%]/u.test(line) && !/^[-*•·–]\s/.test(line);
+    if (continues) lines[lines.length - 1] = `${previous} ${line}`;
+    else lines.push(line);
+  }
+  return lines.filter(Boolean);
+}
+
+/** Sentences (or list lines) of a document, each kept as written for quoting; file-name headers are left out. */
 export function sentences(text: string): string[] {
-  return text
-    .split(/\n+|(?<=[.;!?])\s+/)
-    .map((s) => s.trim())
+  return logicalLines(text)
+    .flatMap(splitLine)
     .filter((s) => s.length > 1);
 }

@@ -1,0 +1,86 @@
+/**
+ * What a sentence says about each thing it names: present, negated ('no', 'denies', 'never', 'sem', 'kein',
+ * 'niega'), past ('former', 'ex-', 'history of', 'resolved', 'deixou de', 'ehemalig', 'dejó de') or about someone
+ * else ('mother with …') or left open ('unknown', 'suspected'). A cue reaches forward over a few words of its own clause, or back from just after the
+ * word ('tabagismo: negativo'); 'but', 'mas', 'aber', 'pero' and ';' end a clause. Read on normalised text with
+ * concept tokens (clinical-concepts.ts), in the four languages.
+ */
+
+export type Status = 'present' | 'negated' | 'past' | 'other_person' | 'uncertain';
+
+const NEGATION_BEFORE = new Set(
+  (
+    'no not nor never without none non denies denied deny negative absence absent free rules ruled ' +
+    'nao sem nega negou negado negada nunca nenhum nenhuma nem ausencia ausente ' +
+    'kein keine keinen keiner keinem keines nicht ohne verneint nie niemals weder ' +
+    'sin niega nego negado ningun ninguna ninguno tampoco jamas'
+  ).split(/\s+/),
+);
+/** 'no' is also Portuguese for 'in the': it reaches only the next few words. */
+const SHORT_REACH = new Set(['no', 'nem', 'nor']);
+
+const NEGATION_AFTER = new Set(
+  'none negative denied absent excluded ruled nein negativo negativa negado negada ausente excluido excluida negativ verneint ausgeschlossen descartado descartada'.split(/\s+/),
+);
+/** Short answers that negate only when they close the clause ('Tabagismo: não.', not 'diabetes no controlada'). */
+const NEGATION_CLOSING = new Set(['no', 'nao', 'nein', 'keine', 'nicht', 'nunca', 'never']);
+
+const PAST_BEFORE = new Set(
+  (
+    'former formerly ex previous previously prior past history hx quit stopped discontinued ceased resolved ' +
+    'antigo antiga previo previa previamente anterior antecedentes antecedente historia deixou abandonou suspendeu suspensa suspenso ' +
+    'ehemalig ehemalige ehemaliger ehemals fruher fruhere fruherer vorgeschichte anamnestisch zn abgesetzt ' +
+    'dejo abandono suspendio suspendido suspendida antiguo antigua'
+  ).split(/\s+/),
+);
+const PAST_AFTER = new Set(
+  'resolved ago stopped discontinued quit past resolvido resolvida suspenso suspensa suspendida suspendido resuelto resuelta abgeklungen abgesetzt behoben'.split(/\s+/),
+);
+
+const OTHER_PERSON = new Set(
+  'family mother father sister brother familiar familiares mae pai irma irmao avo familie mutter vater schwester bruder familienanamnese madre padre hermana hermano abuela abuelo'.split(/\s+/),
+);
+
+/** Words that leave it open ('smoking: unknown', 'suspected pregnancy'): such a mention settles nothing. */
+const UNCERTAIN = new Set(
+  'unknown unclear uncertain possible possibly probable probably suspected suspicion questionable desconhecido desconhecida ignorado possivel provavel suspeita suspeito unbekannt unklar moglich moglicherweise verdacht fraglich desconocido desconocida posible probable sospecha dudoso'.split(/\s+/),
+);
+
+const CLAUSE_END = new Set([';', '.', 'but', 'however', 'although', 'though', 'except', 'mas', 'porem', 'contudo', 'embora', 'exceto', 'aber', 'jedoch', 'sondern', 'ausser', 'pero', 'aunque', 'excepto', 'salvo']);
+
+/** Words within which a cue before a word still reaches it. */
+const REACH = 6;
+
+export type ScopedWord = { word: string; status: Status };
+
+/** Each word of a normalised sentence (concept tokens already in) with what the sentence says about it. */
+export function scopeWords(sentence: string): ScopedWord[] {
+  const tokens = sentence.match(/[a-z0-9]+|[;.]/g) ?? [];
+  return tokens.flatMap((word, i) => {
+    if (word === ';' || word === '.') return [];
+    return [{ word, status: statusAt(tokens, i) }];
+  });
+}
+
+function statusAt(tokens: string[], i: number): Status {
+  let status: Status = 'present';
+  // Back over this clause: the nearest cue decides, a negation over a past one ('no previous insulin').
+  for (let j = i - 1, seen = 0; j >= 0 && !CLAUSE_END.has(tokens[j]!); j--) {
+    const t = tokens[j]!;
+    if (!/^\d+$/.test(t)) seen++;
+    if (OTHER_PERSON.has(t) && seen <= REACH + 2) return 'other_person';
+    if (UNCERTAIN.has(t) && seen <= 3) return 'uncertain';
+    if (NEGATION_BEFORE.has(t) && seen <= (SHORT_REACH.has(t) ? 3 : REACH)) return 'negated';
+    if (PAST_BEFORE.has(t) && seen <= REACH && status === 'present') status = 'past';
+  }
+  // Just after the word: 'tabagismo: negativo', 'smoking – no', 'AVC resolvido'.
+  for (let j = i + 1; j < Math.min(tokens.length, i + 4) && !CLAUSE_END.has(tokens[j]!); j++) {
+    const t = tokens[j]!;
+    if (UNCERTAIN.has(t) && j <= i + 2) return 'uncertain';
+    if (NEGATION_AFTER.has(t) && j <= i + 2) return 'negated';
+    const closes = j + 1 === tokens.length || CLAUSE_END.has(tokens[j + 1]!);
+    if (NEGATION_CLOSING.has(t) && j <= i + 2 && closes) return 'negated';
+    if (PAST_AFTER.has(t) && status === 'present') status = 'past';
+  }
+  return status;
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { screenOffline } from './offline-screener.js';
+import { sentences } from './text-normalise.js';
+
+const today = new Date('2026-11-22T12:00:00Z');
+
+describe("a record's sentences", () => {
+  it('never split inside a number, after an abbreviation or a list number, and join lines a PDF wrapped', () => {
+    const text = 'HbA1c 7,5 % (Oct. 2026). TFGe 48 mL/min/1,73m2. Seen by Dr. Silva, z. B. today.\nCurrently pregnant, 12 weeks of\ngestation.\n1. Diabetes tipo 2\n2. eGFR 62 mL/min/1.73 m².';
+    expect(sentences(text)).toEqual([
+      'HbA1c 7,5 % (Oct. 2026).',
+      'TFGe 48 mL/min/1,73m2.',
+      'Seen by Dr. Silva, z. B. today.',
+      'Currently pregnant, 12 weeks of gestation.',
+      '1. Diabetes tipo 2',
+      '2. eGFR 62 mL/min/1.73 m².',
+    ]);
+  });
+
+  it('keep a heading apart from the line under it', () => {
+    expect(sentences('Antecedentes pessoais\ninsulinoterapia desde 2018.')).toEqual(['Antecedentes pessoais', 'insulinoterapia desde 2018.']);
+  });
+
+  it('leave file names out: a file name is never evidence', () => {
+    const documents = '=== insulin-pregnant.pdf ===\nNo insulin therapy to date.\n\n=== smoker.pdf ===\nType 2 diabetes.';
+    expect(sentences(documents)).toEqual(['No insulin therapy to date.', 'Type 2 diabetes.']);
+    const verdicts = screenOffline(
+      [
+        { id: 'ins', definition: 'Current insulin use', type: 'critical_exclusion', needsReview: false },
+        { id: 'preg', definition: 'Pregnancy or breastfeeding', type: 'critical_exclusion', needsReview: false },
+        { id: 'smoke', definition: 'Current smoking', type: 'critical_exclusion', needsReview: false },
+      ],
+      documents,
+      today,
+    );
+    for (const v of verdicts) expect(v.evidence).not.toMatch(/\.pdf|===/);
+    expect(verdicts.map((v) => v.verdict)).toEqual(['not_met', 'unclear', 'unclear']);
+  });
+});
