@@ -13,7 +13,7 @@ const NEGATION_BEFORE = new Set(
     'no not nor never without none non denies denied deny negative absence absent free rules ruled ' +
     'nao sem nega negou negado negada nunca nenhum nenhuma nem ausencia ausente ' +
     'kein keine keinen keiner keinem keines nicht ohne verneint nie niemals weder ' +
-    'sin niega nego negado ningun ninguna ninguno tampoco jamas'
+    'sin niega nego negado ningun ninguna ninguno tampoco jamas descarta descartou descartase'
   ).split(/\s+/),
 );
 /** 'no' is also Portuguese for 'in the': it reaches only the next few words. */
@@ -48,6 +48,13 @@ const UNCERTAIN = new Set(
 
 const CLAUSE_END = new Set([';', '.', 'but', 'however', 'although', 'though', 'except', 'mas', 'porem', 'contudo', 'embora', 'exceto', 'aber', 'jedoch', 'sondern', 'ausser', 'pero', 'aunque', 'excepto', 'salvo']);
 
+/** Verbs that carry a negation after the thing they are about ('insulin has not been started', 'dialysis is not indicated'). */
+const AUXILIARY = new Set(
+  'has have had is are was were be been do does did will ist sind war waren wurde wird hat haben e esta estao foi foram sera tem es estan fue fueron ha han sido'.split(/\s+/),
+);
+/** A heading, not a statement: 'Smoking status: non-smoker' says nothing by its first word. */
+const LABEL_AFTER = new Set(['status', 'estado', 'situacao', 'situacion']);
+
 /** Words within which a cue before a word still reaches it. */
 const REACH = 6;
 
@@ -72,6 +79,13 @@ function statusAt(tokens: string[], i: number): Status {
     if (UNCERTAIN.has(t) && seen <= 3) return 'uncertain';
     if (NEGATION_BEFORE.has(t) && seen <= (SHORT_REACH.has(t) ? 3 : REACH)) return 'negated';
     if (PAST_BEFORE.has(t) && seen <= REACH && status === 'present') status = 'past';
+  }
+  if (LABEL_AFTER.has(tokens[i + 1] ?? '')) return 'uncertain';
+  // A negated verb of which it is the subject: 'insulin has not been started', 'A insulina não foi iniciada'.
+  for (let j = i + 1; j < Math.min(tokens.length, i + 4) && !CLAUSE_END.has(tokens[j]!); j++) {
+    const negation = (t: string | undefined) => ['not', 'nicht', 'nao', 'no', 'kein', 'keine', 'never', 'nunca', 'nie'].includes(t ?? '');
+    // 'has not been' (en, de) or 'não foi' (pt, es: the negation before the verb).
+    if ((AUXILIARY.has(tokens[j]!) && negation(tokens[j + 1])) || (negation(tokens[j]) && AUXILIARY.has(tokens[j + 1] ?? ''))) return 'negated';
   }
   // Just after the word: 'tabagismo: negativo', 'smoking – no', 'AVC resolvido'.
   for (let j = i + 1; j < Math.min(tokens.length, i + 4) && !CLAUSE_END.has(tokens[j]!); j++) {

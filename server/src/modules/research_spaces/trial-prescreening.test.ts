@@ -83,6 +83,9 @@ describe('trial pre-screening offline', () => {
     for (const doc of ['No insulin therapy to date.', 'Sem insulinoterapia.', 'Nunca fez insulina.', 'Keine Insulintherapie.', 'Sin insulina.', 'Insulin stopped in 2020, now on metformin.'])
       expect(insulin(doc), doc).toBe('not_met');
     for (const doc of ['Insulin glargine 20 U at night.', 'Em insulinoterapia basal.', 'Insulintherapie seit 2018.', 'En tratamiento con insulina.']) expect(insulin(doc), doc).toBe('met');
+    // A negated verb after the thing it is about, and a heading that names it before the answer.
+    for (const doc of ['Insulin has not been started.', 'Insulin wurde nicht begonnen.', 'A insulina não foi iniciada.']) expect(insulin(doc), doc).toBe('not_met');
+    expect(smoking('Smoking status: non-smoker.')).toBe('not_met');
     expect(verdicts('Mother with type 2 diabetes.').dm).toBe('unclear');
   });
 
