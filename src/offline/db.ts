@@ -64,10 +64,6 @@ export type CachedSession = {
   nextOrder?: number;
   /** Time recorded so far (the server's figure, or this device's while it records), for the timer after a reload. */
   recorded_ms?: number;
-  /** The clinician finished it on this device; the finish waits in sessionOps until the server confirms it. */
-  finishQueued?: boolean;
-  /** Started on this device with no network: the server does not know it until its start is sent. */
-  localOnly?: boolean;
   /** Which device records it, as the server said (null: none). */
   recorder?: RecorderView;
   cachedAt: number;

@@ -51,12 +51,12 @@ function uploaderWith(answers: { part?: () => TransportResult; finish?: (op: Ses
 }
 
 describe('queued finish', () => {
-  it('counts the parts recorded and marks the local session as finishing', async () => {
+  it('counts the parts recorded and is kept until the server confirms it', async () => {
     await saveChunk(part(0), db);
     await saveChunk(part(1), db);
     const op = await queueFinish({ userId: 'u1', sessionId: 's1' }, db);
     expect(op.parts).toBe(2);
-    expect((await db.sessions.get('s1'))?.finishQueued).toBe(true);
+    expect((await finishWaiting('s1', db))?.parts).toBe(2);
   });
 
   it('goes after every part it counts, and is deleted once the server confirmed it', async () => {
@@ -155,7 +155,7 @@ describe('a consultation started with no network', () => {
   it('is cached as active under an id of its own, and its start waits to be sent', async () => {
     const session = await startHere();
     expect(session.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect((await db.sessions.get(session.id))?.localOnly).toBe(true);
+    expect((await db.sessions.get(session.id))?.status).toBe('active');
     expect((await startWaiting(session.id, db))?.consultationTypeId).toBe('general_consultation');
   });
 

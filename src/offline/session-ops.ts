@@ -42,7 +42,6 @@ export async function startLocally(
     transcription_status: 'none',
     user_inputs: [],
     nextOrder: 0,
-    localOnly: true,
     cachedAt: now,
   };
   await db.transaction('rw', db.sessionOps, db.sessions, async () => {
@@ -90,7 +89,6 @@ export async function queueFinish(input: { userId: string; sessionId: string }, 
       nextAttemptAt: 0,
     };
     await db.sessionOps.put(op);
-    await db.sessions.update(input.sessionId, { finishQueued: true });
     return op;
   });
 }

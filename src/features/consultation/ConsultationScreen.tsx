@@ -84,7 +84,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
     return problem ? <Alert tone="error">{i18n._(problem === 'offline' ? connectionLost : problem === 'overloaded' ? recordingMessages.overloaded : recordingMessages.loadFailed)}</Alert> : <p role="status"><Trans>Loading…</Trans></p>;
   }
   // Finished on this device: no more recording here, even while the finish still waits to reach the server.
-  const active = session.status === 'active' && !session.finishQueued && !queuedFinish;
+  const active = session.status === 'active' && !queuedFinish;
   const readOnly = session.read_only === true;
   return (
     <div className="consultation" data-variant={variant} data-read-only={readOnly || undefined}>

@@ -27,8 +27,6 @@ export async function cacheSession(s: SessionDetail): Promise<void> {
     user_inputs: s.user_inputs,
     nextOrder: Math.max(previous?.nextOrder ?? 0, ...s.audios.map((a) => a.order + 1)),
     recorded_ms: Math.max(previous?.recorded_ms ?? 0, s.recorded_ms ?? 0),
-    // Finished on this device but not yet confirmed: the server still says active until the finish arrives.
-    finishQueued: s.status === 'active' ? previous?.finishQueued : undefined,
     recorder: s.recorder,
     cachedAt: Date.now(),
   });

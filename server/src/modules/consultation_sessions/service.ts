@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { consultationSessions } from '../../db/schema.js';
@@ -65,15 +65,18 @@ async function finishSessionRow(db: Database, id: string, retentionMinutes: numb
       updatedAt: now,
       // Also every part another device recorded (its heartbeats report its count): finishing on the desktop while the
       // phone records still waits for the phone's last parts.
-      ...(parts === undefined ? {} : { expectedParts: sql`greatest(coalesce(${consultationSessions.expectedParts}, 0), ${parts}::int, ${consultationSessions.recorderNextOrder})` }),
+      ...(parts === undefined ? {} : { expectedParts: raisedExpectedParts(parts, sql`${consultationSessions.recorderNextOrder}`) }),
     })
     .where(and(eq(consultationSessions.id, id), eq(consultationSessions.status, 'active')))
     .returning();
   return row;
 }
 
-/** A repeated finish may name more parts than an earlier one (its queue found more), never fewer. */
-const raisedExpectedParts = (parts: number) => sql`greatest(coalesce(${consultationSessions.expectedParts}, 0), ${parts}::int)`;
+/**
+ * A repeated finish may name more parts than an earlier one (its queue found more), never fewer; `atLeast` is
+ * another count the notes must wait for too (the recorder's reported one).
+ */
+const raisedExpectedParts = (parts: number, atLeast: SQL = sql`0`) => sql`greatest(coalesce(${consultationSessions.expectedParts}, 0), ${parts}::int, ${atLeast})`;
 
 /** The caller's own session with this id, whatever its state (a replayed start answers it as it is). */
 export async function findOwnedSessionById(ctx: AppContext, userId: string, id: string): Promise<SessionRow | undefined> {
