@@ -11,7 +11,18 @@
  */
 export type ConceptKind = 'state' | 'condition';
 
-const CONCEPTS: Record<string, { kind: ConceptKind; phrases: string[] }> = {
+type Concept = {
+  kind: ConceptKind;
+  phrases: string[];
+  /** A broader concept whose absence is this one's absence ('no oxygen therapy': no long-term oxygen either). */
+  within?: string;
+  /** A medicine: a record's medication list that leaves it out says the patient is not taking it. */
+  medicine?: true;
+  /** A state no patient of this age or older is in (pregnancy at 60). */
+  notFromAge?: number;
+};
+
+const CONCEPTS: Record<string, Concept> = {
   conceptdiabetestype2: {
     kind: 'condition',
     phrases: [
@@ -30,9 +41,10 @@ const CONCEPTS: Record<string, { kind: ConceptKind; phrases: string[] }> = {
       'diabetes mellitus typ 1', 'diabetes mellitus typ i', 'typ-1-diabetes', 'typ 1 diabetes', 'typ-1-diabetes mellitus', 'diabetes typ 1', 'typ-1-diabetiker', 'typ-1-diabetikerin',
     ],
   },
-  conceptpregnancy: { kind: 'state', phrases: ['pregnancy', 'pregnant', 'gestation', 'gravidez', 'gravida', 'gestacao', 'gestante', 'schwangerschaft', 'schwanger', 'embarazo', 'embarazada', 'gestacion'] },
+  conceptpregnancy: { kind: 'state', notFromAge: 60, phrases: ['pregnancy', 'pregnant', 'gestation', 'gravidez', 'gravida', 'gestacao', 'gestante', 'schwangerschaft', 'schwanger', 'embarazo', 'embarazada', 'gestacion'] },
   conceptbreastfeeding: {
     kind: 'state',
+    notFromAge: 60,
     phrases: ['breastfeeding', 'breast-feeding', 'breast feeding', 'lactating', 'lactation', 'nursing mother', 'amamentacao', 'amamenta', 'amamentar', 'aleitamento materno', 'lactante', 'stillzeit', 'stillend', 'stillt', 'lactancia', 'dando el pecho'],
   },
   conceptsmoking: {
@@ -41,9 +53,33 @@ const CONCEPTS: Record<string, { kind: ConceptKind; phrases: string[] }> = {
   },
   conceptmalesex: { kind: 'condition', phrases: ['male', 'man', 'sexo masculino', 'sexo: masculino', 'masculino', 'homem', 'mannlich', 'geschlecht: mannlich', 'hombre', 'varon'] },
   concepthypertension: { kind: 'condition', phrases: ['arterial hypertension', 'hypertension', 'hipertensao arterial', 'hipertensao', 'arterielle hypertonie', 'hypertonie', 'hipertension arterial', 'hipertension'] },
-  conceptheartfailure: { kind: 'condition', phrases: ['heart failure', 'cardiac failure', 'insuficiencia cardiaca', 'herzinsuffizienz'] },
+  conceptheartfailure: {
+    kind: 'condition',
+    phrases: [
+      'heart failure', 'cardiac failure', 'hfref', 'hfpef', 'hfmref', 'chf', 'insuficiencia cardiaca', 'insuf. cardiaca', 'insuf cardiaca', 'icfer', 'icfep', 'herzinsuffizienz', 'herzschwache',
+    ],
+  },
+  conceptcopd: {
+    kind: 'condition',
+    phrases: [
+      'chronic obstructive pulmonary disease', 'chronic obstructive lung disease', 'copd', 'doenca pulmonar obstrutiva cronica', 'dpoc',
+      'chronisch obstruktive lungenerkrankung', 'chronisch-obstruktive lungenerkrankung', 'enfermedad pulmonar obstructiva cronica', 'epoc',
+    ],
+  },
+  conceptasthma: { kind: 'condition', phrases: ['bronchial asthma', 'asthma bronchiale', 'asma bronquica', 'asma bronquial', 'asthma', 'asma'] },
+  conceptlongtermoxygen: {
+    kind: 'state',
+    within: 'conceptoxygentherapy',
+    phrases: [
+      'long-term oxygen therapy', 'long term oxygen therapy', 'long-term oxygen', 'ltot', 'home oxygen therapy', 'home oxygen',
+      'oxigenoterapia de longa duracao', 'oxigenoterapia domiciliaria', 'oxigenoterapia cronica', 'oxigenio domiciliario', 'oxigenoterapia de larga duracion', 'oxigeno domiciliario',
+      'langzeit-sauerstofftherapie', 'sauerstoff-langzeittherapie', 'sauerstofflangzeittherapie', 'langzeitsauerstofftherapie', 'o2-langzeittherapie', 'o 2-langzeittherapie', '0 2-langzeittherapie', '02-langzeittherapie', 'heimsauerstoff',
+    ],
+  },
+  conceptoxygentherapy: { kind: 'state', phrases: ['oxygen therapy', 'supplemental oxygen', 'oxigenoterapia', 'sauerstofftherapie', 'sauerstoffgabe'] },
   conceptinsulin: {
     kind: 'state',
+    medicine: true,
     phrases: ['insulin therapy', 'insulin treatment', 'insulinoterapia', 'insulintherapie', 'insulinterapia', 'insulina', 'insulin', 'insulins', 'insulinas', 'insulinpflichtig', 'insulinizado', 'insulinizada', 'insulinotratado', 'insulinotratada'],
   },
   conceptdialysis: { kind: 'state', phrases: ['dialysis', 'haemodialysis', 'hemodialysis', 'dialise', 'hemodialise', 'dialyse', 'hamodialyse', 'dialisis', 'hemodialisis'] },
@@ -62,6 +98,7 @@ const EXCLUSIVE: string[][] = [
 ];
 
 export const conceptKind = (token: string): ConceptKind => CONCEPTS[token]?.kind ?? 'condition';
+export const conceptOf = (token: string): Concept | undefined => CONCEPTS[token];
 export const isConcept = (word: string) => word in CONCEPTS;
 export const exclusiveWith = (token: string): string[] => EXCLUSIVE.filter((group) => group.includes(token)).flatMap((group) => group.filter((t) => t !== token));
 

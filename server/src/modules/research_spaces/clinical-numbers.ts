@@ -86,7 +86,7 @@ export function datesIn(text: string): Date[] {
 }
 
 export const BIRTH = /(?:date of birth|birth date|birthdate|\bdob\b|\bd\.o\.b|\bborn\b|data de nascimento|data nasc|\bnascid[oa] (?:em|a)|geburtsdatum|geb\.|geboren am|geboren|fecha de nacimiento|f\. nac|nacid[oa] el)/;
-const RECORD_DATE = /(?:\bdate\b|\bdated\b|\bdata\b|\bdatum\b|\bfecha\b|consulta|consultation|\bvisit|visita|emitido|emitida|issued|report|relatorio|informe|befund|erstellt|untersuchung|\bam\b|\bem\b|\bel\b)/;
+const RECORD_DATE = /(?:\bdate\b|\bdated\b|\bdata\b|\bdatum\b|\bfecha\b|consulta|consultation|\bvisit|visita|emitido|emitida|issued|report|relatorio|informe|befund|erstellt|untersuchung|\bnota\b|internamento|\bletter\b|brief\b|summary|resumo|historia|\bam\b|\bem\b|\bel\b)/;
 
 export const yearsBetween = (from: Date, to: Date) => {
   let age = to.getUTCFullYear() - from.getUTCFullYear();
@@ -100,7 +100,7 @@ const STATED_AGE = [
   /\b(?:age|aged|idade|alter|edad)\s*[:=]?\s*(\d{1,3})\b/,
   /\b(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|y)\s*(?:-|\s)?old\b/,
   /\b(\d{1,3})\s*anos de (?:idade|edad)\b/,
-  /\b(\d{1,3})\s*jahre alt\b/,
+  /\b(\d{1,3})\s*jahre a[l1]t\b/, // 'a1t': a scan's l read as 1
   /\b(\d{1,3})\s*-?\s*jahrige\w*/,
   /\b(?:doente|utente|paciente|mulher|homem|senhora|senhor|mujer|hombre|varon|patient|patientin|woman|man|male|female|sexo \w+)\s*(?:de|com|con|of|aged|,)?\s*(\d{1,3})\s*(?:anos|years|jahre|a)\b/,
 ];
@@ -117,20 +117,47 @@ export function patientAge(lines: Sentence[], today: Date): { age: number; quote
   const birthLine = lines.find((l) => BIRTH.test(l.norm) && datesIn(l.norm.slice(l.norm.search(BIRTH))).length > 0);
   if (!birthLine) return undefined;
   const born = datesIn(birthLine.norm.slice(birthLine.norm.search(BIRTH)))[0]!;
-  // The record's date: a dated line (report, visit) or else the latest date written, never after today.
-  const dated = (labelled: boolean) =>
-    lines
-      .filter((l) => l !== birthLine && !BIRTH.test(l.norm) && (!labelled || RECORD_DATE.test(l.norm)))
-      .flatMap((l) => datesIn(l.norm).map((date) => ({ date, line: l })))
-      .filter(({ date }) => date > born && date <= today)
-      .sort((a, b) => b.date.getTime() - a.date.getTime())[0];
-  const recordDate = dated(true) ?? dated(false);
-  const age = yearsBetween(born, recordDate?.date ?? today);
-  return { age, quote: recordDate ? `${birthLine.text} ${recordDate.line.text}` : birthLine.text };
+  const dated = recordDate(lines, today, born);
+  const age = yearsBetween(born, dated?.date ?? today);
+  return { age, quote: dated ? `${birthLine.text} ${dated.line.text}` : birthLine.text };
 }
 
-/** Lab values the screener knows under their local names (and OCR's usual confusions), with unit conversions. */
-const ANALYTES: { id: string; names: RegExp; convert?: (value: number, unit: string) => number }[] = [
+/**
+ * The record's own date: the latest date on a dated line (report, visit, letter) or else the latest date written,
+ * never after `today` nor before `after`; dates of birth are not the record's.
+ */
+export function recordDate<S extends Sentence>(lines: S[], today: Date, after?: Date): { date: Date; line: S } | undefined {
+  const dated = (labelled: boolean) =>
+    lines
+      .filter((l) => !BIRTH.test(l.norm) && (!labelled || RECORD_DATE.test(l.norm)))
+      .flatMap((l) => datesIn(l.norm).map((date) => ({ date, line: l })))
+      .filter(({ date }) => (!after || date > after) && date <= today)
+      .sort((a, b) => b.date.getTime() - a.date.getTime())[0];
+  return dated(true) ?? dated(false);
+}
+
+/**
+ * Measurements the screener knows under their local names (and a scan's usual confusions), four languages.
+ * `names` are what a criterion and a record call it; `recordNames` what only a record does (a blood pressure
+ * 'PA 118/72' gives the systolic one). A value is read after its name unless `before` ('35 pack-years'); `unit`
+ * is the unit it must carry (an ejection fraction's '%', not the litres beside it); `pair` which number of an
+ * 'a/b' pair it is.
+ */
+type Analyte = {
+  id: string;
+  names: RegExp;
+  recordNames?: RegExp;
+  before?: boolean;
+  unit?: string;
+  pair?: 0 | 1;
+  /** Thousands may be grouped ('1 250', '1.250 pg/mL'): no decimals of this measure have three digits. */
+  grouped?: boolean;
+  convert?: (value: number, unit: string) => number;
+};
+
+const BLOOD_PRESSURE = /\b(?:blood pressure|bp|b\.p\.|pa|ta|tensao arterial|pressao arterial|presion arterial|tension arterial|rr|blutdruck)\b/;
+
+const ANALYTES: Analyte[] = [
   {
     id: 'hba1c',
     names: /\b(?:hb\s?a[1li]\s?c|a[1li]c|hba[1li]|hemoglobina (?:glicada|glicosilada|glucosilada|a1c)|glyc(?:at|osyl)ed ha?emoglobin|glykiertes hamoglobin|glykohamoglobin)\b/,
@@ -142,25 +169,147 @@ const ANALYTES: { id: string; names: RegExp; convert?: (value: number, unit: str
     names: /\b(?:e?gfr|e?tfge?|fge|ckd[- ]?epi|mdrd|(?:estimated )?glomerular filtration rate|taxa de filtr\w* glomerular(?: estimada)?|filtrado glomerular(?: estimado)?|tasa de filtr\w* glomerular(?: estimada)?|(?:geschatzte )?glomerulare filtrationsrate)\b/,
   },
   { id: 'bmi', names: /\b(?:bmi|imc|body mass index|indice de massa corporal|indice de masa corporal|korpermasseindex|body-mass-index)\b/ },
+  {
+    id: 'lvef',
+    names: /\b(?:lv-?\s?ef|ef|feve|fevi|fej|(?:left ventricular )?ejection fraction|fracao de ejecao(?: do ventriculo esquerdo)?|fraccion de eyeccion(?: del ventriculo izquierdo)?|(?:linksventrikulare )?ejektionsfraktion)\b/,
+    unit: '%',
+  },
+  { id: 'ntprobnp', names: /\b(?:nt-?\s?pro-?\s?bnp|n-terminal pro-?b-type natriuretic peptide)\b/, grouped: true, convert: (v, unit) => (/ng\/ml/.test(unit) ? v * 1000 : v) },
+  // FEV1 as a percentage of predicted; the FEV1/FVC ratio is another measure.
+  { id: 'fev1', names: /\b(?:fev\s?[1l]|vef\s?1|vems)\b(?!\s*\/\s*(?:f?vc|cvf?))/, unit: '%' },
+  {
+    id: 'sbp',
+    names: /\b(?:systolic (?:blood )?pressure|systolic bp|sbp|pressao arterial sistolica|presion arterial sistolica|tension arterial sistolica|systolischer blutdruck|systolischer druck)\b/,
+    recordNames: BLOOD_PRESSURE,
+    pair: 0,
+  },
+  {
+    id: 'dbp',
+    names: /\b(?:diastolic (?:blood )?pressure|diastolic bp|dbp|pressao arterial diastolica|presion arterial diastolica|tension arterial diastolica|diastolischer blutdruck|diastolischer druck)\b/,
+    recordNames: BLOOD_PRESSURE,
+    pair: 1,
+  },
+  {
+    id: 'packyears',
+    names: /(?<![a-z])(?:pack[- ]?years?|paquetes?[- /]?anos?|paq[- /]?ano|packungsjahre?n?|unidades maco[- /]ano|macos?[- /]ano|carga tabagica)(?![a-z])/,
+    // A number then its unit: '35 paquetes-año', 'carga tabágica de 50 UMA', '40 py'.
+    recordNames: /(?<![a-z])(?:pack[- ]?years?|paquetes?[- /]?anos?|paq[- /]?ano|packungsjahre?n?|unidades maco[- /]ano|macos?[- /]ano|uma|upa|py|p\/y|pj)(?![a-z])/,
+    before: true,
+  },
 ];
 
 export const analyteIn = (criterion: string) => ANALYTES.find((a) => a.names.test(criterion));
 
-/** The first value of the analyte the record gives, with its sentence; dates and method names are skipped. */
-export function measuredValue(analyteId: string, lines: Sentence[]): { value: number; quote: string } | undefined {
-  const analyte = ANALYTES.find((a) => a.id === analyteId)!;
-  const names = new RegExp(analyte.names.source, 'g');
+const GROUPED = String.raw`(\d{1,3}(?:[ .]\d{3})+(?![.,]?\d)|\d{1,6}(?:[.,]\d+)?)`;
+const UNITS = String.raw`(%|mmol\/mol|ml\/min|pg\/ml|ng\/l|ng\/ml|mmhg)?`;
+
+/** Every value of the analyte the record gives, with its sentence and the latest date that sentence carries. */
+function valuesOf(analyte: Analyte, lines: Sentence[]): { value: number; quote: string; date?: Date }[] {
+  const found: { value: number; quote: string; date?: Date }[] = [];
+  const number = analyte.grouped ? GROUPED : NUMBER;
+  const read = (raw: string, unit: string) => {
+    const value = analyte.grouped ? Number(raw.replace(/[ .](?=\d{3}\b)/g, '').replace(',', '.')) : toNumber(raw);
+    return analyte.convert ? analyte.convert(value, unit) : value;
+  };
   for (const line of lines) {
-    for (const m of line.norm.matchAll(names)) {
-      const after = line.norm
-        .slice(m.index! + m[0].length, m.index! + m[0].length + 60)
-        .replace(DATE, ' ')
-        .replace(/\b(?:ckd[- ]?epi|mdrd|dcct|ifcc|ngsp)(?:\s*\d{4})?\b/g, ' ');
-      const found = after.match(new RegExp(`^[^\\d\\n]{0,25}?${NUMBER}\\s*(%|mmol\\/mol|ml\\/min)?`));
-      if (!found) continue;
-      const value = toNumber(found[1]!);
-      return { value: analyte.convert ? analyte.convert(value, found[2] ?? '') : value, quote: line.text };
+    const dates = datesIn(line.norm);
+    const date = dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : undefined;
+    const push = (value: number) => found.push({ value, quote: line.text, date });
+    if (analyte.before) {
+      for (const m of line.norm.matchAll(new RegExp(`${NUMBER}\\s*-?\\s*(?:${analyte.recordNames!.source})`, 'g'))) push(toNumber(m[1]!));
+      continue;
+    }
+    const patterns = [{ names: analyte.names, pair: undefined }, ...(analyte.recordNames ? [{ names: analyte.recordNames, pair: analyte.pair }] : [])];
+    for (const { names, pair } of patterns) {
+      for (const m of line.norm.matchAll(new RegExp(names.source, 'g'))) {
+        const after = line.norm
+          .slice(m.index! + m[0].length, m.index! + m[0].length + 60)
+          .replace(DATE, ' ')
+          .replace(/\b(?:ckd[- ]?epi|mdrd|dcct|ifcc|ngsp)(?:\s*\d{4})?\b/g, ' ');
+        if (pair !== undefined) {
+          const bp = after.match(/^[^\d\n]{0,25}?(\d{2,3})\s*\/\s*(\d{2,3})\b/);
+          if (bp) push(Number(bp[pair + 1]));
+          continue;
+        }
+        const valued = analyte.unit
+          ? after.match(new RegExp(`^[^\\n]{0,40}?${number}\\s*(${analyte.unit.replace(/[/%]/g, (c) => `\\${c}`)})`))
+          : after.match(new RegExp(`^[^\\d\\n]{0,25}?${number}\\s*${UNITS}`));
+        if (valued) push(read(valued[1]!, valued[2] ?? ''));
+      }
     }
   }
+  return found;
+}
+
+/**
+ * The analyte's value in the record, with its sentence: the latest dated one where the record gives several
+ * with dates, else the first; dates and method names are never read as values.
+ */
+export function measuredValue(analyteId: string, lines: Sentence[]): { value: number; quote: string } | undefined {
+  const values = valuesOf(ANALYTES.find((a) => a.id === analyteId)!, lines);
+  const dated = values.filter((v) => v.date).sort((a, b) => b.date!.getTime() - a.date!.getTime());
+  const chosen = values.length > 1 && dated.length > 0 ? dated[0] : values[0];
+  return chosen && { value: chosen.value, quote: chosen.quote };
+}
+
+const SPELLED: Record<string, number> = {};
+[
+  'one um uma ein eine einem einen uno una',
+  'two dois duas zwei dos',
+  'three tres drei',
+  'four quatro vier cuatro',
+  'five cinco funf',
+  'six seis sechs',
+  'seven sete sieben siete',
+  'eight oito acht ocho',
+  'nine nove neun nueve',
+  'ten dez zehn diez',
+  'eleven onze elf once',
+  'twelve doze zwolf doce',
+].forEach((names, i) => names.split(' ').forEach((n) => (SPELLED[n] = i + 1)));
+const AMOUNT = `(\\d{1,3}|${Object.keys(SPELLED).join('|')})`;
+const UNIT_DAYS: [RegExp, number][] = [
+  [/^(?:days?|dias?|tagen?)$/, 1],
+  [/^(?:weeks?|semanas?|wochen?)$/, 7],
+  [/^(?:months?|meses|mes|monaten?|monate)$/, 30.44],
+  [/^(?:years?|anos?|jahren?|jahre)$/, 365.25],
+];
+const PERIOD_UNIT = '(days?|dias?|tagen?|weeks?|semanas?|wochen?|months?|meses|mes|monaten?|monate|years?|anos?|jahren?|jahre)';
+const toDays = (amount: string, unit: string) => (SPELLED[amount] ?? Number(amount)) * UNIT_DAYS.find(([u]) => u.test(unit))![1];
+
+/**
+ * A time window a criterion sets back from the record's date ('within the last 3 months', 'nos últimos 6 meses',
+ * 'in den letzten drei Monaten', 'en las últimas 4 semanas'), in days, with the words that set it.
+ */
+export function windowIn(criterion: string): { days: number; words: string } | undefined {
+  const m = criterion.match(
+    new RegExp(
+      `(?:(?:within|in|during|over)\\s+(?:the\\s+)?(?:last|past|previous|preceding|prior)|within|(?:nos|nas|durante os|durante as)\\s+(?:ultimos|ultimas)|(?:innerhalb\\s+)?(?:der|den)\\s+(?:letzten|vergangenen)|innerhalb(?:\\s+von)?|(?:en|durante)\\s+(?:los|las)\\s+(?:ultimos|ultimas)|(?:ha|hace)\\s+menos\\s+de|less than)\\s+${AMOUNT}\\s+${PERIOD_UNIT}(?![a-z])`,
+    ),
+  );
+  return m ? { days: toDays(m[1]!, m[2]!), words: m[0] } : undefined;
+}
+
+/**
+ * When a sentence dates what it tells: a full date, a month and year, a year, or a time ago ('3 weeks ago',
+ * 'há 2 meses', 'vor 2 Monaten', 'hace 2 meses') from the record's date; as the earliest and latest day it can be.
+ */
+export function eventSpan(norm: string, recordOn: Date): { from: Date; to: Date } | undefined {
+  const dates = datesIn(norm);
+  if (dates.length) return { from: dates[0]!, to: dates[0]! };
+  const ago = norm.match(new RegExp(`(?:(?:ha|hace|vor)\\s+${AMOUNT}\\s+${PERIOD_UNIT}|${AMOUNT}\\s+${PERIOD_UNIT}\\s+ago)(?![a-z])`));
+  if (ago) {
+    const days = ago[1] ? toDays(ago[1], ago[2]!) : toDays(ago[3]!, ago[4]!);
+    const at = new Date(recordOn.getTime() - days * 86_400_000);
+    return { from: at, to: at };
+  }
+  const monthYear = norm.match(new RegExp(`\\b(?:(\\d{1,2})[/.-]|${MONTH}\\s*(?:de\\s+)?)(\\d{4})\\b`));
+  if (monthYear) {
+    const month = monthYear[1] ? Number(monthYear[1]) : MONTHS[monthYear[2]!]!;
+    const year = Number(monthYear[3]);
+    if (month >= 1 && month <= 12) return { from: new Date(Date.UTC(year, month - 1, 1)), to: new Date(Date.UTC(year, month, 0)) };
+  }
+  const year = norm.match(/(?<![\d.,/-])((?:19|20)\d{2})(?![\d]|[.,/-]\d|\s*(?:mg|ml|pg|g|kg|%))/);
+  if (year) return { from: new Date(Date.UTC(Number(year[1]), 0, 1)), to: new Date(Date.UTC(Number(year[1]), 11, 31)) };
   return undefined;
 }

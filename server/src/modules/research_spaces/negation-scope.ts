@@ -88,13 +88,14 @@ function statusAt(tokens: string[], i: number): Status {
     if ((AUXILIARY.has(tokens[j]!) && negation(tokens[j + 1])) || (negation(tokens[j]) && AUXILIARY.has(tokens[j + 1] ?? ''))) return 'negated';
   }
   // Just after the word: 'tabagismo: negativo', 'smoking – no', 'AVC resolvido'.
-  for (let j = i + 1; j < Math.min(tokens.length, i + 4) && !CLAUSE_END.has(tokens[j]!); j++) {
+  for (let j = i + 1; j < Math.min(tokens.length, i + 6) && !CLAUSE_END.has(tokens[j]!); j++) {
     const t = tokens[j]!;
     if (UNCERTAIN.has(t) && j <= i + 2) return 'uncertain';
     if (NEGATION_AFTER.has(t) && j <= i + 2) return 'negated';
     const closes = j + 1 === tokens.length || CLAUSE_END.has(tokens[j + 1]!);
     if (NEGATION_CLOSING.has(t) && j <= i + 2 && closes) return 'negated';
-    if (PAST_AFTER.has(t) && status === 'present') status = 'past';
+    // 'Asma en la infancia, resuelta': a word that closes the clause reaches further back than one inside it.
+    if (PAST_AFTER.has(t) && status === 'present' && (j <= i + 3 || closes)) status = 'past';
   }
   return status;
 }

@@ -7,10 +7,10 @@
  * evidence is always one or two whole sentences of the record, never a file name (text-normalise.ts).
  */
 import type { Criterion, CriterionAssessment, Verdict } from './criteria.js';
-import { conceptKind, exclusiveWith, isConcept, withConcepts } from './clinical-concepts.js';
-import { analyteIn, boundsIn, measuredValue, patientAge, within } from './clinical-numbers.js';
+import { conceptKind, conceptOf, exclusiveWith, isConcept, withConcepts } from './clinical-concepts.js';
+import { analyteIn, boundsIn, eventSpan, measuredValue, patientAge, recordDate, windowIn, within } from './clinical-numbers.js';
 import { scopeWords, type ScopedWord, type Status } from './negation-scope.js';
-import { normalise, sentences } from './text-normalise.js';
+import { normalise, repairOcrDigits, sentences } from './text-normalise.js';
 
 /** Words that say nothing about what a criterion asks (four languages). */
 const STOPWORDS = new Set(
@@ -52,55 +52,102 @@ const contentWords = (text: string) => [...new Set(text.split(/[^a-z0-9]+/).filt
 const stem = (w: string) => (isConcept(w) ? w : w.slice(0, Math.max(4, Math.min(w.length, 6))));
 
 function readLine(text: string): Line {
-  const norm = normalise(text);
+  const norm = repairOcrDigits(normalise(text));
   const scoped = scopeWords(withConcepts(norm));
   const stems = new Map<string, Status[]>();
   for (const { word, status } of scoped) if (word.length >= 4) stems.set(stem(word), [...(stems.get(stem(word)) ?? []), status]);
   return { text, norm, scoped, stems };
 }
 
-type Finding = { holds: boolean; quote: string } | undefined;
+/** What the record says of a concept: it holds, it does not, or it is named without settling it (`holds` undefined). */
+type Finding = { holds: boolean | undefined; quote: string } | undefined;
+
+/** The record read once for every criterion: its sentences, the patient's age and the record's own date. */
+type Record_ = { lines: Line[]; age: { age: number; quote: string } | undefined; recordOn: Date };
+
+/** A medication list ('Medication:', 'Terapêutica habitual:', 'Dauermedikation:'), which names what is taken. */
+const MEDICATION_LIST = /^(?:current |usual )?(?:medication|medications|medicines|drugs|medicacao|medicacao habitual|terapeutica|terapeutica habitual|medicamentos|medikation|medikamente|dauermedikation|tratamiento|tratamiento habitual|medicacion|medicacion habitual)\s*:/;
 
 /** Whether the record says the concept holds for the patient, as the criterion asks it (now, or ever). */
-function conceptFinding(concept: string, wantsEver: boolean, lines: Line[], readExclusive = true): Finding {
+function conceptFinding(concept: string, wantsEver: boolean, record: Record_, readRelated = true): Finding {
   let absent: Finding;
-  for (const line of lines) {
+  for (const line of record.lines) {
     for (const status of line.stems.get(concept) ?? []) {
       if (status === 'other_person' || status === 'uncertain') continue;
       if (status === 'present' || (status === 'past' && wantsEver)) return { holds: true, quote: line.text };
       absent ??= { holds: false, quote: line.text };
     }
   }
-  if (absent || !readExclusive) return absent;
+  if (absent || !readRelated) return absent;
   // Type 1 diabetes written plainly settles a criterion asking for type 2.
   for (const other of exclusiveWith(concept)) {
-    const found = conceptFinding(other, true, lines, false);
+    const found = conceptFinding(other, true, record, false);
     if (found?.holds) return { holds: false, quote: found.quote };
+  }
+  const about = conceptOf(concept);
+  // 'No oxygen therapy' says there is no long-term oxygen therapy; 'oxygen therapy' alone does not say it is.
+  if (about?.within) {
+    const broader = conceptFinding(about.within, wantsEver, record, false);
+    if (broader) return { holds: broader.holds === false ? false : undefined, quote: broader.quote };
+  }
+  if (about?.notFromAge && record.age && record.age.age >= about.notFromAge) return { holds: false, quote: record.age.quote };
+  if (about?.medicine) {
+    const list = record.lines.find((l) => MEDICATION_LIST.test(l.norm));
+    if (list) return { holds: false, quote: list.text };
   }
   return undefined;
 }
 
+/**
+ * A concept asked within a time window ('myocardial infarction within the last 3 months'): it holds when the
+ * record dates it inside the window back from the record's date, not when it dates it before or says it never
+ * happened; undated, it is left open.
+ */
+function windowFinding(concept: string, days: number, record: Record_): Finding {
+  const start = new Date(record.recordOn.getTime() - days * 86_400_000);
+  let outside: Finding;
+  let open: Finding;
+  let absent: Finding;
+  for (const line of record.lines) {
+    for (const status of line.stems.get(concept) ?? []) {
+      if (status === 'other_person' || status === 'uncertain') continue;
+      if (status === 'negated') {
+        absent ??= { holds: false, quote: line.text };
+        continue;
+      }
+      const span = eventSpan(line.norm, record.recordOn);
+      if (span && span.from >= start && span.from <= record.recordOn) return { holds: true, quote: line.text };
+      if (span && span.to < start) outside ??= { holds: false, quote: line.text };
+      else open ??= { holds: undefined, quote: line.text };
+    }
+  }
+  return open ?? outside ?? absent;
+}
+
 /** A criterion about known concepts: each concept read in the record, combined by the criterion's 'or' / 'and'. */
-function conceptVerdict(criterion: string, lines: Line[]): { verdict: Verdict; quote: string } | undefined {
-  const scoped = scopeWords(withConcepts(criterion));
+function conceptVerdict(criterion: string, record: Record_): { verdict: Verdict; quote: string } | undefined {
+  const window = windowIn(criterion);
+  const asked = window ? criterion.replace(window.words, ' ') : criterion;
+  const scoped = scopeWords(withConcepts(asked));
   const concepts = scoped.filter((w) => isConcept(w.word));
   if (concepts.length === 0) return undefined;
   // The criterion's own wording: 'no prior insulin' asks for an absence; 'history of', 'prior' asks about ever.
   const negated = concepts.some((c) => c.status === 'negated');
-  const asksCurrent = CURRENT.test(criterion);
+  const asksCurrent = CURRENT.test(asked);
   const findings = [...new Set(concepts.map((c) => c.word))].map((concept) => {
+    if (window) return windowFinding(concept, window.days, record);
     const asksPast = concepts.some((c) => c.word === concept && c.status === 'past');
     const wantsEver = !asksCurrent && (asksPast || conceptKind(concept) === 'condition');
-    return conceptFinding(concept, wantsEver, lines);
+    return conceptFinding(concept, wantsEver, record);
   });
-  const all = /\b(and|e|und|y|plus)\b/.test(criterion) && !/\b(or|ou|oder|o)\b/.test(criterion);
-  const holding = findings.filter((f) => f?.holds);
-  const failing = findings.filter((f) => f && !f.holds);
+  const all = /\b(and|e|und|y|plus)\b/.test(asked) && !/\b(or|ou|oder|o)\b/.test(asked);
+  const holding = findings.filter((f) => f?.holds === true);
+  const failing = findings.filter((f) => f?.holds === false);
   let result: Finding;
   if (all) result = failing[0] ?? (holding.length === findings.length ? holding[0] : undefined);
   else result = holding[0] ?? (failing.length === findings.length ? failing[0] : undefined);
   if (!result) {
-    const partial = holding[0] ?? failing[0];
+    const partial = holding[0] ?? failing[0] ?? findings.find((f) => f);
     return partial && { verdict: 'unclear', quote: partial.quote };
   }
   // Words the criterion adds beyond its concepts ('insulin allergy'): a mention of the concept alone does not
@@ -129,8 +176,12 @@ function mention(criterion: string, lines: Line[]): { quote: string; negated: bo
   return best && { quote: best.quote, negated: best.negated, complete: best.score === words.length };
 }
 
+/** What a record says instead of a number: a never-smoker has smoked no pack-years. */
+const ZERO_WHEN_ABSENT: Record<string, string> = { packyears: 'conceptsmoking' };
+
 export function screenOffline(criteria: Criterion[], documents: string, today = new Date()): CriterionAssessment[] {
   const lines = sentences(documents).map(readLine);
+  const record: Record_ = { lines, age: patientAge(lines, today), recordOn: recordDate(lines, today)?.date ?? today };
   return criteria.map((c) => {
     const text = normalise(c.definition);
     const verdict = (v: Verdict, evidence: string): CriterionAssessment => ({ criterion_id: c.id, verdict: v, evidence });
@@ -138,17 +189,21 @@ export function screenOffline(criteria: Criterion[], documents: string, today = 
     const concepts = /\bconcept/.test(withConcepts(text));
     if (!analyte && (AGE_WORDS.test(text) || (YEARS.test(text) && !concepts && !DURATION.test(text)))) {
       const bounds = boundsIn(text);
-      const age = bounds && patientAge(lines, today);
-      if (bounds && age) return verdict(within(age.age, bounds) ? 'met' : 'not_met', age.quote);
+      if (bounds && record.age) return verdict(within(record.age.age, bounds) ? 'met' : 'not_met', record.age.quote);
       if (bounds) return verdict('unclear', '');
     }
     if (analyte) {
       const bounds = boundsIn(text.replace(analyte.names, ' '));
-      const value = bounds && measuredValue(analyte.id, lines);
+      let value = bounds && measuredValue(analyte.id, lines);
+      const zeroWhen = ZERO_WHEN_ABSENT[analyte.id];
+      if (bounds && !value && zeroWhen) {
+        const found = conceptFinding(zeroWhen, true, record, false);
+        if (found?.holds === false) value = { value: 0, quote: found.quote };
+      }
       if (bounds && value) return verdict(within(value.value, bounds) ? 'met' : 'not_met', value.quote);
       if (bounds) return verdict('unclear', '');
     }
-    const byConcept = conceptVerdict(text, lines);
+    const byConcept = conceptVerdict(text, record);
     if (byConcept) return verdict(byConcept.verdict, byConcept.quote);
     if (concepts) return verdict('unclear', '');
     const found = mention(text, lines);

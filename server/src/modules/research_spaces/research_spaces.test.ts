@@ -109,7 +109,8 @@ describe('research spaces without AI', () => {
     const results = (await t.app.inject({ method: 'GET', url: `${base}/results?trial_id=${trial.id}`, headers: u.headers })).json().results;
     expect(results.map((r: { patient_label: string; pre_evaluation: string; criteria_met: number }) => [r.patient_label, r.pre_evaluation, r.criteria_met])).toEqual([
       ['Doente 0042', 'fit', 5],
-      ['p0077', 'not_approved', 2],
+      // Type 2 diabetes, HbA1c and (at 81) no pregnancy count for them; the age and eGFR rule them out.
+      ['p0077', 'not_approved', 3],
     ]);
     expect(results[0].status).toBe('in_review');
     expect(results[1].criteria.find((c: { definition: string }) => c.definition.startsWith('eGFR'))).toMatchObject({ verdict: 'met', evidence: expect.stringContaining('eGFR 25') });

@@ -20,7 +20,7 @@ const ABBREVIATIONS = new Set(
   (
     'dr dra drs sr sra srs prof mr mrs ms st no nr n vs etc approx ca cf fig ref resp incl max min mg ml dl kg cm mm ' +
     'eg e g ie i z b d h u a o s p ex sr sra ex dto dta pag tel av hab jan fev feb mar abr apr mai jun jul ago aug set sep out okt oct nov dez dic dec ' +
-    'bzw ggf evtl inkl lt std tgl vgl zn usw pct pac doente'
+    'bzw ggf evtl inkl lt std tgl vgl zn usw pct pac doente art insuf'
   ).split(/\s+/),
 );
 
@@ -68,12 +68,29 @@ function logicalLines(text: string): string[] {
       continue;
     }
     const previous = lines.at(-1);
+    // A word the PDF or the scan hyphenated at the line's end ('Diabetes mel-' + 'litus Typ 2') is one word again.
+    if (previous && /\p{L}-$/u.test(previous) && /^\p{Ll}/u.test(line)) {
+      lines[lines.length - 1] = `${previous.slice(0, -1)}${line}`;
+      continue;
+    }
     // A short line is a heading ('Antecedentes pessoais'), not a sentence the PDF wrapped.
     const continues = previous && previous.split(' ').length >= 4 && !/[.!?:;]$/.test(previous) && /^\(?\p{Ll}[\p{Ll}'-]*(?:[\s,.;:)]|$)|^\d+(?:[.,]\d+)?\s*[\p{Ll}%]/u.test(line) && !/^[-*•·–]\s/.test(line);
     if (continues) lines[lines.length - 1] = `${previous} ${line}`;
     else lines.push(line);
   }
   return lines.filter(Boolean);
+}
+
+/**
+ * Digits a scan read as letters, in words that are otherwise numbers ('8l anos', 'FEVE 3O %', 'PA l10/70',
+ * 'l 250 pg/mL'), and a zero read inside a word ('C0PD'), put right on normalised text. Words that mix letters
+ * and digits by name ('hba1c', 'fev1', 't2dm', 'o2') are left alone.
+ */
+export function repairOcrDigits(norm: string): string {
+  return norm
+    .replace(/(?<![a-z0-9])[0-9lo]*[0-9][0-9lo]*(?![a-z0-9])/g, (w) => (/[lo]/.test(w) && !/^o\d$/.test(w) ? w.replace(/l/g, '1').replace(/o/g, '0') : w))
+    .replace(/(?<![a-z0-9])l(?= \d{3}(?![0-9]))/g, '1')
+    .replace(/(?<![a-z0-9])([a-z]{1,3})0([a-z]{2,})(?![a-z0-9])/g, '$1o$2');
 }
 
 /** Sentences (or list lines) of a document, each kept as written for quoting; file-name headers are left out. */

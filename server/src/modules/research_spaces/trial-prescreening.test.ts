@@ -128,12 +128,14 @@ describe('trial pre-screening offline', () => {
       age: 'met',
       dm: 'met',
       a1c: 'met',
-      preg: 'unclear',
+      // 65 on the record's date: past the age of pregnancy, as the coordinator would read it.
+      preg: 'not_met',
       gfr: 'not_met',
       ins: 'not_met',
       smoke: 'not_met',
     });
     expect(result.dm!.evidence).toBe('Diagnóstico: DM2 desde 2014, sob metformina.');
+    expect(result.preg!.evidence).toBe('Data de nascimento: 02/07/1961 Análises de 15/10/2026: HbAic 8,4 %; TFGe 71 mL/min/1,73 m2.');
   });
 });
 

@@ -1,0 +1,141 @@
+/**
+ * The offline screener on heart-failure and lung trials: measurements under their local names (ejection
+ * fraction, NT-proBNP, blood pressure, FEV1, pack-years), events within a time window counted back from the
+ * record's date, a scan's digit confusions, and what a record implies without saying (a medication list, an age
+ * past pregnancy, no oxygen therapy at all).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Criterion } from './criteria.js';
+import { eventSpan, windowIn } from './clinical-numbers.js';
+import { screenOffline } from './offline-screener.js';
+import { repairOcrDigits, sentences } from './text-normalise.js';
+
+const today = new Date('2026-11-22T12:00:00Z');
+const c = (id: string, definition: string, type: Criterion['type'] = 'critical_inclusion'): Criterion => ({ id, definition, type, needsReview: false });
+const screen = (criteria: Criterion[], documents: string) => Object.fromEntries(screenOffline(criteria, documents, today).map((a) => [a.criterion_id, a]));
+const verdict = (criterion: Criterion, documents: string) => screenOffline([criterion], documents, today)[0]!.verdict;
+
+describe('measurements under their local names', () => {
+  const lvef = c('lvef', 'LVEF ≤ 40%');
+  it('reads the ejection fraction as LVEF, FEVE, FEVI, EF or Ejektionsfraktion, in per cent', () => {
+    expect(verdict(lvef, 'Echocardiogram 2026-03-30: LVEF 32%.')).toBe('met');
+    expect(verdict(lvef, 'Insuficiência cardíaca de novo; FEVE 35 %.')).toBe('met');
+    expect(verdict(lvef, 'Insuficiencia cardíaca con FEVI 30 %.')).toBe('met');
+    expect(verdict(lvef, 'Echokardiographie: Ejektionsfraktion 55 %.')).toBe('not_met');
+    // Exactly at the limit is within '≤'.
+    expect(verdict(lvef, 'FEVE 40 %.')).toBe('met');
+    // A heading naming the measure without a value settles nothing.
+    expect(verdict(lvef, 'Herzinsuffizienz mit erhaltener Ejektionsfraktion.')).toBe('unclear');
+  });
+
+  it('reads NT-proBNP with thousands grouped by a space or a point', () => {
+    const bnp = c('bnp', 'NT-proBNP ≥ 600 pg/mL');
+    expect(verdict(bnp, 'NT-proBNP 1 250 pg/mL')).toBe('met');
+    expect(verdict(bnp, 'NT-proBNP 1.250 pg/ml')).toBe('met');
+    expect(verdict(bnp, 'NT-proBNP 410 pg/ml.')).toBe('not_met');
+  });
+
+  it('takes the systolic pressure from a blood pressure pair, under its names in the four languages', () => {
+    const sbp = c('sbp', 'Systolic blood pressure below 95 mmHg', 'critical_exclusion');
+    expect(verdict(sbp, 'Blood pressure 118/72 mmHg.')).toBe('not_met');
+    expect(verdict(sbp, 'PA 92/60 mmHg.')).toBe('met');
+    expect(verdict(sbp, 'RR 142/80 mmHg.')).toBe('not_met');
+    expect(verdict(sbp, 'Tensión arterial 126/70 mmHg.')).toBe('not_met');
+    expect(verdict(sbp, 'Systolic blood pressure 92 mmHg, on sacubitril/valsartan.')).toBe('met');
+    // A pressure with no pair and no systolic name is no systolic pressure.
+    expect(verdict(sbp, 'PA estável.')).toBe('unclear');
+  });
+
+  it('reads FEV1 as a percentage of predicted, never the litres beside it nor the FEV1/FVC ratio', () => {
+    const fev1 = c('fev1', 'Post-bronchodilator FEV1 between 30% and 70% of predicted');
+    expect(verdict(fev1, 'Espirometria pós-broncodilatação: FEV1 1,12 L (45 % do previsto).')).toBe('met');
+    expect(verdict(fev1, 'Spirometry: post-bronchodilator FEV1 74% predicted.')).toBe('not_met');
+    expect(verdict(fev1, 'FEV1/FVC 65 %.')).toBe('unclear');
+    expect(verdict(fev1, 'FEV1 nach Bronchodilatation 38 % vom Soll.')).toBe('met');
+  });
+
+  it('reads pack-years as a number before its unit, and a never-smoker as none', () => {
+    const packs = c('packs', 'Smoking history of at least 10 pack-years');
+    expect(verdict(packs, 'Ex-fumador de 35 paquetes-año (dejó en 2018).')).toBe('met');
+    expect(verdict(packs, 'Fumadora ativa, carga tabágica de 50 UMA.')).toBe('met');
+    expect(verdict(packs, 'Ex-Raucherin, 20 Packungsjahre')).toBe('met');
+    expect(verdict(packs, 'Smoker, 5 pack-years.')).toBe('not_met');
+    expect(verdict(packs, 'Never smoker.')).toBe('not_met');
+    expect(verdict(packs, 'Niega tabaquismo.')).toBe('not_met');
+    // A former smoker with no quantity is left to the coordinator.
+    expect(verdict(packs, 'Ex-fumador.')).toBe('unclear');
+  });
+
+  it('takes the latest of several dated values', () => {
+    const a1c = c('a1c', 'HbA1c between 7% and 10%');
+    const record = 'Análises de 2025-02-10: HbA1c 11,2 %.\nAnálises de 2026-09-01: HbA1c 8,0 %.';
+    expect(screen([a1c], record).a1c).toMatchObject({ verdict: 'met', evidence: 'Análises de 2026-09-01: HbA1c 8,0 %.' });
+  });
+});
+
+describe('events within a time window', () => {
+  const mi = c('mi', 'Myocardial infarction within the last 3 months', 'critical_exclusion');
+  it('counts back from the record’s own date, from a full date, a year or a time ago', () => {
+    expect(verdict(mi, 'Nota de internamento, 2026-05-20.\nEnfarte agudo do miocárdio em 2026-04-28, submetido a angioplastia.')).toBe('met');
+    expect(verdict(mi, 'Befundbericht, Datum: 17.09.2026\nZ. n. Myokardinfarkt 2023.')).toBe('not_met');
+    expect(verdict(mi, 'Clinic letter, 2026-06-01.\nMyocardial infarction 3 weeks ago.')).toBe('met');
+    expect(verdict(mi, 'Informe, 2026-06-01.\nInfarto de miocardio hace 2 años.')).toBe('not_met');
+    // Said, but not when: the coordinator has to ask.
+    expect(verdict(mi, 'Clinic letter, 2026-06-01.\nPrevious myocardial infarction.')).toBe('unclear');
+    // Denied outright.
+    expect(verdict(mi, 'Nega enfarte do miocárdio.')).toBe('not_met');
+  });
+
+  it('finds the window in the four languages', () => {
+    expect(windowIn('myocardial infarction within the last 3 months')?.days).toBeCloseTo(91.3, 0);
+    expect(windowIn('avc nos ultimos 6 meses')?.days).toBeCloseTo(182.6, 0);
+    expect(windowIn('schlaganfall in den letzten drei monaten')?.days).toBeCloseTo(91.3, 0);
+    expect(windowIn('ictus en las ultimas 4 semanas')?.days).toBe(28);
+    expect(windowIn('history of stroke')).toBeUndefined();
+    expect(eventSpan('avc em marco de 2026', today)).toEqual({ from: new Date(Date.UTC(2026, 2, 1)), to: new Date(Date.UTC(2026, 2, 31)) });
+  });
+});
+
+describe("a scan's confusions", () => {
+  it('puts digits read as letters right, only in words that are otherwise numbers', () => {
+    expect(repairOcrDigits('sexo masculino, 8l anos; feve 3o %; pa l10/70; nt-probnp l 250 pg/ml; c0pd')).toBe('sexo masculino, 81 anos; feve 30 %; pa 110/70; nt-probnp 1 250 pg/ml; copd');
+    expect(repairOcrDigits('hba1c 7,2 %; fev1 38 %; o2-langzeittherapie; t2dm')).toBe('hba1c 7,2 %; fev1 38 %; o2-langzeittherapie; t2dm');
+  });
+
+  it('joins a word hyphenated at a line end', () => {
+    expect(sentences('Diagnose: Diabetes mel-\nlitus Typ 2, art. Hypertonie')).toEqual(['Diagnose: Diabetes mellitus Typ 2, art. Hypertonie']);
+    const result = screen([c('age', 'Age 18 years or older'), c('copd', 'Diagnosis of COPD')], 'Doente: J. M. P., sexo mascu-\nlino, 8l anos\nDiagnose: C0PD GOLD 2, kein Asthma');
+    expect(result.age).toMatchObject({ verdict: 'met', evidence: 'Doente: J. M. P., sexo masculino, 8l anos' });
+    expect(result.copd!.verdict).toBe('met');
+  });
+});
+
+describe('what a record implies', () => {
+  it('reads no oxygen therapy as no long-term oxygen, but oxygen therapy alone as not saying it is long-term', () => {
+    const ltot = c('ltot', 'Long-term oxygen therapy', 'critical_exclusion');
+    expect(verdict(ltot, 'Sem oxigenoterapia.')).toBe('not_met');
+    expect(verdict(ltot, 'Keine Sauerstofftherapie.')).toBe('not_met');
+    expect(verdict(ltot, 'Oxigenoterapia de longa duração (16 h/dia) desde 2025.')).toBe('met');
+    expect(verdict(ltot, 'Oxygen therapy during the admission.')).toBe('unclear');
+  });
+
+  it('reads a medication list without the medicine as not taking it', () => {
+    const insulin = c('ins', 'Current insulin therapy', 'critical_exclusion');
+    expect(screen([insulin], 'Medication: metformin 500 mg twice daily, ramipril 5 mg.').ins).toMatchObject({ verdict: 'not_met', evidence: 'Medication: metformin 500 mg twice daily, ramipril 5 mg.' });
+    expect(verdict(insulin, 'Medikation: Metformin, Insulin glargin 20 IE.')).toBe('met');
+    // No list, no inference.
+    expect(verdict(insulin, 'Type 2 diabetes.')).toBe('unclear');
+  });
+
+  it('reads pregnancy and breastfeeding as absent from the age of 60', () => {
+    const preg = c('preg', 'Pregnancy or breastfeeding', 'critical_exclusion');
+    expect(verdict(preg, 'Mujer de 78 años.')).toBe('not_met');
+    expect(verdict(preg, 'Mulher de 41 anos.')).toBe('unclear');
+  });
+
+  it('reads a condition resolved at the end of its clause as past, so a current diagnosis is not met', () => {
+    const asthma = c('asthma', 'Current diagnosis of asthma', 'critical_exclusion');
+    expect(verdict(asthma, 'Asma en la infancia, resuelta; sin asma actual.')).toBe('not_met');
+    expect(verdict(asthma, 'Long-standing asthma since childhood, on inhaled budesonide/formoterol.')).toBe('met');
+  });
+});
