@@ -63,10 +63,36 @@ export type ScopedWord = { word: string; status: Status };
 /** Each word of a normalised sentence (concept tokens already in) with what the sentence says about it. */
 export function scopeWords(sentence: string): ScopedWord[] {
   const tokens = sentence.match(/[a-z0-9]+|[;.]/g) ?? [];
+  const headings = headingsIn(sentence);
   return tokens.flatMap((word, i) => {
     if (word === ';' || word === '.') return [];
-    return [{ word, status: statusAt(tokens, i) }];
+    return [{ word, status: headings.has(i) ? 'uncertain' : statusAt(tokens, i) }];
   });
+}
+
+/**
+ * Words that head a value naming them again ('Hábitos tabágicos: ex-fumador', 'Estado tabágico: fumador'): the
+ * heading says nothing, the value does. Indices as in `scopeWords`' tokens.
+ */
+function headingsIn(sentence: string): Set<number> {
+  const tokens = sentence.match(/[a-z0-9]+|[;.:]/g) ?? [];
+  const headings = new Set<number>();
+  let index = -1;
+  tokens.forEach((t, at) => {
+    if (t !== ':') {
+      index++;
+      return;
+    }
+    const word = tokens[at - 1];
+    if (!word || word === ':' || CLAUSE_END.has(word)) return;
+    for (let j = at + 1; j < tokens.length && !CLAUSE_END.has(tokens[j]!); j++) {
+      if (tokens[j] === word) {
+        headings.add(index);
+        return;
+      }
+    }
+  });
+  return headings;
 }
 
 function statusAt(tokens: string[], i: number): Status {

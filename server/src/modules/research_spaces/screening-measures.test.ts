@@ -139,3 +139,13 @@ describe('what a record implies', () => {
     expect(verdict(asthma, 'Long-standing asthma since childhood, on inhaled budesonide/formoterol.')).toBe('met');
   });
 });
+
+describe('headings', () => {
+  it('reads the value under a heading that names the concept, not the heading', () => {
+    const smoking = c('smoke', 'Current smoking', 'critical_exclusion');
+    expect(verdict(smoking, 'Estado tabágico: ex-fumador.')).toBe('not_met');
+    expect(verdict(smoking, 'Hábitos tabágicos: ex-fumadora desde 2019.')).toBe('not_met');
+    expect(verdict(smoking, 'Estado tabágico: fumador ativo.')).toBe('met');
+    expect(verdict(smoking, 'Tabagismo: negativo.')).toBe('not_met');
+  });
+});
