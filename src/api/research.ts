@@ -18,7 +18,8 @@ export type TextStatus = 'read' | 'ocr_pending' | 'ocr_running' | 'ocr_done' | '
 export type Patient = { id: string; label: string; created_at: string; files: { id: string; file_name: string; size_bytes: number; pages: number; text_status: TextStatus }[] };
 export const isBeingRead = (p: Patient) => p.files.some((f) => f.text_status === 'ocr_pending' || f.text_status === 'ocr_running');
 export type Screening = { id: string; trial_id: string; status: 'running' | 'completed' | 'failed'; total: number; done: number; engine: string; error: string | null; created_at: string; completed_at: string | null };
-export type CriterionResult = { criterion_id: string; definition: string; type: CriterionType; needs_review: boolean; verdict: Verdict; evidence: string };
+/** `explanation`: the model's reason, when a model screened it. */
+export type CriterionResult = { criterion_id: string; definition: string; type: CriterionType; needs_review: boolean; verdict: Verdict; evidence: string; explanation?: string };
 export type EvaluationResult = {
   id: string;
   trial_id: string;

@@ -568,7 +568,7 @@ export const trialScreenings = pgTable(
   (t) => [index('trial_screenings_trial_idx').on(t.trialId), uniqueIndex('trial_screenings_one_running').on(t.trialId).where(sql`status = 'running'`)],
 );
 
-export type CriterionVerdict = { criterion_id: string; definition: string; type: string; needs_review: boolean; verdict: 'met' | 'not_met' | 'unclear'; evidence: string };
+export type CriterionVerdict = { criterion_id: string; definition: string; type: string; needs_review: boolean; verdict: 'met' | 'not_met' | 'unclear'; evidence: string; explanation?: string };
 
 /** The screening's verdict a reviewer saw when deciding: a later screening that differs from it is flagged. */
 export type DecidedOn = { pre_evaluation: string; verdicts: Record<string, CriterionVerdict['verdict']> };

@@ -50,7 +50,10 @@ async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, crit
     criteriaMet: met,
     criteriaTotal: criteria.length,
     // The criteria are copied as they were screened: editing them later does not rewrite past results.
-    criteria: criteria.map((c) => ({ criterion_id: c.id, definition: c.definition, type: c.type, needs_review: c.needsReview, verdict: verdicts.get(c.id)!.verdict, evidence: verdicts.get(c.id)!.evidence })),
+    criteria: criteria.map((c) => {
+      const { verdict, evidence, explanation } = verdicts.get(c.id)!;
+      return { criterion_id: c.id, definition: c.definition, type: c.type, needs_review: c.needsReview, verdict, evidence, ...(explanation ? { explanation } : {}) };
+    }),
     explanation,
     status,
     engine,

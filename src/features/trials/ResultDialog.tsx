@@ -58,6 +58,7 @@ export function ResultDialog({ result, onDecide, onClose }: { result: Evaluation
               </span>{' '}
               <strong>{i18n._(verdictLabel[c.verdict])}</strong>
               <p>{c.definition}</p>
+              {c.explanation && <p className="muted">{c.explanation}</p>}
               {c.evidence ? (
                 <blockquote className="evidence">{c.evidence}</blockquote>
               ) : (

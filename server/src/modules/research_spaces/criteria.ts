@@ -6,7 +6,8 @@ export type PreEvaluation = 'not_approved' | 'fit' | 'possible';
 export type ResultStatus = 'approved' | 'declined' | 'in_review' | 'requires_review';
 
 export type Criterion = { id: string; definition: string; type: CriterionType; needsReview: boolean };
-export type CriterionAssessment = { criterion_id: string; verdict: Verdict; evidence: string };
+/** `explanation`: why, in the user's language, when a model screened it (the offline screener writes none). */
+export type CriterionAssessment = { criterion_id: string; verdict: Verdict; evidence: string; explanation?: string };
 
 export const isExclusion = (type: CriterionType) => type.endsWith('exclusion');
 export const isCritical = (type: CriterionType) => type.startsWith('critical');

@@ -221,7 +221,7 @@ describe('research spaces with a model', () => {
         return;
       }
       const ids = [...content.matchAll(/- id (\S+)/g)].map((m) => m[1]);
-      yield JSON.stringify({ criteria: [{ id: ids[0], verdict: 'met', evidence: 'Type 2 diabetes mellitus since 2015.' }, { id: ids[1], verdict: 'unclear', evidence: '' }], explanation: 'Cumpre a inclusão; diálise não referida.' });
+      yield JSON.stringify({ criteria: [{ id: ids[0], verdict: 'met', evidence: 'Type 2 diabetes mellitus since 2015.', explanation: 'Diabetes tipo 2 desde 2015.' }, { id: ids[1], verdict: 'unclear', evidence: '' }], explanation: 'Cumpre a inclusão; diálise não referida.' });
     },
   };
   beforeAll(async () => {
@@ -248,6 +248,8 @@ describe('research spaces with a model', () => {
     expect((await waitForScreening(t, headers, `${base}/trials/${trial.id}/screenings/${started.id}`)).status).toBe('completed');
     const [result] = (await t.app.inject({ method: 'GET', url: `${base}/results`, headers })).json().results;
     expect(result).toMatchObject({ pre_evaluation: 'possible', criteria_met: 1, status: 'requires_review', explanation: 'Cumpre a inclusão; diálise não referida.', engine: 'openai' });
+    // Each criterion keeps the model's own reason; one it gave none for has none.
+    expect(result.criteria.map((c: { explanation?: string }) => c.explanation)).toEqual(['Diabetes tipo 2 desde 2015.', undefined]);
     // The documents went to the model as delimited data, with the answer asked in the user's language.
     expect(asked.at(-1)).toContain('<patient_documents>');
     expect(asked.at(-1)).toContain('European Portuguese');

@@ -42,6 +42,12 @@ describe('results as CSV', () => {
     expect(resultsCsv('T', [], 'en').split('\r\n')[0]).toContain('"Patient","Trial"');
   });
 
+  it("adds a model's reason for a criterion to what the verdict means", () => {
+    const screened = { ...criterion('a', 'Age ≥ 18', 'met', 'Age: 58.'), explanation: 'The record gives 58 years.' };
+    const [, row] = parse(resultsCsv('T', [result({ criteria: [screened], met: 1, total: 1 })], 'en'));
+    expect(row).toContain('"Counts for the patient: The record gives 58 years.","Age: 58."');
+  });
+
   it('explains every row from its criteria when the screening wrote no explanation, and gives each criterion its own', () => {
     const criteria = [
       criterion('a', 'Age ≥ 18', 'met', 'Age: 58.'),

@@ -145,7 +145,7 @@ export function resultsCsv(trialName: string, results: CsvResult[], language: La
         r.machineChanged ? l.yes : '',
         ...[...criteria.keys()].flatMap((id) => {
           const c = byId.get(id);
-          return c ? [l.verdict[c.verdict], l.outcome[outcomeOf(c)], c.evidence] : ['', '', ''];
+          return c ? [l.verdict[c.verdict], c.explanation ? `${l.outcome[outcomeOf(c)]}: ${c.explanation}` : l.outcome[outcomeOf(c)], c.evidence] : ['', '', ''];
         }),
       ];
     }),

@@ -45,7 +45,7 @@ function verdictOf(label: Label, criterion: Criterion): Verdict {
   return 'unclear';
 }
 
-type ModelCriterion = { id?: unknown; label?: unknown; verdict?: unknown; evidence?: unknown; sentence_ids?: unknown };
+type ModelCriterion = { id?: unknown; label?: unknown; verdict?: unknown; evidence?: unknown; sentence_ids?: unknown; explanation?: unknown };
 
 /**
  * The model's answer as assessments, or undefined when it is not the JSON asked for. With the record's
@@ -62,10 +62,12 @@ export function parseModelScreening(answer: string, criteria: Criterion[], recor
       const a = byId.get(c.id);
       const label = typeof a?.label === 'string' ? (a.label.toLowerCase().replaceAll('_', ' ').trim() as Label) : undefined;
       let verdict: Verdict = label && LABELS.includes(label) ? verdictOf(label, c) : VERDICTS.includes(a?.verdict as Verdict) ? (a!.verdict as Verdict) : 'unclear';
-      if (!recordSentences) return { criterion_id: c.id, verdict, evidence: typeof a?.evidence === 'string' ? a.evidence.slice(0, 1000) : '' };
+      // The model's reasoning is kept as its own words, beside (never instead of) the record's quoted sentences.
+      const explanation = typeof a?.explanation === 'string' && a.explanation.trim() ? { explanation: a.explanation.trim().slice(0, 1000) } : {};
+      if (!recordSentences) return { criterion_id: c.id, verdict, evidence: typeof a?.evidence === 'string' ? a.evidence.slice(0, 1000) : '', ...explanation };
       const quoted = quotesFor(a, recordSentences);
       if (verdict !== 'unclear' && quoted.length === 0) verdict = 'unclear';
-      return { criterion_id: c.id, verdict, evidence: verdict === 'unclear' && quoted.length === 0 ? '' : quoted.join(' ').slice(0, 1000) };
+      return { criterion_id: c.id, verdict, evidence: verdict === 'unclear' && quoted.length === 0 ? '' : quoted.join(' ').slice(0, 1000), ...explanation };
     });
     return { assessments, explanation: typeof parsed.explanation === 'string' ? parsed.explanation.slice(0, 2000) : '' };
   } catch {

@@ -168,12 +168,12 @@ describe('trial pre-screening with a model (TrialGPT-style answers)', () => {
     expect(asked).toContain('"sentence_ids"');
     expect(asked).not.toContain('insulin-pregnant');
     expect(screening.assessments).toEqual([
-      { criterion_id: 'dm', verdict: 'met', evidence: 'Type 2 diabetes since 2015.' },
+      { criterion_id: 'dm', verdict: 'met', evidence: 'Type 2 diabetes since 2015.', explanation: 'Type 2 since 2015.' },
       // The model's own text ('30 weeks') is never quoted; an id outside the record is ignored.
-      { criterion_id: 'preg', verdict: 'met', evidence: 'Currently pregnant, 12 weeks of gestation.' },
-      // A label no sentence backs is not taken.
-      { criterion_id: 'ins', verdict: 'unclear', evidence: '' },
-      { criterion_id: 'smoke', verdict: 'unclear', evidence: '' },
+      { criterion_id: 'preg', verdict: 'met', evidence: 'Currently pregnant, 12 weeks of gestation.', explanation: 'Pregnant.' },
+      // A label no sentence backs is not taken; the model's reason is kept for the coordinator to read.
+      { criterion_id: 'ins', verdict: 'unclear', evidence: '', explanation: 'No insulin.' },
+      { criterion_id: 'smoke', verdict: 'unclear', evidence: '', explanation: 'Not said.' },
     ]);
     expect(screening.explanation).toBe('Excluded by pregnancy.');
   });
