@@ -17,7 +17,10 @@ import { documentsText } from '../server/src/jobs/screening.js';
 import { classify, type CriterionAssessment, type Verdict } from '../server/src/modules/research_spaces/criteria.js';
 import { screenerEngine, screenPatient } from '../server/src/modules/research_spaces/screener.js';
 import { normalise } from '../server/src/modules/research_spaces/text-normalise.js';
-import { EVAL_SET, type EvalPatient, type Label } from '../tests/fixtures/screening/eval-set.js';
+import { EVAL_SET, type EvalPatient, type EvalTrial, type Label } from '../tests/fixtures/screening/eval-set.js';
+import { HELD_OUT_SET } from '../tests/fixtures/screening/held-out.js';
+
+type EvalSet = { trial: EvalTrial; patients: EvalPatient[] }[];
 
 const VERDICTS: Verdict[] = ['met', 'not_met', 'unclear'];
 /** Negation in the four languages, on normalised text; wider than any screener's own list on purpose. */
@@ -29,91 +32,100 @@ const generator = await createTextGenerator(loadConfig({ ...process.env, DATA_DI
 const engine = screenerEngine(generator);
 
 type Pair = { trial: string; patient: EvalPatient; criterion: string; label: Label; got: CriterionAssessment };
-const pairs: Pair[] = [];
-let patientsRight = 0;
-let patientsTotal = 0;
-let failures = 0;
-const perTrial: string[] = [];
-
 const pct = (n: number, d: number) => (d ? `${((n / d) * 100).toFixed(1)} %` : '–');
 const ratio = (n: number, d: number) => `${pct(n, d)} (${n}/${d})`;
 
-for (const { trial, patients } of EVAL_SET) {
-  let right = 0;
-  let eligible = 0;
-  for (const patient of patients) {
-    const documents = documentsText(patient.files);
-    let assessments: CriterionAssessment[];
-    try {
-      assessments = (await screenPatient(generator, trial.criteria, documents, patient.language as Language)).assessments;
-    } catch (err) {
-      // A patient the model could not screen counts as every criterion unclear, as the product would leave it.
-      failures++;
-      console.error(`  ${patient.id}: ${err instanceof Error ? err.message : 'screening failed'}`);
-      assessments = trial.criteria.map((c) => ({ criterion_id: c.id, verdict: 'unclear', evidence: '' }));
+/** Screens one set's patients and prints its figures. */
+async function report(title: string, set: EvalSet): Promise<void> {
+  const pairs: Pair[] = [];
+  let patientsRight = 0;
+  let patientsTotal = 0;
+  let failures = 0;
+  const perTrial: string[] = [];
+
+  for (const { trial, patients } of set) {
+    let right = 0;
+    let eligible = 0;
+    for (const patient of patients) {
+      const documents = documentsText(patient.files);
+      let assessments: CriterionAssessment[];
+      try {
+        assessments = (await screenPatient(generator, trial.criteria, documents, patient.language as Language)).assessments;
+      } catch (err) {
+        // A patient the model could not screen counts as every criterion unclear, as the product would leave it.
+        failures++;
+        console.error(`  ${patient.id}: ${err instanceof Error ? err.message : 'screening failed'}`);
+        assessments = trial.criteria.map((c) => ({ criterion_id: c.id, verdict: 'unclear', evidence: '' }));
+      }
+      for (const c of trial.criteria) {
+        const got = assessments.find((a) => a.criterion_id === c.id) ?? { criterion_id: c.id, verdict: 'unclear', evidence: '' };
+        const label = patient.labels[c.id]!;
+        pairs.push({ trial: trial.id, patient, criterion: c.id, label, got });
+        if (got.verdict === label.verdict) right++;
+      }
+      const preEvaluation = classify(trial.criteria, assessments).preEvaluation;
+      if (preEvaluation === patient.eligibility) eligible++;
+      else if (verbose) console.log(`  ${patient.id} eligibility: ${preEvaluation}, expected ${patient.eligibility}`);
     }
-    for (const c of trial.criteria) {
-      const got = assessments.find((a) => a.criterion_id === c.id) ?? { criterion_id: c.id, verdict: 'unclear', evidence: '' };
-      const label = patient.labels[c.id]!;
-      pairs.push({ trial: trial.id, patient, criterion: c.id, label, got });
-      if (got.verdict === label.verdict) right++;
+    const criteria = patients.length * trial.criteria.length;
+    perTrial.push(`  ${trial.id.padEnd(10)} ${String(patients.length).padStart(8)}   ${ratio(right, criteria).padStart(18)}   ${ratio(eligible, patients.length).padStart(16)}`);
+    patientsRight += eligible;
+    patientsTotal += patients.length;
+  }
+
+  const correct = (p: Pair) => p.got.verdict === p.label.verdict;
+  const explicit = pairs.filter((p) => p.label.explicit);
+  const settled = (p: Pair) => p.got.verdict !== 'unclear';
+  const fromFileName = pairs.filter((p) => {
+    if (!settled(p)) return false;
+    const evidence = normalise(p.got.evidence);
+    return evidence.includes('===') || p.patient.files.some((f) => evidence.includes(normalise(f.fileName)));
+  });
+  const fromNegation = pairs.filter((p) => settled(p) && !correct(p) && NEGATED.test(normalise(p.got.evidence)));
+  // A right verdict quoting the labelled sentence (or part of it, or a passage holding it): the coordinator can check it.
+  // A word hyphenated at a line's end is quoted joined again.
+  const squash = (s: string) => normalise(s).replace(/(\p{L})-\s*\n\s*(\p{Ll})/gu, '$1$2').replace(/\s+/g, ' ').trim();
+  const quoted = pairs.filter((p) => settled(p) && correct(p) && p.label.evidence);
+  const quotedRight = quoted.filter((p) => {
+    const [got, want] = [squash(p.got.evidence), squash(p.label.evidence!)];
+    return got.length > 0 && (got.includes(want) || want.includes(got));
+  });
+
+  console.log(`\n${title}: trial pre-screening evaluation with ${engine}${generator.info.model && engine !== 'offline' ? ` (${generator.info.model})` : ''}`);
+  console.log(`  ${set.length} trials, ${patientsTotal} patients, ${pairs.length} patient–criterion pairs (${explicit.length} stated explicitly)${failures ? `, ${failures} patients not screened` : ''}\n`);
+  console.log('  trial      patients   criteria accuracy   eligibility');
+  for (const line of perTrial) console.log(line);
+  console.log('');
+  const row = (name: string, value: string | number) => console.log(`  ${`${name}:`.padEnd(52)}${value}`);
+  row('criterion-level accuracy, all pairs', ratio(pairs.filter(correct).length, pairs.length));
+  row('criterion-level accuracy, explicit pairs', ratio(explicit.filter(correct).length, explicit.length));
+  row('patient-level eligibility accuracy', ratio(patientsRight, patientsTotal));
+  row('right Met / Not met quoting the labelled evidence', ratio(quotedRight.length, quoted.length));
+  console.log('\n  verdict    precision           recall');
+  for (const v of VERDICTS) {
+    const said = pairs.filter((p) => p.got.verdict === v);
+    const truth = pairs.filter((p) => p.label.verdict === v);
+    console.log(`  ${v.padEnd(9)}  ${ratio(said.filter(correct).length, said.length).padEnd(18)}  ${ratio(truth.filter(correct).length, truth.length)}`);
+  }
+  console.log('\n  label →    ' + VERDICTS.map((v) => `got ${v}`.padStart(13)).join(''));
+  for (const l of VERDICTS) {
+    console.log(`  ${l.padEnd(9)}  ${VERDICTS.map((v) => String(pairs.filter((p) => p.label.verdict === l && p.got.verdict === v).length).padStart(13)).join('')}`);
+  }
+  console.log('\n  safety');
+  row('Met / Not met from a file name', fromFileName.length);
+  row('wrong Met / Not met from a negated sentence', fromNegation.length);
+  for (const p of [...fromFileName, ...fromNegation]) console.log(`    ${p.patient.id} ${p.criterion}: ${p.got.verdict} (label ${p.label.verdict}) from "${p.got.evidence}"`);
+
+  if (verbose) {
+    console.log('\n  verdicts that differ from their label');
+    for (const p of pairs.filter((x) => !correct(x))) {
+      console.log(`    ${p.patient.id} ${p.criterion.padEnd(9)} got ${p.got.verdict.padEnd(8)} label ${p.label.verdict.padEnd(8)}${p.label.explicit ? ' explicit' : '         '}  ${JSON.stringify(p.got.evidence)}`);
     }
-    const preEvaluation = classify(trial.criteria, assessments).preEvaluation;
-    if (preEvaluation === patient.eligibility) eligible++;
-    else if (verbose) console.log(`  ${patient.id} eligibility: ${preEvaluation}, expected ${patient.eligibility}`);
-  }
-  const criteria = patients.length * trial.criteria.length;
-  perTrial.push(`  ${trial.id.padEnd(10)} ${String(patients.length).padStart(8)}   ${ratio(right, criteria).padStart(18)}   ${ratio(eligible, patients.length).padStart(16)}`);
-  patientsRight += eligible;
-  patientsTotal += patients.length;
-}
-
-const correct = (p: Pair) => p.got.verdict === p.label.verdict;
-const explicit = pairs.filter((p) => p.label.explicit);
-const settled = (p: Pair) => p.got.verdict !== 'unclear';
-const fromFileName = pairs.filter((p) => {
-  if (!settled(p)) return false;
-  const evidence = normalise(p.got.evidence);
-  return evidence.includes('===') || p.patient.files.some((f) => evidence.includes(normalise(f.fileName)));
-});
-const fromNegation = pairs.filter((p) => settled(p) && !correct(p) && NEGATED.test(normalise(p.got.evidence)));
-// A right verdict quoting the labelled sentence (or part of it, or a passage holding it): the coordinator can check it.
-const squash = (s: string) => normalise(s).replace(/\s+/g, ' ').trim();
-const quoted = pairs.filter((p) => settled(p) && correct(p) && p.label.evidence);
-const quotedRight = quoted.filter((p) => {
-  const [got, want] = [squash(p.got.evidence), squash(p.label.evidence!)];
-  return got.length > 0 && (got.includes(want) || want.includes(got));
-});
-
-console.log(`\nTrial pre-screening evaluation with ${engine}${generator.info.model && engine !== 'offline' ? ` (${generator.info.model})` : ''}`);
-console.log(`  ${EVAL_SET.length} trials, ${patientsTotal} patients, ${pairs.length} patient–criterion pairs (${explicit.length} stated explicitly)${failures ? `, ${failures} patients not screened` : ''}\n`);
-console.log('  trial      patients   criteria accuracy   eligibility');
-for (const line of perTrial) console.log(line);
-console.log('');
-const row = (name: string, value: string | number) => console.log(`  ${`${name}:`.padEnd(52)}${value}`);
-row('criterion-level accuracy, all pairs', ratio(pairs.filter(correct).length, pairs.length));
-row('criterion-level accuracy, explicit pairs', ratio(explicit.filter(correct).length, explicit.length));
-row('patient-level eligibility accuracy', ratio(patientsRight, patientsTotal));
-row('right Met / Not met quoting the labelled evidence', ratio(quotedRight.length, quoted.length));
-console.log('\n  verdict    precision           recall');
-for (const v of VERDICTS) {
-  const said = pairs.filter((p) => p.got.verdict === v);
-  const truth = pairs.filter((p) => p.label.verdict === v);
-  console.log(`  ${v.padEnd(9)}  ${ratio(said.filter(correct).length, said.length).padEnd(18)}  ${ratio(truth.filter(correct).length, truth.length)}`);
-}
-console.log('\n  label →    ' + VERDICTS.map((v) => `got ${v}`.padStart(13)).join(''));
-for (const l of VERDICTS) {
-  console.log(`  ${l.padEnd(9)}  ${VERDICTS.map((v) => String(pairs.filter((p) => p.label.verdict === l && p.got.verdict === v).length).padStart(13)).join('')}`);
-}
-console.log('\n  safety');
-row('Met / Not met from a file name', fromFileName.length);
-row('wrong Met / Not met from a negated sentence', fromNegation.length);
-for (const p of [...fromFileName, ...fromNegation]) console.log(`    ${p.patient.id} ${p.criterion}: ${p.got.verdict} (label ${p.label.verdict}) from "${p.got.evidence}"`);
-
-if (verbose) {
-  console.log('\n  verdicts that differ from their label');
-  for (const p of pairs.filter((x) => !correct(x))) {
-    console.log(`    ${p.patient.id} ${p.criterion.padEnd(9)} got ${p.got.verdict.padEnd(8)} label ${p.label.verdict.padEnd(8)}${p.label.explicit ? ' explicit' : '         '}  ${JSON.stringify(p.got.evidence)}`);
+    console.log('\n  right verdicts quoting another sentence than the labelled one');
+    for (const p of quoted.filter((x) => !quotedRight.includes(x))) console.log(`    ${p.patient.id} ${p.criterion.padEnd(9)} quoted ${JSON.stringify(p.got.evidence)}, labelled ${JSON.stringify(p.label.evidence)}`);
   }
 }
+
+await report('Development set (the rules were written against it)', EVAL_SET);
+await report('Held-out set (written after the rules, without reading them)', HELD_OUT_SET);
 process.exitCode = 0;
