@@ -19,6 +19,7 @@ import { screenerEngine, screenPatient } from '../server/src/modules/research_sp
 import { normalise } from '../server/src/modules/research_spaces/text-normalise.js';
 import { EVAL_SET, type EvalPatient, type EvalTrial, type Label } from '../tests/fixtures/screening/eval-set.js';
 import { HELD_OUT_SET } from '../tests/fixtures/screening/held-out.js';
+import { HELD_OUT_2_SET } from '../tests/fixtures/screening/held-out-2.js';
 
 type EvalSet = { trial: EvalTrial; patients: EvalPatient[] }[];
 
@@ -127,5 +128,6 @@ async function report(title: string, set: EvalSet): Promise<void> {
 }
 
 await report('Development set (the rules were written against it)', EVAL_SET);
-await report('Held-out set (written after the rules, without reading them)', HELD_OUT_SET);
+await report('Second set (written without reading the rules; the rules were then extended against it)', HELD_OUT_SET);
+await report('Held-out set (written later, without reading the rules or the other sets; never tuned against)', HELD_OUT_2_SET);
 process.exitCode = 0;

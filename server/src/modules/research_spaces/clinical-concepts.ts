@@ -25,6 +25,7 @@ type Concept = {
 const CONCEPTS: Record<string, Concept> = {
   conceptdiabetestype2: {
     kind: 'condition',
+    within: 'conceptdiabetes',
     phrases: [
       'type 2 diabetes mellitus', 'type ii diabetes mellitus', 'diabetes mellitus type 2', 'diabetes mellitus type ii', 'type 2 diabetes', 'type ii diabetes', 'type 2 diabetic', 'type-2 diabetes',
       't2dm', 't2d', 'dm2', 'dm 2', 'dm ii', 'dm tipo 2', 'dm typ 2', 'non-insulin-dependent diabetes', 'niddm',
@@ -34,6 +35,7 @@ const CONCEPTS: Record<string, Concept> = {
   },
   conceptdiabetestype1: {
     kind: 'condition',
+    within: 'conceptdiabetes',
     phrases: [
       'type 1 diabetes mellitus', 'type i diabetes mellitus', 'diabetes mellitus type 1', 'diabetes mellitus type i', 'type 1 diabetes', 'type i diabetes', 'type 1 diabetic', 'type-1 diabetes',
       't1dm', 't1d', 'dm1', 'dm 1', 'dm tipo 1', 'dm typ 1', 'insulin-dependent diabetes', 'iddm', 'juvenile diabetes',
@@ -41,6 +43,8 @@ const CONCEPTS: Record<string, Concept> = {
       'diabetes mellitus typ 1', 'diabetes mellitus typ i', 'typ-1-diabetes', 'typ 1 diabetes', 'typ-1-diabetes mellitus', 'diabetes typ 1', 'typ-1-diabetiker', 'typ-1-diabetikerin',
     ],
   },
+  // Any diabetes: 'Sem diabetes', 'No diabético', 'Kein Diabetes mellitus' rule out either type.
+  conceptdiabetes: { kind: 'condition', phrases: ['diabetes mellitus', 'diabetes', 'diabetic', 'diabetico', 'diabetica', 'diabetiker', 'diabetikerin'] },
   conceptpregnancy: { kind: 'state', notFromAge: 60, phrases: ['pregnancy', 'pregnant', 'gestation', 'gravidez', 'gravida', 'gestacao', 'gestante', 'schwangerschaft', 'schwanger', 'embarazo', 'embarazada', 'gestacion'] },
   conceptbreastfeeding: {
     kind: 'state',
@@ -82,8 +86,64 @@ const CONCEPTS: Record<string, Concept> = {
     medicine: true,
     phrases: ['insulin therapy', 'insulin treatment', 'insulinoterapia', 'insulintherapie', 'insulinterapia', 'insulina', 'insulin', 'insulins', 'insulinas', 'insulinpflichtig', 'insulinizado', 'insulinizada', 'insulinotratado', 'insulinotratada'],
   },
-  conceptdialysis: { kind: 'state', phrases: ['dialysis', 'haemodialysis', 'hemodialysis', 'dialise', 'hemodialise', 'dialyse', 'hamodialyse', 'dialisis', 'hemodialisis'] },
-  conceptstroke: { kind: 'condition', phrases: ['stroke', 'cerebrovascular accident', 'acidente vascular cerebral', 'avc', 'schlaganfall', 'ictus', 'accidente cerebrovascular'] },
+  conceptdialysis: {
+    kind: 'state',
+    within: 'conceptrenalreplacement',
+    phrases: ['maintenance dialysis', 'chronic dialysis', 'programa de dialisis', 'programa de dialise', 'dialysepflichtigkeit', 'dialysepflichtig', 'dialysis', 'haemodialysis', 'hemodialysis', 'dialise', 'hemodialise', 'dialyse', 'hamodialyse', 'dialisis', 'hemodialisis'] },
+  conceptkidneytransplant: {
+    kind: 'condition',
+    within: 'conceptrenalreplacement',
+    phrases: [
+      'kidney transplant', 'kidney transplantation', 'renal transplant', 'renal transplantation', 'transplante renal', 'transplantado renal', 'transplantada renal',
+      'nierentransplantation', 'nierentransplantiert', 'nierentransplantierte', 'trasplante renal', 'trasplantado renal', 'trasplantada renal', 'trasplantado', 'trasplantada',
+    ],
+  },
+  conceptrenalreplacement: {
+    kind: 'state',
+    phrases: ['renal replacement therapy', 'kidney replacement therapy', 'terapeutica de substituicao renal', 'terapia de substituicao renal', 'nierenersatztherapie', 'nierenersatzverfahren', 'tratamiento renal sustitutivo', 'terapia renal sustitutiva'],
+  },
+  // Native valves are no prosthesis: 'native valves' reads as 'no prosthetic valve' (FUSED below).
+  conceptprostheticvalve: {
+    kind: 'condition',
+    phrases: ['prosthetic heart valve', 'prosthetic valve', 'valve prosthesis', 'valve replacement', 'protese valvular', 'protese valvular cardiaca', 'herzklappenprothese', 'klappenprothese', 'klappenersatz', 'protesis valvular', 'portador de protesis valvular'],
+  },
+  conceptmechanicalvalve: {
+    kind: 'condition',
+    within: 'conceptprostheticvalve',
+    phrases: [
+      'mechanical prosthetic heart valve', 'mechanical heart valve', 'mechanical valve', 'mechanical prosthetic valve', 'mechanical aortic valve', 'mechanical mitral valve',
+      'protese valvular mecanica', 'protese mecanica', 'valvula mecanica', 'mechanische herzklappe', 'mechanische klappe', 'mechanischer klappenersatz', 'mechanischem klappenersatz',
+      'mechanischer aortenklappenersatz', 'mechanischem aortenklappenersatz', 'mechanischer mitralklappenersatz', 'mechanischem mitralklappenersatz', 'protesis valvular mecanica', 'protesis mecanica',
+    ],
+  },
+  conceptmitralstenosis: { kind: 'condition', phrases: ['mitral stenosis', 'mitral valve stenosis', 'estenose mitral', 'estenose mitralica', 'mitralstenose', 'mitralklappenstenose', 'estenosis mitral'] },
+  concepttia: {
+    kind: 'condition',
+    phrases: ['transient ischaemic attack', 'transient ischemic attack', 'tia', 'acidente isquemico transitorio', 'ait', 'transitorische ischamische attacke', 'ataque isquemico transitorio', 'accidente isquemico transitorio'],
+  },
+  conceptintracranialhaemorrhage: {
+    kind: 'condition',
+    phrases: [
+      'intracranial haemorrhage', 'intracranial hemorrhage', 'intracerebral haemorrhage', 'intracerebral hemorrhage', 'hemorragia intracraniana', 'hemorragia intracerebral',
+      'intrakranielle blutung', 'hirnblutung', 'hemorragia intracraneal', 'hemorragia cerebral',
+    ],
+  },
+  conceptatrialfibrillation: {
+    kind: 'condition',
+    phrases: ['atrial fibrillation', 'af', 'afib', 'a-fib', 'fibrilhacao auricular', 'fibrilhacao atrial', 'fibrilacao atrial', 'vorhofflimmern', 'vhf', 'fibrilacion auricular', 'fibrilacion atrial'],
+  },
+  conceptanticoagulant: {
+    kind: 'state',
+    medicine: true,
+    phrases: [
+      'oral anticoagulant', 'oral anticoagulation', 'anticoagulant', 'anticoagulants', 'anticoagulation', 'anticoagulated', 'doac', 'noac', 'vka', 'vitamin k antagonist',
+      'hipocoagulacao', 'hipocoagulado', 'hipocoagulada', 'anticoagulacao', 'anticoagulado', 'anticoagulada', 'anticoagulante', 'anticoagulacion', 'anticoagulantes',
+      'orale antikoagulation', 'antikoagulation', 'antikoaguliert', 'antikoagulans', 'doak', 'noak', 'avk', 'aco',
+      'warfarin', 'warfarina', 'acenocoumarol', 'acenocumarol', 'sintrom', 'phenprocoumon', 'fenprocumona', 'marcumar', 'marcoumar', 'falithrom',
+      'apixaban', 'apixabano', 'eliquis', 'rivaroxaban', 'rivaroxabano', 'xarelto', 'edoxaban', 'edoxabano', 'lixiana', 'dabigatran', 'dabigatrano', 'pradaxa',
+    ],
+  },
+  conceptstroke: { kind: 'condition', phrases: ['ischaemic stroke', 'ischemic stroke', 'avc isquemico', 'ictus isquemico', 'ischamischer schlaganfall', 'hirninfarkt', 'apoplex', 'apoplexie', 'stroke', 'cerebrovascular accident', 'acidente vascular cerebral', 'avc', 'schlaganfall', 'ictus', 'accidente cerebrovascular'] },
   conceptmyocardialinfarction: {
     kind: 'condition',
     phrases: ['myocardial infarction', 'heart attack', 'enfarte agudo do miocardio', 'enfarte do miocardio', 'infarto do miocardio', 'herzinfarkt', 'myokardinfarkt', 'infarto agudo de miocardio', 'infarto de miocardio'],
@@ -116,6 +176,9 @@ const FUSED: [RegExp, string][] = [
   [/(?<![a-z])non-?smok(er|ing)\b/g, 'non smok$1'],
   [/(?<![a-z])(?:ex|antigo|antiga)-?(fumador|fumadora|fumante|smoker|raucher|raucherin)\b/g, 'ex $1'],
   [/(?<![a-z])exraucher(in)?\b/g, 'ex raucher'],
+  [/(?<![a-z])(?:native valves?|valvulas nativas|valvula nativa|nativklappen|native klappen)\b/g, 'no prosthetic valve'],
+  // 'Non-valvular' describes a kind of atrial fibrillation; it negates nothing.
+  [/(?<![a-z])(?:non|nao|no|nicht)[- ]?valvula(?:r|re|ren)\b/g, 'nonvalvular'],
   [/(?<![a-z])(?:nao|no)-(fumador|fumadora|fumante)\b/g, 'nao $1'],
 ];
 

@@ -97,12 +97,15 @@ export const yearsBetween = (from: Date, to: Date) => {
 type Sentence = { text: string; norm: string };
 
 const STATED_AGE = [
-  /\b(?:age|aged|idade|alter|edad)\s*[:=]?\s*(\d{1,3})\b/,
+  // Not an age at some event ('diagnosed aged 9', 'at age 40').
+  /(?<!(?:diagnosed|diagnosticad[oa]|at|since|when|from|until|com|aos|mit|con|a los|desde) )\b(?:age|aged|idade|alter|edad)\s*[:=]?\s*(\d{1,3})\b/,
   /\b(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|y)\s*(?:-|\s)?old\b/,
   /\b(\d{1,3})\s*anos de (?:idade|edad)\b/,
   /\b(\d{1,3})\s*jahre a[l1]t\b/, // 'a1t': a scan's l read as 1
   /\b(\d{1,3})\s*-?\s*jahrige\w*/,
   /\b(?:doente|utente|paciente|mulher|homem|senhora|senhor|mujer|hombre|varon|patient|patientin|woman|man|male|female|sexo \w+)\s*(?:de|com|con|of|aged|,)?\s*(\d{1,3})\s*(?:anos|years|jahre|a)\b/,
+  // An age alone between commas, after the name: 'José Pires, 69 anos, sexo masculino', 'Klaus Kessler, 52 J.,'.
+  /(?:^|[:,]\s*)(\d{1,3})\s*(?:anos|years|yrs|jahre|j\.?|a\.?)\s*(?:,|;|\.?$)/,
 ];
 
 /** The patient's age: written, or from a date of birth and the record's date (else `today`). */
@@ -166,7 +169,7 @@ const ANALYTES: Analyte[] = [
   },
   {
     id: 'egfr',
-    names: /\b(?:e?gfr|e?tfge?|fge|ckd[- ]?epi|mdrd|(?:estimated )?glomerular filtration rate|taxa de filtr\w* glomerular(?: estimada)?|filtrado glomerular(?: estimado)?|tasa de filtr\w* glomerular(?: estimada)?|(?:geschatzte )?glomerulare filtrationsrate)\b/,
+    names: /\b(?:e?gfr|e?tfge?|fge|fg estimado|ckd[- ]?epi|mdrd|(?:estimated )?glomerular filtration rate|taxa de filtr\w* glomerular(?: estimada)?|filtrado glomerular(?: estimado)?|tasa de filtr\w* glomerular(?: estimada)?|(?:geschatzte )?glomerulare filtrationsrate)\b/,
   },
   { id: 'bmi', names: /\b(?:bmi|imc|body mass index|indice de massa corporal|indice de masa corporal|korpermasseindex|body-mass-index)\b/ },
   {
@@ -190,6 +193,18 @@ const ANALYTES: Analyte[] = [
     pair: 1,
   },
   {
+    id: 'uacr',
+    names: /\b(?:urine albumin[- ]to[- ]creatinine ratio|albumin[- ]to[- ]creatinine ratio|albumin\/creatinine ratio|u?acr|racu?|razao albumina[\/-]creatinina|relacao albumina[\/-]creatinina|cociente albumina[\/-]creatinina(?: en orina)?|indice albumina[\/-]creatinina|albumin[\/-]kreatinin[- ]quotient|albumin[\/-]kreatinin[- ]ratio)\b/,
+    // mg/mmol to mg/g, the unit criteria are usually written in.
+    convert: (v, unit) => (/mg\/mmol/.test(unit) ? Math.round(v * 8.84) : v),
+  },
+  {
+    id: 'crcl',
+    names: /\b(?:creatinine clearance|crcl|clcr|cl ?cr|aclaramiento de creatinina|depuracion de creatinina|clearance da creatinina|clearance de creatinina|depuracao da creatinina|kreatinin-?clearance)\b/,
+  },
+  { id: 'cha2ds2vasc', names: /\b(?:cha2ds2-?\s?vasc|chads2-?vasc)(?:-score| score)?\b/ },
+  { id: 'hasbled', names: /\bhas-?bled(?:-score| score)?\b/ },
+  {
     id: 'packyears',
     names: /(?<![a-z])(?:pack[- ]?years?|paquetes?[- /]?anos?|paq[- /]?ano|packungsjahre?n?|unidades maco[- /]ano|macos?[- /]ano|carga tabagica)(?![a-z])/,
     // A number then its unit: '35 paquetes-año', 'carga tabágica de 50 UMA', '40 py'.
@@ -201,27 +216,47 @@ const ANALYTES: Analyte[] = [
 export const analyteIn = (criterion: string) => ANALYTES.find((a) => a.names.test(criterion));
 
 const GROUPED = String.raw`(\d{1,3}(?:[ .]\d{3})+(?![.,]?\d)|\d{1,6}(?:[.,]\d+)?)`;
-const UNITS = String.raw`(%|mmol\/mol|ml\/min|pg\/ml|ng\/l|ng\/ml|mmhg)?`;
+const UNITS = String.raw`(%|mmol\/mol|mg\/mmol|mg\/g|ml\/min|pg\/ml|ng\/l|ng\/ml|mmhg)?`;
+
+/** An analyte's patterns, compiled once: screening reads every sentence of every patient with them. */
+const compiled = new Map<string, { before?: RegExp; names: { names: RegExp; pair?: 0 | 1 }[]; valued: RegExp }>();
+function patternsOf(analyte: Analyte) {
+  let patterns = compiled.get(analyte.id);
+  if (!patterns) {
+    const number = analyte.grouped ? GROUPED : NUMBER;
+    patterns = {
+      before: analyte.before ? new RegExp(`${NUMBER}\\s*-?\\s*(?:${analyte.recordNames!.source})`, 'g') : undefined,
+      names: [{ names: new RegExp(analyte.names.source, 'g') }, ...(analyte.recordNames ? [{ names: new RegExp(analyte.recordNames.source, 'g'), pair: analyte.pair }] : [])],
+      valued: analyte.unit
+        ? new RegExp(`^[^\\n]{0,40}?${number}\\s*(${analyte.unit.replace(/[/%]/g, (c) => `\\${c}`)})`)
+        : new RegExp(`^[^\\d\\n]{0,25}?${number}\\s*${UNITS}`),
+    };
+    compiled.set(analyte.id, patterns);
+  }
+  return patterns;
+}
 
 /** Every value of the analyte the record gives, with its sentence and the latest date that sentence carries. */
 function valuesOf(analyte: Analyte, lines: Sentence[]): { value: number; quote: string; date?: Date }[] {
   const found: { value: number; quote: string; date?: Date }[] = [];
-  const number = analyte.grouped ? GROUPED : NUMBER;
+  const patterns = patternsOf(analyte);
   const read = (raw: string, unit: string) => {
     const value = analyte.grouped ? Number(raw.replace(/[ .](?=\d{3}\b)/g, '').replace(',', '.')) : toNumber(raw);
     return analyte.convert ? analyte.convert(value, unit) : value;
   };
   for (const line of lines) {
-    const dates = datesIn(line.norm);
-    const date = dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : undefined;
-    const push = (value: number) => found.push({ value, quote: line.text, date });
-    if (analyte.before) {
-      for (const m of line.norm.matchAll(new RegExp(`${NUMBER}\\s*-?\\s*(?:${analyte.recordNames!.source})`, 'g'))) push(toNumber(m[1]!));
+    let date: Date | undefined;
+    const push = (value: number) => {
+      const dates = datesIn(line.norm);
+      if (dates.length) date ??= new Date(Math.max(...dates.map((d) => d.getTime())));
+      found.push({ value, quote: line.text, date });
+    };
+    if (patterns.before) {
+      for (const m of line.norm.matchAll(patterns.before)) push(toNumber(m[1]!));
       continue;
     }
-    const patterns = [{ names: analyte.names, pair: undefined }, ...(analyte.recordNames ? [{ names: analyte.recordNames, pair: analyte.pair }] : [])];
-    for (const { names, pair } of patterns) {
-      for (const m of line.norm.matchAll(new RegExp(names.source, 'g'))) {
+    for (const { names, pair } of patterns.names) {
+      for (const m of line.norm.matchAll(names)) {
         const after = line.norm
           .slice(m.index! + m[0].length, m.index! + m[0].length + 60)
           .replace(DATE, ' ')
@@ -231,9 +266,7 @@ function valuesOf(analyte: Analyte, lines: Sentence[]): { value: number; quote: 
           if (bp) push(Number(bp[pair + 1]));
           continue;
         }
-        const valued = analyte.unit
-          ? after.match(new RegExp(`^[^\\n]{0,40}?${number}\\s*(${analyte.unit.replace(/[/%]/g, (c) => `\\${c}`)})`))
-          : after.match(new RegExp(`^[^\\d\\n]{0,25}?${number}\\s*${UNITS}`));
+        const valued = after.match(patterns.valued);
         if (valued) push(read(valued[1]!, valued[2] ?? ''));
       }
     }

@@ -6,24 +6,34 @@
  * concept tokens (clinical-concepts.ts), in the four languages.
  */
 
+import { isAbbreviation } from './text-normalise.js';
+
 export type Status = 'present' | 'negated' | 'past' | 'other_person' | 'uncertain';
 
 const NEGATION_BEFORE = new Set(
   (
-    'no not nor never without none non denies denied deny negative absence absent free rules ruled ' +
+    'no not nor never without none non off denies denied deny negative absence absent free rules ruled ' +
     'nao sem nega negou negado negada nunca nenhum nenhuma nem ausencia ausente ' +
     'kein keine keinen keiner keinem keines nicht ohne verneint nie niemals weder ' +
     'sin niega nego negado ningun ninguna ninguno tampoco jamas descarta descartou descartase'
   ).split(/\s+/),
 );
 /** 'no' is also Portuguese for 'in the': it reaches only the next few words. */
-const SHORT_REACH = new Set(['no', 'nem', 'nor']);
+const SHORT_REACH = new Set(['no', 'nem', 'nor', 'off']);
 
 const NEGATION_AFTER = new Set(
-  'none negative denied absent excluded ruled nein negativo negativa negado negada ausente excluido excluida negativ verneint ausgeschlossen descartado descartada'.split(/\s+/),
+  (
+    'none negative denied absent excluded ruled deferred postponed nein negativo negativa negado negada ausente excluido excluida adiado adiada ' +
+    'negativ verneint ausgeschlossen zuruckgestellt keiner keine descartado descartada diferido diferida aplazado aplazada ninguno ninguna nenhum nenhuma'
+  ).split(/\s+/),
 );
 /** Short answers that negate only when they close the clause ('Tabagismo: não.', not 'diabetes no controlada'). */
-const NEGATION_CLOSING = new Set(['no', 'nao', 'nein', 'keine', 'nicht', 'nunca', 'never']);
+const NEGATION_CLOSING = new Set(['no', 'nao', 'nein', 'keine', 'keiner', 'nicht', 'nunca', 'never']);
+
+const TEST_RESULT_NEGATIVE = new Set(['negative', 'negativo', 'negativa', 'negativ']);
+
+/** Words that join a list a negation reaches across ('no stroke or TIA', 'sem diálise nem transplante'). */
+const JOINING = new Set(['or', 'nor', 'and', 'ou', 'nem', 'e', 'oder', 'noch', 'und', 'o', 'ni', 'y']);
 
 const PAST_BEFORE = new Set(
   (
@@ -38,12 +48,21 @@ const PAST_AFTER = new Set(
 );
 
 const OTHER_PERSON = new Set(
-  'family mother father sister brother familiar familiares mae pai irma irmao avo familie mutter vater schwester bruder familienanamnese madre padre hermana hermano abuela abuelo'.split(/\s+/),
+  (
+    'family mother father sister brother son daughter wife husband grandmother grandfather familiar familiares mae pai irma irmao avo filho filha esposa marido ' +
+    'familie mutter vater schwester bruder sohn tochter ehefrau ehemann familienanamnese madre padre hermana hermano abuela abuelo hijo hija esposo'
+  ).split(/\s+/),
 );
 
 /** Words that leave it open ('smoking: unknown', 'suspected pregnancy'): such a mention settles nothing. */
 const UNCERTAIN = new Set(
-  'unknown unclear uncertain possible possibly probable probably suspected suspicion questionable desconhecido desconhecida ignorado possivel provavel suspeita suspeito unbekannt unklar moglich moglicherweise verdacht fraglich desconocido desconocida posible probable sospecha dudoso'.split(/\s+/),
+  (
+    'unknown unclear uncertain possible possibly probable probably suspected suspicion questionable desconhecido desconhecida ignorado possivel provavel suspeita suspeito ' +
+    'unbekannt unklar moglich moglicherweise verdacht fraglich desconocido desconocida posible probable sospecha dudoso ' +
+    // Plans and options are not yet facts: 'consider anticoagulation', 'se plantea inicio de', 'bzgl. Antikoagulation'.
+    'consider considering discuss discussed planned plan options candidate considerar ponderar propoe proposta planeado planeada plantea valorar propone ' +
+    'erwagen erwogen geplant bzgl bezuglich empfehlen empfohlen desea deseja wishes'
+  ).split(/\s+/),
 );
 
 const CLAUSE_END = new Set([';', '.', 'but', 'however', 'although', 'though', 'except', 'mas', 'porem', 'contudo', 'embora', 'exceto', 'aber', 'jedoch', 'sondern', 'ausser', 'pero', 'aunque', 'excepto', 'salvo']);
@@ -62,7 +81,8 @@ export type ScopedWord = { word: string; status: Status };
 
 /** Each word of a normalised sentence (concept tokens already in) with what the sentence says about it. */
 export function scopeWords(sentence: string): ScopedWord[] {
-  const tokens = sentence.match(/[a-z0-9]+|[;.]/g) ?? [];
+  // A stop after an abbreviation ('bzgl.', 'z. n.') ends no clause: the record's sentences are already split.
+  const tokens = (sentence.match(/[a-z0-9]+|[;.]/g) ?? []).filter((t, i, all) => t !== '.' || !isAbbreviation(all[i - 1] ?? ''));
   const headings = headingsIn(sentence);
   return tokens.flatMap((word, i) => {
     if (word === ';' || word === '.') return [];
@@ -100,10 +120,11 @@ function statusAt(tokens: string[], i: number): Status {
   // Back over this clause: the nearest cue decides, a negation over a past one ('no previous insulin').
   for (let j = i - 1, seen = 0; j >= 0 && !CLAUSE_END.has(tokens[j]!); j--) {
     const t = tokens[j]!;
-    if (!/^\d+$/.test(t)) seen++;
+    // Numbers, the list's other items and the words joining them do not take a cue out of reach.
+    if (!/^\d+$/.test(t) && !JOINING.has(t) && !t.startsWith('concept')) seen++;
     if (OTHER_PERSON.has(t) && seen <= REACH + 2) return 'other_person';
-    if (UNCERTAIN.has(t) && seen <= 3) return 'uncertain';
-    if (NEGATION_BEFORE.has(t) && seen <= (SHORT_REACH.has(t) ? 3 : REACH)) return 'negated';
+    if (UNCERTAIN.has(t) && seen <= 4) return 'uncertain';
+    if (NEGATION_BEFORE.has(t) && seen <= (SHORT_REACH.has(t) ? 4 : REACH)) return 'negated';
     if (PAST_BEFORE.has(t) && seen <= REACH && status === 'present') status = 'past';
   }
   if (LABEL_AFTER.has(tokens[i + 1] ?? '')) return 'uncertain';
@@ -118,6 +139,8 @@ function statusAt(tokens: string[], i: number): Status {
     const t = tokens[j]!;
     if (UNCERTAIN.has(t) && j <= i + 2) return 'uncertain';
     if (NEGATION_AFTER.has(t) && j <= i + 2) return 'negated';
+    // A test's result closing its clause: 'Test de embarazo en orina (hoy): negativo'.
+    if (TEST_RESULT_NEGATIVE.has(t) && (j + 1 === tokens.length || CLAUSE_END.has(tokens[j + 1]!))) return 'negated';
     const closes = j + 1 === tokens.length || CLAUSE_END.has(tokens[j + 1]!);
     if (NEGATION_CLOSING.has(t) && j <= i + 2 && closes) return 'negated';
     // 'Asma en la infancia, resuelta': a word that closes the clause reaches further back than one inside it.

@@ -34,6 +34,7 @@ const FILLER = new Set(
     'uso utilizacao terapeutica tratamento tratado tratada ativo ativa atual atualmente vigente mulheres mulher ' +
     'gebrauch therapie behandlung behandelt aktiv aktuelle aktueller derzeit derzeitige bestehende frauen frau ' +
     'tratamiento tratado tratada activo activa actualmente vigente mujeres mujer ' +
+    'recipient receptor empfanger ecg ekg electrocardiogram electrocardiograma elektrokardiogramm holter ambulatory monitoring monitorizacao monitorizacion ' +
     'mellitus confirmed documented confirmado confirmada documentado documentada gesichert nicht keine kein never nunca sem sin ohne denies ' +
     'diagnostico diagnostiziert diagnosticado diagnosticada'
   ).split(/\s+/),
@@ -60,24 +61,31 @@ function readLine(text: string): Line {
 }
 
 /** What the record says of a concept: it holds, it does not, or it is named without settling it (`holds` undefined). */
-type Finding = { holds: boolean | undefined; quote: string } | undefined;
+type Finding = { holds: boolean | undefined; quote: string; line?: Line; concept?: string } | undefined;
 
 /** The record read once for every criterion: its sentences, the patient's age and the record's own date. */
 type Record_ = { lines: Line[]; age: { age: number; quote: string } | undefined; recordOn: Date };
 
 /** A medication list ('Medication:', 'Terapêutica habitual:', 'Dauermedikation:'), which names what is taken. */
-const MEDICATION_LIST = /^(?:current |usual )?(?:medication|medications|medicines|drugs|medicacao|medicacao habitual|terapeutica|terapeutica habitual|medicamentos|medikation|medikamente|dauermedikation|tratamiento|tratamiento habitual|medicacion|medicacion habitual)\s*:/;
+const MEDICATION_LIST = /^(?:current |usual |regular )?(?:medication|medications|meds|medicines|drugs|medicacao|terapeutica|medicamentos|medikation|medikamente|dauermedikation|tratamiento|medicacion|hoja de tratamiento)\b[^:;.]{0,24}:/;
 
 /** Whether the record says the concept holds for the patient, as the criterion asks it (now, or ever). */
 function conceptFinding(concept: string, wantsEver: boolean, record: Record_, readRelated = true): Finding {
   let absent: Finding;
+  let present: Finding;
+  let denied: Finding;
   for (const line of record.lines) {
     for (const status of line.stems.get(concept) ?? []) {
       if (status === 'other_person' || status === 'uncertain') continue;
-      if (status === 'present' || (status === 'past' && wantsEver)) return { holds: true, quote: line.text };
-      absent ??= { holds: false, quote: line.text };
+      if (status === 'present' || (status === 'past' && wantsEver)) present ??= { holds: true, quote: line.text, line };
+      else absent ??= { holds: false, quote: line.text, line };
+      if (status === 'negated') denied ??= { holds: false, quote: line.text, line };
     }
   }
+  // A state the record both asserts and denies ('Consulta de gestação' beside 'teste de gravidez negativo') is
+  // for the coordinator to settle; a condition once had and now absent still counts as had.
+  if (present && denied && conceptKind(concept) === 'state') return { holds: undefined, quote: `${present.quote} ${denied.quote}` };
+  if (present) return present;
   if (absent || !readRelated) return absent;
   // Type 1 diabetes written plainly settles a criterion asking for type 2.
   for (const other of exclusiveWith(concept)) {
@@ -116,7 +124,7 @@ function windowFinding(concept: string, days: number, record: Record_): Finding 
         continue;
       }
       const span = eventSpan(line.norm, record.recordOn);
-      if (span && span.from >= start && span.from <= record.recordOn) return { holds: true, quote: line.text };
+      if (span && span.from >= start && span.from <= record.recordOn) return { holds: true, quote: line.text, line };
       if (span && span.to < start) outside ??= { holds: false, quote: line.text };
       else open ??= { holds: undefined, quote: line.text };
     }
@@ -134,26 +142,38 @@ function conceptVerdict(criterion: string, record: Record_): { verdict: Verdict;
   // The criterion's own wording: 'no prior insulin' asks for an absence; 'history of', 'prior' asks about ever.
   const negated = concepts.some((c) => c.status === 'negated');
   const asksCurrent = CURRENT.test(asked);
-  const findings = [...new Set(concepts.map((c) => c.word))].map((concept) => {
-    if (window) return windowFinding(concept, window.days, record);
-    const asksPast = concepts.some((c) => c.word === concept && c.status === 'past');
-    const wantsEver = !asksCurrent && (asksPast || conceptKind(concept) === 'condition');
-    return conceptFinding(concept, wantsEver, record);
+  const asked_ = [...new Set(concepts.map((c) => c.word))];
+  const findings = asked_.map((concept): Finding => {
+    const found = window ? windowFinding(concept, window.days, record) : conceptFinding(concept, !asksCurrent && (concepts.some((c) => c.word === concept && c.status === 'past') || conceptKind(concept) === 'condition'), record);
+    return found && { ...found, concept };
   });
   const all = /\b(and|e|und|y|plus)\b/.test(asked) && !/\b(or|ou|oder|o)\b/.test(asked);
   const holding = findings.filter((f) => f?.holds === true);
   const failing = findings.filter((f) => f?.holds === false);
   let result: Finding;
   if (all) result = failing[0] ?? (holding.length === findings.length ? holding[0] : undefined);
-  else result = holding[0] ?? (failing.length === findings.length ? failing[0] : undefined);
+  // Of a list of excluding conditions ('stroke, TIA or intracranial haemorrhage'), those the record denies settle
+  // it when it names no other: records do not list every absent condition.
+  else result = holding[0] ?? (failing.length > 0 && failing.length + findings.filter((f) => !f).length === findings.length ? failing[0] : undefined);
   if (!result) {
     const partial = holding[0] ?? failing[0] ?? findings.find((f) => f);
     return partial && { verdict: 'unclear', quote: partial.quote };
   }
   // Words the criterion adds beyond its concepts ('insulin allergy'): a mention of the concept alone does not
-  // show them, its absence does.
-  const extra = contentWords(scoped.filter((w) => !isConcept(w.word)).map((w) => w.word).join(' ')).filter((w) => !FILLER.has(w) && !CURRENT.test(w));
-  if (result.holds && extra.length > 0) return { verdict: 'unclear', quote: result.quote };
+  // show them, its absence does. In a list ('mechanical valve or moderate-to-severe mitral stenosis') a word
+  // belongs to the item it stands in.
+  const concept = result.concept;
+  const segments = withConcepts(asked).split(/[,;]|\s(?:or|ou|oder|o)\s/);
+  const segment = (concept && segments.find((s) => s.includes(concept))) || asked;
+  const extra = contentWords(scopeWords(segment).filter((w) => !isConcept(w.word)).map((w) => w.word).join(' ')).filter((w) => !FILLER.has(w) && !CURRENT.test(w));
+  // A mention that says them too ('paroxysmal non-valvular AF' for 'non-valvular atrial fibrillation') shows them.
+  const says = (line: Line | undefined) => extra.every((w) => (line?.stems.get(stem(w)) ?? []).some((s) => s === 'present' || s === 'past'));
+  if (result.holds && extra.length > 0 && !says(result.line)) {
+    const holds = (l: Line) => (l.stems.get(concept ?? '') ?? []).some((s) => s === 'present' || (s === 'past' && conceptKind(concept ?? '') === 'condition'));
+    const better = !window && concept ? record.lines.find((l) => holds(l) && says(l)) : undefined;
+    if (!better) return { verdict: 'unclear', quote: result.quote };
+    result = { holds: true, quote: better.text, line: better };
+  }
   return { verdict: result.holds !== negated ? 'met' : 'not_met', quote: result.quote };
 }
 
@@ -179,41 +199,83 @@ function mention(criterion: string, lines: Line[]): { quote: string; negated: bo
 /** What a record says instead of a number: a never-smoker has smoked no pack-years. */
 const ZERO_WHEN_ABSENT: Record<string, string> = { packyears: 'conceptsmoking' };
 
+type Assessed = { verdict: Verdict; quote: string };
+
+/** One criterion, or one part of it, against the record; undefined when nothing in it can be looked for. */
+function assess(text: string, record: Record_): Assessed | undefined {
+  const analyte = analyteIn(text);
+  const concepts = /\bconcept/.test(withConcepts(text));
+  if (!analyte && (AGE_WORDS.test(text) || (YEARS.test(text) && !concepts && !DURATION.test(text)))) {
+    const bounds = boundsIn(text);
+    if (bounds && record.age) return { verdict: within(record.age.age, bounds) ? 'met' : 'not_met', quote: record.age.quote };
+    if (bounds) return { verdict: 'unclear', quote: '' };
+  }
+  if (analyte) {
+    const bounds = boundsIn(text.replace(analyte.names, ' '));
+    let value = bounds && measuredValue(analyte.id, record.lines);
+    const zeroWhen = ZERO_WHEN_ABSENT[analyte.id];
+    if (bounds && !value && zeroWhen) {
+      const found = conceptFinding(zeroWhen, true, record, false);
+      if (found?.holds === false) value = { value: 0, quote: found.quote };
+    }
+    if (bounds && value) return { verdict: within(value.value, bounds) ? 'met' : 'not_met', quote: value.quote };
+    if (bounds) return { verdict: 'unclear', quote: '' };
+  }
+  const byConcept = conceptVerdict(text, record);
+  if (byConcept) return byConcept;
+  if (concepts) return { verdict: 'unclear', quote: '' };
+  const found = mention(text, record.lines);
+  if (!found) return undefined;
+  // A criterion worded as an absence ('no prior surgery') is met when the record says it is absent.
+  const criterionNegated = scopeWords(text).some((w) => w.status === 'negated');
+  const present = !found.negated;
+  // Part of the criterion mentioned: its absence settles it, its presence does not, so that stays for the
+  // researcher, with the quote.
+  if (present && !found.complete) return { verdict: 'unclear', quote: found.quote };
+  return { verdict: present !== criterionNegated ? 'met' : 'not_met', quote: found.quote };
+}
+
+const OR_JOIN = /\s(?:or|ou|oder|o)\s/;
+const AND_JOIN = /\s(?:and|e|und|y)\s/;
+
+/**
+ * A criterion joining measures or a measure and a condition ('creatinine clearance below 30 mL/min or eGFR < 30',
+ * 'eGFR < 30 or dialysis'): each part is screened on its own, and the parts settle the whole as 'or' or 'and'
+ * do; a part left open leaves the whole open unless another part settles it.
+ */
+function assessParts(text: string, record: Record_): Assessed | undefined {
+  const join = OR_JOIN.test(text) ? 'or' : AND_JOIN.test(text) && !/\b(between|entre|zwischen)\b/.test(text) ? 'and' : undefined;
+  if (!join) return undefined;
+  const parts = text.split(join === 'or' ? OR_JOIN : AND_JOIN).map((p) => p.trim()).filter(Boolean);
+  // Only where the criterion names a measure and something besides it: a list of conditions is read whole.
+  const measures = parts.filter((p) => analyteIn(p) && boundsIn(p)).length;
+  if (parts.length < 2 || measures === 0 || measures + parts.filter((p) => /\bconcept/.test(withConcepts(p))).length < 2) return undefined;
+  const results = parts.map((p) => assess(p, record) ?? { verdict: 'unclear' as Verdict, quote: '' });
+  const quoteOf = (rs: Assessed[]) => [...new Set(rs.map((r) => r.quote).filter(Boolean))].join(' ');
+  const met = results.filter((r) => r.verdict === 'met');
+  const notMet = results.filter((r) => r.verdict === 'not_met');
+  if (join === 'or') {
+    if (met.length) return { verdict: 'met', quote: met[0]!.quote };
+    // Parts the record does not give at all are no reason to doubt the ones it settles (an eGFR without a clearance).
+    const silent = results.filter((r) => r.verdict === 'unclear' && !r.quote).length;
+    if (notMet.length > 0 && notMet.length + silent === results.length) return { verdict: 'not_met', quote: quoteOf(notMet) };
+  } else {
+    if (notMet.length) return { verdict: 'not_met', quote: notMet[0]!.quote };
+    if (met.length === results.length) return { verdict: 'met', quote: quoteOf(met) };
+  }
+  return { verdict: 'unclear', quote: quoteOf([...met, ...notMet]) };
+}
+
 export function screenOffline(criteria: Criterion[], documents: string, today = new Date()): CriterionAssessment[] {
   const lines = sentences(documents).map(readLine);
   const record: Record_ = { lines, age: patientAge(lines, today), recordOn: recordDate(lines, today)?.date ?? today };
   return criteria.map((c) => {
-    const text = normalise(c.definition);
-    const verdict = (v: Verdict, evidence: string): CriterionAssessment => ({ criterion_id: c.id, verdict: v, evidence });
-    const analyte = analyteIn(text);
-    const concepts = /\bconcept/.test(withConcepts(text));
-    if (!analyte && (AGE_WORDS.test(text) || (YEARS.test(text) && !concepts && !DURATION.test(text)))) {
-      const bounds = boundsIn(text);
-      if (bounds && record.age) return verdict(within(record.age.age, bounds) ? 'met' : 'not_met', record.age.quote);
-      if (bounds) return verdict('unclear', '');
-    }
-    if (analyte) {
-      const bounds = boundsIn(text.replace(analyte.names, ' '));
-      let value = bounds && measuredValue(analyte.id, lines);
-      const zeroWhen = ZERO_WHEN_ABSENT[analyte.id];
-      if (bounds && !value && zeroWhen) {
-        const found = conceptFinding(zeroWhen, true, record, false);
-        if (found?.holds === false) value = { value: 0, quote: found.quote };
-      }
-      if (bounds && value) return verdict(within(value.value, bounds) ? 'met' : 'not_met', value.quote);
-      if (bounds) return verdict('unclear', '');
-    }
-    const byConcept = conceptVerdict(text, record);
-    if (byConcept) return verdict(byConcept.verdict, byConcept.quote);
-    if (concepts) return verdict('unclear', '');
-    const found = mention(text, lines);
-    if (!found) return verdict('unclear', '');
-    // A criterion worded as an absence ('no prior surgery') is met when the record says it is absent.
-    const criterionNegated = scopeWords(text).some((w) => w.status === 'negated');
-    const present = !found.negated;
-    // Part of the criterion mentioned: its absence settles it, its presence does not, so that stays for the
-    // researcher, with the quote.
-    if (present && !found.complete) return verdict('unclear', found.quote);
-    return verdict(present !== criterionNegated ? 'met' : 'not_met', found.quote);
+    const written = normalise(c.definition);
+    // What a parenthesis adds ('(CKD-EPI)', '(vitamin K antagonist or direct oral anticoagulant)') clarifies; the
+    // criterion is what is left, unless only the parenthesis holds its numbers ('BMI (≥ 30 kg/m²)').
+    const stripped = written.replace(/\([^()]*\)/g, ' ').replace(/\s+/g, ' ').trim();
+    const text = boundsIn(written) && !boundsIn(stripped) ? written : stripped;
+    const result = assessParts(text, record) ?? assess(text, record) ?? { verdict: 'unclear', quote: '' };
+    return { criterion_id: c.id, verdict: result.verdict, evidence: result.quote };
   });
 }

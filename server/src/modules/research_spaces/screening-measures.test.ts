@@ -149,3 +149,71 @@ describe('headings', () => {
     expect(verdict(smoking, 'Tabagismo: negativo.')).toBe('not_met');
   });
 });
+
+describe('criteria that join measures and conditions', () => {
+  const renal = c('renal', 'Creatinine clearance below 30 mL/min (Cockcroft-Gault) or eGFR < 30 mL/min/1.73 m²', 'critical_exclusion');
+  it('screens each part and joins them as the criterion does, a part the record does not give leaving the others to settle it', () => {
+    expect(verdict(renal, 'CrCl (C-G) 24 mL/min.')).toBe('met');
+    expect(verdict(renal, 'Aclaramiento de creatinina (Cockcroft-Gault) 30 ml/min.')).toBe('not_met');
+    expect(verdict(renal, 'TFGe (CKD-EPI) .... 54 mL/min/1,73 m2')).toBe('not_met');
+    expect(verdict(renal, 'eGFR 58 mL/min/1.73m2; creatinine clearance 26 mL/min.')).toBe('met');
+    expect(verdict(renal, 'Renal function not assessed.')).toBe('unclear');
+  });
+
+  it('reads scores and the urine albumin-to-creatinine ratio, converting mg/mmol to mg/g', () => {
+    expect(verdict(c('chads', 'CHA2DS2-VASc score of at least 2'), 'CHA2DS2-VASc-Score: 2 (weibl. Geschlecht, Hypertonie)')).toBe('met');
+    const uacr = c('uacr', 'Urine albumin-to-creatinine ratio (UACR) ≥ 200 mg/g');
+    expect(verdict(uacr, 'Cociente albúmina/creatinina en orina: 245 mg/g.')).toBe('met');
+    expect(verdict(uacr, 'Albumin/Kreatinin-Quotient (Urin) 18 mg/mmol')).toBe('not_met');
+    expect(verdict(uacr, 'Urine ACR 54 mg/mmol (previously 31).')).toBe('met');
+  });
+});
+
+describe('lists, plans and contradictions', () => {
+  const cerebral = c('cns', 'Ischaemic stroke, TIA or intracranial haemorrhage within the past 3 months', 'critical_exclusion');
+  it('carries a negation across a list, and reads the conditions it denies as settling one it does not name', () => {
+    expect(verdict(cerebral, 'Letter, 2026-03-12.\nNo history of stroke or TIA. Father had a stroke at 70.')).toBe('not_met');
+    expect(verdict(cerebral, 'Datum: 14.09.2026\nKein Schlaganfall oder TIA in der Vorgeschichte.')).toBe('not_met');
+    expect(verdict(c('rrt', 'Kidney transplant recipient or on maintenance dialysis', 'critical_exclusion'), 'He remains off dialysis.')).toBe('not_met');
+    expect(verdict(c('rrt', 'Kidney transplant recipient or on maintenance dialysis', 'critical_exclusion'), 'Z.n. Nierentransplantation 2017.')).toBe('met');
+  });
+
+  it('reads plans, options and requests as not yet facts, and a deferred treatment as not taken', () => {
+    const oac = c('oac', 'Current treatment with an oral anticoagulant (vitamin K antagonist or direct oral anticoagulant)', 'critical_exclusion');
+    expect(verdict(oac, 'Plan: se plantea inicio de anticoagulación oral.')).toBe('unclear');
+    expect(verdict(oac, 'Mit der Bitte um Mitbeurteilung bzgl. Antikoagulation.')).toBe('unclear');
+    expect(verdict(oac, 'Anticoagulation deferred to GP review given recurrent falls.')).toBe('not_met');
+    expect(verdict(oac, 'Medikation: Phenprocoumon (Marcumar) nach INR.')).toBe('met');
+    expect(verdict(oac, 'Iniciou hipocoagulação com apixabano 5 mg 2id.')).toBe('met');
+  });
+
+  it("reaches three words from a short 'no' ('No cumple criterios de EPOC')", () => {
+    expect(verdict(c('copd', 'Diagnosis of COPD', 'critical_exclusion'), 'No cumple criterios de EPOC.')).toBe('not_met');
+  });
+
+  it('leaves a state the record both asserts and denies to the coordinator', () => {
+    const preg = c('preg', 'Pregnant', 'critical_exclusion');
+    expect(verdict(preg, 'Consulta de ERC y gestación.\nTest de embarazo en orina (hoy): negativo.')).toBe('unclear');
+    expect(verdict(preg, 'Test de embarazo en orina (hoy): negativo.')).toBe('not_met');
+  });
+
+  it('reads native valves as no prosthesis, and a list item’s words as that item’s', () => {
+    const valve = c('valve', 'Mechanical prosthetic heart valve or moderate-to-severe mitral stenosis', 'critical_exclusion');
+    expect(verdict(valve, 'Echo (Feb 2026): native valves, no mitral stenosis, LVEF 55%.')).toBe('not_met');
+    expect(verdict(valve, '- Z.n. mechanischem Aortenklappenersatz (St. Jude Medical 23 mm) 2015')).toBe('met');
+    // Mild is not moderate-to-severe: the record names it, the coordinator weighs it.
+    expect(verdict(valve, 'Ecocardiograma: válvulas nativas; estenose mitral ligeira.')).toBe('unclear');
+  });
+
+  it("finds the mention that says the criterion's own qualifier, and keeps 'non-valvular' from reading as a negation", () => {
+    const af = c('af', 'Non-valvular atrial fibrillation documented on ECG or ambulatory monitoring');
+    expect(screen([af], 'Referral to Cardiology (AF clinic)\nA 7-day Holter confirmed paroxysmal non-valvular AF.').af).toMatchObject({ verdict: 'met', evidence: 'A 7-day Holter confirmed paroxysmal non-valvular AF.' });
+    expect(verdict(af, 'Diagnósticos secundários: fibrilhação auricular permanente não valvular; HTA.')).toBe('met');
+    expect(verdict(af, 'Persistierendes Vorhofflimmern.')).toBe('unclear');
+  });
+
+  it('reads an age written alone between commas, and not the age at a diagnosis', () => {
+    expect(verdict(c('age', 'Age ≥ 65 years'), 'Utente: José Manuel Rocha Pires, 69 anos, sexo masculino.')).toBe('met');
+    expect(verdict(c('age', 'Aged between 18 and 75 years'), 'Date: 19/10/2026\nRe: Ms S. T., DOB 22/09/1990\nType 1 diabetes since childhood (diagnosed aged 9).')).toBe('met');
+  });
+});

@@ -20,9 +20,12 @@ const ABBREVIATIONS = new Set(
   (
     'dr dra drs sr sra srs prof mr mrs ms st no nr n vs etc approx ca cf fig ref resp incl max min mg ml dl kg cm mm ' +
     'eg e g ie i z b d h u a o s p ex sr sra ex dto dta pag tel av hab jan fev feb mar abr apr mai jun jul ago aug set sep out okt oct nov dez dic dec ' +
-    'bzw ggf evtl inkl lt std tgl vgl zn usw pct pac doente art insuf'
+    'bzw bzgl ggf evtl inkl lt std tgl vgl zn usw pct pac pat geb doente art insuf'
   ).split(/\s+/),
 );
+
+/** A word that ends with a full stop without ending a sentence (normalised), or a single letter ('z. n.'). */
+export const isAbbreviation = (word: string) => ABBREVIATIONS.has(word) || /^[a-z]$/.test(word);
 
 /** Whether the full stop at the end of `before` ends a sentence, given the text that follows it. */
 function endsSentence(before: string, after: string): boolean {
@@ -43,6 +46,8 @@ function splitLine(line: string): string[] {
     const end = m.index + m[0].length;
     const before = line.slice(start, end);
     if (m[0].includes('.') && m[0] === '.' && !endsSentence(before, line.slice(end))) continue;
+    // Leader dots between a lab's name and its value ('TFGe .... 54 mL/min') end nothing.
+    if (/^\.{2,}$/.test(m[0]) && /^\s*\d/.test(line.slice(end))) continue;
     out.push(before.trim());
     start = end;
   }
@@ -88,8 +93,9 @@ function logicalLines(text: string): string[] {
  */
 export function repairOcrDigits(norm: string): string {
   return norm
-    .replace(/(?<![a-z0-9])[0-9lo]*[0-9][0-9lo]*(?![a-z0-9])/g, (w) => (/[lo]/.test(w) && !/^o\d$/.test(w) ? w.replace(/l/g, '1').replace(/o/g, '0') : w))
+    .replace(/(?<![a-z0-9])[0-9lo]*[0-9][0-9lo]*(?![a-z0-9])/g, (w) => (/[lo]/.test(w) && w !== 'o2' ? w.replace(/l/g, '1').replace(/o/g, '0') : w))
     .replace(/(?<![a-z0-9])l(?= \d{3}(?![0-9]))/g, '1')
+    .replace(/\b(type|typ|tipo) [li]\b/g, '$1 1')
     .replace(/(?<![a-z0-9])([a-z]{1,3})0([a-z]{2,})(?![a-z0-9])/g, '$1o$2');
 }
 
