@@ -45,6 +45,19 @@ const CONCEPTS: Record<string, Concept> = {
   },
   // Any diabetes: 'Sem diabetes', 'No diabético', 'Kein Diabetes mellitus' rule out either type.
   conceptdiabetes: { kind: 'condition', phrases: ['diabetes mellitus', 'diabetes', 'diabetic', 'diabetico', 'diabetica', 'diabetiker', 'diabetikerin'] },
+  conceptpostmenopause: {
+    kind: 'state',
+    phrases: ['postmenopausal', 'post-menopausal', 'menopause', 'pos-menopausa', 'pos-menopausica', 'menopausa', 'postmenopausal', 'postmenopausia', 'postmenopausica', 'menopausia', 'postmenopause', 'postmenopausal', 'menopause'],
+  },
+  conceptbiologic: {
+    kind: 'state',
+    medicine: true,
+    phrases: [
+      'biologic therapy', 'biologic treatment', 'biological therapy', 'biologics', 'biologic', 'monoclonal antibody', 'terapeutica biologica', 'tratamento biologico', 'biologicos', 'biologico',
+      'biologika', 'biologikum', 'biologikatherapie', 'tratamiento biologico', 'terapia biologica', 'anticuerpo monoclonal',
+      'omalizumab', 'xolair', 'mepolizumab', 'nucala', 'reslizumab', 'cinqair', 'cinqaero', 'benralizumab', 'fasenra', 'dupilumab', 'dupixent', 'tezepelumab', 'tezspire',
+    ],
+  },
   conceptpregnancy: { kind: 'state', notFromAge: 60, phrases: ['pregnancy', 'pregnant', 'gestation', 'gravidez', 'gravida', 'gestacao', 'gestante', 'schwangerschaft', 'schwanger', 'embarazo', 'embarazada', 'gestacion'] },
   conceptbreastfeeding: {
     kind: 'state',
@@ -155,6 +168,7 @@ const EXCLUSIVE: string[][] = [
   ['conceptdiabetestype1', 'conceptdiabetestype2'],
   ['conceptmalesex', 'conceptpregnancy'],
   ['conceptmalesex', 'conceptbreastfeeding'],
+  ['conceptpostmenopause', 'conceptpregnancy'],
 ];
 
 export const conceptKind = (token: string): ConceptKind => CONCEPTS[token]?.kind ?? 'condition';
@@ -173,10 +187,13 @@ const TOKEN = new Map(PHRASES.map((p) => [p.phrase, p.token]));
 /** Words that fuse a negation or 'former' into a concept ('Nichtraucher', 'ex-fumador', 'nonsmoker'), pulled apart. */
 const FUSED: [RegExp, string][] = [
   [/(?<![a-z])nichtraucher(in)?\b/g, 'nicht raucher'],
+  [/(?<![a-z])nieraucher(in)?\b/g, 'nie raucher'],
   [/(?<![a-z])non-?smok(er|ing)\b/g, 'non smok$1'],
   [/(?<![a-z])(?:ex|antigo|antiga)-?(fumador|fumadora|fumante|smoker|raucher|raucherin)\b/g, 'ex $1'],
   [/(?<![a-z])exraucher(in)?\b/g, 'ex raucher'],
   [/(?<![a-z])(?:native valves?|valvulas nativas|valvula nativa|nativklappen|native klappen)\b/g, 'no prosthetic valve'],
+  // 'V. a.' (Verdacht auf) leaves a diagnosis open.
+  [/(?<![a-z])v\. ?a\.(?= )/g, 'verdacht'],
   // 'Non-valvular' describes a kind of atrial fibrillation; it negates nothing.
   [/(?<![a-z])(?:non|nao|no|nicht)[- ]?valvula(?:r|re|ren)\b/g, 'nonvalvular'],
   [/(?<![a-z])(?:nao|no)-(fumador|fumadora|fumante)\b/g, 'nao $1'],

@@ -12,7 +12,7 @@ export const toNumber = (s: string) => Number(s.replace(',', '.'));
 
 export const within = (v: number, b: Bounds) => (b.min === undefined || (b.minStrict ? v > b.min : v >= b.min)) && (b.max === undefined || (b.maxStrict ? v < b.max : v <= b.max));
 
-const UNIT = String.raw`\s*(?:%|years?|anos|jahre|ml\/min(?:\/1[.,]73\s*m(?:2|²)?)?|mmol\/mol|mg\/dl)?\s*`;
+const UNIT = String.raw`\s*(?:%|years?|anos|jahre|ml\/min(?:\/1[.,]73\s*m(?:2|²)?)?|mmol\/mol|mg\/dl|mg\/g|mmhg|pg\/ml|cells\/(?:µl|ul|mm3)|\/(?:µl|ul))?\s*`;
 const RANGE_JOIN = String.raw`(?:-|–|—|to|a|ate|bis|hasta|and|e|und|y)`;
 const MIN_WORDS = String.raw`>=|≥|=>|>|at least|minimum|minimo|mindestens|al menos|as minimo|no minimo|over|older than|above|more than|greater than|mais de|superior a|acima de|uber|mayor(?:es)? de|maior(?:es)? de|mas de|a partir de|ab|from`;
 const MAX_WORDS = String.raw`<=|≤|=<|<|at most|maximum|maximo|hochstens|no more than|not older than|up to|until|ate|bis|hasta|under|younger than|below|less than|lower than|menos de|inferior a|abaixo de|unter|menor(?:es)? de|no maximo`;
@@ -33,7 +33,7 @@ export function boundsIn(criterion: string): Bounds | undefined {
   const bounds: Bounds = {};
   const min = text.match(new RegExp(`(?<![a-z])(${MIN_WORDS})\\s*(?:de\\s*|of\\s*)?${NUMBER}`));
   const max = text.match(new RegExp(`(?<![a-z])(${MAX_WORDS})\\s*(?:de\\s*|of\\s*)?${NUMBER}`));
-  const orMore = text.match(new RegExp(`${NUMBER}${UNIT}(?:\\+|or older|or over|or more|or above|and older|and over|and above|ou mais|ou superior|o mas|o mayor|oder alter|oder mehr|oder daruber|und alter|und mehr)`));
+  const orMore = text.match(new RegExp(`${NUMBER}${UNIT}(?:\\+|or older|or over|or more|or above|or higher|or greater|and older|and over|and above|ou mais|ou superior|o mas|o mayor|o superior|oder alter|oder mehr|oder hoher|oder daruber|und alter|und mehr)`));
   const orLess = text.match(new RegExp(`${NUMBER}${UNIT}(?:or younger|or less|or under|or below|and younger|ou menos|ou inferior|o menos|oder junger|oder weniger)`));
   if (min) Object.assign(bounds, { min: toNumber(min[2]!), minStrict: !INCLUSIVE.test(min[1]!) });
   else if (orMore) bounds.min = toNumber(orMore[1]!);
@@ -105,7 +105,7 @@ const STATED_AGE = [
   /\b(\d{1,3})\s*-?\s*jahrige\w*/,
   /\b(?:doente|utente|paciente|mulher|homem|senhora|senhor|mujer|hombre|varon|patient|patientin|woman|man|male|female|sexo \w+)\s*(?:de|com|con|of|aged|,)?\s*(\d{1,3})\s*(?:anos|years|jahre|a)\b/,
   // An age alone between commas, after the name: 'José Pires, 69 anos, sexo masculino', 'Klaus Kessler, 52 J.,'.
-  /(?:^|[:,]\s*)(\d{1,3})\s*(?:anos|years|yrs|jahre|j\.?|a\.?)\s*(?:,|;|\.?$)/,
+  /(?:^|[:,·|]\s*)(\d{1,3})\s*(?:anos|years|yrs|jahre|j\.?|a\.?)\s*(?:[,;·|]|\.?$)/,
 ];
 
 /** The patient's age: written, or from a date of birth and the record's date (else `today`). */
@@ -202,6 +202,12 @@ const ANALYTES: Analyte[] = [
     id: 'crcl',
     names: /\b(?:creatinine clearance|crcl|clcr|cl ?cr|aclaramiento de creatinina|depuracion de creatinina|clearance da creatinina|clearance de creatinina|depuracao da creatinina|kreatinin-?clearance)\b/,
   },
+  {
+    id: 'eosinophils',
+    names: /\b(?:(?:blood )?eosinophils?(?: count)?|eosinofilos|eosinophile|eosinophilen|eos)\b/,
+    // Counts given per litre (0,34 G/l, 0.30 x10^9/L) are read per µL, the unit criteria use.
+    convert: (v, unit) => (/g\/l|10\^?9/.test(unit) || (v < 5 && !/µl|ul/.test(unit)) ? Math.round(v * 1000) : v),
+  },
   { id: 'cha2ds2vasc', names: /\b(?:cha2ds2-?\s?vasc|chads2-?vasc)(?:-score| score)?\b/ },
   { id: 'hasbled', names: /\bhas-?bled(?:-score| score)?\b/ },
   {
@@ -216,7 +222,7 @@ const ANALYTES: Analyte[] = [
 export const analyteIn = (criterion: string) => ANALYTES.find((a) => a.names.test(criterion));
 
 const GROUPED = String.raw`(\d{1,3}(?:[ .]\d{3})+(?![.,]?\d)|\d{1,6}(?:[.,]\d+)?)`;
-const UNITS = String.raw`(%|mmol\/mol|mg\/mmol|mg\/g|ml\/min|pg\/ml|ng\/l|ng\/ml|mmhg)?`;
+const UNITS = String.raw`(%|mmol\/mol|mg\/mmol|mg\/g|ml\/min|pg\/ml|ng\/l|ng\/ml|mmhg|g\/l|x\s?10\^?9\/l|cells\/(?:µl|ul)|\/(?:µl|ul))?`;
 
 /** An analyte's patterns, compiled once: screening reads every sentence of every patient with them. */
 const compiled = new Map<string, { before?: RegExp; names: { names: RegExp; pair?: 0 | 1 }[]; valued: RegExp }>();
@@ -262,7 +268,8 @@ function valuesOf(analyte: Analyte, lines: Sentence[]): { value: number; quote: 
           .replace(DATE, ' ')
           .replace(/\b(?:ckd[- ]?epi|mdrd|dcct|ifcc|ngsp)(?:\s*\d{4})?\b/g, ' ');
         if (pair !== undefined) {
-          const bp = after.match(/^[^\d\n]{0,25}?(\d{2,3})\s*\/\s*(\d{2,3})\b/);
+          // The first pair within reach: 'Tensão arterial no consultório (média de 2 medições): 140/86'.
+          const bp = after.match(/^[^\n]{0,45}?(?<![\d.,])(\d{2,3})\s*\/\s*(\d{2,3})\b/);
           if (bp) push(Number(bp[pair + 1]));
           continue;
         }

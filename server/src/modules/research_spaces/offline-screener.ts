@@ -99,7 +99,8 @@ function conceptFinding(concept: string, wantsEver: boolean, record: Record_, re
     if (broader) return { holds: broader.holds === false ? false : undefined, quote: broader.quote };
   }
   if (about?.notFromAge && record.age && record.age.age >= about.notFromAge) return { holds: false, quote: record.age.quote };
-  if (about?.medicine) {
+  // A list of what is taken now says nothing of what was taken before.
+  if (about?.medicine && !wantsEver) {
     const list = record.lines.find((l) => MEDICATION_LIST.test(l.norm));
     if (list) return { holds: false, quote: list.text };
   }
@@ -147,7 +148,9 @@ function conceptVerdict(criterion: string, record: Record_): { verdict: Verdict;
     const found = window ? windowFinding(concept, window.days, record) : conceptFinding(concept, !asksCurrent && (concepts.some((c) => c.word === concept && c.status === 'past') || conceptKind(concept) === 'condition'), record);
     return found && { ...found, concept };
   });
-  const all = /\b(and|e|und|y|plus)\b/.test(asked) && !/\b(or|ou|oder|o)\b/.test(asked);
+  // Concepts listed ('stroke, TIA or haemorrhage') are alternatives; one qualifying another ('a biologic for
+  // asthma') must both hold.
+  const all = !/\b(or|ou|oder|o|nor|nem|ni)\b|,/.test(asked);
   const holding = findings.filter((f) => f?.holds === true);
   const failing = findings.filter((f) => f?.holds === false);
   let result: Finding;

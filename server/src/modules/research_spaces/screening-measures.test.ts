@@ -217,3 +217,35 @@ describe('lists, plans and contradictions', () => {
     expect(verdict(c('age', 'Aged between 18 and 75 years'), 'Date: 19/10/2026\nRe: Ms S. T., DOB 22/09/1990\nType 1 diabetes since childhood (diagnosed aged 9).')).toBe('met');
   });
 });
+
+describe('more measures and implications', () => {
+  it('reads eosinophils per µL, converting counts given per litre', () => {
+    const eos = c('eos', 'Blood eosinophil count ≥ 300 cells/µL');
+    expect(verdict(eos, 'Labor: Leukozyten 11,4 G/l, Eos. 600/µl, CRP 2,1 mg/dl.')).toBe('met');
+    expect(verdict(eos, 'Abnahme 14.07.2026: Leukozyten 6,8 G/l; Eosinophile 0,29 G/l')).toBe('not_met');
+    expect(verdict(eos, 'Hemograma: eosinófilos 300/µL.')).toBe('met');
+  });
+
+  it("reads a threshold written as '140 mmHg or higher', and a pressure a few words after its name", () => {
+    const sbp = c('sbp', 'Office systolic blood pressure of 140 mmHg or higher at screening');
+    expect(verdict(sbp, 'Tensão arterial no consultório (média de 2 medições): 140/86 mmHg.')).toBe('met');
+    expect(verdict(sbp, 'Praxis-RR heute: 132/80 mmHg.')).toBe('not_met');
+  });
+
+  it('needs every concept of a criterion where one qualifies another, and reads previous treatment only from what the record says', () => {
+    const bio = c('bio', 'Any previous treatment with a biologic for asthma (omalizumab, mepolizumab or dupilumab)', 'critical_exclusion');
+    expect(verdict(bio, 'Asma grave. Fez omalizumab (Xolair) entre 2019 e 2021, suspenso por ausência de resposta.')).toBe('met');
+    expect(verdict(bio, 'Asthma bronchiale. Keine Vortherapie mit Biologika.')).toBe('not_met');
+    // Today's medication list says nothing of what was tried before.
+    expect(verdict(bio, 'Severe asthma.\nMedication: Fostair 200/6 2 puffs bd, Ventolin prn.')).toBe('unclear');
+  });
+
+  it('reads a postmenopausal woman as not pregnant, and a suspected diagnosis (V. a.) as open', () => {
+    expect(verdict(c('preg', 'Pregnant or breastfeeding', 'critical_exclusion'), 'Mulher de 58 anos, pós-menopausa desde os 51.')).toBe('not_met');
+    expect(verdict(c('copd', 'Diagnosis of COPD', 'critical_exclusion'), '2. V. a. COPD, Lungenfunktion ausstehend')).toBe('unclear');
+  });
+
+  it("repairs a scan's 'O' in a date but keeps O2 as oxygen", () => {
+    expect(repairOcrDigits('dob: o4/o2/l949; o2-langzeittherapie')).toBe('dob: 04/02/1949; o2-langzeittherapie');
+  });
+});

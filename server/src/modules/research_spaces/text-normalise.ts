@@ -20,7 +20,7 @@ const ABBREVIATIONS = new Set(
   (
     'dr dra drs sr sra srs prof mr mrs ms st no nr n vs etc approx ca cf fig ref resp incl max min mg ml dl kg cm mm ' +
     'eg e g ie i z b d h u a o s p ex sr sra ex dto dta pag tel av hab jan fev feb mar abr apr mai jun jul ago aug set sep out okt oct nov dez dic dec ' +
-    'bzw bzgl ggf evtl inkl lt std tgl vgl zn usw pct pac pat geb doente art insuf'
+    'eos bzw bzgl ggf evtl inkl lt std tgl vgl zn usw pct pac pat geb doente art insuf'
   ).split(/\s+/),
 );
 
@@ -93,7 +93,10 @@ function logicalLines(text: string): string[] {
  */
 export function repairOcrDigits(norm: string): string {
   return norm
-    .replace(/(?<![a-z0-9])[0-9lo]*[0-9][0-9lo]*(?![a-z0-9])/g, (w) => (/[lo]/.test(w) && w !== 'o2' ? w.replace(/l/g, '1').replace(/o/g, '0') : w))
+    .replace(/(?<![a-z0-9])[0-9lo]*[0-9][0-9lo]*(?![a-z0-9])/g, (w, at: number, all: string) =>
+      // 'O2' is oxygen, unless it sits in a date ('O4/O2/l949').
+      /[lo]/.test(w) && (w !== 'o2' || /[/.]\d/.test(all.slice(at + 2, at + 4)) || /\d[/.]$/.test(all.slice(Math.max(0, at - 2), at))) ? w.replace(/l/g, '1').replace(/o/g, '0') : w,
+    )
     .replace(/(?<![a-z0-9])l(?= \d{3}(?![0-9]))/g, '1')
     .replace(/\b(type|typ|tipo) [li]\b/g, '$1 1')
     .replace(/(?<![a-z0-9])([a-z]{1,3})0([a-z]{2,})(?![a-z0-9])/g, '$1o$2');
