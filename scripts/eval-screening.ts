@@ -20,6 +20,7 @@ import { normalise } from '../server/src/modules/research_spaces/text-normalise.
 import { EVAL_SET, type EvalPatient, type EvalTrial, type Label } from '../tests/fixtures/screening/eval-set.js';
 import { HELD_OUT_SET } from '../tests/fixtures/screening/held-out.js';
 import { HELD_OUT_2_SET } from '../tests/fixtures/screening/held-out-2.js';
+import { HELD_OUT_3_SET } from '../tests/fixtures/screening/held-out-3.js';
 
 type EvalSet = { trial: EvalTrial; patients: EvalPatient[] }[];
 
@@ -129,5 +130,6 @@ async function report(title: string, set: EvalSet): Promise<void> {
 
 await report('Development set (the rules were written against it)', EVAL_SET);
 await report('Second set (written without reading the rules; the rules were then extended against it)', HELD_OUT_SET);
-await report('Held-out set (written later, without reading the rules or the other sets; never tuned against)', HELD_OUT_2_SET);
+await report('Third set (written without reading the rules; the rules were then extended against it)', HELD_OUT_2_SET);
+await report('Held-out set (written last, blind to the rules and the other sets; never tuned against)', HELD_OUT_3_SET);
 process.exitCode = 0;

@@ -47,7 +47,7 @@ const CONCEPTS: Record<string, Concept> = {
   conceptdiabetes: { kind: 'condition', phrases: ['diabetes mellitus', 'diabetes', 'diabetic', 'diabetico', 'diabetica', 'diabetiker', 'diabetikerin'] },
   conceptpostmenopause: {
     kind: 'state',
-    phrases: ['postmenopausal', 'post-menopausal', 'menopause', 'pos-menopausa', 'pos-menopausica', 'menopausa', 'postmenopausal', 'postmenopausia', 'postmenopausica', 'menopausia', 'postmenopause', 'postmenopausal', 'menopause'],
+    phrases: ['postmenopausal', 'menopause', 'posmenopausa', 'posmenopausica', 'postmenopausa', 'menopausa', 'postmenopausia', 'postmenopausica', 'menopausia', 'postmenopause'],
   },
   conceptbiologic: {
     kind: 'state',
@@ -192,6 +192,8 @@ const FUSED: [RegExp, string][] = [
   [/(?<![a-z])(?:ex|antigo|antiga)-?(fumador|fumadora|fumante|smoker|raucher|raucherin)\b/g, 'ex $1'],
   [/(?<![a-z])exraucher(in)?\b/g, 'ex raucher'],
   [/(?<![a-z])(?:native valves?|valvulas nativas|valvula nativa|nativklappen|native klappen)\b/g, 'no prosthetic valve'],
+  // A prefix makes another word: 'pré-biológico' (the screening before a biologic) is no biologic.
+  [/(?<![a-z])(pre|vor|pos|post)-(?=[a-z])/g, '$1'],
   // 'V. a.' (Verdacht auf) leaves a diagnosis open.
   [/(?<![a-z])v\. ?a\.(?= )/g, 'verdacht'],
   // 'Non-valvular' describes a kind of atrial fibrillation; it negates nothing.

@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../../../contract/constants.js';
 import { EVAL_SET } from '../../../../tests/fixtures/screening/eval-set.js';
 import { HELD_OUT_2_SET } from '../../../../tests/fixtures/screening/held-out-2.js';
+import { HELD_OUT_3_SET } from '../../../../tests/fixtures/screening/held-out-3.js';
 import { HELD_OUT_SET } from '../../../../tests/fixtures/screening/held-out.js';
 import { classify } from './criteria.js';
 
 const development = EVAL_SET.flatMap(({ trial, patients }) => patients.map((patient) => ({ trial, patient })));
 // The held-out records are held to the same form: a label the scorer can trust.
-const patients = [...development, ...[...HELD_OUT_SET, ...HELD_OUT_2_SET].flatMap(({ trial, patients }) => patients.map((patient) => ({ trial, patient })))];
+const patients = [...development, ...[...HELD_OUT_SET, ...HELD_OUT_2_SET, ...HELD_OUT_3_SET].flatMap(({ trial, patients }) => patients.map((patient) => ({ trial, patient })))];
 
 describe('screening evaluation set', () => {
   it('holds at least 3 trials and 30 patients in the four languages, with split and scanned records', () => {

@@ -249,3 +249,10 @@ describe('more measures and implications', () => {
     expect(repairOcrDigits('dob: o4/o2/l949; o2-langzeittherapie')).toBe('dob: 04/02/1949; o2-langzeittherapie');
   });
 });
+
+describe('prefixes', () => {
+  it("reads 'pré-biológico' as another word than 'biológico'", () => {
+    const bio = c('bio', 'Any previous treatment with a biologic', 'critical_exclusion');
+    expect(verdict(bio, 'Rastreio pré-biológico: IGRA (QuantiFERON) negativo.')).toBe('unclear');
+  });
+});
