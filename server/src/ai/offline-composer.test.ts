@@ -39,8 +39,8 @@ describe('offline composer', () => {
     expect(text).toContain('Lungs clear.');
     expect(text).toContain('- Medication: metformin 500 mg twice a day');
     expect(text).toContain('- Next consultation: 2026-12-06');
-    expect(text).toContain('## Assessment\nStable angina');
-    expect(text).toContain('The patient has had chest pain for two days.');
+    expect(text).toContain('## Assessment\n- Stable angina');
+    expect(text).toContain('- The patient has had chest pain for 2 days.');
   });
 
   it('dates in the document language', () => {
@@ -48,11 +48,11 @@ describe('offline composer', () => {
     expect(composeDocument(base({ language: 'de' }))).toContain('22. November 2026');
   });
 
-  it('keeps a change request visibly, unapplied, instead of pretending to apply it', () => {
-    const text = composeDocument(base({ change: { previousText: '# Notes\nBody', instructions: 'Add that the pain radiates to the left arm.' } }));
+  it('keeps a change request it cannot apply visibly, unapplied, saying which ones it can', () => {
+    const text = composeDocument(base({ change: { previousText: '# Notes\nBody', instructions: 'Make it sound more formal.' } }));
     expect(text).toContain('# Notes\nBody');
-    expect(text).toContain('Changes requested (not applied: AI is not configured)');
-    expect(text).toContain('Add that the pain radiates to the left arm.');
+    expect(text).toContain('Changes requested (not applied: without AI only simple requests are applied');
+    expect(text).toContain('Make it sound more formal.');
   });
 
   it('cleans hesitations from a dictation', () => {

@@ -1,9 +1,14 @@
 /**
- * The offline composer, the default when no AI engine is configured: it fills each document's template with
- * the clinician's structured inputs and the transcript, says plainly that no AI wrote it, and leaves a marked
- * blank wherever a fact is missing. It invents nothing.
+ * The offline composer, the default when no AI engine is configured: it writes each document from the
+ * consultation's own sentences placed by the clinical structurer (structurer/structure.ts) in the document's
+ * sections, the facts read from them (measurements, medicines, allergies, follow-up, sick leave, referral:
+ * structurer/facts.ts) and the clinician's notes data, which wins where both say something. It says plainly
+ * that no AI wrote it, leaves a marked blank wherever a fact is missing, and invents nothing.
  */
 import type { Language } from '../../../contract/constants.js';
+import { allergiesIn, followUpIn, measurementsIn, medicinesIn, referralIn, sickLeaveIn, type Measure } from './structurer/facts.js';
+import { structure, type NoteSentence, type Section } from './structurer/structure.js';
+import { applyTextCommand } from './structurer/text-commands.js';
 import type { DocumentRequest, NotesData, TextGenerator } from './text-generator.js';
 
 type L = Record<Language, string>;
@@ -14,6 +19,9 @@ export const COMPOSER_LABEL: L = {
   de: '_Ohne KI aus Ihren Angaben und der Transkription zusammengestellt. Prüfen Sie es vor der Verwendung._',
   es: '_Documento montado sin IA a partir de sus datos y de la transcripción. Revíselo antes de usarlo._',
 };
+
+/** What a note says when the patient answered that they have no allergies. */
+export const NO_KNOWN_ALLERGIES: L = { pt: 'sem alergias conhecidas', en: 'no known allergies', de: 'keine bekannten Allergien', es: 'sin alergias conocidas' };
 
 /** What stands where a fact is missing: visible, and easy to find and fill. */
 export const BLANK: L = { pt: '[a preencher]', en: '[to be completed]', de: '[auszufüllen]', es: '[a completar]' };
@@ -70,11 +78,18 @@ const T = {
   },
   regards: { pt: 'Com os melhores cumprimentos,', en: 'Kind regards,', de: 'Mit freundlichen Grüßen', es: 'Atentamente,' },
   changes: {
-    pt: 'Alterações pedidas (por aplicar: a IA não está configurada)',
-    en: 'Changes requested (not applied: AI is not configured)',
-    de: 'Gewünschte Änderungen (nicht angewendet: KI ist nicht eingerichtet)',
-    es: 'Cambios solicitados (sin aplicar: la IA no está configurada)',
+    pt: 'Alterações pedidas (por aplicar: sem IA só se aplicam pedidos simples como «acrescentar … ao plano», «remover a frase sobre …» ou «substituir … por …»)',
+    en: 'Changes requested (not applied: without AI only simple requests are applied, such as "add … to the plan", "remove the sentence about …" or "replace … with …")',
+    de: 'Gewünschte Änderungen (nicht angewendet: ohne KI werden nur einfache Wünsche umgesetzt, etwa „… zum Plan hinzufügen“, „Satz über … entfernen“ oder „… durch … ersetzen“)',
+    es: 'Cambios solicitados (sin aplicar: sin IA solo se aplican peticiones sencillas como «añadir … al plan», «eliminar la frase sobre …» o «reemplazar … por …»)',
   },
+  presenting: { pt: 'Motivo da consulta', en: 'Presenting complaint', de: 'Vorstellungsgrund', es: 'Motivo de consulta' },
+  allergies: { pt: 'Alergias', en: 'Allergies', de: 'Allergien', es: 'Alergias' },
+  heartrate: { pt: 'Frequência cardíaca', en: 'Heart rate', de: 'Herzfrequenz', es: 'Frecuencia cardiaca' },
+  temperature: { pt: 'Temperatura', en: 'Temperature', de: 'Temperatur', es: 'Temperatura' },
+  saturation: { pt: 'Saturação de O₂', en: 'O₂ saturation', de: 'O₂-Sättigung', es: 'Saturación de O₂' },
+  weight: { pt: 'Peso', en: 'Weight', de: 'Gewicht', es: 'Peso' },
+  tests: { pt: 'Exames pedidos e plano', en: 'Tests and plan', de: 'Veranlasste Untersuchungen und Plan', es: 'Pruebas solicitadas y plan' },
 } satisfies Record<string, L | Record<string, L>>;
 
 /** Hesitations a dictation loses when cleaned, per language (whole words only). */
@@ -92,55 +107,132 @@ function formatDate(d: Date, language: Language): string {
   return new Intl.DateTimeFormat({ pt: 'pt-PT', en: 'en-GB', de: 'de-DE', es: 'es-ES' }[language], { dateStyle: 'long' }).format(d);
 }
 
+/** Measurements in the order a note lists them, with the notes data field that holds each (when the spec has one). */
+const MEASURE_ORDER: { measure: Measure; field?: keyof NotesData; label: L }[] = [
+  { measure: 'bloodpressure', field: 'bloodpressure', label: T.bloodpressure },
+  { measure: 'heartrate', label: T.heartrate },
+  { measure: 'temperature', label: T.temperature },
+  { measure: 'saturation', label: T.saturation },
+  { measure: 'weight', label: T.weight },
+  { measure: 'bmi', field: 'weightmassindex', label: T.weightmassindex },
+  { measure: 'hba1c', field: 'hemoglobinac', label: T.hemoglobinac },
+  { measure: 'cholesterol', field: 'colesterol', label: T.colesterol },
+];
+
+/** What a consultation says, read once for every document written from it. */
+type Consultation = {
+  sentences: NoteSentence[];
+  said: (section: Section) => string[];
+  measurements: string[];
+  medicines: string[];
+  prescribed: string[];
+  allergies?: string;
+  followUp?: string;
+  sickLeaveDays?: number;
+  referral?: string;
+};
+
+function read(req: DocumentRequest): Consultation {
+  const lang = req.language;
+  const sentences = structure(req.transcript, lang);
+  const texts = sentences.map((s) => s.text);
+  const measured = measurementsIn(texts);
+  const v = (key: keyof NotesData) => req.data[key]?.trim() || undefined;
+  // The clinician's notes data wins over what was heard; each is said once.
+  const measurements = MEASURE_ORDER.flatMap(({ measure, field, label }) => {
+    const value = (field && v(field)) || measured[measure]?.value;
+    return value ? [`- ${label[lang]}: ${value}`] : [];
+  });
+  const allergies = allergiesIn(texts, lang);
+  return {
+    sentences,
+    said: (section) => sentences.filter((s) => s.section === section).map((s) => s.text),
+    measurements,
+    medicines: medicinesIn(texts).map((m) => m.value),
+    prescribed: medicinesIn(sentences.filter((s) => s.section === 'plan').map((s) => s.text)).map((m) => m.value),
+    allergies: allergies && (allergies.value === 'none' ? NO_KNOWN_ALLERGIES[lang] : allergies.value),
+    followUp: followUpIn(texts)?.value,
+    sickLeaveDays: sickLeaveIn(texts)?.value,
+    referral: referralIn(texts)?.value,
+  };
+}
+
+const bullets = (lines: (string | undefined)[]) => lines.filter((l): l is string => !!l?.trim()).map((l) => (l.startsWith('- ') ? l : `- ${l}`));
+
 function compose(req: DocumentRequest): string {
   const lang = req.language;
   const blank = BLANK[lang];
   const v = (key: keyof NotesData) => req.data[key]?.trim() || undefined;
-  const or = (value: string | undefined) => value ?? blank;
-  const transcript = req.transcript.trim() || undefined;
+  const c = read(req);
   const heading = (l: L) => `## ${l[lang]}`;
-  const vitals = (['bloodpressure', 'hemoglobinac', 'colesterol', 'weightmassindex'] as const)
-    .filter((k) => v(k))
-    .map((k) => `- ${T[k][lang]}: ${v(k)}`)
-    .join('\n');
+  /** A section's lines, or the marked blank when there are none. */
+  const section = (lines: (string | undefined)[]) => {
+    const kept = bullets(lines);
+    return kept.length ? kept : [blank];
+  };
+  const allergies = c.allergies ? `**${T.allergies[lang]}:** ${c.allergies}` : undefined;
+  const medication = v('medication') ?? (c.prescribed.length ? c.prescribed.join('; ') : undefined);
+  const allMedication = v('medication') ?? (c.medicines.length ? c.medicines.join('; ') : undefined);
+  const followUp = v('next_consultation_date') ?? c.followUp;
   const header = [`# ${(T.title[req.documentKind] ?? T.title.consultation_notes!)[lang]}`, COMPOSER_LABEL[lang], '', `**${T.date[lang]}:** ${formatDate(req.date, lang)}`, `**${T.clinician[lang]}:** ${req.clinician.name}`, ''];
+  const assessment = [v('extra_text'), ...c.said('assessment')];
+  const examination = [v('physical_exam'), ...c.said('objective')];
 
   let body: string[];
   switch (req.documentKind) {
     case 'clinical_summary':
-      body = [heading(T.history), or(v('previous_consultation')), '', heading(T.transcript), or(transcript), '', heading(T.exam), or(v('physical_exam')), '', heading(T.exams), or(v('exams_data')), ...(vitals ? ['', heading(T.vitals), vitals] : []), '', heading(T.medication), or(v('medication')), '', heading(T.followUp), or(v('next_consultation_date'))];
+      body = [
+        heading(T.history), or(v('previous_consultation'), blank), '',
+        heading(T.presenting), ...section([v('text'), ...c.said('subjective')]), ...(allergies ? ['', allergies] : []), '',
+        heading(T.exam), ...section(examination), ...(c.measurements.length ? ['', ...c.measurements] : []), '',
+        heading(T.exams), or(v('exams_data'), blank), '',
+        heading(T.assessment), ...section(assessment), '',
+        heading(T.plan), ...section(c.said('plan')), '',
+        heading(T.medication), or(allMedication, blank), '',
+        heading(T.followUp), or(followUp, blank),
+      ];
       break;
-    case 'sick_leave_certificate':
-      body = [`**${T.patient[lang]}:** ${blank}`, '', T.certify[lang], '', `**${T.period[lang]}:** ${T.from[lang]} ${blank} ${T.to[lang]} ${blank}`, '', `**${T.diagnosis[lang]}:** ${or(v('extra_text'))}`, '', `${T.signature[lang]}: ______________________`];
+    case 'sick_leave_certificate': {
+      // The period runs from the consultation's date for as long as was said ('sick note for a week').
+      const from = c.sickLeaveDays ? formatDate(req.date, lang) : blank;
+      const to = c.sickLeaveDays ? formatDate(new Date(req.date.getTime() + (c.sickLeaveDays - 1) * 86_400_000), lang) : blank;
+      const diagnosis = [v('extra_text'), ...c.said('assessment')].filter(Boolean).join(' ');
+      body = [`**${T.patient[lang]}:** ${blank}`, '', T.certify[lang], '', `**${T.period[lang]}:** ${T.from[lang]} ${from} ${T.to[lang]} ${to}`, '', `**${T.diagnosis[lang]}:** ${diagnosis || blank}`, '', `${T.signature[lang]}: ______________________`];
       break;
+    }
     case 'referral_letter':
-      body = [`**${T.recipient[lang]}:** ${blank}`, `**${T.patient[lang]}:** ${blank}`, '', T.greeting[lang], '', T.referring[lang], '', heading(T.reason), or(v('text') ?? transcript), '', heading(T.exam), or(v('physical_exam')), '', heading(T.exams), or(v('exams_data')), '', heading(T.medication), or(v('medication')), '', T.regards[lang], req.clinician.name];
+      body = [
+        `**${T.recipient[lang]}:** ${c.referral ?? blank}`, `**${T.patient[lang]}:** ${blank}`, '', T.greeting[lang], '', T.referring[lang], '',
+        heading(T.reason), ...section([v('text'), ...assessment, ...c.said('subjective')]), ...(allergies ? ['', allergies] : []), '',
+        heading(T.exam), ...section(examination), ...(c.measurements.length ? ['', ...c.measurements] : []), '',
+        heading(T.exams), or(v('exams_data'), blank), '',
+        heading(T.medication), or(allMedication, blank), '',
+        T.regards[lang], req.clinician.name,
+      ];
       break;
     case 'dictation':
-      body = [transcript ? cleanDictation(transcript, lang) : blank];
+      body = [req.transcript.trim() ? cleanDictation(req.transcript.trim(), lang) : blank];
       break;
     case 'report':
-      body = [heading(T.findings), or(transcript), '', heading(T.exams), or(v('exams_data')), '', heading(T.conclusion), or(v('extra_text'))];
+      body = [heading(T.findings), ...section(examination), ...(c.measurements.length ? ['', ...c.measurements] : []), '', heading(T.exams), or(v('exams_data'), blank), '', heading(T.conclusion), ...section(assessment)];
       break;
     default:
       body = [
-        heading(T.subjective),
-        or(v('text') ?? transcript),
+        heading(T.subjective), ...section([v('text'), ...c.said('subjective')]),
+        ...(allergies ? ['', allergies] : []),
         ...(v('previous_consultation') ? ['', `**${T.history[lang]}:** ${v('previous_consultation')}`] : []),
         '',
-        heading(T.objective),
-        or([v('physical_exam'), v('exams_data'), vitals || undefined].filter(Boolean).join('\n\n') || undefined),
-        '',
-        heading(T.assessment),
-        or(v('extra_text')),
-        '',
-        heading(T.plan),
-        `- ${T.medication[lang]}: ${or(v('medication'))}`,
-        `- ${T.followUp[lang]}: ${or(v('next_consultation_date'))}`,
+        heading(T.objective), ...section([...c.measurements, v('physical_exam'), v('exams_data'), ...c.said('objective')]), '',
+        heading(T.assessment), ...section(assessment), '',
+        heading(T.plan), ...bullets(c.said('plan')),
+        `- ${T.medication[lang]}: ${or(medication, blank)}`,
+        `- ${T.followUp[lang]}: ${or(followUp, blank)}`,
       ];
   }
   return [...header, ...body].join('\n').trim() + '\n';
 }
+
+const or = (value: string | undefined, blank: string) => value ?? blank;
 
 /** Fills `{{name}}` placeholders of a custom template; a missing value becomes the marked blank. */
 export function fillTemplate(template: string, values: Record<string, string>, language: Language): string {
@@ -153,7 +245,9 @@ export function composeDocument(req: DocumentRequest): string {
     return `${COMPOSER_LABEL[req.language]}\n\n${fillTemplate(req.template ?? '', values, req.language)}`;
   }
   if (req.change) {
-    // Instructions need a language model to be applied; without one they are kept, visibly, for the clinician.
+    // Simple requests are applied as asked; others need a language model, and are kept, visibly, for the clinician.
+    const applied = applyTextCommand(req.change.previousText, req.change.instructions, req.language);
+    if (applied !== undefined) return applied;
     return `${req.change.previousText.trim()}\n\n## ${T.changes[req.language]}\n\n${req.change.instructions.trim()}\n`;
   }
   if (req.template) return composeFromTemplate(req);

@@ -48,7 +48,8 @@ describe('generated documents', () => {
     const doc = await waitDone(headers, id, 'main');
     expect(doc).toMatchObject({ key: 'consultation_notes', version: 1, total_versions: 1, status: 'done', engine: 'composer', uses_ai: false });
     expect(doc.text).toContain('Assembled without AI');
-    expect(doc.text).toContain('Chest pain for two days.');
+    // The consultation's own sentence, its number written in digits as a note would.
+    expect(doc.text).toContain('Chest pain for 2 days.');
     expect(doc.text).toContain('Blood pressure: 140/90');
     expect(doc.text).toContain('Dra. Rita Gomes');
   });

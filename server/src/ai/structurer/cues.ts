@@ -1,0 +1,68 @@
+/**
+ * What a consultation's sentences say by their words, in the app's four languages, on normalised text (lower
+ * case, no accents): greetings and small talk, questions, and the cues that place a sentence in a note's
+ * sections. Each list is a whole-word pattern; kept short on purpose, each entry a common way of saying it.
+ */
+import type { Language } from '../../../../contract/constants.js';
+
+type Cues = Record<Language, string[]>;
+
+const words = (list: string[]) => new RegExp(`(?<![\\p{L}\\d])(?:${list.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\d])`, 'u');
+const compile = (cues: Cues) => Object.fromEntries(Object.entries(cues).map(([l, list]) => [l, words(list)])) as Record<Language, RegExp>;
+
+/** Sentences that carry nothing clinical. */
+export const SMALL_TALK = compile({
+  en: ['good morning', 'good afternoon', 'good evening', 'hello', 'hi', 'how are you', 'nice to see you', 'please sit down', 'have a seat', 'thank you', 'thanks', 'goodbye', 'bye', 'see you', 'take care', 'you are welcome', 'okay', 'ok', 'right', 'alright', 'all right', 'come in'],
+  pt: ['bom dia', 'boa tarde', 'boa noite', 'ola', 'como esta', 'tudo bem', 'sente-se', 'faca favor', 'obrigado', 'obrigada', 'adeus', 'ate logo', 'ate a proxima', 'de nada', 'entao', 'pronto', 'muito bem', 'esta bem', 'entre'],
+  de: ['guten morgen', 'guten tag', 'guten abend', 'hallo', 'wie geht es ihnen', 'nehmen sie platz', 'danke', 'vielen dank', 'auf wiedersehen', 'tschuss', 'bitte schon', 'gern geschehen', 'also', 'gut', 'alles klar', 'kommen sie herein'],
+  es: ['buenos dias', 'buenas tardes', 'buenas noches', 'hola', 'que tal', 'como esta', 'sientese', 'gracias', 'muchas gracias', 'adios', 'hasta luego', 'de nada', 'bueno', 'vale', 'muy bien', 'pase'],
+});
+
+/** How a question starts, where the engine wrote no question mark. */
+export const QUESTION_START: Record<Language, RegExp> = {
+  en: /^(?:what|how|when|where|why|which|who|do you|does it|does the|did you|did it|are you|is it|is there|have you|has it|has the|any|can you|could you)\b/,
+  pt: /^(?:o que|como|quando|onde|porque|por que|qual|quais|tem|teve|toma|ha quanto tempo|sente|costuma|ja|e alergic[oa]|doi|a dor)\b/,
+  de: /^(?:was|wie|wann|wo|warum|welche|welcher|haben sie|hatten sie|nehmen sie|sind sie|gibt es|seit wann|tut es|strahlt)\b/,
+  es: /^(?:que|como|cuando|donde|por que|cual|cuales|tiene|ha tenido|toma|desde cuando|le duele|es alergic[oa]|siente)\b/,
+};
+
+/** Examination findings and measurements. */
+export const OBJECTIVE = compile({
+  en: ['on examination', 'examination', 'blood pressure', 'pressure is', 'heart rate', 'pulse', 'temperature', 'saturation', 'oxygen saturation', 'spo2', 'weight', 'weighs', 'bmi', 'auscultation', 'chest is clear', 'lungs are clear', 'heart sounds', 'murmur', 'tender', 'tenderness', 'swelling', 'rash', 'reflexes', 'abdomen is', 'throat is', 'ears are', 'crackles', 'wheeze', 'wheezing', 'palpation', 'hba1c', 'cholesterol', 'ecg shows', 'x-ray shows', 'results show'],
+  pt: ['no exame', 'ao exame', 'exame objetivo', 'exame fisico', 'tensao arterial', 'a tensao', 'pressao arterial', 'frequencia cardiaca', 'pulso', 'temperatura', 'saturacao', 'peso', 'pesa', 'imc', 'auscultacao', 'murmurio', 'sopro', 'dor a palpacao', 'palpacao', 'contratura', 'edema', 'eritema', 'reflexos', 'abdomen', 'orofaringe', 'fervores', 'sibilos', 'hemoglobina glicada', 'colesterol', 'o ecg mostra', 'as analises'],
+  de: ['bei der untersuchung', 'untersuchung', 'befund', 'blutdruck', 'herzfrequenz', 'puls', 'temperatur', 'sattigung', 'sauerstoffsattigung', 'gewicht', 'wiegt', 'bmi', 'auskultation', 'lunge frei', 'herztone', 'herzgerausch', 'druckschmerz', 'druckschmerzhaft', 'schwellung', 'ausschlag', 'reflexe', 'bauch', 'rachen', 'rasselgerausche', 'giemen', 'palpation', 'cholesterin', 'laborwerte'],
+  es: ['a la exploracion', 'exploracion', 'en la exploracion', 'tension arterial', 'la tension', 'presion arterial', 'frecuencia cardiaca', 'pulso', 'temperatura', 'saturacion', 'peso', 'pesa', 'imc', 'auscultacion', 'murmullo', 'soplo', 'dolor a la palpacion', 'palpacion', 'contractura', 'edema', 'eritema', 'reflejos', 'abdomen', 'orofaringe', 'crepitantes', 'sibilancias', 'hemoglobina glicada', 'colesterol', 'los analisis'],
+});
+
+/** What the clinician concludes. */
+export const ASSESSMENT = compile({
+  en: ['i think', 'i believe', 'it looks like', 'it seems', 'this is', 'this looks', 'most likely', 'probably', 'diagnosis', 'consistent with', 'suggests', 'i suspect', 'sounds like'],
+  pt: ['acho que', 'parece', 'parece-me', 'trata-se', 'e provavel', 'provavelmente', 'diagnostico', 'compativel com', 'sugere', 'suspeito', 'penso que'],
+  de: ['ich denke', 'ich glaube', 'es sieht aus', 'es handelt sich', 'wahrscheinlich', 'vermutlich', 'diagnose', 'vereinbar mit', 'spricht fur', 'verdacht auf', 'am ehesten'],
+  es: ['creo que', 'parece', 'se trata', 'probablemente', 'es probable', 'diagnostico', 'compatible con', 'sugiere', 'sospecho', 'pienso que'],
+});
+
+/** What will be done: prescriptions, tests, referrals, advice, follow-up, sick leave. */
+export const PLAN = compile({
+  en: ['i will', "i'll", 'we will', "we'll", 'i am going to', 'i am prescribing', 'i prescribe', 'prescribe', 'request', 'order', 'refer', 'referral', 'start', 'stop taking', 'continue', 'take', 'come back', 'follow up', 'follow-up', 'review in', 'see you in', 'sick note', 'certificate', 'off work', 'rest', 'avoid', 'drink plenty'],
+  pt: ['vou', 'vamos', 'receito', 'receitar', 'passar', 'pedir', 'peco', 'encaminhar', 'encaminho', 'referenciar', 'referencio', 'comece', 'suspenda', 'mantenha', 'tome', 'volte', 'voltar', 'regresse', 'reavaliacao', 'revisao', 'proxima consulta', 'certificado', 'baixa', 'repouso', 'evite', 'beba'],
+  de: ['ich werde', 'wir werden', 'ich verschreibe', 'verschreiben', 'verordne', 'verordnen', 'veranlasse', 'veranlassen', 'uberweise', 'uberweisung', 'beginnen sie', 'setzen sie', 'nehmen sie', 'kommen sie', 'wiedervorstellung', 'kontrolle in', 'krankschreibung', 'krankgeschrieben', 'arbeitsunfahig', 'schonen', 'vermeiden', 'trinken sie'],
+  es: ['voy a', 'vamos a', 'le receto', 'receto', 'recetar', 'pedir', 'pido', 'solicito', 'derivar', 'derivo', 'le derivo', 'empiece', 'suspenda', 'mantenga', 'tome', 'vuelva', 'volver', 'revision', 'proxima consulta', 'baja', 'certificado', 'reposo', 'evite', 'beba'],
+});
+
+/** Allergies named ('allergic to penicillin', 'alérgica à penicilina', 'Allergie gegen', 'alérgico a'). */
+export const ALLERGY = compile({
+  en: ['allergic to', 'allergy to', 'allergies', 'allergy'],
+  pt: ['alergico a', 'alergica a', 'alergia a', 'alergias', 'alergia'],
+  de: ['allergisch gegen', 'allergie gegen', 'allergien', 'allergie'],
+  es: ['alergico a', 'alergica a', 'alergia a', 'alergias', 'alergia'],
+});
+export const NO_ALLERGY = compile({
+  en: ['no allergies', 'no known allergies', 'not allergic', 'no allergy'],
+  pt: ['sem alergias', 'nao tem alergias', 'nao sou alergic', 'nenhuma alergia', 'sem alergias conhecidas'],
+  de: ['keine allergien', 'keine allergie', 'nicht allergisch', 'keine bekannten allergien'],
+  es: ['sin alergias', 'no tengo alergias', 'no soy alergic', 'ninguna alergia', 'no alergias conocidas'],
+});
+
+/** A bare 'no' answer in each language. */
+export const NO_ANSWER: Record<Language, RegExp> = { en: /^no\b/, pt: /^(?:nao|nunca)\b/, de: /^(?:nein|nie)\b/, es: /^(?:no|nunca)\b/ };

@@ -1,0 +1,139 @@
+/**
+ * Facts a consultation states, read from its sentences (numbers already in digits, spoken-numbers.ts): vitals
+ * and measurements, medicines with their dose and frequency, allergies, the follow-up, the sick-leave period and
+ * where the patient is referred. Each fact keeps the sentence it came from, so a note can show its source.
+ */
+import type { Language } from '../../../../contract/constants.js';
+import { ALLERGY, NO_ALLERGY } from './cues.js';
+
+export const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+export type Measure = 'bloodpressure' | 'heartrate' | 'temperature' | 'saturation' | 'weight' | 'bmi' | 'hba1c' | 'cholesterol';
+export type Fact<T = string> = { value: T; source: string };
+
+const MEASURES: { key: Measure; pattern: RegExp; format: (m: RegExpMatchArray) => string }[] = [
+  {
+    key: 'bloodpressure',
+    pattern: /(?:blood pressure|pressure|\bbp\b|tensao(?: arterial)?|pressao arterial|\bta\b|\bpa\b|blutdruck|\brr\b|tension(?: arterial)?|presion(?: arterial)?)\D{0,30}?(\d{2,3})\s*(?:\/|over|por|sobre|com|con|zu|auf|a)\s*(\d{2,3})\b/,
+    format: (m) => `${m[1]}/${m[2]} mmHg`,
+  },
+  { key: 'heartrate', pattern: /(?:heart rate|pulse|frequencia cardiaca|\bfc\b|pulso|herzfrequenz|\bpuls\b|frecuencia cardiaca)\D{0,20}?(\d{2,3})\b/, format: (m) => `${m[1]} bpm` },
+  { key: 'temperature', pattern: /(?:temperature|temperatura|temperatur|fever of|febre de|fieber von|fiebre de)\D{0,20}?((?:3\d|4[0-2])(?:[.,]\d)?)\b/, format: (m) => `${m[1]} °C` },
+  { key: 'saturation', pattern: /(?:saturation|saturacao|sattigung|saturacion|spo2|\bsat\b)\D{0,20}?(\d{2,3})\b/, format: (m) => `${m[1]} %` },
+  { key: 'weight', pattern: /(?:weight|weighs|\bpeso\b|\bpesa\b|gewicht|wiegt)\D{0,20}?(\d{2,3}(?:[.,]\d)?)\s*(?:kg|kilos?|quilos?|kilogramm|kilogramos?|quilogramas?)?\b/, format: (m) => `${m[1]} kg` },
+  { key: 'bmi', pattern: /(?:\bbmi\b|\bimc\b|body mass index|indice de massa corporal|indice de masa corporal)\D{0,20}?(\d{2}(?:[.,]\d)?)\b/, format: (m) => `${m[1]} kg/m²` },
+  { key: 'hba1c', pattern: /(?:hba1c|\ba1c\b|hemoglobina glicada|hemoglobina glicosilada|glykiertes hamoglobin)\D{0,20}?(\d{1,2}(?:[.,]\d)?)\b/, format: (m) => `${m[1]} %` },
+  { key: 'cholesterol', pattern: /(?:cholesterol|colesterol|cholesterin|\bldl\b)\D{0,20}?(\d{2,3})\b/, format: (m) => `${m[1]} mg/dL` },
+];
+
+/** The measurements said, the first of each kind. */
+export function measurementsIn(sentences: string[]): Partial<Record<Measure, Fact>> {
+  const found: Partial<Record<Measure, Fact>> = {};
+  for (const s of sentences) {
+    const text = fold(s);
+    for (const { key, pattern, format } of MEASURES) {
+      if (found[key]) continue;
+      const m = text.match(pattern);
+      if (m) found[key] = { value: format(m), source: s };
+    }
+  }
+  return found;
+}
+
+/** Common medicines by name (international, and as written in pt, de, es), and the endings of most others. */
+const MEDICINE_NAMES =
+  'paracetamol|acetaminophen|ibuprofen|ibuprofeno|naproxen|naproxeno|diclofenac|diclofenaco|metamizol|metamizole|aspirin|aspirina|acido acetilsalicilico|codeine|codeina|codein|tramadol|morphine|morfina|morphin|' +
+  'amoxicillin|amoxicilina|amoxicillin|clavulanate|clavulanico|azithromycin|azitromicina|azithromycin|clarithromycin|claritromicina|doxycycline|doxiciclina|ciprofloxacin|ciprofloxacino|nitrofurantoin|nitrofurantoina|fosfomycin|fosfomicina|' +
+  'metformin|metformina|insulin|insulina|gliclazide|gliclazida|sitagliptin|sitagliptina|empagliflozin|empagliflozina|dapagliflozin|dapagliflozina|' +
+  'omeprazole|omeprazol|pantoprazole|pantoprazol|esomeprazole|esomeprazol|salbutamol|albuterol|budesonide|budesonido|prednisolone|prednisolona|prednisolon|prednisone|prednisona|' +
+  'levothyroxine|levotiroxina|levothyroxin|furosemide|furosemida|furosemid|hydrochlorothiazide|hidroclorotiazida|indapamide|indapamida|amlodipine|amlodipina|amlodipin|' +
+  'warfarin|varfarina|apixaban|apixabano|rivaroxaban|rivaroxabano|sertraline|sertralina|sertralin|fluoxetine|fluoxetina|escitalopram|alprazolam|diazepam|lorazepam|zolpidem|' +
+  'cetirizine|cetirizina|cetirizin|loratadine|loratadina|loratadin|allopurinol|alopurinol|colchicine|colchicina|colchicin|vitamin d|vitamina d';
+const MEDICINE = new RegExp(`(?<![\\p{L}])(?:${MEDICINE_NAMES}|\\p{L}{3,}(?:pril|olol|sartan|statin|statina|estatina|dipine|dipina|formin|cillin|cilina|floxacin|floxacino|prazole|prazol|azole|azol|tidine|tidina|mab|lukast))(?![\\p{L}])`, 'u');
+const DOSE = String.raw`\d+(?:[.,]\d+)?\s*(?:mg|milligrams?|miligramas?|miligramos?|milligramm|mcg|µg|micrograms?|g|grams?|gramas?|gramos?|gramm|ml|units?|unidades|einheiten|ui|ie|puffs?|inalacoes|hube|inhalaciones)`;
+const FREQUENCY = String.raw`(?:once|twice|three times|four times|\d+ times)(?: a| per)? day|every \d+ hours|daily|at night|in the morning|as needed|de \d+ em \d+ horas|\d+ vezes por dia|uma vez por dia|duas vezes por dia|a noite|de manha|em sos|se necessario|\d+ ?x ?(?:pro )?tag|einmal taglich|zweimal taglich|dreimal taglich|taglich|morgens|abends|bei bedarf|\d+-\d+-\d+|cada \d+ horas|una vez al dia|dos veces al dia|\d+ veces al dia|por la noche|por la manana|si precisa|a demanda`;
+const DURATION = String.raw`(?:for|durante|por|fur|during) \d+ (?:days?|weeks?|months?|dias|semanas|meses|tage|tagen|wochen|monate|monaten)`;
+
+/** A medicine with what the sentence says of its dose, frequency and duration, as said. */
+export function medicinesIn(sentences: string[]): Fact[] {
+  const found: Fact[] = [];
+  const seen = new Set<string>();
+  for (const s of sentences) {
+    const text = fold(s);
+    // What the patient is allergic to is not a medicine they take.
+    if (Object.values(ALLERGY).some((cue) => cue.test(text))) continue;
+    for (const m of text.matchAll(new RegExp(MEDICINE.source, 'gu'))) {
+      const name = m[0];
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const after = text.slice(m.index! + name.length, m.index! + name.length + 80);
+      // 'ramipril 5 mg', 'aumentar o ramipril para 10 miligramas', 'Ramipril auf 10 mg'.
+      const dose = after.match(new RegExp(`^\\s*(?:(?:para|to|auf|a|at|hasta|up to)\\s+)?(${DOSE})`))?.[1];
+      const frequency = after.match(new RegExp(FREQUENCY))?.[0];
+      const duration = after.match(new RegExp(DURATION))?.[0];
+      // The name as the sentence writes it (its capitals), then what it says of it.
+      const written = s.slice(m.index!, m.index! + name.length);
+      found.push({ value: [written, dose, frequency, duration].filter(Boolean).join(' '), source: s });
+    }
+  }
+  return found;
+}
+
+/** What the patient is allergic to, or that they have no allergies; the answer to 'Any allergies?' too. */
+export function allergiesIn(sentences: string[], language: Language): Fact | undefined {
+  for (let i = 0; i < sentences.length; i++) {
+    const text = fold(sentences[i]!);
+    if (NO_ALLERGY[language].test(text)) return { value: 'none', source: sentences[i]! };
+    if (!ALLERGY[language].test(text)) continue;
+    const stated = text.match(/(?:allergic to|allergy to|alergic[oa] a|alergia a|allergisch gegen|allergie gegen)\s+(?:a |o |la |el |der |die |das )?([\p{L}\d -]{3,40}?)(?=[.,;!?]|$| and | e | und | y )/u);
+    if (stated) return { value: stated[1]!.trim(), source: sentences[i]! };
+    // A question with its answer, in one sentence or the next: 'Any allergies? Penicillin.'
+    const asked = sentences[i]!.indexOf('?');
+    const reply = asked >= 0 && asked < sentences[i]!.trim().length - 1 ? sentences[i]!.slice(asked + 1) : asked >= 0 ? sentences[i + 1] : undefined;
+    if (reply) {
+      const source = asked < sentences[i]!.trim().length - 1 ? sentences[i]! : `${sentences[i]} ${reply}`;
+      const answer = fold(reply).replace(/[.!]+$/, '').trim();
+      if (/^(?:no|nao|nein|none|nenhuma|keine|ninguna)\b/.test(answer)) return { value: 'none', source };
+      if (answer.split(/\s+/).length <= 5) return { value: reply.replace(/[.!]+$/, '').trim(), source };
+    }
+  }
+  return undefined;
+}
+
+const DAYS: Record<string, number> = { day: 1, days: 1, dia: 1, dias: 1, tag: 1, tage: 1, tagen: 1, week: 7, weeks: 7, semana: 7, semanas: 7, woche: 7, wochen: 7, month: 30, months: 30, mes: 30, meses: 30, monat: 30, monate: 30, monaten: 30 };
+const ONE = '(?:a|an|one|um|uma|ein|eine|einen|einer|un|una|1)';
+const PERIOD = `(?:(\\d+)|${ONE}) (days?|weeks?|months?|dias?|semanas?|mes|meses|tage|tagen|tag|woche|wochen|monat|monate|monaten)`;
+
+/** How long the sick leave is, in days, when the consultation says so ('sick note for a week', 'baixa de 3 dias'). */
+export function sickLeaveIn(sentences: string[]): Fact<number> | undefined {
+  const leave = /(?:sick note|sick leave|off work|fit note|certificate|certificado|baixa|incapacidade|krankschreib\w*|krankgeschrieben|arbeitsunfahig\w*|baja)/;
+  for (const s of sentences) {
+    const text = fold(s);
+    const at = text.search(leave);
+    if (at < 0) continue;
+    // The period said after the leave ('certificado … por uma semana'), else just before it ('a week off work').
+    const m = text.slice(at).match(new RegExp(PERIOD)) ?? text.slice(Math.max(0, at - 30), at).match(new RegExp(PERIOD));
+    if (m) return { value: (m[1] ? Number(m[1]) : 1) * DAYS[m[2]!]!, source: s };
+  }
+  return undefined;
+}
+
+/** When the patient comes back ('come back in 2 weeks', 'volte daqui a 15 dias', 'Kontrolle in 4 Wochen'). */
+export function followUpIn(sentences: string[]): Fact | undefined {
+  const cue = /(?:come back|follow up|follow-up|review|see you|volte|voltar|regresse|reavaliacao|revisao|consulta|wiedervorstellung|kontrolle|kommen sie|vuelva|volver|revision|control)\D{0,30}?(?:in|em|daqui a|dentro de|na|en|within)\s+((?:\d+|a|an|one|uma|um|eine|einer|un|una) (?:days?|weeks?|months?|dias?|semanas?|mes|meses|tagen?|wochen?|monaten?))/;
+  for (const s of sentences) {
+    const m = fold(s).match(cue);
+    if (m) return { value: m[1]!, source: s };
+  }
+  return undefined;
+}
+
+/** Where the patient is referred ('refer you to cardiology', 'encaminhar para ortopedia', 'Überweisung zur Kardiologie'). */
+export function referralIn(sentences: string[]): Fact | undefined {
+  const cue = /(?:refer(?:ring)? (?:you |him |her |the patient )?to|referral to|encaminh\w* (?:para|a|ao|a consulta de)|referenci\w* (?:para|a|ao)|uberweis\w* (?:sie )?(?:an|zu|zur|zum|in die)|derivar\w* (?:a|al)|le derivo (?:a|al))\s+(?:the |a |o |la |el |die |den |der )?([\p{L} -]{3,40}?)(?=[.,;!?]|$| and | e | und | y | for | para | por | wegen )/u;
+  for (const s of sentences) {
+    const m = fold(s).match(cue);
+    if (m) return { value: m[1]!.trim(), source: s };
+  }
+  return undefined;
+}

@@ -1,0 +1,128 @@
+/**
+ * A consultation's transcript as a clinician's note would hold it, with no model: its sentences (cut at
+ * punctuation, or where an unpunctuated engine's text starts a question or a greeting), small talk left out, a
+ * question kept with its short answer, and each sentence placed in Subjective, Objective, Assessment or Plan by
+ * its clinical cues (cues.ts); numbers said in words are written in digits. Nothing is added: every sentence is
+ * one of the consultation's own, and each keeps where it lies in the transcript.
+ */
+import type { Language } from '../../../../contract/constants.js';
+import { ASSESSMENT, NO_ANSWER, OBJECTIVE, PLAN, QUESTION_START, SMALL_TALK } from './cues.js';
+import { fold, measurementsIn } from './facts.js';
+import { digitsForSpokenNumbers } from './spoken-numbers.js';
+
+export type Section = 'subjective' | 'objective' | 'assessment' | 'plan';
+/** A sentence of the note: its words (digits for numbers), where it sits, and its span in the transcript. */
+export type NoteSentence = { text: string; section: Section; start: number; end: number };
+export type Utterance = { text: string; start: number; end: number; question: boolean };
+
+/** The transcript's sentences with their character spans. */
+export function utterances(transcript: string, language: Language): Utterance[] {
+  const out: Utterance[] = [];
+  const punctuated = /[.?!]/.test(transcript);
+  const pieces = punctuated ? [...transcript.matchAll(/[^.?!]+[.?!]*/g)] : [...transcript.matchAll(/[^\n]+/g)];
+  for (const piece of pieces) {
+    let start = piece.index!;
+    const raw = piece[0];
+    const chunks = punctuated ? [raw] : splitUnpunctuated(raw, language);
+    for (const chunk of chunks) {
+      const offset = raw.indexOf(chunk, start - piece.index!);
+      const s = piece.index! + Math.max(0, offset);
+      const text = chunk.trim();
+      start = s + chunk.length;
+      if (!/\p{L}/u.test(text)) continue;
+      const lead = s + chunk.indexOf(text);
+      // Without punctuation a question and its answer stay in one piece, read as one sentence.
+      out.push({ text, start: lead, end: lead + text.length, question: punctuated && /\?\s*$/.test(text) });
+    }
+  }
+  return out;
+}
+
+/** Words that start a clinician's statement, where an unpunctuated text has a sentence end to put back. */
+const OPENERS: Record<Language, RegExp> = {
+  en: /^(?:i will|i'll|we will|we'll|i am going to|your blood pressure|your pressure|on examination|i think|it looks like)\b/,
+  pt: /^(?:vou|vamos|no exame|ao exame|a tensao|a sua tensao|acho que|parece-me|volte)\b/,
+  de: /^(?:ich werde|wir werden|ich verschreibe|ihr blutdruck|der blutdruck|bei der untersuchung|ich denke|kommen sie)\b/,
+  es: /^(?:voy a|vamos a|le receto|su tension|la tension|a la exploracion|creo que|vuelva)\b/,
+};
+
+/** Text with no punctuation, cut before each word that starts a question, a greeting or a clinician's statement. */
+function splitUnpunctuated(text: string, language: Language): string[] {
+  const words = text.split(/(?=\s)/);
+  const chunks: string[] = [];
+  let current = '';
+  let at = 0;
+  for (const w of words) {
+    const rest = fold(text.slice(at, at + w.length + 30)).trim();
+    at += w.length;
+    const opens =
+      current.trim().split(/\s+/).length >= 3 &&
+      (QUESTION_START[language].test(rest) || OPENERS[language].test(rest) || rest.search(SMALL_TALK[language]) === 0);
+    if (opens) {
+      chunks.push(current);
+      current = '';
+    }
+    current += w;
+  }
+  if (current.trim()) chunks.push(current);
+  return chunks;
+}
+
+/** Announcing an examination says nothing of its findings ('Let me listen to your chest'). */
+const PROCEDURE: Record<Language, RegExp> = {
+  en: /^(?:let me|i will just|i'll just|can you lie|could you lie|please lie|take a deep breath|breathe in)\b/,
+  pt: /^(?:deixe-me|deixe me|vou so|vou auscultar|vou observar|vou examinar|deite-se|respire fundo|inspire)\b/,
+  de: /^(?:lassen sie mich|ich hore|ich untersuche|ich schaue|legen sie sich|atmen sie tief)\b/,
+  es: /^(?:dejeme|deje que|voy a auscultar|voy a explorar|voy a mirar|tumbese|respire hondo)\b/,
+};
+
+/** A sentence without the greeting it opens with ('Good morning, what brings you in?'). */
+function withoutGreeting(text: string, language: Language): string {
+  const m = fold(text).match(new RegExp(`^(?:${SMALL_TALK[language].source})[\s,.;!]*`, 'u'));
+  return m && m[0].length < text.length ? text.slice(m[0].length).trimStart().replace(/^\p{Ll}/u, (c) => c.toUpperCase()) : text;
+}
+
+/** Whether a sentence says nothing once its greetings and courtesies are taken out. */
+function smallTalkOnly(text: string, language: Language): boolean {
+  // A bare 'No.' answers the question before it.
+  if (NO_ANSWER[language].test(fold(text).replace(/^[¿¡]/, ''))) return false;
+  const rest = fold(text).replace(new RegExp(SMALL_TALK[language].source, 'gu'), ' ').replace(/[^\p{L}\d]+/gu, ' ').trim();
+  return rest.split(/\s+/).filter((w) => w.length > 2).length === 0;
+}
+
+function sectionOf(text: string, language: Language): Section {
+  const t = fold(text);
+  if (PLAN[language].test(t)) return 'plan';
+  if (ASSESSMENT[language].test(t)) return 'assessment';
+  if (OBJECTIVE[language].test(t)) return 'objective';
+  return 'subjective';
+}
+
+/** The consultation's sentences placed in the note's sections, in the order they were said. */
+export function structure(transcript: string, language: Language): NoteSentence[] {
+  const said = utterances(transcript, language)
+    .filter((u) => !smallTalkOnly(u.text, language) && !PROCEDURE[language].test(fold(u.text)))
+    .map((u) => ({ ...u, text: withoutGreeting(u.text, language) }));
+  const out: NoteSentence[] = [];
+  for (let i = 0; i < said.length; i++) {
+    const u = said[i]!;
+    const text = digitsForSpokenNumbers(u.text, language);
+    if (!u.question) {
+      out.push({ text, section: sectionOf(text, language), start: u.start, end: u.end });
+      continue;
+    }
+    // A question means something only with its answer: kept together when the answer is short ('Does it
+    // spread anywhere? To my left arm sometimes.'), left out when none follows.
+    const answer = said[i + 1];
+    if (!answer || answer.question) continue;
+    const reply = digitsForSpokenNumbers(answer.text, language);
+    if (reply.split(/\s+/).length > 15) continue;
+    const pair = `${text} ${reply}`;
+    // A question and its answer are history, unless the answer is a finding with its number ('Your pressure?
+    // 150 over 95'); a 'no' answer is a pertinent negative.
+    const section = !NO_ANSWER[language].test(fold(reply)) && Object.keys(measurementsIn([reply])).length > 0 ? 'objective' : 'subjective';
+    out.push({ text: pair, section, start: u.start, end: answer.end });
+    i++;
+  }
+  return out;
+}

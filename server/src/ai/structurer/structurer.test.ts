@@ -1,0 +1,154 @@
+/**
+ * The clinical structurer that writes notes without a model: sentences placed in a note's sections by their
+ * cues, facts read from them, and simple change requests applied, in the four languages.
+ */
+import { describe, expect, it } from 'vitest';
+import { composeDocument } from '../offline-composer.js';
+import type { DocumentRequest } from '../text-generator.js';
+import { allergiesIn, followUpIn, measurementsIn, medicinesIn, referralIn, sickLeaveIn } from './facts.js';
+import { digitsForSpokenNumbers } from './spoken-numbers.js';
+import { structure } from './structure.js';
+import { applyTextCommand } from './text-commands.js';
+
+const sections = (transcript: string, language: DocumentRequest['language']) => structure(transcript, language).map((s) => [s.section, s.text]);
+
+describe('spoken numbers', () => {
+  it('are written in digits in the four languages, a lone article left alone', () => {
+    expect(digitsForSpokenNumbers('one hundred and fifty over ninety five, one tablet, thirty eight point four', 'en')).toBe('150 over 95, one tablet, 38.4');
+    expect(digitsForSpokenNumbers('cento e quarenta e dois por oitenta e cinco, uma semana', 'pt')).toBe('142 por 85, uma semana');
+    expect(digitsForSpokenNumbers('hundertfünfzig zu fünfundneunzig, eine Woche, zweitausendzwanzig', 'de')).toBe('150 zu 95, eine Woche, 2020');
+    expect(digitsForSpokenNumbers('ciento cincuenta y dos con noventa, treinta y ocho coma cinco', 'es')).toBe('152 con 90, 38,5');
+  });
+});
+
+describe('sections', () => {
+  it('drops greetings and small talk, keeps a question with its short answer, and places each sentence by its cues', () => {
+    expect(
+      sections(
+        'Good morning. Please sit down. What brings you in? A cough for five days. Let me listen to your chest. There are crackles on the right. I think this is pneumonia. I will prescribe amoxicillin. Thank you, goodbye.',
+        'en',
+      ),
+    ).toEqual([
+      ['subjective', 'What brings you in? A cough for 5 days.'],
+      ['objective', 'There are crackles on the right.'],
+      ['assessment', 'I think this is pneumonia.'],
+      ['plan', 'I will prescribe amoxicillin.'],
+    ]);
+    expect(sections('Guten Tag. Seit wann haben Sie Fieber? Seit Montag. Der Blutdruck ist hundertvierzig zu neunzig. Es handelt sich um einen Infekt. Ich verschreibe Ibuprofen.', 'de')).toEqual([
+      ['subjective', 'Seit wann haben Sie Fieber? Seit Montag.'],
+      ['objective', 'Der Blutdruck ist 140 zu 90.'],
+      ['assessment', 'Es handelt sich um einen Infekt.'],
+      ['plan', 'Ich verschreibe Ibuprofen.'],
+    ]);
+    expect(sections('Buenos días. ¿Tiene alergias? No. A la exploración, abdomen blando. Creo que es una gastroenteritis. Vuelva en una semana.', 'es')).toEqual([
+      ['subjective', '¿Tiene alergias? No.'],
+      ['objective', 'A la exploración, abdomen blando.'],
+      ['assessment', 'Creo que es una gastroenteritis.'],
+      ['plan', 'Vuelva en una semana.'],
+    ]);
+  });
+
+  it('cuts a transcript with no punctuation where a question, a greeting or a statement starts', () => {
+    expect(sections('bom dia o que o traz cá tenho dores nas costas há três dias vou pedir uma radiografia', 'pt')).toEqual([
+      ['subjective', 'O que o traz cá tenho dores nas costas há 3 dias'],
+      ['plan', 'vou pedir uma radiografia'],
+    ]);
+  });
+
+  it('keeps every sentence’s span in the transcript', () => {
+    const transcript = 'Hello. I have a rash on my arm.';
+    const [s] = structure(transcript, 'en');
+    expect(transcript.slice(s!.start, s!.end)).toBe('I have a rash on my arm.');
+  });
+});
+
+describe('facts', () => {
+  const said = [
+    'Your blood pressure is 150 over 95 and your pulse 88.',
+    'Temperature 38.4, saturation 97 %.',
+    'Any allergies? Penicillin.',
+    'Are you taking anything? Metformin 500 mg twice a day.',
+    'I will refer you to cardiology and give you a sick note for 5 days.',
+    'Come back in 2 weeks.',
+  ];
+  it('reads measurements, medicines, allergies, referral, sick leave and follow-up with their source', () => {
+    expect(measurementsIn(said)).toMatchObject({ bloodpressure: { value: '150/95 mmHg' }, heartrate: { value: '88 bpm' }, temperature: { value: '38.4 °C' }, saturation: { value: '97 %' } });
+    expect(medicinesIn(said)).toEqual([{ value: 'Metformin 500 mg twice a day', source: said[3] }]);
+    expect(allergiesIn(said, 'en')).toEqual({ value: 'Penicillin', source: said[2] });
+    expect(referralIn(said)?.value).toBe('cardiology');
+    expect(sickLeaveIn(said)?.value).toBe(5);
+    expect(followUpIn(said)?.value).toBe('2 weeks');
+  });
+
+  it('reads them in Portuguese, German and Spanish too', () => {
+    expect(allergiesIn(['É alérgica à penicilina.'], 'pt')?.value).toBe('penicilina');
+    expect(allergiesIn(['Tem alergias? Não.'], 'pt')?.value).toBe('none');
+    expect(sickLeaveIn(['Dou-lhe um certificado de incapacidade por uma semana.'])?.value).toBe(7);
+    expect(sickLeaveIn(['Ich schreibe Sie für 3 Tage krank, Krankschreibung bis Freitag.'])?.value).toBe(3);
+    expect(referralIn(['Vou encaminhar para ortopedia.'])?.value).toBe('ortopedia');
+    expect(medicinesIn(['Ramipril auf 10 mg erhöhen, einmal täglich.'])[0]?.value).toBe('Ramipril 10 mg einmal taglich');
+  });
+});
+
+describe('documents without a model', () => {
+  const request = (over: Partial<DocumentRequest>): DocumentRequest => ({
+    documentKind: 'consultation_notes',
+    language: 'en',
+    transcript:
+      'Good morning. What brings you in? Back pain since Monday after lifting boxes. Any allergies? None. On examination there is lumbar muscle spasm. I think this is a lumbar strain. I will prescribe ibuprofen 400 mg three times a day and give you a sick note for one week. Come back in 2 weeks.',
+    data: {},
+    clinician: { name: 'Dr. A. Lima' },
+    date: new Date('2026-11-23T10:00:00Z'),
+    ...over,
+  });
+
+  it('write SOAP notes from the consultation’s own sentences, the notes data beside them', () => {
+    const text = composeDocument(request({ data: { text: 'Works in a warehouse.', bloodpressure: '130/80' } }));
+    expect(text).toContain('## Subjective\n- Works in a warehouse.\n- What brings you in? Back pain since Monday after lifting boxes.');
+    expect(text).toContain('**Allergies:** no known allergies');
+    expect(text).toContain('## Objective\n- Blood pressure: 130/80\n- On examination there is lumbar muscle spasm.');
+    expect(text).toContain('## Assessment\n- I think this is a lumbar strain.');
+    expect(text).toContain('- Medication: ibuprofen 400 mg 3 times a day');
+    expect(text).toContain('- Next consultation: 2 weeks');
+    expect(text).not.toContain('Good morning');
+  });
+
+  it('fill the certificate’s period and diagnosis from what was said', () => {
+    const text = composeDocument(request({ documentKind: 'sick_leave_certificate' }));
+    expect(text).toContain('**Period:** from 23 November 2026 to 29 November 2026');
+    expect(text).toContain('**Diagnosis:** I think this is a lumbar strain.');
+  });
+
+  it('carry the clinician’s medication into the summary and the referral letter', () => {
+    for (const documentKind of ['clinical_summary', 'referral_letter']) {
+      expect(composeDocument(request({ documentKind, data: { medication: 'ibuprofen 400 mg tid' } }))).toContain('ibuprofen 400 mg tid');
+    }
+  });
+});
+
+describe('change requests without a model', () => {
+  const note = '# Notes\n\n## Subjective\n- Cough for 5 days. Smokes 10 a day.\n\n## Plan\n- Amoxicillin 500 mg.\n- Medication: amoxicillin\n';
+  it('add a line to a section, remove the sentence about something, replace a value', () => {
+    expect(applyTextCommand(note, 'Add chest X-ray if no better in a week to the plan', 'en')).toContain('- Medication: amoxicillin\n- Chest X-ray if no better in a week\n');
+    expect(applyTextCommand(note, 'Remove the sentence about smoking', 'en')).toBeUndefined();
+    expect(applyTextCommand(note, 'Remove the sentence about smokes', 'en')).toContain('- Cough for 5 days.\n');
+    expect(applyTextCommand(note, 'Replace 500 mg with 875 mg', 'en')).toContain('- Amoxicillin 875 mg.');
+  });
+
+  it('understand the requests in Portuguese, German and Spanish', () => {
+    const pt = '# Notas\n\n## Plano\n- Ibuprofeno 400 mg.\n';
+    expect(applyTextCommand(pt, 'Acrescentar repouso relativo ao plano', 'pt')).toContain('- Ibuprofeno 400 mg.\n- Repouso relativo\n');
+    expect(applyTextCommand(pt, 'Substituir 400 mg por 600 mg', 'pt')).toContain('- Ibuprofeno 600 mg.');
+    const de = '# Notizen\n\n## Plan\n- Ibuprofen 400 mg.\n- Kontrolle in 2 Wochen.\n';
+    expect(applyTextCommand(de, 'Füge Wärmeanwendung zum Plan hinzu', 'de')).toContain('- Wärmeanwendung\n');
+    expect(applyTextCommand(de, 'Lösche den Satz über Kontrolle', 'de')).not.toContain('Kontrolle');
+    const es = '# Notas\n\n## Plan\n- Ibuprofeno 400 mg.\n';
+    expect(applyTextCommand(es, 'Cambia 400 mg por 600 mg', 'es')).toContain('- Ibuprofeno 600 mg.');
+  });
+
+  it('leave any other request, or one that finds nothing to change, to a model', () => {
+    expect(applyTextCommand(note, 'Make it more formal', 'en')).toBeUndefined();
+    expect(applyTextCommand(note, 'Replace 250 mg with 500 mg', 'en')).toBeUndefined();
+    expect(applyTextCommand(note, 'Add a line to the appendix', 'en')).toBeUndefined();
+  });
+});
