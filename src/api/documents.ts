@@ -27,6 +27,12 @@ export const documentsApi = {
     else form.append('requested_changes', JSON.stringify(change));
     return call(() => api().post(`${path(sessionId, doc)}/regenerate`, { body: form }).json<{ generated_document: GeneratedDocument }>());
   },
+  /** A spoken command as text, for the clinician to read (and correct) before it changes anything. */
+  transcribeCommand: (audio: Blob) => {
+    const form = new FormData();
+    form.append('audio', audio, 'voice-command.webm');
+    return call(() => api().post('audio-to-text', { body: form }).json<{ text: string }>());
+  },
 };
 
 export type ConsultationFeedbackInput = {

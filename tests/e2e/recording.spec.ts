@@ -90,7 +90,12 @@ test('the whole loop: record → finish → transcript → document → edit by 
   await dialog.getByRole('button', { name: 'Record voice command' }).click();
   await expect(dialog.getByRole('timer')).toHaveText(/1:2\d left/, { timeout: 10_000 });
   await page.waitForTimeout(5000);
-  await dialog.getByRole('button', { name: 'Stop and send' }).click();
+  await dialog.getByRole('button', { name: 'Stop and transcribe' }).click();
+  // The command is shown as heard, to be checked before it changes anything.
+  const heard = dialog.getByLabel('Your command, as it was heard');
+  await expect(heard).not.toHaveValue('', { timeout: 60_000 });
+  await expect(page.getByText('Version 3 of 3')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Apply this change' }).click();
   await expect(page.getByText('Version 4 of 4')).toBeVisible({ timeout: 60_000 });
   await expect(documentText).toContainText('Changes requested');
 

@@ -121,9 +121,15 @@ function MarkdownPanel({ currentText, ...props }: PanelProps & { currentText: st
   );
 }
 
+/**
+ * A spoken change: recorded, transcribed, and shown to the clinician, who reads (and may correct) it before it
+ * changes the document — a speech engine's mistake never reaches the record unseen.
+ */
 function VoiceCommandPanel(props: PanelProps) {
   const { i18n } = useLingui();
   const [elapsed, setElapsed] = useState<number>();
+  const [heard, setHeard] = useState<string>();
+  const [transcribing, setTranscribing] = useState(false);
   const { busy, error, setError, send } = useChangeSender(props);
   const command = useRef<{ voice: VoiceCommand; stream: MediaStream }>(undefined);
 
@@ -151,7 +157,44 @@ function VoiceCommandPanel(props: PanelProps) {
     stream.getTracks().forEach((track) => track.stop());
     command.current = undefined;
     setElapsed(undefined);
-    await send({ audio }, documentMessages.regenerateAudioFailed);
+    setTranscribing(true);
+    try {
+      const { text } = await documentsApi.transcribeCommand(audio);
+      if (text.trim()) setHeard(text.trim());
+      else setError(i18n._(documentMessages.commandNotHeard));
+    } catch (err) {
+      setError(describeFailure(i18n, err, documentMessages.regenerateAudioFailed));
+    } finally {
+      setTranscribing(false);
+    }
+  }
+
+  if (heard !== undefined) {
+    return (
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (heard.trim()) void send({ text: heard.trim() }, documentMessages.sendNotesFailed);
+        }}
+      >
+        {error && <Alert tone="error">{error}</Alert>}
+        <TextAreaField
+          label={<Trans>Your command, as it was heard</Trans>}
+          hint={<Trans>Check it before it changes the document; correct any word the speech engine got wrong.</Trans>}
+          rows={4}
+          value={heard}
+          onChange={(e) => setHeard(e.target.value)}
+        />
+        <div className="dialog-actions">
+          <Button variant="ghost" onClick={() => setHeard(undefined)} disabled={busy}>
+            <Trans>Discard and record again</Trans>
+          </Button>
+          <Button type="submit" busy={busy} disabled={!heard.trim()}>
+            <Trans>Apply this change</Trans>
+          </Button>
+        </div>
+      </form>
+    );
   }
 
   const recording = elapsed !== undefined;
@@ -168,12 +211,12 @@ function VoiceCommandPanel(props: PanelProps) {
             <Trans>{remainingLabel(elapsed)} left</Trans>
           </span>
           <Button onClick={() => command.current?.voice.stop()}>
-            <Trans>Stop and send</Trans>
+            <Trans>Stop and transcribe</Trans>
           </Button>
         </div>
       ) : (
-        <Button onClick={() => void start()} busy={busy}>
-          {busy ? <Trans>Applying your command…</Trans> : <Trans>Record voice command</Trans>}
+        <Button onClick={() => void start()} busy={transcribing}>
+          {transcribing ? <Trans>Transcribing your command…</Trans> : <Trans>Record voice command</Trans>}
         </Button>
       )}
     </div>
