@@ -1,6 +1,6 @@
 /**
  * `npm run eval:notes`: runs the consultation dialogues of tests/fixtures/dialogues (written for this project, in
- * pt, en, de and es) through the configured document engine (the same settings as the server; the offline
+ * pt, en, de and es; `held-out/` written without reading the structurer) through the configured document engine (the same settings as the server; the offline
  * structurer when no model is configured) and scores each note:
  *  - facts kept: reference facts (any of their spellings) found in the note;
  *  - facts placed: kept facts found under the section the reference puts them in (Subjective, Objective,
@@ -72,50 +72,60 @@ function linked(sentence: string, sources: string[]): boolean {
   });
 }
 
-console.log(`\nNotes evaluation with ${generator.info.engine}${generator.info.model ? ` (${generator.info.model})` : ''}`);
-console.log('  dialogue                 facts kept   in the right section   invented   sentences linked');
-let kept = 0;
-let placed = 0;
-let total = 0;
-let invented = 0;
-let sentences = 0;
-let linkedSentences = 0;
-for (const file of readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()) {
-  const d = JSON.parse(readFileSync(path.join(DIR, file), 'utf8')) as Dialogue;
-  const request: DocumentRequest = { documentKind: d.document, language: d.language, transcript: d.transcript, data: d.data, clinician: { name: 'Dr. Eval' }, date: new Date('2026-01-15T10:00:00Z') };
-  let note = '';
-  for await (const delta of generator.write(request)) note += delta;
-  const haystack = fold(note);
-  const bySection = sectionsOf(note);
-  const found = d.facts.filter((f) => f.any.some((s) => haystack.includes(fold(s))));
-  const right = found.filter((f) => f.any.some((s) => fold(bySection[f.section] ?? '').includes(fold(s))));
-  // Spoken numbers are written as digits in a note: the transcript's numbers count in either form.
-  const source = fold(`${d.transcript} ${Object.values(d.data).join(' ')} 2026-01-15 15 january 2026 15 de janeiro de 2026 15. januar 2026 15 de enero de 2026`);
-  // '150 over 95' is written 150/95 in a note.
-  const digits = digitsForSpokenNumbers(d.transcript, d.language).replace(/(\d+) (?:over|por|sobre|con|zu|auf) (\d+)/g, '$1/$2');
-  const madeUp = checkableTokens(note).filter((token) => !source.includes(token) && !fold(digits).includes(token));
-  // The note's own sentences, without its frame: headings, the no-AI label, labels, blanks, the date line.
-  const frame = [COMPOSER_LABEL[d.language], BLANK[d.language], NO_KNOWN_ALLERGIES[d.language], 'Dr. Eval', '2026'].map(fold);
-  const noteSentences = note
-    .split('\n')
-    .map((l) => l.replace(/^[-*]\s+/, '').replace(/^\*\*[^*]+:\*\*\s*/, '').replace(/^[^:]{2,30}:\s+/, '').trim())
-    .filter((l) => l && !l.startsWith('#') && !frame.some((f) => fold(l).includes(f)) && contentWords(l).length > 0);
-  // A question and its answer are one source sentence too ('Any allergies? Penicillin.').
-  const said = `${digits} ${d.transcript}`.split(/(?<=[.?!])\s+/);
-  const sourceSentences = [...said, ...said.slice(1).map((s, i) => `${said[i]} ${s}`), ...Object.values(d.data)];
-  const unlinked = noteSentences.filter((s) => !linked(s.replace(NUMBER_WORDS, ' '), sourceSentences));
-  const linkedHere = noteSentences.length - unlinked.length;
-  if (process.argv.includes('--verbose')) for (const s of unlinked) console.log(`    not linked: ${s}`);
-  kept += found.length;
-  placed += right.length;
-  total += d.facts.length;
-  invented += madeUp.length;
-  sentences += noteSentences.length;
-  linkedSentences += linkedHere;
-  console.log(
-    `  ${file.replace('.json', '').padEnd(24)} ${`${found.length}/${d.facts.length}`.padStart(10)}   ${`${right.length}/${d.facts.length}`.padStart(20)}   ${String(madeUp.length).padStart(8)}   ${`${linkedHere}/${noteSentences.length}`.padStart(16)}${madeUp.length ? `  (${madeUp.join(', ')})` : ''}`,
-  );
+/** Writes a note for every dialogue of a folder and prints its figures. */
+async function report(title: string, dir: string): Promise<void> {
+  console.log(`\n${title}: notes evaluation with ${generator.info.engine}${generator.info.model ? ` (${generator.info.model})` : ''}`);
+  console.log('  dialogue                 facts kept   in the right section   invented   sentences linked');
+  let kept = 0;
+  let placed = 0;
+  let total = 0;
+  let invented = 0;
+  let sentences = 0;
+  let linkedSentences = 0;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const d = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Dialogue;
+    const request: DocumentRequest = { documentKind: d.document, language: d.language, transcript: d.transcript, data: d.data, clinician: { name: 'Dr. Eval' }, date: new Date('2026-01-15T10:00:00Z') };
+    let note = '';
+    for await (const delta of generator.write(request)) note += delta;
+    const haystack = fold(note);
+    const bySection = sectionsOf(note);
+    const found = d.facts.filter((f) => f.any.some((s) => haystack.includes(fold(s))));
+    const right = found.filter((f) => f.any.some((s) => fold(bySection[f.section] ?? '').includes(fold(s))));
+    if (process.argv.includes('--verbose')) {
+      for (const f of d.facts.filter((x) => !found.includes(x))) console.log(`    missing: ${f.any[0]} (${f.section})`);
+      for (const f of found.filter((x) => !right.includes(x))) console.log(`    elsewhere: ${f.any[0]} (expected in ${f.section})`);
+    }
+    // Spoken numbers are written as digits in a note: the transcript's numbers count in either form.
+    const source = fold(`${d.transcript} ${Object.values(d.data).join(' ')} 2026-01-15 15 january 2026 15 de janeiro de 2026 15. januar 2026 15 de enero de 2026`);
+    // '150 over 95' is written 150/95 in a note.
+    const digits = digitsForSpokenNumbers(d.transcript, d.language).replace(/(\d+) (?:over|por|sobre|con|zu|auf) (\d+)/g, '$1/$2');
+    const madeUp = checkableTokens(note).filter((token) => !source.includes(token) && !fold(digits).includes(token));
+    // The note's own sentences, without its frame: headings, the no-AI label, labels, blanks, the date line.
+    const frame = [COMPOSER_LABEL[d.language], BLANK[d.language], NO_KNOWN_ALLERGIES[d.language], 'Dr. Eval', '2026'].map(fold);
+    const noteSentences = note
+      .split('\n')
+      .map((l) => l.replace(/^[-*]\s+/, '').replace(/^\*\*[^*]+:\*\*\s*/, '').replace(/^[^:]{2,30}:\s+/, '').trim())
+      .filter((l) => l && !l.startsWith('#') && !frame.some((f) => fold(l).includes(f)) && contentWords(l).length > 0);
+    // A question and its answer are one source sentence too ('Any allergies? Penicillin.').
+    const said = `${digits} ${d.transcript}`.split(/(?<=[.?!])\s+/);
+    const sourceSentences = [...said, ...said.slice(1).map((s, i) => `${said[i]} ${s}`), ...Object.values(d.data)];
+    const unlinked = noteSentences.filter((s) => !linked(s.replace(NUMBER_WORDS, ' '), sourceSentences));
+    const linkedHere = noteSentences.length - unlinked.length;
+    if (process.argv.includes('--verbose')) for (const s of unlinked) console.log(`    not linked: ${s}`);
+    kept += found.length;
+    placed += right.length;
+    total += d.facts.length;
+    invented += madeUp.length;
+    sentences += noteSentences.length;
+    linkedSentences += linkedHere;
+    console.log(
+      `  ${file.replace('.json', '').padEnd(24)} ${`${found.length}/${d.facts.length}`.padStart(10)}   ${`${right.length}/${d.facts.length}`.padStart(20)}   ${String(madeUp.length).padStart(8)}   ${`${linkedHere}/${noteSentences.length}`.padStart(16)}${madeUp.length ? `  (${madeUp.join(', ')})` : ''}`,
+    );
+  }
+  const pct = (n: number, d: number) => `${((n / d) * 100).toFixed(0)} %`;
+  console.log(`  ${'all'.padEnd(24)} ${pct(kept, total).padStart(10)}   ${pct(placed, total).padStart(20)}   ${String(invented).padStart(8)}   ${pct(linkedSentences, sentences).padStart(16)}`);
 }
-const pct = (n: number, d: number) => `${((n / d) * 100).toFixed(0)} %`;
-console.log(`  ${'all'.padEnd(24)} ${pct(kept, total).padStart(10)}   ${pct(placed, total).padStart(20)}   ${String(invented).padStart(8)}   ${pct(linkedSentences, sentences).padStart(16)}`);
+
+await report('Development dialogues (the structurer was written against them)', DIR);
+await report('Held-out dialogues (written without reading the structurer; never tuned against)', path.join(DIR, 'held-out'));
 process.exitCode = 0;
