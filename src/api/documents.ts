@@ -1,6 +1,12 @@
 import { api } from './instance';
 import { call } from './client';
 
+/** Where each sentence of a version comes from, and the terms of a model's text found nowhere in the sources. */
+export type DocumentEvidence = {
+  sentences: { text: string; spans: { start: number; end: number; quote: string }[]; source: 'transcript' | 'inputs' | 'none' }[];
+  flagged: string[];
+};
+
 export type GeneratedDocument = {
   id: string;
   key: string;
@@ -13,6 +19,8 @@ export type GeneratedDocument = {
   change_kind: 'text' | 'markdown' | null;
   change_text: string | null;
   created_at: string;
+  /** Computed when the version was written; absent for versions written before it was. */
+  evidence?: DocumentEvidence | null;
 };
 
 const path = (sessionId: string, doc: string) => `v1/consultation_sessions/${sessionId}/generated_documents/${encodeURIComponent(doc)}`;

@@ -57,6 +57,20 @@ test('the whole loop: record → finish → transcript → document → edit by 
   await expect(documentText).toContainText(new RegExp(lastWords.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]{1,8}'), 'i'));
   await expect(page.getByText('Version 1 of 1')).toBeVisible();
 
+  // Linked evidence: choosing a sentence of the notes highlights the stretch of the transcript it rests on.
+  await page.getByRole('button', { name: 'Show sources' }).first().click();
+  const source = page.locator('.evidence-list').first().getByRole('button').first();
+  const sentence = ((await source.textContent()) ?? '').toLowerCase();
+  await source.click();
+  const highlighted = page.getByTestId('evidence-highlight').first();
+  await expect(highlighted).toBeVisible();
+  const marked = ((await highlighted.textContent()) ?? '').toLowerCase();
+  const words = sentence.match(/\p{L}{4,}/gu) ?? [];
+  expect(words.filter((w) => marked.includes(w)).length, `${sentence} / ${marked}`).toBeGreaterThanOrEqual(Math.ceil(words.length / 2));
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: 'Clear highlight' }).click();
+  await page.getByRole('button', { name: 'Hide sources' }).first().click();
+
   // Edit-notes modal, text command: a new version.
   await page.getByRole('button', { name: 'Edit notes' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Edit notes' });

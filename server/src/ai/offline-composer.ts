@@ -103,7 +103,8 @@ export function cleanDictation(text: string, language: Language): string {
     .trim();
 }
 
-function formatDate(d: Date, language: Language): string {
+/** A document's date as it is written in the language ('22 de novembro de 2026'). */
+export function formatDocumentDate(d: Date, language: Language): string {
   return new Intl.DateTimeFormat({ pt: 'pt-PT', en: 'en-GB', de: 'de-DE', es: 'es-ES' }[language], { dateStyle: 'long' }).format(d);
 }
 
@@ -174,7 +175,7 @@ function compose(req: DocumentRequest): string {
   const medication = v('medication') ?? (c.prescribed.length ? c.prescribed.join('; ') : undefined);
   const allMedication = v('medication') ?? (c.medicines.length ? c.medicines.join('; ') : undefined);
   const followUp = v('next_consultation_date') ?? c.followUp;
-  const header = [`# ${(T.title[req.documentKind] ?? T.title.consultation_notes!)[lang]}`, COMPOSER_LABEL[lang], '', `**${T.date[lang]}:** ${formatDate(req.date, lang)}`, `**${T.clinician[lang]}:** ${req.clinician.name}`, ''];
+  const header = [`# ${(T.title[req.documentKind] ?? T.title.consultation_notes!)[lang]}`, COMPOSER_LABEL[lang], '', `**${T.date[lang]}:** ${formatDocumentDate(req.date, lang)}`, `**${T.clinician[lang]}:** ${req.clinician.name}`, ''];
   const assessment = [v('extra_text'), ...c.said('assessment')];
   const examination = [v('physical_exam'), ...c.said('objective')];
 
@@ -194,8 +195,8 @@ function compose(req: DocumentRequest): string {
       break;
     case 'sick_leave_certificate': {
       // The period runs from the consultation's date for as long as was said ('sick note for a week').
-      const from = c.sickLeaveDays ? formatDate(req.date, lang) : blank;
-      const to = c.sickLeaveDays ? formatDate(new Date(req.date.getTime() + (c.sickLeaveDays - 1) * 86_400_000), lang) : blank;
+      const from = c.sickLeaveDays ? formatDocumentDate(req.date, lang) : blank;
+      const to = c.sickLeaveDays ? formatDocumentDate(new Date(req.date.getTime() + (c.sickLeaveDays - 1) * 86_400_000), lang) : blank;
       const diagnosis = [v('extra_text'), ...c.said('assessment')].filter(Boolean).join(' ');
       body = [`**${T.patient[lang]}:** ${blank}`, '', T.certify[lang], '', `**${T.period[lang]}:** ${T.from[lang]} ${from} ${T.to[lang]} ${to}`, '', `**${T.diagnosis[lang]}:** ${diagnosis || blank}`, '', `${T.signature[lang]}: ______________________`];
       break;
@@ -263,7 +264,7 @@ function composeFromTemplate(req: DocumentRequest): string {
     ...(req.data as Record<string, string>),
     transcript: req.transcript,
     clinician: req.clinician.name,
-    date: formatDate(req.date, req.language),
+    date: formatDocumentDate(req.date, req.language),
   };
   return `${COMPOSER_LABEL[req.language]}\n\n${fillTemplate(req.template ?? '', values, req.language).trim()}\n`;
 }

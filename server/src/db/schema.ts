@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { DocumentEvidence } from '../modules/generated_documents/evidence.js';
 import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -257,6 +258,8 @@ export const generatedDocuments = pgTable(
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     /** How many times another process took it over; also the fencing token a writer checks before it saves. */
     takeovers: integer('takeovers').notNull().default(0),
+    /** Where each sentence comes from (transcript spans, the inputs, nowhere) and a model's unsupported terms. */
+    evidence: jsonb('evidence').$type<DocumentEvidence>(),
   },
   (t) => [
     uniqueIndex('generated_documents_version').on(t.sessionId, t.documentKey, t.version),

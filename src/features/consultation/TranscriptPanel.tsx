@@ -1,15 +1,18 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useAtom } from 'jotai';
 import { useEffect, useId, useState } from 'react';
 import { consultationsApi } from '../../api/consultations';
 import type { CachedSession } from '../../offline/db';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
+import { evidenceHighlightAtom, highlightPieces } from '../documents/evidence-highlight';
 import { recordingMessages } from '../recording/recording-messages';
 
 /** The transcript as it grows, readable and correctable by the clinician (only readable once archived). */
 export function TranscriptPanel({ session, engineNote, live, readOnly = false }: { session: CachedSession; engineNote?: string; live: boolean; readOnly?: boolean }) {
   const { i18n } = useLingui();
   const id = useId();
+  const [highlight, setHighlight] = useAtom(evidenceHighlightAtom);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(session.transcription ?? '');
   const [error, setError] = useState<string>();
@@ -68,7 +71,19 @@ export function TranscriptPanel({ session, engineNote, live, readOnly = false }:
         <>
           <div className="transcript" aria-live={live ? 'polite' : undefined} data-testid="transcript">
             {session.transcription ? (
-              session.transcription
+              highlight?.sessionId === session.id ? (
+                highlightPieces(session.transcription, highlight.spans).map((piece, i) =>
+                  piece.marked ? (
+                    <mark key={i} data-testid="evidence-highlight">
+                      {piece.text}
+                    </mark>
+                  ) : (
+                    piece.text
+                  ),
+                )
+              ) : (
+                session.transcription
+              )
             ) : (
               <span className="muted">{status === 'processing' ? <Trans>Transcribing…</Trans> : <Trans>Nothing transcribed yet.</Trans>}</span>
             )}
@@ -77,6 +92,11 @@ export function TranscriptPanel({ session, engineNote, live, readOnly = false }:
             <p className="muted" role="status">
               <Trans>Transcribing…</Trans>
             </p>
+          )}
+          {highlight?.sessionId === session.id && (
+            <Button variant="ghost" onClick={() => setHighlight(null)}>
+              <Trans>Clear highlight</Trans>
+            </Button>
           )}
           {session.transcription && !readOnly && (
             <Button variant="secondary" onClick={() => setEditing(true)}>

@@ -7,16 +7,34 @@ import { documentMessages } from './document-messages';
 import { markdownToPlainText } from './markdown-text';
 import { documentFileName } from './file-name';
 import { saveFile } from '../../ui/save-file';
+import { confirm } from '../../ui/confirm';
 
-type Props = { title: string; markdown: string; rendered: RefObject<HTMLElement | null> };
+/** `flagged`: terms of a model's text found nowhere in the transcript or the inputs, to be checked before the text leaves. */
+type Props = { title: string; markdown: string; rendered: RefObject<HTMLElement | null>; flagged?: string[] };
 
 /** Copy (formatted, or plain text for record systems that keep only text), PDF and markdown download. */
-export function DocumentActions({ title, markdown, rendered }: Props) {
+export function DocumentActions({ title, markdown, rendered, flagged = [] }: Props) {
   const { i18n, t } = useLingui();
   const clinician = useAtomValue(authAtom)?.user?.name ?? '';
   const [notice, setNotice] = useState<string>();
+  const [checked, setChecked] = useState(false);
+
+  /** A text with unsupported terms leaves only once the clinician has said they checked them (once a version). */
+  async function reviewed(): Promise<boolean> {
+    if (flagged.length === 0 || checked) return true;
+    const terms = flagged.join(', ');
+    const ok = await confirm({
+      type: 'warning',
+      title: t`Check these terms first`,
+      message: t`The AI wrote terms that are not in the transcript or your inputs: ${terms}. Check them in the text before it goes into the record.`,
+      confirmLabel: t`I have checked them`,
+    });
+    setChecked(ok);
+    return ok;
+  }
 
   async function copy(rich: boolean) {
+    if (!(await reviewed())) return;
     const plain = markdownToPlainText(markdown);
     try {
       if (rich && typeof ClipboardItem !== 'undefined' && rendered.current) {
@@ -32,6 +50,7 @@ export function DocumentActions({ title, markdown, rendered }: Props) {
   }
 
   async function exportPdf() {
+    if (!(await reviewed())) return;
     // jsPDF is loaded only when a clinician asks for a PDF: it stays out of the consultation screen's first load.
     const { documentToPdf } = await import('./pdf-export');
     const now = new Date();
@@ -56,7 +75,10 @@ export function DocumentActions({ title, markdown, rendered }: Props) {
       <Button variant="secondary" onClick={() => void exportPdf()}>
         <Trans>Export PDF</Trans>
       </Button>
-      <Button variant="secondary" onClick={() => saveFile(new Blob([markdown], { type: 'text/markdown;charset=utf-8' }), documentFileName(title, new Date(), 'md'))}>
+      <Button
+        variant="secondary"
+        onClick={() => void reviewed().then((ok) => ok && saveFile(new Blob([markdown], { type: 'text/markdown;charset=utf-8' }), documentFileName(title, new Date(), 'md')))}
+      >
         <Trans>Download .md</Trans>
       </Button>
       <span role="status" className="muted document-notice">

@@ -10,6 +10,7 @@ import { describeFailure } from '../i18n/api-error-messages';
 import { DocumentActions } from './DocumentActions';
 import { documentMessages } from './document-messages';
 import { EditNotesDialog } from './EditNotesDialog';
+import { EvidenceList } from './EvidenceList';
 import { versionNav } from './version-nav';
 
 const POLL_MS = 1000;
@@ -25,6 +26,7 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState(false);
+  const [sources, setSources] = useState(false);
   const rendered = useRef<HTMLElement>(null);
 
   const load = useCallback(async () => {
@@ -135,9 +137,22 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
               )}
             </Alert>
           )}
+          {doc.status === 'done' && doc.uses_ai && (doc.evidence?.flagged.length ?? 0) > 0 && (
+            <Alert tone="warning">
+              <Trans>Not in the transcript or your inputs: {doc.evidence!.flagged.join(', ')}. Check these before you copy or export the text.</Trans>
+            </Alert>
+          )}
           <article className="document-text" data-testid="document-text" ref={rendered}>
             <Markdown>{doc.status === 'generating' ? (streamed ?? doc.text) : doc.text}</Markdown>
           </article>
+          {doc.status === 'done' && doc.evidence && (
+            <div className="document-sources">
+              <Button variant="ghost" aria-expanded={sources} onClick={() => setSources((s) => !s)}>
+                {sources ? <Trans>Hide sources</Trans> : <Trans>Show sources</Trans>}
+              </Button>
+              {sources && <EvidenceList sessionId={sessionId} evidence={doc.evidence} />}
+            </div>
+          )}
           {doc.status === 'done' && (
             <>
               {!readOnly && (
@@ -152,7 +167,7 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
                   )}
                 </div>
               )}
-              <DocumentActions title={title} markdown={doc.text} rendered={rendered} />
+              <DocumentActions key={doc.id} title={title} markdown={doc.text} rendered={rendered} flagged={doc.uses_ai ? (doc.evidence?.flagged ?? []) : []} />
               {editing && !readOnly && <EditNotesDialog open onOpenChange={setEditing} sessionId={sessionId} docKey={docKey} currentText={doc.text} onNewVersion={showNewVersion} />}
             </>
           )}

@@ -52,6 +52,12 @@ describe('generated documents', () => {
     expect(doc.text).toContain('Chest pain for 2 days.');
     expect(doc.text).toContain('Blood pressure: 140/90');
     expect(doc.text).toContain('Dra. Rita Gomes');
+    // Every sentence is linked to what was said or entered, with the transcript's own words.
+    const linked = doc.evidence.sentences as { text: string; source: string; spans: { quote: string }[] }[];
+    expect(linked.length).toBeGreaterThan(0);
+    expect(linked.filter((s) => s.source === 'none')).toEqual([]);
+    expect(linked.find((s) => s.text.startsWith('Chest pain'))?.spans[0]?.quote).toContain('Chest pain for two days.');
+    expect(doc.evidence.flagged).toEqual([]);
   });
 
   it('each change is a new version; earlier versions stay readable', async () => {
@@ -67,6 +73,8 @@ describe('generated documents', () => {
     const byMarkdown = multipart({ requested_changes: JSON.stringify({ markdown: '# Notes\n\nRewritten by hand.' }) });
     const v3 = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...byMarkdown.headers }, payload: byMarkdown.payload });
     expect(v3.json().generated_document).toMatchObject({ version: 3, total_versions: 3, status: 'done', text: '# Notes\n\nRewritten by hand.', engine: 'manual' });
+    // A hand-written sentence nothing supports is marked as such.
+    expect(v3.json().generated_document.evidence.sentences).toEqual([{ text: 'Rewritten by hand.', spans: [], source: 'none' }]);
     const first = (await getDoc(headers, id, 'main', 1)).json().generated_document;
     expect(first).toMatchObject({ version: 1, total_versions: 3 });
     expect(first.text).toContain('Assembled without AI');

@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { evidenceFor } from './evidence.js';
 import type { Language } from '../../../../contract/constants.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
 import { findUserById, type UserRow } from '../../auth/users.js';
@@ -215,13 +216,16 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     const user = await findUserById(ctx.db, session.userId);
     const waited = await waitForTranscript(ctx, session.id, interrupted);
     if (interrupted()) throw new WritingInterrupted();
+    const language = (user?.language ?? 'pt') as Language;
+    const data = notesData(waited.session ?? session);
+    const date = new Date();
     for await (const delta of ctx.textGenerator.write({
       documentKind: row.documentKey,
-      language: (user?.language ?? 'pt') as Language,
+      language,
       transcript: waited.transcript,
-      data: notesData(waited.session ?? session),
+      data,
       clinician: { name: user?.name ?? '' },
-      date: new Date(),
+      date,
       template: personal.template,
       guide: personal.guide,
       change,
@@ -230,9 +234,10 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       text += delta;
       ctx.liveDocuments.append(row.id, delta);
     }
+    const evidence = evidenceFor(text, { transcript: waited.transcript, data: { ...data, previous: change?.previousText }, clinician: user?.name ?? '', language, date });
     const saved = await ctx.db
       .update(generatedDocuments)
-      .set({ status: 'done', text, completedAt: new Date(), leaseUntil: null })
+      .set({ status: 'done', text, evidence, completedAt: new Date(), leaseUntil: null })
       .where(ownedBy(row))
       .returning({ id: generatedDocuments.id });
     ctx.liveDocuments.end(row.id, saved.length > 0);
@@ -278,8 +283,11 @@ export async function requestChange(ctx: AppContext, session: SessionRow, doc: s
   const key = resolveDocumentKey(session, doc);
   const previous = await latestVersion(ctx, session.id, key);
   if (change.kind === 'markdown') {
-    // A manual edit replaces the text as written: nothing to generate.
-    const row = await insertVersion(ctx, ctx.db, session.id, key, { status: 'done', text: change.content, engine: 'manual', changeKind: 'markdown', templateId: previous?.templateId ?? null, completedAt: new Date() });
+    // A manual edit replaces the text as written: nothing to generate; its sentences are linked all the same.
+    const user = await findUserById(ctx.db, session.userId);
+    const transcript = session.transcriptionOverride ?? assembleTranscription(await listChunks(ctx.db, session.id)).text;
+    const evidence = evidenceFor(change.content, { transcript, data: notesData(session), clinician: user?.name ?? '', language: (user?.language ?? 'pt') as Language, date: new Date() });
+    const row = await insertVersion(ctx, ctx.db, session.id, key, { status: 'done', text: change.content, engine: 'manual', changeKind: 'markdown', templateId: previous?.templateId ?? null, completedAt: new Date(), evidence });
     // Only a finish-triggered insert can come back empty.
     return row!;
   }

@@ -14,5 +14,6 @@ export function documentView(row: DocumentRow, totalVersions: number, usesAi: bo
     change_text: row.changeText,
     created_at: row.createdAt.toISOString(),
     completed_at: row.completedAt?.toISOString() ?? null,
+    evidence: row.evidence ?? null,
   };
 }

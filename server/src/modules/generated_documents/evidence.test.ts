@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { composeDocument, BLANK, COMPOSER_LABEL } from '../../ai/offline-composer.js';
+import { documentSentences, linkEvidence } from './evidence.js';
+
+const transcript =
+  'Good morning. I have had chest pain for two days, mostly on the stairs. Any allergies? Penicillin. Your blood pressure is one hundred and fifty over ninety five. I will request an ECG and refer you to cardiology.';
+const frame = [COMPOSER_LABEL.en, BLANK.en, 'Dr. A. Lima'];
+
+describe('linked evidence', () => {
+  it('links every sentence of a note written without a model to the transcript span it comes from', () => {
+    const note = composeDocument({ documentKind: 'consultation_notes', language: 'en', transcript, data: {}, clinician: { name: 'Dr. A. Lima' }, date: new Date('2026-11-23T10:00:00Z') });
+    const evidence = linkEvidence(note, { transcript, inputs: ['23 November 2026'], language: 'en', frame });
+    expect(evidence.sentences.length).toBeGreaterThan(4);
+    expect(evidence.sentences.filter((s) => s.source === 'none')).toEqual([]);
+    const pain = evidence.sentences.find((s) => s.text.startsWith('I have had chest pain'))!;
+    expect(transcript.slice(pain.spans[0]!.start, pain.spans[0]!.end)).toBe('I have had chest pain for two days, mostly on the stairs.');
+    const pressure = evidence.sentences.find((s) => s.text.includes('150/95 mmHg'))!;
+    expect(transcript.slice(pressure.spans[0]!.start, pressure.spans[0]!.end)).toContain('one hundred and fifty over ninety five');
+    expect(evidence.flagged).toEqual([]);
+  });
+
+  it("marks a model's sentence that nothing supports, and flags its numbers and medicines found nowhere", () => {
+    const written = '# Notes\n\n## Subjective\n- Chest pain for 2 days on the stairs.\n- Started aspirin 300 mg last week.\n\n## Plan\n- ECG; referral to cardiology.\n- Review in 3 days.';
+    const evidence = linkEvidence(written, { transcript, inputs: [], language: 'en', frame: [] });
+    expect(evidence.sentences.map((s) => s.source)).toEqual(['transcript', 'none', 'transcript', 'none']);
+    expect(evidence.flagged.sort()).toEqual(['3', '300', 'aspirin']);
+  });
+
+  it("links a sentence taken from the clinician's inputs to them", () => {
+    const evidence = linkEvidence('## Plan\n- Metformin 500 mg twice a day.', { transcript, inputs: ['metformin 500 mg twice a day'], language: 'en', frame: [] });
+    expect(evidence.sentences).toEqual([{ text: 'Metformin 500 mg twice a day.', spans: [], source: 'inputs' }]);
+    expect(evidence.flagged).toEqual([]);
+  });
+
+  it('reads the sentences of a document, not its headings, labels or frame', () => {
+    expect(documentSentences('# Title\n_Label text._\n\n**Date:** [to be completed]\n## Plan\n- Rest. Drink water.\n- Medication: ibuprofen', ['Label text', '[to be completed]'])).toEqual(['Rest.', 'Drink water.', 'ibuprofen']);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * Linked evidence, for every engine: each sentence of a document is aligned with the sentences of the
+ * transcript it rests on (shared content words, numbers, medicine names), or with the clinician's inputs; a
+ * sentence with neither is unsupported. For a document a model wrote, the numbers and medicine names found
+ * nowhere in the transcript or the inputs are flagged, to be reviewed before the text is copied or exported.
+ * Stored with the version it was computed for.
+ */
+import { LANGUAGES, type Language } from '../../../../contract/constants.js';
+import { BLANK, COMPOSER_LABEL, formatDocumentDate } from '../../ai/offline-composer.js';
+import { fold, medicinesIn } from '../../ai/structurer/facts.js';
+import { digitsForSpokenNumbers } from '../../ai/structurer/spoken-numbers.js';
+import { utterances } from '../../ai/structurer/structure.js';
+
+/** A stretch of the transcript, with its words: the transcript may be corrected after the version was written. */
+export type Span = { start: number; end: number; quote: string };
+/** A document sentence and where it comes from: transcript spans, the inputs, or nowhere (unsupported). */
+export type LinkedSentence = { text: string; spans: Span[]; source: 'transcript' | 'inputs' | 'none' };
+export type DocumentEvidence = { sentences: LinkedSentence[]; flagged: string[] };
+
+/** Words too common to show that two sentences say the same thing, in the four languages. */
+const COMMON = new Set(
+  (
+    'that this with have from your were been they them their there what when which about would could should will more some than then into only also just very ' +
+    'para como pelo pela mais isso esta este essa esse estou tenho teve sido muito quando onde porque qual seus suas dele dela ' +
+    'eine einer einem einen nicht auch noch sind haben hatte wird werden wurde sich ihre ihren ihnen dass wenn oder aber schon ' +
+    'pero esta este tiene tengo desde cuando donde porque cual muy para sobre entre todo toda'
+  ).split(' '),
+);
+
+const contentWords = (s: string) => (fold(s).match(/[\p{L}]{4,}/gu) ?? []).filter((w) => !COMMON.has(w));
+const numbersIn = (s: string) => s.match(/\d+(?:[.,/]\d+)*/g) ?? [];
+/** Inflections differ between what was said and what was written ('coughing' / 'cough', 'dores' / 'dor'). */
+const stem = (w: string) => w.slice(0, Math.max(4, Math.min(w.length - 1, 6)));
+
+/** The sentences of a document that say something: no headings, labels without a value, blanks or signatures. */
+export function documentSentences(text: string, frame: string[]): string[] {
+  const framed = frame.map(fold);
+  return text
+    .split('\n')
+    .filter((line) => !/^\s*#/.test(line))
+    .map((line) =>
+      line
+        .replace(/^\s*(?:[-*]|\d+\.)\s+/, '')
+        .replace(/^\*\*[^*]{1,60}:\*\*\s*/, '')
+        .replace(/^[^:.!?]{2,30}:\s+(?=\S)/, '')
+        .replace(/[*_`>]/g, '')
+        .trim(),
+    )
+    .flatMap((line) => line.match(/[^.!?]+[.!?]*(?:\s+|$)/g) ?? [])
+    .map((s) => s.trim())
+    .filter((s) => contentWords(s).length + numbersIn(s).length > 0 && !framed.some((f) => f && (fold(s).includes(f) || f.includes(fold(s)))));
+}
+
+type Source = { words: Set<string>; numbers: Set<string>; span: Span };
+const spanOf = (transcript: string, start: number, end: number): Span => ({ start, end, quote: transcript.slice(start, end) });
+
+function sourcesOf(transcript: string, language: Language): Source[] {
+  const said = utterances(transcript, language);
+  const read = (text: string, span: Span): Source => {
+    const digits = digitsForSpokenNumbers(text, language).replace(/(\d+) (?:over|por|sobre|con|zu|auf) (\d+)/g, '$1/$2');
+    return { words: new Set(contentWords(`${text} ${digits}`).map(stem)), numbers: new Set(numbersIn(digits).map((n) => n.replace(',', '.'))), span };
+  };
+  // A question and its answer are read together too: 'Any allergies? Penicillin.'
+  return [
+    ...said.map((u) => read(u.text, spanOf(transcript, u.start, u.end))),
+    ...said.slice(1).map((u, i) => read(`${said[i]!.text} ${u.text}`, spanOf(transcript, said[i]!.start, u.end))),
+  ];
+}
+
+/** How much of a sentence a source says: the share of its words and numbers found there. */
+function cover(words: string[], numbers: string[], source: Pick<Source, 'words' | 'numbers'>): number {
+  const total = words.length + numbers.length;
+  if (total === 0) return 0;
+  return (words.filter((w) => source.words.has(w)).length + numbers.filter((n) => source.numbers.has(n)).length) / total;
+}
+
+/** The evidence of a version: the clinician's inputs, their name and the document's date count as sources. */
+export function evidenceFor(text: string, input: { transcript: string; data: Record<string, string | undefined>; clinician: string; language: Language; date: Date }): DocumentEvidence {
+  const dates = LANGUAGES.map((l) => formatDocumentDate(input.date, l));
+  return linkEvidence(text, {
+    transcript: input.transcript,
+    inputs: [...Object.values(input.data).filter((v): v is string => !!v), input.clinician, input.date.toISOString().slice(0, 10), ...dates],
+    language: input.language,
+    frame: [COMPOSER_LABEL[input.language], BLANK[input.language], input.clinician, ...dates],
+  });
+}
+
+export function linkEvidence(text: string, input: { transcript: string; inputs: string[]; language: Language; frame: string[] }): DocumentEvidence {
+  const sources = sourcesOf(input.transcript, input.language);
+  const inputs = input.inputs.filter((s) => s.trim()).map((s) => ({ words: new Set(contentWords(s).map(stem)), numbers: new Set(numbersIn(s).map((n) => n.replace(',', '.'))) }));
+  const sentences = documentSentences(text, input.frame).map((sentence): LinkedSentence => {
+    const words = [...new Set(contentWords(sentence).map(stem))];
+    const numbers = [...new Set(numbersIn(sentence).map((n) => n.replace(',', '.')))];
+    let best: Source | undefined;
+    let score = 0;
+    for (const source of sources) {
+      const c = cover(words, numbers, source);
+      // The shortest source that covers it best: a single sentence before its question-and-answer pair.
+      if (c > score + 1e-9 || (best && Math.abs(c - score) < 1e-9 && source.span.end - source.span.start < best.span.end - best.span.start)) [best, score] = [source, c];
+    }
+    if (best && score >= 0.5) return { text: sentence, spans: [best.span], source: 'transcript' };
+    if (inputs.some((i) => cover(words, numbers, i) >= 0.5)) return { text: sentence, spans: [], source: 'inputs' };
+    return { text: sentence, spans: [], source: 'none' };
+  });
+  return { sentences, flagged: unsupportedTerms(text, input) };
+}
+
+/** Numbers and medicine names of the document that neither the transcript nor the inputs say. */
+export function unsupportedTerms(text: string, input: { transcript: string; inputs: string[]; language: Language; frame: string[] }): string[] {
+  const body = documentSentences(text, input.frame).join('\n');
+  const said = fold(`${input.transcript}\n${digitsForSpokenNumbers(input.transcript, input.language).replace(/(\d+) (?:over|por|sobre|con|zu|auf) (\d+)/g, '$1/$2')}\n${input.inputs.join('\n')}`);
+  // '150/95' says 150 and 95 too.
+  const saidNumbers = new Set(numbersIn(said).flatMap((n) => [n, ...n.split('/')]).map((n) => n.replace(',', '.')));
+  const numbers = numbersIn(body).filter((n) => !saidNumbers.has(n.replace(',', '.')) && !n.split('/').every((part) => saidNumbers.has(part.replace(',', '.'))));
+  const medicines = medicinesIn(body.split('\n'))
+    .map((m) => m.value.split(' ')[0]!)
+    .filter((name) => !said.includes(fold(name)));
+  return [...new Set([...numbers, ...medicines])];
+}
