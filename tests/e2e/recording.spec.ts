@@ -68,6 +68,7 @@ test('the whole loop: record → finish → transcript → document → edit by 
   const words = sentence.match(/\p{L}{4,}/gu) ?? [];
   expect(words.filter((w) => marked.includes(w)).length, `${sentence} / ${marked}`).toBeGreaterThanOrEqual(Math.ceil(words.length / 2));
   await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'document-sources');
   await page.getByRole('button', { name: 'Clear highlight' }).click();
   await page.getByRole('button', { name: 'Hide sources' }).first().click();
 
