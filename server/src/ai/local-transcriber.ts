@@ -62,13 +62,14 @@ function runPipeline(filePath: string, sphinxArgs: string[], timeoutMs: number):
     child.on('close', (code) => {
       clearTimeout(timer);
       if (code !== 0) return reject(new Error(`ffmpeg or pocketsphinx failed (${code}): ${err.trim().slice(0, 300)}`));
-      // One line per utterance; pocketsphinx separates them at pauses.
+      // One line per utterance: pocketsphinx separates them at pauses, and the lines are kept, since this engine
+      // writes no punctuation and the notes are cut into sentences where the speaker paused.
       resolve(
         out
           .split('\n')
           .map((l) => l.trim())
           .filter(Boolean)
-          .join(' '),
+          .join('\n'),
       );
     });
   });

@@ -55,6 +55,14 @@ describe('sections', () => {
     ]);
   });
 
+  it('cuts where the local engine heard a pause (one line per utterance)', () => {
+    expect(sections('she has had a cough for a week\nthe lungs are clear\nwe will start amoxicillin', 'en')).toEqual([
+      ['subjective', 'she has had a cough for a week'],
+      ['objective', 'the lungs are clear'],
+      ['plan', 'we will start amoxicillin'],
+    ]);
+  });
+
   it('keeps every sentence’s span in the transcript', () => {
     const transcript = 'Hello. I have a rash on my arm.';
     const [s] = structure(transcript, 'en');
