@@ -49,10 +49,29 @@ const MEDICINE_NAMES =
   'levothyroxine|levotiroxina|levothyroxin|furosemide|furosemida|furosemid|hydrochlorothiazide|hidroclorotiazida|indapamide|indapamida|amlodipine|amlodipina|amlodipin|' +
   'warfarin|varfarina|apixaban|apixabano|rivaroxaban|rivaroxabano|sertraline|sertralina|sertralin|fluoxetine|fluoxetina|escitalopram|alprazolam|diazepam|lorazepam|zolpidem|' +
   'cetirizine|cetirizina|cetirizin|loratadine|loratadina|loratadin|allopurinol|alopurinol|colchicine|colchicina|colchicin|vitamin d|vitamina d';
-const MEDICINE = new RegExp(`(?<![\\p{L}])(?:${MEDICINE_NAMES}|\\p{L}{3,}(?:pril|olol|sartan|statin|statina|estatina|dipine|dipina|formin|cillin|cilina|floxacin|floxacino|prazole|prazol|azole|azol|tidine|tidina|mab|lukast))(?![\\p{L}])`, 'u');
+/** Single-word names, looked up word by word; the two-word ones are found by their text. */
+const NAMED = new Set(MEDICINE_NAMES.split('|').filter((n) => !n.includes(' ')));
+const NAMED_PHRASES = MEDICINE_NAMES.split('|').filter((n) => n.includes(' '));
+const MEDICINE_ENDING = /^\p{L}{3,}(?:pril|olol|sartan|statin|statina|estatina|dipine|dipina|formin|cillin|cilina|floxacin|floxacino|prazole|prazol|azole|azol|tidine|tidina|mab|lukast)$/u;
+
+/** The medicines a (folded) sentence names, with where each starts: read word by word, which stays fast on long text. */
+function medicineNames(text: string): { name: string; index: number }[] {
+  const found: { name: string; index: number }[] = [];
+  for (const phrase of NAMED_PHRASES) {
+    const at = text.indexOf(phrase);
+    if (at >= 0 && !/\p{L}/u.test(text[at - 1] ?? '') && !/\p{L}/u.test(text[at + phrase.length] ?? '')) found.push({ name: phrase, index: at });
+  }
+  for (const m of text.matchAll(/\p{L}+/gu)) if (NAMED.has(m[0]) || MEDICINE_ENDING.test(m[0])) found.push({ name: m[0], index: m.index! });
+  return found.sort((a, b) => a.index - b.index);
+}
 const DOSE = String.raw`\d+(?:[.,]\d+)?\s*(?:mg|milligrams?|miligramas?|miligramos?|milligramm|mcg|µg|micrograms?|g|grams?|gramas?|gramos?|gramm|ml|units?|unidades|einheiten|ui|ie|puffs?|inalacoes|hube|inhalaciones)`;
 const FREQUENCY = String.raw`(?:once|twice|three times|four times|\d+ times)(?: a| per)? day|every \d+ hours|daily|at night|in the morning|as needed|de \d+ em \d+ horas|\d+ vezes por dia|uma vez por dia|duas vezes por dia|a noite|de manha|em sos|se necessario|\d+ ?x ?(?:pro )?tag|einmal taglich|zweimal taglich|dreimal taglich|taglich|morgens|abends|bei bedarf|\d+-\d+-\d+|cada \d+ horas|una vez al dia|dos veces al dia|\d+ veces al dia|por la noche|por la manana|si precisa|a demanda`;
 const DURATION = String.raw`(?:for|durante|por|fur|during) \d+ (?:days?|weeks?|months?|dias|semanas|meses|tage|tagen|wochen|monate|monaten)`;
+
+// Compiled once: notes and their evidence read every sentence with them.
+const DOSE_AFTER = new RegExp(`^\\s*(?:(?:para|to|auf|a|at|hasta|up to)\\s+)?(${DOSE})`);
+const FREQUENCY_IN = new RegExp(FREQUENCY);
+const DURATION_IN = new RegExp(DURATION);
 
 /** A medicine with what the sentence says of its dose, frequency and duration, as said. */
 export function medicinesIn(sentences: string[]): Fact[] {
@@ -62,17 +81,17 @@ export function medicinesIn(sentences: string[]): Fact[] {
     const text = fold(s);
     // What the patient is allergic to is not a medicine they take.
     if (Object.values(ALLERGY).some((cue) => cue.test(text))) continue;
-    for (const m of text.matchAll(new RegExp(MEDICINE.source, 'gu'))) {
-      const name = m[0];
+    for (const m of medicineNames(text)) {
+      const name = m.name;
       if (seen.has(name)) continue;
       seen.add(name);
-      const after = text.slice(m.index! + name.length, m.index! + name.length + 80);
+      const after = text.slice(m.index + name.length, m.index + name.length + 80);
       // 'ramipril 5 mg', 'aumentar o ramipril para 10 miligramas', 'Ramipril auf 10 mg'.
-      const dose = after.match(new RegExp(`^\\s*(?:(?:para|to|auf|a|at|hasta|up to)\\s+)?(${DOSE})`))?.[1];
-      const frequency = after.match(new RegExp(FREQUENCY))?.[0];
-      const duration = after.match(new RegExp(DURATION))?.[0];
+      const dose = after.match(DOSE_AFTER)?.[1];
+      const frequency = after.match(FREQUENCY_IN)?.[0];
+      const duration = after.match(DURATION_IN)?.[0];
       // The name as the sentence writes it (its capitals), then what it says of it.
-      const written = s.slice(m.index!, m.index! + name.length);
+      const written = s.slice(m.index, m.index + name.length);
       found.push({ value: [written, dose, frequency, duration].filter(Boolean).join(' '), source: s });
     }
   }

@@ -119,7 +119,9 @@ function wordsToDigits(text: string, language: Language): string {
         continue;
       }
       const t = raw.toLowerCase().replace(/[.,;:!?]+$/, '');
-      const next = tokens.slice(j + 1).find((x) => !/^\s+$/.test(x))?.toLowerCase().replace(/[.,;:!?]+$/, '');
+      let k = j + 1;
+      while (k < tokens.length && /^\s+$/.test(tokens[k]!)) k++;
+      const next = tokens[k]?.toLowerCase().replace(/[.,;:!?]+$/, '');
       if (isNumberWord(t) || (w.joins.includes(t) && run.length > 0 && next !== undefined && isNumberWord(next))) {
         run.push(t);
         end = j;

@@ -51,18 +51,20 @@ function splitUnpunctuated(text: string, language: Language): string[] {
   const words = text.split(/(?=\s)/);
   const chunks: string[] = [];
   let current = '';
+  // Words in the current piece, counted as they come: a long monologue must not be split again and again.
+  let count = 0;
   let at = 0;
   for (const w of words) {
     const rest = fold(text.slice(at, at + w.length + 30)).trim();
     at += w.length;
-    const opens =
-      current.trim().split(/\s+/).length >= 3 &&
-      (QUESTION_START[language].test(rest) || OPENERS[language].test(rest) || rest.search(SMALL_TALK[language]) === 0);
+    const opens = count >= 3 && (QUESTION_START[language].test(rest) || OPENERS[language].test(rest) || rest.search(SMALL_TALK[language]) === 0);
     if (opens) {
       chunks.push(current);
       current = '';
+      count = 0;
     }
     current += w;
+    if (w.trim()) count++;
   }
   if (current.trim()) chunks.push(current);
   return chunks;

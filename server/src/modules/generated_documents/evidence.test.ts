@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { composeDocument, BLANK, COMPOSER_LABEL } from '../../ai/offline-composer.js';
-import { documentSentences, linkEvidence } from './evidence.js';
+import { documentSentences, evidenceFor, linkEvidence } from './evidence.js';
 
 const transcript =
   'Good morning. I have had chest pain for two days, mostly on the stairs. Any allergies? Penicillin. Your blood pressure is one hundred and fifty over ninety five. I will request an ECG and refer you to cardiology.';
@@ -34,5 +34,16 @@ describe('linked evidence', () => {
 
   it('reads the sentences of a document, not its headings, labels or frame', () => {
     expect(documentSentences('# Title\n_Label text._\n\n**Date:** [to be completed]\n## Plan\n- Rest. Drink water.\n- Medication: ibuprofen', ['Label text', '[to be completed]'])).toEqual(['Rest.', 'Drink water.', 'ibuprofen']);
+  });
+});
+
+describe('linked evidence on a long consultation', () => {
+  it('links every sentence of an hour-long consultation (1,500 utterances of about the same words, the index’s worst case)', () => {
+    const transcript = Array.from({ length: 1500 }, (_, i) => `the pain started ${i % 7} days ago and the pressure is one hundred and ${20 + (i % 50)} over eighty`).join('\n');
+    const date = new Date('2026-11-23T10:00:00Z');
+    const note = composeDocument({ documentKind: 'consultation_notes', language: 'en', transcript, data: {}, clinician: { name: 'X' }, date });
+    const evidence = evidenceFor(note, { transcript, data: {}, clinician: 'X', language: 'en', date });
+    expect(evidence.sentences.filter((s) => s.source === 'none')).toEqual([]);
+    expect(evidence.sentences.length).toBeGreaterThan(1000);
   });
 });

@@ -63,7 +63,7 @@ function sourcesOf(transcript: string, language: Language): Source[] {
   // A question and its answer are read together too: 'Any allergies? Penicillin.'
   return [
     ...said.map((u) => read(u.text, spanOf(transcript, u.start, u.end))),
-    ...said.slice(1).map((u, i) => read(`${said[i]!.text} ${u.text}`, spanOf(transcript, said[i]!.start, u.end))),
+    ...said.slice(1).flatMap((u, i) => (said[i]!.question ? [read(`${said[i]!.text} ${u.text}`, spanOf(transcript, said[i]!.start, u.end))] : [])),
   ];
 }
 
@@ -87,18 +87,31 @@ export function evidenceFor(text: string, input: { transcript: string; data: Rec
 
 export function linkEvidence(text: string, input: { transcript: string; inputs: string[]; language: Language; frame: string[] }): DocumentEvidence {
   const sources = sourcesOf(input.transcript, input.language);
+  const index = new Map<string, number[]>();
+  sources.forEach((s, i) => {
+    for (const key of [...s.words, ...[...s.numbers].map((n) => `#${n}`)]) {
+      const list = index.get(key);
+      if (list) list.push(i);
+      else index.set(key, [i]);
+    }
+  });
   const inputs = input.inputs.filter((s) => s.trim()).map((s) => ({ words: new Set(contentWords(s).map(stem)), numbers: new Set(numbersIn(s).map((n) => n.replace(',', '.'))) }));
   const sentences = documentSentences(text, input.frame).map((sentence): LinkedSentence => {
     const words = [...new Set(contentWords(sentence).map(stem))];
     const numbers = [...new Set(numbersIn(sentence).map((n) => n.replace(',', '.')))];
+    // How many of its words and numbers each source says, counted through the index (not by scanning every source).
+    const hits = new Map<number, number>();
+    for (const key of [...words, ...numbers.map((n) => `#${n}`)]) for (const i of index.get(key) ?? []) hits.set(i, (hits.get(i) ?? 0) + 1);
     let best: Source | undefined;
-    let score = 0;
-    for (const source of sources) {
-      const c = cover(words, numbers, source);
-      // The shortest source that covers it best: a single sentence before its question-and-answer pair.
-      if (c > score + 1e-9 || (best && Math.abs(c - score) < 1e-9 && source.span.end - source.span.start < best.span.end - best.span.start)) [best, score] = [source, c];
+    let most = 0;
+    for (const [i, n] of hits) {
+      const source = sources[i]!;
+      const length = (s: Source) => s.span.end - s.span.start;
+      // The source that says most of it; of equals, the first and shortest (a sentence before its question-and-answer pair).
+      if (n > most || (best && n === most && (length(source) < length(best) || (length(source) === length(best) && source.span.start < best.span.start)))) [best, most] = [source, n];
     }
-    if (best && score >= 0.5) return { text: sentence, spans: [best.span], source: 'transcript' };
+    const total = words.length + numbers.length;
+    if (best && total > 0 && most / total >= 0.5) return { text: sentence, spans: [best.span], source: 'transcript' };
     if (inputs.some((i) => cover(words, numbers, i) >= 0.5)) return { text: sentence, spans: [], source: 'inputs' };
     return { text: sentence, spans: [], source: 'none' };
   });
