@@ -15,7 +15,8 @@ import path from 'node:path';
 import type { Language } from '../contract/constants.js';
 import { createTextGenerator } from '../server/src/ai/engines.js';
 import { BLANK, COMPOSER_LABEL, NO_KNOWN_ALLERGIES } from '../server/src/ai/offline-composer.js';
-import { digitsForSpokenNumbers } from '../server/src/ai/structurer/spoken-numbers.js';
+import { fold } from '../server/src/ai/structurer/facts.js';
+import { numbersAsNoted } from '../server/src/ai/structurer/spoken-numbers.js';
 import type { DocumentRequest } from '../server/src/ai/text-generator.js';
 import { loadConfig } from '../server/src/config.js';
 
@@ -25,7 +26,6 @@ type Dialogue = { language: Language; document: string; transcript: string; data
 
 const DIR = 'tests/fixtures/dialogues';
 const generator = await createTextGenerator(loadConfig({ ...process.env, DATA_DIR: process.env.DATA_DIR ?? '.tmp/eval' }));
-const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** The heading words of each section, in the four languages (and the usual variants a model writes). */
 const HEADINGS: Record<Section, string[]> = {
@@ -98,7 +98,7 @@ async function report(title: string, dir: string): Promise<void> {
     // Spoken numbers are written as digits in a note: the transcript's numbers count in either form.
     const source = fold(`${d.transcript} ${Object.values(d.data).join(' ')} 2026-01-15 15 january 2026 15 de janeiro de 2026 15. januar 2026 15 de enero de 2026`);
     // '150 over 95' is written 150/95 in a note.
-    const digits = digitsForSpokenNumbers(d.transcript, d.language).replace(/(\d+) (?:over|por|sobre|con|zu|auf) (\d+)/g, '$1/$2');
+    const digits = numbersAsNoted(d.transcript, d.language);
     const madeUp = checkableTokens(note).filter((token) => !source.includes(token) && !fold(digits).includes(token));
     // The note's own sentences, without its frame: headings, the no-AI label, labels, blanks, the date line.
     const frame = [COMPOSER_LABEL[d.language], BLANK[d.language], NO_KNOWN_ALLERGIES[d.language], 'Dr. Eval', '2026'].map(fold);

@@ -87,6 +87,11 @@ export function digitsForSpokenNumbers(text: string, language: Language): string
   return wordsToDigits(text, language).replace(/\b(\d+) (?:point|virgula|vírgula|komma|coma|punto) (\d+)\b/giu, `$1${mark}$2`);
 }
 
+/** Numbers as a note writes them: in digits, and a pair said 'over' / 'por' / 'zu' written 150/95. */
+export function numbersAsNoted(text: string, language: Language): string {
+  return digitsForSpokenNumbers(text, language).replace(/(\d+) (?:over|por|sobre|con|zu|auf) (\d+)/g, '$1/$2');
+}
+
 function wordsToDigits(text: string, language: Language): string {
   if (language === 'de') {
     return text.replace(/\p{L}+/gu, (word) => {

@@ -8,7 +8,7 @@
 import { LANGUAGES, type Language } from '../../../../contract/constants.js';
 import { BLANK, COMPOSER_LABEL, formatDocumentDate } from '../../ai/offline-composer.js';
 import { fold, medicinesIn } from '../../ai/structurer/facts.js';
-import { digitsForSpokenNumbers } from '../../ai/structurer/spoken-numbers.js';
+import { numbersAsNoted } from '../../ai/structurer/spoken-numbers.js';
 import { utterances } from '../../ai/structurer/structure.js';
 
 /** A stretch of the transcript, with its words: the transcript may be corrected after the version was written. */
@@ -28,7 +28,8 @@ const COMMON = new Set(
 );
 
 const contentWords = (s: string) => (fold(s).match(/[\p{L}]{4,}/gu) ?? []).filter((w) => !COMMON.has(w));
-const numbersIn = (s: string) => s.match(/\d+(?:[.,/]\d+)*/g) ?? [];
+/** The numbers written in a text, decimal commas as points, so '38,5' and '38.5' are one number. */
+const numbersIn = (s: string) => (s.match(/\d+(?:[.,/]\d+)*/g) ?? []).map((n) => n.replace(',', '.'));
 /** Inflections differ between what was said and what was written ('coughing' / 'cough', 'dores' / 'dor'). */
 const stem = (w: string) => w.slice(0, Math.max(4, Math.min(w.length - 1, 6)));
 
@@ -57,8 +58,8 @@ const spanOf = (transcript: string, start: number, end: number): Span => ({ star
 function sourcesOf(transcript: string, language: Language): Source[] {
   const said = utterances(transcript, language);
   const read = (text: string, span: Span): Source => {
-    const digits = digitsForSpokenNumbers(text, language).replace(/(\d+) (?:over|por|sobre|con|zu|auf) (\d+)/g, '$1/$2');
-    return { words: new Set(contentWords(`${text} ${digits}`).map(stem)), numbers: new Set(numbersIn(digits).map((n) => n.replace(',', '.'))), span };
+    const digits = numbersAsNoted(text, language);
+    return { words: new Set(contentWords(`${text} ${digits}`).map(stem)), numbers: new Set(numbersIn(digits)), span };
   };
   // A question and its answer are read together too: 'Any allergies? Penicillin.'
   return [
@@ -95,10 +96,11 @@ export function linkEvidence(text: string, input: { transcript: string; inputs: 
       else index.set(key, [i]);
     }
   });
-  const inputs = input.inputs.filter((s) => s.trim()).map((s) => ({ words: new Set(contentWords(s).map(stem)), numbers: new Set(numbersIn(s).map((n) => n.replace(',', '.'))) }));
-  const sentences = documentSentences(text, input.frame).map((sentence): LinkedSentence => {
+  const inputs = input.inputs.filter((s) => s.trim()).map((s) => ({ words: new Set(contentWords(s).map(stem)), numbers: new Set(numbersIn(s)) }));
+  const written = documentSentences(text, input.frame);
+  const sentences = written.map((sentence): LinkedSentence => {
     const words = [...new Set(contentWords(sentence).map(stem))];
-    const numbers = [...new Set(numbersIn(sentence).map((n) => n.replace(',', '.')))];
+    const numbers = [...new Set(numbersIn(sentence))];
     // How many of its words and numbers each source says, counted through the index (not by scanning every source).
     const hits = new Map<number, number>();
     for (const key of [...words, ...numbers.map((n) => `#${n}`)]) for (const i of index.get(key) ?? []) hits.set(i, (hits.get(i) ?? 0) + 1);
@@ -115,16 +117,16 @@ export function linkEvidence(text: string, input: { transcript: string; inputs: 
     if (inputs.some((i) => cover(words, numbers, i) >= 0.5)) return { text: sentence, spans: [], source: 'inputs' };
     return { text: sentence, spans: [], source: 'none' };
   });
-  return { sentences, flagged: unsupportedTerms(text, input) };
+  return { sentences, flagged: termsNotSaid(written, input) };
 }
 
 /** Numbers and medicine names of the document that neither the transcript nor the inputs say. */
-export function unsupportedTerms(text: string, input: { transcript: string; inputs: string[]; language: Language; frame: string[] }): string[] {
-  const body = documentSentences(text, input.frame).join('\n');
-  const said = fold(`${input.transcript}\n${digitsForSpokenNumbers(input.transcript, input.language).replace(/(\d+) (?:over|por|sobre|con|zu|auf) (\d+)/g, '$1/$2')}\n${input.inputs.join('\n')}`);
+function termsNotSaid(sentences: string[], input: { transcript: string; inputs: string[]; language: Language }): string[] {
+  const body = sentences.join('\n');
+  const said = fold(`${input.transcript}\n${numbersAsNoted(input.transcript, input.language)}\n${input.inputs.join('\n')}`);
   // '150/95' says 150 and 95 too.
-  const saidNumbers = new Set(numbersIn(said).flatMap((n) => [n, ...n.split('/')]).map((n) => n.replace(',', '.')));
-  const numbers = numbersIn(body).filter((n) => !saidNumbers.has(n.replace(',', '.')) && !n.split('/').every((part) => saidNumbers.has(part.replace(',', '.'))));
+  const saidNumbers = new Set(numbersIn(said).flatMap((n) => [n, ...n.split('/')]));
+  const numbers = numbersIn(body).filter((n) => !saidNumbers.has(n) && !n.split('/').every((part) => saidNumbers.has(part)));
   const medicines = medicinesIn(body.split('\n'))
     .map((m) => m.value.split(' ')[0]!)
     .filter((name) => !said.includes(fold(name)));
