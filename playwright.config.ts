@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-export const E2E_PORTS = { main: 41731, shortSession: 41732 } as const;
+/** fakeAi: where a browser test runs an OpenAI-format engine, and where the main server looks for one. */
+export const E2E_PORTS = { main: 41731, shortSession: 41732, fakeAi: 41733 } as const;
 
 /** Debian's Chromium, never a downloaded browser; the flags keep it quiet on a machine without internet. */
 const CHROMIUM_ARGS = [
@@ -41,7 +42,7 @@ export default defineConfig({
   webServer: [
     {
       // The fake record system of the integration test may open this app and send it register_consultation.
-      command: `node scripts/e2e-server.mjs main ${E2E_PORTS.main} INTEGRATION_ORIGINS=http://ehr.clinic.test`,
+      command: `node scripts/e2e-server.mjs main ${E2E_PORTS.main} INTEGRATION_ORIGINS=http://ehr.clinic.test AI_DISCOVERY_URLS=http://127.0.0.1:${E2E_PORTS.fakeAi}`,
       url: `http://127.0.0.1:${E2E_PORTS.main}/healthz`,
       timeout: 120_000,
       reuseExistingServer: false,

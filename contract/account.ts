@@ -29,6 +29,8 @@ export const dUserSchema = z.object({
   consultation_mode: z.enum(['normal', 'mobile', 'teleconsultation']),
   force_password_change: z.boolean(),
   email_confirmed: z.boolean(),
+  /** Runs this server (settings › AI engines); granted with `npm run admin -- grant-server-admin`. */
+  server_admin: z.boolean(),
 });
 export type DUser = z.infer<typeof dUserSchema>;
 

@@ -27,6 +27,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'screening_result',
   'audit_log',
   'admin_command',
+  'ai_engine',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

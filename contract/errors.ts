@@ -51,6 +51,8 @@ export const errorCodes = [
   'consultation_deleted',
   'insufficient_credits',
   'generation_failed',
+  'server_admin_only',
+  'locked_by_environment',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

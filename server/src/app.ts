@@ -22,7 +22,7 @@ import { registerRoutes } from './http/routes.js';
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { createTranscriber } from './ai/engines.js';
+import { createEngineSwitch } from './ai/engine-switch.js';
 import type { Transcriber } from './ai/transcriber.js';
 import { startRetentionJob } from './jobs/retention.js';
 import { startTranscriptionWorkers } from './jobs/transcription-worker.js';
@@ -33,9 +33,7 @@ import { createActiveStatusCache } from './modules/consultation_sessions/active-
 import { createLiveDocuments } from './modules/generated_documents/live-documents.js';
 import { startGenerationTakeover, takeOverGenerations, type GenerationTakeover } from './modules/generated_documents/takeover.js';
 import { failInterruptedScreenings, STALE_SCREENING_MS } from './jobs/screening.js';
-import { createTextGenerator } from './ai/engines.js';
 import type { TextGenerator } from './ai/text-generator.js';
-import { withStorableOutput, withStorableTranscripts } from './ai/storable-text.js';
 
 export type BuildOptions = {
   config: Config;
@@ -47,6 +45,9 @@ export type BuildOptions = {
   transcriber?: Transcriber;
   textGenerator?: TextGenerator;
 };
+
+/** How soon a change of AI engine made through another process reaches this one. */
+const ENGINE_SETTINGS_REFRESH_MS = 10_000;
 
 export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
   const { config } = opts;
@@ -74,7 +75,15 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
 
   // Blobs from before encryption (while the migration is pending) must match what their rows recorded.
   const blobs = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(opts.db) });
-  const transcriber = withStorableTranscripts(opts.transcriber ?? (await createTranscriber(config)));
+  const engines = await createEngineSwitch({
+    config,
+    db: opts.db,
+    keys: blobs.keys,
+    log: app.log,
+    fixed: { transcriber: opts.transcriber, textGenerator: opts.textGenerator },
+    refreshEveryMs: ENGINE_SETTINGS_REFRESH_MS,
+  });
+  const transcriber = engines.transcriber;
   const transcriptionQueue = startTranscriptionWorkers({ db: opts.db, blobs, transcriber, workers: config.transcriptionWorkers, log: app.log });
   const ocrQueue = await startOcrWorker({ db: opts.db, blobs, log: app.log });
   const retention = startRetentionJob({
@@ -92,6 +101,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   let takeover: GenerationTakeover | undefined;
   app.addHook('onClose', async () => {
     shutdown.abort();
+    engines.stop();
     await Promise.allSettled([transcriptionQueue.stop(), ocrQueue.stop(), retention.stop(), takeover?.stop(), ...background]);
   });
   const ctx: AppContext = {
@@ -102,7 +112,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     transcriptionQueue,
     ocrQueue,
     activeStatus: createActiveStatusCache(),
-    textGenerator: withStorableOutput(opts.textGenerator ?? (await createTextGenerator(config))),
+    textGenerator: engines.textGenerator,
+    engines,
     liveDocuments: createLiveDocuments(),
     requestScrub: retention.requestScrub,
     shutdown: shutdown.signal,

@@ -62,6 +62,8 @@ const envSchema = z.object({
   LLAMA_MODEL_PATH: z.string().optional(),
   GENERATION_MODEL: z.string().default('gpt-4o-mini'),
   GENERATION_TEMPERATURE: z.coerce.number().min(0).max(2).default(0.2),
+  /** Where settings › AI engines looks for engines running on this machine (Ollama, llama.cpp, vLLM, LM Studio…). */
+  AI_DISCOVERY_URLS: z.string().default('http://127.0.0.1:11434,http://127.0.0.1:8080,http://127.0.0.1:8000,http://127.0.0.1:1234,http://127.0.0.1:5001'),
   GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(120),
   /**
    * How long after a finish the main document waits for the parts the client said it recorded (without a count,
@@ -129,6 +131,7 @@ export type Config = {
   generationModel: string;
   generationTemperature: number;
   generationTimeoutMs: number;
+  aiDiscoveryUrls: string[];
   partWaitMs: number;
   generationLeaseMs: number;
   generationSweepMs: number;
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     generationModel: e.GENERATION_MODEL,
     generationTemperature: e.GENERATION_TEMPERATURE,
     generationTimeoutMs: e.GENERATION_TIMEOUT_SECONDS * 1000,
+    aiDiscoveryUrls: e.AI_DISCOVERY_URLS.split(',').map((s) => s.trim()).filter((s) => URL.canParse(s)),
     partWaitMs: e.PART_WAIT_SECONDS * 1000,
     generationLeaseMs: e.GENERATION_LEASE_SECONDS * 1000,
     generationSweepMs: e.GENERATION_SWEEP_SECONDS * 1000,

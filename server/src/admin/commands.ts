@@ -6,7 +6,7 @@ import { eq, or } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
-import { organizations } from '../db/schema.js';
+import { organizations, users } from '../db/schema.js';
 import { LANGUAGES, type Language } from '../../../contract/constants.js';
 import { publishAnnouncement } from '../modules/announcements/service.js';
 import { grantCredits } from '../modules/credits/service.js';
@@ -61,6 +61,16 @@ const commands = {
       return [`Announcement published in ${args.language} until ${row.expiresAt.toISOString().slice(0, 10)} (${row.id}).`];
     },
   },
+  'grant-server-admin': {
+    usage: 'grant-server-admin --email someone@example.com',
+    args: z.object({ email: z.email().max(254) }),
+    run: (db: Database, _config: Config, args: { email: string }) => setServerAdmin(db, args.email, true),
+  },
+  'revoke-server-admin': {
+    usage: 'revoke-server-admin --email someone@example.com',
+    args: z.object({ email: z.email().max(254) }),
+    run: (db: Database, _config: Config, args: { email: string }) => setServerAdmin(db, args.email, false),
+  },
   'verify-audit-log': {
     usage: 'verify-audit-log [--expect-hash <newest hash of an earlier check>]',
     args: z.object({ 'expect-hash': z.string().regex(/^[0-9a-f]{64}$/).optional() }),
@@ -68,6 +78,16 @@ const commands = {
   },
   ...backupCommands,
 } as const;
+
+/**
+ * Administrators of the server (settings › AI engines) are named only here, by someone with a shell on the
+ * server: no API call can make anyone one.
+ */
+async function setServerAdmin(db: Database, email: string, grant: boolean): Promise<string[]> {
+  const changed = await db.update(users).set({ serverAdmin: grant, updatedAt: new Date() }).where(eq(users.email, email.toLowerCase())).returning({ id: users.id });
+  if (!changed.length) throw new UsageError(`No account with the e-mail ${email}: the person signs up first.`);
+  return [grant ? `${email} can now set this server's AI engines (settings › AI engines).` : `${email} can no longer set this server's AI engines.`];
+}
 
 export type CommandName = keyof typeof commands;
 /** Every flag any command takes: given as strings on the command line, except a command's `booleanFlags` (--force). */

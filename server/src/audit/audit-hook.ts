@@ -197,6 +197,8 @@ function idFrom(source: IdSource, request: FastifyRequest, answer: unknown, acto
       return INTEGER.test(text) ? String(Number(text)) : INVALID;
     case 'document':
       return DOCUMENT_KEYS.has(text) ? text : INVALID;
+    case 'engine':
+      return text === 'speech' || text === 'text' ? text : INVALID;
   }
 }
 

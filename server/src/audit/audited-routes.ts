@@ -9,7 +9,7 @@
  */
 import type { AuditAction, AuditResourceType } from '../../../contract/audit-events.js';
 
-export type IdKind = 'uuid' | 'document' | 'integer';
+export type IdKind = 'uuid' | 'document' | 'integer' | 'engine';
 export type IdSource =
   /** A path parameter of the route. */
   | { param: string; kind: IdKind }
@@ -120,6 +120,10 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   'DELETE /v1/account': { action: 'delete', resource: 'account', id: { actor: true } },
   'GET /v1/organizations/:organizationId/audit_events': { action: 'read', resource: 'audit_log', id: uuid('organizationId') },
   'GET /v1/organizations/:organizationId/audit_events.ndjson': { action: 'export', resource: 'audit_log', id: uuid('organizationId') },
+  // Where patients' words are sent: every change of engine and every test call, by whom (never the key).
+  'PUT /v1/ai_engines/:kind': { action: 'update', resource: 'ai_engine', id: { param: 'kind', kind: 'engine' } },
+  'POST /v1/ai_engines/:kind/reset': { action: 'delete', resource: 'ai_engine', id: { param: 'kind', kind: 'engine' } },
+  'POST /v1/ai_engines/:kind/test': { action: 'execute', resource: 'ai_engine', id: { param: 'kind', kind: 'engine' } },
 };
 
 /** Paths whose every route must be in AUDITED_ROUTES or in NOT_PATIENT_DATA (checked by the test beside this file). */

@@ -58,7 +58,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function eventType(row: Row): Coding {
   if (row.resourceType === 'audit_log') return { system: DCM, code: '110101', display: 'Audit Log Used' };
-  if (row.resourceType === 'admin_command') return { system: DCM, code: '110100', display: 'Application Activity' };
+  if (row.resourceType === 'admin_command' || row.resourceType === 'ai_engine') return { system: DCM, code: '110100', display: 'Application Activity' };
   if (row.action === 'export') return { system: DCM, code: '110106', display: 'Export' };
   return { system: DCM, code: '110110', display: 'Patient Record' };
 }

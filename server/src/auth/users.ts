@@ -34,5 +34,6 @@ export function toDUser(u: UserRow): DUser {
     consultation_mode: u.consultationMode as DUser['consultation_mode'],
     force_password_change: u.forcePasswordChange,
     email_confirmed: u.emailConfirmedAt !== null,
+    server_admin: u.serverAdmin,
   };
 }

@@ -39,6 +39,8 @@ export const users = pgTable(
     v2Home: boolean('v2_home').notNull().default(false),
     consultationMode: text('consultation_mode').notNull().default('normal'),
     forcePasswordChange: boolean('force_password_change').notNull().default(false),
+    /** Runs this server (AI engines): granted only by `npm run admin -- grant-server-admin`, never through the API. */
+    serverAdmin: boolean('server_admin').notNull().default(false),
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -652,3 +654,18 @@ export const auditEvents = pgTable(
     index('audit_events_resource_idx').on(t.resourceId),
   ],
 );
+
+/**
+ * The AI engines an administrator of this server set in the app (settings › AI engines), one row per kind. The
+ * environment's settings win over these. The API key is sealed with the master key (storage/blob-encryption.ts,
+ * its row kind as the associated name) and never leaves the server.
+ */
+export const aiEngineSettings = pgTable('ai_engine_settings', {
+  kind: text('kind').primaryKey().$type<'speech' | 'text'>(),
+  baseUrl: text('base_url').notNull(),
+  model: text('model').notNull(),
+  /** base64 of the sealed key; null when the endpoint takes none (a local server). */
+  apiKeySealed: text('api_key_sealed'),
+  updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

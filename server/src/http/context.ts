@@ -12,6 +12,7 @@ import type { BlobStore } from '../storage/blob-store.js';
 import type { ActiveStatusCache } from '../modules/consultation_sessions/active-status-cache.js';
 import type { LiveDocuments } from '../modules/generated_documents/live-documents.js';
 import type { TextGenerator } from '../ai/text-generator.js';
+import type { EngineSwitch } from '../ai/engine-switch.js';
 
 /** What every route module receives: settings and the parts it may use, chosen once at start. */
 export type AppContext = {
@@ -27,6 +28,8 @@ export type AppContext = {
   ocrQueue: OcrQueue;
   activeStatus: ActiveStatusCache;
   textGenerator: TextGenerator;
+  /** Which engines run and where they come from; settings › AI engines changes them (ai/engine-switch.ts). */
+  engines: EngineSwitch;
   liveDocuments: LiveDocuments;
   /** Call after deleting patient data outside the retention sweep: on PGlite its bytes are scrubbed from the files soon. */
   requestScrub: () => void;

@@ -31,6 +31,7 @@ import { customDocumentRequestsRoutes } from '../modules/custom_document_request
 import { selectableDocumentsRoutes } from '../modules/selectable_documents/routes.js';
 import { templatesRoutes } from '../modules/templates/routes.js';
 import { researchSpacesRoutes } from '../modules/research_spaces/routes.js';
+import { aiEnginesRoutes } from '../modules/ai_engines/routes.js';
 
 export function registerRoutes(app: App, ctx: AppContext) {
   healthzRoutes(app, ctx);
@@ -69,4 +70,6 @@ export function registerRoutes(app: App, ctx: AppContext) {
   customDocumentRequestsRoutes(app, ctx);
   // Research
   researchSpacesRoutes(app, ctx);
+  // The server's own settings
+  aiEnginesRoutes(app, ctx);
 }

@@ -31,13 +31,19 @@ export type RotationReport = {
   unusedPreviousKeys: string[];
   /** Every blob from before encryption is now encrypted, and plaintext is refused from now on. */
   plaintextMigrationFinished: boolean;
+  /** Secrets kept in the database under the master key (the AI engines' API keys) resealed. */
+  resealedSecrets: number;
 };
 
 const MAX_PASSES = 5;
 
 export class RotationError extends Error {}
 
-export async function rotateMasterKey(store: EncryptedBlobStore): Promise<RotationReport> {
+/**
+ * `resealSecrets` rewraps what else is sealed with the master key (kept in the database, not the blob store);
+ * it runs after the blobs and before any key is retired, so a failure there leaves the old keys in place.
+ */
+export async function rotateMasterKey(store: EncryptedBlobStore, resealSecrets: () => Promise<number> = async () => 0): Promise<RotationReport> {
   const ring = store.keys;
   let newKey = false;
   if (ring.source === 'file' && ring.fileIds().length === 1) {
@@ -65,10 +71,16 @@ export async function rotateMasterKey(store: EncryptedBlobStore): Promise<Rotati
     if (changed === 0) break;
     if (pass === MAX_PASSES) throw new RotationError('Blobs kept arriving under an old key; the old keys were kept. Run rotate-key again.');
   }
+  let resealedSecrets: number;
+  try {
+    resealedSecrets = await resealSecrets();
+  } catch (err) {
+    throw new RotationError(`Sealed settings: ${describeErrorSafely(err)} Nothing was retired; the old keys are still in use.`);
+  }
   const currentKeyId = ring.current().id;
   const retired = ring.retireOldKeys();
   const unusedPreviousKeys = ring.source === 'setting' ? ring.ids().filter((id) => id !== currentKeyId) : [];
   // The last pass found every blob encrypted under the current key: nothing legitimate is plaintext any more.
   const plaintextMigrationFinished = store.plaintextMigration.finish();
-  return { currentKeyId, newKey, ...counts, retired, unusedPreviousKeys, plaintextMigrationFinished };
+  return { currentKeyId, newKey, ...counts, retired, unusedPreviousKeys, plaintextMigrationFinished, resealedSecrets };
 }

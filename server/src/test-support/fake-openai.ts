@@ -8,13 +8,20 @@ import type { AddressInfo } from 'node:net';
 export type Behaviour = { status: number; retryAfterMs?: number } | { text: string; delayMs?: number; chunks?: number };
 export type Received = { path: string; headers: IncomingMessage['headers']; body: string };
 
-export async function startFakeOpenAi(script: Behaviour[]) {
+/** `port` 0 takes any free one; a browser test gives a fixed one, where the server under test looks for engines. */
+export async function startFakeOpenAi(script: Behaviour[], port = 0) {
   const received: Received[] = [];
   const server: Server = createServer(async (req, res) => {
     const parts: Buffer[] = [];
     for await (const c of req) parts.push(c as Buffer);
     const body = Buffer.concat(parts).toString('utf8');
     received.push({ path: req.url ?? '', headers: req.headers, body });
+    // The model list answers without taking a scripted behaviour: discovery probes it.
+    if (req.method === 'GET' && req.url?.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'whisper-large-v3', object: 'model' }, { id: 'llama3.2:3b', object: 'model' }] }));
+      return;
+    }
     const next = script.shift() ?? { text: 'ok' };
     if ('status' in next) {
       res.writeHead(next.status, { 'content-type': 'application/json', ...(next.retryAfterMs ? { 'retry-after-ms': String(next.retryAfterMs) } : {}) });
@@ -43,7 +50,7 @@ export async function startFakeOpenAi(script: Behaviour[]) {
     }
     res.end('data: [DONE]\n\n');
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     received,

@@ -25,6 +25,8 @@ const byCode: Record<string, MessageDescriptor> = {
   invalid_characters: msg`The text contains a character that cannot be saved (a null character). Remove it and try again.`,
   invalid_multipart: msg`The file did not arrive complete. Check your connection and try again.`,
   payload_too_large: msg`The file is too large.`,
+  server_admin_only: msg`Only an administrator of this server can do this.`,
+  locked_by_environment: msg`The server's environment settings choose this engine; change it there.`,
   insufficient_credits: msg`No credits left. More credits are bought through support; this consultation is kept.`,
 };
 

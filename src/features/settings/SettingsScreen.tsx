@@ -3,7 +3,11 @@ import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import type { ComponentType } from 'react';
+import { useAtomValue } from 'jotai';
+import type { DUser } from '../../../contract/account';
+import { authAtom } from '../../app-state';
 import { AudioTest } from '../recording/AudioTest';
+import { AiEnginesSection } from './sections/AiEnginesSection';
 import { AccountSection } from './sections/AccountSection';
 import { AuditLogSection } from './sections/AuditLogSection';
 import { CreditsSection } from './sections/CreditsSection';
@@ -14,7 +18,7 @@ import { SupportSection } from './sections/SupportSection';
 import { ToolsSection } from './sections/ToolsSection';
 
 /** Spec §2's settings sections, in order. */
-export const SETTINGS_SECTIONS: { id: string; label: MessageDescriptor; Component: ComponentType<{ userId?: string }> }[] = [
+export const SETTINGS_SECTIONS: { id: string; label: MessageDescriptor; Component: ComponentType<{ userId?: string }>; onlyFor?: (user: DUser) => boolean }[] = [
   { id: 'account', label: msg`Account`, Component: AccountSection },
   { id: 'organisation', label: msg`Organisation`, Component: OrganisationSection },
   { id: 'access-log', label: msg`Access log`, Component: AuditLogSection },
@@ -25,11 +29,15 @@ export const SETTINGS_SECTIONS: { id: string; label: MessageDescriptor; Componen
   { id: 'tools', label: msg`Tools`, Component: ToolsSection },
   { id: 'marketing', label: msg`Marketing preferences`, Component: MarketingSection },
   { id: 'storage', label: msg`Consultation data storage`, Component: StorageSection },
+  // The server's own settings, for whoever runs it (never an organisation's administrators as such).
+  { id: 'ai-engines', label: msg`AI engines`, Component: AiEnginesSection, onlyFor: (user) => user.server_admin === true },
 ];
 
 export function SettingsScreen({ section, userId }: { section?: string; userId?: string }) {
   const { i18n } = useLingui();
-  const current = SETTINGS_SECTIONS.find((s) => s.id === section) ?? SETTINGS_SECTIONS[0]!;
+  const user = useAtomValue(authAtom)?.user;
+  const sections = SETTINGS_SECTIONS.filter((s) => !s.onlyFor || (user && s.onlyFor(user)));
+  const current = sections.find((s) => s.id === section) ?? sections[0]!;
   const { Component } = current;
   return (
     <>
@@ -37,7 +45,7 @@ export function SettingsScreen({ section, userId }: { section?: string; userId?:
         <Trans>Settings</Trans>
       </h1>
       <nav className="section-nav" aria-label={i18n._(msg`Settings sections`)}>
-        {SETTINGS_SECTIONS.map((s) => (
+        {sections.map((s) => (
           <Link
             key={s.id}
             to="/settings/{-$section}"

@@ -42,6 +42,7 @@ const resourceLabels: Record<AuditResourceType, MessageDescriptor> = {
   screening_result: msg`Screening result`,
   audit_log: msg`Access log`,
   admin_command: msg`Support command`,
+  ai_engine: msg`AI engine`,
 };
 
 const relatedLabels: Record<string, MessageDescriptor> = {

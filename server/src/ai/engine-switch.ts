@@ -1,0 +1,139 @@
+/**
+ * The engines the server runs, changeable while it runs: the environment's settings decide when they name an
+ * engine (they win, as the README says); otherwise an endpoint an administrator saved in the app; otherwise the
+ * embedded defaults (the local speech engine, the offline composer).
+ *
+ * Everything else holds the stable `transcriber` and `textGenerator` of this module, which pass each call to the
+ * engine current at that moment: a document already being written finishes on the engine it started with.
+ * Every process re-reads the saved settings every few seconds, so a change made through one API process
+ * reaches the others and the workers without a restart.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import type { KeyRing } from '../storage/master-keys.js';
+import { describeErrorSafely } from '../http/safe-errors.js';
+import { createTextGenerator, createTranscriber } from './engines.js';
+import { openApiKey, readSavedEngines, savedEnginesStamp, type EngineKind, type SavedEngine } from './engine-settings.js';
+import { createOpenAiGenerator } from './openai-generator.js';
+import { createOpenAiTranscriber } from './openai-transcriber.js';
+import { withStorableOutput, withStorableTranscripts } from './storable-text.js';
+import type { TextGenerator } from './text-generator.js';
+import type { Transcriber } from './transcriber.js';
+
+export type EngineSource = 'environment' | 'app' | 'default';
+export type ActiveEngine = { engine: string; model: string | null; baseUrl: string | null; source: EngineSource };
+
+/** The OpenAI SDK refuses an empty key; a local server (Ollama, llama.cpp) ignores whatever is sent. */
+export const NO_KEY = 'no-key';
+
+/** Whether the environment names the engine of this kind (then the app's setting is shown but not used). */
+export function environmentDecides(config: Config, kind: EngineKind): boolean {
+  if (config.openaiApiKey) return true;
+  return kind === 'speech' ? config.transcriptionEngine !== 'auto' || Boolean(config.whisperModelPath) : config.generationEngine !== 'auto' || Boolean(config.llamaModelPath);
+}
+
+export type EngineSwitch = {
+  readonly transcriber: Transcriber;
+  readonly textGenerator: TextGenerator;
+  active(kind: EngineKind): ActiveEngine;
+  lockedByEnvironment(kind: EngineKind): boolean;
+  /** The master keys that seal the saved API keys. */
+  readonly keys: KeyRing;
+  /** Reads the saved settings again and swaps engines when they changed (after a save, and every few seconds). */
+  reload(): Promise<void>;
+  stop(): void;
+};
+
+export async function createEngineSwitch(opts: {
+  config: Config;
+  db: Database;
+  keys: KeyRing;
+  log: FastifyBaseLogger;
+  /** Engines given by the caller (tests): fixed, like an environment setting. */
+  fixed?: { transcriber?: Transcriber; textGenerator?: TextGenerator };
+  refreshEveryMs?: number;
+}): Promise<EngineSwitch> {
+  const { config, db, keys, log } = opts;
+  const locked = (kind: EngineKind) => (kind === 'speech' ? Boolean(opts.fixed?.transcriber) : Boolean(opts.fixed?.textGenerator)) || environmentDecides(config, kind);
+
+  const defaultTranscriber = withStorableTranscripts(opts.fixed?.transcriber ?? (await createTranscriber(config)));
+  const defaultGenerator = withStorableOutput(opts.fixed?.textGenerator ?? (await createTextGenerator(config)));
+  const fromEnvironment = (kind: EngineKind): ActiveEngine => {
+    if (kind === 'speech') {
+      const engine = defaultTranscriber.info.engine;
+      return { engine, model: engine === 'openai' ? config.transcriptionModel : null, baseUrl: engine === 'openai' ? (config.openaiBaseUrl ?? 'https://api.openai.com/v1') : null, source: locked(kind) ? 'environment' : 'default' };
+    }
+    const { engine, model } = defaultGenerator.info;
+    return { engine, model: model ?? null, baseUrl: engine === 'openai' ? (config.openaiBaseUrl ?? 'https://api.openai.com/v1') : null, source: locked(kind) ? 'environment' : 'default' };
+  };
+
+  let transcriber = defaultTranscriber;
+  let generator = defaultGenerator;
+  const active: Record<EngineKind, ActiveEngine> = { speech: fromEnvironment('speech'), text: fromEnvironment('text') };
+  let stamp: string | undefined;
+
+  const apiKeyOf = (saved: SavedEngine) => {
+    if (!saved.apiKeySealed) return NO_KEY;
+    try {
+      return openApiKey(keys, saved.kind, saved.apiKeySealed);
+    } catch (err) {
+      throw new Error(`The saved ${saved.kind} engine's API key does not open here (${describeErrorSafely(err)}): every process of the server needs the same master key (ENCRYPTION_KEY, or the same DATA_DIR).`);
+    }
+  };
+  const fromApp = (saved: SavedEngine): ActiveEngine => ({ engine: 'openai', model: saved.model, baseUrl: saved.baseUrl, source: 'app' });
+
+  function apply(saved: Partial<Record<EngineKind, SavedEngine>>) {
+    if (!locked('speech')) {
+      const s = saved.speech;
+      transcriber = s ? withStorableTranscripts(createOpenAiTranscriber({ baseUrl: s.baseUrl, apiKey: apiKeyOf(s), model: s.model })) : defaultTranscriber;
+      active.speech = s ? fromApp(s) : fromEnvironment('speech');
+    }
+    if (!locked('text')) {
+      const t = saved.text;
+      generator = t
+        ? withStorableOutput(createOpenAiGenerator({ baseUrl: t.baseUrl, apiKey: apiKeyOf(t), model: t.model, temperature: config.generationTemperature, timeoutMs: config.generationTimeoutMs }))
+        : defaultGenerator;
+      active.text = t ? fromApp(t) : fromEnvironment('text');
+    }
+  }
+
+  async function reload() {
+    if (locked('speech') && locked('text')) return;
+    const next = await savedEnginesStamp(db);
+    if (next === stamp) return;
+    apply(await readSavedEngines(db));
+    stamp = next;
+  }
+
+  await reload().catch((err) => log.error({ reason: describeErrorSafely(err) }, 'the AI engines saved in the app could not be used; running the defaults'));
+  const timer = opts.refreshEveryMs
+    ? setInterval(() => void reload().catch((err) => log.warn({ reason: describeErrorSafely(err) }, 'AI engine settings not re-read')), opts.refreshEveryMs)
+    : undefined;
+  timer?.unref();
+
+  return {
+    transcriber: {
+      get info() {
+        return transcriber.info;
+      },
+      transcribe: (input) => transcriber.transcribe(input),
+    },
+    textGenerator: {
+      get info() {
+        return generator.info;
+      },
+      write: (request) => generator.write(request),
+      // A getter: the assistant and the screener ask whether the current engine can converse at all.
+      get converse() {
+        const current = generator;
+        return current.converse ? (conversation: Parameters<NonNullable<TextGenerator['converse']>>[0]) => current.converse!(conversation) : undefined;
+      },
+    },
+    active: (kind) => ({ ...active[kind] }),
+    lockedByEnvironment: locked,
+    keys,
+    reload,
+    stop: () => clearInterval(timer),
+  };
+}

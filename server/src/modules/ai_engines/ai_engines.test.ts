@@ -1,0 +1,259 @@
+import { createServer } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../../admin/commands.js';
+import { openApiKey } from '../../ai/engine-settings.js';
+import { openKeyRing } from '../../storage/master-keys.js';
+import { aiEngineSettings, auditEvents } from '../../db/schema.js';
+import { startFakeOpenAi } from '../../test-support/fake-openai.js';
+import { bearer, createUser, login } from '../../test-support/factories.js';
+import { createTestApp, usingPostgres, type TestApp } from '../../test-support/test-app.js';
+
+const KEY = 'sk-test-7f3a9c2e41b8d6f0a5e2';
+
+let t: TestApp;
+let fake: Awaited<ReturnType<typeof startFakeOpenAi>>;
+let admin: Awaited<ReturnType<typeof createUser>>;
+let adminToken: string;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi([]);
+  t = await createTestApp({ AI_DISCOVERY_URLS: fake.baseUrl.replace(/\/v1$/, '') + ',http://127.0.0.1:9' });
+  admin = await createUser(t, { password: 'admin-pass-123' });
+  expect(await runCommand(t.ctx.db, t.ctx.config, 'grant-server-admin', { email: admin.email })).toEqual([expect.stringContaining('can now set')]);
+  adminToken = await login(t, admin.email, 'admin-pass-123');
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+const call = (method: 'GET' | 'PUT' | 'POST', url: string, token = adminToken, payload?: unknown) =>
+  t.app.inject({ method, url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
+
+/** A local port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+describe('who may reach the AI engine settings', () => {
+  it('asks for a session, and refuses clinicians and organisation administrators', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/v1/ai_engines' })).statusCode).toBe(401);
+    const clinician = await createUser(t);
+    const orgAdmin = await createUser(t, { organizationRole: 'admin' });
+    for (const u of [clinician, orgAdmin]) {
+      const token = await login(t, u.email, u.password);
+      for (const [method, url, payload] of [
+        ['GET', '/v1/ai_engines'],
+        ['GET', '/v1/ai_engines/discover'],
+        ['PUT', '/v1/ai_engines/text', { base_url: fake.baseUrl, model: 'm', password: u.password }],
+        ['POST', '/v1/ai_engines/text/reset', { password: u.password }],
+        ['POST', '/v1/ai_engines/text/test', { base_url: fake.baseUrl, model: 'm' }],
+      ] as const) {
+        const res = await call(method, url, token, payload);
+        expect(res.statusCode, `${method} ${url}`).toBe(403);
+        expect(res.json().error.code).toBe('server_admin_only');
+      }
+    }
+    expect(await t.ctx.db.select().from(aiEngineSettings)).toEqual([]);
+  });
+
+  it('cannot be granted through the account settings', async () => {
+    const u = await createUser(t);
+    const token = await login(t, u.email, u.password);
+    await call('PUT', '/v1/account', token, { user: { server_admin: true } });
+    const me = await call('GET', '/v1/account', token);
+    expect(me.json().d_user.server_admin).toBe(false);
+    expect((await call('GET', '/v1/ai_engines', token)).statusCode).toBe(403);
+  });
+
+  it('is granted and revoked by the admin command only, and the web app knows it', async () => {
+    const u = await createUser(t);
+    const token = await login(t, u.email, u.password);
+    await runCommand(t.ctx.db, t.ctx.config, 'grant-server-admin', { email: u.email.toUpperCase() });
+    expect((await call('GET', '/v1/account', token)).json().d_user.server_admin).toBe(true);
+    expect((await call('GET', '/v1/ai_engines', token)).statusCode).toBe(200);
+    await runCommand(t.ctx.db, t.ctx.config, 'revoke-server-admin', { email: u.email });
+    expect((await call('GET', '/v1/ai_engines', token)).statusCode).toBe(403);
+    await expect(runCommand(t.ctx.db, t.ctx.config, 'grant-server-admin', { email: 'nobody@clinic.test' })).rejects.toThrow(/No account/);
+  });
+});
+
+describe('settings › AI engines', () => {
+  it('shows the embedded defaults before anything is saved', async () => {
+    const res = await call('GET', '/v1/ai_engines');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().text).toEqual({ active: { engine: 'composer', model: null, base_url: null, source: 'default' }, locked_by_environment: false, saved: null });
+    expect(res.json().speech.active.source).toBe('default');
+  });
+
+  it('finds an OpenAI-compatible server on this machine and lists its models by kind', async () => {
+    const res = await call('GET', '/v1/ai_engines/discover');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().found).toEqual([{ base_url: fake.baseUrl, name: 'OpenAI-compatible server', speech_models: ['whisper-large-v3'], text_models: ['llama3.2:3b'] }]);
+  });
+
+  it('tests an endpoint before it is saved: latency and answer, with the key sent only to it', async () => {
+    fake.received.length = 0;
+    const text = await call('POST', '/v1/ai_engines/text/test', adminToken, { base_url: fake.baseUrl, model: 'llama3.2:3b', api_key: KEY });
+    expect(text.statusCode).toBe(200);
+    expect(text.json()).toMatchObject({ ok: true, answer: 'ok' });
+    expect(text.json().latency_ms).toBeGreaterThanOrEqual(0);
+    expect(fake.received.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(JSON.parse(fake.received.at(-1)!.body).model).toBe('llama3.2:3b');
+
+    const speech = await call('POST', '/v1/ai_engines/speech/test', adminToken, { base_url: fake.baseUrl, model: 'whisper-large-v3' });
+    expect(speech.json()).toMatchObject({ ok: true, answer: 'ok', expected: expect.stringContaining('Blood pressure') });
+    expect(fake.received.at(-1)!.path).toMatch(/\/audio\/transcriptions$/);
+  });
+
+  it('tells apart what went wrong', async () => {
+    const port = await closedPort();
+    const unreachable = await call('POST', '/v1/ai_engines/text/test', adminToken, { base_url: `http://127.0.0.1:${port}/v1`, model: 'm' });
+    expect(unreachable.json()).toMatchObject({ ok: false, error: 'unreachable' });
+    fake.received.length = 0;
+    const script = [{ status: 401 }, { status: 404 }];
+    const scripted = await startFakeOpenAi(script);
+    try {
+      const refused = await call('POST', '/v1/ai_engines/text/test', adminToken, { base_url: scripted.baseUrl, model: 'm', api_key: KEY });
+      expect(refused.json()).toMatchObject({ ok: false, error: 'unauthorized', status: 401 });
+      expect(refused.body).not.toContain(KEY);
+      const missing = await call('POST', '/v1/ai_engines/text/test', adminToken, { base_url: scripted.baseUrl, model: 'm' });
+      expect(missing.json()).toMatchObject({ ok: false, error: 'not_found', status: 404 });
+    } finally {
+      await scripted.close();
+    }
+  });
+
+  it('refuses addresses that are not http(s), or carry a user and password', async () => {
+    for (const base_url of ['file:///etc/passwd', 'gopher://127.0.0.1:70/', 'http://user:pass@127.0.0.1/v1', 'not a url']) {
+      const res = await call('POST', '/v1/ai_engines/text/test', adminToken, { base_url, model: 'm' });
+      expect(res.statusCode, base_url).toBe(400);
+    }
+    expect((await call('POST', '/v1/ai_engines/other/test', adminToken, {})).statusCode).toBe(400);
+  });
+
+  it('saves an engine only with the password, seals the key, and runs it at once', async () => {
+    const wrong = await call('PUT', '/v1/ai_engines/text', adminToken, { base_url: fake.baseUrl, model: 'llama3.2:3b', api_key: KEY, password: 'not-my-password' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error.code).toBe('invalid_current_password');
+    expect(await t.ctx.db.select().from(aiEngineSettings)).toEqual([]);
+
+    const saved = await call('PUT', '/v1/ai_engines/text', adminToken, { base_url: `${fake.baseUrl}/`, model: 'llama3.2:3b', api_key: KEY, password: 'admin-pass-123' });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().text).toMatchObject({
+      active: { engine: 'openai', model: 'llama3.2:3b', base_url: fake.baseUrl, source: 'app' },
+      saved: { base_url: fake.baseUrl, model: 'llama3.2:3b', has_key: true },
+    });
+    expect(saved.body).not.toContain(KEY);
+    const [row] = await t.ctx.db.select().from(aiEngineSettings);
+    expect(row!.apiKeySealed).toBeTruthy();
+    expect(row!.apiKeySealed).not.toContain(KEY);
+    expect(Buffer.from(row!.apiKeySealed!, 'base64').toString('latin1')).not.toContain(KEY);
+
+    // The documents, the assistant and the screener now write with it.
+    expect(t.ctx.textGenerator.info).toMatchObject({ engine: 'openai', usesAi: true });
+    expect(t.ctx.textGenerator.converse).toBeTypeOf('function');
+    fake.received.length = 0;
+    const active = await call('POST', '/v1/ai_engines/text/test', adminToken, {});
+    expect(active.json()).toMatchObject({ ok: true, answer: 'ok' });
+    expect(fake.received.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
+
+    // Saving again without a key keeps it; the key never reaches the log.
+    await call('PUT', '/v1/ai_engines/text', adminToken, { base_url: fake.baseUrl, model: 'llama3.2:1b', password: 'admin-pass-123' });
+    expect((await call('GET', '/v1/ai_engines')).json().text.saved).toMatchObject({ model: 'llama3.2:1b', has_key: true });
+    expect(t.logs.join('\n')).not.toContain(KEY);
+    expect(t.logs.join('\n')).not.toContain('admin-pass-123');
+  });
+
+  it('never sends the saved key to another address', async () => {
+    const other = await startFakeOpenAi([]);
+    try {
+      const res = await call('POST', '/v1/ai_engines/text/test', adminToken, { base_url: other.baseUrl, model: 'm' });
+      expect(res.json().ok).toBe(true);
+      expect(other.received.at(-1)!.headers.authorization).not.toContain(KEY);
+      // Nor does saving another address without a key carry the old key over.
+      await call('PUT', '/v1/ai_engines/text', adminToken, { base_url: other.baseUrl, model: 'm', password: 'admin-pass-123' });
+      expect((await call('GET', '/v1/ai_engines')).json().text.saved.has_key).toBe(false);
+      await call('PUT', '/v1/ai_engines/text', adminToken, { base_url: fake.baseUrl, model: 'llama3.2:3b', api_key: KEY, password: 'admin-pass-123' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('swaps the speech engine used by the transcription of consultations', async () => {
+    const res = await call('PUT', '/v1/ai_engines/speech', adminToken, { base_url: fake.baseUrl, model: 'whisper-large-v3', password: 'admin-pass-123' });
+    expect(res.json().speech.active).toMatchObject({ engine: 'openai', model: 'whisper-large-v3', source: 'app' });
+    expect(t.ctx.transcriber.info.engine).toBe('openai');
+    fake.received.length = 0;
+    const test = await call('POST', '/v1/ai_engines/speech/test', adminToken, {});
+    expect(test.json()).toMatchObject({ ok: true, answer: 'ok' });
+    expect(fake.received.at(-1)!.path).toMatch(/\/audio\/transcriptions$/);
+  });
+
+  it('records every change and test in the audit log, without the key', async () => {
+    const rows = await t.ctx.db.select().from(auditEvents).where(eq(auditEvents.resourceType, 'ai_engine'));
+    expect(rows.filter((r) => r.action === 'update' && r.outcome === 'success').map((r) => r.resourceId)).toEqual(expect.arrayContaining(['text', 'speech']));
+    expect(rows.some((r) => r.action === 'update' && r.outcome === 'failure')).toBe(true);
+    expect(rows.every((r) => r.actorUserId === admin.id || r.outcome === 'failure')).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain(KEY);
+  });
+
+  it('keeps the sealed key readable across a master key rotation', async () => {
+    const before = (await t.ctx.db.select().from(aiEngineSettings).where(eq(aiEngineSettings.kind, 'text')))[0]!.apiKeySealed;
+    const lines = await runCommand(t.ctx.db, t.ctx.config, 'rotate-key', {});
+    expect(lines.join('\n')).toContain('1 AI engine key(s) resealed');
+    const after = (await t.ctx.db.select().from(aiEngineSettings).where(eq(aiEngineSettings.kind, 'text')))[0]!.apiKeySealed;
+    expect(after).not.toBe(before);
+    // A process started now reads the key ring file, which holds only the new key.
+    const ring = openKeyRing({ dataDir: t.ctx.config.dataDir });
+    expect(ring.ids()).toHaveLength(1);
+    expect(openApiKey(ring, 'text', after!)).toBe(KEY);
+  });
+
+  it('goes back to the default with the password', async () => {
+    expect((await call('POST', '/v1/ai_engines/speech/reset', adminToken, { password: 'wrong-password' })).statusCode).toBe(400);
+    const res = await call('POST', '/v1/ai_engines/speech/reset', adminToken, { password: 'admin-pass-123' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().speech).toMatchObject({ active: { source: 'default' }, saved: null });
+    expect(t.ctx.transcriber.info.engine).not.toBe('openai');
+  });
+});
+
+describe('the environment wins', () => {
+  it('shows the engine it names and refuses to change it in the app', async () => {
+    const env = await createTestApp({ GENERATION_ENGINE: 'composer' });
+    try {
+      const u = await createUser(env, { serverAdmin: true });
+      const token = await login(env, u.email, u.password);
+      const view = await env.app.inject({ method: 'GET', url: '/v1/ai_engines', headers: bearer(token) });
+      expect(view.json().text).toMatchObject({ active: { engine: 'composer', source: 'environment' }, locked_by_environment: true });
+      expect(view.json().speech.locked_by_environment).toBe(false);
+      const put = await env.app.inject({ method: 'PUT', url: '/v1/ai_engines/text', headers: bearer(token), payload: { base_url: fake.baseUrl, model: 'm', password: u.password } });
+      expect(put.statusCode).toBe(409);
+      expect(put.json().error.code).toBe('locked_by_environment');
+      expect(env.ctx.textGenerator.info.engine).toBe('composer');
+    } finally {
+      await env.close();
+    }
+  });
+});
+
+describe.runIf(usingPostgres())('several processes on one database', () => {
+  it('a change saved through one process reaches another', async () => {
+    // Processes sharing a database share the master key too (ENCRYPTION_KEY, or here the same key ring file).
+    const second = await createTestApp({ DATA_DIR: t.ctx.config.dataDir }, { sharingDatabaseOf: t });
+    try {
+      await call('PUT', '/v1/ai_engines/text', adminToken, { base_url: fake.baseUrl, model: 'other-model', password: 'admin-pass-123' });
+      await second.ctx.engines.reload();
+      expect(second.ctx.engines.active('text')).toMatchObject({ source: 'app', model: 'other-model' });
+      expect(second.ctx.textGenerator.info.engine).toBe('openai');
+    } finally {
+      await second.close();
+    }
+  });
+});
