@@ -2,8 +2,15 @@ import { api } from './instance';
 import { call } from './client';
 
 /** Where each sentence of a version comes from, and the terms of a model's text found nowhere in the sources. */
+export type EvidenceSpan = {
+  start: number;
+  end: number;
+  quote: string;
+  /** The recorded part it was said in and about when within it; present only while that audio is kept. */
+  audio?: { id: string; offset_ms: number };
+};
 export type DocumentEvidence = {
-  sentences: { text: string; spans: { start: number; end: number; quote: string }[]; source: 'transcript' | 'inputs' | 'none' }[];
+  sentences: { text: string; spans: EvidenceSpan[]; source: 'transcript' | 'inputs' | 'none' }[];
   flagged: string[];
 };
 
@@ -26,6 +33,8 @@ export type GeneratedDocument = {
 const path = (sessionId: string, doc: string) => `v1/consultation_sessions/${sessionId}/generated_documents/${encodeURIComponent(doc)}`;
 
 export const documentsApi = {
+  /** One recorded part's audio (the owner's token; 410 once it is no longer kept). */
+  audioPart: (sessionId: string, audioId: string) => call(() => api().get(`v1/consultation_sessions/${sessionId}/audios/${audioId}`).blob()),
   get: (sessionId: string, doc: string, version?: number) =>
     call(() => api().get(path(sessionId, doc), { searchParams: version ? { version } : {} }).json<{ generated_document: GeneratedDocument }>()),
   start: (sessionId: string, doc: string) => call(() => api().post(path(sessionId, doc)).json<{ generated_document: GeneratedDocument }>()),

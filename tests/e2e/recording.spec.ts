@@ -67,6 +67,11 @@ test('the whole loop: record → finish → transcript → document → edit by 
   const marked = ((await highlighted.textContent()) ?? '').toLowerCase();
   const words = sentence.match(/\p{L}{4,}/gu) ?? [];
   expect(words.filter((w) => marked.includes(w)).length, `${sentence} / ${marked}`).toBeGreaterThanOrEqual(Math.ceil(words.length / 2));
+  // The audio is kept: the sentence can be heard, from the recorded part it was said in.
+  await page.locator('.evidence-list').first().getByRole('button', { name: /^Listen to where this was said/ }).first().click();
+  const player = page.getByTestId('evidence-audio').first();
+  await expect(player).toBeVisible();
+  await expect.poll(() => player.evaluate((a: HTMLAudioElement) => (a.error ? -1 : a.currentTime)), { timeout: 15_000 }).toBeGreaterThan(0);
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'document-sources');
   await page.getByRole('button', { name: 'Clear highlight' }).click();

@@ -11,8 +11,39 @@ import { fold, medicinesIn } from '../../ai/structurer/facts.js';
 import { numbersAsNoted } from '../../ai/structurer/spoken-numbers.js';
 import { utterances } from '../../ai/structurer/structure.js';
 
-/** A stretch of the transcript, with its words: the transcript may be corrected after the version was written. */
-export type Span = { start: number; end: number; quote: string };
+/**
+ * A stretch of the transcript, with its words: the transcript may be corrected after the version was written.
+ * `audio` names the recorded part it was said in and about when within it (estimated from where the words fall
+ * in that part's text), so the clinician can listen to it while the audio is kept.
+ */
+export type Span = { start: number; end: number; quote: string; audio?: { id: string; offset_ms: number } };
+
+/** Where each audio part's text sits in the transcript a version was written from. */
+export type PartText = { id: string; start: number; end: number; durationMs: number | null };
+
+/**
+ * Finds each transcribed part's text in the transcript, in order. A transcript the clinician rewrote matches
+ * no part, and its spans get no audio.
+ */
+export function partsInTranscript(transcript: string, parts: { id: string; order: number; transcript: string | null; durationMs: number | null }[]): PartText[] {
+  const found: PartText[] = [];
+  let from = 0;
+  for (const p of [...parts].sort((a, b) => a.order - b.order)) {
+    if (!p.transcript) continue;
+    const at = transcript.indexOf(p.transcript, from);
+    if (at < 0) continue;
+    found.push({ id: p.id, start: at, end: at + p.transcript.length, durationMs: p.durationMs });
+    from = at + p.transcript.length;
+  }
+  return found;
+}
+
+function withAudio(span: Span, parts: PartText[]): Span {
+  const part = parts.find((p) => span.start >= p.start && span.start < p.end);
+  if (!part) return span;
+  const share = (span.start - part.start) / Math.max(1, part.end - part.start);
+  return { ...span, audio: { id: part.id, offset_ms: Math.round(share * (part.durationMs ?? 0)) } };
+}
 /** A document sentence and where it comes from: transcript spans, the inputs, or nowhere (unsupported). */
 export type LinkedSentence = { text: string; spans: Span[]; source: 'transcript' | 'inputs' | 'none' };
 export type DocumentEvidence = { sentences: LinkedSentence[]; flagged: string[] };
@@ -76,14 +107,20 @@ function cover(words: string[], numbers: string[], source: Pick<Source, 'words' 
 }
 
 /** The evidence of a version: the clinician's inputs, their name and the document's date count as sources. */
-export function evidenceFor(text: string, input: { transcript: string; data: Record<string, string | undefined>; clinician: string; language: Language; date: Date }): DocumentEvidence {
+export function evidenceFor(
+  text: string,
+  input: { transcript: string; data: Record<string, string | undefined>; clinician: string; language: Language; date: Date; parts?: PartText[] },
+): DocumentEvidence {
   const dates = LANGUAGES.map((l) => formatDocumentDate(input.date, l));
-  return linkEvidence(text, {
+  const linked = linkEvidence(text, {
     transcript: input.transcript,
     inputs: [...Object.values(input.data).filter((v): v is string => !!v), input.clinician, input.date.toISOString().slice(0, 10), ...dates],
     language: input.language,
     frame: [COMPOSER_LABEL[input.language], BLANK[input.language], input.clinician, ...dates],
   });
+  const parts = input.parts;
+  if (!parts?.length) return linked;
+  return { ...linked, sentences: linked.sentences.map((s) => ({ ...s, spans: s.spans.map((span) => withAudio(span, parts)) })) };
 }
 
 export function linkEvidence(text: string, input: { transcript: string; inputs: string[]; language: Language; frame: string[] }): DocumentEvidence {

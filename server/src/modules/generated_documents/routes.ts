@@ -6,6 +6,7 @@ import { readMultipart } from '../../http/multipart.js';
 import { requireOwnedSession } from '../consultation_sessions/service.js';
 import { findVersion, latestVersion, listFeedback, requestChange, resolveDocumentKey, saveFeedback, startGeneration, type DocumentRow } from './service.js';
 import { documentView } from './view.js';
+import { listChunks } from '../consultation_sessions/repository.js';
 import { transcribeUpload } from '../../ai/transcribe-upload.js';
 
 const params = z.object({ id: z.uuid({ error: 'invalid_id' }), doc: z.string().min(1).max(100) });
@@ -18,7 +19,12 @@ export const VOICE_COMMAND_MAX_SECONDS = 90;
 export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
   const base = '/v1/consultation_sessions/:id/generated_documents/:doc';
-  const view = async (row: DocumentRow) => documentView(row, (await latestVersion(ctx, row.sessionId, row.documentKey))?.version ?? row.version, ctx.textGenerator.info.usesAi);
+  /** The audio parts still stored, asked for only when the version links sentences to audio. */
+  const keptAudio = async (row: DocumentRow): Promise<Set<string>> => {
+    if (!row.evidence?.sentences.some((s) => s.spans.some((span) => span.audio))) return new Set();
+    return new Set((await listChunks(ctx.db, row.sessionId)).filter((c) => !c.audioDeletedAt).map((c) => c.id));
+  };
+  const view = async (row: DocumentRow) => documentView(row, (await latestVersion(ctx, row.sessionId, row.documentKey))?.version ?? row.version, await keptAudio(row));
 
   app.post(base, { onRequest: preHandler, schema: { params } }, async (request, reply) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);

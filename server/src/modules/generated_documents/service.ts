@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { evidenceFor } from './evidence.js';
+import { evidenceFor, partsInTranscript, type PartText } from './evidence.js';
 import type { Language } from '../../../../contract/constants.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
 import { findUserById, type UserRow } from '../../auth/users.js';
@@ -144,7 +144,7 @@ async function personalisation(ctx: AppContext, session: SessionRow, key: string
  * the missing stretch); without a count, when the stored parts are transcribed or that long from now. The session
  * is read again on every look: a repeated finish may raise the count, the clinician may type the transcript.
  */
-async function waitForTranscript(ctx: AppContext, sessionId: string, stop: () => boolean): Promise<{ transcript: string; session: SessionRow | undefined }> {
+async function waitForTranscript(ctx: AppContext, sessionId: string, stop: () => boolean): Promise<{ transcript: string; session: SessionRow | undefined; parts?: PartText[] }> {
   const started = Date.now();
   for (;;) {
     const session = await findSessionById(ctx.db, sessionId);
@@ -152,8 +152,9 @@ async function waitForTranscript(ctx: AppContext, sessionId: string, stop: () =>
     // The clinician's own text wins, without waiting for the parts.
     if (session.transcriptionOverride !== null) return { transcript: session.transcriptionOverride, session };
     const waitOver = session.expectedParts !== null ? partWaitOver(session, ctx.config.partWaitMs) : Date.now() - started >= ctx.config.partWaitMs;
-    const assembled = assembleTranscription(await listChunks(ctx.db, session.id), { expectedParts: session.expectedParts, waitOver });
-    if (assembled.status !== 'processing' || waitOver || stop()) return { transcript: assembled.text, session };
+    const chunks = await listChunks(ctx.db, session.id);
+    const assembled = assembleTranscription(chunks, { expectedParts: session.expectedParts, waitOver });
+    if (assembled.status !== 'processing' || waitOver || stop()) return { transcript: assembled.text, session, parts: partsInTranscript(assembled.text, chunks) };
     await new Promise((r) => setTimeout(r, PART_POLL_MS));
   }
 }
@@ -234,7 +235,7 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       text += delta;
       ctx.liveDocuments.append(row.id, delta);
     }
-    const evidence = evidenceFor(text, { transcript: waited.transcript, data: { ...data, previous: change?.previousText }, clinician: user?.name ?? '', language, date });
+    const evidence = evidenceFor(text, { transcript: waited.transcript, data: { ...data, previous: change?.previousText }, clinician: user?.name ?? '', language, date, parts: waited.parts });
     const saved = await ctx.db
       .update(generatedDocuments)
       .set({ status: 'done', text, evidence, completedAt: new Date(), leaseUntil: null })
@@ -285,8 +286,16 @@ export async function requestChange(ctx: AppContext, session: SessionRow, doc: s
   if (change.kind === 'markdown') {
     // A manual edit replaces the text as written: nothing to generate; its sentences are linked all the same.
     const user = await findUserById(ctx.db, session.userId);
-    const transcript = session.transcriptionOverride ?? assembleTranscription(await listChunks(ctx.db, session.id)).text;
-    const evidence = evidenceFor(change.content, { transcript, data: notesData(session), clinician: user?.name ?? '', language: (user?.language ?? 'pt') as Language, date: new Date() });
+    const chunks = await listChunks(ctx.db, session.id);
+    const transcript = session.transcriptionOverride ?? assembleTranscription(chunks).text;
+    const evidence = evidenceFor(change.content, {
+      transcript,
+      data: notesData(session),
+      clinician: user?.name ?? '',
+      language: (user?.language ?? 'pt') as Language,
+      date: new Date(),
+      parts: session.transcriptionOverride === null ? partsInTranscript(transcript, chunks) : undefined,
+    });
     const row = await insertVersion(ctx, ctx.db, session.id, key, { status: 'done', text: change.content, engine: 'manual', changeKind: 'markdown', templateId: previous?.templateId ?? null, completedAt: new Date(), evidence });
     // Only a finish-triggered insert can come back empty.
     return row!;
