@@ -40,6 +40,9 @@ export const consultationsApi = {
   finish: (id: string) => call(() => api().put(`${sessions}/${id}/finish`).json<{ consultation_session: SessionDetail }>()),
   saveTranscription: (id: string, transcription: string) =>
     call(() => api().put(`${sessions}/${id}/transcription`, { json: { transcription } }).json<{ transcription: string }>()),
+  /** The notes data the transcript already says, each with the sentence it was heard in (nothing is saved). */
+  suggestedInputs: (id: string) =>
+    call(() => api().get(`${sessions}/${id}/suggested_inputs`).json<{ suggested_inputs: { processor_input_id: string; value: string; source: string }[] }>()),
   saveInputs: (id: string, userInputs: UserInput[]) =>
     call(() => api().put(`${sessions}/${id}`, { json: { user_inputs: userInputs } }).json<{ consultation_session: SessionDetail }>()),
   activeStatus: () => call(() => api().get(`${sessions}/active/status`).json<{ active: boolean; id?: string; show_transcription?: boolean }>()),

@@ -120,6 +120,30 @@ const MEASURE_ORDER: { measure: Measure; field?: keyof NotesData; label: L }[] =
   { measure: 'cholesterol', field: 'colesterol', label: T.colesterol },
 ];
 
+export type SuggestedInput = { processor_input_id: keyof NotesData; value: string; source: string };
+
+/**
+ * The notes data a consultation's transcript already says, for the clinician to take into the form: each
+ * measurement into its field (the vitals the spec has no field for into the physical examination, labelled),
+ * the medicines named into the medication. Each with the sentence it was heard in; nothing is saved by this.
+ */
+export function suggestedInputs(transcript: string, language: Language): SuggestedInput[] {
+  const texts = structure(transcript, language).map((s) => s.text);
+  const measured = measurementsIn(texts);
+  const out: SuggestedInput[] = [];
+  const exam: { line: string; source: string }[] = [];
+  for (const { measure, field, label } of MEASURE_ORDER) {
+    const fact = measured[measure];
+    if (!fact) continue;
+    if (field) out.push({ processor_input_id: field, value: fact.value, source: fact.source });
+    else exam.push({ line: `${label[language]}: ${fact.value}`, source: fact.source });
+  }
+  if (exam.length) out.push({ processor_input_id: 'physical_exam', value: exam.map((e) => e.line).join('; '), source: [...new Set(exam.map((e) => e.source))].join(' ') });
+  const medicines = medicinesIn(texts);
+  if (medicines.length) out.push({ processor_input_id: 'medication', value: medicines.map((m) => m.value).join('; '), source: [...new Set(medicines.map((m) => m.source))].join(' ') });
+  return out;
+}
+
 /** What a consultation says, read once for every document written from it. */
 type Consultation = {
   sentences: NoteSentence[];

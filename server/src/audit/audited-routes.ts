@@ -64,6 +64,7 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   [`GET ${sessions}/:id/recording`]: { action: 'read', resource: 'recording', id: consultation, signedLink: true },
   [`GET ${sessions}/:id/transcription`]: { action: 'read', resource: 'transcript', id: consultation },
   [`PUT ${sessions}/:id/transcription`]: { action: 'update', resource: 'transcript', id: consultation },
+  [`GET ${sessions}/:id/suggested_inputs`]: { action: 'read', resource: 'transcript', id: consultation },
   [`POST ${sessions}/:id/feedback`]: { action: 'create', resource: 'consultation_feedback', id: consultation },
   [`GET ${sessions}/:id/feedback`]: { action: 'read', resource: 'consultation_feedback', id: consultation },
 

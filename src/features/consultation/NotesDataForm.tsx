@@ -55,6 +55,22 @@ export function NotesDataForm({ session, type, onSaved }: { session: SessionData
 
   const set = (id: string, value: string) => setValues((v) => ({ ...v, [id]: value }));
 
+  // Once the consultation has ended, what the transcript already says (blood pressure, medicines…) is offered
+  // for the empty fields, each with the sentence it was heard in; nothing is taken without the clinician.
+  const [heard, setHeard] = useState<{ processor_input_id: string; value: string; source: string }[]>([]);
+  useEffect(() => {
+    if (session.status === 'active') return;
+    consultationsApi.suggestedInputs(session.id).then(
+      (r) => setHeard(r.suggested_inputs),
+      () => setHeard([]),
+    );
+  }, [session.id, session.status]);
+  const offered = heard.filter((h) => !values[h.processor_input_id]?.trim());
+  const labelOf = (id: string) => {
+    const field = FIELDS.find((f) => f.id === id);
+    return field ? i18n._(field.label) : id;
+  };
+
   async function save() {
     setBusy(true);
     setResult(undefined);
@@ -97,6 +113,42 @@ export function NotesDataForm({ session, type, onSaved }: { session: SessionData
                 options={[{ value: '', label: t`Standard layout` }, ...input.templates.map((tpl) => ({ value: tpl.id, label: tpl.name }))]}
               />
             ))}
+          </div>
+        )}
+        {offered.length > 0 && (
+          <div className="heard-inputs" role="group" aria-labelledby="heard-inputs-title">
+            <p id="heard-inputs-title">
+              <strong>
+                <Trans>Heard in the consultation</Trans>
+              </strong>{' '}
+              <span className="muted">
+                <Trans>Check each one before you use it; press “Save data” to keep them.</Trans>
+              </span>
+            </p>
+            <ul>
+              {offered.map((h) => {
+                const field = labelOf(h.processor_input_id);
+                const value = h.value;
+                return (
+                  <li key={h.processor_input_id}>
+                    <span>
+                      <strong>{field}:</strong> {value}
+                    </span>{' '}
+                    <Button variant="secondary" onClick={() => set(h.processor_input_id, value)} aria-label={t`Use for ${field}: ${value}`}>
+                      <Trans>Use</Trans>
+                    </Button>
+                    <div className="muted">
+                      <Trans>Heard:</Trans> “{h.source}”
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+            {offered.length > 1 && (
+              <Button variant="ghost" onClick={() => setValues((v) => ({ ...v, ...Object.fromEntries(offered.map((h) => [h.processor_input_id, h.value])) }))}>
+                <Trans>Use all</Trans>
+              </Button>
+            )}
           </div>
         )}
         <div className="form-grid">

@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { suggestedInputs } from '../../ai/offline-composer.js';
+import type { Language } from '../../../../contract/constants.js';
 import {
   activeSessionEnvelope,
   activeStatusSchema,
@@ -206,6 +208,13 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   app.get(`${base}/:id/transcription`, { onRequest: preHandler, schema: { params: idParams, ...withTranscription } }, async (request) => {
     const { consultation_session: s } = await detail(request.params.id, currentUser(request).id);
     return { transcription: s.transcription, transcription_status: s.transcription_status, transcription_edited: s.transcription_edited };
+  });
+
+  /** The notes data the transcript already says (measurements, medicines), for the clinician to take into the form. */
+  app.get(`${base}/:id/suggested_inputs`, { onRequest: preHandler, schema: { params: idParams } }, async (request) => {
+    const user = currentUser(request);
+    const { consultation_session: s } = await detail(request.params.id, user.id);
+    return { suggested_inputs: suggestedInputs(s.transcription ?? '', user.language as Language), transcription_status: s.transcription_status };
   });
 
   app.put(
