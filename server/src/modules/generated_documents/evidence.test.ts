@@ -26,6 +26,23 @@ describe('linked evidence', () => {
     expect(evidence.flagged.sort()).toEqual(['3', '300', 'aspirin']);
   });
 
+  it('flags the diagnoses a model names that were never said, across the four languages and their synonyms', () => {
+    const said = 'He has diabetes and high blood pressure, known hypertension for years. Coughing with fever since Monday.';
+    const written =
+      '## Assessment\n- Community-acquired pneumonia.\n- Type 2 diabetes mellitus, arterial hypertension.\n- No signs of heart failure.\n\n## Plan\n- Amoxicillin.';
+    const evidence = linkEvidence(written, { transcript: said, inputs: [], language: 'en', frame: [] });
+    // Hypertension was said; diabetes was, but not its type; pneumonia and heart failure never were.
+    expect(evidence.flagged.sort()).toEqual(['2', 'Amoxicillin', 'Type 2 diabetes mellitus', 'heart failure', 'pneumonia'].sort());
+    // Said in Portuguese, written in the same words or the screener's synonyms: nothing to flag.
+    const pt = linkEvidence('## Avaliação\n- Pneumonia adquirida na comunidade.\n- Insuficiência cardíaca conhecida.', {
+      transcript: 'Tem uma pneumonia, e já sabemos da insuficiência cardíaca.',
+      inputs: [],
+      language: 'pt',
+      frame: [],
+    });
+    expect(pt.flagged).toEqual([]);
+  });
+
   it("links a sentence taken from the clinician's inputs to them", () => {
     const evidence = linkEvidence('## Plan\n- Metformin 500 mg twice a day.', { transcript, inputs: ['metformin 500 mg twice a day'], language: 'en', frame: [] });
     expect(evidence.sentences).toEqual([{ text: 'Metformin 500 mg twice a day.', spans: [], source: 'inputs' }]);

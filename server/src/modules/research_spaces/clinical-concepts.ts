@@ -184,6 +184,11 @@ const PHRASES = Object.entries(CONCEPTS)
 const PATTERN = new RegExp(`(?<![a-z0-9])(${PHRASES.map((p) => p.phrase.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('|')})(?![a-z0-9])`, 'g');
 const TOKEN = new Map(PHRASES.map((p) => [p.phrase, p.token]));
 
+/** Where a (normalised) text names a concept, longest phrase first: for finding what a text says, not replacing it. */
+export function conceptMentions(normalised: string): { token: string; index: number; length: number }[] {
+  return [...normalised.matchAll(PATTERN)].map((m) => ({ token: TOKEN.get(m[0])!, index: m.index, length: m[0].length }));
+}
+
 /** Words that fuse a negation or 'former' into a concept ('Nichtraucher', 'ex-fumador', 'nonsmoker'), pulled apart. */
 const FUSED: [RegExp, string][] = [
   [/(?<![a-z])nichtraucher(in)?\b/g, 'nicht raucher'],
