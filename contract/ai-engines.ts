@@ -20,6 +20,8 @@ const savedEngine = z.object({ base_url: z.string(), model: z.string(), has_key:
 
 export const aiEngineState = z.object({
   active: activeEngine,
+  /** The saved setting could not be used (its key does not open here): the default runs meanwhile. */
+  problem: z.string().nullable(),
   locked_by_environment: z.boolean(),
   saved: savedEngine.nullable(),
 });
@@ -27,6 +29,12 @@ export const aiEngineState = z.object({
 export const aiEnginesView = z.object({ speech: aiEngineState, text: aiEngineState });
 export type AiEnginesView = z.infer<typeof aiEnginesView>;
 export type AiEngineState = z.infer<typeof aiEngineState>;
+
+/** Cloud metadata services live on link-local addresses: no engine does, and a test must not reach them. */
+function isLinkLocal(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return /^169\.254\./.test(h) || /^fe[89ab][0-9a-f]:/.test(h) || h === 'metadata.google.internal' || h === 'metadata' || /^fd00:ec2::/.test(h);
+}
 
 /** An OpenAI-compatible base address: http(s), no user or password in it (the key has its own field). */
 export const engineBaseUrl = z
@@ -36,8 +44,10 @@ export const engineBaseUrl = z
   .refine((v) => {
     if (!URL.canParse(v)) return false;
     const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password;
+    // No query or fragment: the SDK appends its paths to the address as text, and a query would swallow them.
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password && !u.search && !u.hash && !v.includes('?') && !v.includes('#');
   }, { error: 'invalid_url' })
+  .refine((v) => !URL.canParse(v) || !isLinkLocal(new URL(v).hostname), { error: 'link_local_address' })
   .transform((v) => v.replace(/\/+$/, ''));
 
 const model = z.string().trim().min(1, { error: 'required' }).max(200, { error: 'too_long' }).regex(/^[\w.:/@+-]+$/, { error: 'invalid_model' });

@@ -53,6 +53,7 @@ export const errorCodes = [
   'generation_failed',
   'server_admin_only',
   'locked_by_environment',
+  'saved_key_unusable',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -61,6 +61,8 @@ const envSchema = z.object({
   GENERATION_ENGINE: z.enum(['auto', 'openai', 'local', 'composer']).default('auto'),
   LLAMA_MODEL_PATH: z.string().optional(),
   GENERATION_MODEL: z.string().default('gpt-4o-mini'),
+  /** Other models POST /generate may ask for by name (comma-separated); any other name gets GENERATION_MODEL. */
+  GENERATION_MODELS_ALLOWED: z.string().default(''),
   GENERATION_TEMPERATURE: z.coerce.number().min(0).max(2).default(0.2),
   /** Where settings › AI engines looks for engines running on this machine (Ollama, llama.cpp, vLLM, LM Studio…). */
   AI_DISCOVERY_URLS: z.string().default('http://127.0.0.1:11434,http://127.0.0.1:8080,http://127.0.0.1:8000,http://127.0.0.1:1234,http://127.0.0.1:5001'),
@@ -129,6 +131,7 @@ export type Config = {
   generationEngine: 'auto' | 'openai' | 'local' | 'composer';
   llamaModelPath: string | undefined;
   generationModel: string;
+  generationModelsAllowed: string[];
   generationTemperature: number;
   generationTimeoutMs: number;
   aiDiscoveryUrls: string[];
@@ -189,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     generationEngine: e.GENERATION_ENGINE,
     llamaModelPath: e.LLAMA_MODEL_PATH || undefined,
     generationModel: e.GENERATION_MODEL,
+    generationModelsAllowed: e.GENERATION_MODELS_ALLOWED.split(',').map((m) => m.trim()).filter(Boolean),
     generationTemperature: e.GENERATION_TEMPERATURE,
     generationTimeoutMs: e.GENERATION_TIMEOUT_SECONDS * 1000,
     aiDiscoveryUrls: e.AI_DISCOVERY_URLS.split(',').map((s) => s.trim()).filter((s) => URL.canParse(s)),

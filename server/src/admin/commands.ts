@@ -84,9 +84,13 @@ const commands = {
  * server: no API call can make anyone one.
  */
 async function setServerAdmin(db: Database, email: string, grant: boolean): Promise<string[]> {
-  const changed = await db.update(users).set({ serverAdmin: grant, updatedAt: new Date() }).where(eq(users.email, email.toLowerCase())).returning({ id: users.id });
-  if (!changed.length) throw new UsageError(`No account with the e-mail ${email}: the person signs up first.`);
-  return [grant ? `${email} can now set this server's AI engines (settings › AI engines).` : `${email} can no longer set this server's AI engines.`];
+  const [user] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
+  if (!user) throw new UsageError(`No account with the e-mail ${email}: the person signs up first.`);
+  // Anyone may sign up with an address they do not own: only a confirmed one is known to be the operator's.
+  if (grant && !user.emailConfirmedAt) throw new UsageError(`${email} is not confirmed yet: the person opens the confirmation mail first.`);
+  await db.update(users).set({ serverAdmin: grant, updatedAt: new Date() }).where(eq(users.id, user.id));
+  const who = `${user.name} <${user.email}> (${user.id})`;
+  return [grant ? `${who} can now set this server's AI engines (settings › AI engines).` : `${who} can no longer set this server's AI engines.`];
 }
 
 export type CommandName = keyof typeof commands;

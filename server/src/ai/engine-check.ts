@@ -28,18 +28,65 @@ export type CheckResult =
   | { ok: true; latency_ms: number; answer: string; expected?: string }
   | { ok: false; latency_ms: number; error: CheckFailure; status: number | null; message: string };
 
-function failureOf(err: unknown, secret: string | undefined): Omit<Extract<CheckResult, { ok: false }>, 'latency_ms' | 'ok'> {
+/**
+ * Text from an engine, with every secret in `secrets` blanked out, whole or in part (any 6 characters of it in a
+ * row): some servers echo part of a refused key, and a hostile one may echo the Authorization header.
+ */
+export function redactSecrets(text: string, secrets: string[]): string {
+  let out = text;
+  for (const secret of secrets.filter((s) => s.length >= 6)) {
+    out = out.split(secret).join('[key]');
+    for (let i = 0; i + 6 <= secret.length; i++) {
+      const piece = secret.slice(i, i + 6);
+      if (out.includes(piece)) out = out.split(piece).join('[key]');
+    }
+  }
+  return out;
+}
+
+/** An error's text for the administrator: cut short, secrets and anything that looks like a key left out. */
+function failureOf(err: unknown, secrets: string[]): Omit<Extract<CheckResult, { ok: false }>, 'latency_ms' | 'ok'> {
   const status = err instanceof OpenAI.APIError && typeof err.status === 'number' ? err.status : null;
   let error: CheckFailure = 'failed';
-  if (err instanceof OpenAI.APIConnectionTimeoutError) error = 'timeout';
+  if (err instanceof OpenAI.APIConnectionTimeoutError || (err instanceof Error && err.name === 'TimeoutError')) error = 'timeout';
   else if (err instanceof OpenAI.APIConnectionError) error = 'unreachable';
   else if (status === 401 || status === 403) error = 'unauthorized';
   else if (status === 404) error = 'not_found';
-  let message = err instanceof Error ? err.message : 'error';
-  if (secret && secret.length >= 4) message = message.split(secret).join('[key]');
-  // A refused key is often echoed half-masked (sk-abc…xyz): no fragment of anything key-like goes back.
-  message = message.replace(/\b(sk|key|token)[-_][A-Za-z0-9*_.-]{4,}/gi, '[key]').slice(0, 200);
+  const raw = err instanceof Error ? err.message : 'error';
+  // Long runs of key-like characters (sk-…, gsk_…, AIza…, random hex) go whatever their prefix.
+  const message = redactSecrets(raw, secrets).replace(/[A-Za-z0-9_*.+/=-]{20,}/g, '[redacted]').slice(0, 200);
   return { error, status, message };
+}
+
+/**
+ * What a clinician is told when an engine failed: the kind of failure only. An engine's own words may hold a
+ * fragment of its key or the names of hosts on the clinic's network.
+ */
+export function engineFailureSummary(err: unknown): string {
+  const { error, status } = failureOf(err, []);
+  return `The AI engine could not answer (${error}${status ? `, status ${status}` : ''}).`;
+}
+
+/** Calls out of a test get no redirect (a POST could be turned to another address) and at most this much answer. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** fetch for the engines' SDK clients: redirects refused, answers larger than `maxBytes` cut off with an error. */
+export function guardedFetch(maxBytes = MAX_ANSWER_BYTES): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, { ...init, redirect: 'error' });
+    if (!res.body) return res;
+    let seen = 0;
+    const limited = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          seen += chunk.byteLength;
+          if (seen > maxBytes) controller.error(new Error(`The engine's answer is larger than ${maxBytes} bytes.`));
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
 }
 
 async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
@@ -50,20 +97,22 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }
 
 export type Endpoint = { baseUrl: string; apiKey: string; model: string };
 
-export async function checkSpeech(blobs: BlobStore, target: Transcriber | Endpoint): Promise<CheckResult> {
-  const transcriber = 'transcribe' in target ? target : createOpenAiTranscriber({ ...target, timeoutMs: TEST_TIMEOUT_MS });
+/** `secrets`: every key the call may carry, blanked out of whatever comes back. */
+export async function checkSpeech(blobs: BlobStore, target: Transcriber | Endpoint, secrets: string[]): Promise<CheckResult> {
+  const transcriber =
+    'transcribe' in target ? target : createOpenAiTranscriber({ ...target, timeoutMs: TEST_TIMEOUT_MS, maxRetries: 0, fetch: guardedFetch(), signal: () => AbortSignal.timeout(TEST_TIMEOUT_MS) });
   const started = performance.now();
   try {
     const { value, ms } = await timed(() =>
       blobs.withScratchFolder((workDir) => transcriber.transcribe({ filePath: TEST_CLIP.file, workDir, mimeType: 'audio/wav', language: 'en' })),
     );
-    return { ok: true, latency_ms: ms, answer: value.slice(0, 500), expected: TEST_CLIP.text };
+    return { ok: true, latency_ms: ms, answer: redactSecrets(value, secrets).slice(0, 500), expected: TEST_CLIP.text };
   } catch (err) {
-    return { ok: false, latency_ms: Math.round(performance.now() - started), ...failureOf(err, 'transcribe' in target ? undefined : target.apiKey) };
+    return { ok: false, latency_ms: Math.round(performance.now() - started), ...failureOf(err, secrets) };
   }
 }
 
-export async function checkText(target: TextGenerator | Endpoint): Promise<CheckResult> {
+export async function checkText(target: TextGenerator | Endpoint, secrets: string[]): Promise<CheckResult> {
   const started = performance.now();
   try {
     if ('write' in target) {
@@ -74,15 +123,19 @@ export async function checkText(target: TextGenerator | Endpoint): Promise<Check
         for await (const delta of converse({ system: 'You answer connection tests.', messages: [{ role: 'user', content: TEST_PROMPT }] })) answer += delta;
         return answer;
       });
-      return { ok: true, latency_ms: ms, answer: value.trim().slice(0, 500) };
+      return { ok: true, latency_ms: ms, answer: redactSecrets(value.trim(), secrets).slice(0, 500) };
     }
-    const client = new OpenAI({ apiKey: target.apiKey, baseURL: target.baseUrl, timeout: TEST_TIMEOUT_MS, maxRetries: 0 });
+    const client = new OpenAI({ apiKey: target.apiKey, baseURL: target.baseUrl, timeout: TEST_TIMEOUT_MS, maxRetries: 0, fetch: guardedFetch() });
     const { value, ms } = await timed(() =>
-      client.chat.completions.create({ model: target.model, messages: [{ role: 'user', content: TEST_PROMPT }], max_tokens: 16, temperature: 0 }),
+      client.chat.completions.create(
+        { model: target.model, messages: [{ role: 'user', content: TEST_PROMPT }], max_tokens: 16, temperature: 0 },
+        // The SDK's timeout ends when the headers arrive; this one covers the body too.
+        { signal: AbortSignal.timeout(TEST_TIMEOUT_MS) },
+      ),
     );
-    return { ok: true, latency_ms: ms, answer: (value.choices[0]?.message?.content ?? '').trim().slice(0, 500) };
+    return { ok: true, latency_ms: ms, answer: redactSecrets((value.choices[0]?.message?.content ?? '').trim(), secrets).slice(0, 500) };
   } catch (err) {
-    return { ok: false, latency_ms: Math.round(performance.now() - started), ...failureOf(err, 'write' in target ? undefined : target.apiKey) };
+    return { ok: false, latency_ms: Math.round(performance.now() - started), ...failureOf(err, secrets) };
   }
 }
 

@@ -6,7 +6,7 @@
  * a sealed key copied onto the other kind's row does not open) and is only ever opened to call the endpoint: it
  * is never answered to a browser, written to the log or the audit log.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { aiEngineSettings } from '../db/schema.js';
 import { decryptBlob, encryptBlob, storedKeyId } from '../storage/blob-encryption.js';
@@ -38,7 +38,8 @@ export async function savedEnginesStamp(db: Database): Promise<string> {
 }
 
 export async function saveEngine(db: Database, row: { kind: EngineKind; baseUrl: string; model: string; apiKeySealed: string | null; updatedBy: string }) {
-  const values = { ...row, updatedAt: new Date() };
+  // The database's clock: every process compares these stamps, whatever its own clock says.
+  const values = { ...row, updatedAt: sql`clock_timestamp()` };
   await db.insert(aiEngineSettings).values(values).onConflictDoUpdate({ target: aiEngineSettings.kind, set: values });
 }
 
@@ -53,8 +54,13 @@ export async function resealApiKeys(db: Database, keys: KeyRing): Promise<number
     if (!row.apiKeySealed) continue;
     if (storedKeyId(Buffer.from(row.apiKeySealed, 'base64')) === keys.current().id) continue;
     const resealed = sealApiKey(keys, row.kind, openApiKey(keys, row.kind, row.apiKeySealed));
-    await db.update(aiEngineSettings).set({ apiKeySealed: resealed }).where(eq(aiEngineSettings.kind, row.kind));
-    changed++;
+    // Only if the row still holds the key just read: a save in between (another address) must not get it back.
+    const done = await db
+      .update(aiEngineSettings)
+      .set({ apiKeySealed: resealed })
+      .where(and(eq(aiEngineSettings.kind, row.kind), eq(aiEngineSettings.apiKeySealed, row.apiKeySealed), eq(aiEngineSettings.baseUrl, row.baseUrl)))
+      .returning({ kind: aiEngineSettings.kind });
+    if (done.length) changed++;
   }
   return changed;
 }

@@ -17,6 +17,10 @@ import { createTextGenerator, createTranscriber } from './engines.js';
 import { openApiKey, readSavedEngines, savedEnginesStamp, type EngineKind, type SavedEngine } from './engine-settings.js';
 import { createOpenAiGenerator } from './openai-generator.js';
 import { createOpenAiTranscriber } from './openai-transcriber.js';
+import { guardedFetch } from './engine-check.js';
+
+/** The most an engine set in the app may answer to one call (a long document streamed is far less). */
+const ANSWER_LIMIT = 16 * 1024 * 1024;
 import { withStorableOutput, withStorableTranscripts } from './storable-text.js';
 import type { TextGenerator } from './text-generator.js';
 import type { Transcriber } from './transcriber.js';
@@ -38,6 +42,8 @@ export type EngineSwitch = {
   readonly textGenerator: TextGenerator;
   active(kind: EngineKind): ActiveEngine;
   lockedByEnvironment(kind: EngineKind): boolean;
+  /** Why the saved setting of this kind is not running (its key does not open here), if it is not. */
+  problem(kind: EngineKind): string | undefined;
   /** The master keys that seal the saved API keys. */
   readonly keys: KeyRing;
   /** Reads the saved settings again and swaps engines when they changed (after a save, and every few seconds). */
@@ -83,27 +89,47 @@ export async function createEngineSwitch(opts: {
   };
   const fromApp = (saved: SavedEngine): ActiveEngine => ({ engine: 'openai', model: saved.model, baseUrl: saved.baseUrl, source: 'app' });
 
+  const problems: Partial<Record<EngineKind, string>> = {};
+
+  /** Each kind on its own: a saved key that does not open leaves that kind on its default, not the other. */
   function apply(saved: Partial<Record<EngineKind, SavedEngine>>) {
-    if (!locked('speech')) {
-      const s = saved.speech;
-      transcriber = s ? withStorableTranscripts(createOpenAiTranscriber({ baseUrl: s.baseUrl, apiKey: apiKeyOf(s), model: s.model })) : defaultTranscriber;
-      active.speech = s ? fromApp(s) : fromEnvironment('speech');
-    }
-    if (!locked('text')) {
-      const t = saved.text;
-      generator = t
-        ? withStorableOutput(createOpenAiGenerator({ baseUrl: t.baseUrl, apiKey: apiKeyOf(t), model: t.model, temperature: config.generationTemperature, timeoutMs: config.generationTimeoutMs }))
-        : defaultGenerator;
-      active.text = t ? fromApp(t) : fromEnvironment('text');
+    for (const kind of ['speech', 'text'] as const) {
+      if (locked(kind)) continue;
+      const s = saved[kind];
+      delete problems[kind];
+      try {
+        if (kind === 'speech') {
+          transcriber = s ? withStorableTranscripts(createOpenAiTranscriber({ baseUrl: s.baseUrl, apiKey: apiKeyOf(s), model: s.model, fetch: guardedFetch(ANSWER_LIMIT) })) : defaultTranscriber;
+        } else {
+          generator = s
+            ? withStorableOutput(
+                createOpenAiGenerator({ baseUrl: s.baseUrl, apiKey: apiKeyOf(s), model: s.model, temperature: config.generationTemperature, timeoutMs: config.generationTimeoutMs, fetch: guardedFetch(ANSWER_LIMIT) }),
+              )
+            : defaultGenerator;
+        }
+        active[kind] = s ? fromApp(s) : fromEnvironment(kind);
+      } catch (err) {
+        problems[kind] = describeErrorSafely(err);
+        if (kind === 'speech') transcriber = defaultTranscriber;
+        else generator = defaultGenerator;
+        active[kind] = fromEnvironment(kind);
+        log.error({ kind, reason: problems[kind] }, 'the AI engine saved in the app cannot be used; running the default');
+      }
     }
   }
 
-  async function reload() {
-    if (locked('speech') && locked('text')) return;
-    const next = await savedEnginesStamp(db);
-    if (next === stamp) return;
-    apply(await readSavedEngines(db));
-    stamp = next;
+  // One reload at a time: a timer's reload finishing after a save's would put the old engines back.
+  let queue: Promise<void> = Promise.resolve();
+  function reload(): Promise<void> {
+    const run = queue.then(async () => {
+      if (locked('speech') && locked('text')) return;
+      const next = await savedEnginesStamp(db);
+      if (next === stamp) return;
+      apply(await readSavedEngines(db));
+      stamp = next;
+    });
+    queue = run.catch(() => undefined);
+    return run;
   }
 
   await reload().catch((err) => log.error({ reason: describeErrorSafely(err) }, 'the AI engines saved in the app could not be used; running the defaults'));
@@ -132,6 +158,7 @@ export async function createEngineSwitch(opts: {
     },
     active: (kind) => ({ ...active[kind] }),
     lockedByEnvironment: locked,
+    problem: (kind) => problems[kind],
     keys,
     reload,
     stop: () => clearInterval(timer),

@@ -57,6 +57,7 @@ export async function createTextGenerator(config: Config): Promise<TextGenerator
       baseUrl: config.openaiBaseUrl,
       apiKey: config.openaiApiKey,
       model: config.generationModel,
+      allowedModels: config.generationModelsAllowed,
       temperature: config.generationTemperature,
       timeoutMs: config.generationTimeoutMs,
     });

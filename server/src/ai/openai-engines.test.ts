@@ -28,6 +28,18 @@ async function collect(it: AsyncIterable<string>) {
 }
 
 describe('OpenAI-compatible text generation', () => {
+  it('writes with the configured model unless a request names one of the allowed others', async () => {
+    const fake = await startFakeOpenAi([{ text: 'a' }, { text: 'b' }]);
+    try {
+      const engine = createOpenAiGenerator({ baseUrl: fake.baseUrl, apiKey: 'k', model: 'clinic-model', allowedModels: ['small-model'], temperature: 0 });
+      for await (const _ of engine.write({ ...request, options: { model: 'huge-expensive-model' } })) void _;
+      for await (const _ of engine.write({ ...request, options: { model: 'small-model' } })) void _;
+      expect(fake.received.map((r) => JSON.parse(r.body).model)).toEqual(['clinic-model', 'small-model']);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('streams the document and sends the prompt with the transcript as delimited data', async () => {
     const fake = await startFakeOpenAi([{ text: '# Notes\n\nChest pain for two days.', chunks: 4 }]);
     try {

@@ -3,6 +3,7 @@
  * counted on the screening's row for the browser to follow, each result written as soon as it is known (a
  * restart keeps what was done and marks the screening failed, to be run again).
  */
+import { engineFailureSummary } from '../ai/engine-check.js';
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Language } from '../../../contract/constants.js';
 import type { UserRow } from '../auth/users.js';
@@ -99,7 +100,8 @@ async function runScreening(ctx: AppContext, run: ScreeningRow, startedBy: UserR
         failures.push(err.message);
         break;
       }
-      failures.push(err instanceof Error ? err.message : 'screening failed');
+      // Our own refusals say what to do; an engine's words stay on the server (they may hold key fragments or hosts).
+      failures.push(err instanceof DomainError ? err.message : engineFailureSummary(err));
     }
     await ctx.db.update(trialScreenings).set({ done: sql`${trialScreenings.done} + 1`, heartbeatAt: new Date() }).where(eq(trialScreenings.id, run.id));
   }

@@ -26,6 +26,7 @@ const byCode: Record<string, MessageDescriptor> = {
   invalid_multipart: msg`The file did not arrive complete. Check your connection and try again.`,
   payload_too_large: msg`The file is too large.`,
   server_admin_only: msg`Only an administrator of this server can do this.`,
+  saved_key_unusable: msg`The saved API key cannot be used on this server any more: enter it again.`,
   locked_by_environment: msg`The server's environment settings choose this engine; change it there.`,
   insufficient_credits: msg`No credits left. More credits are bought through support; this consultation is kept.`,
 };

@@ -1,10 +1,11 @@
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../admin/commands.js';
 import { openApiKey } from '../../ai/engine-settings.js';
 import { openKeyRing } from '../../storage/master-keys.js';
-import { aiEngineSettings, auditEvents } from '../../db/schema.js';
+import { aiEngineSettings, auditEvents, users } from '../../db/schema.js';
 import { startFakeOpenAi } from '../../test-support/fake-openai.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, usingPostgres, type TestApp } from '../../test-support/test-app.js';
@@ -19,7 +20,7 @@ let adminToken: string;
 beforeAll(async () => {
   fake = await startFakeOpenAi([]);
   t = await createTestApp({ AI_DISCOVERY_URLS: fake.baseUrl.replace(/\/v1$/, '') + ',http://127.0.0.1:9' });
-  admin = await createUser(t, { password: 'admin-pass-123' });
+  admin = await createUser(t, { password: 'admin-pass-123', emailConfirmedAt: new Date() });
   expect(await runCommand(t.ctx.db, t.ctx.config, 'grant-server-admin', { email: admin.email })).toEqual([expect.stringContaining('can now set')]);
   adminToken = await login(t, admin.email, 'admin-pass-123');
 });
@@ -71,9 +72,12 @@ describe('who may reach the AI engine settings', () => {
     expect((await call('GET', '/v1/ai_engines', token)).statusCode).toBe(403);
   });
 
-  it('is granted and revoked by the admin command only, and the web app knows it', async () => {
+  it('is granted and revoked by the admin command only, to a confirmed address, and the web app knows it', async () => {
     const u = await createUser(t);
     const token = await login(t, u.email, u.password);
+    // Anyone may sign up with the operator's address before the operator does: unconfirmed, it gets nothing.
+    await expect(runCommand(t.ctx.db, t.ctx.config, 'grant-server-admin', { email: u.email })).rejects.toThrow(/not confirmed/);
+    await t.ctx.db.update(users).set({ emailConfirmedAt: new Date() }).where(eq(users.id, u.id));
     await runCommand(t.ctx.db, t.ctx.config, 'grant-server-admin', { email: u.email.toUpperCase() });
     expect((await call('GET', '/v1/account', token)).json().d_user.server_admin).toBe(true);
     expect((await call('GET', '/v1/ai_engines', token)).statusCode).toBe(200);
@@ -87,7 +91,7 @@ describe('settings › AI engines', () => {
   it('shows the embedded defaults before anything is saved', async () => {
     const res = await call('GET', '/v1/ai_engines');
     expect(res.statusCode).toBe(200);
-    expect(res.json().text).toEqual({ active: { engine: 'composer', model: null, base_url: null, source: 'default' }, locked_by_environment: false, saved: null });
+    expect(res.json().text).toEqual({ active: { engine: 'composer', model: null, base_url: null, source: 'default' }, problem: null, locked_by_environment: false, saved: null });
     expect(res.json().speech.active.source).toBe('default');
   });
 
@@ -129,10 +133,21 @@ describe('settings › AI engines', () => {
     }
   });
 
-  it('refuses addresses that are not http(s), or carry a user and password', async () => {
-    for (const base_url of ['file:///etc/passwd', 'gopher://127.0.0.1:70/', 'http://user:pass@127.0.0.1/v1', 'not a url']) {
+  it('refuses addresses that are not http(s), carry a user and password or a query, or are link-local', async () => {
+    for (const [base_url, code] of [
+      ['file:///etc/passwd', 'invalid_url'],
+      ['gopher://127.0.0.1:70/', 'invalid_url'],
+      ['http://user:pass@127.0.0.1/v1', 'invalid_url'],
+      ['not a url', 'invalid_url'],
+      // A query would swallow the path the client appends: any address and path could be posted to.
+      [`${fake.baseUrl}/anything?`, 'invalid_url'],
+      [`${fake.baseUrl}#x`, 'invalid_url'],
+      ['http://169.254.169.254/latest', 'link_local_address'],
+      ['http://[fe80::1]/v1', 'link_local_address'],
+    ]) {
       const res = await call('POST', '/v1/ai_engines/text/test', adminToken, { base_url, model: 'm' });
       expect(res.statusCode, base_url).toBe(400);
+      expect(res.json().error.fields, base_url).toEqual({ base_url: code });
     }
     expect((await call('POST', '/v1/ai_engines/other/test', adminToken, {})).statusCode).toBe(400);
   });
@@ -215,12 +230,97 @@ describe('settings › AI engines', () => {
     expect(openApiKey(ring, 'text', after!)).toBe(KEY);
   });
 
+  it('runs the default when a saved key no longer opens, and says so', async () => {
+    await call('PUT', '/v1/ai_engines/text', adminToken, { base_url: fake.baseUrl, model: 'llama3.2:3b', api_key: KEY, password: 'admin-pass-123' });
+    // As if sealed under a master key this server does not have (moved without ENCRYPTION_KEY, or damaged).
+    const [row] = await t.ctx.db.select().from(aiEngineSettings).where(eq(aiEngineSettings.kind, 'text'));
+    const damaged = Buffer.from(row!.apiKeySealed!, 'base64');
+    damaged[damaged.length - 1]! ^= 0xff;
+    await t.ctx.db.update(aiEngineSettings).set({ apiKeySealed: damaged.toString('base64'), updatedAt: new Date(Date.now() + 1000) }).where(eq(aiEngineSettings.kind, 'text'));
+    await t.ctx.engines.reload();
+    const view = (await call('GET', '/v1/ai_engines')).json();
+    expect(view.text.active.source).toBe('default');
+    expect(view.text.problem).toBeTruthy();
+    expect(view.speech.problem).toBeNull();
+    expect(t.ctx.textGenerator.info.engine).toBe('composer');
+    const test = await call('POST', '/v1/ai_engines/text/test', adminToken, { base_url: fake.baseUrl, model: 'm' });
+    expect(test.statusCode).toBe(409);
+    expect(test.json().error.code).toBe('saved_key_unusable');
+    // Entering the key again mends it.
+    await call('PUT', '/v1/ai_engines/text', adminToken, { base_url: fake.baseUrl, model: 'llama3.2:3b', api_key: KEY, password: 'admin-pass-123' });
+    expect((await call('GET', '/v1/ai_engines')).json().text).toMatchObject({ active: { source: 'app' }, problem: null });
+  });
+
   it('goes back to the default with the password', async () => {
     expect((await call('POST', '/v1/ai_engines/speech/reset', adminToken, { password: 'wrong-password' })).statusCode).toBe(400);
     const res = await call('POST', '/v1/ai_engines/speech/reset', adminToken, { password: 'admin-pass-123' });
     expect(res.statusCode).toBe(200);
     expect(res.json().speech).toMatchObject({ active: { source: 'default' }, saved: null });
     expect(t.ctx.transcriber.info.engine).not.toBe('openai');
+  });
+});
+
+describe('what comes back from an engine', () => {
+  /** An engine that echoes what it was sent: the key in a refusal, the Authorization header in an answer. */
+  async function echoingEngine(handler: (req: IncomingMessage, res: ServerResponse, auth: string) => void) {
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => handler(req, res, String(req.headers.authorization ?? '')));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  }
+  const GROQ_LIKE = 'gsk_Q7m2LxP9vR4tZ8wK3nB6yH1c';
+
+  it('never gives back the key, whole or in part, in an error or an answer', async () => {
+    const refusing = await echoingEngine((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${GROQ_LIKE.slice(0, 10)}***. Yours was ${GROQ_LIKE}.` } }));
+    });
+    const echoing = await echoingEngine((_req, res, auth) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: `you sent ${auth}` }, finish_reason: 'stop' }] }));
+    });
+    try {
+      const refused = await call('POST', '/v1/ai_engines/text/test', adminToken, { base_url: refusing.baseUrl, model: 'm', api_key: GROQ_LIKE });
+      expect(refused.json()).toMatchObject({ ok: false, error: 'unauthorized' });
+      expect(refused.body).not.toContain(GROQ_LIKE.slice(0, 10));
+      expect(refused.body).not.toContain(GROQ_LIKE.slice(-8));
+      const echoed = await call('POST', '/v1/ai_engines/text/test', adminToken, { base_url: echoing.baseUrl, model: 'm', api_key: GROQ_LIKE });
+      expect(echoed.json().ok).toBe(true);
+      expect(echoed.body).not.toContain(GROQ_LIKE.slice(4, 12));
+      expect(echoed.json().answer).toContain('[key]');
+    } finally {
+      await refusing.close();
+      await echoing.close();
+    }
+  });
+
+  it('follows no redirect, and stops reading an answer that never ends', async () => {
+    fake.received.length = 0;
+    const redirecting = await echoingEngine((_req, res) => {
+      res.writeHead(307, { location: `${fake.baseUrl}/chat/completions` });
+      res.end();
+    });
+    const endless = await echoingEngine((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 32);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    try {
+      const redirected = await call('POST', '/v1/ai_engines/text/test', adminToken, { base_url: redirecting.baseUrl, model: 'm' });
+      expect(redirected.json().ok).toBe(false);
+      expect(fake.received).toEqual([]);
+      const huge = await call('POST', '/v1/ai_engines/text/test', adminToken, { base_url: endless.baseUrl, model: 'm' });
+      expect(huge.json()).toMatchObject({ ok: false });
+    } finally {
+      await redirecting.close();
+      await endless.close();
+    }
   });
 });
 

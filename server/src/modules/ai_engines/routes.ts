@@ -30,7 +30,8 @@ export function aiEnginesRoutes(app: App, ctx: AppContext) {
     async (request) => {
       const user = serverAdmin(request);
       await saveEngineSetting(ctx, user, request.params.kind, request.body);
-      request.log.info({ kind: request.params.kind }, 'AI engine changed in the app');
+      // Where patients' words now go (never the key): the audit log keeps who and when.
+      request.log.info({ kind: request.params.kind, host: new URL(request.body.base_url).host, model: request.body.model }, 'AI engine changed in the app');
       return enginesView(ctx);
     },
   );
@@ -51,6 +52,7 @@ export function aiEnginesRoutes(app: App, ctx: AppContext) {
     { onRequest, config: callsOut, schema: { params: kindParams, body: testAiEngineBody, response: { 200: aiEngineTestResult, ...errors } } },
     async (request) => {
       serverAdmin(request);
+      if (request.body.base_url) request.log.info({ kind: request.params.kind, host: new URL(request.body.base_url).host, model: request.body.model }, 'AI engine tested');
       return testEngine(ctx, request.params.kind, request.body);
     },
   );

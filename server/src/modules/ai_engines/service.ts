@@ -20,13 +20,25 @@ export function serverAdmin(request: FastifyRequest): UserRow {
   return user;
 }
 
+/** An address as shown: a user, password or query the environment's setting may carry stays on the server. */
+function withoutCredentials(address: string): string {
+  if (!URL.canParse(address)) return '';
+  const u = new URL(address);
+  u.username = '';
+  u.password = '';
+  u.search = '';
+  u.hash = '';
+  return u.toString().replace(/\/+$/, '');
+}
+
 export async function enginesView(ctx: AppContext): Promise<AiEnginesView> {
   const saved = await readSavedEngines(ctx.db);
   const state = (kind: AiEngineKind): AiEngineState => {
     const a = ctx.engines.active(kind);
     const s = saved[kind];
     return {
-      active: { engine: a.engine, model: a.model, base_url: a.baseUrl, source: a.source },
+      active: { engine: a.engine, model: a.model, base_url: a.baseUrl && withoutCredentials(a.baseUrl), source: a.source },
+      problem: ctx.engines.problem(kind) ?? null,
       locked_by_environment: ctx.engines.lockedByEnvironment(kind),
       saved: s ? { base_url: s.baseUrl, model: s.model, has_key: Boolean(s.apiKeySealed), updated_at: s.updatedAt.toISOString() } : null,
     };
@@ -52,8 +64,28 @@ function refuseWhenLocked(ctx: AppContext, kind: AiEngineKind) {
  */
 function keyFor(keys: AppContext['engines']['keys'], saved: SavedEngine | undefined, baseUrl: string, given: string | undefined): string | null {
   if (given !== undefined) return given || null;
-  if (saved?.apiKeySealed && saved.baseUrl === baseUrl) return openApiKey(keys, saved.kind, saved.apiKeySealed);
+  if (saved?.apiKeySealed && saved.baseUrl === baseUrl) return openSavedKey(keys, saved.kind, saved.apiKeySealed);
   return null;
+}
+
+function openSavedKey(keys: AppContext['engines']['keys'], kind: AiEngineKind, sealed: string): string {
+  try {
+    return openApiKey(keys, kind, sealed);
+  } catch {
+    throw new DomainError(409, 'saved_key_unusable', 'The saved API key cannot be opened with this server\'s master key: enter the key again');
+  }
+}
+
+/** Every key a test may carry or an engine may echo: blanked out of what comes back. */
+async function secretsOf(ctx: AppContext, kind: AiEngineKind, extra: (string | null)[]): Promise<string[]> {
+  const saved = (await readSavedEngines(ctx.db))[kind];
+  let savedKey: string | undefined;
+  try {
+    savedKey = saved?.apiKeySealed ? openApiKey(ctx.engines.keys, kind, saved.apiKeySealed) : undefined;
+  } catch {
+    savedKey = undefined;
+  }
+  return [ctx.config.openaiApiKey, savedKey, ...extra].filter((k): k is string => Boolean(k));
 }
 
 export async function saveEngineSetting(ctx: AppContext, user: UserRow, kind: AiEngineKind, body: SaveAiEngineBody) {
@@ -75,10 +107,13 @@ export async function resetEngineSetting(ctx: AppContext, user: UserRow, kind: A
 export async function testEngine(ctx: AppContext, kind: AiEngineKind, body: TestAiEngineBody): Promise<CheckResult> {
   if (body.base_url && body.model) {
     const saved = (await readSavedEngines(ctx.db))[kind];
-    const endpoint = { baseUrl: body.base_url, model: body.model, apiKey: keyFor(ctx.engines.keys, saved, body.base_url, body.api_key) ?? NO_KEY };
-    return kind === 'speech' ? checkSpeech(ctx.blobs, endpoint) : checkText(endpoint);
+    const key = keyFor(ctx.engines.keys, saved, body.base_url, body.api_key);
+    const endpoint = { baseUrl: body.base_url, model: body.model, apiKey: key ?? NO_KEY };
+    const secrets = await secretsOf(ctx, kind, [key]);
+    return kind === 'speech' ? checkSpeech(ctx.blobs, endpoint, secrets) : checkText(endpoint, secrets);
   }
-  return kind === 'speech' ? checkSpeech(ctx.blobs, ctx.transcriber) : checkText(ctx.textGenerator);
+  const secrets = await secretsOf(ctx, kind, []);
+  return kind === 'speech' ? checkSpeech(ctx.blobs, ctx.transcriber, secrets) : checkText(ctx.textGenerator, secrets);
 }
 
 export const discover = (ctx: AppContext): Promise<FoundEngine[]> => discoverEngines(ctx.config.aiDiscoveryUrls, ctx.config.port);

@@ -1,3 +1,4 @@
+import { engineFailureSummary } from '../../ai/engine-check.js';
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Language } from '../../../../contract/constants.js';
@@ -62,7 +63,7 @@ async function answer(ctx: AppContext, user: UserRow, thread: typeof assistantTh
     await finish('completed');
   } catch (err) {
     if (charged) await refundGeneration(ctx.db, user, runId);
-    await finish('failed', err instanceof Error ? err.message.slice(0, 300) : 'failed');
+    await finish('failed', engineFailureSummary(err));
   }
 }
 

@@ -9,7 +9,7 @@ import { Button } from '../../../ui/Button';
 import { Checkbox } from '../../../ui/Checkbox';
 import { Dialog, FormDialogActions } from '../../../ui/Dialog';
 import { TextField } from '../../../ui/TextField';
-import { describeFailure } from '../../i18n/api-error-messages';
+import { describeFailure, fieldCodes } from '../../i18n/api-error-messages';
 
 const kindTitles: Record<AiEngineKind, MessageDescriptor> = { speech: msg`Speech (transcription)`, text: msg`Text (notes and documents)` };
 
@@ -26,6 +26,15 @@ const testFailures: Record<Extract<AiEngineTestResult, { ok: false }>['error'], 
   not_found: msg`The engine does not know this model or address. Check the model name and that the address ends in /v1.`,
   timeout: msg`The engine took too long to answer (more than 30 seconds).`,
   failed: msg`The engine answered with an error.`,
+};
+
+const fieldMessages: Record<string, MessageDescriptor> = {
+  invalid_url: msg`Enter an address that starts with http:// or https://, without a user, password, query (?) or #.`,
+  link_local_address: msg`This is a link-local address (a cloud metadata service), not an engine.`,
+  invalid_model: msg`A model name has letters, digits and . : / @ + - _ only.`,
+  invalid_key: msg`An API key has no spaces.`,
+  required: msg`Required.`,
+  too_long: msg`Too long.`,
 };
 
 type Draft = { base_url: string; model: string; api_key: string; remove_key: boolean };
@@ -215,7 +224,18 @@ function EngineForm({
   const [password, setPassword] = useState('');
   const [passwordError, setPasswordError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const locked = state.locked_by_environment;
+  const fieldError = (name: string) => {
+    const code = fieldErrors[name];
+    return code ? i18n._(fieldMessages[code] ?? fieldMessages.invalid_url!) : undefined;
+  };
+  /** A refused field is shown under it; anything else above the buttons. */
+  const showFailure = (err: unknown) => {
+    const fields = fieldCodes(err);
+    setFieldErrors(fields);
+    if (Object.keys(fields).length === 0) setFailure(describeFailure(i18n, err));
+  };
   const title = i18n._(kindTitles[kind]);
   const filled = draft.base_url.trim() !== '' && draft.model.trim() !== '';
   const sameAddress = state.saved?.base_url === draft.base_url.trim().replace(/\/+$/, '');
@@ -223,6 +243,7 @@ function EngineForm({
 
   const set = (patch: Partial<Draft>) => {
     setSaved(undefined);
+    setFieldErrors({});
     onDraft({ ...draft, ...patch });
   };
 
@@ -233,7 +254,7 @@ function EngineForm({
     try {
       setResult(await aiEnginesApi.test(kind, filled && !locked ? { base_url: draft.base_url.trim(), model: draft.model.trim(), api_key: keyToSend } : {}));
     } catch (err) {
-      setFailure(describeFailure(i18n, err));
+      showFailure(err);
     } finally {
       setTesting(false);
     }
@@ -267,7 +288,7 @@ function EngineForm({
       if (err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.code === 'invalid_current_password') setPasswordError(t`The password is not correct.`);
       else {
         setConfirming(undefined);
-        setFailure(describeFailure(i18n, err));
+        showFailure(err);
       }
     } finally {
       setBusy(false);
@@ -279,6 +300,11 @@ function EngineForm({
     <section aria-labelledby={headingId} className="engine-form" data-testid={`engine-${kind}`}>
       <h3 id={headingId}>{title}</h3>
       <ActiveEngine state={state} />
+      {state.problem && (
+        <Alert tone="warning">
+          <Trans>The engine saved here cannot be used (its key does not open with this server's master key), so the default runs. Enter the key again and save.</Trans>
+        </Alert>
+      )}
       {locked ? (
         <>
           <Alert tone="info">
@@ -302,7 +328,9 @@ function EngineForm({
               maxLength={500}
               placeholder={kind === 'speech' ? 'http://127.0.0.1:8000/v1' : 'http://127.0.0.1:11434/v1'}
               hint={t`The address of an OpenAI-compatible API, usually ending in /v1.`}
-              onChange={(e) => set({ base_url: e.target.value })}
+              error={fieldError('base_url')}
+              // Another address has no saved key to remove.
+              onChange={(e) => set({ base_url: e.target.value, remove_key: false })}
             />
             <TextField
               label={t`Model`}
@@ -311,14 +339,20 @@ function EngineForm({
               spellCheck={false}
               maxLength={200}
               placeholder={kind === 'speech' ? 'whisper-1' : 'llama3.2'}
+              error={fieldError('model')}
               onChange={(e) => set({ model: e.target.value })}
             />
             <TextField
               label={t`API key`}
               type="password"
               value={draft.api_key}
-              autoComplete="new-password"
+              // Not a sign-in: password managers must neither save it nor fill it in.
+              autoComplete="off"
+              data-1p-ignore
+              data-lpignore="true"
+              data-bwignore
               maxLength={1000}
+              error={fieldError('api_key')}
               disabled={draft.remove_key}
               hint={state.saved?.has_key && sameAddress ? t`A key is saved for this address. Leave this empty to keep it.` : t`Leave empty for an engine that needs none (a local server).`}
               onChange={(e) => set({ api_key: e.target.value })}
