@@ -220,6 +220,8 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     const language = (user?.language ?? 'pt') as Language;
     const data = notesData(waited.session ?? session);
     const date = new Date();
+    // The engine that writes it: an administrator may have changed the engine since the version was inserted.
+    const writer = ctx.textGenerator.info;
     for await (const delta of ctx.textGenerator.write({
       documentKind: row.documentKey,
       language,
@@ -238,9 +240,11 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     const evidence = evidenceFor(text, { transcript: waited.transcript, data: { ...data, previous: change?.previousText }, clinician: user?.name ?? '', language, date, parts: waited.parts });
     const saved = await ctx.db
       .update(generatedDocuments)
-      .set({ status: 'done', text, evidence, completedAt: new Date(), leaseUntil: null })
+      .set({ status: 'done', text, evidence, engine: writer.engine, completedAt: new Date(), leaseUntil: null })
       .where(ownedBy(row))
       .returning({ id: generatedDocuments.id });
+    // Charged for an AI engine that was replaced by the free composer before it began: given back.
+    if (charge && saved.length > 0 && !writer.usesAi) await refundGeneration(ctx.db, charge.user, row.id);
     ctx.liveDocuments.end(row.id, saved.length > 0);
   } catch (err) {
     if (err instanceof WritingInterrupted) {
