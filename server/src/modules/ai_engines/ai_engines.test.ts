@@ -348,10 +348,13 @@ describe.runIf(usingPostgres())('several processes on one database', () => {
     // Processes sharing a database share the master key too (ENCRYPTION_KEY, or here the same key ring file).
     const second = await createTestApp({ DATA_DIR: t.ctx.config.dataDir }, { sharingDatabaseOf: t });
     try {
-      await call('PUT', '/v1/ai_engines/text', adminToken, { base_url: fake.baseUrl, model: 'other-model', password: 'admin-pass-123' });
-      await second.ctx.engines.reload();
+      // Saved through the second process (its own limit on password checks), read by the first.
+      const saved = await second.app.inject({ method: 'PUT', url: '/v1/ai_engines/text', headers: bearer(adminToken), payload: { base_url: fake.baseUrl, model: 'other-model', password: 'admin-pass-123' } });
+      expect(saved.statusCode).toBe(200);
       expect(second.ctx.engines.active('text')).toMatchObject({ source: 'app', model: 'other-model' });
-      expect(second.ctx.textGenerator.info.engine).toBe('openai');
+      await t.ctx.engines.reload();
+      expect(t.ctx.engines.active('text')).toMatchObject({ source: 'app', model: 'other-model' });
+      expect(t.ctx.textGenerator.info.engine).toBe('openai');
     } finally {
       await second.close();
     }

@@ -7,7 +7,7 @@ import { discover, enginesView, resetEngineSetting, saveEngineSetting, serverAdm
 
 const kindParams = z.object({ kind: z.enum(AI_ENGINE_KINDS, { error: 'not_found' }) });
 /** Password checks and calls to other servers: a stolen session must not turn them into a guessing or scanning tool. */
-const passwordChecked = { rateLimit: { max: 10, timeWindow: 60_000 } };
+const passwordChecked = { rateLimit: { max: 20, timeWindow: 60_000 } };
 const callsOut = { rateLimit: { max: 30, timeWindow: 60_000 } };
 
 export function aiEnginesRoutes(app: App, ctx: AppContext) {
