@@ -6,13 +6,18 @@ import { grantServerAdminWithCli } from './support/admin';
 import { expectNoAxeViolations } from './support/axe';
 import { screenshotBothWidths } from './support/screenshots';
 
+// Copying a document writes the clipboard.
+test.use({ permissions: ['microphone', 'clipboard-read', 'clipboard-write'] });
+
 const KEY = 'sk-e2e-5b1c9d7a3f20e4c6';
 let fake: Awaited<ReturnType<typeof startFakeOpenAi>>;
+/** What the engine answers next; empty, it answers 'ok'. */
+const script: Parameters<typeof startFakeOpenAi>[0] = [];
 let admin: { email: string; password: string } | undefined;
 
 test.beforeAll(async () => {
   // An engine speaking the OpenAI format where the server looks for engines on this machine.
-  fake = await startFakeOpenAi([], E2E_PORTS.fakeAi);
+  fake = await startFakeOpenAi(script, E2E_PORTS.fakeAi);
 });
 
 test.afterAll(async ({ request }) => {
@@ -25,7 +30,7 @@ test.afterAll(async ({ request }) => {
   await fake.close();
 });
 
-test('an administrator of the server finds a local engine, tests it and switches the notes to it', async ({ page }) => {
+test('an administrator of the server finds a local engine, tests it and switches the notes to it', async ({ page, request }) => {
   const clinician = await signUpNewClinician(page, 'Dr. Inês Teles');
   await page.goto('/settings/account');
   // A clinician, even an organisation's administrator, has no such section.
@@ -84,6 +89,30 @@ test('an administrator of the server finds a local engine, tests it and switches
   // The setting holds after a reload.
   await page.reload();
   await expect(text.getByTestId('active-engine')).toContainText('set here');
+
+  // The notes are now the model's: what it adds that nobody said is flagged, and a copy waits for the clinician.
+  const login = await request.post('/v1/login', { data: { user: { email: clinician.email, password: clinician.password } } });
+  const headers = { authorization: String(login.headers().authorization) };
+  const created = await request.post('/v1/consultation_sessions', { headers, data: { consultation_type_id: 'general_consultation' } });
+  const id = (await created.json()).consultation_session.id as string;
+  await request.put(`/v1/consultation_sessions/${id}/transcription`, { headers, data: { transcription: 'I have had chest pain for two days, mostly on the stairs.' } });
+  script.push({ text: '# Consultation notes\n\n## Subjective\n- Chest pain for 2 days on the stairs.\n\n## Plan\n- Started aspirin 300 mg.', chunks: 3 });
+  expect((await request.put(`/v1/consultation_sessions/${id}/finish`, { headers })).ok()).toBe(true);
+  await page.goto(`/consultation/${id}`);
+  await expect(page.getByText('Started aspirin 300 mg.').first()).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Copy as plain text' }).first().click();
+  const check = page.getByRole('alertdialog', { name: 'Check these terms first' });
+  await expect(check).toContainText('300, aspirin');
+  await expectNoAxeViolations(page);
+  await check.getByRole('button', { name: 'Cancel' }).click();
+  await expect(check).toBeHidden();
+  await expect(page.getByText('Copied.')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Copy as plain text' }).first().click();
+  await page.getByRole('button', { name: 'I have checked them' }).click();
+  await expect(page.getByText('Copied.').first()).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('aspirin 300 mg');
+
+  await page.goto('/settings/ai-engines');
 
   await text.getByRole('button', { name: 'Back to the default engine…' }).click();
   await page.getByRole('dialog').getByLabel('Password').fill(clinician.password);

@@ -34,6 +34,38 @@ export const OBJECTIVE = compile({
   es: ['a la exploracion', 'exploracion', 'en la exploracion', 'tension arterial', 'la tension', 'presion arterial', 'frecuencia cardiaca', 'pulso', 'temperatura', 'saturacion', 'peso', 'pesa', 'imc', 'auscultacion', 'murmullo', 'soplo', 'dolor a la palpacion', 'palpacion', 'contractura', 'edema', 'eritema', 'reflejos', 'abdomen', 'orofaringe', 'crepitantes', 'sibilancias', 'hemoglobina glicada', 'colesterol', 'los analisis'],
 });
 
+/** Laboratory and test results named by their test, which a note keeps among the findings. */
+export const RESULTS = compile({
+  en: ['tsh', 'tpo', 'crp', 'ferritin', 'haemoglobin', 'hemoglobin', 'hb', 'creatinine', 'egfr', 'potassium', 'sodium', 'glucose', 'inr', 'leucocytes', 'leukocytes', 'nitrites', 'nitrite', 'dipstick', 'ecg', 'peak flow', 'blood sugar'],
+  pt: ['tsh', 'tpo', 'pcr', 'ferritina', 'hemoglobina', 'hb', 'creatinina', 'tfg', 'potassio', 'sodio', 'glicemia', 'glicose', 'inr', 'leucocitos', 'nitritos', 'tira de urina', 'combur', 'ecg', 'eletrocardiograma', 'debito expiratorio'],
+  de: ['tsh', 'tpo', 'crp', 'ferritin', 'hamoglobin', 'hb', 'kreatinin', 'egfr', 'kalium', 'natrium', 'blutzucker', 'glukose', 'inr', 'leukozyten', 'nitrit', 'urinstix', 'teststreifen', 'ekg', 'peak-flow'],
+  es: ['tsh', 'tpo', 'pcr', 'ferritina', 'hemoglobina', 'hb', 'creatinina', 'filtrado', 'potasio', 'sodio', 'glucemia', 'glucosa', 'inr', 'leucocitos', 'nitritos', 'tira reactiva', 'combur', 'ecg', 'electrocardiograma', 'pico flujo'],
+});
+
+/** The patient telling what they already take: history, though 'take' also starts a plan. */
+export const TAKES_ALREADY = compile({
+  en: ['i take', 'i am taking', "i'm taking", 'i am on', "i'm on", "i've been taking", 'i have been taking', 'i use', 'i still take'],
+  pt: ['tomo', 'estou a tomar', 'ando a tomar', 'faco', 'uso', 'costumo tomar', 'ja tomo'],
+  de: ['ich nehme', 'nehme ich', 'ich nehme seit', 'ich benutze', 'ich verwende'],
+  es: ['tomo', 'estoy tomando', 'uso', 'utilizo', 'suelo tomar'],
+});
+
+/** A plan given by its time alone ('Ultrasound in six weeks', 'Control en dos semanas'): a time ahead, not past. */
+export const TIME_AHEAD: Record<Language, RegExp> = {
+  en: /(?<![\p{L}\d])(?:in|within|after) (?:\d+|a|an|one|a few|a couple of) (?:days?|weeks?|months?)(?![\p{L}\d])|(?<![\p{L}\d])next (?:week|month)(?![\p{L}\d])/u,
+  pt: /(?<![\p{L}\d])(?:daqui a|dentro de|ao fim de|em) (?:\d+|um|uma) (?:dias?|semanas?|mes|meses)(?![\p{L}\d])|(?<![\p{L}\d])(?:proxima|na proxima) (?:semana|mes)(?![\p{L}\d])/u,
+  de: /(?<![\p{L}\d])(?:in|nach) (?:\d+|einer|einem|ein paar) (?:tag|tagen|woche|wochen|monat|monaten)(?![\p{L}\d])|(?<![\p{L}\d])nachste woche(?![\p{L}\d])/u,
+  es: /(?<![\p{L}\d])(?:en|dentro de|al cabo de) (?:\d+|un|una) (?:dias?|semanas?|mes|meses)(?![\p{L}\d])|(?<![\p{L}\d])(?:la semana que viene|el mes que viene|proxima semana|proximo mes)(?![\p{L}\d])/u,
+};
+
+/** A patient's own words about themselves: a diagnosis they name is history, not the clinician's conclusion. */
+export const FIRST_PERSON: Record<Language, RegExp> = {
+  en: /(?<![\p{L}])(?:i|i'm|i've|i'd|my|me)(?![\p{L}])/u,
+  pt: /(?<![\p{L}])(?:tenho|tive|sou|estou|ando|sinto|senti|o meu|a minha|os meus|as minhas)(?![\p{L}])/u,
+  de: /(?<![\p{L}])(?:ich|mein|meine|meinen|meinem|mir|mich)(?![\p{L}])/u,
+  es: /(?<![\p{L}])(?:tengo|tuve|soy|estoy|siento|senti|mi|mis|me)(?![\p{L}])/u,
+};
+
 /** What the clinician concludes. */
 export const ASSESSMENT = compile({
   en: ['i think', 'i believe', 'it looks like', 'it seems', 'this is', 'this looks', 'most likely', 'probably', 'diagnosis', 'consistent with', 'suggests', 'i suspect', 'sounds like'],

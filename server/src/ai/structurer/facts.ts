@@ -8,6 +8,58 @@ import { ALLERGY, NO_ALLERGY } from './cues.js';
 
 export const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
+/**
+ * Common diagnoses as word stems in the four languages (lower case, no accents). A document naming one the
+ * consultation never did gets it flagged (generated_documents/evidence.ts); a clinician's sentence naming one is
+ * the assessment (structure.ts).
+ */
+export const DIAGNOSES: RegExp[] = [
+  /\b(?:pneumon|neumon)\p{L}*/u,
+  /\b(?:bronchit|bronquit)\p{L}*/u,
+  /\botit\p{L}*/u,
+  /\bsinusit\p{L}*/u,
+  /\b(?:pharyngit|faringit|tonsillit|amigdalit)\p{L}*/u,
+  /\b(?:cystit|cistit|zystit|pyelonephrit|pielonefrit)\p{L}*|\burinary tract infection|\binfe[cç]+[aã]o urin[aá]ria|\binfeccion urinaria|\bharnwegsinfekt\p{L}*/u,
+  /\bgastroenterit\p{L}*/u,
+  /\b(?:migrain|migran|enxaquec|jaqueca)\p{L}*/u,
+  /\b(?:depression|depressao|depresion|depressiv\p{L}*|depresiv\p{L}*)\b/u,
+  /\b(?:anxiety disorder|generalised anxiety|generalized anxiety|perturbacao de ansiedade|trastorno de ansiedad|angststorung)\b/u,
+  /\b(?:gout|gicht|podagra)\b/u,
+  /\b(?:osteoarthrit|arthros|artros)\p{L}*/u,
+  /\b(?:influenza|gripe|grippe)\b/u,
+  /\bcovid\p{L}*/u,
+  /\b(?:hypothyr|hipotiroid|hipotireoid|hyperthyr|hipertiroid|hipertireoid)\p{L}*/u,
+  /\b(?:dyslipid|dislipid|hypercholesterol|hipercolesterol)\p{L}*/u,
+  /\b(?:anaemi|anemi|anami)\p{L}*/u,
+  /\bangina\b/u,
+  /\b(?:obesity|obesidade|obesidad|adipositas)\b/u,
+  /\b(?:cancer|carcinom|karzinom|neoplas|malignom|lymphom|linfom|leukem|leucem)\p{L}*/u,
+  /\b(?:fractur|fratur|fraktur)\p{L}*/u,
+  /\b(?:appendicit|apendicit|appendizit)\p{L}*/u,
+  /\b(?:cellulit|celulit|phlegmon|erysipel|erisipel)\p{L}*/u,
+  /\b(?:conjunctivit|conjuntivit|konjunktivit)\p{L}*/u,
+  /\b(?:dermatit|eczem|ekzem|psoria)\p{L}*/u,
+  /\b(?:urticari|urtikari)\p{L}*/u,
+  /\b(?:gastroesophageal reflux|refluxo gastroesofagico|reflujo gastroesofagico|refluxkrankheit|gerd|drge)\b/u,
+  /\b(?:epilep)\p{L}*/u,
+  /\b(?:dementia|demencia|demenz|alzheimer)\p{L}*/u,
+  /\b(?:parkinson)\p{L}*/u,
+  /\b(?:sepsis|sepse|septic\p{L}*)\b/u,
+  /\b(?:embolism|embolia|embolie|thrombos|trombos)\p{L}*/u,
+  /\b(?:menisc|menisk|menisco)\p{L}*/u,
+  /\b(?:thyroidit|tireoidit|tiroidit|thyreoidit|hashimoto)\p{L}*/u,
+  /\b(?:bppv|vppb|benign paroxysmal|vertigem posicional|vertigo posicional|lagerungsschwindel)\b/u,
+];
+
+/** Long-term conditions a clinician names as a conclusion ('So, a flare of your COPD'), stems in four languages. */
+const CHRONIC =
+  /\b(?:hypertens\p{L}*|hipertens\p{L}*|hypertonie|diabet\p{L}*|asthma|asma|copd|dpoc|epoc|bpco|atrial fibrillation|fibrilhacao auricular|fibrilacion auricular|vorhofflimmern|heart failure|insuficiencia cardiaca|herzinsuffizienz|stroke|acidente vascular|ictus|schlaganfall)\b/u;
+
+/** Whether a (folded) sentence names a diagnosis. */
+export const namesDiagnosis = (folded: string) => CHRONIC.test(folded) || DIAGNOSES.some((d) => d.test(folded));
+
+
+
 export type Measure = 'bloodpressure' | 'heartrate' | 'temperature' | 'saturation' | 'weight' | 'bmi' | 'hba1c' | 'cholesterol';
 export type Fact<T = string> = { value: T; source: string };
 

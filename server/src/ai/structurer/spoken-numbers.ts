@@ -81,10 +81,44 @@ function valueOf(tokens: string[], w: Words): number | undefined {
   return total + current;
 }
 
-/** The text with numbers said in words written in digits, a decimal point said too ('38 point 4' → '38.4'). */
+/** A single digit said after a decimal point: 'one', 'um', 'eins', 'uno' stay words elsewhere (articles). */
+const DECIMAL_DIGIT: Record<string, number> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9,
+  um: 1, uma: 1, dois: 2, duas: 2, três: 3, tres: 3, quatro: 4, cinco: 5, seis: 6, sete: 7, oito: 8, nove: 9,
+  null: 0, eins: 1, ein: 1, zwei: 2, drei: 3, vier: 4, fünf: 5, sechs: 6, sieben: 7, acht: 8, neun: 9,
+  cero: 0, uno: 1, un: 1, dos: 2, cuatro: 4, siete: 7, ocho: 8, nueve: 9,
+};
+
+/** Units as a note abbreviates them after a number ('50 miligramas' → '50 mg'). */
+const UNITS: [RegExp, string][] = [
+  [/(\d) ?(?:milligrams?|miligramas?|miligramos?|milligramm)(?!\p{L})/giu, '$1 mg'],
+  [/(\d) ?(?:micrograms?|microgramas?|microgramos?|mikrogramm)(?!\p{L})/giu, '$1 µg'],
+  [/(\d) ?(?:millilitres?|milliliters?|mililitros?|milliliter)(?!\p{L})/giu, '$1 ml'],
+  [/(\d) ?(?:kilograms?|kilos?|quilos?|quilogramas?|kilogramos?|kilogramm)(?!\p{L})/giu, '$1 kg'],
+  [/(\d) ?(?:per ?cent|por cento|por ciento|prozent)(?!\p{L})/giu, '$1 %'],
+];
+
+/** A half said after a unit or a number ('67 kg e meio', '2 and a half') written as a decimal. */
+const HALF: Record<Language, RegExp> = {
+  en: /(?<!\d[.,])\b(\d+)( \S+)? and a half\b/giu,
+  pt: /(?<!\d[.,])\b(\d+)( \S+)? e meio\b/giu,
+  de: /(?<!\d[.,])\b(\d+)( \S+)? und ein halb\b/giu,
+  es: /(?<!\d[.,])\b(\d+)( \S+)? y medio\b/giu,
+};
+
+/**
+ * The text with numbers said in words written in digits, a decimal point said too ('38 point 4' → '38.4'), a
+ * half as a decimal and units as a note abbreviates them.
+ */
 export function digitsForSpokenNumbers(text: string, language: Language): string {
   const mark = language === 'en' ? '.' : ',';
-  return wordsToDigits(text, language).replace(/\b(\d+) (?:point|virgula|vírgula|komma|coma|punto) (\d+)\b/giu, `$1${mark}$2`);
+  const decimals = wordsToDigits(text, language)
+    .replace(/\b(\d+) (?:point|virgula|vírgula|komma|coma|punto) (\d+)\b/giu, `$1${mark}$2`)
+    .replace(/\b(\d+) (?:point|virgula|vírgula|komma|coma|punto) (\p{L}+)(?!\p{L})/giu, (all, whole: string, word: string) =>
+      word.toLowerCase() in DECIMAL_DIGIT ? `${whole}${mark}${DECIMAL_DIGIT[word.toLowerCase()]}` : all,
+    );
+  const units = UNITS.reduce((t, [pattern, as]) => t.replace(pattern, as), decimals);
+  return units.replace(HALF[language], (_all, whole: string, unit: string | undefined) => `${whole}${mark}5${unit ?? ''}`);
 }
 
 /** Numbers as a note writes them: in digits, and a pair said 'over' / 'por' / 'zu' written 150/95. */

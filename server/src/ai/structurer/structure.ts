@@ -6,8 +6,8 @@
  * one of the consultation's own, and each keeps where it lies in the transcript.
  */
 import type { Language } from '../../../../contract/constants.js';
-import { ASSESSMENT, NO_ANSWER, OBJECTIVE, PLAN, QUESTION_START, SMALL_TALK } from './cues.js';
-import { fold, measurementsIn } from './facts.js';
+import { ASSESSMENT, FIRST_PERSON, NO_ANSWER, OBJECTIVE, PLAN, QUESTION_START, RESULTS, SMALL_TALK, TAKES_ALREADY, TIME_AHEAD } from './cues.js';
+import { fold, measurementsIn, medicinesIn, namesDiagnosis } from './facts.js';
 import { digitsForSpokenNumbers } from './spoken-numbers.js';
 
 export type Section = 'subjective' | 'objective' | 'assessment' | 'plan';
@@ -92,12 +92,53 @@ function smallTalkOnly(text: string, language: Language): boolean {
   return rest.split(/\s+/).filter((w) => w.length > 2).length === 0;
 }
 
+/**
+ * The section a sentence belongs in, by its cues in this order: what the patient already takes (history, though
+ * 'take' also starts a plan); what will be done, or a time ahead alone ('Control en dos semanas'); a conclusion;
+ * findings, measurements and results; a diagnosis named other than in the patient's own words ('It's gout');
+ * a medicine with its dose and nobody saying they take it (a prescription read out); else history.
+ */
 function sectionOf(text: string, language: Language): Section {
   const t = fold(text);
-  if (PLAN[language].test(t)) return 'plan';
+  if (TAKES_ALREADY[language].test(t)) return 'subjective';
+  if (PLAN[language].test(t) || TIME_AHEAD[language].test(t)) return 'plan';
   if (ASSESSMENT[language].test(t)) return 'assessment';
-  if (OBJECTIVE[language].test(t)) return 'objective';
+  if (OBJECTIVE[language].test(t) || RESULTS[language].test(t)) return 'objective';
+  if (namesDiagnosis(t) && !FIRST_PERSON[language].test(t)) return 'assessment';
+  if (medicinesIn([text]).some((m) => /\d/.test(m.value))) return 'plan';
   return 'subjective';
+}
+
+/** An answer that starts by agreeing. */
+const YES: Record<Language, RegExp> = { en: /^(?:yes|yeah|yep|that's right)\b/, pt: /^(?:sim|e verdade|exato|exatamente)\b/, de: /^(?:ja|genau|stimmt)\b/, es: /^(?:si|eso es|exacto|efectivamente)\b/ };
+
+/** Where a clinician's plan follows a conclusion in the same sentence ('It's gout, so we'll start …'). */
+const PLAN_CLAUSE: Record<Language, RegExp> = {
+  en: /, (?:(?:so|and|then|and then|so then) )?(?=(?:i'll|i will|we'll|we will|i'm going to|i am going to|let's) )/gu,
+  pt: /, (?:(?:por isso|portanto|entao|e|e depois|assim) )?(?=(?:vou|vamos) )/gu,
+  de: /, (?:(?:deshalb|daher|also|und|dann) )?(?=(?:ich werde|wir werden|ich verschreibe|ich gebe ihnen|ich uberweise) )/gu,
+  es: /, (?:(?:por eso|asi que|entonces|y|pues) )?(?=(?:voy a|vamos a|le receto|le voy a|le pido) )/gu,
+};
+
+/** A sentence cut where a plan clause starts after a comma, each part long enough to say something. */
+function clauses(u: Utterance, language: Language): Utterance[] {
+  const folded = fold(u.text);
+  // Cut by the folded text's positions only where folding kept every character in place.
+  if (folded.length !== u.text.length) return [u];
+  const cuts = [...folded.matchAll(PLAN_CLAUSE[language])].map((m) => m.index! + 1).filter((at) => folded.slice(0, at).split(/\s+/).length >= 4);
+  if (!cuts.length) return [u];
+  const parts: Utterance[] = [];
+  let from = 0;
+  for (const at of [...cuts, u.text.length]) {
+    const raw = u.text.slice(from, at);
+    const text = raw.trim().replace(/^\p{Ll}/u, (c) => c.toUpperCase());
+    if (text) {
+      const lead = from + raw.indexOf(raw.trim());
+      parts.push({ text, start: u.start + lead, end: u.start + lead + raw.trim().length, question: false });
+    }
+    from = at;
+  }
+  return parts;
 }
 
 /** The consultation's sentences placed in the note's sections, in the order they were said. */
@@ -108,17 +149,25 @@ export function structure(transcript: string, language: Language): NoteSentence[
   const out: NoteSentence[] = [];
   for (let i = 0; i < said.length; i++) {
     const u = said[i]!;
-    const text = digitsForSpokenNumbers(u.text, language);
     if (!u.question) {
-      out.push({ text, section: sectionOf(text, language), start: u.start, end: u.end });
+      for (const clause of clauses(u, language)) {
+        const text = digitsForSpokenNumbers(clause.text, language);
+        out.push({ text, section: sectionOf(text, language), start: clause.start, end: clause.end });
+      }
       continue;
     }
+    const text = digitsForSpokenNumbers(u.text, language);
     // A question means something only with its answer: kept together when the answer is short ('Does it
     // spread anywhere? To my left arm sometimes.'), left out when none follows.
     const answer = said[i + 1];
     if (!answer || answer.question) continue;
     const reply = digitsForSpokenNumbers(answer.text, language);
-    if (reply.split(/\s+/).length > 15) continue;
+    if (reply.split(/\s+/).length > 15) {
+      // A long answer that starts by agreeing confirms what was asked ('Six weeks on sertraline now, isn't it?
+      // Yes, I take …'): the question is history too, and the answer is read on its own.
+      if (YES[language].test(fold(reply))) out.push({ text, section: 'subjective', start: u.start, end: u.end });
+      continue;
+    }
     const pair = `${text} ${reply}`;
     // A question and its answer are history, unless the answer is a finding with its number ('Your pressure?
     // 150 over 95'); a 'no' answer is a pertinent negative.

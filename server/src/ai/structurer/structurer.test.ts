@@ -21,7 +21,41 @@ describe('spoken numbers', () => {
   });
 });
 
+describe('numbers as a note writes them', () => {
+  it('reads a decimal digit that is also an article, a half, and abbreviates units', () => {
+    expect(digitsForSpokenNumbers('your temperature is thirty seven point one', 'en')).toBe('your temperature is 37.1');
+    expect(digitsForSpokenNumbers('peso sessenta e sete quilos e meio', 'pt')).toBe('peso 67,5 kg');
+    expect(digitsForSpokenNumbers('os cinquenta miligramas de manhã', 'pt')).toBe('os 50 mg de manhã');
+    expect(digitsForSpokenNumbers('zwanzig Milligramm, sieben Prozent', 'de')).toBe('20 mg, 7 %');
+    // A word that only looks like a digit stays as it is.
+    expect(digitsForSpokenNumbers('version two point final', 'en')).toBe('version 2 point final');
+  });
+});
+
 describe('sections', () => {
+  it('tells history from plan and findings from conclusions by more than the first cue word', () => {
+    expect(sections('I take metformin 500 mg twice a day.', 'en')).toEqual([['subjective', 'I take metformin 500 mg twice a day.']]);
+    expect(sections('Ultraschall in sechs Wochen.', 'de')).toEqual([['plan', 'Ultraschall in 6 Wochen.']]);
+    expect(sections('Control en dos semanas.', 'es')).toEqual([['plan', 'Control en 2 semanas.']]);
+    // Past time is history: 'for two weeks', 'há duas semanas', 'seit zwei Wochen'.
+    expect(sections('The cough started two weeks ago.', 'en')[0]![0]).toBe('subjective');
+    expect(sections('Die TSH liegt bei neun Komma acht.', 'de')).toEqual([['objective', 'Die TSH liegt bei 9,8.']]);
+    expect(sections('So, a flare of your COPD.', 'en')).toEqual([['assessment', 'So, a flare of your COPD.']]);
+    // The same diagnosis in the patient's own words is history.
+    expect(sections('I have had asthma since I was a child.', 'en')[0]![0]).toBe('subjective');
+    expect(sections('Prednisolone 40 mg once a day for five days.', 'en')[0]![0]).toBe('plan');
+  });
+
+  it('cuts a conclusion from the plan that follows it after a comma, and keeps a question a long yes confirms', () => {
+    expect(sections('Portanto é uma depressão moderada em melhoria parcial, por isso vamos aumentar a sertralina para cem miligramas.', 'pt')).toEqual([
+      ['assessment', 'Portanto é uma depressão moderada em melhoria parcial,'],
+      ['plan', 'Por isso vamos aumentar a sertralina para 100 mg.'],
+    ]);
+    const confirmed = sections('Six weeks on sertraline now, isn’t it? Yes, I take the fifty milligrams every morning and I feel a little better, though I still wake up at four in the morning.', 'en');
+    expect(confirmed[0]).toEqual(['subjective', '6 weeks on sertraline now, isn’t it?']);
+    expect(confirmed[1]![1]).toContain('50 mg every morning');
+  });
+
   it('drops greetings and small talk, keeps a question with its short answer, and places each sentence by its cues', () => {
     expect(
       sections(

@@ -7,7 +7,7 @@
  */
 import { LANGUAGES, type Language } from '../../../../contract/constants.js';
 import { BLANK, COMPOSER_LABEL, formatDocumentDate } from '../../ai/offline-composer.js';
-import { fold, medicinesIn } from '../../ai/structurer/facts.js';
+import { DIAGNOSES, fold, medicinesIn } from '../../ai/structurer/facts.js';
 import { numbersAsNoted } from '../../ai/structurer/spoken-numbers.js';
 import { utterances } from '../../ai/structurer/structure.js';
 // The screener's cross-language names of conditions: a document's diagnoses are checked against what was said.
@@ -158,45 +158,6 @@ export function linkEvidence(text: string, input: { transcript: string; inputs: 
   });
   return { sentences, flagged: termsNotSaid(written, input) };
 }
-
-/**
- * Diagnoses a model may write that the screener's concepts do not cover, as word stems in the four languages
- * (lower case, no accents): a document naming one the consultation never did gets it flagged.
- */
-const DIAGNOSES: RegExp[] = [
-  /\b(?:pneumon|neumon)\p{L}*/u,
-  /\b(?:bronchit|bronquit)\p{L}*/u,
-  /\botit\p{L}*/u,
-  /\bsinusit\p{L}*/u,
-  /\b(?:pharyngit|faringit|tonsillit|amigdalit)\p{L}*/u,
-  /\b(?:cystit|cistit|zystit|pyelonephrit|pielonefrit)\p{L}*|\burinary tract infection|\binfe[cç]+[aã]o urin[aá]ria|\binfeccion urinaria|\bharnwegsinfekt\p{L}*/u,
-  /\bgastroenterit\p{L}*/u,
-  /\b(?:migrain|migran|enxaquec|jaqueca)\p{L}*/u,
-  /\b(?:depression|depressao|depresion|depressiv\p{L}*|depresiv\p{L}*)\b/u,
-  /\b(?:anxiety disorder|generalised anxiety|generalized anxiety|perturbacao de ansiedade|trastorno de ansiedad|angststorung)\b/u,
-  /\b(?:gout|gicht|podagra)\b/u,
-  /\b(?:osteoarthrit|arthros|artros)\p{L}*/u,
-  /\b(?:influenza|gripe|grippe)\b/u,
-  /\bcovid\p{L}*/u,
-  /\b(?:hypothyr|hipotiroid|hipotireoid|hyperthyr|hipertiroid|hipertireoid)\p{L}*/u,
-  /\b(?:dyslipid|dislipid|hypercholesterol|hipercolesterol)\p{L}*/u,
-  /\b(?:anaemi|anemi|anami)\p{L}*/u,
-  /\bangina\b/u,
-  /\b(?:obesity|obesidade|obesidad|adipositas)\b/u,
-  /\b(?:cancer|carcinom|karzinom|neoplas|malignom|lymphom|linfom|leukem|leucem)\p{L}*/u,
-  /\b(?:fractur|fratur|fraktur)\p{L}*/u,
-  /\b(?:appendicit|apendicit|appendizit)\p{L}*/u,
-  /\b(?:cellulit|celulit|phlegmon|erysipel|erisipel)\p{L}*/u,
-  /\b(?:conjunctivit|conjuntivit|konjunktivit)\p{L}*/u,
-  /\b(?:dermatit|eczem|ekzem|psoria)\p{L}*/u,
-  /\b(?:urticari|urtikari)\p{L}*/u,
-  /\b(?:gastroesophageal reflux|refluxo gastroesofagico|reflujo gastroesofagico|refluxkrankheit|gerd|drge)\b/u,
-  /\b(?:epilep)\p{L}*/u,
-  /\b(?:dementia|demencia|demenz|alzheimer)\p{L}*/u,
-  /\b(?:parkinson)\p{L}*/u,
-  /\b(?:sepsis|sepse|septic\p{L}*)\b/u,
-  /\b(?:embolism|embolia|embolie|thrombos|trombos)\p{L}*/u,
-];
 
 /** The concepts a (folded) text names, with the broader ones they imply ('type 2 diabetes' says 'diabetes'). */
 function conceptsSaid(folded: string): Set<string> {
