@@ -8,6 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseMasterKey } from './storage/master-key-format.js';
 import { parseAuditKey } from './audit/audit-key-format.js';
+import type { S3Settings } from './storage/s3-blob-driver.js';
 
 const boolFromEnv = z
   .enum(['true', 'false', '1', '0', ''])
@@ -76,6 +77,20 @@ const envSchema = z.object({
   GENERATION_LEASE_SECONDS: z.coerce.number().positive().default(40),
   /** How often each process looks for documents whose writer died; 0 turns the sweep off. */
   GENERATION_SWEEP_SECONDS: z.coerce.number().min(0).default(15),
+  /** An S3-compatible bucket for the files (recordings, records, examples) instead of DATA_DIR/files. */
+  S3_BUCKET: z.string().optional(),
+  /** The service's address; empty for AWS itself. */
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** endpoint/bucket/key addresses, which MinIO and most self-hosted services need. */
+  S3_FORCE_PATH_STYLE: boolFromEnv,
+  /** Keys go under this prefix, so one bucket can hold several installations. */
+  S3_PREFIX: z.string().default(''),
+  /** The provider's server-side encryption on top of ours: AES256 or aws:kms (with S3_SSE_KMS_KEY_ID). */
+  S3_SSE: z.enum(['AES256', 'aws:kms']).optional(),
+  S3_SSE_KMS_KEY_ID: z.string().optional(),
   /** The master key of the blobs at rest (storage/master-keys.ts); without it a key file in DATA_DIR is used. */
   ENCRYPTION_KEY: z
     .string()
@@ -141,6 +156,8 @@ export type Config = {
   encryptionKey: Buffer | undefined;
   previousEncryptionKeys: Buffer[];
   auditKey: Buffer | undefined;
+  /** Where the files go when not in DATA_DIR/files. */
+  s3: S3Settings | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -202,6 +219,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: e.ENCRYPTION_KEY ? parseMasterKey(e.ENCRYPTION_KEY) : undefined,
     previousEncryptionKeys: (e.ENCRYPTION_KEY_PREVIOUS ?? '').split(',').flatMap((k) => parseMasterKey(k) ?? []),
     auditKey: e.AUDIT_KEY ? parseAuditKey(e.AUDIT_KEY) : undefined,
+    s3: s3Settings(e),
+  };
+}
+
+function s3Settings(e: z.infer<typeof envSchema>): S3Settings | undefined {
+  if (!e.S3_BUCKET) {
+    if (e.S3_ENDPOINT || e.S3_ACCESS_KEY_ID) throw new ConfigError('Invalid settings:\n  S3_BUCKET: required with S3_ENDPOINT or S3_ACCESS_KEY_ID');
+    return undefined;
+  }
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) throw new ConfigError('Invalid settings:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  const prefix = e.S3_PREFIX.replace(/^\/+/, '');
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
+    serverSideEncryption: e.S3_SSE,
+    kmsKeyId: e.S3_SSE_KMS_KEY_ID,
   };
 }
 

@@ -17,6 +17,7 @@ import { BlobNotFoundError, createFileBlobDriver, type BlobDriver, type BlobStor
 import { KEY_RING_FILE, KeyRingError, openKeyRing, type KeyRing } from './master-keys.js';
 import { openPlaintextMigration, type PlaintextMigration } from './plaintext-migration.js';
 import { openPlaintextScratch, type PlaintextScratch } from './plaintext-scratch.js';
+import { createS3BlobDriver } from './s3-blob-driver.js';
 
 /**
  * Checks a plaintext blob against what the database recorded when it was stored; throws a BlobIntegrityError
@@ -210,10 +211,11 @@ async function surveyStore(driver: BlobDriver): Promise<{ legacy: boolean; encry
  * encryption against their rows.
  */
 export async function openBlobStore(
-  config: Pick<Config, 'dataDir' | 'encryptionKey' | 'previousEncryptionKeys'>,
+  config: Pick<Config, 'dataDir' | 'encryptionKey' | 'previousEncryptionKeys'> & Partial<Pick<Config, 's3'>>,
   opts: { checkPlaintext?: PlaintextBlobCheck } = {},
 ): Promise<EncryptedBlobStore> {
-  const driver = createFileBlobDriver(path.join(config.dataDir, 'files'));
+  const files = config.s3 ? undefined : createFileBlobDriver(path.join(config.dataDir, 'files'));
+  const driver: BlobDriver = files ?? createS3BlobDriver(config.s3!);
   let survey: Promise<{ legacy: boolean; encrypted: boolean }> | undefined;
   const surveyOnce = () => (survey ??= surveyStore(driver));
   if (!config.encryptionKey && !existsSync(path.join(config.dataDir, KEY_RING_FILE))) {
@@ -221,7 +223,7 @@ export async function openBlobStore(
     // old key file once it is found: refuse instead. (Only blobs from before encryption may exist without it.)
     if ((await surveyOnce()).encrypted) {
       throw new KeyRingError(
-        `${path.join(config.dataDir, KEY_RING_FILE)} is missing but ${path.join(config.dataDir, 'files')} holds encrypted files: ` +
+        `${path.join(config.dataDir, KEY_RING_FILE)} is missing but ${config.s3 ? `the bucket ${config.s3.bucket}` : path.join(config.dataDir, 'files')} holds encrypted files: ` +
           'put the key ring file back from your key backup (or give the key in ENCRYPTION_KEY), then start again.',
       );
     }
@@ -229,7 +231,7 @@ export async function openBlobStore(
   // Decided before any key is made or blob written, so the first start of a folder sees it as it was.
   const migration = await openPlaintextMigration(config.dataDir, surveyOnce);
   const keys = openKeyRing({ dataDir: config.dataDir, encryptionKey: config.encryptionKey, previousEncryptionKeys: config.previousEncryptionKeys });
-  await driver.removeOrphanTemporaryFiles();
+  await files?.removeOrphanTemporaryFiles();
   const scratch = await openPlaintextScratch(config.dataDir);
   return createEncryptedBlobStore(driver, keys, scratch, migration, opts.checkPlaintext);
 }
