@@ -31,6 +31,8 @@ import { openBlobStore } from './storage/encrypted-blob-store.js';
 import { plaintextCheckFromDatabase } from './storage/blob-records.js';
 import { createActiveStatusCache } from './modules/consultation_sessions/active-status-cache.js';
 import { createLiveDocuments } from './modules/generated_documents/live-documents.js';
+import { createLocalEventBus, createPostgresEventBus } from './events/event-bus.js';
+import { describeErrorSafely } from './http/safe-errors.js';
 import { startGenerationTakeover, takeOverGenerations, type GenerationTakeover } from './modules/generated_documents/takeover.js';
 import { failInterruptedScreenings, STALE_SCREENING_MS } from './jobs/screening.js';
 import type { TextGenerator } from './ai/text-generator.js';
@@ -96,6 +98,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     scrubFiles: !config.databaseUrl,
     log: app.log,
   });
+  const events = config.databaseUrl ? await createPostgresEventBus(config.databaseUrl, app.log) : createLocalEventBus();
   const shutdown = new AbortController();
   const background = new Set<Promise<unknown>>();
   let takeover: GenerationTakeover | undefined;
@@ -103,6 +106,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     shutdown.abort();
     engines.stop();
     await Promise.allSettled([transcriptionQueue.stop(), ocrQueue.stop(), retention.stop(), takeover?.stop(), ...background]);
+    await events.close();
   });
   const ctx: AppContext = {
     config,
@@ -111,10 +115,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     transcriber,
     transcriptionQueue,
     ocrQueue,
-    activeStatus: createActiveStatusCache(),
+    activeStatus: createActiveStatusCache(events),
     textGenerator: engines.textGenerator,
     engines,
-    liveDocuments: createLiveDocuments(),
+    liveDocuments: createLiveDocuments(events, (err) => app.log.warn({ err: describeErrorSafely(err) }, 'a document event was not sent')),
+    events,
     requestScrub: retention.requestScrub,
     shutdown: shutdown.signal,
     background,

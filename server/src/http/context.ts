@@ -13,6 +13,7 @@ import type { ActiveStatusCache } from '../modules/consultation_sessions/active-
 import type { LiveDocuments } from '../modules/generated_documents/live-documents.js';
 import type { TextGenerator } from '../ai/text-generator.js';
 import type { EngineSwitch } from '../ai/engine-switch.js';
+import type { EventBus } from '../events/event-bus.js';
 
 /** What every route module receives: settings and the parts it may use, chosen once at start. */
 export type AppContext = {
@@ -31,6 +32,8 @@ export type AppContext = {
   /** Which engines run and where they come from; settings › AI engines changes them (ai/engine-switch.ts). */
   engines: EngineSwitch;
   liveDocuments: LiveDocuments;
+  /** Events between this server's processes (LISTEN/NOTIFY on PostgreSQL; in-process on the embedded database). */
+  events: EventBus;
   /** Call after deleting patient data outside the retention sweep: on PGlite its bytes are scrubbed from the files soon. */
   requestScrub: () => void;
   /** Aborted when the server shuts down: background work stops waiting and lets go of the database. */

@@ -1,15 +1,22 @@
 /**
  * Every phone-mode user asks "is there an active consultation?" every 5 seconds. The answer is kept in memory
- * for a second and dropped at once when this process starts or finishes a consultation; another API process
- * sees such a change at most a second late, well inside the 5-second poll.
+ * for a second and dropped at once when a consultation starts or finishes: in this process directly, in the
+ * others through the event bus (events/event-bus.ts); a notification lost meanwhile costs at most the second.
  */
+import type { EventBus } from '../../events/event-bus.js';
+
 export type ActiveStatus = { active: false } | { active: true; id: string; show_transcription: boolean; recording_state: string };
 
 const TTL_MS = 1000;
 const MAX_ENTRIES = 100_000;
 
-export function createActiveStatusCache() {
+const TOPIC = 'active-status';
+
+export function createActiveStatusCache(bus?: EventBus) {
   const entries = new Map<string, { value: ActiveStatus; until: number }>();
+  bus?.subscribe(TOPIC, (event) => {
+    if (typeof event.userId === 'string') entries.delete(event.userId);
+  });
   return {
     async get(userId: string, load: () => Promise<ActiveStatus>): Promise<ActiveStatus> {
       const now = Date.now();
@@ -22,6 +29,7 @@ export function createActiveStatusCache() {
     },
     forget(userId: string): void {
       entries.delete(userId);
+      void bus?.publish(TOPIC, { userId }).catch(() => undefined);
     },
   };
 }

@@ -6,6 +6,7 @@ import { readMultipart } from '../../http/multipart.js';
 import { requireOwnedSession } from '../consultation_sessions/service.js';
 import { findVersion, latestVersion, listFeedback, requestChange, resolveDocumentKey, saveFeedback, startGeneration, type DocumentRow } from './service.js';
 import { documentView } from './view.js';
+import { followRemotely } from './remote-follow.js';
 import { listChunks } from '../consultation_sessions/repository.js';
 import { transcribeUpload } from '../../ai/transcribe-upload.js';
 
@@ -58,8 +59,20 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
       }
     });
     if (!following) {
-      // Already finished (or written by another process): the stored text, then the end.
       const stored = (await findVersion(ctx, session.id, key, row.version))!;
+      if (stored.status === 'generating') {
+        // Being written by another process of this server: followed through the event bus and the database.
+        const stop = followRemotely(ctx, stored.id, {
+          delta: (text) => send('delta', { text }),
+          end: (ok) => {
+            send(ok ? 'done' : 'failed', {});
+            res.end();
+          },
+        });
+        request.raw.on('close', stop);
+        return;
+      }
+      // Already finished: the stored text, then the end.
       send('delta', { text: stored.text });
       send(stored.status === 'failed' ? 'failed' : 'done', {});
       res.end();

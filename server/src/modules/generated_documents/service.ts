@@ -198,6 +198,9 @@ export type Charge = { user: UserRow };
 
 export type Change = { previousText: string; instructions: string };
 
+/** How often a version being written is saved as it grows, for readers connected to another process. */
+const PARTIAL_SAVE_MS = 1000;
+
 /** Writes one version in the background; the row says how it went, the live stream shows it being written. */
 
 function generate(ctx: AppContext, session: SessionRow, row: DocumentRow, personal: Personalisation, change?: Change, charge?: Charge): void {
@@ -222,6 +225,7 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     const date = new Date();
     // The engine that writes it: an administrator may have changed the engine since the version was inserted.
     const writer = ctx.textGenerator.info;
+    let savedAt = Date.now();
     for await (const delta of ctx.textGenerator.write({
       documentKind: row.documentKey,
       language,
@@ -236,6 +240,11 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       if (interrupted()) throw new WritingInterrupted();
       text += delta;
       ctx.liveDocuments.append(row.id, delta);
+      // With several processes, a reader on another one starts from the saved text: saved about once a second.
+      if (ctx.config.databaseUrl && Date.now() - savedAt >= PARTIAL_SAVE_MS) {
+        savedAt = Date.now();
+        await ctx.db.update(generatedDocuments).set({ text }).where(ownedBy(row));
+      }
     }
     const evidence = evidenceFor(text, { transcript: waited.transcript, data: { ...data, previous: change?.previousText }, clinician: user?.name ?? '', language, date, parts: waited.parts });
     const saved = await ctx.db
