@@ -98,7 +98,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     scrubFiles: !config.databaseUrl,
     log: app.log,
   });
-  const events = config.databaseUrl ? await createPostgresEventBus(config.databaseUrl, app.log) : createLocalEventBus();
+  const events = config.databaseUrl ? await createPostgresEventBus(config.databaseUrl, config.jwtSecret, app.log) : createLocalEventBus();
   const shutdown = new AbortController();
   const background = new Set<Promise<unknown>>();
   let takeover: GenerationTakeover | undefined;

@@ -229,6 +229,10 @@ function s3Settings(e: z.infer<typeof envSchema>): S3Settings | undefined {
     return undefined;
   }
   if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) throw new ConfigError('Invalid settings:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  // Every process writing to the bucket must encrypt with the same key: a key file of one machine's own would
+  // make its recordings unreadable to the others, and lost with that machine.
+  if (!e.ENCRYPTION_KEY) throw new ConfigError('Invalid settings:\n  S3_BUCKET needs ENCRYPTION_KEY (the same on every process), e.g. from: openssl rand -base64 32');
+  if (e.S3_SSE_KMS_KEY_ID && e.S3_SSE !== 'aws:kms') throw new ConfigError('Invalid settings:\n  S3_SSE_KMS_KEY_ID needs S3_SSE=aws:kms');
   const prefix = e.S3_PREFIX.replace(/^\/+/, '');
   return {
     bucket: e.S3_BUCKET,

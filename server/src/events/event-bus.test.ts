@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { bearer, createUser, login } from '../test-support/factories.js';
 import { createTestApp, usingPostgres, type TestApp } from '../test-support/test-app.js';
-import { createLocalEventBus, createPostgresEventBus, type BusEvent } from './event-bus.js';
+import pg from 'pg';
+import { createLocalEventBus, createPostgresEventBus, eventSeal, type BusEvent } from './event-bus.js';
 
 const next = (subscribe: (h: (e: BusEvent) => void) => () => void) =>
   new Promise<BusEvent>((resolve) => {
@@ -25,11 +26,27 @@ describe('the in-process event bus', () => {
   });
 });
 
+const SECRET = 'a-secret-of-at-least-thirty-two-characters';
+
+describe('sealed events', () => {
+  it('open with the same secret only, and nothing altered opens', () => {
+    const one = eventSeal(SECRET);
+    const sealed = one.seal('{"text":"chest pain"}');
+    expect(Buffer.from(sealed, 'base64').toString('latin1')).not.toContain('chest pain');
+    expect(one.open(sealed)).toBe('{"text":"chest pain"}');
+    expect(eventSeal('another-secret-of-thirty-two-characters').open(sealed)).toBeUndefined();
+    const altered = Buffer.from(sealed, 'base64');
+    altered[altered.length - 1]! ^= 1;
+    expect(one.open(altered.toString('base64'))).toBeUndefined();
+    expect(one.open('{"topic":"document:x","event":{"type":"delta"}}')).toBeUndefined();
+  });
+});
+
 describe.runIf(usingPostgres())('the PostgreSQL event bus', () => {
   const log = { warn: () => undefined } as unknown as FastifyBaseLogger;
   it('carries events between processes, in order, and refuses one NOTIFY cannot carry', async () => {
-    const one = await createPostgresEventBus(process.env.TEST_DATABASE_URL!, log);
-    const two = await createPostgresEventBus(process.env.TEST_DATABASE_URL!, log);
+    const one = await createPostgresEventBus(process.env.TEST_DATABASE_URL!, SECRET, log);
+    const two = await createPostgresEventBus(process.env.TEST_DATABASE_URL!, SECRET, log);
     try {
       const got: BusEvent[] = [];
       two.subscribe('document:x', (e) => got.push(e));
@@ -38,6 +55,16 @@ describe.runIf(usingPostgres())('the PostgreSQL event bus', () => {
       await arrived;
       expect(got.map((e) => e.n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
       await expect(one.publish('document:x', { text: 'x'.repeat(9000) })).rejects.toThrow(/too large/);
+      // Another role on the database NOTIFYing in clear text (a forged delta) reaches no subscriber.
+      const forged: BusEvent[] = [];
+      two.subscribe('document:forged', (e) => forged.push(e));
+      const raw = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await raw.connect();
+      await raw.query(`SELECT pg_notify('consultation_notes_events', $1)`, [JSON.stringify({ topic: 'document:forged', event: { type: 'delta', offset: 0, text: 'forged' } })]);
+      await raw.end();
+      await one.publish('document:forged', { marker: true });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(forged).toEqual([{ marker: true }]);
     } finally {
       await one.close();
       await two.close();

@@ -30,8 +30,12 @@ describe('the S3 settings', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cn-s3-config-'));
     expect(() => loadConfig({ DATA_DIR: dataDir, S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(/S3_BUCKET/);
     expect(() => loadConfig({ DATA_DIR: dataDir, S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' })).toThrow(/go together/);
+    // Every process writing to one bucket must share the key.
+    expect(() => loadConfig({ DATA_DIR: dataDir, S3_BUCKET: 'b' })).toThrow(/ENCRYPTION_KEY/);
+    const key = Buffer.alloc(32, 1).toString('base64');
+    expect(() => loadConfig({ DATA_DIR: dataDir, S3_BUCKET: 'b', ENCRYPTION_KEY: key, S3_SSE_KMS_KEY_ID: 'k' })).toThrow(/aws:kms/);
     expect(loadConfig({ DATA_DIR: dataDir }).s3).toBeUndefined();
-    expect(loadConfig({ DATA_DIR: dataDir, S3_BUCKET: 'b', S3_PREFIX: '/clinic-a', S3_FORCE_PATH_STYLE: 'true', S3_SSE: 'AES256' }).s3).toMatchObject({
+    expect(loadConfig({ DATA_DIR: dataDir, ENCRYPTION_KEY: key, S3_BUCKET: 'b', S3_PREFIX: '/clinic-a', S3_FORCE_PATH_STYLE: 'true', S3_SSE: 'AES256' }).s3).toMatchObject({
       bucket: 'b',
       prefix: 'clinic-a/',
       forcePathStyle: true,
@@ -59,6 +63,9 @@ describe('the S3-compatible driver', () => {
     expect(await all(d.list('sessions/a/'))).toEqual(['sessions/a/part-0', 'sessions/a/part-1']);
     await d.deletePrefix('sessions/a/');
     expect(await all(d.list())).toEqual(['sessions/b/part-0']);
+    // Never the whole installation by mistake.
+    await expect(d.deletePrefix('')).rejects.toThrow(/folder/);
+    await expect(d.deletePrefix('sessions')).rejects.toThrow(/folder/);
     await d.delete('sessions/b/part-0');
     await d.delete('sessions/b/part-0');
     expect(await all(d.list())).toEqual([]);
@@ -70,7 +77,7 @@ describe('the S3-compatible driver', () => {
     await a.put('k', Buffer.from('a'));
     expect(await b.get('k')).toBeUndefined();
     expect(await all(b.list())).toEqual([]);
-    await b.deletePrefix('');
+    await b.deletePrefix('k/');
     expect((await a.get('k'))?.toString()).toBe('a');
     for (const key of ['', '/etc/passwd', '../clinic-b/k', 'x/../../y']) await expect(a.put(key, Buffer.from('x'))).rejects.toThrow(/outside the store/);
   });

@@ -20,6 +20,7 @@ import {
   S3ServiceException,
   type PutObjectCommandInput,
 } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
 import type { BlobDriver } from './blob-store.js';
 
 export type S3Settings = {
@@ -38,9 +39,13 @@ export type S3Settings = {
   kmsKeyId?: string;
 };
 
-const MISSING = new Set(['NoSuchKey', 'NotFound', 'NoSuchObject']);
-const isMissing = (err: unknown) => err instanceof S3ServiceException && (MISSING.has(err.name) || err.$metadata.httpStatusCode === 404);
+// Only a missing object: a missing bucket or a proxy's 404 is a misconfiguration to report, not an absent blob.
+const MISSING = new Set(['NoSuchKey', 'NotFound']);
+const isMissing = (err: unknown) => err instanceof S3ServiceException && MISSING.has(err.name);
 const isPreconditionFailed = (err: unknown) => err instanceof S3ServiceException && (err.name === 'PreconditionFailed' || err.$metadata.httpStatusCode === 412);
+
+/** The downloaded bytes as a Buffer without copying them. */
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** A conditional replace gives up after this many blobs changed under it in a row. */
 const REPLACE_ATTEMPTS = 5;
@@ -49,9 +54,30 @@ export function createS3BlobDriver(settings: S3Settings): BlobDriver & Required<
   const client = new S3Client({
     region: settings.region,
     forcePathStyle: settings.forcePathStyle,
-    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+    // A service that stops answering must not hold an upload, a transcription or the retention sweep for ever.
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
+    maxAttempts: 3,
+    ...(settings.endpoint
+      ? {
+          endpoint: settings.endpoint,
+          // Other S3-compatible services may not know the SDK's newer checksums: only where an operation needs one.
+          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+          responseChecksumValidation: 'WHEN_REQUIRED' as const,
+        }
+      : {}),
     ...(settings.credentials ? { credentials: settings.credentials } : {}),
   });
+  // DeleteObjects must carry a checksum; many S3-compatible services accept only Content-MD5 for it.
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const request = args.request as { headers?: Record<string, string>; body?: unknown };
+      if (context.commandName === 'DeleteObjectsCommand' && request.headers && typeof request.body === 'string') {
+        request.headers['content-md5'] = createHash('md5').update(request.body).digest('base64');
+      }
+      return next(args);
+    },
+    { step: 'build', name: 'deleteObjectsContentMd5' },
+  );
   const Bucket = settings.bucket;
   const prefix = settings.prefix;
   const objectKey = (key: string) => {
@@ -65,7 +91,7 @@ export function createS3BlobDriver(settings: S3Settings): BlobDriver & Required<
   async function getWithTag(key: string): Promise<{ data: Buffer; etag: string | undefined } | undefined> {
     try {
       const res = await client.send(new GetObjectCommand({ Bucket, Key: objectKey(key) }));
-      return { data: Buffer.from(await res.Body!.transformToByteArray()), etag: res.ETag };
+      return { data: asBuffer(await res.Body!.transformToByteArray()), etag: res.ETag };
     } catch (err) {
       if (isMissing(err)) return undefined;
       throw err;
@@ -105,7 +131,8 @@ export function createS3BlobDriver(settings: S3Settings): BlobDriver & Required<
     async readHead(key, bytes) {
       try {
         const res = await client.send(new GetObjectCommand({ Bucket, Key: objectKey(key), Range: `bytes=0-${Math.max(0, bytes - 1)}` }));
-        return Buffer.from(await res.Body!.transformToByteArray()).subarray(0, bytes);
+        // A copy of the head only: a server that ignores Range sends the whole object, which is not kept.
+        return Buffer.from(asBuffer(await res.Body!.transformToByteArray()).subarray(0, bytes));
       } catch (err) {
         if (isMissing(err)) return undefined;
         // An empty object has no byte 0 to range over: S3 answers 416, some compatible servers drop the connection.
@@ -127,19 +154,26 @@ export function createS3BlobDriver(settings: S3Settings): BlobDriver & Required<
       await client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }));
     },
     async deletePrefix(under) {
-      // At most 1,000 keys per request, as S3 allows.
-      let batch: string[] = [];
-      const flush = async () => {
-        if (!batch.length) return;
-        const res = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
-        if (res.Errors?.length) throw new Error(`${res.Errors.length} objects under ${under} could not be deleted (${res.Errors[0]!.Code ?? 'error'})`);
-        batch = [];
-      };
-      for await (const key of list(under)) {
-        batch.push(objectKey(key));
-        if (batch.length === 1000) await flush();
+      // A consultation's folder, never the whole installation by mistake.
+      if (!under || !under.endsWith('/')) throw new Error('a prefix to delete must name a folder (end with /)');
+      // At most 1,000 keys per request, as S3 allows; listed again until empty, for a blob written meanwhile.
+      for (let pass = 0; pass < 3; pass++) {
+        let batch: string[] = [];
+        let found = 0;
+        const flush = async () => {
+          if (!batch.length) return;
+          const res = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+          if (res.Errors?.length) throw new Error(`${res.Errors.length} objects under ${under} could not be deleted (${res.Errors[0]!.Code ?? 'error'})`);
+          batch = [];
+        };
+        for await (const key of list(under)) {
+          batch.push(objectKey(key));
+          found++;
+          if (batch.length === 1000) await flush();
+        }
+        await flush();
+        if (found === 0) return;
       }
-      await flush();
     },
     list,
     async replaceExisting(key, transform) {

@@ -9,6 +9,9 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { S3Settings } from '../storage/s3-blob-driver.js';
 
+/** A fixed master key for the tests' bucket (S3_BUCKET needs ENCRYPTION_KEY). */
+const TEST_KEY = Buffer.alloc(32, 7).toString('base64');
+
 export async function startTestS3(bucket = 'consultation-notes-test') {
   const dir = mkdtempSync(path.join(tmpdir(), 'cn-s3-'));
   const server = new S3rver({ port: 0, address: '127.0.0.1', directory: dir, silent: true });
@@ -30,6 +33,7 @@ export async function startTestS3(bucket = 'consultation-notes-test') {
       S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
       S3_FORCE_PATH_STYLE: 'true',
       S3_PREFIX: prefix,
+      ENCRYPTION_KEY: TEST_KEY,
     }),
     close: async () => {
       await server.close();

@@ -4,6 +4,7 @@ import type { TextGenerator } from '../../ai/text-generator.js';
 import { generatedDocuments } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, usingPostgres, type TestApp } from '../../test-support/test-app.js';
+import { documentTopic } from './live-documents.js';
 import { followRemotely } from './remote-follow.js';
 
 const WORDS = Array.from({ length: 30 }, (_, i) => `word${i} `);
@@ -37,7 +38,7 @@ async function startWriting(t: TestApp) {
 
 function collect(ctx: TestApp['ctx'], docId: string) {
   let text = '';
-  return new Promise<{ text: string; ok: boolean }>((resolve) => {
+  return new Promise<{ text: string; ok: boolean | 'restarted' }>((resolve) => {
     followRemotely(ctx, docId, { delta: (d) => (text += d), end: (ok) => resolve({ text, ok }) });
   });
 }
@@ -50,6 +51,17 @@ describe('following a document written elsewhere', () => {
     const fromMiddle = collect(writer.ctx, early.docId);
     expect(await fromStart).toEqual({ text: FULL, ok: true });
     expect(await fromMiddle).toEqual({ text: FULL, ok: true });
+  });
+
+  it('lets go of a reader when another writer starts the version again, instead of joining two drafts', async () => {
+    const doc = await startWriting(writer);
+    const followed = collect(writer.ctx, doc.docId);
+    await new Promise((r) => setTimeout(r, 300));
+    await writer.ctx.events.publish(documentTopic(doc.docId), { type: 'delta', epoch: 1, offset: 0, text: 'another draft' });
+    const { text, ok } = await followed;
+    expect(ok).toBe('restarted');
+    expect(text).not.toContain('another draft');
+    expect(FULL.startsWith(text)).toBe(true);
   });
 
   it('ends at once for a document already written', async () => {

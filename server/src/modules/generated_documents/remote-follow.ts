@@ -3,7 +3,8 @@
  * text, and the database has the text up to a second old (the writer saves it as it goes). The reader gets the
  * saved text first, then each delta from where it left off; a delta that skips ahead (a notification lost while
  * the bus reconnected) is filled from the database, which is also read every few seconds in case the end itself
- * was lost.
+ * was lost. A version taken over by another writer starts again from nothing: the reader's stream then ends
+ * without an end event, and the browser reloads the document (it does so on any broken stream).
  */
 import { eq } from 'drizzle-orm';
 import { generatedDocuments } from '../../db/schema.js';
@@ -13,7 +14,8 @@ import { documentTopic } from './live-documents.js';
 const CHECK_EVERY_MS = 3000;
 const RESYNC_GAP_MS = 300;
 
-type Sink = { delta: (text: string) => void; end: (ok: boolean) => void };
+/** `end('restarted')`: written again from the start by another writer; the stream is closed as it is. */
+type Sink = { delta: (text: string) => void; end: (outcome: boolean | 'restarted') => void };
 
 export function followRemotely(ctx: Pick<AppContext, 'db' | 'events'>, id: string, sink: Sink): () => void {
   let known = 0;
@@ -21,10 +23,12 @@ export function followRemotely(ctx: Pick<AppContext, 'db' | 'events'>, id: strin
   let started = false;
   const early: Record<string, unknown>[] = [];
   let lastResync = 0;
+  let epoch: number | undefined;
 
-  const read = async () => (await ctx.db.select({ text: generatedDocuments.text, status: generatedDocuments.status }).from(generatedDocuments).where(eq(generatedDocuments.id, id)))[0];
+  const read = async () =>
+    (await ctx.db.select({ text: generatedDocuments.text, status: generatedDocuments.status, takeovers: generatedDocuments.takeovers }).from(generatedDocuments).where(eq(generatedDocuments.id, id)))[0];
 
-  function finish(ok: boolean) {
+  function finish(ok: boolean | 'restarted') {
     if (finished) return;
     finished = true;
     stop();
@@ -38,6 +42,8 @@ export function followRemotely(ctx: Pick<AppContext, 'db' | 'events'>, id: strin
     const row = await read();
     if (finished) return;
     if (!row) return finish(false);
+    epoch ??= row.takeovers;
+    if (row.takeovers !== epoch) return finish('restarted');
     if (row.text.length > known) {
       sink.delta(row.text.slice(known));
       known = row.text.length;
@@ -51,8 +57,13 @@ export function followRemotely(ctx: Pick<AppContext, 'db' | 'events'>, id: strin
       early.push(event);
       return;
     }
-    if (event.type === 'delta' && typeof event.offset === 'number' && typeof event.text === 'string') {
-      const { offset, text } = event;
+    if (typeof event.epoch === 'number' && epoch !== undefined && event.epoch !== epoch) {
+      if (event.epoch > epoch) finish('restarted');
+      return;
+    }
+    if (event.type === 'delta' && Number.isSafeInteger(event.offset) && (event.offset as number) >= 0 && typeof event.text === 'string') {
+      const offset = event.offset as number;
+      const text = event.text;
       if (offset + text.length <= known) return;
       if (offset <= known) {
         sink.delta(text.slice(known - offset));

@@ -61,15 +61,17 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
     if (!following) {
       const stored = (await findVersion(ctx, session.id, key, row.version))!;
       if (stored.status === 'generating') {
+        // Gone already: nothing to follow (its 'close' may have passed while the version was read).
+        if (res.destroyed) return;
         // Being written by another process of this server: followed through the event bus and the database.
         const stop = followRemotely(ctx, stored.id, {
           delta: (text) => send('delta', { text }),
-          end: (ok) => {
-            send(ok ? 'done' : 'failed', {});
+          end: (outcome) => {
+            if (outcome !== 'restarted') send(outcome ? 'done' : 'failed', {});
             res.end();
           },
         });
-        request.raw.on('close', stop);
+        res.on('close', stop);
         return;
       }
       // Already finished: the stored text, then the end.

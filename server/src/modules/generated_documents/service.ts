@@ -212,7 +212,7 @@ function generate(ctx: AppContext, session: SessionRow, row: DocumentRow, person
 }
 
 async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentRow, personal: Personalisation, change?: Change, charge?: Charge) {
-  ctx.liveDocuments.begin(row.id);
+  ctx.liveDocuments.begin(row.id, row.takeovers);
   const lease = holdLease(ctx, row);
   const interrupted = () => ctx.shutdown.aborted || lease.lost;
   let text = '';
@@ -226,6 +226,7 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     // The engine that writes it: an administrator may have changed the engine since the version was inserted.
     const writer = ctx.textGenerator.info;
     let savedAt = Date.now();
+    let saving: Promise<unknown> | undefined;
     for await (const delta of ctx.textGenerator.write({
       documentKind: row.documentKey,
       language,
@@ -240,12 +241,22 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       if (interrupted()) throw new WritingInterrupted();
       text += delta;
       ctx.liveDocuments.append(row.id, delta);
-      // With several processes, a reader on another one starts from the saved text: saved about once a second.
-      if (ctx.config.databaseUrl && Date.now() - savedAt >= PARTIAL_SAVE_MS) {
+      // With several processes, a reader on another one starts from the saved text: saved about once a second,
+      // one save at a time, never holding the writing up; a failed save is only a reader catching up later.
+      if (ctx.config.databaseUrl && !saving && Date.now() - savedAt >= PARTIAL_SAVE_MS) {
         savedAt = Date.now();
-        await ctx.db.update(generatedDocuments).set({ text }).where(ownedBy(row));
+        saving = ctx.db
+          .update(generatedDocuments)
+          .set({ text })
+          .where(ownedBy(row))
+          .then(
+            () => undefined,
+            (err: unknown) => console.error('a document being written could not be saved as it grows', describeErrorSafely(err)),
+          )
+          .finally(() => (saving = undefined));
       }
     }
+    await saving;
     const evidence = evidenceFor(text, { transcript: waited.transcript, data: { ...data, previous: change?.previousText }, clinician: user?.name ?? '', language, date, parts: waited.parts });
     const saved = await ctx.db
       .update(generatedDocuments)

@@ -39,7 +39,8 @@ async function claimOne(ctx: AppContext, all: boolean, claimed: string[]): Promi
     .for('update', { skipLocked: true });
   const [row] = await ctx.db
     .update(generatedDocuments)
-    .set({ leaseUntil: dbTimeIn(ctx.config.generationLeaseMs), takeovers: sql`${generatedDocuments.takeovers} + 1` })
+    // Written again from the start: the text saved so far for readers on other processes goes with the old writer.
+    .set({ leaseUntil: dbTimeIn(ctx.config.generationLeaseMs), takeovers: sql`${generatedDocuments.takeovers} + 1`, text: '' })
     .where(and(eq(generatedDocuments.id, sql`(${candidate})`), eq(generatedDocuments.status, 'generating')))
     .returning();
   return row;
