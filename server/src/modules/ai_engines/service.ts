@@ -76,12 +76,11 @@ function openSavedKey(keys: AppContext['engines']['keys'], kind: AiEngineKind, s
   }
 }
 
-/** Every key a test may carry or an engine may echo: blanked out of what comes back. */
-async function secretsOf(ctx: AppContext, kind: AiEngineKind, extra: (string | null)[]): Promise<string[]> {
-  const saved = (await readSavedEngines(ctx.db))[kind];
+/** Every key a test may carry or an engine may echo (`saved`: this kind's saved setting): blanked out of what comes back. */
+function secretsOf(ctx: AppContext, saved: SavedEngine | undefined, extra: (string | null)[]): string[] {
   let savedKey: string | undefined;
   try {
-    savedKey = saved?.apiKeySealed ? openApiKey(ctx.engines.keys, kind, saved.apiKeySealed) : undefined;
+    savedKey = saved?.apiKeySealed ? openApiKey(ctx.engines.keys, saved.kind, saved.apiKeySealed) : undefined;
   } catch {
     savedKey = undefined;
   }
@@ -105,14 +104,15 @@ export async function resetEngineSetting(ctx: AppContext, user: UserRow, kind: A
 }
 
 export async function testEngine(ctx: AppContext, kind: AiEngineKind, body: TestAiEngineBody): Promise<CheckResult> {
+  // Read once: it gives both the key a test may send and the keys to blank out of the answer.
+  const saved = (await readSavedEngines(ctx.db))[kind];
   if (body.base_url && body.model) {
-    const saved = (await readSavedEngines(ctx.db))[kind];
     const key = keyFor(ctx.engines.keys, saved, body.base_url, body.api_key);
     const endpoint = { baseUrl: body.base_url, model: body.model, apiKey: key ?? NO_KEY };
-    const secrets = await secretsOf(ctx, kind, [key]);
+    const secrets = secretsOf(ctx, saved, [key]);
     return kind === 'speech' ? checkSpeech(ctx.blobs, endpoint, secrets) : checkText(endpoint, secrets);
   }
-  const secrets = await secretsOf(ctx, kind, []);
+  const secrets = secretsOf(ctx, saved, []);
   return kind === 'speech' ? checkSpeech(ctx.blobs, ctx.transcriber, secrets) : checkText(ctx.textGenerator, secrets);
 }
 

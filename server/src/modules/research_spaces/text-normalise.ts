@@ -5,9 +5,10 @@
  * ('7,5 %', '1.73 m²'), after an abbreviation ('Dr.', 'z. B.', 'p. ex.') or a list number ('1.'), and lines a
  * PDF wrapped mid-sentence are joined again (headings are not), so a quote is always a whole sentence.
  */
+import { fold } from '../../ai/structurer/facts.js';
 
 /** Lower case without accents, so 'Diabético' and 'diabetico', 'años' and 'anos' compare equal. */
-export const normalise = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+export const normalise = fold;
 
 /** What separates one file's text from the next when a patient's files are read together (no file names). */
 export const DOCUMENT_SEPARATOR = '\n\n\f\n\n';
