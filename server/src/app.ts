@@ -21,6 +21,7 @@ import { openAuditKeys } from './audit/audit-key.js';
 import { registerRoutes } from './http/routes.js';
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
+import { createSharedRateLimitStore } from './http/shared-rate-limit.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createEngineSwitch } from './ai/engine-switch.js';
 import type { Transcriber } from './ai/transcriber.js';
@@ -132,7 +133,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // connection at any point) and records every access to patient data (audit/).
   registerAuditLog(app, opts.db, openAuditKeys(config));
   await registerSecurity(app, { corsOrigins: config.corsOrigins, sentryDsn: config.sentryDsn, integrationOrigins: config.integrationOrigins });
-  await app.register(rateLimit, { global: false });
+  // Counted in the database so that several API processes share one allowance per client.
+  await app.register(rateLimit, { global: false, store: createSharedRateLimitStore(opts.db, config.jwtSecret) });
   await app.register(multipart, { limits: { fileSize: config.maxAudioChunkBytes, files: 1 } });
   registerErrorHandler(app);
   registerInputGuards(app);

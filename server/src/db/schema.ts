@@ -669,3 +669,17 @@ export const aiEngineSettings = pgTable('ai_engine_settings', {
   updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Request counts of the rate-limited routes, shared by every API process (http/shared-rate-limit.ts). The key is
+ * an HMAC of route and client (no addresses stored); a row is reused once its window has passed.
+ */
+export const rateLimitWindows = pgTable(
+  'rate_limit_windows',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    resetsAt: timestamp('resets_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_windows_resets_at_idx').on(t.resetsAt)],
+);
