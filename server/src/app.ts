@@ -19,6 +19,8 @@ import { serializeErrorSafely } from './http/safe-errors.js';
 import { registerAuditLog } from './audit/audit-hook.js';
 import { openAuditKeys } from './audit/audit-key.js';
 import { registerRoutes } from './http/routes.js';
+import { healthzRoutes } from './modules/healthz/routes.js';
+import { queueElsewhere, wakeOnRequest } from './jobs/queue-wake.js';
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
 import { createSharedRateLimitStore } from './http/shared-rate-limit.js';
@@ -70,6 +72,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       },
     },
     trustProxy: config.trustProxy,
+    // While stopping, a request that still reaches this process on an open connection is answered, not refused
+    // with a 503: the rolling restart of one process must not show the clients an error.
+    return503OnClosing: false,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
@@ -87,25 +92,40 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     refreshEveryMs: ENGINE_SETTINGS_REFRESH_MS,
   });
   const transcriber = engines.transcriber;
-  const transcriptionQueue = startTranscriptionWorkers({ db: opts.db, blobs, transcriber, workers: config.transcriptionWorkers, log: app.log });
-  const ocrQueue = await startOcrWorker({ db: opts.db, blobs, log: app.log });
-  const retention = startRetentionJob({
-    db: opts.db,
-    blobs,
-    everySeconds: config.retentionSweepSeconds,
-    abandonedAfterHours: config.abandonedSessionHours,
-    conversationMinutes: config.retentionMinutes,
-    // PGlite keeps deleted rows' bytes in its files until they are rewritten; PostgreSQL is left to autovacuum.
-    scrubFiles: !config.databaseUrl,
-    log: app.log,
-  });
   const events = config.databaseUrl ? await createPostgresEventBus(config.databaseUrl, config.jwtSecret, app.log) : createLocalEventBus();
+  // The queues run where the role says: in this process (all, worker) or in the workers, woken through the bus (api).
+  const runsQueues = config.role !== 'api';
+  const servesApi = config.role !== 'worker';
+  const wakeFailed = (err: unknown) => app.log.warn({ err: describeErrorSafely(err) }, 'the workers were not woken; they find the work at their next poll');
+  const transcriptionQueue = runsQueues
+    ? startTranscriptionWorkers({ db: opts.db, blobs, transcriber, workers: config.transcriptionWorkers, log: app.log })
+    : queueElsewhere(events, 'transcription', wakeFailed);
+  const ocrQueue = runsQueues ? await startOcrWorker({ db: opts.db, blobs, log: app.log, onlyProcess: !config.databaseUrl }) : queueElsewhere(events, 'ocr', wakeFailed);
+  const wakeSubscriptions = config.role === 'worker' ? [wakeOnRequest(events, 'transcription', transcriptionQueue), wakeOnRequest(events, 'ocr', ocrQueue)] : [];
+  const retention = runsQueues
+    ? startRetentionJob({
+        db: opts.db,
+        blobs,
+        everySeconds: config.retentionSweepSeconds,
+        abandonedAfterHours: config.abandonedSessionHours,
+        conversationMinutes: config.retentionMinutes,
+        // PGlite keeps deleted rows' bytes in its files until they are rewritten; PostgreSQL is left to autovacuum.
+        scrubFiles: !config.databaseUrl,
+        log: app.log,
+      })
+    : { stop: async () => undefined, requestScrub: () => undefined };
   const shutdown = new AbortController();
+  const draining = new AbortController();
   const background = new Set<Promise<unknown>>();
   let takeover: GenerationTakeover | undefined;
+  app.addHook('preClose', async () => {
+    draining.abort();
+  });
   app.addHook('onClose', async () => {
+    draining.abort();
     shutdown.abort();
     engines.stop();
+    for (const unsubscribe of wakeSubscriptions) unsubscribe();
     await Promise.allSettled([transcriptionQueue.stop(), ocrQueue.stop(), retention.stop(), takeover?.stop(), ...background]);
     await events.close();
   });
@@ -123,6 +143,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     events,
     requestScrub: retention.requestScrub,
     shutdown: shutdown.signal,
+    draining: draining.signal,
     background,
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
     sessions: createSessionTokens(opts.db, { secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds }),
@@ -139,10 +160,16 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   registerErrorHandler(app);
   registerInputGuards(app);
   registerClientVersionCheck(app, config.minClientVersion);
+  if (!servesApi) {
+    // A worker answers only its health check (for the orchestrator), not the API or the web app.
+    healthzRoutes(app, ctx);
+    return { app, ctx };
+  }
   registerRoutes(app, ctx);
   await registerWebApp(app, { webDist: config.webDist, sentryDsn: config.sentryDsn });
-  // Documents whose writer died are written again by a live process: at once with PGlite (this process is the
-  // only one), once their lease has passed with PostgreSQL (another instance may be writing them).
+  // Documents and screenings are written by the API processes (their browsers follow them live). Documents whose
+  // writer died are written again by a live process: at once with PGlite (this process is the only one), once
+  // their lease has passed with PostgreSQL (another instance may be writing them).
   await takeOverGenerations(ctx, { all: !config.databaseUrl });
   takeover = startGenerationTakeover(ctx, { everyMs: config.generationSweepMs, log: app.log });
   // With PostgreSQL another instance may be running them; with PGlite this process is the only one.

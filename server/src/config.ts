@@ -20,6 +20,7 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   PUBLIC_URL: z.string().url().optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(12 * 60 * 60),
@@ -158,6 +159,12 @@ export type Config = {
   auditKey: Buffer | undefined;
   /** Where the files go when not in DATA_DIR/files. */
   s3: S3Settings | undefined;
+  /**
+   * What this process does: `all` (the default, one process serving everything), `api` (HTTP only: the queues
+   * are left to workers, which it wakes through the event bus) or `worker` (transcription, OCR and the retention
+   * sweep; HTTP only for /healthz). Split roles need PostgreSQL: the embedded database belongs to one process.
+   */
+  role: 'all' | 'api' | 'worker';
 };
 
 export class ConfigError extends Error {}
@@ -169,6 +176,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid settings:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.ROLE !== 'all' && !e.DATABASE_URL) {
+    throw new ConfigError(`Invalid settings:\n  ROLE=${e.ROLE} needs DATABASE_URL (PostgreSQL): the embedded database serves one process, which does everything`);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   return {
@@ -176,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
+    role: e.ROLE,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     jwtSecret: e.JWT_SECRET ?? readOrCreateSecret(dataDir, 'jwt-secret'),
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,

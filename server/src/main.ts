@@ -15,6 +15,9 @@ import { DataDirPermissionError, restrictNewFileModes, secureDataDir } from './s
 // Before anything is written: every file this server makes (database, audio, keys, mail) is its user's alone.
 restrictNewFileModes();
 
+/** Longer than a job's grace to finish (10 s) and a request's, shorter than an orchestrator's usual 30 s. */
+const SHUTDOWN_DEADLINE_MS = 25_000;
+
 async function main() {
   const config = loadConfig();
   const { repaired } = secureDataDir(config.dataDir);
@@ -57,7 +60,12 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    app.log.info({ signal, role: config.role }, 'shutting down: no new connections; requests, streams and jobs in progress finish or are handed back');
+    // Whatever still holds the process after this long is cut short (its leases pass to another process).
+    setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     await adminSocket?.close();
     await app.close();
     await database.close();
@@ -72,7 +80,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as AddressInfo).port;
   if (embedded) writeLock(config.dataDir, { port, adminSocket: Boolean(adminSocket) });
-  app.log.info({ database: database.kind }, `Ready on http://localhost:${port}`);
+  app.log.info({ database: database.kind, role: config.role }, `Ready on http://localhost:${port}`);
   if ((await countOrganizations(database.db)) === 0) {
     app.log.info(
       'No organization yet. Create the first one and its admin with: ' +

@@ -1,6 +1,13 @@
 import { appStore, authAtom } from '../app-state';
 import { CLIENT_VERSION } from './client';
 
+/** The stream closed before `done` or `failed`: its server process stopped, or the connection broke. */
+export class StreamEndedEarly extends Error {
+  constructor() {
+    super('stream ended early');
+  }
+}
+
 /**
  * Follows a document while it is written (Server-Sent Events from …/generated_documents/{doc}/stream). fetch is
  * used rather than EventSource because the stream needs the Authorization header. Resolves at `done`, rejects at
@@ -17,7 +24,7 @@ export async function followDocument(sessionId: string, doc: string, onDelta: (t
   let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) throw new Error('stream ended early');
+    if (done) throw new StreamEndedEarly();
     buffer += value;
     let end: number;
     while ((end = buffer.indexOf('\n\n')) >= 0) {

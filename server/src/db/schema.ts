@@ -543,6 +543,8 @@ export const researchPatientFiles = pgTable(
     text: text('text').notNull(),
     /** read (text layer), ocr_pending, ocr_running, ocr_done (from scanned pages), no_text (nothing could be read) */
     textStatus: text('text_status').notNull().default('read'),
+    /** While `ocr_running`: until when the worker reading it holds it (renewed as it reads); also its claim's token. */
+    ocrLockedUntil: timestamp('ocr_locked_until', { withTimezone: true }),
     /** The uploader's language, which the OCR reads the scanned pages in. */
     language: text('language').notNull().default('pt'),
     createdAt: createdAt(),

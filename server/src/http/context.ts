@@ -38,6 +38,11 @@ export type AppContext = {
   requestScrub: () => void;
   /** Aborted when the server shuts down: background work stops waiting and lets go of the database. */
   shutdown: AbortSignal;
+  /**
+   * Aborted first, when the process is told to stop (before it stops listening): /healthz answers 503 so a proxy
+   * sends no more, and open document streams end so their browsers reconnect through another process.
+   */
+  draining: AbortSignal;
   /** Background work still running (document generation), awaited at shutdown. */
   background: Set<Promise<unknown>>;
 };

@@ -1,10 +1,14 @@
 /**
  * Reads the scanned pages of patient records in the background. A file without a text layer is stored as
  * `ocr_pending`; this worker claims one at a time (FOR UPDATE SKIP LOCKED, so several processes can share the
- * work), reads it, and leaves it `ocr_done` with its text, or `no_text` when nothing legible was found. A file
- * left `ocr_running` by a process that stopped is taken up again when the server starts.
+ * work), reads it, and leaves it `ocr_done` with its text, or `no_text` when nothing legible was found.
+ *
+ * A claim is a lease (`ocr_locked_until`, renewed while the pages are read, and the claim's token): a file held
+ * by a process that died is taken up by any worker once the lease has passed, and only the holder of the lease
+ * records a result, so a file is read into the record once however many workers run. A stopping worker hands
+ * its file back at once.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Language } from '../../../contract/constants.js';
 import type { Database } from '../db/client.js';
@@ -15,44 +19,78 @@ import { describeErrorSafely } from '../http/safe-errors.js';
 import { storableText } from '../ai/storable-text.js';
 
 const IDLE_POLL_MS = 5000;
+const LEASE_SECONDS = 180;
+const RENEW_EVERY_MS = 60_000;
 
 export type OcrQueue = { wake(): void; stop(): Promise<void>; drain(): Promise<void> };
 
-type Claimed = { id: string; blobKey: string; language: string; layerText: string };
+type Claimed = { id: string; token: string; blobKey: string; language: string; layerText: string };
+
+const lease = sql`date_trunc('milliseconds', clock_timestamp() + ${LEASE_SECONDS} * interval '1 second')`;
+/** Only the worker whose lease the row still carries may change it. */
+const heldBy = (job: Claimed) =>
+  and(eq(researchPatientFiles.id, job.id), eq(researchPatientFiles.textStatus, 'ocr_running'), sql`${researchPatientFiles.ocrLockedUntil} = ${job.token}::timestamptz`);
 
 async function claimNext(db: Database): Promise<Claimed | undefined> {
   const result = await db.execute(sql`
-    UPDATE ${researchPatientFiles} SET text_status = 'ocr_running'
+    UPDATE ${researchPatientFiles} SET text_status = 'ocr_running', ocr_locked_until = ${lease}
     WHERE id = (
-      SELECT id FROM ${researchPatientFiles} WHERE text_status = 'ocr_pending'
+      SELECT id FROM ${researchPatientFiles}
+      WHERE text_status = 'ocr_pending' OR (text_status = 'ocr_running' AND (ocr_locked_until IS NULL OR ocr_locked_until < now()))
       ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-    RETURNING id, blob_key, language, text`);
+    RETURNING id, ocr_locked_until::text AS token, blob_key, language, text`);
   const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0];
-  return row ? { id: String(row.id), blobKey: String(row.blob_key), language: String(row.language), layerText: String(row.text) } : undefined;
+  return row ? { id: String(row.id), token: String(row.token), blobKey: String(row.blob_key), language: String(row.language), layerText: String(row.text) } : undefined;
 }
 
-export async function startOcrWorker(opts: { db: Database; blobs: BlobStore; log: FastifyBaseLogger }): Promise<OcrQueue> {
+export async function startOcrWorker(opts: { db: Database; blobs: BlobStore; log: FastifyBaseLogger; onlyProcess: boolean }): Promise<OcrQueue> {
   const { db, blobs, log } = opts;
-  await db.update(researchPatientFiles).set({ textStatus: 'ocr_pending' }).where(eq(researchPatientFiles.textStatus, 'ocr_running'));
+  // The embedded database has no other process: whatever it left running was interrupted.
+  if (opts.onlyProcess) await db.update(researchPatientFiles).set({ textStatus: 'ocr_pending', ocrLockedUntil: null }).where(eq(researchPatientFiles.textStatus, 'ocr_running'));
   const abort = new AbortController();
   let wake: () => void = () => undefined;
   const idle = new Set<() => void>();
 
-  async function readOne(job: Claimed) {
+  async function readOne(claimed: Claimed) {
+    let job = claimed;
+    const renew = setInterval(() => {
+      void db
+        .update(researchPatientFiles)
+        .set({ ocrLockedUntil: lease })
+        .where(heldBy(job))
+        .returning({ token: sql<string>`${researchPatientFiles.ocrLockedUntil}::text` })
+        .then(([row]) => {
+          if (row) job = { ...job, token: row.token };
+        })
+        .catch(() => undefined);
+    }, RENEW_EVERY_MS);
+    try {
+      await readPages(job, () => job);
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  async function readPages(claimed: Claimed, current: () => Claimed) {
+    const job = claimed;
     try {
       // The decrypted copy and its page images exist only while the pages are read, in DATA_DIR's scratch space.
       const text = await blobs.withLocalFile(job.blobKey, (file, workDir) => ocrPdf(file, workDir, job.language as Language, abort.signal));
       // The few words of a text layer (a stamp, a header) stay when the pages themselves yield nothing.
       const textStatus = text ? 'ocr_done' : job.layerText.trim() ? 'read' : 'no_text';
-      await db.update(researchPatientFiles).set({ text: storableText(text) || job.layerText, textStatus }).where(eq(researchPatientFiles.id, job.id));
+      await db.update(researchPatientFiles).set({ text: storableText(text) || job.layerText, textStatus, ocrLockedUntil: null }).where(heldBy(current()));
     } catch (err) {
       if (abort.signal.aborted) {
-        // Stopping: the file goes back to the queue for the next start.
-        await db.update(researchPatientFiles).set({ textStatus: 'ocr_pending' }).where(eq(researchPatientFiles.id, job.id)).catch(() => undefined);
+        // Stopping: the file goes back to the queue, for this or another worker.
+        await db.update(researchPatientFiles).set({ textStatus: 'ocr_pending', ocrLockedUntil: null }).where(heldBy(current())).catch(() => undefined);
         return;
       }
       log.warn({ file: job.id, err: describeErrorSafely(err) }, 'scanned record could not be read');
-      await db.update(researchPatientFiles).set({ textStatus: job.layerText.trim() ? 'read' : 'no_text' }).where(eq(researchPatientFiles.id, job.id));
+      await db
+        .update(researchPatientFiles)
+        .set({ textStatus: job.layerText.trim() ? 'read' : 'no_text', ocrLockedUntil: null })
+        .where(heldBy(current()))
+        .catch((e: unknown) => log.error({ file: job.id, err: describeErrorSafely(e) }, 'scanned record result not recorded; read again when its lease passes'));
     }
   }
 

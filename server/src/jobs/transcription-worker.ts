@@ -3,6 +3,11 @@
  * `pending`, a worker claims it (FOR UPDATE SKIP LOCKED, so several processes can share the work), and it ends
  * `done`, `failed` after its retries, or `unavailable` when the server has no speech engine. A part being
  * worked on when the process dies is claimed again once its lock expires: nothing is lost on restart.
+ *
+ * Exactly once: the lock's expiry, to the millisecond, is the claim's token. A worker records its result only
+ * while the row still carries its token, so a worker that stalled past its lock (and whose part another worker
+ * took) writes nothing. A worker told to stop finishes its parts for up to STOP_GRACE_MS, then hands the rest
+ * back at once (pending again, the attempt not counted) instead of leaving them locked for minutes.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -17,19 +22,24 @@ import { describeErrorSafely } from '../http/safe-errors.js';
 export const MAX_ATTEMPTS = 3;
 const LOCK_MINUTES = 5;
 const IDLE_POLL_MS = 2000;
+/** How long a stopping worker goes on with the parts it holds before it hands them back. */
+export const STOP_GRACE_MS = 10_000;
 
 /** 5 s, 20 s, 80 s… between attempts. */
 export const retryDelayMs = (attempts: number) => 5000 * 4 ** Math.max(0, attempts - 1);
 
-export type TranscriptionQueue = { wake(): void; stop(): Promise<void>; drain(): Promise<void> };
+export type TranscriptionQueue = { wake(): void; stop(graceMs?: number): Promise<void>; drain(): Promise<void> };
 
 /** A claimed part, with what its owner decides: the transcript's language and whether the audio is kept. */
-type Claimed = { id: string; blobKey: string; mimeType: string; attempts: number; language: string; keepAudio: boolean };
+type Claimed = { id: string; token: string; blobKey: string; mimeType: string; attempts: number; language: string; keepAudio: boolean };
+
+/** Only the worker whose claim the row still carries may change it. */
+const heldBy = (job: Claimed) => and(eq(audioChunks.id, job.id), eq(audioChunks.transcriptionStatus, 'processing'), sql`${audioChunks.lockedUntil} = ${job.token}::timestamptz`);
 
 async function claimNext(db: Database): Promise<Claimed | undefined> {
   const result = await db.execute(sql`
     UPDATE ${audioChunks} SET transcription_status = 'processing', attempts = attempts + 1,
-      locked_until = now() + (${LOCK_MINUTES} * interval '1 minute')
+      locked_until = date_trunc('milliseconds', clock_timestamp() + (${LOCK_MINUTES} * interval '1 minute'))
     WHERE id = (
       SELECT id FROM ${audioChunks}
       WHERE (transcription_status = 'pending' AND next_attempt_at <= now())
@@ -37,7 +47,7 @@ async function claimNext(db: Database): Promise<Claimed | undefined> {
       ORDER BY created_at, "order"
       LIMIT 1
       FOR UPDATE SKIP LOCKED)
-    RETURNING id, blob_key, mime_type, attempts, session_id`);
+    RETURNING id, locked_until::text AS token, blob_key, mime_type, attempts, session_id`);
   const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0];
   if (!row) return undefined;
   const [owner] = await db
@@ -45,7 +55,7 @@ async function claimNext(db: Database): Promise<Claimed | undefined> {
     .from(consultationSessions)
     .innerJoin(users, eq(users.id, consultationSessions.userId))
     .where(eq(consultationSessions.id, String(row.session_id)));
-  return { id: String(row.id), blobKey: String(row.blob_key), mimeType: String(row.mime_type), attempts: Number(row.attempts), language: owner?.language ?? 'en', keepAudio: owner?.keepAudio ?? true };
+  return { id: String(row.id), token: String(row.token), blobKey: String(row.blob_key), mimeType: String(row.mime_type), attempts: Number(row.attempts), language: owner?.language ?? 'en', keepAudio: owner?.keepAudio ?? true };
 }
 
 export function startTranscriptionWorkers(opts: {
@@ -63,6 +73,7 @@ export function startTranscriptionWorkers(opts: {
   };
   const idleWaiters = new Set<() => void>();
   let busy = 0;
+  const held = new Map<string, Claimed>();
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -84,17 +95,22 @@ export function startTranscriptionWorkers(opts: {
         text: await transcriber.transcribe({ filePath: file, workDir, mimeType: job.mimeType, language: job.language }),
       }));
       // A part the server could not measure keeps the recorder's own figure.
-      await db
+      const recorded = await db
         .update(audioChunks)
         .set({ transcript: text, transcriptionStatus: 'done', ...(durationMs === null ? {} : { durationMs }), lockedUntil: null, lastError: null })
-        .where(eq(audioChunks.id, job.id));
+        .where(heldBy(job))
+        .returning({ id: audioChunks.id });
+      if (!recorded.length) {
+        log.warn({ chunk: job.id }, 'transcription finished after its claim passed to another worker: result dropped');
+        return;
+      }
       if (!job.keepAudio) await discardAudio(db, blobs, job);
     } catch (err) {
       const message = describeErrorSafely(err);
       const unavailable = err instanceof TranscriptionUnavailableError;
       const giveUp = unavailable || job.attempts >= MAX_ATTEMPTS;
       log.warn({ chunk: job.id, attempts: job.attempts, err: message }, giveUp ? 'transcription gave up' : 'transcription will retry');
-      await db
+      const recorded = await db
         .update(audioChunks)
         .set({
           transcriptionStatus: unavailable ? 'unavailable' : giveUp ? 'failed' : 'pending',
@@ -102,8 +118,9 @@ export function startTranscriptionWorkers(opts: {
           lockedUntil: null,
           lastError: message.slice(0, 500),
         })
-        .where(and(eq(audioChunks.id, job.id), eq(audioChunks.transcriptionStatus, 'processing')));
-      if (giveUp && !unavailable && !job.keepAudio) await discardAudio(db, blobs, job);
+        .where(heldBy(job))
+        .returning({ id: audioChunks.id });
+      if (recorded.length && giveUp && !unavailable && !job.keepAudio) await discardAudio(db, blobs, job);
     }
   }
 
@@ -123,9 +140,11 @@ export function startTranscriptionWorkers(opts: {
         await sleep(IDLE_POLL_MS);
         continue;
       }
+      held.set(job.id, job);
       try {
-        await processOne(job);
+        await processOne(job).catch((err: unknown) => log.error({ chunk: job.id, err: describeErrorSafely(err) }, 'transcription result not recorded; the part is taken up again when its lock expires'));
       } finally {
+        held.delete(job.id);
         busy--;
       }
     }
@@ -142,10 +161,25 @@ export function startTranscriptionWorkers(opts: {
       });
       wakeAll();
     }),
-    async stop() {
+    async stop(graceMs = STOP_GRACE_MS) {
       stopping = true;
       wakeAll();
-      await Promise.all(loops);
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        Promise.all(loops).then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))),
+      ]);
+      clearTimeout(timer);
+      if (finished) return;
+      // Still working: the parts go back to the queue now (their results, should they come, are dropped).
+      for (const job of held.values()) {
+        await db
+          .update(audioChunks)
+          .set({ transcriptionStatus: 'pending', attempts: sql`${audioChunks.attempts} - 1`, lockedUntil: null, nextAttemptAt: sql`now()` })
+          .where(heldBy(job))
+          .catch((err: unknown) => log.error({ chunk: job.id, err: describeErrorSafely(err) }, 'a part could not be handed back; it is taken up when its lock expires'));
+      }
+      log.info({ parts: held.size }, 'transcription stopped: parts in progress handed back to the queue');
     },
   };
 }

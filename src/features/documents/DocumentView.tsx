@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import Markdown from 'react-markdown';
 import { ApiFailureError } from '../../api/client';
 import { documentsApi, type GeneratedDocument } from '../../api/documents';
-import { followDocument } from '../../api/document-stream';
+import { followDocument, StreamEndedEarly } from '../../api/document-stream';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { describeFailure } from '../i18n/api-error-messages';
@@ -14,6 +14,8 @@ import { EvidenceList } from './EvidenceList';
 import { versionNav } from './version-nav';
 
 const POLL_MS = 1000;
+/** Times a stream that ended early is opened again before the view falls back to polling. */
+const STREAM_ATTEMPTS = 4;
 
 /** `readOnly`: an archived consultation, whose versions can be read, copied and exported but not changed. */
 type Props = { sessionId: string; docKey: string; title: string; canGenerate: boolean; readOnly?: boolean; onWritten?: () => void };
@@ -53,8 +55,20 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
     if (doc?.status !== 'generating') return;
     const abort = new AbortController();
     let timer: ReturnType<typeof setInterval> | undefined;
-    setStreamed('');
-    followDocument(sessionId, docKey, (delta) => setStreamed((s) => (s ?? '') + delta), abort.signal)
+    // A stream that ends without an outcome (the server process answering it is restarting) is opened again, through
+    // whichever process answers next; it starts again from the text written so far.
+    const follow = async () => {
+      for (let attempt = 1; ; attempt++) {
+        setStreamed('');
+        try {
+          return await followDocument(sessionId, docKey, (delta) => setStreamed((s) => (s ?? '') + delta), abort.signal);
+        } catch (err) {
+          if (abort.signal.aborted || attempt >= STREAM_ATTEMPTS || !(err instanceof StreamEndedEarly)) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+        }
+      }
+    };
+    follow()
       .catch(() => {
         if (!abort.signal.aborted) timer = setInterval(() => void load(), POLL_MS);
       })

@@ -1,0 +1,158 @@
+/**
+ * Jobs across processes: a part is transcribed once however many workers run (a claim's token fences a worker
+ * that stalled past its lock), a stopping worker hands its parts back at once, and with ROLE=api / ROLE=worker
+ * the API stores and wakes while the worker transcribes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Transcriber } from '../ai/transcriber.js';
+import { audioChunks } from '../db/schema.js';
+import { makeWebm, multipartAudio } from '../test-support/audio-fixtures.js';
+import { bearer, createUser, login } from '../test-support/factories.js';
+import { createTestApp, usingPostgres, type TestApp } from '../test-support/test-app.js';
+import { startTranscriptionWorkers } from './transcription-worker.js';
+
+/** An engine that answers only when the test lets it, counting the calls. */
+function heldEngine(text: string) {
+  let release: () => void = () => undefined;
+  let gate = new Promise<void>((resolve) => (release = resolve));
+  const engine = {
+    calls: 0,
+    release: () => release(),
+    rearm: () => (gate = new Promise<void>((resolve) => (release = resolve))),
+    transcriber: {
+      info: { engine: 'local', languages: ['en'] },
+      async transcribe() {
+        engine.calls++;
+        await gate;
+        return text;
+      },
+    } satisfies Transcriber,
+  };
+  return engine;
+}
+
+let dir: string;
+let tone: Buffer;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'cn-roles-'));
+  tone = makeWebm(dir, 'tone', 1);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function uploadPart(t: TestApp, order = 0) {
+  const u = await createUser(t);
+  const headers = bearer(await login(t, u.email, u.password));
+  const id: string = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  const m = multipartAudio(order, tone);
+  const res = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload });
+  expect(res.statusCode).toBe(201);
+  return id;
+}
+
+const partOf = async (t: TestApp, sessionId: string) => (await t.ctx.db.select().from(audioChunks).where(eq(audioChunks.sessionId, sessionId)))[0]!;
+
+async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('a part is transcribed once', () => {
+  it('a stopping worker hands back the part it holds at once, and its late answer is dropped', async () => {
+    const engine = heldEngine('late words');
+    const t = await createTestApp({ TRANSCRIPTION_WORKERS: '1' }, { transcriber: engine.transcriber });
+    try {
+      const id = await uploadPart(t);
+      await until('claimed', () => partOf(t, id), (p) => p.transcriptionStatus === 'processing');
+      await t.ctx.transcriptionQueue.stop(50);
+      const handedBack = await partOf(t, id);
+      expect(handedBack).toMatchObject({ transcriptionStatus: 'pending', attempts: 0, lockedUntil: null, transcript: null });
+      engine.release();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await partOf(t, id)).toMatchObject({ transcriptionStatus: 'pending', transcript: null });
+    } finally {
+      engine.release();
+      await t.close();
+    }
+  });
+
+  it('a worker that stalled past its lock writes nothing over the worker that took the part', async () => {
+    const slow = heldEngine('stalled words');
+    const t = await createTestApp({ TRANSCRIPTION_WORKERS: '1' }, { transcriber: slow.transcriber });
+    const fast = heldEngine('fresh words');
+    fast.release();
+    try {
+      const id = await uploadPart(t);
+      await until('claimed', () => partOf(t, id), (p) => p.transcriptionStatus === 'processing');
+      // The first worker's lock has passed (it stalled): a second worker claims the part and transcribes it.
+      await t.ctx.db.update(audioChunks).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(audioChunks.sessionId, id));
+      const second = startTranscriptionWorkers({ db: t.ctx.db, blobs: t.ctx.blobs, transcriber: fast.transcriber, workers: 1, log: t.app.log });
+      await until('done by the second worker', () => partOf(t, id), (p) => p.transcriptionStatus === 'done');
+      await second.stop();
+      slow.release();
+      await t.ctx.transcriptionQueue.stop();
+      const part = await partOf(t, id);
+      expect(part).toMatchObject({ transcriptionStatus: 'done', transcript: 'fresh words', attempts: 2 });
+      expect(slow.calls).toBe(1);
+      expect(fast.calls).toBe(1);
+    } finally {
+      slow.release();
+      await t.close();
+    }
+  });
+});
+
+// Split roles need PostgreSQL (the embedded database serves one process): run by the PostgreSQL pass of the tests.
+describe.runIf(usingPostgres())('ROLE=api and ROLE=worker on one PostgreSQL', () => {
+  let api: TestApp;
+  let worker: TestApp;
+  const apiEngine = heldEngine('never');
+  const workerEngine = heldEngine('from the worker');
+  beforeAll(async () => {
+    workerEngine.release();
+    api = await createTestApp({ ROLE: 'api' }, { transcriber: apiEngine.transcriber });
+    // Same files as the API (one folder here; a bucket in production).
+    worker = await createTestApp({ ROLE: 'worker', DATA_DIR: api.ctx.config.dataDir }, { transcriber: workerEngine.transcriber, sharingDatabaseOf: api });
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await api?.close();
+  });
+
+  it('the API stores the part and wakes the worker, which transcribes it; the API transcribes nothing', async () => {
+    const id = await uploadPart(api);
+    const started = Date.now();
+    await until('transcribed by the worker', () => partOf(api, id), (p) => p.transcriptionStatus === 'done', 5000);
+    // Woken through the event bus, not found at the next 2-second poll.
+    expect(Date.now() - started).toBeLessThan(1900);
+    expect((await partOf(api, id)).transcript).toBe('from the worker');
+    expect(apiEngine.calls).toBe(0);
+    await expect(api.ctx.transcriptionQueue.drain()).rejects.toThrow(/worker/);
+  });
+
+  it('a worker answers its health check and nothing of the API', async () => {
+    expect((await worker.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect((await worker.app.inject({ method: 'POST', url: '/v1/login', payload: { user: { email: 'a@b.c', password: 'x' } } })).statusCode).toBe(404);
+    expect((await worker.app.inject({ method: 'GET', url: '/' })).statusCode).toBe(404);
+  });
+});
+
+describe('stopping', () => {
+  it('the health check says stopping as soon as the process is told to stop', async () => {
+    const t = await createTestApp();
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    const closing = t.close();
+    // preClose has run (draining) before the server stops answering.
+    await new Promise((r) => setImmediate(r));
+    expect(t.ctx.draining.aborted).toBe(true);
+    await closing;
+  });
+});
