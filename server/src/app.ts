@@ -98,7 +98,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const servesApi = config.role !== 'worker';
   const wakeFailed = (err: unknown) => app.log.warn({ err: describeErrorSafely(err) }, 'the workers were not woken; they find the work at their next poll');
   const transcriptionQueue = runsQueues
-    ? startTranscriptionWorkers({ db: opts.db, blobs, transcriber, workers: config.transcriptionWorkers, log: app.log })
+    ? startTranscriptionWorkers({ db: opts.db, blobs, transcriber, workers: config.transcriptionWorkers, log: app.log, leaseSeconds: config.jobLeaseSeconds })
     : queueElsewhere(events, 'transcription', wakeFailed);
   const ocrQueue = runsQueues ? await startOcrWorker({ db: opts.db, blobs, log: app.log, onlyProcess: !config.databaseUrl }) : queueElsewhere(events, 'ocr', wakeFailed);
   const wakeSubscriptions = config.role === 'worker' ? [wakeOnRequest(events, 'transcription', transcriptionQueue), wakeOnRequest(events, 'ocr', ocrQueue)] : [];

@@ -21,6 +21,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(60),
   PUBLIC_URL: z.string().url().optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(12 * 60 * 60),
@@ -165,6 +166,8 @@ export type Config = {
    * sweep; HTTP only for /healthz). Split roles need PostgreSQL: the embedded database belongs to one process.
    */
   role: 'all' | 'api' | 'worker';
+  /** How long a transcription claim holds without renewal: how long the part of a worker that died waits. */
+  jobLeaseSeconds: number;
 };
 
 export class ConfigError extends Error {}
@@ -187,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
     role: e.ROLE,
+    jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     jwtSecret: e.JWT_SECRET ?? readOrCreateSecret(dataDir, 'jwt-secret'),
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,

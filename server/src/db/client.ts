@@ -22,6 +22,9 @@ export type DatabaseHandle = {
   close: () => Promise<void>;
 };
 
+/** An arbitrary constant naming this application's migration lock. */
+const MIGRATION_LOCK = 4_173_920_561;
+
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** `dataDir: ':memory:'` keeps a PGlite database in memory (tests, benchmarks). */
@@ -32,8 +35,17 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     // the pool discards it and opens a new one on the next query.
     pool.on('error', (err) => opts.onIdleError?.(err));
     const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
-    await seedReferenceData(db as unknown as Database);
+    // Processes starting together (a rolling deploy) migrate one at a time: the others wait, then find nothing
+    // left to do, instead of both creating the same tables.
+    const lock = await pool.connect();
+    try {
+      await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await migratePg(db, { migrationsFolder });
+      await seedReferenceData(db as unknown as Database);
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      lock.release();
+    }
     return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
   }
   const client = opts.dataDir === ':memory:' ? await PGlite.create() : await PGlite.create(path.join(opts.dataDir, 'db'));

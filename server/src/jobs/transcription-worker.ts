@@ -4,7 +4,7 @@
  * `done`, `failed` after its retries, or `unavailable` when the server has no speech engine. A part being
  * worked on when the process dies is claimed again once its lock expires: nothing is lost on restart.
  *
- * Exactly once: the lock's expiry, to the millisecond, is the claim's token. A worker records its result only
+ * Exactly once: the lock's expiry, to the millisecond, is the claim's token (renewed with the lock). A worker records its result only
  * while the row still carries its token, so a worker that stalled past its lock (and whose part another worker
  * took) writes nothing. A worker told to stop finishes its parts for up to STOP_GRACE_MS, then hands the rest
  * back at once (pending again, the attempt not counted) instead of leaving them locked for minutes.
@@ -20,7 +20,8 @@ import { discardAudio } from './retention.js';
 import { describeErrorSafely } from '../http/safe-errors.js';
 
 export const MAX_ATTEMPTS = 3;
-const LOCK_MINUTES = 5;
+/** A claim's lock, renewed every third of it while the engine works: a dead worker's part waits this long at most. */
+export const DEFAULT_LEASE_SECONDS = 60;
 const IDLE_POLL_MS = 2000;
 /** How long a stopping worker goes on with the parts it holds before it hands them back. */
 export const STOP_GRACE_MS = 10_000;
@@ -31,15 +32,17 @@ export const retryDelayMs = (attempts: number) => 5000 * 4 ** Math.max(0, attemp
 export type TranscriptionQueue = { wake(): void; stop(graceMs?: number): Promise<void>; drain(): Promise<void> };
 
 /** A claimed part, with what its owner decides: the transcript's language and whether the audio is kept. */
-type Claimed = { id: string; token: string; blobKey: string; mimeType: string; attempts: number; language: string; keepAudio: boolean };
+type Claimed = { id: string; /** Changes with each renewal of the lock. */ token: string; blobKey: string; mimeType: string; attempts: number; language: string; keepAudio: boolean };
 
 /** Only the worker whose claim the row still carries may change it. */
 const heldBy = (job: Claimed) => and(eq(audioChunks.id, job.id), eq(audioChunks.transcriptionStatus, 'processing'), sql`${audioChunks.lockedUntil} = ${job.token}::timestamptz`);
 
-async function claimNext(db: Database): Promise<Claimed | undefined> {
+const leaseFrom = (seconds: number) => sql`date_trunc('milliseconds', clock_timestamp() + ${seconds} * interval '1 second')`;
+
+async function claimNext(db: Database, leaseSeconds: number): Promise<Claimed | undefined> {
   const result = await db.execute(sql`
     UPDATE ${audioChunks} SET transcription_status = 'processing', attempts = attempts + 1,
-      locked_until = date_trunc('milliseconds', clock_timestamp() + (${LOCK_MINUTES} * interval '1 minute'))
+      locked_until = ${leaseFrom(leaseSeconds)}
     WHERE id = (
       SELECT id FROM ${audioChunks}
       WHERE (transcription_status = 'pending' AND next_attempt_at <= now())
@@ -64,8 +67,33 @@ export function startTranscriptionWorkers(opts: {
   transcriber: Transcriber;
   workers: number;
   log: FastifyBaseLogger;
+  leaseSeconds?: number;
 }): TranscriptionQueue {
   const { db, blobs, transcriber, log } = opts;
+  const leaseSeconds = opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+
+  /**
+   * Keeps the claim's lock while the engine works. `settle` stops renewing and waits for a renewal under way, so
+   * the result is recorded under the token the row carries.
+   */
+  function keepLease(job: Claimed) {
+    let inFlight: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      inFlight = inFlight.then(async () => {
+        const [row] = await db
+          .update(audioChunks)
+          .set({ lockedUntil: leaseFrom(leaseSeconds) })
+          .where(heldBy(job))
+          .returning({ token: sql<string>`${audioChunks.lockedUntil}::text` })
+          .catch(() => []);
+        if (row) job.token = row.token;
+      });
+    }, (leaseSeconds * 1000) / 3);
+    return async () => {
+      clearInterval(timer);
+      await inFlight;
+    };
+  }
   let stopping = false;
   const wakers = new Set<() => void>();
   const wakeAll = () => {
@@ -87,6 +115,15 @@ export function startTranscriptionWorkers(opts: {
     });
 
   async function processOne(job: Claimed) {
+    const settle = keepLease(job);
+    try {
+      await transcribeAndRecord(job, settle);
+    } finally {
+      await settle();
+    }
+  }
+
+  async function transcribeAndRecord(job: Claimed, settle: () => Promise<void>) {
     try {
       // The decrypted copy, and whatever the engine converts it to, exist only while the engine reads it (removed
       // before the row is updated), in DATA_DIR's scratch space.
@@ -94,6 +131,7 @@ export function startTranscriptionWorkers(opts: {
         durationMs: await measureDurationMs(file).catch(() => null),
         text: await transcriber.transcribe({ filePath: file, workDir, mimeType: job.mimeType, language: job.language }),
       }));
+      await settle();
       // A part the server could not measure keeps the recorder's own figure.
       const recorded = await db
         .update(audioChunks)
@@ -106,6 +144,7 @@ export function startTranscriptionWorkers(opts: {
       }
       if (!job.keepAudio) await discardAudio(db, blobs, job);
     } catch (err) {
+      await settle();
       const message = describeErrorSafely(err);
       const unavailable = err instanceof TranscriptionUnavailableError;
       const giveUp = unavailable || job.attempts >= MAX_ATTEMPTS;
@@ -130,7 +169,7 @@ export function startTranscriptionWorkers(opts: {
       busy++;
       let job: Claimed | undefined;
       try {
-        job = await claimNext(db);
+        job = await claimNext(db, leaseSeconds);
       } catch (err) {
         if (!stopping) log.error({ err }, 'could not claim a transcription job');
       }

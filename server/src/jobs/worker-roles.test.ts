@@ -156,3 +156,26 @@ describe('stopping', () => {
     await closing;
   });
 });
+
+describe('the lock of a part', () => {
+  it('is renewed while the engine works, so a long transcription is not taken by another worker', async () => {
+    const slow = heldEngine('long words');
+    const t = await createTestApp({ TRANSCRIPTION_WORKERS: '1', JOB_LEASE_SECONDS: '3' }, { transcriber: slow.transcriber });
+    try {
+      const id = await uploadPart(t);
+      const first = await until('claimed', () => partOf(t, id), (p) => p.transcriptionStatus === 'processing');
+      // Longer than the lock: without renewal another claim would take the part.
+      await new Promise((r) => setTimeout(r, 4000));
+      const later = await partOf(t, id);
+      expect(later.transcriptionStatus).toBe('processing');
+      expect(later.lockedUntil!.getTime()).toBeGreaterThan(first.lockedUntil!.getTime());
+      expect(later.attempts).toBe(1);
+      slow.release();
+      await until('done', () => partOf(t, id), (p) => p.transcriptionStatus === 'done');
+      expect((await partOf(t, id)).transcript).toBe('long words');
+    } finally {
+      slow.release();
+      await t.close();
+    }
+  });
+});
