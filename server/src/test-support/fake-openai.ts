@@ -9,7 +9,8 @@ export type Behaviour = { status: number; retryAfterMs?: number } | { text: stri
 export type Received = { path: string; headers: IncomingMessage['headers']; body: string };
 
 /** `port` 0 takes any free one; a browser test gives a fixed one, where the server under test looks for engines. */
-export async function startFakeOpenAi(script: Behaviour[], port = 0) {
+/** `script`: behaviours taken in turn, or a function choosing one for each request (by its path). */
+export async function startFakeOpenAi(script: Behaviour[] | ((path: string) => Behaviour), port = 0) {
   const received: Received[] = [];
   const server: Server = createServer(async (req, res) => {
     const parts: Buffer[] = [];
@@ -22,7 +23,7 @@ export async function startFakeOpenAi(script: Behaviour[], port = 0) {
       res.end(JSON.stringify({ object: 'list', data: [{ id: 'whisper-large-v3', object: 'model' }, { id: 'llama3.2:3b', object: 'model' }] }));
       return;
     }
-    const next = script.shift() ?? { text: 'ok' };
+    const next = (typeof script === 'function' ? script(req.url ?? '') : script.shift()) ?? { text: 'ok' };
     if ('status' in next) {
       res.writeHead(next.status, { 'content-type': 'application/json', ...(next.retryAfterMs ? { 'retry-after-ms': String(next.retryAfterMs) } : {}) });
       res.end(JSON.stringify({ error: { message: `scripted ${next.status}`, type: 'server_error' } }));

@@ -1,0 +1,130 @@
+/**
+ * Beyond one process, on PostgreSQL (BENCH_DATABASE_URL, or a throwaway server started here):
+ *  1. recorded-part ingest with 1 and with 3 API processes behind the same proxy (parts on a shared folder,
+ *     transcription off so that only ingest is measured), 200 and 1,000 concurrent recorders;
+ *  2. active-status polls per second on one API process against a bare Fastify route in the same run;
+ *  3. how many consultations one worker process transcribes in real time with the local speech engine.
+ * Every server is its own Node process (server/src/main.ts with its ROLE); the load comes from other processes.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { inArray, sql } from 'drizzle-orm';
+import { createSessionTokens } from '../server/src/auth/session-tokens.js';
+import { hashPassword } from '../server/src/auth/passwords.js';
+import { openDatabase } from '../server/src/db/client.js';
+import { audioChunks, consultationSessions, users } from '../server/src/db/schema.js';
+import { makeWebm, speechWebm } from '../server/src/test-support/audio-fixtures.js';
+import { startBalancer } from '../server/src/test-support/balancer.js';
+import { sharedSettings, startServerProcess, type ServerProcess } from '../server/src/test-support/cluster.js';
+// @ts-expect-error -- a plain ES module of the project's scripts, without type declarations
+import { startThrowawayPostgres } from '../scripts/lib/postgres.mjs';
+import { load, startHelloWorld } from './support.js';
+
+const run = promisify(execFile);
+const LEVELS = (process.env.BENCH_LEVELS ?? '200,1000').split(',').map(Number);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const SPEECH_PARTS = Number(process.env.BENCH_SPEECH_PARTS ?? 24);
+
+const pgServer = process.env.BENCH_DATABASE_URL ? undefined : ((await startThrowawayPostgres()) as { url: string; stop(): void });
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? pgServer!.url;
+const dir = mkdtempSync(path.join(tmpdir(), 'cn-cluster-'));
+const files = path.join(dir, 'files');
+const database = await openDatabase({ databaseUrl, dataDir: dir });
+const shared = sharedSettings({ databaseUrl, s3Env: {}, env: { DATA_DIR: files, LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '100000' } });
+// Every process must seal and open files with the same master key: a setting, not a file each makes.
+shared.ENCRYPTION_KEY = Buffer.alloc(32, 3).toString('base64');
+const tokens = createSessionTokens(database.db, { secret: shared.JWT_SECRET!, ttlSeconds: 3600 });
+const passwordHash = await hashPassword('bench-password');
+
+async function recorders(n: number, prefix: string) {
+  const people = await database.db
+    .insert(users)
+    .values(Array.from({ length: n }, (_, i) => ({ name: `Bench ${i}`, email: `${prefix}-${i}-${Date.now()}@clinic.test`, passwordHash })))
+    .returning({ id: users.id });
+  const sessions = await database.db
+    .insert(consultationSessions)
+    .values(people.map((p) => ({ userId: p.id, consultationTypeId: 'general_consultation' })))
+    .returning({ id: consultationSessions.id, userId: consultationSessions.userId });
+  return Promise.all(sessions.map(async (s) => ({ id: s.id, token: await tokens.issue(s.userId) })));
+}
+
+async function startAll(names: string[], role: 'api' | 'worker', extra: Record<string, string> = {}) {
+  return Promise.all(names.map((name) => startServerProcess(name, role, shared, extra)));
+}
+const stopAll = (ps: ServerProcess[]) => Promise.all(ps.map((p) => p.stop('SIGTERM')));
+
+// 1. Ingest, 1 vs 3 API processes.
+const part = makeWebm(dir, 'part', 5);
+console.log(`\nRecorded-part ingest on PostgreSQL through a proxy (a ${(part.length / 1024).toFixed(1)} KB part every 5 s per recorder, ${ROUNDS} rounds)`);
+console.log('  API processes  recorders  parts/s  p50 ms  p99 ms  failures');
+for (const count of [1, 3]) {
+  const apis = await startAll(Array.from({ length: count }, (_, i) => `ingest-api${i + 1}`), 'api');
+  const proxy = await startBalancer(apis.map((p) => p.base));
+  for (const n of LEVELS) {
+    const sessions = await recorders(n, `ingest${count}x${n}`);
+    const file = path.join(dir, `load-${count}-${n}.json`);
+    writeFileSync(file, JSON.stringify({ base: proxy.base, part: part.toString('base64'), rounds: ROUNDS, sessions }));
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/chunk-load.ts', file], { maxBuffer: 1024 * 1024 });
+    const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as { perSecond: number; p50: number; p99: number; failures: number };
+    console.log(`  ${String(count).padStart(13)}  ${String(n).padStart(9)}  ${r.perSecond.toFixed(1).padStart(7)}  ${r.p50.toFixed(0).padStart(6)}  ${r.p99.toFixed(0).padStart(6)}  ${String(r.failures).padStart(8)}`);
+  }
+  await proxy.close();
+  await stopAll(apis);
+}
+
+// 2. Active-status polls on one API process (its own Node process) against a bare Fastify route.
+{
+  const [api] = await startAll(['poll-api'], 'api');
+  const hello = await startHelloWorld();
+  const [person] = await recorders(1, 'poll');
+  const reference = await load(hello.url);
+  const status = await load(`${api!.base}/v1/consultation_sessions/active/status`, { authorization: `Bearer ${person!.token}` });
+  console.log('\nActive-status polls, one API process on PostgreSQL, against a bare Fastify route (same run)');
+  console.log(`  hello-world     ${reference.rps.toFixed(0)} req/s   p99 ${reference.p99} ms`);
+  console.log(`  active/status   ${status.rps.toFixed(0)} req/s   p99 ${status.p99} ms`);
+  console.log(`  ratio           ${(status.rps / reference.rps).toFixed(3)} (goal ≥ 0.5)`);
+  await hello.close();
+  await stopAll([api!]);
+}
+
+// 3. One worker process, local speech engine: consultations transcribed in real time.
+{
+  const speech = readFileSync(
+    speechWebm(dir, 'speech', 'The patient has had a dry cough for three days, no fever, and takes ibuprofen four hundred milligrams when needed.'),
+  );
+  const [api] = await startAll(['speech-api'], 'api');
+  const sessions = await recorders(SPEECH_PARTS, 'speech');
+  // Every part stored first (no worker yet), so that the worker's rate is measured from a full queue.
+  for (const s of sessions) {
+    const form = new FormData();
+    form.append('order', '0');
+    form.append('audio_file', new Blob([speech], { type: 'audio/webm' }), 'part.webm');
+    const res = await fetch(`${api!.base}/v1/consultation_sessions/${s.id}/audios`, { method: 'POST', body: form, headers: { authorization: `Bearer ${s.token}` } });
+    if (res.status !== 201) throw new Error(`upload answered ${res.status}`);
+  }
+  const ids = sessions.map((s) => s.id);
+  const started = performance.now();
+  const [worker] = await startAll(['speech-worker'], 'worker', { TRANSCRIPTION_ENGINE: 'local', TRANSCRIPTION_WORKERS: '2' });
+  for (;;) {
+    const [row] = await database.db
+      .select({ left: sql<number>`count(*) filter (where ${audioChunks.transcriptionStatus} in ('pending', 'processing'))::int`, audioMs: sql<number>`coalesce(sum(${audioChunks.durationMs}), 0)::int` })
+      .from(audioChunks)
+      .where(inArray(audioChunks.sessionId, ids));
+    if (row!.left === 0) {
+      const wall = (performance.now() - started) / 1000;
+      const audio = row!.audioMs / 1000;
+      console.log('\nOne worker process (TRANSCRIPTION_WORKERS=2), local speech engine, espeak-ng speech, queue full at start');
+      console.log(`  ${SPEECH_PARTS} parts, ${audio.toFixed(1)} s of audio in ${wall.toFixed(1)} s (start-up included): ${(audio / wall).toFixed(1)} consultations in real time`);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stopAll([worker!, api!]);
+}
+
+await database.close();
+pgServer?.stop();
+rmSync(dir, { recursive: true, force: true });
