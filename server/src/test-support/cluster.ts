@@ -10,10 +10,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer, type AddressInfo } from 'node:net';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export type Role = 'api' | 'worker';
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
 
 export type ServerProcess = {
   name: string;
@@ -21,7 +32,7 @@ export type ServerProcess = {
   /** http://127.0.0.1:port */
   base: string;
   child: ChildProcess;
-  /** Every line the process wrote (its JSON log). */
+  /** The last 500 lines the process wrote (its JSON log). */
   lines: string[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM (a graceful stop) or SIGKILL (a crash); resolves when the process has gone. */
@@ -35,7 +46,6 @@ export function sharedSettings(opts: { databaseUrl: string; s3Env: Record<string
     JWT_SECRET: randomBytes(32).toString('hex'),
     AUDIT_KEY: randomBytes(32).toString('base64'),
     HOST: '127.0.0.1',
-    PORT: '0',
     LOG_LEVEL: 'info',
     PUBLIC_URL: 'http://clinic.test',
     ...opts.s3Env,
@@ -47,9 +57,10 @@ export async function startServerProcess(name: string, role: Role, shared: Recor
   // Its own folder, as on its own machine, unless the deployment shares one (files on a shared volume).
   const given = extra.DATA_DIR ?? shared.DATA_DIR;
   const dataDir = given ?? mkdtempSync(path.join(tmpdir(), `cn-${name}-`));
+  const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
     cwd: root,
-    env: { ...process.env, ...shared, ...extra, ROLE: role, DATA_DIR: dataDir, WEB_DIST: path.join(dataDir, 'no-web-build') },
+    env: { ...process.env, ...shared, ...extra, ROLE: role, PORT: String(port), DATA_DIR: dataDir, WEB_DIST: path.join(dataDir, 'no-web-build') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
@@ -59,32 +70,31 @@ export async function startServerProcess(name: string, role: Role, shared: Recor
       resolve({ code, signal });
     }),
   );
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s:\n${lines.slice(-20).join('\n')}`)), 60_000);
-    const read = (stream: NodeJS.ReadableStream) => {
-      let rest = '';
-      stream.on('data', (chunk: Buffer) => {
-        rest += chunk.toString('utf8');
-        let end: number;
-        while ((end = rest.indexOf('\n')) >= 0) {
-          const line = rest.slice(0, end);
-          rest = rest.slice(end + 1);
-          lines.push(line);
-          const ready = /Ready on http:\/\/localhost:(\d+)/.exec(line);
-          if (ready) {
-            clearTimeout(timer);
-            resolve(`http://127.0.0.1:${ready[1]}`);
-          }
-        }
-      });
-    };
-    read(child.stdout!);
-    read(child.stderr!);
-    void exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited (${code ?? signal}) before it was ready:\n${lines.slice(-20).join('\n')}`));
+  const read = (stream: NodeJS.ReadableStream) => {
+    let rest = '';
+    stream.on('data', (chunk: Buffer) => {
+      rest += chunk.toString('utf8');
+      let end: number;
+      while ((end = rest.indexOf('\n')) >= 0) {
+        lines.push(rest.slice(0, end));
+        if (lines.length > 500) lines.splice(0, lines.length - 500);
+        rest = rest.slice(end + 1);
+      }
     });
-  });
+  };
+  read(child.stdout!);
+  read(child.stderr!);
+  // Ready when it answers its health check (whatever LOG_LEVEL says).
+  const base = `http://127.0.0.1:${port}`;
+  let gone: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  void exited.then((end) => (gone = end));
+  for (const started = Date.now(); ; ) {
+    if (gone) throw new Error(`${name} exited (${gone.code ?? gone.signal}) before it was ready:\n${lines.slice(-20).join('\n')}`);
+    if (Date.now() - started > 60_000) throw new Error(`${name} did not start within 60 s:\n${lines.slice(-20).join('\n')}`);
+    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
   return {
     name,
     role,
