@@ -1,7 +1,7 @@
 /**
  * Beyond one process, on PostgreSQL (BENCH_DATABASE_URL, or a throwaway server started here):
- *  1. recorded-part ingest with 1 and with 3 API processes behind the same proxy (parts on a shared folder,
- *     transcription off so that only ingest is measured), 200 and 1,000 concurrent recorders;
+ *  1. recorded-part ingest with 1 API process (straight, and behind the proxy) and with 3 behind the proxy
+ *     (parts on a shared folder, no worker so that only ingest is measured), 200 and 1,000 concurrent recorders;
  *  2. active-status polls per second on one API process against a bare Fastify route in the same run;
  *  3. how many consultations one worker process transcribes in real time with the local speech engine.
  * Every server is its own Node process (server/src/main.ts with its ROLE); the load comes from other processes.
@@ -59,19 +59,21 @@ const stopAll = (ps: ServerProcess[]) => Promise.all(ps.map((p) => p.stop('SIGTE
 // 1. Ingest, 1 vs 3 API processes.
 const part = makeWebm(dir, 'part', 5);
 console.log(`\nRecorded-part ingest on PostgreSQL through a proxy (a ${(part.length / 1024).toFixed(1)} KB part every 5 s per recorder, ${ROUNDS} rounds)`);
-console.log('  API processes  recorders  parts/s  p50 ms  p99 ms  failures');
-for (const count of [1, 3]) {
+console.log('  API processes        recorders  parts/s  p50 ms  p99 ms  failures');
+// One process straight, then through the proxy (its own cost, in this same process), then three behind it.
+for (const { count, proxied } of [{ count: 1, proxied: false }, { count: 1, proxied: true }, { count: 3, proxied: true }]) {
   const apis = await startAll(Array.from({ length: count }, (_, i) => `ingest-api${i + 1}`), 'api');
-  const proxy = await startBalancer(apis.map((p) => p.base));
+  const proxy = proxied ? await startBalancer(apis.map((p) => p.base)) : undefined;
   for (const n of LEVELS) {
-    const sessions = await recorders(n, `ingest${count}x${n}`);
-    const file = path.join(dir, `load-${count}-${n}.json`);
-    writeFileSync(file, JSON.stringify({ base: proxy.base, part: part.toString('base64'), rounds: ROUNDS, sessions }));
+    const sessions = await recorders(n, `ingest${count}x${n}${proxied}`);
+    const file = path.join(dir, `load-${count}-${n}-${proxied}.json`);
+    writeFileSync(file, JSON.stringify({ base: proxy?.base ?? apis[0]!.base, part: part.toString('base64'), rounds: ROUNDS, sessions }));
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/chunk-load.ts', file], { maxBuffer: 1024 * 1024 });
     const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as { perSecond: number; p50: number; p99: number; failures: number };
-    console.log(`  ${String(count).padStart(13)}  ${String(n).padStart(9)}  ${r.perSecond.toFixed(1).padStart(7)}  ${r.p50.toFixed(0).padStart(6)}  ${r.p99.toFixed(0).padStart(6)}  ${String(r.failures).padStart(8)}`);
+    const label = `${count}${proxied ? ', via the proxy' : ', direct'}`;
+    console.log(`  ${label.padEnd(19)}  ${String(n).padStart(9)}  ${r.perSecond.toFixed(1).padStart(7)}  ${r.p50.toFixed(0).padStart(6)}  ${r.p99.toFixed(0).padStart(6)}  ${String(r.failures).padStart(8)}`);
   }
-  await proxy.close();
+  await proxy?.close();
   await stopAll(apis);
 }
 
@@ -95,6 +97,8 @@ for (const count of [1, 3]) {
   const speech = readFileSync(
     speechWebm(dir, 'speech', 'The patient has had a dry cough for three days, no fever, and takes ibuprofen four hundred milligrams when needed.'),
   );
+  // The ingest's parts (tones) would be transcribed first: they are removed from the queue.
+  await database.db.delete(audioChunks);
   const [api] = await startAll(['speech-api'], 'api');
   const sessions = await recorders(SPEECH_PARTS, 'speech');
   // Every part stored first (no worker yet), so that the worker's rate is measured from a full queue.

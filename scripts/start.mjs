@@ -8,6 +8,7 @@ import { ensureSystemPackages, OCR_PACKAGES, RUNTIME_PACKAGES } from './lib/syst
 import { ensureClinicalModel } from './lib/clinical-model.mjs';
 import { ensureNpmDependencies } from './lib/npm-deps.mjs';
 import { ensureWebBuild } from './lib/web-build.mjs';
+import { runtimeNode } from './lib/runtime.mjs';
 
 ensureNpmDependencies();
 // Without them the server still starts; consultations then say that no speech engine is available.
@@ -17,7 +18,8 @@ ensureClinicalModel();
 ensureWebBuild();
 
 const port = process.env.PORT ?? '8080';
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { stdio: 'inherit', env: process.env });
+// On the project's Node 24, also on the first start, when this script itself began on the machine's older Node.
+const server = spawn(runtimeNode(), ['--import', 'tsx', 'server/src/main.ts'], { stdio: 'inherit', env: process.env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));
 

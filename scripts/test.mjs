@@ -54,6 +54,8 @@ function finish() {
 }
 
 step('Install npm dependencies', () => ensureNpmDependencies());
+// npm scripts put node_modules/.bin first on the PATH: every step below runs on the project's Node 24.
+step('Runtime', () => run('node', ['-e', "const v = process.versions.node; console.log('Node.js ' + v); process.exit(Number(v.split('.')[0]) >= 24 ? 0 : 1)"]));
 step('Install system packages for the tests', () =>
   ensureSystemPackages(
     [PACKAGES.chromium, PACKAGES.postgresql, PACKAGES.fonts, PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel, PACKAGES.pocketsphinxTestdata, PACKAGES.espeak, PACKAGES.irstlm, PACKAGES.sphinxbaseUtils, ...OCR_PACKAGES],
