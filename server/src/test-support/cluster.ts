@@ -53,12 +53,13 @@ export function sharedSettings(opts: { databaseUrl: string; s3Env: Record<string
   };
 }
 
-export async function startServerProcess(name: string, role: Role, shared: Record<string, string>, extra: Record<string, string> = {}): Promise<ServerProcess> {
+/** `nodeArgs`: options for Node itself (a profiler: `--cpu-prof`, which NODE_OPTIONS refuses). */
+export async function startServerProcess(name: string, role: Role, shared: Record<string, string>, extra: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServerProcess> {
   // Its own folder, as on its own machine, unless the deployment shares one (files on a shared volume).
   const given = extra.DATA_DIR ?? shared.DATA_DIR;
   const dataDir = given ?? mkdtempSync(path.join(tmpdir(), `cn-${name}-`));
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'server/src/main.ts')], {
     cwd: root,
     env: { ...process.env, ...shared, ...extra, ROLE: role, PORT: String(port), DATA_DIR: dataDir, WEB_DIST: path.join(dataDir, 'no-web-build') },
     stdio: ['ignore', 'pipe', 'pipe'],
