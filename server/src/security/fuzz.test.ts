@@ -23,9 +23,10 @@ import { createTestApp, type TestApp } from '../test-support/test-app.js';
 
 /**
  * Tables a refused request may still write to, by design: the audit log records refused attempts, and the
- * sign-in back-off counts failures. Every other table must be byte-for-byte the same after a refusal.
+ * sign-in back-off counts failures, the rate limits count requests. Every other table must be byte-for-byte the same
+ * after a refusal.
  */
-const BOOKKEEPING_TABLES = new Set(['audit_events', 'login_failures', 'login_known_sources', 'login_backoff', 'used_integration_tokens', '__drizzle_migrations']);
+const BOOKKEEPING_TABLES = new Set(['audit_events', 'login_failures', 'login_known_sources', 'login_backoff', 'rate_limit_windows', 'used_integration_tokens', '__drizzle_migrations']);
 
 let t: TestApp;
 let dir: string;

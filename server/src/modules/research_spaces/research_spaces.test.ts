@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TextGenerator } from '../../ai/text-generator.js';
-import { eq } from 'drizzle-orm';
-import { organizations, trialScreenings } from '../../db/schema.js';
+import { eq, sql } from 'drizzle-orm';
+import { organizations, researchPatientFiles, trialScreenings } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { DIA3_DESCRIPTION, scannedRecordPdf, textRecordPdf as pdf } from '../../../../tests/fixtures/patient-records.js';
@@ -169,6 +169,17 @@ describe('research spaces without AI', () => {
     const [result] = (await t.app.inject({ method: 'GET', url: `${base}/results`, headers: u.headers })).json().results;
     expect(result).toMatchObject({ pre_evaluation: 'fit', criteria_met: 4 });
     expect(result.criteria.find((c: { definition: string }) => c.definition.startsWith('HbA1c')).evidence).toContain('9,1');
+
+    // Another worker holds the file (its lease runs): left alone. Once that lease has passed (the worker died), it is
+    // read again here, and only the holder of the new lease records the text.
+    const fileId: string = patient.files[0].id;
+    const row = async () => (await t.ctx.db.select().from(researchPatientFiles).where(eq(researchPatientFiles.id, fileId)))[0]!;
+    await t.ctx.db.update(researchPatientFiles).set({ textStatus: 'ocr_running', ocrLockedUntil: sql`now() + interval '1 minute'`, text: '' }).where(eq(researchPatientFiles.id, fileId));
+    await t.ctx.ocrQueue.drain();
+    expect(await row()).toMatchObject({ textStatus: 'ocr_running', text: '' });
+    await t.ctx.db.update(researchPatientFiles).set({ ocrLockedUntil: sql`now() - interval '1 second'` }).where(eq(researchPatientFiles.id, fileId));
+    await t.ctx.ocrQueue.drain();
+    expect(await row()).toMatchObject({ textStatus: 'ocr_done', ocrLockedUntil: null, text: expect.stringContaining('9,1') });
   });
 
   it('a space is seen by its creator and their organization, and by nobody else', async () => {
