@@ -20,6 +20,10 @@ ensureWebBuild();
 const port = process.env.PORT ?? '8080';
 // On the project's Node 24, also on the first start, when this script itself began on the machine's older Node.
 const server = spawn(runtimeNode(), ['--import', 'tsx', 'server/src/main.ts'], { stdio: 'inherit', env: process.env });
+server.on('error', (err) => {
+  console.error(`The server could not be started (${err.message}): run npm install again.`);
+  process.exit(1);
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));
 

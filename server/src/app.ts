@@ -51,6 +51,9 @@ export type BuildOptions = {
   textGenerator?: TextGenerator;
 };
 
+/** How long a stopping process waits for its background work before it stops listening (under Fastify's 10 s). */
+const STOP_WAIT_MS = 8000;
+
 /** How soon a change of AI engine made through another process reaches this one. */
 const ENGINE_SETTINGS_REFRESH_MS = 10_000;
 
@@ -118,15 +121,31 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const draining = new AbortController();
   const background = new Set<Promise<unknown>>();
   let takeover: GenerationTakeover | undefined;
+  let idleCloser: NodeJS.Timeout | undefined;
+  // Stopping, in order. While still listening: say so (/healthz 503, streams end, answers close their connection),
+  // hand the documents being written to another process, and finish or hand back the queued work. Then Fastify stops
+  // listening and waits for the requests in flight; connections left idle are closed as they become so (a
+  // keep-alive connection would otherwise hold the process for its whole timeout).
   app.addHook('preClose', async () => {
     draining.abort();
+    shutdown.abort();
+    idleCloser = setInterval(() => app.server.closeIdleConnections?.(), 100);
+    // Bounded: Fastify gives a hook 10 s. A part still being transcribed is handed back within STOP_GRACE_MS; a
+    // document whose engine has not answered at all is left to its lease, and another process takes it over.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([transcriptionQueue.stop(), ocrQueue.stop(), retention.stop(), takeover?.stop(), ...background]),
+      new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining.signal.aborted) reply.header('connection', 'close');
   });
   app.addHook('onClose', async () => {
-    draining.abort();
-    shutdown.abort();
+    clearInterval(idleCloser);
     engines.stop();
     for (const unsubscribe of wakeSubscriptions) unsubscribe();
-    await Promise.allSettled([transcriptionQueue.stop(), ocrQueue.stop(), retention.stop(), takeover?.stop(), ...background]);
     await events.close();
   });
   const ctx: AppContext = {
@@ -146,7 +165,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     draining: draining.signal,
     background,
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
-    sessions: createSessionTokens(opts.db, { secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds }),
+    sessions: createSessionTokens(opts.db, { secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds, events }),
     loginLimiter: createLoginLimiter(opts.db, { secret: config.jwtSecret, maxFailures: config.loginFailuresPerEmail }),
   };
 

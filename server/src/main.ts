@@ -15,7 +15,7 @@ import { DataDirPermissionError, restrictNewFileModes, secureDataDir } from './s
 // Before anything is written: every file this server makes (database, audio, keys, mail) is its user's alone.
 restrictNewFileModes();
 
-/** Longer than a job's grace to finish (10 s) and a request's, shorter than an orchestrator's usual 30 s. */
+/** Longer than the wait for background work (8 s) and the requests in flight, shorter than an orchestrator's usual 30 s. */
 const SHUTDOWN_DEADLINE_MS = 25_000;
 
 async function main() {

@@ -9,6 +9,7 @@ import type { Database } from '../db/client.js';
 import { authSessions, users } from '../db/schema.js';
 import { revokeSignInTokens } from './one-time-tokens.js';
 import type { UserRow } from './users.js';
+import type { EventBus } from '../events/event-bus.js';
 
 export type SessionTokens = ReturnType<typeof createSessionTokens>;
 
@@ -16,14 +17,22 @@ export type SessionTokens = ReturnType<typeof createSessionTokens>;
 export const LIVENESS_CACHE_MS = 2000;
 const MAX_CACHED = 50_000;
 
-export function createSessionTokens(db: Database, opts: { secret: string; ttlSeconds: number }) {
+const REVOKED_TOPIC = 'sessions.revoked';
+
+export function createSessionTokens(db: Database, opts: { secret: string; ttlSeconds: number; events?: EventBus }) {
   const key = new TextEncoder().encode(opts.secret);
   /**
    * For the 5-second polls of every phone-mode user: token → its checked claims and whether its session was live,
-   * kept LIVENESS_CACHE_MS. Revocation here clears it at once; another API process sees a revocation at most
-   * LIVENESS_CACHE_MS late on these paths only.
+   * kept LIVENESS_CACHE_MS. A revocation clears it at once, in this process and (through the event bus) in every
+   * other; only an event lost on the way leaves another process trusting the token, LIVENESS_CACHE_MS at most.
    */
   const live = new Map<string, { userId: string; sessionId: string; exp: number; until: number }>();
+  const forget = (sessionId: string) => {
+    for (const [token, entry] of live) if (entry.sessionId === sessionId) live.delete(token);
+  };
+  opts.events?.subscribe(REVOKED_TOPIC, (event) => {
+    if (typeof event.sessionId === 'string') forget(event.sessionId);
+  });
   // Every authenticated request runs this: prepared once, it skips building the SQL each time.
   const liveSession = db
     .select({ user: users })
@@ -81,7 +90,8 @@ export function createSessionTokens(db: Database, opts: { secret: string; ttlSec
 
     async revoke(sessionId: string): Promise<void> {
       await db.update(authSessions).set({ revokedAt: new Date() }).where(eq(authSessions.id, sessionId));
-      for (const [token, entry] of live) if (entry.sessionId === sessionId) live.delete(token);
+      forget(sessionId);
+      await opts.events?.publish(REVOKED_TOPIC, { sessionId }).catch(() => undefined);
     },
 
     /**

@@ -43,8 +43,12 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
       await migratePg(db, { migrationsFolder });
       await seedReferenceData(db as unknown as Database);
     } finally {
-      await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-      lock.release();
+      // A connection that could not let go of the lock is closed, not pooled: closing ends its session and the lock.
+      const unlocked = await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).then(
+        () => undefined,
+        (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+      );
+      lock.release(unlocked);
     }
     return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
   }

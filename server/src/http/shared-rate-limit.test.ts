@@ -38,10 +38,23 @@ describe('rate limits shared through the database', () => {
   });
 
   it('starts a new window once the last has passed, and stores no addresses', async () => {
+    // At the limit, not over it: the next request is counted in the database.
+    for (let i = 0; i < 6; i++) expect((await login(a, '10.9.0.4', 300 + i)).statusCode).toBe(401);
     await a.ctx.db.execute(sql`UPDATE rate_limit_windows SET resets_at = now() - interval '1 second'`);
-    expect((await login(a, '10.9.0.1', 200)).statusCode).toBe(401);
+    expect((await login(a, '10.9.0.4', 310)).statusCode).toBe(401);
     const rows = (await a.ctx.db.execute(sql`SELECT key, hits FROM rate_limit_windows`)) as unknown as { rows: { key: string; hits: number }[] };
     expect(rows.rows.length).toBeGreaterThan(0);
+    expect(rows.rows.some((r) => Number(r.hits) === 1)).toBe(true);
     expect(JSON.stringify(rows.rows)).not.toContain('10.9.0');
+  });
+
+  it('refuses a client over its limit without writing a row per refused request', async () => {
+    for (let i = 0; i < 7; i++) await login(a, '10.9.0.5', 400 + i);
+    const total = async () => Number(((await a.ctx.db.execute(sql`SELECT sum(hits) AS n FROM rate_limit_windows`)) as unknown as { rows: { n: string }[] }).rows[0]!.n);
+    const before = await total();
+    const codes = [];
+    for (let i = 0; i < 10; i++) codes.push((await login(a, '10.9.0.5', 410 + i)).statusCode);
+    expect(codes.every((c) => c === 429)).toBe(true);
+    expect(await total()).toBe(before);
   });
 });

@@ -6,7 +6,8 @@
  * by the database clock, so processes with drifting clocks agree.
  *
  * Keys are HMACs of route and client keyed by the server secret: the table lists no addresses. Rows whose
- * window passed long ago are pruned now and then by whichever process counts a hit.
+ * window passed long ago are pruned now and then by whichever process counts a hit. A client already over its
+ * limit is refused from memory until its window ends, so a flood of refused requests writes nothing.
  */
 import { createHmac } from 'node:crypto';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
@@ -14,12 +15,15 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 
 const PRUNE_EVERY_MS = 10 * 60_000;
+/** Clients remembered as over their limit, per process (the oldest forgotten first). */
+const MAX_REFUSING = 10_000;
 
 type Counted = { current: number; ttl: number };
 type Callback = (error: Error | null, result?: Counted) => void;
 
 export function createSharedRateLimitStore(db: Database, secret: string): FastifyRateLimitStoreCtor {
   let lastPrune = 0;
+  const refusing = new Map<string, { current: number; until: number }>();
   const prune = () => {
     if (Date.now() - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = Date.now();
@@ -42,13 +46,31 @@ export function createSharedRateLimitStore(db: Database, secret: string): Fastif
   }
 
   class SharedStore implements FastifyRateLimitStore {
-    constructor(private readonly scope = 'global') {}
+    private readonly scope: string;
 
-    incr(key: string, callback: Callback, timeWindow: number, _max: number): void {
-      prune();
+    /** The plugin builds the root store with its options; a route's store gets its route. */
+    constructor(scope?: unknown) {
+      this.scope = typeof scope === 'string' ? scope : 'global';
+    }
+
+    incr(key: string, callback: Callback, timeWindow: number, max: number): void {
       const hashed = createHmac('sha256', secret).update(`rate-limit\0${this.scope}\0${key}`).digest('base64url');
+      const now = Date.now();
+      const over = refusing.get(hashed);
+      if (over && over.until > now) {
+        over.current++;
+        return callback(null, { current: over.current, ttl: over.until - now });
+      }
+      refusing.delete(hashed);
+      prune();
       count(hashed, timeWindow).then(
-        (counted) => callback(null, counted),
+        (counted) => {
+          if (counted.current > max) {
+            if (refusing.size >= MAX_REFUSING) refusing.delete(refusing.keys().next().value as string);
+            refusing.set(hashed, { current: counted.current, until: Date.now() + counted.ttl });
+          }
+          callback(null, counted);
+        },
         (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
       );
     }

@@ -51,47 +51,63 @@ export async function startOcrWorker(opts: { db: Database; blobs: BlobStore; log
   let wake: () => void = () => undefined;
   const idle = new Set<() => void>();
 
-  async function readOne(claimed: Claimed) {
-    let job = claimed;
-    const renew = setInterval(() => {
-      void db
-        .update(researchPatientFiles)
-        .set({ ocrLockedUntil: lease })
-        .where(heldBy(job))
-        .returning({ token: sql<string>`${researchPatientFiles.ocrLockedUntil}::text` })
-        .then(([row]) => {
-          if (row) job = { ...job, token: row.token };
-        })
-        .catch(() => undefined);
+  /** Renews the lease while the pages are read; `settle` stops renewing and waits for a renewal under way. */
+  function keepLease(job: Claimed) {
+    let inFlight: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      inFlight = inFlight.then(async () => {
+        const rows = await db
+          .update(researchPatientFiles)
+          .set({ ocrLockedUntil: lease })
+          .where(heldBy(job))
+          .returning({ token: sql<string>`${researchPatientFiles.ocrLockedUntil}::text` })
+          .catch(() => undefined);
+        if (rows?.length) job.token = rows[0]!.token;
+        else if (rows) log.warn({ file: job.id }, 'a scanned record being read was taken by another worker');
+      });
     }, RENEW_EVERY_MS);
-    try {
-      await readPages(job, () => job);
-    } finally {
-      clearInterval(renew);
-    }
+    return async () => {
+      clearInterval(timer);
+      await inFlight;
+    };
   }
 
-  async function readPages(claimed: Claimed, current: () => Claimed) {
-    const job = claimed;
+  /** Writes what became of the file, if this worker still holds it; says so when it no longer does. */
+  async function record(job: Claimed, values: Partial<typeof researchPatientFiles.$inferInsert>) {
+    const rows = await db
+      .update(researchPatientFiles)
+      .set({ ...values, ocrLockedUntil: null })
+      .where(heldBy(job))
+      .returning({ id: researchPatientFiles.id });
+    if (!rows.length) log.warn({ file: job.id }, 'a scanned record was read after another worker took it: result dropped');
+  }
+
+  async function readOne(job: Claimed) {
+    const settle = keepLease(job);
+    let text: string;
     try {
       // The decrypted copy and its page images exist only while the pages are read, in DATA_DIR's scratch space.
-      const text = await blobs.withLocalFile(job.blobKey, (file, workDir) => ocrPdf(file, workDir, job.language as Language, abort.signal));
-      // The few words of a text layer (a stamp, a header) stay when the pages themselves yield nothing.
-      const textStatus = text ? 'ocr_done' : job.layerText.trim() ? 'read' : 'no_text';
-      await db.update(researchPatientFiles).set({ text: storableText(text) || job.layerText, textStatus, ocrLockedUntil: null }).where(heldBy(current()));
+      text = await blobs.withLocalFile(job.blobKey, (file, workDir) => ocrPdf(file, workDir, job.language as Language, abort.signal));
     } catch (err) {
+      await settle();
       if (abort.signal.aborted) {
         // Stopping: the file goes back to the queue, for this or another worker.
-        await db.update(researchPatientFiles).set({ textStatus: 'ocr_pending', ocrLockedUntil: null }).where(heldBy(current())).catch(() => undefined);
+        await record(job, { textStatus: 'ocr_pending' }).catch(() => undefined);
         return;
       }
       log.warn({ file: job.id, err: describeErrorSafely(err) }, 'scanned record could not be read');
-      await db
-        .update(researchPatientFiles)
-        .set({ textStatus: job.layerText.trim() ? 'read' : 'no_text', ocrLockedUntil: null })
-        .where(heldBy(current()))
-        .catch((e: unknown) => log.error({ file: job.id, err: describeErrorSafely(e) }, 'scanned record result not recorded; read again when its lease passes'));
+      await record(job, { textStatus: job.layerText.trim() ? 'read' : 'no_text' }).catch((e: unknown) =>
+        log.error({ file: job.id, err: describeErrorSafely(e) }, 'scanned record result not recorded; read again when its lease passes'),
+      );
+      return;
     }
+    await settle();
+    // The few words of a text layer (a stamp, a header) stay when the pages themselves yield nothing. A database error
+    // here is not the file's: the lease passes and the file is read again.
+    const textStatus = text ? 'ocr_done' : job.layerText.trim() ? 'read' : 'no_text';
+    await record(job, { text: storableText(text) || job.layerText, textStatus }).catch((e: unknown) =>
+      log.error({ file: job.id, err: describeErrorSafely(e) }, 'scanned record result not recorded; read again when its lease passes'),
+    );
   }
 
   const loop = (async () => {

@@ -9,6 +9,7 @@
  * end, with one credit debited for it; a graceful stop exits 0 well within the deadline.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
@@ -149,7 +150,11 @@ describe.runIf(usingPostgres())('three API processes and two workers behind a pr
       const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
       const restart = async (name: string, role: Role, signal: 'SIGTERM' | 'SIGKILL') => {
         const old = processes.get(name)!;
+        // A browser's connection kept alive, idle, must not hold the stopping process for its whole timeout.
+        const agent = new Agent({ keepAlive: true });
+        if (role === 'api') await new Promise<void>((resolve, reject) => httpGet(`${old.base}/healthz`, { agent }, (r) => r.resume().on('end', resolve)).on('error', reject));
         const end = await old.stop(signal);
+        agent.destroy();
         stops.push({ name, signal, code: end.code, ms: end.ms, upstreams: apis().length });
         const fresh = await startServerProcess(`${name}b`, role, shared);
         processes.set(name, fresh);
@@ -180,8 +185,8 @@ describe.runIf(usingPostgres())('three API processes and two workers behind a pr
     expect(errors, diagnostics).toEqual([]);
     expect(seen.filter((s) => s >= 500), diagnostics).toEqual([]);
     for (const s of stops.filter((x) => x.signal === 'SIGTERM')) {
-      expect(s.code).toBe(0);
-      expect(s.ms).toBeLessThan(20_000);
+      expect(s.code, diagnostics).toBe(0);
+      expect(s.ms, diagnostics).toBeLessThan(12_000);
     }
 
     // Every part stored once and transcribed.

@@ -9,7 +9,7 @@
  * took) writes nothing. A worker told to stop finishes its parts for up to STOP_GRACE_MS, then hands the rest
  * back at once (pending again, the attempt not counted) instead of leaving them locked for minutes.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { measureDurationMs } from '../ai/audio-duration.js';
 import { TranscriptionUnavailableError, type Transcriber } from '../ai/transcriber.js';
@@ -24,7 +24,7 @@ export const MAX_ATTEMPTS = 3;
 export const DEFAULT_LEASE_SECONDS = 60;
 const IDLE_POLL_MS = 2000;
 /** How long a stopping worker goes on with the parts it holds before it hands them back. */
-export const STOP_GRACE_MS = 10_000;
+export const STOP_GRACE_MS = 6000;
 
 /** 5 s, 20 s, 80 s… between attempts. */
 export const retryDelayMs = (attempts: number) => 5000 * 4 ** Math.max(0, attempts - 1);
@@ -39,7 +39,20 @@ const heldBy = (job: Claimed) => and(eq(audioChunks.id, job.id), eq(audioChunks.
 
 const leaseFrom = (seconds: number) => sql`date_trunc('milliseconds', clock_timestamp() + ${seconds} * interval '1 second')`;
 
+/**
+ * A part whose lock passed MAX_ATTEMPTS times (its worker died each time, perhaps because of the part itself) is
+ * not claimed again: it fails, as a part the engine refused three times does, instead of taking down every worker
+ * in turn.
+ */
+async function failAbandonedTooOften(db: Database): Promise<void> {
+  await db
+    .update(audioChunks)
+    .set({ transcriptionStatus: 'failed', lockedUntil: null, lastError: `the worker stopped while transcribing it, ${MAX_ATTEMPTS} times` })
+    .where(and(eq(audioChunks.transcriptionStatus, 'processing'), lt(audioChunks.lockedUntil, sql`now()`), gte(audioChunks.attempts, MAX_ATTEMPTS)));
+}
+
 async function claimNext(db: Database, leaseSeconds: number): Promise<Claimed | undefined> {
+  await failAbandonedTooOften(db);
   const result = await db.execute(sql`
     UPDATE ${audioChunks} SET transcription_status = 'processing', attempts = attempts + 1,
       locked_until = ${leaseFrom(leaseSeconds)}
@@ -80,13 +93,19 @@ export function startTranscriptionWorkers(opts: {
     let inFlight: Promise<unknown> = Promise.resolve();
     const timer = setInterval(() => {
       inFlight = inFlight.then(async () => {
-        const [row] = await db
+        const row = await db
           .update(audioChunks)
           .set({ lockedUntil: leaseFrom(leaseSeconds) })
           .where(heldBy(job))
           .returning({ token: sql<string>`${audioChunks.lockedUntil}::text` })
-          .catch(() => []);
-        if (row) job.token = row.token;
+          .catch((err: unknown) => {
+            // A blip: the next renewal tries again, well inside the lease.
+            log.warn({ chunk: job.id, err: describeErrorSafely(err) }, 'the lock of a part being transcribed was not renewed');
+            return undefined;
+          });
+        if (row === undefined) return;
+        if (row.length) job.token = row[0]!.token;
+        else log.warn({ chunk: job.id }, 'a part being transcribed was taken by another worker: its result here will be dropped');
       });
     }, (leaseSeconds * 1000) / 3);
     return async () => {
@@ -101,7 +120,8 @@ export function startTranscriptionWorkers(opts: {
   };
   const idleWaiters = new Set<() => void>();
   let busy = 0;
-  const held = new Map<string, Claimed>();
+  /** The parts this process works on, with how to stop renewing their locks. */
+  const held = new Map<string, { job: Claimed; settle: () => Promise<void> }>();
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -116,51 +136,60 @@ export function startTranscriptionWorkers(opts: {
 
   async function processOne(job: Claimed) {
     const settle = keepLease(job);
+    held.set(job.id, { job, settle });
     try {
       await transcribeAndRecord(job, settle);
     } finally {
       await settle();
+      held.delete(job.id);
     }
   }
 
   async function transcribeAndRecord(job: Claimed, settle: () => Promise<void>) {
+    let heard: { durationMs: number | null; text: string };
     try {
       // The decrypted copy, and whatever the engine converts it to, exist only while the engine reads it (removed
       // before the row is updated), in DATA_DIR's scratch space.
-      const { durationMs, text } = await blobs.withLocalFile(job.blobKey, async (file, workDir) => ({
+      heard = await blobs.withLocalFile(job.blobKey, async (file, workDir) => ({
         durationMs: await measureDurationMs(file).catch(() => null),
         text: await transcriber.transcribe({ filePath: file, workDir, mimeType: job.mimeType, language: job.language }),
       }));
-      await settle();
-      // A part the server could not measure keeps the recorder's own figure.
-      const recorded = await db
-        .update(audioChunks)
-        .set({ transcript: text, transcriptionStatus: 'done', ...(durationMs === null ? {} : { durationMs }), lockedUntil: null, lastError: null })
-        .where(heldBy(job))
-        .returning({ id: audioChunks.id });
-      if (!recorded.length) {
-        log.warn({ chunk: job.id }, 'transcription finished after its claim passed to another worker: result dropped');
-        return;
-      }
-      if (!job.keepAudio) await discardAudio(db, blobs, job);
     } catch (err) {
       await settle();
-      const message = describeErrorSafely(err);
-      const unavailable = err instanceof TranscriptionUnavailableError;
-      const giveUp = unavailable || job.attempts >= MAX_ATTEMPTS;
-      log.warn({ chunk: job.id, attempts: job.attempts, err: message }, giveUp ? 'transcription gave up' : 'transcription will retry');
-      const recorded = await db
-        .update(audioChunks)
-        .set({
-          transcriptionStatus: unavailable ? 'unavailable' : giveUp ? 'failed' : 'pending',
-          nextAttemptAt: new Date(Date.now() + retryDelayMs(job.attempts)),
-          lockedUntil: null,
-          lastError: message.slice(0, 500),
-        })
-        .where(heldBy(job))
-        .returning({ id: audioChunks.id });
-      if (recorded.length && giveUp && !unavailable && !job.keepAudio) await discardAudio(db, blobs, job);
+      return recordFailure(job, err);
     }
+    await settle();
+    // A database error here is not the engine's: it propagates, the part keeps its lock and is transcribed again
+    // once the lock passes, instead of counting as a failed attempt.
+    // A part the server could not measure keeps the recorder's own figure.
+    const recorded = await db
+      .update(audioChunks)
+      .set({ transcript: heard.text, transcriptionStatus: 'done', ...(heard.durationMs === null ? {} : { durationMs: heard.durationMs }), lockedUntil: null, lastError: null })
+      .where(heldBy(job))
+      .returning({ id: audioChunks.id });
+    if (!recorded.length) {
+      log.warn({ chunk: job.id }, 'transcription finished after its claim passed to another worker: result dropped');
+      return;
+    }
+    if (!job.keepAudio) await discardAudio(db, blobs, job);
+  }
+
+  async function recordFailure(job: Claimed, err: unknown) {
+    const message = describeErrorSafely(err);
+    const unavailable = err instanceof TranscriptionUnavailableError;
+    const giveUp = unavailable || job.attempts >= MAX_ATTEMPTS;
+    log.warn({ chunk: job.id, attempts: job.attempts, err: message }, giveUp ? 'transcription gave up' : 'transcription will retry');
+    const recorded = await db
+      .update(audioChunks)
+      .set({
+        transcriptionStatus: unavailable ? 'unavailable' : giveUp ? 'failed' : 'pending',
+        nextAttemptAt: new Date(Date.now() + retryDelayMs(job.attempts)),
+        lockedUntil: null,
+        lastError: message.slice(0, 500),
+      })
+      .where(heldBy(job))
+      .returning({ id: audioChunks.id });
+    if (recorded.length && giveUp && !unavailable && !job.keepAudio) await discardAudio(db, blobs, job);
   }
 
   async function loop() {
@@ -179,11 +208,9 @@ export function startTranscriptionWorkers(opts: {
         await sleep(IDLE_POLL_MS);
         continue;
       }
-      held.set(job.id, job);
       try {
         await processOne(job).catch((err: unknown) => log.error({ chunk: job.id, err: describeErrorSafely(err) }, 'transcription result not recorded; the part is taken up again when its lock expires'));
       } finally {
-        held.delete(job.id);
         busy--;
       }
     }
@@ -210,15 +237,23 @@ export function startTranscriptionWorkers(opts: {
       ]);
       clearTimeout(timer);
       if (finished) return;
-      // Still working: the parts go back to the queue now (their results, should they come, are dropped).
-      for (const job of held.values()) {
-        await db
+      // Still working: the parts go back to the queue now (their results, should they come, are dropped). Renewals
+      // stop first, so that the hand-back names the token the row carries.
+      let handedBack = 0;
+      for (const { job, settle } of [...held.values()]) {
+        await settle();
+        const rows = await db
           .update(audioChunks)
           .set({ transcriptionStatus: 'pending', attempts: sql`${audioChunks.attempts} - 1`, lockedUntil: null, nextAttemptAt: sql`now()` })
           .where(heldBy(job))
-          .catch((err: unknown) => log.error({ chunk: job.id, err: describeErrorSafely(err) }, 'a part could not be handed back; it is taken up when its lock expires'));
+          .returning({ id: audioChunks.id })
+          .catch((err: unknown) => {
+            log.error({ chunk: job.id, err: describeErrorSafely(err) }, 'a part could not be handed back; it is taken up when its lock expires');
+            return [];
+          });
+        handedBack += rows.length;
       }
-      log.info({ parts: held.size }, 'transcription stopped: parts in progress handed back to the queue');
+      log.info({ parts: handedBack }, 'transcription stopped: parts in progress handed back to the queue');
     },
   };
 }

@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { Agent, get as httpGet } from 'node:http';
 import type { Transcriber } from '../ai/transcriber.js';
+import type { TextGenerator } from '../ai/text-generator.js';
+import { startGeneration } from '../modules/generated_documents/service.js';
+import { findSessionById } from '../modules/consultation_sessions/repository.js';
 import { audioChunks } from '../db/schema.js';
 import { makeWebm, multipartAudio } from '../test-support/audio-fixtures.js';
 import { bearer, createUser, login } from '../test-support/factories.js';
@@ -146,6 +151,57 @@ describe.runIf(usingPostgres())('ROLE=api and ROLE=worker on one PostgreSQL', ()
 });
 
 describe('stopping', () => {
+  it('a document stream open on a kept-alive connection ends, and does not hold the stopping process', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Writes a first line, then waits: the document is being written when the process is told to stop.
+    const slow: TextGenerator = {
+      info: { engine: 'composer', model: 'test', usesAi: false },
+      async *write() {
+        yield 'Subjective: ';
+        await held;
+        yield 'cough.';
+      },
+    };
+    const t = await createTestApp({}, { textGenerator: slow });
+    try {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as AddressInfo;
+      const u = await createUser(t);
+      const token = await login(t, u.email, u.password);
+      const id: string = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: bearer(token), payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+      await startGeneration(t.ctx, (await findSessionById(t.ctx.db, id))!, 'main');
+      const agent = new Agent({ keepAlive: true });
+      let closing: Promise<undefined> | undefined;
+      let closeStarted = 0;
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = httpGet(`http://127.0.0.1:${port}/v1/consultation_sessions/${id}/generated_documents/main/stream`, { agent, headers: bearer(token) }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+            // The first words arrived: now the process is told to stop.
+            if (text.includes('Subjective') && !closing) {
+              closeStarted = Date.now();
+              closing = t.app.close();
+            }
+          });
+          res.on('end', () => resolve(text));
+        });
+        req.on('error', reject);
+      });
+      await closing;
+      expect(Date.now() - closeStarted).toBeLessThan(5000);
+      expect(body).toContain('Subjective');
+      // Ended without an outcome: the browser opens the stream again elsewhere.
+      expect(body).not.toMatch(/event: (done|failed)/);
+      agent.destroy();
+    } finally {
+      release();
+      await t.close();
+    }
+  }, 30_000);
+
   it('the health check says stopping as soon as the process is told to stop', async () => {
     const t = await createTestApp();
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);

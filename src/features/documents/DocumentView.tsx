@@ -63,7 +63,9 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
         try {
           return await followDocument(sessionId, docKey, (delta) => setStreamed((s) => (s ?? '') + delta), abort.signal);
         } catch (err) {
-          if (abort.signal.aborted || attempt >= STREAM_ATTEMPTS || !(err instanceof StreamEndedEarly)) throw err;
+          // A clean early end, or a connection dropped on the way (fetch's TypeError): worth opening again.
+          const broken = err instanceof StreamEndedEarly || err instanceof TypeError;
+          if (abort.signal.aborted || attempt >= STREAM_ATTEMPTS || !broken) throw err;
           await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
         }
       }

@@ -80,9 +80,12 @@ export async function deleteAccount(ctx: AppContext, user: UserRow): Promise<voi
   for (const s of sessions) await ctx.blobs.deletePrefix(sessionBlobPrefix(s.id));
   const requests = await ctx.db.select({ id: customDocumentRequests.id }).from(customDocumentRequests).where(eq(customDocumentRequests.userId, user.id));
   for (const r of requests) await ctx.blobs.deletePrefix(customDocumentBlobPrefix(r.id));
-  // Research spaces of one's own go too; those shared with an organization stay with its members.
-  const spaces = await ctx.db.delete(researchSpaces).where(and(eq(researchSpaces.createdBy, user.id), isNull(researchSpaces.organizationId))).returning({ id: researchSpaces.id });
+  // Research spaces of one's own go too; those shared with an organization stay with its members. Their files go
+  // before their rows: should a deletion fail, the rows still name the files and deleting the account again finds them.
+  const ownSpaces = and(eq(researchSpaces.createdBy, user.id), isNull(researchSpaces.organizationId));
+  const spaces = await ctx.db.select({ id: researchSpaces.id }).from(researchSpaces).where(ownSpaces);
   for (const s of spaces) await ctx.blobs.deletePrefix(researchBlobPrefix(s.id));
+  await ctx.db.delete(researchSpaces).where(ownSpaces);
   // The cascade removes the session rows, but a token checked a moment ago may still sit in this process's short
   // liveness cache (session-tokens.ts): revoking first drops it there too, so the token dies with the account.
   await ctx.sessions.revokeAllFor(user.id);

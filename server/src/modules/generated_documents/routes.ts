@@ -49,12 +49,16 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
     if (!row) throw notFound('This document has not been generated yet');
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    const stopping = ctx.draining.aborted;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: stopping ? 'close' : 'keep-alive', 'x-accel-buffering': 'no' });
     const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    // This process is stopping: the stream ends without an outcome, and the browser follows the document again
-    // through another process (the writing goes on there, or is taken over).
-    const endOnDrain = () => res.end();
-    if (ctx.draining.aborted) return void res.end();
+    // This process is stopping: the stream ends without an outcome, its connection with it, and the browser follows
+    // the document again through another process (the writing goes on there, or is taken over).
+    const endOnDrain = () => {
+      res.end();
+      res.socket?.end();
+    };
+    if (stopping) return endOnDrain();
     ctx.draining.addEventListener('abort', endOnDrain, { once: true });
     res.on('close', () => ctx.draining.removeEventListener('abort', endOnDrain));
     const following = ctx.liveDocuments.follow(row.id, (e) => {

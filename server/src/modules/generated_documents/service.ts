@@ -211,6 +211,32 @@ function generate(ctx: AppContext, session: SessionRow, row: DocumentRow, person
   void work.finally(() => ctx.background.delete(work));
 }
 
+/**
+ * The engine's pieces until the process stops: a stopping process hands the version over at once instead of
+ * waiting for an engine that has not said anything yet (a local model reading a long transcript).
+ */
+async function* untilStopped<T>(signal: AbortSignal, pieces: AsyncIterable<T>): AsyncGenerator<T> {
+  const iterator = pieces[Symbol.asyncIterator]();
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<never>((_resolve, reject) => {
+    stop = () => reject(new WritingInterrupted());
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
+  stopped.catch(() => undefined);
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), stopped]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
+    // Not awaited: an engine still inside its own await would hold this up.
+    void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  }
+}
+
 async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentRow, personal: Personalisation, change?: Change, charge?: Charge) {
   ctx.liveDocuments.begin(row.id, row.takeovers);
   const lease = holdLease(ctx, row);
@@ -227,7 +253,7 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     const writer = ctx.textGenerator.info;
     let savedAt = Date.now();
     let saving: Promise<unknown> | undefined;
-    for await (const delta of ctx.textGenerator.write({
+    for await (const delta of untilStopped(ctx.shutdown, ctx.textGenerator.write({
       documentKind: row.documentKey,
       language,
       transcript: waited.transcript,
@@ -237,7 +263,7 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       template: personal.template,
       guide: personal.guide,
       change,
-    })) {
+    }))) {
       if (interrupted()) throw new WritingInterrupted();
       text += delta;
       ctx.liveDocuments.append(row.id, delta);
