@@ -33,13 +33,13 @@ export type ApiClientHost = {
 
 export function createApiClient(host: ApiClientHost): KyInstance {
   return ky.create({
-    prefixUrl: host.prefixUrl ?? '/',
+    prefix: host.prefixUrl ?? '/',
     timeout: REQUEST_TIMEOUT_MS,
     retry: 0,
     fetch: host.fetch,
     hooks: {
       beforeRequest: [
-        (request) => {
+        ({ request }) => {
           const token = host.getToken();
           if (token) request.headers.set('authorization', `Bearer ${token}`);
           request.headers.set('accept-language', host.getLocale());
@@ -49,7 +49,7 @@ export function createApiClient(host: ApiClientHost): KyInstance {
         },
       ],
       afterResponse: [
-        (_request, _options, response) => {
+        ({ response }) => {
           if (response.headers.get('x-client-deprecated') === 'true') host.onDeprecated();
           if (response.status === 401 && host.getToken()) host.onUnauthorized();
         },
@@ -63,12 +63,8 @@ export async function toApiFailure(err: unknown): Promise<ApiFailureError> {
   if (err instanceof ApiFailureError) return err;
   if (err instanceof TimeoutError) return new ApiFailureError({ kind: 'timeout' });
   if (err instanceof HTTPError) {
-    let body: Partial<ApiError> | undefined;
-    try {
-      body = (await err.response.clone().json()) as Partial<ApiError>;
-    } catch {
-      body = undefined;
-    }
+    // ky has read the body already: the parsed JSON (or text) is on the error.
+    const body = typeof err.data === 'object' && err.data !== null ? (err.data as Partial<ApiError>) : undefined;
     return new ApiFailureError({
       kind: 'http',
       status: err.response.status,
