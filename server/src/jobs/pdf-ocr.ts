@@ -17,6 +17,7 @@ import { ocrPdf } from '../modules/research_spaces/pdf-ocr.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { describeErrorSafely } from '../http/safe-errors.js';
 import { storableText } from '../ai/storable-text.js';
+import { leaseFrom, renewEvery } from './lease.js';
 
 const IDLE_POLL_MS = 5000;
 const LEASE_SECONDS = 180;
@@ -26,7 +27,7 @@ export type OcrQueue = { wake(): void; stop(): Promise<void>; drain(): Promise<v
 
 type Claimed = { id: string; token: string; blobKey: string; language: string; layerText: string };
 
-const lease = sql`date_trunc('milliseconds', clock_timestamp() + ${LEASE_SECONDS} * interval '1 second')`;
+const lease = leaseFrom(LEASE_SECONDS);
 /** Only the worker whose lease the row still carries may change it. */
 const heldBy = (job: Claimed) =>
   and(eq(researchPatientFiles.id, job.id), eq(researchPatientFiles.textStatus, 'ocr_running'), sql`${researchPatientFiles.ocrLockedUntil} = ${job.token}::timestamptz`);
@@ -52,25 +53,17 @@ export async function startOcrWorker(opts: { db: Database; blobs: BlobStore; log
   const idle = new Set<() => void>();
 
   /** Renews the lease while the pages are read; `settle` stops renewing and waits for a renewal under way. */
-  function keepLease(job: Claimed) {
-    let inFlight: Promise<unknown> = Promise.resolve();
-    const timer = setInterval(() => {
-      inFlight = inFlight.then(async () => {
-        const rows = await db
-          .update(researchPatientFiles)
-          .set({ ocrLockedUntil: lease })
-          .where(heldBy(job))
-          .returning({ token: sql<string>`${researchPatientFiles.ocrLockedUntil}::text` })
-          .catch(() => undefined);
-        if (rows?.length) job.token = rows[0]!.token;
-        else if (rows) log.warn({ file: job.id }, 'a scanned record being read was taken by another worker');
-      });
-    }, RENEW_EVERY_MS);
-    return async () => {
-      clearInterval(timer);
-      await inFlight;
-    };
-  }
+  const keepLease = (job: Claimed) =>
+    renewEvery(RENEW_EVERY_MS, async () => {
+      const rows = await db
+        .update(researchPatientFiles)
+        .set({ ocrLockedUntil: lease })
+        .where(heldBy(job))
+        .returning({ token: sql<string>`${researchPatientFiles.ocrLockedUntil}::text` })
+        .catch(() => undefined);
+      if (rows?.length) job.token = rows[0]!.token;
+      else if (rows) log.warn({ file: job.id }, 'a scanned record being read was taken by another worker');
+    });
 
   /** Writes what became of the file, if this worker still holds it; says so when it no longer does. */
   async function record(job: Claimed, values: Partial<typeof researchPatientFiles.$inferInsert>) {

@@ -18,6 +18,7 @@ import { audioChunks, consultationSessions, users } from '../db/schema.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { discardAudio } from './retention.js';
 import { describeErrorSafely } from '../http/safe-errors.js';
+import { leaseFrom, renewEvery } from './lease.js';
 
 export const MAX_ATTEMPTS = 3;
 /** A claim's lock, renewed every third of it while the engine works: a dead worker's part waits this long at most. */
@@ -37,12 +38,10 @@ type Claimed = { id: string; /** Changes with each renewal of the lock. */ token
 /** Only the worker whose claim the row still carries may change it. */
 const heldBy = (job: Claimed) => and(eq(audioChunks.id, job.id), eq(audioChunks.transcriptionStatus, 'processing'), sql`${audioChunks.lockedUntil} = ${job.token}::timestamptz`);
 
-const leaseFrom = (seconds: number) => sql`date_trunc('milliseconds', clock_timestamp() + ${seconds} * interval '1 second')`;
-
 /**
  * A part whose lock passed MAX_ATTEMPTS times (its worker died each time, perhaps because of the part itself) is
- * not claimed again: it fails, as a part the engine refused three times does, instead of taking down every worker
- * in turn.
+ * never claimed again (claimNext) and is marked failed by this sweep, as a part the engine refused three times is,
+ * instead of taking down every worker in turn.
  */
 async function failAbandonedTooOften(db: Database): Promise<void> {
   await db
@@ -52,14 +51,13 @@ async function failAbandonedTooOften(db: Database): Promise<void> {
 }
 
 async function claimNext(db: Database, leaseSeconds: number): Promise<Claimed | undefined> {
-  await failAbandonedTooOften(db);
   const result = await db.execute(sql`
     UPDATE ${audioChunks} SET transcription_status = 'processing', attempts = attempts + 1,
       locked_until = ${leaseFrom(leaseSeconds)}
     WHERE id = (
       SELECT id FROM ${audioChunks}
       WHERE (transcription_status = 'pending' AND next_attempt_at <= now())
-         OR (transcription_status = 'processing' AND locked_until < now())
+         OR (transcription_status = 'processing' AND locked_until < now() AND attempts < ${MAX_ATTEMPTS})
       ORDER BY created_at, "order"
       LIMIT 1
       FOR UPDATE SKIP LOCKED)
@@ -85,35 +83,26 @@ export function startTranscriptionWorkers(opts: {
   const { db, blobs, transcriber, log } = opts;
   const leaseSeconds = opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
 
-  /**
-   * Keeps the claim's lock while the engine works. `settle` stops renewing and waits for a renewal under way, so
-   * the result is recorded under the token the row carries.
-   */
-  function keepLease(job: Claimed) {
-    let inFlight: Promise<unknown> = Promise.resolve();
-    const timer = setInterval(() => {
-      inFlight = inFlight.then(async () => {
-        const row = await db
-          .update(audioChunks)
-          .set({ lockedUntil: leaseFrom(leaseSeconds) })
-          .where(heldBy(job))
-          .returning({ token: sql<string>`${audioChunks.lockedUntil}::text` })
-          .catch((err: unknown) => {
-            // A blip: the next renewal tries again, well inside the lease.
-            log.warn({ chunk: job.id, err: describeErrorSafely(err) }, 'the lock of a part being transcribed was not renewed');
-            return undefined;
-          });
-        if (row === undefined) return;
-        if (row.length) job.token = row[0]!.token;
-        else log.warn({ chunk: job.id }, 'a part being transcribed was taken by another worker: its result here will be dropped');
-      });
-    }, (leaseSeconds * 1000) / 3);
-    return async () => {
-      clearInterval(timer);
-      await inFlight;
-    };
-  }
+  /** Keeps the claim's lock while the engine works; the function returned stops renewing (lease.ts, renewEvery). */
+  const keepLease = (job: Claimed) =>
+    renewEvery((leaseSeconds * 1000) / 3, async () => {
+      const row = await db
+        .update(audioChunks)
+        .set({ lockedUntil: leaseFrom(leaseSeconds) })
+        .where(heldBy(job))
+        .returning({ token: sql<string>`${audioChunks.lockedUntil}::text` })
+        .catch((err: unknown) => {
+          // A blip: the next renewal tries again, well inside the lease.
+          log.warn({ chunk: job.id, err: describeErrorSafely(err) }, 'the lock of a part being transcribed was not renewed');
+          return undefined;
+        });
+      if (row === undefined) return;
+      if (row.length) job.token = row[0]!.token;
+      else log.warn({ chunk: job.id }, 'a part being transcribed was taken by another worker: its result here will be dropped');
+    });
+
   let stopping = false;
+  let lastAbandonedSweep = 0;
   const wakers = new Set<() => void>();
   const wakeAll = () => {
     for (const wake of [...wakers]) wake();
@@ -203,6 +192,11 @@ export function startTranscriptionWorkers(opts: {
         if (!stopping) log.error({ err }, 'could not claim a transcription job');
       }
       if (!job) {
+        // Idle, and a lease may have passed since: parts abandoned too often are marked failed (claims skip them).
+        if (Date.now() - lastAbandonedSweep >= leaseSeconds * 1000) {
+          lastAbandonedSweep = Date.now();
+          await failAbandonedTooOften(db).catch((err: unknown) => log.warn({ err: describeErrorSafely(err) }, 'parts abandoned too often not marked failed'));
+        }
         busy--;
         if (busy === 0) for (const resolve of idleWaiters) resolve();
         await sleep(IDLE_POLL_MS);

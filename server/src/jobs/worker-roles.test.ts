@@ -18,6 +18,7 @@ import { audioChunks } from '../db/schema.js';
 import { makeWebm, multipartAudio } from '../test-support/audio-fixtures.js';
 import { bearer, createUser, login } from '../test-support/factories.js';
 import { createTestApp, usingPostgres, type TestApp } from '../test-support/test-app.js';
+import { until } from '../test-support/until.js';
 import { startTranscriptionWorkers } from './transcription-worker.js';
 
 /** An engine that answers only when the test lets it, counting the calls. */
@@ -60,15 +61,6 @@ async function uploadPart(t: TestApp, order = 0) {
 
 const partOf = async (t: TestApp, sessionId: string) => (await t.ctx.db.select().from(audioChunks).where(eq(audioChunks.sessionId, sessionId)))[0]!;
 
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('a part is transcribed once', () => {
   it('a stopping worker hands back the part it holds at once, and its late answer is dropped', async () => {
@@ -76,7 +68,7 @@ describe('a part is transcribed once', () => {
     const t = await createTestApp({ TRANSCRIPTION_WORKERS: '1' }, { transcriber: engine.transcriber });
     try {
       const id = await uploadPart(t);
-      await until('claimed', () => partOf(t, id), (p) => p.transcriptionStatus === 'processing');
+      await until('claimed', () => partOf(t, id), (p) => p.transcriptionStatus === 'processing', { everyMs: 50 });
       await t.ctx.transcriptionQueue.stop(50);
       const handedBack = await partOf(t, id);
       expect(handedBack).toMatchObject({ transcriptionStatus: 'pending', attempts: 0, lockedUntil: null, transcript: null });
@@ -96,11 +88,11 @@ describe('a part is transcribed once', () => {
     fast.release();
     try {
       const id = await uploadPart(t);
-      await until('claimed', () => partOf(t, id), (p) => p.transcriptionStatus === 'processing');
+      await until('claimed', () => partOf(t, id), (p) => p.transcriptionStatus === 'processing', { everyMs: 50 });
       // The first worker's lock has passed (it stalled): a second worker claims the part and transcribes it.
       await t.ctx.db.update(audioChunks).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(audioChunks.sessionId, id));
       const second = startTranscriptionWorkers({ db: t.ctx.db, blobs: t.ctx.blobs, transcriber: fast.transcriber, workers: 1, log: t.app.log });
-      await until('done by the second worker', () => partOf(t, id), (p) => p.transcriptionStatus === 'done');
+      await until('done by the second worker', () => partOf(t, id), (p) => p.transcriptionStatus === 'done', { everyMs: 50 });
       await second.stop();
       slow.release();
       await t.ctx.transcriptionQueue.stop();
@@ -135,7 +127,7 @@ describe.runIf(usingPostgres())('ROLE=api and ROLE=worker on one PostgreSQL', ()
   it('the API stores the part and wakes the worker, which transcribes it; the API transcribes nothing', async () => {
     const id = await uploadPart(api);
     const started = Date.now();
-    await until('transcribed by the worker', () => partOf(api, id), (p) => p.transcriptionStatus === 'done', 5000);
+    await until('transcribed by the worker', () => partOf(api, id), (p) => p.transcriptionStatus === 'done', { ms: 5000, everyMs: 50 });
     // Woken through the event bus, not found at the next 2-second poll.
     expect(Date.now() - started).toBeLessThan(1900);
     expect((await partOf(api, id)).transcript).toBe('from the worker');
@@ -219,7 +211,7 @@ describe('the lock of a part', () => {
     const t = await createTestApp({ TRANSCRIPTION_WORKERS: '1', JOB_LEASE_SECONDS: '3' }, { transcriber: slow.transcriber });
     try {
       const id = await uploadPart(t);
-      const first = await until('claimed', () => partOf(t, id), (p) => p.transcriptionStatus === 'processing');
+      const first = await until('claimed', () => partOf(t, id), (p) => p.transcriptionStatus === 'processing', { everyMs: 50 });
       // Longer than the lock: without renewal another claim would take the part.
       await new Promise((r) => setTimeout(r, 4000));
       const later = await partOf(t, id);
@@ -227,10 +219,32 @@ describe('the lock of a part', () => {
       expect(later.lockedUntil!.getTime()).toBeGreaterThan(first.lockedUntil!.getTime());
       expect(later.attempts).toBe(1);
       slow.release();
-      await until('done', () => partOf(t, id), (p) => p.transcriptionStatus === 'done');
+      await until('done', () => partOf(t, id), (p) => p.transcriptionStatus === 'done', { everyMs: 50 });
       expect((await partOf(t, id)).transcript).toBe('long words');
     } finally {
       slow.release();
+      await t.close();
+    }
+  });
+});
+
+describe('a part whose workers died under it', () => {
+  it('is not claimed a fourth time: it fails, and the engine never sees it again', async () => {
+    const engine = heldEngine('never');
+    const t = await createTestApp({ TRANSCRIPTION_WORKERS: '0' }, { transcriber: engine.transcriber });
+    // A short lease: the sweep that marks such parts failed runs once a lease when the worker is idle.
+    const worker = startTranscriptionWorkers({ db: t.ctx.db, blobs: t.ctx.blobs, transcriber: engine.transcriber, workers: 1, log: t.app.log, leaseSeconds: 1 });
+    try {
+      const id = await uploadPart(t);
+      // Claimed three times by workers that died: its third lease has passed.
+      await t.ctx.db.update(audioChunks).set({ transcriptionStatus: 'processing', attempts: 3, lockedUntil: sql`now() - interval '1 second'` }).where(eq(audioChunks.sessionId, id));
+      await worker.drain();
+      const part = await until('given up', () => partOf(t, id), (p) => p.transcriptionStatus === 'failed', { everyMs: 50 });
+      expect(part).toMatchObject({ attempts: 3, lockedUntil: null, lastError: expect.stringContaining('3 times') });
+      expect(engine.calls).toBe(0);
+    } finally {
+      engine.release();
+      await worker.stop();
       await t.close();
     }
   });

@@ -13,6 +13,7 @@ import { audioChunks, creditLedger, generatedDocuments } from '../../db/schema.j
 import { makeWebm, multipartAudio } from '../../test-support/audio-fixtures.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+import { until } from '../../test-support/until.js';
 import { grantCredits } from '../credits/service.js';
 import { startGeneration } from '../generated_documents/service.js';
 import { findSessionById } from './repository.js';
@@ -69,15 +70,6 @@ const upload = (t: TestApp, headers: Record<string, string>, id: string, order: 
 const mainDoc = async (t: TestApp, headers: Record<string, string>, id: string) =>
   (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers })).json().generated_document;
 
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function transcribed(t: TestApp, sessionId: string, count: number) {
   await t.ctx.transcriptionQueue.drain();

@@ -8,6 +8,7 @@ import type { TextGenerator } from '../../ai/text-generator.js';
 import { creditLedger, generatedDocuments } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, usingPostgres, type TestApp } from '../../test-support/test-app.js';
+import { until } from '../../test-support/until.js';
 import { grantCredits } from '../credits/service.js';
 import { MAX_TAKEOVERS, takeOverGenerations } from './takeover.js';
 
@@ -36,15 +37,6 @@ async function finishedSession(t: TestApp) {
 const versions = (t: TestApp, sessionId: string) => t.ctx.db.select().from(generatedDocuments).where(eq(generatedDocuments.sessionId, sessionId)).orderBy(generatedDocuments.version);
 const ledgerOf = (t: TestApp, userId: string) => t.ctx.db.select().from(creditLedger).where(eq(creditLedger.ownerUserId, userId));
 
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A version left `generating` by a process that died: its lease passed a while ago, its debit stands. */
 async function orphan(t: TestApp, sessionId: string, userId: string, takeovers = 0) {
@@ -143,7 +135,7 @@ describe.skipIf(!usingPostgres())('two processes on one PostgreSQL', () => {
       await a.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
       const [started] = await versions(a, id);
       await a.ctx.db.update(generatedDocuments).set({ leaseUntil: sql`now() - interval '1 second'` }).where(eq(generatedDocuments.id, started!.id));
-      const [done] = await until('taken over', () => versions(b, id), (v) => v[0]?.status === 'done', 5_000);
+      const [done] = await until('taken over', () => versions(b, id), (v) => v[0]?.status === 'done', { ms: 5_000 });
       expect(done).toMatchObject({ id: started!.id, takeovers: 1 });
       expect(done!.text).toContain('written by B');
       // A's writer finishes later and finds the version is no longer its own.
@@ -161,7 +153,7 @@ describe.skipIf(!usingPostgres())('two processes on one PostgreSQL', () => {
   it('a version left by a process that died is taken over within the lease window', async () => {
     const { user, id } = await finishedSession(a);
     const row = await orphan(b, id, user.id);
-    const [done] = await until('taken over', () => versions(a, id), (v) => v[0]?.status === 'done', 3_000);
+    const [done] = await until('taken over', () => versions(a, id), (v) => v[0]?.status === 'done', { ms: 3_000 });
     expect(done).toMatchObject({ id: row.id, takeovers: 1 });
     expect(await a.ctx.db.select().from(generatedDocuments).where(and(eq(generatedDocuments.sessionId, id), eq(generatedDocuments.status, 'generating')))).toHaveLength(0);
   });
