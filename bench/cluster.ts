@@ -1,12 +1,14 @@
 /**
  * Beyond one process, on PostgreSQL (BENCH_DATABASE_URL, or a throwaway server started here):
  *  1. recorded-part ingest with 1 API process (straight, and behind the proxy) and with 3 behind the proxy
- *     (parts on a shared folder, no worker so that only ingest is measured), 200 and 1,000 concurrent recorders;
+ *     (parts on a shared folder, no worker so that only ingest is measured), 200 and 1,000 concurrent recorders,
+ *     against a bare Fastify upload process (bare-upload.ts) under the same load;
  *  2. active-status polls per second on one API process against a bare Fastify route in the same run;
  *  3. how many consultations one worker process transcribes in real time with the local speech engine.
  * Every server is its own Node process (server/src/main.ts with its ROLE); the load comes from other processes.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +29,14 @@ const run = promisify(execFile);
 const LEVELS = (process.env.BENCH_LEVELS ?? '200,1000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SPEECH_PARTS = Number(process.env.BENCH_SPEECH_PARTS ?? 24);
+// Which measures to take (all by default): e.g. BENCH_CLUSTER=ingest BENCH_INGEST=1 for one process straight only;
+// PROFILE_DIR=folder writes a CPU profile of each ingest API process there.
+const MEASURES = (process.env.BENCH_CLUSTER ?? 'ingest,polls,speech').split(',');
+const INGEST_SETUPS = [
+  { name: '1', count: 1, proxied: false },
+  { name: '1p', count: 1, proxied: true },
+  { name: '3p', count: 3, proxied: true },
+].filter((s) => (process.env.BENCH_INGEST ?? '1,1p,3p').split(',').includes(s.name));
 
 const pgServer = process.env.BENCH_DATABASE_URL ? undefined : ((await startThrowawayPostgres()) as { url: string; stop(): void });
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? pgServer!.url;
@@ -56,29 +66,50 @@ async function startAll(names: string[], role: 'api' | 'worker', extra: Record<s
 }
 const stopAll = (ps: ServerProcess[]) => Promise.all(ps.map((p) => p.stop('SIGTERM')));
 
-// 1. Ingest, 1 vs 3 API processes.
+// 1. Ingest, 1 vs 3 API processes, and a bare Fastify upload process as the reference of the same run.
 const part = makeWebm(dir, 'part', 5);
-console.log(`\nRecorded-part ingest on PostgreSQL through a proxy (a ${(part.length / 1024).toFixed(1)} KB part every 5 s per recorder, ${ROUNDS} rounds)`);
-console.log('  API processes        recorders  parts/s  p50 ms  p99 ms  failures');
+async function ingest(base: string, sessions: { id: string; token: string }[], label: string) {
+  const file = path.join(dir, `load-${label}.json`);
+  writeFileSync(file, JSON.stringify({ base, part: part.toString('base64'), rounds: ROUNDS, sessions }));
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/chunk-load.ts', file], { maxBuffer: 1024 * 1024 });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as Ingest;
+}
+type Ingest = { perSecond: number; p50: number; p99: number; steadyP99: number; failures: number };
+const row = (label: string, n: number, r: Ingest) =>
+  console.log(
+    `  ${label.padEnd(19)}  ${String(n).padStart(9)}  ${r.perSecond.toFixed(1).padStart(7)}  ${r.p50.toFixed(0).padStart(6)}  ${r.p99.toFixed(0).padStart(6)}  ${r.steadyP99.toFixed(0).padStart(13)}  ${String(r.failures).padStart(8)}`,
+  );
+if (MEASURES.includes('ingest')) {
+  console.log(`\nRecorded-part ingest on PostgreSQL (a ${(part.length / 1024).toFixed(1)} KB part every 5 s per recorder, ${ROUNDS} rounds)`);
+  // Steady: the rounds after the first (every recorder has connected once and the server is warm).
+  console.log('  API processes        recorders  parts/s  p50 ms  p99 ms  steady p99 ms  failures');
+  // The reference: what this machine, this load generator and Fastify's multipart give with nothing else.
+  const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-upload.ts', path.join(dir, 'bare')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const bareBase = await new Promise<string>((resolve, reject) => {
+    bare.stdout.once('data', (d: Buffer) => resolve(d.toString().trim().split('\n')[0]!));
+    bare.once('exit', (code) => reject(new Error(`bare upload server exited (${code})`)));
+  });
+  for (const n of LEVELS) {
+    const sessions = Array.from({ length: n }, () => ({ id: randomUUID(), token: 'none' }));
+    row('bare Fastify', n, await ingest(bareBase, sessions, `bare-${n}`));
+  }
+  bare.kill('SIGTERM');
+}
 // One process straight, then through the proxy (its own cost, in this same process), then three behind it.
-for (const { count, proxied } of [{ count: 1, proxied: false }, { count: 1, proxied: true }, { count: 3, proxied: true }]) {
-  const apis = await startAll(Array.from({ length: count }, (_, i) => `ingest-api${i + 1}`), 'api');
+for (const { count, proxied } of MEASURES.includes('ingest') ? INGEST_SETUPS : []) {
+  const profile: Record<string, string> = process.env.PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.PROFILE_DIR}` } : {};
+  const apis = await startAll(Array.from({ length: count }, (_, i) => `ingest-api${i + 1}`), 'api', profile);
   const proxy = proxied ? await startBalancer(apis.map((p) => p.base)) : undefined;
   for (const n of LEVELS) {
     const sessions = await recorders(n, `ingest${count}x${n}${proxied}`);
-    const file = path.join(dir, `load-${count}-${n}-${proxied}.json`);
-    writeFileSync(file, JSON.stringify({ base: proxy?.base ?? apis[0]!.base, part: part.toString('base64'), rounds: ROUNDS, sessions }));
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/chunk-load.ts', file], { maxBuffer: 1024 * 1024 });
-    const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as { perSecond: number; p50: number; p99: number; failures: number };
-    const label = `${count}${proxied ? ', via the proxy' : ', direct'}`;
-    console.log(`  ${label.padEnd(19)}  ${String(n).padStart(9)}  ${r.perSecond.toFixed(1).padStart(7)}  ${r.p50.toFixed(0).padStart(6)}  ${r.p99.toFixed(0).padStart(6)}  ${String(r.failures).padStart(8)}`);
+    row(`${count}${proxied ? ', via the proxy' : ', direct'}`, n, await ingest(proxy?.base ?? apis[0]!.base, sessions, `${count}-${n}-${proxied}`));
   }
   await proxy?.close();
   await stopAll(apis);
 }
 
 // 2. Active-status polls on one API process (its own Node process) against a bare Fastify route.
-{
+if (MEASURES.includes('polls')) {
   const [api] = await startAll(['poll-api'], 'api');
   const hello = await startHelloWorld();
   const [person] = await recorders(1, 'poll');
@@ -93,7 +124,7 @@ for (const { count, proxied } of [{ count: 1, proxied: false }, { count: 1, prox
 }
 
 // 3. One worker process, local speech engine: consultations transcribed in real time.
-{
+if (MEASURES.includes('speech')) {
   const speech = readFileSync(
     speechWebm(dir, 'speech', 'The patient has had a dry cough for three days, no fever, and takes ibuprofen four hundred milligrams when needed.'),
   );

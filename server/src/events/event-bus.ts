@@ -142,12 +142,18 @@ export async function createPostgresEventBus(databaseUrl: string, secret: string
   }
 
   await connect();
+  let sending: Promise<void> = Promise.resolve();
   return {
     async publish(topic, event) {
       const payload = sealing.seal(JSON.stringify({ topic, event }));
       if (payload.length >= NOTIFY_LIMIT) throw new Error(`event too large for NOTIFY (${payload.length} bytes)`);
-      if (!client) return; // Reconnecting: followers catch up from the database.
-      await client.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+      // One query at a time on the connection, in the order published (pg's client no longer queues them itself).
+      const sent = sending.then(async () => {
+        if (!client) return; // Reconnecting: followers catch up from the database.
+        await client.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+      });
+      sending = sent.catch(() => undefined);
+      await sent;
     },
     subscribe: topics.subscribe,
     async close() {

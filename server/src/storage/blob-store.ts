@@ -164,6 +164,8 @@ async function syncFolder(folder: string) {
   }
 }
 
+const MAX_MADE_FOLDERS = 10_000;
+
 export function createFileBlobDriver(root: string): BlobDriver & Required<Pick<BlobDriver, 'patchHead' | 'replaceExisting'>> & { removeOrphanTemporaryFiles(): Promise<number> } {
   const base = path.resolve(root);
   const fullPath = (key: string) => {
@@ -171,6 +173,8 @@ export function createFileBlobDriver(root: string): BlobDriver & Required<Pick<B
     if (!p.startsWith(base + path.sep)) throw new Error('blob key outside the store');
     return p;
   };
+  // Folders this process made: a consultation's parts go to one folder, which need not be made for each part.
+  const madeFolders = new Set<string>();
   /** The blobs under `dir`, or with `all` also the temporary and lock files. */
   async function* walk(dir: string, all = false): AsyncGenerator<string> {
     let entries: Dirent[];
@@ -189,13 +193,28 @@ export function createFileBlobDriver(root: string): BlobDriver & Required<Pick<B
   return {
     async put(key, data) {
       const p = fullPath(key);
-      await mkdir(path.dirname(p), { recursive: true, mode: 0o700 });
+      const folder = path.dirname(p);
       // Write then rename: a crash mid-write never leaves a truncated blob under the real name. The temporary
       // name is unique per write, so two concurrent writes of one key never share (and corrupt) one file.
       const tmp = `${p}.${randomUUID()}${TEMPORARY_SUFFIX}`;
-      try {
+      const write = async () => {
         await writeFile(tmp, data, { mode: 0o600 });
         await rename(tmp, p);
+      };
+      try {
+        if (madeFolders.has(folder)) {
+          try {
+            return await write();
+          } catch (err) {
+            // Removed since (a consultation deleted, then a late part): made again below.
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+            madeFolders.delete(folder);
+          }
+        }
+        await mkdir(folder, { recursive: true, mode: 0o700 });
+        if (madeFolders.size >= MAX_MADE_FOLDERS) madeFolders.clear();
+        madeFolders.add(folder);
+        await write();
       } catch (err) {
         await rm(tmp, { force: true });
         throw err;

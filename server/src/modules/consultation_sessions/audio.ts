@@ -5,6 +5,7 @@ import { audioChunks } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { checkAudio } from './audio-container.js';
+import { partStoredUpdate } from './recording-lease.js';
 import type { ChunkRow, SessionRow } from './repository.js';
 /**
  * Receiving recorded parts. A part is stored once per (session, order), with the SHA-256 of its bytes. A repeat
@@ -24,23 +25,25 @@ const orderConflict = (order: number) =>
 export async function storeChunk(
   ctx: AppContext,
   session: SessionRow,
-  input: { order: number; mimeType: string; data: Buffer; durationMs?: number | null },
+  input: { order: number; mimeType: string; data: Buffer; durationMs?: number | null; deviceId?: string },
 ): Promise<{ chunk: ChunkRow; created: boolean }> {
   const hash = sha256(input.data);
-  const existing = await findPart(ctx, session.id, input.order);
-  if (existing) return { chunk: await sameRecordingOr409(ctx, existing, hash), created: false };
-
   const mimeType = input.mimeType.split(';')[0]!.trim().toLowerCase();
   const check = checkAudio(input.data);
   if (!ALLOWED.has(mimeType) || !check.ok) {
     throw new DomainError(415, 'unsupported_audio_type', 'The file is not audio in a supported format (webm, ogg, mp4, mp3 or wav)');
   }
   // The content's hash is part of the key: two different uploads racing for one order never write the same
-  // blob, so the row that wins always points at its own bytes.
+  // blob, so the row that wins always points at its own bytes, and a repeat of the same bytes rewrites them
+  // unchanged.
   const blobKey = `${sessionBlobPrefix(session.id)}${String(input.order).padStart(6, '0')}.${hash.slice(0, 16)}.${check.format}`;
-  // The blob is written before the row: a row always points at stored audio.
+  // The blob is written before the row: a row always points at stored audio. The insert is tried straight
+  // away (no lookup first: repeats are rare, every part pays for a lookup), and notes the part on the session
+  // in the same statement.
   await ctx.blobs.put(blobKey, input.data);
+  const noted = ctx.db.$with('noted').as(partStoredUpdate(ctx.db, session.id, input.deviceId, input.order));
   const [inserted] = await ctx.db
+    .with(noted)
     .insert(audioChunks)
     .values({ sessionId: session.id, order: input.order, blobKey, mimeType, sizeBytes: input.data.length, contentSha256: hash, durationMs: input.durationMs ?? null })
     .onConflictDoNothing({ target: [audioChunks.sessionId, audioChunks.order] })
@@ -49,9 +52,11 @@ export async function storeChunk(
     ctx.transcriptionQueue.wake();
     return { chunk: inserted, created: true };
   }
-  // Another upload of this order won the race.
+  // A repeat (the client did not see our answer) or another upload of this order won a race. Our copy goes
+  // unless it is the stored part's own blob, still kept: a part whose audio was removed (transcribed under a
+  // "keep no audio" setting) is not brought back by a repeat.
   const stored = (await findPart(ctx, session.id, input.order))!;
-  if (stored.blobKey !== blobKey) await ctx.blobs.delete(blobKey);
+  if (stored.blobKey !== blobKey || stored.audioDeletedAt) await ctx.blobs.delete(blobKey);
   return { chunk: await sameRecordingOr409(ctx, stored, hash), created: false };
 }
 

@@ -132,13 +132,17 @@ export async function releaseRecording(ctx: AppContext, sessionId: string, devic
   });
 }
 
-/** An upload is a sign of life of its device, when it is the recorder; the count never falls behind what is stored. */
-export async function notePartStored(ctx: AppContext, sessionId: string, deviceId: string | undefined, order: number): Promise<void> {
-  await ctx.db
+/**
+ * An upload is a sign of life of its device, when it is the recorder; the count never falls behind what is stored.
+ * Returned unexecuted: the part's insert carries it as a CTE, so a part costs one statement, not two.
+ */
+export function partStoredUpdate(db: Database, sessionId: string, deviceId: string | undefined, order: number) {
+  return db
     .update(consultationSessions)
     .set({
       recorderNextOrder: sql`greatest(${consultationSessions.recorderNextOrder}, ${order + 1}::int)`,
       ...(deviceId ? { recorderSeenAt: sql`case when ${consultationSessions.recorderDeviceId} = ${deviceId} then now() else ${consultationSessions.recorderSeenAt} end` } : {}),
     })
-    .where(eq(consultationSessions.id, sessionId));
+    .where(eq(consultationSessions.id, sessionId))
+    .returning({ id: consultationSessions.id });
 }

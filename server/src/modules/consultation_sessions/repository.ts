@@ -5,13 +5,21 @@ import { audioChunks, consultationSessions, generatedDocuments, users } from '..
 export type SessionRow = typeof consultationSessions.$inferSelect;
 export type ChunkRow = typeof audioChunks.$inferSelect;
 
-/** Ownership is part of every query: another user's session simply does not exist (404). */
-export async function findOwnedSession(db: Database, userId: string, id: string): Promise<SessionRow | undefined> {
-  const [row] = await db
+const prepareOwnedSession = (db: Database) =>
+  db
     .select()
     .from(consultationSessions)
-    .where(and(eq(consultationSessions.id, id), eq(consultationSessions.userId, userId)))
-    .limit(1);
+    .where(and(eq(consultationSessions.id, sql.placeholder('id')), eq(consultationSessions.userId, sql.placeholder('userId'))))
+    .limit(1)
+    .prepare('owned_session');
+// Every recorded part and poll looks its consultation up: prepared once per database, not built each time.
+const ownedSessionQueries = new WeakMap<Database, ReturnType<typeof prepareOwnedSession>>();
+
+/** Ownership is part of every query: another user's session simply does not exist (404). */
+export async function findOwnedSession(db: Database, userId: string, id: string): Promise<SessionRow | undefined> {
+  let query = ownedSessionQueries.get(db);
+  if (!query) ownedSessionQueries.set(db, (query = prepareOwnedSession(db)));
+  const [row] = await query.execute({ id, userId });
   return row;
 }
 

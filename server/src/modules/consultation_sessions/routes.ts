@@ -20,7 +20,7 @@ import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { readMultipart } from '../../http/multipart.js';
 import { storeChunk } from './audio.js';
-import { acquireRecording, notePartStored, recorderHeartbeat, recorderView, releaseRecording, requestDeviceId, requireDeviceId } from './recording-lease.js';
+import { acquireRecording, recorderHeartbeat, recorderView, releaseRecording, requestDeviceId, requireDeviceId } from './recording-lease.js';
 import { listHistory } from './history.js';
 import { streamRecording } from './recording-file.js';
 import { findActiveSession, findChunks, findSessionById, findUserOrganization, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
@@ -243,8 +243,13 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     if (reported !== undefined && !(/^\d{1,7}$/.test(reported) && Number(reported) <= 3_600_000)) {
       throw new DomainError(400, 'invalid_request', 'duration_ms must be a whole number of milliseconds', { duration_ms: 'invalid_duration' });
     }
-    const { chunk, created } = await storeChunk(ctx, session, { order, mimeType: file.mimeType, data: file.data, durationMs: reported === undefined ? null : Number(reported) });
-    await notePartStored(ctx, session.id, requestDeviceId(request), order);
+    const { chunk, created } = await storeChunk(ctx, session, {
+      order,
+      mimeType: file.mimeType,
+      data: file.data,
+      durationMs: reported === undefined ? null : Number(reported),
+      deviceId: requestDeviceId(request),
+    });
     return reply.status(created ? 201 : 200).send({ audio: chunkView(chunk) });
   });
 
