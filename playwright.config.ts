@@ -42,7 +42,7 @@ export default defineConfig({
   webServer: [
     {
       // The fake record system of the integration test may open this app and send it register_consultation.
-      command: `node scripts/e2e-server.mjs main ${E2E_PORTS.main} INTEGRATION_ORIGINS=http://ehr.clinic.test AI_DISCOVERY_URLS=http://127.0.0.1:${E2E_PORTS.fakeAi}`,
+      command: `node scripts/e2e-server.mjs main ${E2E_PORTS.main} INTEGRATION_ORIGINS=http://ehr.clinic.test FHIR_ALLOW_PRIVATE_NETWORKS=true AI_DISCOVERY_URLS=http://127.0.0.1:${E2E_PORTS.fakeAi}`,
       url: `http://127.0.0.1:${E2E_PORTS.main}/healthz`,
       timeout: 120_000,
       reuseExistingServer: false,

@@ -28,6 +28,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'audit_log',
   'admin_command',
   'ai_engine',
+  'record_system',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

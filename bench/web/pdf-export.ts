@@ -1,11 +1,11 @@
 /**
- * PDF export of a generated document (src/features/documents/pdf-export.ts, the code the browser runs): time and
+ * PDF export of a generated document (contract/document-pdf.ts, the code the browser and the server's FHIR export run): time and
  * size for a 1-page and a 10-page document, against a reference measured in the same run (the same text turned
  * into plain text only), so the figure says what jsPDF's layout costs on this machine.
  */
 import { performance } from 'node:perf_hooks';
-import { markdownToPlainText } from '../../src/features/documents/markdown-text';
-import { documentToPdf } from '../../src/features/documents/pdf-export';
+import { markdownToPlainText } from '../../contract/markdown-text';
+import { documentToPdf } from '../../contract/document-pdf';
 
 const paragraph =
   'Doente de 58 anos com dor torácica há dois dias, sem irradiação, agravada pelo esforço. Nega febre, dispneia ou síncope. Medicação habitual: metformina 850 mg e atorvastatina 20 mg. ';

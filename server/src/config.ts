@@ -22,6 +22,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(60),
+  FHIR_ALLOW_PRIVATE_NETWORKS: boolFromEnv,
   PUBLIC_URL: z.string().url().optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(12 * 60 * 60),
@@ -168,6 +169,12 @@ export type Config = {
   role: 'all' | 'api' | 'worker';
   /** How long a transcription claim holds without renewal: how long the part of a worker that died waits. */
   jobLeaseSeconds: number;
+  /**
+   * Whether organizations' FHIR servers may be on private, loopback or link-local addresses and speak plain http
+   * (a record system inside the hospital's network). Off: https to public addresses only, so an organization
+   * admin cannot aim the server at its own network.
+   */
+  fhirAllowPrivateNetworks: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -191,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL || undefined,
     role: e.ROLE,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
+    fhirAllowPrivateNetworks: e.FHIR_ALLOW_PRIVATE_NETWORKS,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     jwtSecret: e.JWT_SECRET ?? readOrCreateSecret(dataDir, 'jwt-secret'),
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,

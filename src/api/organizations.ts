@@ -4,7 +4,10 @@ import { call } from './client';
 export type OrgRole = 'admin' | 'member';
 export type OrgMember = { id: string; name: string; email: string; role: OrgRole; created_at: string };
 export type OrgInvitation = { id: string; email: string; role: OrgRole; status: 'pending' | 'accepted' | 'rejected' | 'expired'; invited_at: string; expires_at: string; responded_at: string | null };
-export type OrganizationDetail = { id: string; name: string; role: OrgRole; members: OrgMember[] };
+export type OrganizationDetail = { id: string; name: string; role: OrgRole; members: OrgMember[]; record_system: boolean };
+export type RecordSystemAuth = 'none' | 'bearer' | 'backend_services';
+export type RecordSystemView = { base_url: string; auth: RecordSystemAuth; client_id: string | null; scope: string | null; has_token: boolean; jwks_url: string | null; updated_at: string };
+export type RecordSystemInput = { base_url: string; auth: RecordSystemAuth; token?: string; client_id?: string; scope?: string };
 export type HistoryEntry = {
   id: string;
   consultation_type_id: string;
@@ -25,6 +28,9 @@ const org = (id: string) => `v1/organizations/${id}`;
 
 export const organizationsApi = {
   get: (id: string) => call(() => api().get(org(id)).json<{ organization: OrganizationDetail }>()),
+  recordSystem: (id: string) => call(() => api().get(`${org(id)}/fhir_endpoint`).json<{ fhir_endpoint: RecordSystemView | null }>()),
+  saveRecordSystem: (id: string, input: RecordSystemInput) => call(() => api().put(`${org(id)}/fhir_endpoint`, { json: input }).json<{ fhir_endpoint: RecordSystemView }>()),
+  removeRecordSystem: (id: string) => call(() => api().delete(`${org(id)}/fhir_endpoint`).then(() => undefined)),
   invitations: (id: string) => call(() => api().get(`${org(id)}/invitations`).json<{ invitations: OrgInvitation[] }>()),
   invite: (id: string, emails: string[]) =>
     call(() => api().post(`${org(id)}/invitations`, { json: { emails } }).json<{ results: { email: string; result: string }[]; invitations: OrgInvitation[] }>()),

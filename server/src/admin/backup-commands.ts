@@ -13,6 +13,7 @@ import { plaintextCheckFromDatabase } from '../storage/blob-records.js';
 import { KEY_RING_FILE, readKeysFromFile } from '../storage/master-keys.js';
 import { rotateMasterKey, RotationError } from '../storage/key-rotation.js';
 import { resealApiKeys } from '../ai/engine-settings.js';
+import { resealFhirSecrets } from '../modules/organizations/fhir_endpoint/service.js';
 import { createBackup } from './backup.js';
 import { restoreBackup, RestoreRefusedError } from './backup-restore.js';
 import { BackupFormatError } from './backup-format.js';
@@ -72,12 +73,12 @@ export const backupCommands = {
       // Blobs from before encryption are checked against their rows before they are encrypted.
       const store = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(db) });
       const before = store.keys.ids();
-      const r = await rotateMasterKey(store, () => resealApiKeys(db, store.keys));
+      const r = await rotateMasterKey(store, async () => (await resealApiKeys(db, store.keys)) + (await resealFhirSecrets(db, store.keys)));
       const lines = [
         r.newKey ? `New master key ${r.currentKeyId}.` : `Master key ${r.currentKeyId} (${store.keys.source === 'setting' ? 'from ENCRYPTION_KEY' : 'finishing an earlier rotation'}).`,
         `${r.rewrapped} blobs rewrapped, ${r.encrypted} plaintext blobs encrypted, ${r.alreadyCurrent} already under the current key.`,
       ];
-      if (r.resealedSecrets) lines.push(`${r.resealedSecrets} AI engine key(s) resealed.`);
+      if (r.resealedSecrets) lines.push(`${r.resealedSecrets} AI engine key(s) and record system secret(s) resealed.`);
       if (r.retired.length) lines.push(`Retired key(s) ${r.retired.join(', ')}: backups made before now still need them.`);
       if (r.unusedPreviousKeys.length) lines.push(`No blob needs ${r.unusedPreviousKeys.join(', ')} any more: remove it from ENCRYPTION_KEY_PREVIOUS.`);
       if (r.plaintextMigrationFinished) lines.push('Every file stored before encryption is now encrypted: unencrypted files are refused from now on.');

@@ -60,6 +60,9 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   [`GET ${sessions}/:id/audios`]: { action: 'read', resource: 'recording', id: consultation },
   [`GET ${sessions}/:id/audios/:audioId`]: { action: 'read', resource: 'recording', id: consultation, related: { audio: uuid('audioId') } },
   // A signed address anyone holding it can play for five minutes: handing it out is an export.
+  // The documents leave the product for a record system (or a file): an export.
+  [`GET ${sessions}/:id/fhir`]: { action: 'export', resource: 'generated_document', id: consultation },
+  [`POST ${sessions}/:id/fhir_push`]: { action: 'export', resource: 'generated_document', id: consultation },
   [`GET ${sessions}/:id/audio_url`]: { action: 'export', resource: 'recording', id: consultation },
   [`GET ${sessions}/:id/recording`]: { action: 'read', resource: 'recording', id: consultation, signedLink: true },
   [`GET ${sessions}/:id/transcription`]: { action: 'read', resource: 'transcript', id: consultation },
@@ -122,6 +125,9 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   'GET /v1/organizations/:organizationId/audit_events': { action: 'read', resource: 'audit_log', id: uuid('organizationId') },
   'GET /v1/organizations/:organizationId/audit_events.ndjson': { action: 'export', resource: 'audit_log', id: uuid('organizationId') },
   // Where patients' words are sent: every change of engine and every test call, by whom (never the key).
+  // Where an organization's documents go when sent to the record: who changed it, and when.
+  'PUT /v1/organizations/:organizationId/fhir_endpoint': { action: 'update', resource: 'record_system', id: uuid('organizationId') },
+  'DELETE /v1/organizations/:organizationId/fhir_endpoint': { action: 'delete', resource: 'record_system', id: uuid('organizationId') },
   'PUT /v1/ai_engines/:kind': { action: 'update', resource: 'ai_engine', id: { param: 'kind', kind: 'engine' } },
   'POST /v1/ai_engines/:kind/reset': { action: 'delete', resource: 'ai_engine', id: { param: 'kind', kind: 'engine' } },
   'POST /v1/ai_engines/:kind/test': { action: 'execute', resource: 'ai_engine', id: { param: 'kind', kind: 'engine' } },

@@ -685,3 +685,24 @@ export const rateLimitWindows = pgTable(
   },
   (t) => [index('rate_limit_windows_resets_at_idx').on(t.resetsAt)],
 );
+
+/**
+ * Where an organization's record system takes FHIR documents, set by its admins. `auth`: `none`, `bearer` (a
+ * token the record system issued) or `backend_services` (SMART Backend Services: this server signs a client
+ * assertion with its own key for the organization, whose public half the record system reads from our JWKS).
+ * Secrets are sealed with the master key, like the AI engines' API keys.
+ */
+export const organizationFhirEndpoints = pgTable('organization_fhir_endpoints', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  baseUrl: text('base_url').notNull(),
+  auth: text('auth').notNull(),
+  clientId: text('client_id'),
+  scope: text('scope'),
+  tokenSealed: text('token_sealed'),
+  privateKeySealed: text('private_key_sealed'),
+  publicJwk: jsonb('public_jwk').$type<Record<string, string>>(),
+  updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

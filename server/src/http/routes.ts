@@ -19,6 +19,7 @@ import { logoutRoutes } from '../modules/logout/routes.js';
 import { medicalSpecialitiesRoutes } from '../modules/medical_specialities/routes.js';
 import { organizationsRoutes } from '../modules/organizations/routes.js';
 import { auditEventsRoutes } from '../modules/organizations/audit_events/routes.js';
+import { fhirEndpointRoutes } from '../modules/organizations/fhir_endpoint/routes.js';
 import { organizationInvitationsRoutes } from '../modules/organization_invitations/routes.js';
 import { supportRoutes } from '../modules/support/routes.js';
 import { qrTokenRoutes } from '../modules/qr_token/routes.js';
@@ -42,6 +43,7 @@ export function registerRoutes(app: App, ctx: AppContext) {
   accountRoutes(app, ctx);
   organizationsRoutes(app, ctx);
   auditEventsRoutes(app, ctx);
+  fhirEndpointRoutes(app, ctx);
   organizationInvitationsRoutes(app, ctx);
   supportRoutes(app, ctx);
   medicalSpecialitiesRoutes(app, ctx);

@@ -4,7 +4,7 @@ import { consultationsApi } from '../../api/consultations';
 import { documentsApi } from '../../api/documents';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
-import { markdownToPlainText } from '../documents/markdown-text';
+import { markdownToPlainText } from '../../../contract/markdown-text';
 import { useConsultationTypes } from '../home/useConsultationTypes';
 import { PASTE_MESSAGE, targetOrigin } from './bookmarklet';
 

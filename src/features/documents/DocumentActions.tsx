@@ -1,21 +1,39 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useAtomValue } from 'jotai';
-import { useState, type RefObject } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { authAtom } from '../../app-state';
 import { Button } from '../../ui/Button';
 import { documentMessages } from './document-messages';
-import { markdownToPlainText } from './markdown-text';
+import { markdownToPlainText } from '../../../contract/markdown-text';
 import { documentFileName } from './file-name';
 import { saveFile } from '../../ui/save-file';
 import { confirm } from '../../ui/confirm';
+import { consultationsApi } from '../../api/consultations';
+import { describeFailure, fieldCodes } from '../i18n/api-error-messages';
+import { recordSystemAvailable } from './record-system';
 
 /** `flagged`: terms of a model's text found nowhere in the transcript or the inputs, to be checked before the text leaves. */
-type Props = { title: string; markdown: string; rendered: RefObject<HTMLElement | null>; flagged?: string[] };
+type Props = { title: string; markdown: string; rendered: RefObject<HTMLElement | null>; flagged?: string[]; sessionId?: string };
 
-/** Copy (formatted, or plain text for record systems that keep only text), PDF and markdown download. */
-export function DocumentActions({ title, markdown, rendered, flagged = [] }: Props) {
+/**
+ * Copy (formatted, or plain text for record systems that keep only text), PDF and markdown download; for a
+ * consultation's documents also the FHIR R4 Bundle a record system imports.
+ */
+export function DocumentActions({ title, markdown, rendered, flagged = [], sessionId }: Props) {
   const { i18n, t } = useLingui();
-  const clinician = useAtomValue(authAtom)?.user?.name ?? '';
+  const user = useAtomValue(authAtom)?.user;
+  const clinician = user?.name ?? '';
+  const organizationId = user?.organization_id;
+  const [canSend, setCanSend] = useState(false);
+  const [sending, setSending] = useState(false);
+  useEffect(() => {
+    if (!sessionId || !organizationId) return;
+    let live = true;
+    void recordSystemAvailable(organizationId).then((available) => live && setCanSend(available));
+    return () => {
+      live = false;
+    };
+  }, [sessionId, organizationId]);
   const [notice, setNotice] = useState<string>();
   const [checked, setChecked] = useState(false);
 
@@ -52,7 +70,7 @@ export function DocumentActions({ title, markdown, rendered, flagged = [] }: Pro
   async function exportPdf() {
     if (!(await reviewed())) return;
     // jsPDF is loaded only when a clinician asks for a PDF: it stays out of the consultation screen's first load.
-    const { documentToPdf } = await import('./pdf-export');
+    const { documentToPdf } = await import('../../../contract/document-pdf');
     const now = new Date();
     const pdf = documentToPdf({
       title,
@@ -62,6 +80,32 @@ export function DocumentActions({ title, markdown, rendered, flagged = [] }: Pro
       pageLabel: (page, total) => t`Page ${page} of ${total}`,
     });
     saveFile(pdf.output('blob'), documentFileName(title, now, 'pdf'));
+  }
+
+  async function downloadFhir() {
+    if (!sessionId || !(await reviewed())) return;
+    try {
+      saveFile(await consultationsApi.fhir(sessionId), documentFileName(title, new Date(), 'fhir.json'));
+    } catch (err) {
+      setNotice(describeFailure(i18n, err));
+    }
+  }
+
+  async function sendToRecord() {
+    if (!sessionId || sending || !(await reviewed())) return;
+    setSending(true);
+    setNotice(t`Sending to the record…`);
+    try {
+      const { fhir_push } = await consultationsApi.pushToRecord(sessionId);
+      const count = fhir_push.resources.filter((r) => r.resource_type === 'DocumentReference').length;
+      setNotice(t`Sent to the record system (documents filed: ${count}).`);
+    } catch (err) {
+      // The record system's own answer (status and message) follows ours: it is what its administrators need.
+      const answer = fieldCodes(err).record_system;
+      setNotice(answer ? `${describeFailure(i18n, err)} (${answer})` : describeFailure(i18n, err));
+    } finally {
+      setSending(false);
+    }
   }
 
   return (
@@ -81,6 +125,16 @@ export function DocumentActions({ title, markdown, rendered, flagged = [] }: Pro
       >
         <Trans>Download .md</Trans>
       </Button>
+      {sessionId && (
+        <Button variant="secondary" onClick={() => void downloadFhir()}>
+          <Trans>Download FHIR</Trans>
+        </Button>
+      )}
+      {sessionId && canSend && (
+        <Button variant="secondary" disabled={sending} onClick={() => void sendToRecord()}>
+          <Trans>Send to record</Trans>
+        </Button>
+      )}
       <span role="status" className="muted document-notice">
         {notice}
       </span>

@@ -1,5 +1,5 @@
 /** A file name from the title and date: letters, digits and dashes only. */
-export function documentFileName(title: string, date: Date, extension: 'pdf' | 'md'): string {
+export function documentFileName(title: string, date: Date, extension: 'pdf' | 'md' | 'fhir.json'): string {
   const slug = title
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')

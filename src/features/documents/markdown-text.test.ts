@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToBlocks, markdownToPlainText } from './markdown-text';
+import { markdownToBlocks, markdownToPlainText } from '../../../contract/markdown-text';
 
 describe('markdown as text', () => {
   it('keeps the words and drops the syntax', () => {

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { documentFileName } from './file-name';
-import { documentToPdf } from './pdf-export';
+import { documentToPdf } from '../../../contract/document-pdf';
 
 async function pdfText(data: ArrayBuffer): Promise<string[]> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');

@@ -2,10 +2,11 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findEndpoint, openPrivateKey, openToken, saveEndpoint } from '../organizations/fhir_endpoint/service.js';
 import { runCommand } from '../../admin/commands.js';
 import { openApiKey } from '../../ai/engine-settings.js';
 import { openKeyRing } from '../../storage/master-keys.js';
-import { aiEngineSettings, auditEvents, users } from '../../db/schema.js';
+import { aiEngineSettings, auditEvents, organizations, users } from '../../db/schema.js';
 import { startFakeOpenAi } from '../../test-support/fake-openai.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, usingPostgres, type TestApp } from '../../test-support/test-app.js';
@@ -218,16 +219,22 @@ describe('settings › AI engines', () => {
     expect(JSON.stringify(rows)).not.toContain(KEY);
   });
 
-  it('keeps the sealed key readable across a master key rotation', async () => {
+  it('keeps the sealed key readable across a master key rotation (and the record systems’ token and signing key)', async () => {
     const before = (await t.ctx.db.select().from(aiEngineSettings).where(eq(aiEngineSettings.kind, 'text')))[0]!.apiKeySealed;
+    const [withToken, withKey] = await t.ctx.db.insert(organizations).values([{ name: 'Token clinic' }, { name: 'Key clinic' }]).returning();
+    await saveEndpoint(t.ctx, withToken!.id, admin.id, { base_url: 'https://records.example.org/fhir', auth: 'bearer', token: 'record-system-token' });
+    await saveEndpoint(t.ctx, withKey!.id, admin.id, { base_url: 'https://records.example.org/fhir', auth: 'backend_services', client_id: 'notes' });
+    const signingKey = openPrivateKey(t.ctx.engines.keys, (await findEndpoint(t.ctx.db, withKey!.id))!);
     const lines = await runCommand(t.ctx.db, t.ctx.config, 'rotate-key', {});
-    expect(lines.join('\n')).toContain('1 AI engine key(s) resealed');
+    expect(lines.join('\n')).toContain('3 AI engine key(s) and record system secret(s) resealed');
     const after = (await t.ctx.db.select().from(aiEngineSettings).where(eq(aiEngineSettings.kind, 'text')))[0]!.apiKeySealed;
     expect(after).not.toBe(before);
     // A process started now reads the key ring file, which holds only the new key.
     const ring = openKeyRing({ dataDir: t.ctx.config.dataDir });
     expect(ring.ids()).toHaveLength(1);
     expect(openApiKey(ring, 'text', after!)).toBe(KEY);
+    expect(openToken(ring, (await findEndpoint(t.ctx.db, withToken!.id))!)).toBe('record-system-token');
+    expect(openPrivateKey(ring, (await findEndpoint(t.ctx.db, withKey!.id))!)).toEqual(signingKey);
   });
 
   it('runs the default when a saved key no longer opens, and says so', async () => {

@@ -20,6 +20,8 @@ import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { readMultipart } from '../../http/multipart.js';
 import { storeChunk } from './audio.js';
+import { consultationBundle } from './fhir.js';
+import { pushToRecord } from './fhir-push.js';
 import { acquireRecording, recorderHeartbeat, recorderView, releaseRecording, requestDeviceId, requireDeviceId } from './recording-lease.js';
 import { listHistory } from './history.js';
 import { streamRecording } from './recording-file.js';
@@ -280,6 +282,20 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
       return reply.type(chunk.mimeType).header('cache-control', 'private, no-store').send(ctx.blobs.read(chunk.blobKey));
     },
   );
+
+  /** The consultation's finished documents as a FHIR R4 document Bundle, to download or hand to a record system. */
+  app.get(`${base}/:id/fhir`, { onRequest: preHandler, schema: { params: idParams } }, async (request, reply) => {
+    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
+    const { bundle } = await consultationBundle(ctx, session);
+    return reply.type('application/fhir+json; charset=utf-8').send(JSON.stringify(bundle));
+  });
+
+  /** "Send to record": the finished documents posted to the organization's record system; its answer comes back. */
+  app.post(`${base}/:id/fhir_push`, { onRequest: preHandler, schema: { params: idParams } }, async (request) => {
+    const user = currentUser(request);
+    const session = await requireOwnedSession(ctx, user.id, request.params.id, 'read');
+    return { fhir_push: await pushToRecord(ctx, session, user) };
+  });
 
   /** A short-lived signed address of the whole recording, playable by an <audio> element without a token. */
   app.get(`${base}/:id/audio_url`, { onRequest: preHandler, schema: { params: idParams } }, async (request) => {

@@ -4,6 +4,7 @@ import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { listHistory } from '../consultation_sessions/history.js';
+import { findEndpoint } from './fhir_endpoint/service.js';
 import {
   changeRole,
   inviteMembers,
@@ -39,7 +40,16 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
 
   app.get(base, { onRequest: preHandler, schema: { params: orgParams } }, async (request) => {
     const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'member');
-    return { organization: { id: m.organizationId, name: m.organizationName, role: m.role, members: await listMembers(ctx.db, m.organizationId) } };
+    return {
+      organization: {
+        id: m.organizationId,
+        name: m.organizationName,
+        role: m.role,
+        members: await listMembers(ctx.db, m.organizationId),
+        // Whether "Send to record" has somewhere to send: members see that there is one, never its settings.
+        record_system: Boolean(await findEndpoint(ctx.db, m.organizationId)),
+      },
+    };
   });
 
   app.get(`${base}/invitations`, { onRequest: preHandler, schema: { params: orgParams } }, async (request) => {

@@ -43,6 +43,7 @@ const resourceLabels: Record<AuditResourceType, MessageDescriptor> = {
   audit_log: msg`Access log`,
   admin_command: msg`Support command`,
   ai_engine: msg`AI engine`,
+  record_system: msg`Record system`,
 };
 
 const relatedLabels: Record<string, MessageDescriptor> = {

@@ -12,6 +12,7 @@ import { confirm } from '../../../ui/confirm';
 import { TextAreaField } from '../../../ui/TextAreaField';
 import { describeFailure } from '../../i18n/api-error-messages';
 import { parseEmailList } from '../../organization/email-list';
+import { RecordSystemCard } from '../../organization/RecordSystemCard';
 
 const roleChangeFailed = msg`Error changing member role`;
 const onlyAdmin = msg`You can't leave the organization (only admin)`;
@@ -128,6 +129,7 @@ export function OrganisationSection() {
         </Button>
       </section>
       {isAdmin && <InvitationsCard orgId={org.id} invitations={invitations} act={act} />}
+      {isAdmin && <RecordSystemCard orgId={org.id} onChange={() => void load()} />}
     </div>
   );
 }

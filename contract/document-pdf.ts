@@ -1,5 +1,5 @@
 import { jsPDF } from 'jspdf';
-import { markdownToBlocks } from './markdown-text';
+import { markdownToBlocks } from './markdown-text.js';
 
 export type PdfDocumentInput = {
   title: string;
@@ -17,7 +17,8 @@ const LINE = 1.4;
 const mm = (pt: number) => (pt * 25.4) / 72;
 
 /**
- * A generated document as an A4 PDF: a header with the document title, the clinician and the date on every page,
+ * Shared by the browser (Export PDF) and the server (the PDF attached to a FHIR DocumentReference), so both give
+ * the same page. A generated document as an A4 PDF: a header with the document title, the clinician and the date on every page,
  * page numbers in the footer, and the text wrapped and paginated. jsPDF's standard fonts cover Latin-1, which
  * holds every accent of pt, de and es (ç, ã, õ, ß, ü, ñ…).
  */

@@ -1,0 +1,87 @@
+/**
+ * Requests this server makes to addresses a user typed (an organization's FHIR server). An organization admin is
+ * not the server's admin: unless the server allows private networks (FHIR_ALLOW_PRIVATE_NETWORKS), such a request
+ * goes over https to a public address only, never to loopback, the local network, link-local (cloud metadata) or
+ * multicast addresses. The address is checked where the connection is made, after DNS, so a name that resolves to
+ * a private address (or changes its answer between a check and the connection) is refused too. Redirects are not
+ * followed by the callers.
+ */
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { BlockList, isIP } from 'node:net';
+import { Agent } from 'undici';
+import { DomainError } from './errors.js';
+
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
+
+/** True for an address no user-given URL may reach (an IPv4 address inside IPv6 is checked as IPv4). */
+export function isNonPublicAddress(address: string): boolean {
+  const mapped = address.toLowerCase().match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
+  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
+  const family = isIP(address);
+  if (family === 0) return true;
+  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+export const addressRefused = (field: string) =>
+  new DomainError(400, 'invalid_request', 'The address must be https on a public network (this server does not allow private networks)', { [field]: 'address_not_allowed' });
+
+/** A URL a user gave, checked before use: an http(s) URL without credentials, and https to a public host unless private networks are allowed. */
+export function checkOutboundUrl(raw: string, allowPrivate: boolean, field = 'base_url'): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new DomainError(400, 'invalid_request', 'Not a valid address', { [field]: 'invalid_url' });
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+    throw new DomainError(400, 'invalid_request', 'The address must be http(s), without a user name or password in it', { [field]: 'invalid_url' });
+  }
+  if (allowPrivate) return url;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (url.protocol !== 'https:' || (isIP(host) && isNonPublicAddress(host)) || host === 'localhost' || host.endsWith('.localhost')) throw addressRefused(field);
+  return url;
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** An undici dispatcher whose connections refuse non-public addresses (unless allowed): pass it as `dispatcher` to fetch. */
+export function outboundDispatcher(allowPrivate: boolean): Agent {
+  const lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const list = addresses as LookupAddress[];
+      const refused = !allowPrivate && list.some((a) => isNonPublicAddress(a.address));
+      if (refused || list.length === 0) {
+        const error: NodeJS.ErrnoException = new Error(`${hostname} resolves to an address this server does not connect to`);
+        error.code = 'EADDRNOTALLOWED';
+        return callback(error, '');
+      }
+      if (options.all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+  return new Agent({ connect: { lookup, timeout: 10_000 }, headersTimeout: 30_000, bodyTimeout: 30_000 });
+}

@@ -1,0 +1,186 @@
+import type { DocumentReference } from '@medplum/fhirtypes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents, organizations } from '../../db/schema.js';
+import { bearer, createUser, login } from '../../test-support/factories.js';
+import { fhirErrors, startFhirTestServer, type FhirTestServer } from '../../test-support/fhir-test-server.js';
+import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+import { until } from '../../test-support/until.js';
+
+let t: TestApp;
+let strict: TestApp;
+let fhir: FhirTestServer;
+beforeAll(async () => {
+  // The record system runs on this machine: the server must allow private networks to reach it.
+  t = await createTestApp({ FHIR_ALLOW_PRIVATE_NETWORKS: 'true' });
+  strict = await createTestApp();
+  fhir = await startFhirTestServer();
+}, 30_000);
+afterAll(async () => {
+  await fhir.close();
+  await t.close();
+  await strict.close();
+});
+
+type Person = { id: string; headers: Record<string, string> };
+async function person(app: TestApp, organizationId: string | null, role: 'admin' | 'member'): Promise<Person> {
+  const u = await createUser(app, { name: role === 'admin' ? 'Admin Clínica' : 'Dra. Rita Gomes', organizationId, organizationRole: organizationId ? role : null });
+  return { id: u.id, headers: bearer(await login(app, u.email, u.password)) };
+}
+async function organization(app: TestApp, name = 'Clínica do Lumiar') {
+  const [org] = await app.ctx.db.insert(organizations).values({ name }).returning();
+  return { id: org!.id, admin: await person(app, org!.id, 'admin'), member: await person(app, org!.id, 'member') };
+}
+const setEndpoint = (app: TestApp, who: Person, orgId: string, payload: Record<string, unknown>) =>
+  app.app.inject({ method: 'PUT', url: `/v1/organizations/${orgId}/fhir_endpoint`, headers: who.headers, payload });
+
+async function finishedConsultation(app: TestApp, who: Person) {
+  const id = (await app.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: who.headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id as string;
+  await app.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers: who.headers, payload: { transcription: 'Dry cough for three days, no fever.' } });
+  await app.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers: who.headers });
+  await until(
+    'notes written',
+    async () => (await app.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers: who.headers })).json().generated_document?.status,
+    (s) => s === 'done',
+  );
+  return id;
+}
+const push = (app: TestApp, who: Person, id: string) => app.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/fhir_push`, headers: who.headers });
+const documentReferences = () => (fhir.stored.get('DocumentReference') ?? []) as DocumentReference[];
+
+describe('send to record (FHIR push)', () => {
+  it('with a bearer token: files a valid DocumentReference with the PDF, the Bundle too, and never twice', async () => {
+    const org = await organization(t);
+    fhir.acceptToken('static-token-of-the-record-system');
+    const saved = await setEndpoint(t, org.admin, org.id, { base_url: `${fhir.base}/`, auth: 'bearer', token: 'static-token-of-the-record-system' });
+    expect(saved.statusCode).toBe(200);
+    // The token is kept sealed: the settings say there is one, never what it is.
+    expect(saved.json().fhir_endpoint).toMatchObject({ base_url: fhir.base, auth: 'bearer', has_token: true });
+    expect(saved.body).not.toContain('static-token');
+
+    const id = await finishedConsultation(t, org.member);
+    const before = documentReferences().length;
+    const res = await push(t, org.member, id);
+    expect(res.statusCode).toBe(200);
+    const result = res.json().fhir_push;
+    expect(result.status).toBe('sent');
+    expect(result.resources.map((r: { resource_type: string; status: number }) => [r.resource_type, r.status])).toEqual([
+      ['DocumentReference', 201],
+      ['Bundle', 201],
+    ]);
+    expect(result.resources[0].location).toMatch(/\/fhir\/DocumentReference\/\d+\/_history\/1$/);
+    const filed = documentReferences().at(-1)!;
+    expect(documentReferences()).toHaveLength(before + 1);
+    expect(fhirErrors(filed)).toEqual([]);
+    expect(filed.content.map((c) => c.attachment.contentType)).toEqual(['application/pdf', 'text/markdown']);
+    expect(Buffer.from(filed.content[0]!.attachment.data!, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    // Standing alone, the author is named by identifier, not by an address only the Bundle resolves.
+    expect(filed.author![0]).toMatchObject({ display: 'Dra. Rita Gomes', identifier: { system: 'urn:consultation-notes:user', value: org.member.id } });
+    expect(filed.custodian).toMatchObject({ display: 'Clínica do Lumiar' });
+
+    // Sent again (a double click, a second device): the record system finds the same version and files nothing new.
+    const again = await push(t, org.member, id);
+    expect(again.json().fhir_push.resources[0]).toMatchObject({ resource_type: 'DocumentReference', status: 200 });
+    expect(documentReferences()).toHaveLength(before + 1);
+
+    // The push is in the audit log as an export of the consultation's documents.
+    await t.app.auditLog.flush();
+    const events = await t.ctx.db.select().from(auditEvents);
+    expect(events.filter((e) => e.action === 'export' && e.resourceType === 'generated_document' && e.resourceId === id && e.actorUserId === org.member.id).map((e) => e.statusCode)).toEqual([200, 200]);
+    // So is the admin's setting of where documents go, without its token.
+    expect(events.filter((e) => e.resourceType === 'record_system' && e.resourceId === org.id).map((e) => [e.action, e.actorUserId, e.statusCode])).toEqual([['update', org.admin.id, 200]]);
+    expect(JSON.stringify(events)).not.toContain('static-token');
+  });
+
+  it('with SMART Backend Services: signs in with a client assertion signed by the key the JWKS publishes', async () => {
+    const org = await organization(t, 'Hospital de Santa Maria');
+    const saved = await setEndpoint(t, org.admin, org.id, { base_url: fhir.base, auth: 'backend_services', client_id: 'consultation-notes-hsm' });
+    expect(saved.statusCode).toBe(200);
+    const view = saved.json().fhir_endpoint;
+    expect(view).toMatchObject({ auth: 'backend_services', client_id: 'consultation-notes-hsm', scope: 'system/DocumentReference.c system/Bundle.c' });
+    // The record system's admin registers the public key from its published address (no sign-in needed there).
+    const jwks = await t.app.inject({ method: 'GET', url: new URL(view.jwks_url).pathname });
+    expect(jwks.statusCode).toBe(200);
+    const keys = jwks.json();
+    expect(keys.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-384', alg: 'ES384', use: 'sig' });
+    expect(keys.keys[0].d).toBeUndefined();
+    fhir.registerClient('consultation-notes-hsm', keys);
+
+    const id = await finishedConsultation(t, org.member);
+    const res = await push(t, org.member, id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().fhir_push.status).toBe('sent');
+    const pushes = fhir.requests.filter((r) => r.method === 'POST' && r.path === '/DocumentReference');
+    expect(pushes.at(-1)!.authorized).toBe(true);
+
+    // A key the record system does not know is refused at sign-in, and the clinician is told so.
+    fhir.registerClient('consultation-notes-hsm', { keys: [] });
+    const other = await organization(t, 'Outra clínica');
+    await setEndpoint(t, other.admin, other.id, { base_url: fhir.base, auth: 'backend_services', client_id: 'consultation-notes-hsm' });
+    const refused = await push(t, other.member, await finishedConsultation(t, other.member));
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json().error).toMatchObject({ code: 'fhir_push_failed' });
+    expect(refused.json().error.fields.record_system).toMatch(/^401/);
+  });
+
+  it('retries while the record system is busy, and says what it answered when it stays busy', async () => {
+    const org = await organization(t, 'Clínica Busy');
+    fhir.acceptToken('busy-token');
+    await setEndpoint(t, org.admin, org.id, { base_url: fhir.base, auth: 'bearer', token: 'busy-token' });
+    const id = await finishedConsultation(t, org.member);
+    fhir.failNext(2, 503);
+    const recovered = await push(t, org.member, id);
+    expect(recovered.statusCode).toBe(200);
+
+    const second = await finishedConsultation(t, org.member);
+    const before = documentReferences().length;
+    fhir.failNext(10, 503);
+    const failed = await push(t, org.member, second);
+    fhir.failNext(0, 503);
+    expect(failed.statusCode).toBe(502);
+    expect(failed.json().error.fields.record_system).toBe('503: The record system is busy');
+    expect(documentReferences()).toHaveLength(before);
+  });
+
+  it('a refusal of the record system is not retried, and a wrong token is the record system’s 401', async () => {
+    const org = await organization(t, 'Clínica Wrong');
+    await setEndpoint(t, org.admin, org.id, { base_url: fhir.base, auth: 'bearer', token: 'a-token-it-never-issued' });
+    const id = await finishedConsultation(t, org.member);
+    const count = fhir.requests.length;
+    const res = await push(t, org.member, id);
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error.fields.record_system).toBe('401: No valid access token');
+    expect(fhir.requests.length - count).toBe(1);
+  });
+
+  it('only admins set the record system; members see nothing of it; without one a push says so', async () => {
+    const org = await organization(t, 'Clínica Rules');
+    const member = await setEndpoint(t, org.member, org.id, { base_url: fhir.base, auth: 'none' });
+    expect(member.statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: `/v1/organizations/${org.id}/fhir_endpoint`, headers: org.member.headers })).statusCode).toBe(403);
+    const stranger = await organization(t, 'Another');
+    expect((await t.app.inject({ method: 'GET', url: `/v1/organizations/${org.id}/fhir_endpoint`, headers: stranger.admin.headers })).statusCode).toBe(404);
+    expect((await setEndpoint(t, stranger.admin, org.id, { base_url: fhir.base, auth: 'none' })).statusCode).toBe(404);
+    // A bearer setting needs its token; backend services its client id.
+    expect((await setEndpoint(t, org.admin, org.id, { base_url: fhir.base, auth: 'bearer' })).json().error.fields).toEqual({ token: 'required' });
+    expect((await setEndpoint(t, org.admin, org.id, { base_url: fhir.base, auth: 'backend_services' })).json().error.fields).toEqual({ client_id: 'required' });
+    expect((await setEndpoint(t, org.admin, org.id, { base_url: 'ftp://records.example', auth: 'none' })).json().error.fields).toEqual({ base_url: 'invalid_url' });
+
+    const id = await finishedConsultation(t, org.member);
+    const none = await push(t, org.member, id);
+    expect(none.statusCode).toBe(409);
+    expect(none.json().error.code).toBe('fhir_not_configured');
+    // Somebody else's consultation: 404, whatever their organization has.
+    expect((await push(t, stranger.member, id)).statusCode).toBe(404);
+  });
+
+  it('by default only https to public addresses: no loopback, private network or cloud metadata address', async () => {
+    const org = await organization(strict);
+    for (const base_url of [fhir.base, 'https://127.0.0.1/fhir', 'https://10.1.2.3/fhir', 'https://169.254.169.254/latest', 'https://[::1]/fhir', 'https://localhost/fhir', 'http://records.example.org/fhir']) {
+      const res = await setEndpoint(strict, org.admin, org.id, { base_url, auth: 'none' });
+      expect(res.statusCode, base_url).toBe(400);
+      expect(res.json().error.fields, base_url).toEqual({ base_url: 'address_not_allowed' });
+    }
+    // A public name is accepted; what it resolves to is checked again at every connection.
+    expect((await setEndpoint(strict, org.admin, org.id, { base_url: 'https://records.example.org/fhir', auth: 'none' })).statusCode).toBe(200);
+  });
+});

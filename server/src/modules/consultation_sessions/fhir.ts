@@ -1,0 +1,185 @@
+/**
+ * A consultation's documents as FHIR R4, for the patient record. One `document` Bundle:
+ * - first the Composition, typed by the main document's LOINC code, with one section per finished document (its
+ *   text as XHTML narrative, its own LOINC code, and the DocumentReference that carries it);
+ * - the author (Practitioner) and, for a clinician in an organization, the custodian (Organization);
+ * - a DocumentReference per document with the PDF (the same page the browser exports) and the markdown, so a record
+ *   system that files documents rather than Compositions keeps them whole; its master identifier is the version's
+ *   id, so a second push of the same version is recognisable.
+ * Only finished versions go out (the latest finished one of each document): a version being written, or one that
+ * failed, is not a record. The patient and the encounter are named only when the consultation has them from the
+ * record system; this product does not keep a patient identity of its own.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Bundle, BundleEntry, CodeableConcept, Composition, CompositionSection, DocumentReference, Organization, Practitioner, Reference, Resource } from '@medplum/fhirtypes';
+import { and, eq } from 'drizzle-orm';
+import { documentToPdf } from '../../../../contract/document-pdf.js';
+import type { Language } from '../../../../contract/constants.js';
+import { markdownToBlocks } from '../../../../contract/markdown-text.js';
+import { findUserById } from '../../auth/users.js';
+import { generatedDocuments, organizations } from '../../db/schema.js';
+import type { AppContext } from '../../http/context.js';
+import { DomainError, notFound } from '../../http/errors.js';
+import { findConsultationType, SELECTABLE_DOCUMENTS } from '../consultation_types/catalogue.js';
+import type { DocumentRow } from '../generated_documents/service.js';
+import type { SessionRow } from './repository.js';
+
+const LOINC = 'http://loinc.org';
+/** Identifiers of this product's own records: urn:consultation-notes:<kind> (as in the audit log's AuditEvents). */
+const idSystem = (kind: string) => `urn:consultation-notes:${kind}`;
+
+/**
+ * The LOINC document type of each kind, the closest where LOINC has no exact one: 34109-9 "Note" for texts that
+ * are a note of no more specific type (a dictation, a certificate, a report, a clinician's own document).
+ */
+const LOINC_TYPE: Record<string, { code: string; display: string }> = {
+  consultation_notes: { code: '11488-4', display: 'Consult note' },
+  clinical_summary: { code: '34133-9', display: 'Summary of episode note' },
+  referral_letter: { code: '57133-1', display: 'Referral note' },
+  patient_summary: { code: '60591-5', display: 'Patient summary Document' },
+};
+const NOTE = { code: '34109-9', display: 'Note' };
+
+/** BCP 47 tags of the interface languages: the product's Portuguese is Portugal's. */
+const LANGUAGE_TAG: Record<Language, string> = { pt: 'pt-PT', en: 'en', de: 'de', es: 'es' };
+const PAGE_LABEL: Record<Language, (page: number, total: number) => string> = {
+  pt: (p, t) => `Página ${p} de ${t}`,
+  en: (p, t) => `Page ${p} of ${t}`,
+  de: (p, t) => `Seite ${p} von ${t}`,
+  es: (p, t) => `Página ${p} de ${t}`,
+};
+
+const isLanguage = (value: string): value is Language => value in LANGUAGE_TAG;
+
+export function documentName(key: string, language: Language): string {
+  return SELECTABLE_DOCUMENTS[key]?.name[language] ?? key.replace(/_/g, ' ');
+}
+
+export function documentType(key: string, language: Language): CodeableConcept {
+  const loinc = LOINC_TYPE[key] ?? NOTE;
+  return { coding: [{ system: LOINC, code: loinc.code, display: loinc.display }], text: documentName(key, language) };
+}
+
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The markdown as FHIR narrative: headings, paragraphs and lists only, every character escaped (no markup of the model's passes through). */
+export function markdownToNarrative(markdown: string): string {
+  const html: string[] = [];
+  let list = false;
+  for (const block of markdownToBlocks(markdown)) {
+    if (block.kind !== 'li' && list) {
+      html.push('</ul>');
+      list = false;
+    }
+    if (block.kind === 'blank') continue;
+    const text = escapeXml(block.text);
+    if (block.kind === 'li') {
+      if (!list) html.push('<ul>');
+      list = true;
+      html.push(`<li>${text}</li>`);
+    } else if (block.kind === 'p') html.push(`<p>${text}</p>`);
+    else html.push(`<${block.kind}>${text}</${block.kind}>`);
+  }
+  if (list) html.push('</ul>');
+  return `<div xmlns="http://www.w3.org/1999/xhtml">${html.join('')}</div>`;
+}
+
+/** The latest finished version of each document of the consultation, the type's documents in their order first. */
+export async function finishedDocuments(ctx: Pick<AppContext, 'db'>, session: SessionRow): Promise<DocumentRow[]> {
+  const rows = await ctx.db
+    .select()
+    .from(generatedDocuments)
+    .where(and(eq(generatedDocuments.sessionId, session.id), eq(generatedDocuments.status, 'done')));
+  const latest = new Map<string, DocumentRow>();
+  for (const row of rows) {
+    if (!row.text.trim()) continue;
+    const seen = latest.get(row.documentKey);
+    if (!seen || seen.version < row.version) latest.set(row.documentKey, row);
+  }
+  const order = findConsultationType(session.consultationTypeId)?.documents ?? [];
+  const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
+  return [...latest.values()].sort((a, b) => rank(a.documentKey) - rank(b.documentKey) || a.documentKey.localeCompare(b.documentKey));
+}
+
+const entry = (fullUrl: string, resource: Resource): BundleEntry => ({ fullUrl, resource });
+const when = (d: Date) => d.toISOString();
+
+export type FhirExport = { bundle: Bundle; documentReferences: DocumentReference[] };
+
+/** The consultation's Bundle; 409 `no_documents` while it has no finished document. */
+export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: SessionRow): Promise<FhirExport> {
+  const documents = await finishedDocuments(ctx, session);
+  if (documents.length === 0) throw new DomainError(409, 'no_documents', 'This consultation has no finished document to send to the record yet');
+  const author = await findUserById(ctx.db, session.userId);
+  if (!author) throw notFound('Consultation not found');
+  const language: Language = isLanguage(author.language) ? author.language : 'pt';
+  const [organization] = author.organizationId ? await ctx.db.select().from(organizations).where(eq(organizations.id, author.organizationId)) : [];
+
+  const practitionerUrl = `urn:uuid:${author.id}`;
+  const practitioner: Practitioner = { resourceType: 'Practitioner', identifier: [{ system: idSystem('user'), value: author.id }], name: [{ text: author.name }] };
+  const organizationUrl = organization ? `urn:uuid:${organization.id}` : undefined;
+  const custodian: Reference<Organization> | undefined = organizationUrl ? { reference: organizationUrl, type: 'Organization', display: organization!.name } : undefined;
+  const period = { start: when(session.createdAt), ...(session.finishedAt ? { end: when(session.finishedAt) } : {}) };
+  const dateFormat = new Intl.DateTimeFormat(LANGUAGE_TAG[language], { dateStyle: 'long' });
+
+  const references = documents.map((doc): DocumentReference => {
+    const name = documentName(doc.documentKey, language);
+    const written = doc.completedAt ?? doc.createdAt;
+    const pdf = documentToPdf({ title: name, clinician: author.name, date: dateFormat.format(written), markdown: doc.text, pageLabel: PAGE_LABEL[language] });
+    const attachment = { language: LANGUAGE_TAG[language], creation: when(written) };
+    return {
+      resourceType: 'DocumentReference',
+      masterIdentifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${doc.id}` },
+      status: 'current',
+      docStatus: 'final',
+      type: documentType(doc.documentKey, language),
+      date: when(written),
+      author: [{ reference: practitionerUrl, type: 'Practitioner', display: author.name }],
+      ...(custodian ? { custodian } : {}),
+      description: name,
+      content: [
+        { attachment: { ...attachment, contentType: 'application/pdf', title: `${name}.pdf`, data: Buffer.from(pdf.output('arraybuffer')).toString('base64') } },
+        { attachment: { ...attachment, contentType: 'text/markdown', title: `${name}.md`, data: Buffer.from(doc.text, 'utf8').toString('base64') } },
+      ],
+      context: { period, related: [{ identifier: { system: idSystem('consultation'), value: session.id } }] },
+    };
+  });
+
+  const main = documents[0]!;
+  const sections = documents.map(
+    (doc): CompositionSection => ({
+      title: documentName(doc.documentKey, language),
+      code: documentType(doc.documentKey, language),
+      text: { status: 'generated', div: markdownToNarrative(doc.text) },
+      entry: [{ reference: `urn:uuid:${doc.id}`, type: 'DocumentReference' }],
+    }),
+  );
+  const newest = documents.reduce((d, doc) => Math.max(d, (doc.completedAt ?? doc.createdAt).getTime()), 0);
+  const composition: Composition = {
+    resourceType: 'Composition',
+    language: LANGUAGE_TAG[language],
+    identifier: { system: idSystem('consultation'), value: session.id },
+    status: 'final',
+    type: documentType(main.documentKey, language),
+    date: new Date(newest).toISOString(),
+    author: [{ reference: practitionerUrl, type: 'Practitioner', display: author.name }],
+    title: documentName(main.documentKey, language),
+    ...(custodian ? { custodian } : {}),
+    event: [{ period }],
+    section: sections,
+  };
+
+  const bundle: Bundle = {
+    resourceType: 'Bundle',
+    identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${randomUUID()}` },
+    type: 'document',
+    timestamp: new Date().toISOString(),
+    entry: [
+      entry(`urn:uuid:${randomUUID()}`, composition),
+      entry(practitionerUrl, practitioner),
+      ...(organization ? [entry(organizationUrl!, { resourceType: 'Organization', identifier: [{ system: idSystem('organization'), value: organization.id }], name: organization.name } satisfies Organization)] : []),
+      ...references.map((ref, i) => entry(`urn:uuid:${documents[i]!.id}`, ref)),
+    ],
+  };
+  return { bundle, documentReferences: references };
+}

