@@ -51,6 +51,7 @@ export const errorCodes = [
   'no_documents',
   'fhir_not_configured',
   'fhir_push_failed',
+  'fhir_push_in_progress',
   'consultation_deleted',
   'insufficient_credits',
   'generation_failed',

@@ -47,13 +47,13 @@ export const consultationsApi = {
     call(() => api().put(`${sessions}/${id}`, { json: { user_inputs: userInputs } }).json<{ consultation_session: SessionDetail }>()),
   activeStatus: () => call(() => api().get(`${sessions}/active/status`).json<{ active: boolean; id?: string; show_transcription?: boolean }>()),
   /** The finished documents as a FHIR R4 document Bundle (application/fhir+json). */
-  fhir: (id: string) => call(() => api().get(`${sessions}/${id}/fhir`).blob()),
+  fhir: (id: string, document?: string) => call(() => api().get(`${sessions}/${id}/fhir`, { searchParams: document ? { document } : {} }).blob()),
   /** "Send to record": what the organization's record system answered for each resource it was sent. */
-  pushToRecord: (id: string) =>
+  pushToRecord: (id: string, document?: string) =>
     call(() =>
       api()
-        .post(`${sessions}/${id}/fhir_push`)
-        .json<{ fhir_push: { status: 'sent'; base_url: string; resources: { resource_type: string; status: number; location: string | null }[] } }>(),
+        .post(`${sessions}/${id}/fhir_push`, { searchParams: document ? { document } : {} })
+        .json<{ fhir_push: { status: 'sent'; base_url: string; resources: { resource_type: string; status: number; location: string | null; error?: string }[] } }>(),
     ),
   capabilities: () => call(() => api().get('start').json<ServerCapabilities>()),
 };

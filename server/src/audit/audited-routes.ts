@@ -61,8 +61,8 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   [`GET ${sessions}/:id/audios/:audioId`]: { action: 'read', resource: 'recording', id: consultation, related: { audio: uuid('audioId') } },
   // A signed address anyone holding it can play for five minutes: handing it out is an export.
   // The documents leave the product for a record system (or a file): an export.
-  [`GET ${sessions}/:id/fhir`]: { action: 'export', resource: 'generated_document', id: consultation },
-  [`POST ${sessions}/:id/fhir_push`]: { action: 'export', resource: 'generated_document', id: consultation },
+  [`GET ${sessions}/:id/fhir`]: { action: 'export', resource: 'generated_document', id: consultation, related: { document: { query: 'document', kind: 'document' } } },
+  [`POST ${sessions}/:id/fhir_push`]: { action: 'export', resource: 'generated_document', id: consultation, related: { document: { query: 'document', kind: 'document' } } },
   [`GET ${sessions}/:id/audio_url`]: { action: 'export', resource: 'recording', id: consultation },
   [`GET ${sessions}/:id/recording`]: { action: 'read', resource: 'recording', id: consultation, signedLink: true },
   [`GET ${sessions}/:id/transcription`]: { action: 'read', resource: 'transcript', id: consultation },

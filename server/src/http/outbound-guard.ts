@@ -33,6 +33,10 @@ for (const [net, prefix] of [
   ['fe80::', 10],
   ['ff00::', 8],
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
 ] as const)
   blocked.addSubnet(net, prefix, 'ipv6');
 

@@ -44,8 +44,8 @@ export type FhirTestServer = {
   acceptToken(token: string): void;
   /** A SMART Backend Services client and its public keys. */
   registerClient(clientId: string, jwks: JSONWebKeySet, scope?: string): void;
-  /** The next `count` FHIR requests answer `status`. */
-  failNext(count: number, status: number): void;
+  /** The next `count` FHIR requests answer `status` (with an OperationOutcome, or with `body` as it is). */
+  failNext(count: number, status: number, body?: string): void;
   /** Whether the CapabilityStatement offers Bundle create (on by default). */
   takesBundles(on: boolean): void;
   close(): Promise<void>;
@@ -60,7 +60,7 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
   const tokens = new Set<string>();
   const clients = new Map<string, { jwks: JSONWebKeySet; scope: string }>();
   const usedJti = new Set<string>();
-  let failing = { count: 0, status: 503 };
+  let failing: { count: number; status: number; body?: string } = { count: 0, status: 503 };
   let bundles = true;
   let base = '';
 
@@ -108,6 +108,10 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
       if (url.pathname === '/auth/token' && req.method === 'POST') return token(req, res);
       if (failing.count > 0) {
         failing.count--;
+        if (failing.body !== undefined) {
+          res.writeHead(failing.status, { 'content-type': 'application/fhir+json' });
+          return res.end(failing.body);
+        }
         return send(res, failing.status, outcome('The record system is busy'));
       }
       if (path === '/metadata') {
@@ -132,7 +136,9 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
       if (typeof condition === 'string') {
         const [system, value] = decodeURIComponent(new URLSearchParams(condition).get('identifier') ?? '').split('|');
         const match = list.findIndex((r) => {
-          const ids = [(r as { masterIdentifier?: { system?: string; value?: string } }).masterIdentifier, ...((r as { identifier?: { system?: string; value?: string }[] }).identifier ?? [])];
+          type Id = { system?: string; value?: string };
+          const own = (r as { identifier?: Id | Id[] }).identifier;
+          const ids = [(r as { masterIdentifier?: Id }).masterIdentifier, ...(Array.isArray(own) ? own : own ? [own] : [])];
           return ids.some((i) => i && i.system === system && i.value === value);
         });
         if (match >= 0) return send(res, 200, undefined, { location: `${base}/fhir/${type}/${list[match]!.id}/_history/1` });
@@ -152,7 +158,7 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
     requests,
     acceptToken: (t) => void tokens.add(t),
     registerClient: (clientId, jwks, scope = 'system/DocumentReference.c system/Bundle.c') => void clients.set(clientId, { jwks, scope }),
-    failNext: (count, status) => void (failing = { count, status }),
+    failNext: (count, status, body) => void (failing = { count, status, body }),
     takesBundles: (on) => void (bundles = on),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -13,13 +13,14 @@ import { describeFailure, fieldCodes } from '../i18n/api-error-messages';
 import { recordSystemAvailable } from './record-system';
 
 /** `flagged`: terms of a model's text found nowhere in the transcript or the inputs, to be checked before the text leaves. */
-type Props = { title: string; markdown: string; rendered: RefObject<HTMLElement | null>; flagged?: string[]; sessionId?: string };
+type Props = { title: string; markdown: string; rendered: RefObject<HTMLElement | null>; flagged?: string[]; sessionId?: string; docKey?: string };
 
 /**
  * Copy (formatted, or plain text for record systems that keep only text), PDF and markdown download; for a
- * consultation's documents also the FHIR R4 Bundle a record system imports.
+ * consultation's document also FHIR: the Bundle a record system imports, and "Send to record". Each acts on this
+ * document only, the one whose flagged terms the clinician was asked to check.
  */
-export function DocumentActions({ title, markdown, rendered, flagged = [], sessionId }: Props) {
+export function DocumentActions({ title, markdown, rendered, flagged = [], sessionId, docKey }: Props) {
   const { i18n, t } = useLingui();
   const user = useAtomValue(authAtom)?.user;
   const clinician = user?.name ?? '';
@@ -85,7 +86,7 @@ export function DocumentActions({ title, markdown, rendered, flagged = [], sessi
   async function downloadFhir() {
     if (!sessionId || !(await reviewed())) return;
     try {
-      saveFile(await consultationsApi.fhir(sessionId), documentFileName(title, new Date(), 'fhir.json'));
+      saveFile(await consultationsApi.fhir(sessionId, docKey), documentFileName(title, new Date(), 'fhir.json'));
     } catch (err) {
       setNotice(describeFailure(i18n, err));
     }
@@ -96,7 +97,7 @@ export function DocumentActions({ title, markdown, rendered, flagged = [], sessi
     setSending(true);
     setNotice(t`Sending to the record…`);
     try {
-      const { fhir_push } = await consultationsApi.pushToRecord(sessionId);
+      const { fhir_push } = await consultationsApi.pushToRecord(sessionId, docKey);
       const count = fhir_push.resources.filter((r) => r.resource_type === 'DocumentReference').length;
       setNotice(t`Sent to the record system (documents filed: ${count}).`);
     } catch (err) {

@@ -183,7 +183,7 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
                   )}
                 </div>
               )}
-              <DocumentActions key={doc.id} title={title} markdown={doc.text} rendered={rendered} flagged={doc.uses_ai ? (doc.evidence?.flagged ?? []) : []} sessionId={sessionId} />
+              <DocumentActions key={doc.id} title={title} markdown={doc.text} rendered={rendered} flagged={doc.uses_ai ? (doc.evidence?.flagged ?? []) : []} sessionId={sessionId} docKey={docKey} />
               {editing && !readOnly && <EditNotesDialog open onOpenChange={setEditing} sessionId={sessionId} docKey={docKey} currentText={doc.text} onNewVersion={showNewVersion} />}
             </>
           )}

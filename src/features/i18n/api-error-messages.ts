@@ -25,6 +25,7 @@ const byCode: Record<string, MessageDescriptor> = {
   no_documents: msg`This consultation has no finished document to send to the record yet.`,
   fhir_not_configured: msg`Your organization has not set up a record system to send documents to.`,
   fhir_push_failed: msg`The record system did not accept the documents.`,
+  fhir_push_in_progress: msg`These documents are already being sent to the record.`,
   invalid_characters: msg`The text contains a character that cannot be saved (a null character). Remove it and try again.`,
   invalid_multipart: msg`The file did not arrive complete. Check your connection and try again.`,
   payload_too_large: msg`The file is too large.`,

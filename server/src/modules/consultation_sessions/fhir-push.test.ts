@@ -5,6 +5,8 @@ import { bearer, createUser, login } from '../../test-support/factories.js';
 import { fhirErrors, startFhirTestServer, type FhirTestServer } from '../../test-support/fhir-test-server.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { until } from '../../test-support/until.js';
+import { fetch } from 'undici';
+import { checkOutboundUrl, isNonPublicAddress, outboundDispatcher } from '../../http/outbound-guard.js';
 
 let t: TestApp;
 let strict: TestApp;
@@ -77,10 +79,12 @@ describe('send to record (FHIR push)', () => {
     expect(filed.author![0]).toMatchObject({ display: 'Dra. Rita Gomes', identifier: { system: 'urn:consultation-notes:user', value: org.member.id } });
     expect(filed.custodian).toMatchObject({ display: 'Clínica do Lumiar' });
 
-    // Sent again (a double click, a second device): the record system finds the same version and files nothing new.
+    // Sent again (a double click, a second device): the record system finds the same versions and files nothing new.
+    const bundles = (fhir.stored.get('Bundle') ?? []).length;
     const again = await push(t, org.member, id);
-    expect(again.json().fhir_push.resources[0]).toMatchObject({ resource_type: 'DocumentReference', status: 200 });
+    expect(again.json().fhir_push.resources.map((r: { status: number }) => r.status)).toEqual([200, 200]);
     expect(documentReferences()).toHaveLength(before + 1);
+    expect(fhir.stored.get('Bundle') ?? []).toHaveLength(bundles);
 
     // The push is in the audit log as an export of the consultation's documents.
     await t.app.auditLog.flush();
@@ -111,6 +115,14 @@ describe('send to record (FHIR push)', () => {
     expect(res.json().fhir_push.status).toBe('sent');
     const pushes = fhir.requests.filter((r) => r.method === 'POST' && r.path === '/DocumentReference');
     expect(pushes.at(-1)!.authorized).toBe(true);
+
+    // Pointed at another server (or another client registration), the organization gets a new key: tokens that a
+    // record system grants for the old key can never be asked for on behalf of a new address.
+    const moved = await setEndpoint(t, org.admin, org.id, { base_url: `${fhir.base}/elsewhere`, auth: 'backend_services', client_id: 'consultation-notes-hsm' });
+    const movedKeys = (await t.app.inject({ method: 'GET', url: new URL(moved.json().fhir_endpoint.jwks_url).pathname })).json();
+    expect(movedKeys.keys[0].kid).not.toBe(keys.keys[0].kid);
+    const unchanged = await setEndpoint(t, org.admin, org.id, { base_url: `${fhir.base}/elsewhere`, auth: 'backend_services', client_id: 'consultation-notes-hsm', scope: 'system/DocumentReference.c' });
+    expect((await t.app.inject({ method: 'GET', url: new URL(unchanged.json().fhir_endpoint.jwks_url).pathname })).json().keys[0].kid).toBe(movedKeys.keys[0].kid);
 
     // A key the record system does not know is refused at sign-in, and the clinician is told so.
     fhir.registerClient('consultation-notes-hsm', { keys: [] });
@@ -152,6 +164,22 @@ describe('send to record (FHIR push)', () => {
     expect(fhir.requests.length - count).toBe(1);
   });
 
+  it('a hostile answer is reported in one bounded line, never as a server failure', async () => {
+    const org = await organization(t, 'Clínica Hostile');
+    fhir.acceptToken('hostile-token');
+    await setEndpoint(t, org.admin, org.id, { base_url: fhir.base, auth: 'bearer', token: 'hostile-token' });
+    const id = await finishedConsultation(t, org.member);
+    for (const body of ['{"resourceType":"OperationOutcome","issue":"x"}', '{"resourceType":"OperationOutcome","issue":[null,{"details":{"text":7}}]}', JSON.stringify('A'.repeat(200_000)), 'not json\u0000\n<script>']) {
+      fhir.failNext(1, 400, body);
+      const res = await push(t, org.member, id);
+      expect(res.statusCode, body.slice(0, 40)).toBe(502);
+      const said = res.json().error.fields.record_system as string;
+      expect(said.length).toBeLessThanOrEqual(310);
+      expect(said).toMatch(/^400/);
+      expect(said).not.toMatch(/[\u0000-\u001f]/);
+    }
+  });
+
   it('only admins set the record system; members see nothing of it; without one a push says so', async () => {
     const org = await organization(t, 'Clínica Rules');
     const member = await setEndpoint(t, org.member, org.id, { base_url: fhir.base, auth: 'none' });
@@ -164,6 +192,9 @@ describe('send to record (FHIR push)', () => {
     expect((await setEndpoint(t, org.admin, org.id, { base_url: fhir.base, auth: 'bearer' })).json().error.fields).toEqual({ token: 'required' });
     expect((await setEndpoint(t, org.admin, org.id, { base_url: fhir.base, auth: 'backend_services' })).json().error.fields).toEqual({ client_id: 'required' });
     expect((await setEndpoint(t, org.admin, org.id, { base_url: 'ftp://records.example', auth: 'none' })).json().error.fields).toEqual({ base_url: 'invalid_url' });
+    // Resource paths are appended to the base: a query or fragment would swallow them.
+    expect((await setEndpoint(t, org.admin, org.id, { base_url: `${fhir.base}?tenant=1`, auth: 'none' })).json().error.fields).toEqual({ base_url: 'invalid_url' });
+    expect((await setEndpoint(t, org.admin, org.id, { base_url: `${fhir.base}#x`, auth: 'none' })).json().error.fields).toEqual({ base_url: 'invalid_url' });
 
     const id = await finishedConsultation(t, org.member);
     const none = await push(t, org.member, id);
@@ -182,5 +213,29 @@ describe('send to record (FHIR push)', () => {
     }
     // A public name is accepted; what it resolves to is checked again at every connection.
     expect((await setEndpoint(strict, org.admin, org.id, { base_url: 'https://records.example.org/fhir', auth: 'none' })).statusCode).toBe(200);
+  });
+
+  it('at connection time, a name that resolves to a loopback address is refused (the check after DNS)', async () => {
+    const guarded = outboundDispatcher(false);
+    const port = new URL(fhir.base).port;
+    const requestsBefore = fhir.requests.length;
+    const failure = await fetch(`http://localhost:${port}/fhir/metadata`, { dispatcher: guarded }).then(
+      () => undefined,
+      (err: unknown) => err as Error & { cause?: { code?: string } },
+    );
+    expect(failure?.cause?.code).toBe('EADDRNOTALLOWED');
+    expect(fhir.requests.length).toBe(requestsBefore);
+    // The same request through a dispatcher that allows private networks reaches it.
+    expect((await fetch(`http://localhost:${port}/fhir/metadata`, { dispatcher: outboundDispatcher(true) })).status).toBe(200);
+    await guarded.close();
+  });
+
+  it('address literals of every non-public kind are refused, public ones allowed', () => {
+    for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::1', 'not-an-ip']) {
+      expect(isNonPublicAddress(address), address).toBe(true);
+    }
+    for (const address of ['8.8.8.8', '2001:4860:4860::8888', '::ffff:8.8.8.8']) expect(isNonPublicAddress(address), address).toBe(false);
+    // WHATWG URLs turn decimal, hex and short IPv4 forms into dotted quads before the check.
+    for (const url of ['https://2130706433/', 'https://0x7f.1/', 'https://017700000001/', 'https://127.1/']) expect(() => checkOutboundUrl(url, false), url).toThrow();
   });
 });

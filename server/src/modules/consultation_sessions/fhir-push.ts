@@ -24,11 +24,17 @@ import type { SessionRow } from './repository.js';
 
 const FHIR_JSON = 'application/fhir+json';
 const RETRY_PAUSES_MS = [300, 1000];
+/** A whole push (sign-in, documents, Bundle) within the browser's patience, however slow the record system. */
+const PUSH_DEADLINE_MS = 90_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+/** Longer tokens are refused; lifetimes beyond an hour are cut to an hour. */
+const MAX_TOKEN_CHARS = 8192;
+const MAX_TOKEN_SECONDS = 3600;
 /** Enough for an OperationOutcome or a resource echoed back; a larger answer is cut. */
 const MAX_ANSWER_BYTES = 256 * 1024;
 const MESSAGE_CHARS = 300;
 
-export type PushedResource = { resource_type: string; status: number; location: string | null };
+export type PushedResource = { resource_type: string; status: number; location: string | null; error?: string };
 export type PushResult = { status: 'sent'; base_url: string; resources: PushedResource[] };
 
 type Answer = { status: number; location: string | null; body: unknown };
@@ -40,9 +46,10 @@ const dispatcherFor = (allowPrivate: boolean) => {
   return d;
 };
 
-/** Access tokens of backend services, per organization and settings version, until shortly before they expire. */
-const tokens = new Map<string, { token: string; until: number }>();
-const tokenKey = (row: EndpointRow) => `${row.organizationId}:${row.updatedAt.getTime()}`;
+/** Access tokens of backend services, one per organization (for its settings of that moment), until shortly before they expire. */
+const tokens = new Map<string, { settings: number; token: string; until: number }>();
+/** Consultations being sent by this process: a second click waits for the first push's answer instead. */
+const sending = new Set<string>();
 
 async function readAnswer(res: Response): Promise<Answer> {
   const chunks: Buffer[] = [];
@@ -65,43 +72,68 @@ async function readAnswer(res: Response): Promise<Answer> {
   return { status: res.status, location: res.headers.get('location') ?? res.headers.get('content-location'), body };
 }
 
-/** The record system's message: an OperationOutcome's issues, or the start of whatever it said. */
+/** The record system's message: an OperationOutcome's issues, or the start of whatever it said; never more than a line. */
 function messageOf(answer: Answer): string {
-  const outcome = answer.body as OperationOutcome | undefined;
-  if (outcome && typeof outcome === 'object' && outcome.resourceType === 'OperationOutcome') {
-    const text = (outcome.issue ?? []).map((i) => i.details?.text ?? i.diagnostics ?? i.code).filter(Boolean).join('; ');
-    if (text) return text.slice(0, MESSAGE_CHARS);
-  }
-  return typeof answer.body === 'string' ? answer.body : '';
+  const body = answer.body as { resourceType?: unknown; issue?: unknown } | undefined;
+  let text = '';
+  if (body && typeof body === 'object' && body.resourceType === 'OperationOutcome' && Array.isArray(body.issue)) {
+    const texts = (body.issue as unknown[]).map((i) => {
+      const issue = (i && typeof i === 'object' ? i : {}) as Partial<OperationOutcome['issue'][number]>;
+      const said = issue.details?.text ?? issue.diagnostics ?? issue.code;
+      return typeof said === 'string' ? said : '';
+    });
+    text = texts.filter(Boolean).join('; ');
+  } else if (typeof body === 'string') text = body;
+  // One line of printable text: the record system's answer is shown to a clinician as it is.
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, MESSAGE_CHARS);
 }
 
 const retriable = (status: number) => status === 429 || status >= 500;
 
+/** Why a request got no answer: the connection's own code (refused address, timeout, DNS) rather than "fetch failed". */
+function failureOf(cause: unknown): string {
+  const inner = cause instanceof Error ? (cause.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  if (inner && typeof inner.code === 'string') return inner.code;
+  if (cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError')) return 'timeout';
+  return cause instanceof Error ? cause.message.slice(0, MESSAGE_CHARS) : 'no answer';
+}
+
 function refused(answer: Answer | undefined, what: string, cause?: unknown): DomainError {
-  const detail = answer ? `${answer.status}${messageOf(answer) ? `: ${messageOf(answer)}` : ''}` : cause instanceof Error ? cause.message : 'no answer';
+  const detail = answer ? `${answer.status}${messageOf(answer) ? `: ${messageOf(answer)}` : ''}` : failureOf(cause);
   return new DomainError(502, 'fhir_push_failed', `The record system did not accept the ${what} (${detail})`, { record_system: detail.slice(0, MESSAGE_CHARS) });
 }
 
-export async function pushToRecord(ctx: AppContext, session: SessionRow, user: UserRow): Promise<PushResult> {
+export async function pushToRecord(ctx: AppContext, session: SessionRow, user: UserRow, documentKey?: string): Promise<PushResult> {
   const endpoint = user.organizationId ? await findEndpoint(ctx.db, user.organizationId) : undefined;
   if (!endpoint) throw new DomainError(409, 'fhir_not_configured', 'Your organization has not set up a record system to send documents to');
+  if (sending.has(session.id)) throw new DomainError(409, 'fhir_push_in_progress', 'These documents are already being sent to the record');
+  sending.add(session.id);
+  try {
+    return await push(ctx, session, endpoint, documentKey);
+  } finally {
+    sending.delete(session.id);
+  }
+}
+
+async function push(ctx: AppContext, session: SessionRow, endpoint: EndpointRow, documentKey: string | undefined): Promise<PushResult> {
   const allowPrivate = ctx.config.fhirAllowPrivateNetworks;
   // Checked again at every push: the server's setting may have changed since the address was saved.
   checkOutboundUrl(endpoint.baseUrl, allowPrivate);
   const dispatcher = dispatcherFor(allowPrivate);
-  const { bundle, documentReferences } = await consultationBundle(ctx, session);
+  const { bundle, documentReferences } = await consultationBundle(ctx, session, documentKey);
+  const deadline = AbortSignal.timeout(PUSH_DEADLINE_MS);
 
   async function request(url: string, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
-    const res = await fetch(url, { ...init, dispatcher, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(url, { ...init, dispatcher, redirect: 'manual', signal: AbortSignal.any([deadline, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) });
     return readAnswer(res);
   }
 
   async function accessToken(fresh = false): Promise<string | undefined> {
     if (endpoint!.auth === 'bearer') return openToken(ctx.engines.keys, endpoint!);
     if (endpoint!.auth !== 'backend_services') return undefined;
-    const key = tokenKey(endpoint!);
-    const cached = tokens.get(key);
-    if (!fresh && cached && cached.until > Date.now()) return cached.token;
+    const settings = endpoint!.updatedAt.getTime();
+    const cached = tokens.get(endpoint!.organizationId);
+    if (!fresh && cached && cached.settings === settings && cached.until > Date.now()) return cached.token;
     const discovery = await request(`${endpoint!.baseUrl}/.well-known/smart-configuration`, { method: 'GET', headers: { accept: 'application/json' } }).catch((err: unknown) => {
       throw refused(undefined, 'sign-in (SMART configuration)', err);
     });
@@ -130,9 +162,9 @@ export async function pushToRecord(ctx: AppContext, session: SessionRow, user: U
       },
     );
     const granted = answer.body as { access_token?: unknown; expires_in?: unknown } | undefined;
-    if (answer.status !== 200 || typeof granted?.access_token !== 'string') throw refused(answer, 'sign-in');
-    const seconds = typeof granted.expires_in === 'number' ? granted.expires_in : 300;
-    tokens.set(key, { token: granted.access_token, until: Date.now() + Math.max(0, seconds - 30) * 1000 });
+    if (answer.status !== 200 || typeof granted?.access_token !== 'string' || !granted.access_token || granted.access_token.length > MAX_TOKEN_CHARS) throw refused(answer, 'sign-in');
+    const seconds = typeof granted.expires_in === 'number' && Number.isFinite(granted.expires_in) ? Math.min(granted.expires_in, MAX_TOKEN_SECONDS) : 300;
+    tokens.set(endpoint!.organizationId, { settings, token: granted.access_token, until: Date.now() + Math.max(0, seconds - 30) * 1000 });
     return granted.access_token;
   }
 
@@ -157,7 +189,7 @@ export async function pushToRecord(ctx: AppContext, session: SessionRow, user: U
         renewed = true;
         continue;
       }
-      const again = !answer || retriable(answer.status);
+      const again = (!answer && !deadline.aborted) || (answer !== undefined && retriable(answer.status));
       if (!again || attempt >= RETRY_PAUSES_MS.length) throw refused(answer, what, failure);
       await new Promise((r) => setTimeout(r, RETRY_PAUSES_MS[attempt]));
     }
@@ -170,9 +202,16 @@ export async function pushToRecord(ctx: AppContext, session: SessionRow, user: U
     });
     resources.push({ resource_type: 'DocumentReference', status: answer.status, location: answer.location });
   }
+  // The documents are filed: a Bundle the record system then refuses is reported, not a failure of the push.
   if (await takesBundles()) {
-    const answer = await create('Bundle', bundle, 'document bundle');
-    resources.push({ resource_type: 'Bundle', status: answer.status, location: answer.location });
+    try {
+      const answer = await create('Bundle', bundle, 'document bundle', {
+        'if-none-exist': `identifier=${encodeURIComponent(`${bundle.identifier!.system}|${bundle.identifier!.value}`)}`,
+      });
+      resources.push({ resource_type: 'Bundle', status: answer.status, location: answer.location });
+    } catch (err) {
+      resources.push({ resource_type: 'Bundle', status: 0, location: null, error: err instanceof DomainError ? (err.fields?.record_system ?? err.message) : 'not sent' });
+    }
   }
   return { status: 'sent', base_url: endpoint.baseUrl, resources };
 

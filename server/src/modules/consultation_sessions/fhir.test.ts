@@ -58,6 +58,13 @@ describe('FHIR R4 export of a consultation', () => {
     await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/referral_letter`, headers: rita.headers });
     const referral = await written(rita, id, 'referral_letter');
 
+    // One document alone, as the workspace sends it: its own type, its own section.
+    const single = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/fhir?document=referral_letter`, headers: rita.headers })).json() as Bundle;
+    expect(problems(single)).toEqual([]);
+    expect((single.entry![0]!.resource as Composition).type.coding![0]!.code).toBe('57133-1');
+    expect(single.entry!.filter((e) => e.resource!.resourceType === 'DocumentReference')).toHaveLength(1);
+    expect((await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/fhir?document=nonsense`, headers: rita.headers })).statusCode).toBe(404);
+
     const res = await fhir(rita, id);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/fhir\+json/);
@@ -131,6 +138,12 @@ describe('FHIR R4 export of a consultation', () => {
     expect(composition.section![0]!.text!.div).toBe('<div xmlns="http://www.w3.org/1999/xhtml"><h1>Notes</h1><ul><li>Rewritten &lt;b&gt;by hand&lt;/b&gt; &amp; checked</li></ul></div>');
     // No organization: no custodian, and no Organization entry.
     expect(bundle.entry!.map((e) => e.resource!.resourceType)).toEqual(['Composition', 'Practitioner', 'DocumentReference']);
+    // The hand edit is version 2: it says which version it replaces, for a record system that has the first.
+    const v1 = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main?version=1`, headers: rita.headers })).json().generated_document;
+    const reference = bundle.entry![2]!.resource as DocumentReference;
+    expect(reference.relatesTo).toEqual([{ code: 'replaces', target: { type: 'DocumentReference', identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${v1.id}` } } }]);
+    // The same versions make the same document: exported again, the Bundle has the same identifier.
+    expect(((await fhir(rita, id)).json() as Bundle).identifier).toEqual(bundle.identifier);
   });
 
   it("answers 404 for another clinician's consultation and 401 without a token", async () => {
@@ -142,6 +155,11 @@ describe('FHIR R4 export of a consultation', () => {
     expect((await fhir(other, id)).statusCode).toBe(404);
     expect((await fhir(undefined, id)).statusCode).toBe(401);
     expect((await fhir(rita, 'not-a-uuid')).statusCode).toBe(400);
+  });
+
+  it('narrative always holds text, and no character XML forbids', () => {
+    expect(markdownToNarrative('---')).toBe('<div xmlns="http://www.w3.org/1999/xhtml"><p>---</p></div>');
+    expect(markdownToNarrative('Pain\u0001 score\u0007 7')).toBe('<div xmlns="http://www.w3.org/1999/xhtml"><p>Pain score 7</p></div>');
   });
 
   it('narrative keeps headings, paragraphs and lists and escapes everything else', () => {

@@ -6,11 +6,11 @@
  * - a DocumentReference per document with the PDF (the same page the browser exports) and the markdown, so a record
  *   system that files documents rather than Compositions keeps them whole; its master identifier is the version's
  *   id, so a second push of the same version is recognisable.
- * Only finished versions go out (the latest finished one of each document): a version being written, or one that
- * failed, is not a record. The patient and the encounter are named only when the consultation has them from the
+ * Only finished versions go out (the latest finished one of each document, saying which earlier one it replaces):
+ * a version being written, or one that failed, is not a record. The patient and the encounter are named only when the consultation has them from the
  * record system; this product does not keep a patient identity of its own.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Bundle, BundleEntry, CodeableConcept, Composition, CompositionSection, DocumentReference, Organization, Practitioner, Reference, Resource } from '@medplum/fhirtypes';
 import { and, eq } from 'drizzle-orm';
 import { documentToPdf } from '../../../../contract/document-pdf.js';
@@ -60,7 +60,14 @@ export function documentType(key: string, language: Language): CodeableConcept {
   return { coding: [{ system: LOINC, code: loinc.code, display: loinc.display }], text: documentName(key, language) };
 }
 
-const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+// Control characters are not allowed in XML, escaped or not: they are dropped (tabs and line breaks stay).
+const escapeXml = (text: string) =>
+  text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 
 /** The markdown as FHIR narrative: headings, paragraphs and lists only, every character escaped (no markup of the model's passes through). */
 export function markdownToNarrative(markdown: string): string {
@@ -81,24 +88,37 @@ export function markdownToNarrative(markdown: string): string {
     else html.push(`<${block.kind}>${text}</${block.kind}>`);
   }
   if (list) html.push('</ul>');
+  // A narrative must hold some text (txt-2): a document of rules only keeps its characters as a paragraph.
+  if (!html.some((h) => /[^\s]/.test(h.replace(/<[^>]+>/g, '')))) html.splice(0, html.length, `<p>${escapeXml(markdown.trim()) || '-'}</p>`);
   return `<div xmlns="http://www.w3.org/1999/xhtml">${html.join('')}</div>`;
 }
 
-/** The latest finished version of each document of the consultation, the type's documents in their order first. */
-export async function finishedDocuments(ctx: Pick<AppContext, 'db'>, session: SessionRow): Promise<DocumentRow[]> {
+type Finished = { row: DocumentRow; previous: DocumentRow | undefined };
+
+/**
+ * The latest finished version of each document of the consultation (or of the one named), the type's documents
+ * in their order first, each with the finished version it replaces.
+ */
+export async function finishedDocuments(ctx: Pick<AppContext, 'db'>, session: SessionRow, documentKey?: string): Promise<Finished[]> {
   const rows = await ctx.db
     .select()
     .from(generatedDocuments)
-    .where(and(eq(generatedDocuments.sessionId, session.id), eq(generatedDocuments.status, 'done')));
-  const latest = new Map<string, DocumentRow>();
-  for (const row of rows) {
-    if (!row.text.trim()) continue;
-    const seen = latest.get(row.documentKey);
-    if (!seen || seen.version < row.version) latest.set(row.documentKey, row);
-  }
+    .where(and(eq(generatedDocuments.sessionId, session.id), eq(generatedDocuments.status, 'done'), ...(documentKey ? [eq(generatedDocuments.documentKey, documentKey)] : [])));
+  const byKey = new Map<string, DocumentRow[]>();
+  for (const row of rows) if (row.text.trim()) byKey.set(row.documentKey, [...(byKey.get(row.documentKey) ?? []), row]);
   const order = findConsultationType(session.consultationTypeId)?.documents ?? [];
   const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
-  return [...latest.values()].sort((a, b) => rank(a.documentKey) - rank(b.documentKey) || a.documentKey.localeCompare(b.documentKey));
+  return [...byKey.values()]
+    .map((versions) => versions.sort((a, b) => b.version - a.version))
+    .map(([row, previous]) => ({ row: row!, previous }))
+    .sort((a, b) => rank(a.row.documentKey) - rank(b.row.documentKey) || a.row.documentKey.localeCompare(b.row.documentKey));
+}
+
+/** A UUID that depends only on `parts` (SHA-256, shaped as an RFC 9562 version 8 UUID): the same documents, the same id. */
+function stableUuid(...parts: string[]): string {
+  const hex = createHash('sha256').update(parts.join('\0')).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 const entry = (fullUrl: string, resource: Resource): BundleEntry => ({ fullUrl, resource });
@@ -106,9 +126,10 @@ const when = (d: Date) => d.toISOString();
 
 export type FhirExport = { bundle: Bundle; documentReferences: DocumentReference[] };
 
-/** The consultation's Bundle; 409 `no_documents` while it has no finished document. */
-export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: SessionRow): Promise<FhirExport> {
-  const documents = await finishedDocuments(ctx, session);
+/** The consultation's Bundle (of one document, when named); 409 `no_documents` while there is no finished one. */
+export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: SessionRow, documentKey?: string): Promise<FhirExport> {
+  const finished = await finishedDocuments(ctx, session, documentKey);
+  const documents = finished.map((f) => f.row);
   if (documents.length === 0) throw new DomainError(409, 'no_documents', 'This consultation has no finished document to send to the record yet');
   const author = await findUserById(ctx.db, session.userId);
   if (!author) throw notFound('Consultation not found');
@@ -122,7 +143,7 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
   const period = { start: when(session.createdAt), ...(session.finishedAt ? { end: when(session.finishedAt) } : {}) };
   const dateFormat = new Intl.DateTimeFormat(LANGUAGE_TAG[language], { dateStyle: 'long' });
 
-  const references = documents.map((doc): DocumentReference => {
+  const references = finished.map(({ row: doc, previous }): DocumentReference => {
     const name = documentName(doc.documentKey, language);
     const written = doc.completedAt ?? doc.createdAt;
     const pdf = documentToPdf({ title: name, clinician: author.name, date: dateFormat.format(written), markdown: doc.text, pageLabel: PAGE_LABEL[language] });
@@ -142,6 +163,8 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
         { attachment: { ...attachment, contentType: 'text/markdown', title: `${name}.md`, data: Buffer.from(doc.text, 'utf8').toString('base64') } },
       ],
       context: { period, related: [{ identifier: { system: idSystem('consultation'), value: session.id } }] },
+      // A new version of a document sent before: the record system can retire the one it replaces.
+      ...(previous ? { relatesTo: [{ code: 'replaces', target: { type: 'DocumentReference', identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${previous.id}` } } }] } : {}),
     };
   });
 
@@ -171,7 +194,8 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
 
   const bundle: Bundle = {
     resourceType: 'Bundle',
-    identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${randomUUID()}` },
+    // The same versions make the same document: a second send is recognised by the record system.
+    identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${stableUuid(session.id, ...documents.map((d) => d.id))}` },
     type: 'document',
     timestamp: new Date().toISOString(),
     entry: [

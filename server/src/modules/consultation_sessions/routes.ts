@@ -284,17 +284,20 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   );
 
   /** The consultation's finished documents as a FHIR R4 document Bundle, to download or hand to a record system. */
-  app.get(`${base}/:id/fhir`, { onRequest: preHandler, schema: { params: idParams } }, async (request, reply) => {
+  const fhirQuery = z.object({ document: z.string().max(100).optional() });
+  app.get(`${base}/:id/fhir`, { onRequest: preHandler, schema: { params: idParams, querystring: fhirQuery } }, async (request, reply) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
-    const { bundle } = await consultationBundle(ctx, session);
+    const document = request.query.document === undefined ? undefined : resolveDocumentKey(session, request.query.document);
+    const { bundle } = await consultationBundle(ctx, session, document);
     return reply.type('application/fhir+json; charset=utf-8').send(JSON.stringify(bundle));
   });
 
   /** "Send to record": the finished documents posted to the organization's record system; its answer comes back. */
-  app.post(`${base}/:id/fhir_push`, { onRequest: preHandler, schema: { params: idParams } }, async (request) => {
+  app.post(`${base}/:id/fhir_push`, { onRequest: preHandler, schema: { params: idParams, querystring: fhirQuery } }, async (request) => {
     const user = currentUser(request);
     const session = await requireOwnedSession(ctx, user.id, request.params.id, 'read');
-    return { fhir_push: await pushToRecord(ctx, session, user) };
+    const document = request.query.document === undefined ? undefined : resolveDocumentKey(session, request.query.document);
+    return { fhir_push: await pushToRecord(ctx, session, user, document) };
   });
 
   /** A short-lived signed address of the whole recording, playable by an <audio> element without a token. */

@@ -52,6 +52,8 @@ export type EndpointInput = { base_url: string; auth: FhirAuth; token?: string; 
 
 export async function saveEndpoint(ctx: AppContext, organizationId: string, userId: string, input: EndpointInput): Promise<EndpointRow> {
   const url = checkOutboundUrl(input.base_url, ctx.config.fhirAllowPrivateNetworks);
+  // Resource paths are appended to it: a query or fragment would swallow them.
+  if (url.search || url.hash) throw new DomainError(400, 'invalid_request', 'The FHIR base address takes no query or fragment', { base_url: 'invalid_url' });
   const baseUrl = url.toString().replace(/\/+$/, '');
   const saved = await findEndpoint(ctx.db, organizationId);
   const keys = ctx.engines.keys;
@@ -63,7 +65,11 @@ export async function saveEndpoint(ctx: AppContext, organizationId: string, user
     else throw new DomainError(400, 'invalid_request', 'A bearer token is needed', { token: 'required' });
   }
   if (input.auth === 'backend_services' && !input.client_id) throw new DomainError(400, 'invalid_request', 'The client id the record system gave is needed', { client_id: 'required' });
-  let { privateKeySealed, publicJwk } = saved ?? { privateKeySealed: null, publicJwk: null };
+  // The key belongs to one record system and one client registration. Pointed elsewhere, the organization gets a
+  // new key (to register there): otherwise whoever controls the new address could name the old record system's
+  // token endpoint as its own and receive tokens this server obtained with the key that system trusts.
+  const sameRegistration = saved?.auth === 'backend_services' && saved.baseUrl === baseUrl && saved.clientId === input.client_id;
+  let { privateKeySealed, publicJwk } = sameRegistration ? saved : { privateKeySealed: null, publicJwk: null };
   if (input.auth === 'backend_services' && !privateKeySealed) {
     const pair = await generateKeyPair(SIGNING_ALG, { extractable: true });
     const publicPart = await exportJWK(pair.publicKey);
