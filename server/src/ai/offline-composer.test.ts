@@ -3,7 +3,7 @@ import { LANGUAGES } from '../../../contract/constants.js';
 import { BLANK, cleanDictation, COMPOSER_LABEL, composeDocument } from './offline-composer.js';
 import type { DocumentRequest } from './text-generator.js';
 
-const KINDS = ['consultation_notes', 'clinical_summary', 'sick_leave_certificate', 'referral_letter', 'dictation', 'report'];
+const KINDS = ['consultation_notes', 'clinical_summary', 'sick_leave_certificate', 'referral_letter', 'patient_summary', 'dictation', 'report'];
 const base = (over: Partial<DocumentRequest> = {}): DocumentRequest => ({
   documentKind: 'consultation_notes',
   language: 'en',
@@ -28,6 +28,27 @@ describe('offline composer', () => {
       });
     }
   }
+
+  it('patient summary: addressed to the patient, the plan and every medicine, in the patient’s language when it differs', () => {
+    const transcript = 'Tem uma amigdalite. Vai tomar amoxicilina 500 mg de 8 em 8 horas durante 7 dias. Beba muitos líquidos. Volte daqui a uma semana.';
+    const same = composeDocument(base({ documentKind: 'patient_summary', language: 'pt', transcript, data: { medication: 'amoxicilina 500 mg 8/8 h 7 dias; paracetamol 1 g se dor' } }));
+    expect(same).toContain('# Resumo da sua consulta');
+    expect(same).toContain('## Os seus medicamentos\n- amoxicilina 500 mg 8/8 h 7 dias\n- paracetamol 1 g se dor');
+    expect(same).toContain('## Quando procurar ajuda mais cedo');
+    expect(same).not.toContain('como foram ditas');
+
+    // For a German-speaking patient: the document's words in German; the consultation's sentences as said, and the patient is told so.
+    const german = composeDocument(base({ documentKind: 'patient_summary', language: 'pt', outputLanguage: 'de', transcript }));
+    expect(german).toContain('# Zusammenfassung Ihres Arztbesuchs');
+    expect(german).toContain(COMPOSER_LABEL.de);
+    expect(german).toContain('(Portugiesisch)');
+    expect(german).toContain('## Was Sie jetzt tun sollten');
+    expect(german).toMatch(/## Was Sie jetzt tun sollten\n(- .*\n)*- Beba muitos líquidos\./);
+    // The medicine heard with its dose and duration, and the follow-up, as the patient needs them.
+    expect(german).toContain('## Ihre Medikamente\n- amoxicilina 500 mg de 8 em 8 horas durante 7 dias');
+    expect(german).toContain('## Ihr nächster Termin\numa semana');
+    expect(german).not.toContain(BLANK.pt);
+  });
 
   it('puts the structured notes data where it belongs', () => {
     const text = composeDocument(

@@ -34,6 +34,7 @@ const T = {
     referral_letter: { pt: 'Carta de referenciação', en: 'Referral letter', de: 'Überweisungsbrief', es: 'Carta de derivación' },
     dictation: { pt: 'Ditado', en: 'Dictation', de: 'Diktat', es: 'Dictado' },
     report: { pt: 'Relatório clínico', en: 'Clinical report', de: 'Klinischer Bericht', es: 'Informe clínico' },
+    patient_summary: { pt: 'Resumo da sua consulta', en: 'Summary of your consultation', de: 'Zusammenfassung Ihres Arztbesuchs', es: 'Resumen de su consulta' },
   } as Record<string, L>,
   date: { pt: 'Data', en: 'Date', de: 'Datum', es: 'Fecha' },
   clinician: { pt: 'Médico(a)', en: 'Clinician', de: 'Ärztin/Arzt', es: 'Médico/a' },
@@ -91,6 +92,40 @@ const T = {
   weight: { pt: 'Peso', en: 'Weight', de: 'Gewicht', es: 'Peso' },
   tests: { pt: 'Exames pedidos e plano', en: 'Tests and plan', de: 'Veranlasste Untersuchungen und Plan', es: 'Pruebas solicitadas y plan' },
 } satisfies Record<string, L | Record<string, L>>;
+
+/** The patient summary's own words: addressed to the patient, in everyday language. */
+const P = {
+  intro: {
+    pt: 'Este é um resumo da sua consulta. Guarde-o e traga-o na próxima consulta.',
+    en: 'This is a summary of your consultation. Keep it and bring it to your next appointment.',
+    de: 'Dies ist eine Zusammenfassung Ihres Arztbesuchs. Bewahren Sie sie auf und bringen Sie sie zum nächsten Termin mit.',
+    es: 'Este es un resumen de su consulta. Consérvelo y tráigalo a su próxima cita.',
+  },
+  asSaid: {
+    pt: 'As frases abaixo estão como foram ditas na consulta ({language}); peça ao seu médico que lhas explique se precisar.',
+    en: 'The sentences below are as they were said in the consultation ({language}); ask your clinician to explain them if you need to.',
+    de: 'Die Sätze unten stehen so, wie sie im Gespräch gesagt wurden ({language}); bitten Sie Ihre Ärztin oder Ihren Arzt, sie zu erklären, wenn nötig.',
+    es: 'Las frases de abajo están tal como se dijeron en la consulta ({language}); pida a su médico que se las explique si lo necesita.',
+  },
+  why: { pt: 'Porque veio', en: 'Why you came', de: 'Warum Sie gekommen sind', es: 'Por qué vino' },
+  found: { pt: 'O que encontrámos', en: 'What we found', de: 'Was wir festgestellt haben', es: 'Lo que hemos encontrado' },
+  todo: { pt: 'O que fazer agora', en: 'What to do now', de: 'Was Sie jetzt tun sollten', es: 'Qué hacer ahora' },
+  medicines: { pt: 'Os seus medicamentos', en: 'Your medicines', de: 'Ihre Medikamente', es: 'Sus medicamentos' },
+  next: { pt: 'A sua próxima consulta', en: 'Your next appointment', de: 'Ihr nächster Termin', es: 'Su próxima cita' },
+  help: { pt: 'Quando procurar ajuda mais cedo', en: 'When to get help sooner', de: 'Wann Sie früher Hilfe holen sollten', es: 'Cuándo pedir ayuda antes' },
+  helpText: {
+    pt: 'Se piorar, se surgirem sintomas novos ou se estiver preocupado(a), contacte o seu centro de saúde ou médico. Numa emergência, ligue 112.',
+    en: 'If you get worse, have new symptoms or are worried, contact your practice or clinician. In an emergency, call the emergency number.',
+    de: 'Wenn es Ihnen schlechter geht, neue Beschwerden auftreten oder Sie sich Sorgen machen, wenden Sie sich an Ihre Praxis. Im Notfall rufen Sie 112 an.',
+    es: 'Si empeora, tiene síntomas nuevos o está preocupado/a, contacte con su centro de salud o su médico. En caso de urgencia, llame al 112.',
+  },
+  languageNames: {
+    pt: { pt: 'português', en: 'inglês', de: 'alemão', es: 'espanhol' },
+    en: { pt: 'Portuguese', en: 'English', de: 'German', es: 'Spanish' },
+    de: { pt: 'Portugiesisch', en: 'Englisch', de: 'Deutsch', es: 'Spanisch' },
+    es: { pt: 'portugués', en: 'inglés', de: 'alemán', es: 'español' },
+  } as Record<Language, L>,
+};
 
 /** Hesitations a dictation loses when cleaned, per language (whole words only). */
 const FILLERS: L = { pt: 'hum|hmm|eh|ah|uh|hã|pronto', en: 'um|uh|er|erm|hmm|ah', de: 'äh|ähm|hm|hmm|öh', es: 'eh|em|hmm|este|ehh' };
@@ -186,10 +221,12 @@ const bullets = (lines: (string | undefined)[]) => lines.filter((l): l is string
 
 function compose(req: DocumentRequest): string {
   const lang = req.language;
-  const blank = BLANK[lang];
+  // What the document's own words are written in; the consultation's sentences stay in `lang`, as they were said.
+  const out = req.outputLanguage ?? lang;
+  const blank = BLANK[out];
   const v = (key: keyof NotesData) => req.data[key]?.trim() || undefined;
   const c = read(req);
-  const heading = (l: L) => `## ${l[lang]}`;
+  const heading = (l: L) => `## ${l[out]}`;
   /** A section's lines, or the marked blank when there are none. */
   const section = (lines: (string | undefined)[]) => {
     const kept = bullets(lines);
@@ -199,7 +236,7 @@ function compose(req: DocumentRequest): string {
   const medication = v('medication') ?? (c.prescribed.length ? c.prescribed.join('; ') : undefined);
   const allMedication = v('medication') ?? (c.medicines.length ? c.medicines.join('; ') : undefined);
   const followUp = v('next_consultation_date') ?? c.followUp;
-  const header = [`# ${(T.title[req.documentKind] ?? T.title.consultation_notes!)[lang]}`, COMPOSER_LABEL[lang], '', `**${T.date[lang]}:** ${formatDocumentDate(req.date, lang)}`, `**${T.clinician[lang]}:** ${req.clinician.name}`, ''];
+  const header = [`# ${(T.title[req.documentKind] ?? T.title.consultation_notes!)[out]}`, COMPOSER_LABEL[out], '', `**${T.date[out]}:** ${formatDocumentDate(req.date, out)}`, `**${T.clinician[out]}:** ${req.clinician.name}`, ''];
   const assessment = [v('extra_text'), ...c.said('assessment')];
   const examination = [v('physical_exam'), ...c.said('objective')];
 
@@ -235,6 +272,23 @@ function compose(req: DocumentRequest): string {
         T.regards[lang], req.clinician.name,
       ];
       break;
+    case 'patient_summary': {
+      // No translation without a model: in another language than the consultation's, the patient reads the
+      // sentences as they were said, and is told so.
+      const asSaid = out !== lang ? ['', `_${P.asSaid[out].replace('{language}', P.languageNames[out][lang])}_`] : [];
+      const medicines = (medication ?? '').split(/;\s*|\n+/).map((m) => m.trim()).filter(Boolean);
+      body = [
+        P.intro[out], ...asSaid, '',
+        // The reason in a line or two: the patient knows their story, the summary is for what comes next.
+        heading(P.why), ...section([v('text'), ...c.said('subjective').slice(0, 2)]), '',
+        heading(P.found), ...section(assessment), '',
+        heading(P.todo), ...section(c.said('plan')), '',
+        heading(P.medicines), ...section(medicines), '',
+        heading(P.next), or(followUp, blank), '',
+        heading(P.help), P.helpText[out],
+      ];
+      break;
+    }
     case 'dictation':
       body = [req.transcript.trim() ? cleanDictation(req.transcript.trim(), lang) : blank];
       break;

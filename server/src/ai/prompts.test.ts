@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../../contract/constants.js';
 import { buildMessages, promptFile } from './prompts.js';
 
-const KINDS = ['consultation_notes', 'clinical_summary', 'sick_leave_certificate', 'referral_letter', 'dictation', 'report'];
+const KINDS = ['consultation_notes', 'clinical_summary', 'sick_leave_certificate', 'referral_letter', 'patient_summary', 'dictation', 'report'];
 
 describe('prompts', () => {
   it.each(LANGUAGES)('%s has a versioned system prompt and one per document kind', (language) => {
@@ -11,6 +11,22 @@ describe('prompts', () => {
       expect(file.version).toBeGreaterThanOrEqual(1);
       expect(file.text.length).toBeGreaterThan(80);
     }
+  });
+
+  it('asks for a patient summary in the patient’s language, the transcript kept as said', () => {
+    const { messages, promptVersion } = buildMessages({
+      documentKind: 'patient_summary',
+      language: 'pt',
+      outputLanguage: 'es',
+      transcript: 'Dor de garganta há quatro dias.',
+      data: {},
+      clinician: { name: 'Dra. Lima' },
+      date: new Date('2026-11-22T00:00:00Z'),
+    });
+    expect(promptVersion).toBe('es/system@1+patient_summary@1');
+    expect(messages[0]!.content).toContain('en español');
+    expect(messages[0]!.content).toContain('lenguaje sencillo');
+    expect(messages[1]!.content).toContain('<transcripcion>\nDor de garganta há quatro dias.\n</transcripcion>');
   });
 
   it('tells the model in the document language where the data is, and carries a change request', () => {

@@ -69,7 +69,9 @@ const block = (tag: string, content: string) => `<${tag}>\n${content.replace(new
 export type ChatMessage = { role: 'system' | 'user'; content: string };
 
 export function buildMessages(req: DocumentRequest): { messages: ChatMessage[]; promptVersion: string } {
-  const lang = req.language;
+  // The prompts are those of the language written in: a patient summary in German from a Portuguese consultation
+  // is asked for in German (its transcript stays as it was said).
+  const lang = req.outputLanguage ?? req.language;
   const tags = TAGS[lang];
   const system = promptFile(lang, 'system');
   const kind = promptFile(lang, req.documentKind);

@@ -24,7 +24,10 @@ export type NotesData = Partial<Record<NotesField, string>>;
 export type DocumentRequest = {
   /** consultation_notes, clinical_summary, sick_leave_certificate, referral_letter, dictation, report, or custom (fill `template`) */
   documentKind: string;
+  /** The consultation's language: the transcript's, and the document's unless `outputLanguage` says otherwise. */
   language: Language;
+  /** The language to write in when it is not the consultation's (a patient summary in the patient's language). */
+  outputLanguage?: Language;
   transcript: string;
   data: NotesData;
   clinician: { name: string };

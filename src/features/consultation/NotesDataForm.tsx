@@ -152,6 +152,21 @@ export function NotesDataForm({ session, type, onSaved }: { session: SessionData
           </div>
         )}
         <div className="form-grid">
+          {type.selectable_documents?.some((d) => d.id === 'patient_summary') && (
+            <SelectField
+              label={t`Patient's language (patient summary)`}
+              value={values.patient_language ?? ''}
+              onChange={(e) => set('patient_language', e.target.value)}
+              options={[
+                { value: '', label: t`The same as mine` },
+                // Each language in its own name: the patient may point at theirs.
+                { value: 'pt', label: 'Português' },
+                { value: 'en', label: 'English' },
+                { value: 'de', label: 'Deutsch' },
+                { value: 'es', label: 'Español' },
+              ]}
+            />
+          )}
           {FIELDS.map((f) =>
             f.kind === 'long' ? (
               <div key={f.id} className="form-grid-wide">

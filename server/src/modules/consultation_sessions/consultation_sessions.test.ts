@@ -61,7 +61,7 @@ describe('consultation types', () => {
     const general = types.find((t: { id: string }) => t.id === 'general_consultation');
     expect(general.name).toBe('Consulta geral');
     expect(general.main_document.name).toBe('Notas da consulta');
-    expect(general.selectable_documents.map((d: { id: string }) => d.id)).toEqual(['clinical_summary', 'sick_leave_certificate', 'referral_letter']);
+    expect(general.selectable_documents.map((d: { id: string }) => d.id)).toEqual(['clinical_summary', 'sick_leave_certificate', 'referral_letter', 'patient_summary']);
     expect((await get(headers, '/v1/consultation_types/dictation')).json().consultation_type.show_transcription).toBe(true);
     expect((await get(headers, '/v1/consultation_types/general_consultation/selectable_documents/referral_letter')).statusCode).toBe(200);
     expect((await get(headers, '/v1/consultation_types/nope')).statusCode).toBe(404);

@@ -21,7 +21,7 @@ import { generatedDocuments, organizations } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { findConsultationType, SELECTABLE_DOCUMENTS } from '../consultation_types/catalogue.js';
-import type { DocumentRow } from '../generated_documents/service.js';
+import { documentLanguage, type DocumentRow } from '../generated_documents/service.js';
 import type { SessionRow } from './repository.js';
 
 const LOINC = 'http://loinc.org';
@@ -141,13 +141,15 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
   const organizationUrl = organization ? `urn:uuid:${organization.id}` : undefined;
   const custodian: Reference<Organization> | undefined = organizationUrl ? { reference: organizationUrl, type: 'Organization', display: organization!.name } : undefined;
   const period = { start: when(session.createdAt), ...(session.finishedAt ? { end: when(session.finishedAt) } : {}) };
-  const dateFormat = new Intl.DateTimeFormat(LANGUAGE_TAG[language], { dateStyle: 'long' });
 
   const references = finished.map(({ row: doc, previous }): DocumentReference => {
-    const name = documentName(doc.documentKey, language);
+    // A patient summary may be in the patient's language: its file says so, and its PDF speaks it.
+    const own = documentLanguage(session, doc.documentKey, language);
+    const name = documentName(doc.documentKey, own);
     const written = doc.completedAt ?? doc.createdAt;
-    const pdf = documentToPdf({ title: name, clinician: author.name, date: dateFormat.format(written), markdown: doc.text, pageLabel: PAGE_LABEL[language] });
-    const attachment = { language: LANGUAGE_TAG[language], creation: when(written) };
+    const date = new Intl.DateTimeFormat(LANGUAGE_TAG[own], { dateStyle: 'long' }).format(written);
+    const pdf = documentToPdf({ title: name, clinician: author.name, date, markdown: doc.text, pageLabel: PAGE_LABEL[own] });
+    const attachment = { language: LANGUAGE_TAG[own], creation: when(written) };
     return {
       resourceType: 'DocumentReference',
       masterIdentifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${doc.id}` },

@@ -71,6 +71,16 @@ export const SELECTABLE_DOCUMENTS: Record<string, SelectableDocument> = {
       es: 'Carta a otro médico o servicio con el motivo de la derivación.',
     },
   },
+  patient_summary: {
+    id: 'patient_summary',
+    name: { pt: 'Resumo para o doente', en: 'Patient summary', de: 'Zusammenfassung für Patienten', es: 'Resumen para el paciente' },
+    description: {
+      pt: 'Em linguagem simples, com o plano e a medicação, na língua do doente.',
+      en: "In plain language, with the plan and the medication, in the patient's language.",
+      de: 'In einfacher Sprache, mit Plan und Medikation, in der Sprache der Patientin oder des Patienten.',
+      es: 'En lenguaje sencillo, con el plan y la medicación, en el idioma del paciente.',
+    },
+  },
   dictation: {
     id: 'dictation',
     name: { pt: 'Ditado', en: 'Dictation', de: 'Diktat', es: 'Dictado' },
@@ -108,6 +118,9 @@ export const PROCESSOR_INPUTS: (ProcessorInput & { documentId: string })[] = Obj
 }));
 
 export const findProcessorInput = (id: string) => PROCESSOR_INPUTS.find((p) => p.id === id);
+
+/** The user input that names the language a patient summary is written in (a language code; unset: the clinician's). */
+export const PATIENT_LANGUAGE_INPUT = 'patient_language';
 const inputsFor = (documents: string[]) => documents.map((d) => findProcessorInput(templateInputId(d))!);
 
 const TYPES: Omit<ConsultationType, 'processorInputs'>[] = [
@@ -122,7 +135,7 @@ const TYPES: Omit<ConsultationType, 'processorInputs'>[] = [
       de: 'Nimmt die Konsultation auf und schreibt die klinischen Notizen und Dokumente.',
       es: 'Graba la consulta y escribe las notas clínicas y los documentos.',
     },
-    documents: ['consultation_notes', 'clinical_summary', 'sick_leave_certificate', 'referral_letter'],
+    documents: ['consultation_notes', 'clinical_summary', 'sick_leave_certificate', 'referral_letter', 'patient_summary'],
     catalogue: 'international',
     section: 'public',
   },

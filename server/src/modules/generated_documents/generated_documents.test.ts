@@ -60,6 +60,24 @@ describe('generated documents', () => {
     expect(doc.evidence.flagged).toEqual([]);
   });
 
+  it('a patient summary is written in the patient’s language named in the consultation data, and its FHIR file says so', async () => {
+    const { headers, id } = await finishedSession([{ processor_input_id: 'patient_language', value: 'es' }]);
+    await waitDone(headers, id, 'main');
+    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/patient_summary`, headers })).statusCode).toBe(202);
+    const summary = await waitDone(headers, id, 'patient_summary');
+    expect(summary.text).toContain('# Resumen de su consulta');
+    // The clinician works in English: the consultation's sentences stay as said, and the patient is told in which language.
+    expect(summary.text).toContain('(inglés)');
+    expect(summary.text).toContain('Chest pain for 2 days.');
+    // The main document keeps the clinician's language.
+    expect((await waitDone(headers, id, 'main')).text).toContain('# Consultation notes');
+    const bundle = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/fhir?document=patient_summary`, headers })).json();
+    const reference = bundle.entry.find((e: { resource: { resourceType: string } }) => e.resource.resourceType === 'DocumentReference').resource;
+    expect(reference.type.coding[0].code).toBe('60591-5');
+    expect(reference.content.map((c: { attachment: { language: string } }) => c.attachment.language)).toEqual(['es', 'es']);
+    expect(reference.description).toBe('Resumen para el paciente');
+  });
+
   it('each change is a new version; earlier versions stay readable', async () => {
     const { headers, id } = await finishedSession();
     await waitDone(headers, id, 'main');

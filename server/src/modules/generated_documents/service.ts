@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { evidenceFor, partsInTranscript, type PartText } from './evidence.js';
-import type { Language } from '../../../../contract/constants.js';
+import { LANGUAGES, type Language } from '../../../../contract/constants.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
 import { findUserById, type UserRow } from '../../auth/users.js';
 import { attachDocument, debitGeneration, refundGeneration } from '../credits/service.js';
@@ -8,7 +8,7 @@ import type { Database } from '../../db/client.js';
 import { documentFeedback, generatedDocuments } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
-import { findConsultationType, templateInputId } from '../consultation_types/catalogue.js';
+import { findConsultationType, PATIENT_LANGUAGE_INPUT, templateInputId } from '../consultation_types/catalogue.js';
 import { findOwnTemplate } from '../processor_inputs/service.js';
 import { findGuide } from '../selectable_documents/service.js';
 import { findSessionById, listChunks, type SessionRow } from '../consultation_sessions/repository.js';
@@ -122,6 +122,16 @@ function notesData(session: SessionRow): NotesData {
     }
   }
   return data;
+}
+
+/**
+ * The language a document is written in: the clinician's, except a patient summary, written in the patient's
+ * language when the consultation data name one (a patient who reads another language than the clinician).
+ */
+export function documentLanguage(session: Pick<SessionRow, 'userInputs'>, key: string, clinicianLanguage: Language): Language {
+  if (key !== 'patient_summary') return clinicianLanguage;
+  const chosen = (session.userInputs as { processor_input_id?: string; value?: string }[]).find((i) => i.processor_input_id === PATIENT_LANGUAGE_INPUT)?.value;
+  return chosen && (LANGUAGES as readonly string[]).includes(chosen) ? (chosen as Language) : clinicianLanguage;
 }
 
 export type Personalisation = { templateId?: string; template?: string; guide?: string };
@@ -253,9 +263,11 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     const writer = ctx.textGenerator.info;
     let savedAt = Date.now();
     let saving: Promise<unknown> | undefined;
+    const outputLanguage = documentLanguage(waited.session ?? session, row.documentKey, language);
     for await (const delta of untilStopped(ctx.shutdown, ctx.textGenerator.write({
       documentKind: row.documentKey,
       language,
+      ...(outputLanguage !== language ? { outputLanguage } : {}),
       transcript: waited.transcript,
       data,
       clinician: { name: user?.name ?? '' },
