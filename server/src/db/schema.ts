@@ -156,6 +156,11 @@ export const consultationSessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     consultationTypeId: text('consultation_type_id').notNull(),
+    /**
+     * The organization the clinician worked for when the consultation began: its record system is where the
+     * documents go, and it is their custodian, even if the clinician moves to another organization later.
+     */
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
     status: text('status').notNull().default('active'),
     recordingState: text('recording_state').notNull().default('idle'),
     mobile: boolean('mobile').notNull().default(false),

@@ -1,6 +1,7 @@
 import type { DocumentReference } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, organizations } from '../../db/schema.js';
+import { eq } from 'drizzle-orm';
+import { auditEvents, organizations, users } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { fhirErrors, startFhirTestServer, type FhirTestServer } from '../../test-support/fhir-test-server.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
@@ -151,6 +152,26 @@ describe('send to record (FHIR push)', () => {
     expect(failed.statusCode).toBe(502);
     expect(failed.json().error.fields.record_system).toBe('503: The record system is busy');
     expect(documentReferences()).toHaveLength(before);
+  });
+
+  it('a consultation goes to the record system of the organization it was held for, never to the next one’s', async () => {
+    const first = await organization(t, 'Primeira clínica');
+    const next = await organization(t, 'Segunda clínica');
+    fhir.acceptToken('first-token');
+    fhir.acceptToken('next-token');
+    await setEndpoint(t, first.admin, first.id, { base_url: fhir.base, auth: 'bearer', token: 'first-token' });
+    await setEndpoint(t, next.admin, next.id, { base_url: fhir.base, auth: 'bearer', token: 'next-token' });
+    const id = await finishedConsultation(t, first.member);
+    // The clinician moves to the next organization.
+    await t.ctx.db.update(users).set({ organizationId: next.id, organizationRole: 'member' }).where(eq(users.id, first.member.id));
+    const moved = await push(t, first.member, id);
+    expect(moved.statusCode).toBe(409);
+    expect(moved.json().error.code).toBe('fhir_not_configured');
+    // Downloaded, its custodian is still the organization it was held for.
+    const bundle = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/fhir`, headers: first.member.headers })).json();
+    expect(bundle.entry[0].resource.custodian.display).toBe('Primeira clínica');
+    // A consultation held for the next organization goes to its record system.
+    expect((await push(t, first.member, await finishedConsultation(t, first.member))).statusCode).toBe(200);
   });
 
   it('a refusal of the record system is not retried, and a wrong token is the record system’s 401', async () => {

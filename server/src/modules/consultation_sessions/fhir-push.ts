@@ -104,7 +104,10 @@ function refused(answer: Answer | undefined, what: string, cause?: unknown): Dom
 }
 
 export async function pushToRecord(ctx: AppContext, session: SessionRow, user: UserRow, documentKey?: string): Promise<PushResult> {
-  const endpoint = user.organizationId ? await findEndpoint(ctx.db, user.organizationId) : undefined;
+  // The record system of the organization the consultation was held for, and only while the clinician still
+  // belongs to it: a consultation from before a move never goes to the new organization's record.
+  const organizationId = session.organizationId !== null && session.organizationId === user.organizationId ? session.organizationId : undefined;
+  const endpoint = organizationId ? await findEndpoint(ctx.db, organizationId) : undefined;
   if (!endpoint) throw new DomainError(409, 'fhir_not_configured', 'Your organization has not set up a record system to send documents to');
   if (sending.has(session.id)) throw new DomainError(409, 'fhir_push_in_progress', 'These documents are already being sent to the record');
   sending.add(session.id);

@@ -134,7 +134,8 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
   const author = await findUserById(ctx.db, session.userId);
   if (!author) throw notFound('Consultation not found');
   const language: Language = isLanguage(author.language) ? author.language : 'pt';
-  const [organization] = author.organizationId ? await ctx.db.select().from(organizations).where(eq(organizations.id, author.organizationId)) : [];
+  // The custodian is the organization the consultation was held for, not wherever its clinician works now.
+  const [organization] = session.organizationId ? await ctx.db.select().from(organizations).where(eq(organizations.id, session.organizationId)) : [];
 
   const practitionerUrl = `urn:uuid:${author.id}`;
   const practitioner: Practitioner = { resourceType: 'Practitioner', identifier: [{ system: idSystem('user'), value: author.id }], name: [{ text: author.name }] };

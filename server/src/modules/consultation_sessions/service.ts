@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { consultationSessions } from '../../db/schema.js';
+import { consultationSessions, users } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { findConsultationType } from '../consultation_types/catalogue.js';
@@ -32,7 +32,14 @@ export async function createSession(
       if (existing) await finishSessionRow(tx as unknown as Database, existing.id, ctx.config.retentionMinutes);
       const [created] = await tx
         .insert(consultationSessions)
-        .values({ ...(input.id ? { id: input.id } : {}), userId, consultationTypeId: type.id, mobile: input.mobile ?? false, showTranscription: type.showTranscription })
+        .values({
+          ...(input.id ? { id: input.id } : {}),
+          userId,
+          organizationId: sql`(select ${users.organizationId} from ${users} where ${users.id} = ${userId})`,
+          consultationTypeId: type.id,
+          mobile: input.mobile ?? false,
+          showTranscription: type.showTranscription,
+        })
         .returning();
       return created!;
     });
