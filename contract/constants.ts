@@ -1,6 +1,7 @@
 /** Plain constants shared by the web app and the server (no zod here: the web bundle imports this). */
 export const LANGUAGES = ['pt', 'en', 'de', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
+export const isLanguage = (value: unknown): value is Language => (LANGUAGES as readonly unknown[]).includes(value);
 export const PASSWORD_MIN = 6;
 export const NAME_MIN = 3;
 // An optional +, then 6–20 digits, spaces, dots, dashes or brackets (it must start with a digit or a bracket).

@@ -32,7 +32,7 @@ const INTERACTION = 'http://hl7.org/fhir/restful-interaction';
 const ENTITY_TYPE = 'http://terminology.hl7.org/CodeSystem/audit-entity-type';
 const OBJECT_ROLE = 'http://terminology.hl7.org/CodeSystem/object-role';
 /** Identifiers of this product's own records: urn:consultation-notes:<kind>. */
-const idSystem = (kind: string) => `urn:consultation-notes:${kind}`;
+export const idSystem = (kind: string) => `urn:consultation-notes:${kind}`;
 
 const ACTION_CODE: Record<AuditAction, FhirAuditEvent['action']> = { create: 'C', read: 'R', update: 'U', delete: 'D', export: 'R', execute: 'E' };
 

@@ -14,23 +14,27 @@ import type { Bundle, OperationOutcomeIssue, Resource } from '@medplum/fhirtypes
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 
 let indexed = false;
-function indexDefinitions() {
+/** The FHIR R4 definitions the validator checks every element, cardinality and type against (a few seconds, once). */
+export function indexDefinitions() {
   if (indexed) return;
   for (const file of ['fhir/r4/profiles-types.json', 'fhir/r4/profiles-resources.json']) indexStructureDefinitionBundle(readJson(file) as Bundle);
   indexed = true;
 }
 
-/** Errors of a resource; a validator warning that a `urn:uuid:` reference's type is unknown is no error. */
-export function fhirErrors(resource: Resource): OperationOutcomeIssue[] {
+/** Every issue the validator finds: errors are thrown, with the warnings, in its outcome. */
+export function fhirIssues(resource: Resource): OperationOutcomeIssue[] {
   indexDefinitions();
-  let issues: OperationOutcomeIssue[];
   try {
-    issues = validateResource(resource);
+    return validateResource(resource);
   } catch (err) {
     if (!(err instanceof OperationOutcomeError)) throw err;
-    issues = err.outcome.issue ?? [];
+    return err.outcome.issue ?? [];
   }
-  return issues.filter((i) => i.severity === 'error' || i.severity === 'fatal');
+}
+
+/** Errors of a resource; a validator warning that a `urn:uuid:` reference's type is unknown is no error. */
+export function fhirErrors(resource: Resource): OperationOutcomeIssue[] {
+  return fhirIssues(resource).filter((i) => i.severity === 'error' || i.severity === 'fatal');
 }
 
 export type FhirTestServer = {

