@@ -53,7 +53,11 @@ export async function startBalancer(initial: string[]): Promise<Balancer> {
     });
   }
 
-  const server: Server = createServer(async (req, res) => {
+  // A client that hangs up while sending (a recorder killed by the test) makes reading the body throw "aborted":
+  // nothing is forwarded and the connection is dropped, as a proxy does, instead of an unhandled rejection.
+  const server: Server = createServer((req, res) => void relay(req, res).catch(() => res.destroy()));
+
+  async function relay(req: IncomingMessage, res: ServerResponse) {
     const parts: Buffer[] = [];
     let size = 0;
     for await (const c of req) {
@@ -78,7 +82,7 @@ export async function startBalancer(initial: string[]): Promise<Balancer> {
     errors.push(`${req.method} ${req.url} gave up: no upstream answered (${tried.join('; ')})`);
     if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { code: 'bad_gateway', message: 'No API process answered' } }));
-  });
+  }
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -2,7 +2,7 @@
  * A local server speaking the OpenAI wire format, for the engines' tests: chat completions (with and without
  * streaming) and audio transcriptions. Each request takes the next scripted behaviour; all requests are kept.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Behaviour = { status: number; retryAfterMs?: number } | { text: string; delayMs?: number; chunks?: number };
@@ -12,7 +12,9 @@ export type Received = { path: string; headers: IncomingMessage['headers']; body
 /** `script`: behaviours taken in turn, or a function choosing one for each request (by its path). */
 export async function startFakeOpenAi(script: Behaviour[] | ((path: string) => Behaviour), port = 0) {
   const received: Received[] = [];
-  const server: Server = createServer(async (req, res) => {
+  // A caller that hangs up mid-body (an aborted request) drops the connection instead of an unhandled rejection.
+  const server: Server = createServer((req, res) => void answer(req, res).catch(() => res.destroy()));
+  async function answer(req: IncomingMessage, res: ServerResponse) {
     const parts: Buffer[] = [];
     for await (const c of req) parts.push(c as Buffer);
     const body = Buffer.concat(parts).toString('utf8');
@@ -50,7 +52,7 @@ export async function startFakeOpenAi(script: Behaviour[] | ((path: string) => B
       res.write(`data: ${JSON.stringify(chunk)}\n\n`);
     }
     res.end('data: [DONE]\n\n');
-  });
+  }
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
