@@ -19,6 +19,7 @@ export function audioPartForm(chunk: StoredChunk): FormData {
   form.append('order', String(chunk.order));
   // The recorder's own measure: other devices' timers show it before the server has measured the part.
   form.append('duration_ms', String(Math.max(0, Math.round(chunk.durationMs))));
+  if (chunk.channelLayout) form.append('channel_layout', chunk.channelLayout);
   form.append('audio_file', new Blob([chunk.data], { type: chunk.mimeType }), `part-${chunk.order}.webm`);
   return form;
 }

@@ -2,6 +2,7 @@
  * The queue of recorded parts waiting for the server. Invariant: a part is written here (and committed)
  * before the recorder moves on, and deleted only after the server answered 2xx for it.
  */
+import type { ChannelLayout } from '../../contract/speakers';
 import { appDb, chunkKey, type AppDatabase, type StoredChunk } from './db';
 
 export class StorageFullError extends Error {}
@@ -14,7 +15,7 @@ export const ABANDONED_AFTER_MS = 5000;
  * committed it; throws StorageFullError when the disk is full. A complete part is never overwritten.
  */
 export async function saveChunk(
-  part: { userId: string; sessionId: string; order: number; blob: Blob; mimeType: string; durationMs: number },
+  part: { userId: string; sessionId: string; order: number; blob: Blob; mimeType: string; durationMs: number; channelLayout?: ChannelLayout },
   db: AppDatabase = appDb(),
   state: 'recording' | 'pending' = 'pending',
 ): Promise<void> {

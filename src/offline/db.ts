@@ -21,6 +21,7 @@
  */
 import Dexie, { type EntityTable } from 'dexie';
 import type { RecorderView } from '../../contract/consultations';
+import type { ChannelLayout } from '../../contract/speakers';
 
 export type ChunkStatus = 'recording' | 'pending' | 'uploading' | 'failed';
 
@@ -35,6 +36,8 @@ export type StoredChunk = {
   data: ArrayBuffer;
   mimeType: string;
   durationMs: number;
+  /** A teleconsultation's part: the clinician left, the call right (absent: one voice). */
+  channelLayout?: ChannelLayout;
   recordedAt: number;
   status: ChunkStatus;
   /** Last write by the recording page; a `recording` part not touched for a while belongs to a page that died. */

@@ -23,7 +23,7 @@ import { guardedFetch } from './engine-check.js';
 const ANSWER_LIMIT = 16 * 1024 * 1024;
 import { withStorableOutput, withStorableTranscripts } from './storable-text.js';
 import type { TextGenerator } from './text-generator.js';
-import type { Transcriber } from './transcriber.js';
+import type { Transcriber, TranscriptionInput } from './transcriber.js';
 
 export type EngineSource = 'environment' | 'app' | 'default';
 export type ActiveEngine = { engine: string; model: string | null; baseUrl: string | null; source: EngineSource };
@@ -144,6 +144,11 @@ export async function createEngineSwitch(opts: {
         return transcriber.info;
       },
       transcribe: (input) => transcriber.transcribe(input),
+      // A getter, as converse below: whether the current engine gives times is asked of it at each call.
+      get transcribeTimed() {
+        const current = transcriber;
+        return current.transcribeTimed ? (input: TranscriptionInput) => current.transcribeTimed!(input) : undefined;
+      },
     },
     textGenerator: {
       get info() {

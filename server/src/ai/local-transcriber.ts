@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Transcriber, TranscriptionInput } from './transcriber.js';
+import type { TimedSegment, Transcriber, TranscriptionInput } from './transcriber.js';
 
 const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
@@ -28,13 +28,41 @@ export function createLocalTranscriber(opts: LocalTranscriberOptions = {}): Tran
   return {
     info: {
       engine: 'local',
+      wordTimes: true,
       languages: ['en'],
       note: opts.languageModel
         ? 'Local speech engine with a clinical language model: English only, modest accuracy.'
         : 'Local speech engine: English only, modest accuracy.',
     },
-    transcribe: (input: TranscriptionInput) => runPipeline(input.filePath, sphinxArgs, opts.timeoutMs ?? 120_000),
+    transcribe: async (input: TranscriptionInput) => utteranceLines(await runPipeline(input.filePath, sphinxArgs, opts.timeoutMs ?? 120_000)),
+    transcribeTimed: async (input: TranscriptionInput) => timedWords(await runPipeline(input.filePath, [...sphinxArgs, '-time', 'yes'], opts.timeoutMs ?? 120_000)),
   };
+}
+
+/**
+ * One line per utterance: pocketsphinx separates them at pauses, and the lines are kept, since this engine writes
+ * no punctuation and the notes are cut into sentences where the speaker paused.
+ */
+const utteranceLines = (out: string) =>
+  out
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join('\n');
+
+/** `word start end confidence`, the lines `-time yes` adds after each utterance's text (times in seconds). */
+const WORD_TIME = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) -?\d+(?:\.\d+)?(?:e-?\d+)?$/;
+
+/** Each spoken word with its times, from `-time yes` output (alternative pronunciations' marks taken off). */
+export function timedWords(out: string): TimedSegment[] {
+  const words: TimedSegment[] = [];
+  for (const raw of out.split('\n')) {
+    const word = WORD_TIME.exec(raw.trim());
+    // Silence, sentence marks and noises bound the utterances but are not speech.
+    if (!word || /^(?:<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+)$/.test(word[1]!)) continue;
+    words.push({ startMs: Math.round(Number(word[2]) * 1000), endMs: Math.round(Number(word[3]) * 1000), text: word[1]!.replace(/\(\d+\)$/, '') });
+  }
+  return words;
 }
 
 /**
@@ -62,15 +90,7 @@ function runPipeline(filePath: string, sphinxArgs: string[], timeoutMs: number):
     child.on('close', (code) => {
       clearTimeout(timer);
       if (code !== 0) return reject(new Error(`ffmpeg or pocketsphinx failed (${code}): ${err.trim().slice(0, 300)}`));
-      // One line per utterance: pocketsphinx separates them at pauses, and the lines are kept, since this engine
-      // writes no punctuation and the notes are cut into sentences where the speaker paused.
-      resolve(
-        out
-          .split('\n')
-          .map((l) => l.trim())
-          .filter(Boolean)
-          .join('\n'),
-      );
+      resolve(out);
     });
   });
 }

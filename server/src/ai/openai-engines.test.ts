@@ -114,4 +114,47 @@ describe('OpenAI-compatible transcription', () => {
       await fake.close();
     }
   });
+
+  it('gives times for two channels to be put in order: segments where the model has them, plain text once it refused them', async () => {
+    const fake = await startFakeOpenAi([
+      { text: 'o que o traz cá', segments: [{ start: 0.5, end: 1.25, text: ' o que o traz cá ' }] },
+      { text: 'tenho tosse' },
+      { text: 'tenho tosse' },
+      { text: 'há duas semanas' },
+    ]);
+    try {
+      const file = path.join(dir, 'tone.webm');
+      makeWebm(dir, 'tone', 1);
+      const input = { filePath: file, workDir: dir, mimeType: 'audio/webm', language: 'pt', prompt: 'amoxicilina' };
+      const whisper = createOpenAiTranscriber({ baseUrl: fake.baseUrl, apiKey: 'k', model: 'whisper-1', maxRetries: 0 });
+      expect(await whisper.transcribeTimed!(input)).toEqual([{ startMs: 500, endMs: 1250, text: 'o que o traz cá' }]);
+      expect(fake.received[0]!.body).toContain('name="timestamp_granularities[]"\r\n\r\nsegment');
+      const plain = createOpenAiTranscriber({ baseUrl: fake.baseUrl, apiKey: 'k', model: 'gpt-4o-transcribe', maxRetries: 0 });
+      expect(await plain.transcribeTimed!(input)).toEqual([{ startMs: -1, endMs: -1, text: 'tenho tosse' }]);
+      // Not asked again for times once refused.
+      expect(await plain.transcribeTimed!(input)).toEqual([{ startMs: -1, endMs: -1, text: 'há duas semanas' }]);
+      expect(fake.received.map((r) => /name="response_format"\r\n\r\n(\w+)/.exec(r.body)?.[1] ?? 'json')).toEqual(['verbose_json', 'verbose_json', 'json', 'json']);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('tells speakers apart with a diarizing model, which is sent no prompt', async () => {
+    const fake = await startFakeOpenAi([{ text: 'x', segments: [{ start: 0, end: 1, text: 'Good morning.', speaker: 'A' }, { start: 1.2, end: 2, text: 'Hello doctor.', speaker: 'B' }] }]);
+    try {
+      const file = path.join(dir, 'tone.webm');
+      makeWebm(dir, 'tone', 1);
+      const engine = createOpenAiTranscriber({ baseUrl: fake.baseUrl, apiKey: 'k', model: 'gpt-4o-transcribe-diarize', maxRetries: 0 });
+      expect(engine.info.diarizes).toBe(true);
+      expect(await engine.transcribeTimed!({ filePath: file, workDir: dir, mimeType: 'audio/webm', language: 'en', prompt: 'amoxicillin' })).toEqual([
+        { startMs: 0, endMs: 1000, text: 'Good morning.', speaker: 'A' },
+        { startMs: 1200, endMs: 2000, text: 'Hello doctor.', speaker: 'B' },
+      ]);
+      expect(fake.received[0]!.body).toContain('name="response_format"\r\n\r\ndiarized_json');
+      expect(fake.received[0]!.body).toContain('name="chunking_strategy"\r\n\r\nauto');
+      expect(fake.received[0]!.body).not.toContain('name="prompt"');
+    } finally {
+      await fake.close();
+    }
+  });
 });

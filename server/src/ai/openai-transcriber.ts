@@ -3,8 +3,9 @@
  * every language, as accurate as the model behind it.
  */
 import { createReadStream } from 'node:fs';
-import OpenAI from 'openai';
-import type { Transcriber, TranscriptionInput } from './transcriber.js';
+import OpenAI, { BadRequestError } from 'openai';
+import type { TranscriptionDiarized } from 'openai/resources/audio/transcriptions';
+import type { TimedSegment, Transcriber, TranscriptionInput } from './transcriber.js';
 
 export type OpenAiTranscriberOptions = {
   baseUrl?: string;
@@ -18,21 +19,51 @@ export type OpenAiTranscriberOptions = {
   signal?: () => AbortSignal;
 };
 
+/** Models that tell speakers apart (OpenAI's gpt-4o-transcribe-diarize and servers that copy its name). */
+export const isDiarizingModel = (model: string) => /diariz/i.test(model);
+
 export function createOpenAiTranscriber(opts: OpenAiTranscriberOptions): Transcriber {
   const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, timeout: opts.timeoutMs ?? 120_000, maxRetries: opts.maxRetries ?? 3, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
+  const diarizes = isDiarizingModel(opts.model);
+  const call = () => (opts.signal ? { signal: opts.signal() } : undefined);
+  const common = (input: TranscriptionInput) => ({
+    file: createReadStream(input.filePath),
+    model: opts.model,
+    language: input.language,
+    // The diarizing model refuses a prompt.
+    ...(input.prompt && !diarizes ? { prompt: input.prompt } : {}),
+  });
+  /** Set once the model refused timed output (gpt-4o-transcribe gives plain text only): not asked again. */
+  let untimed = false;
+
+  async function transcribe(input: TranscriptionInput) {
+    const result = await client.audio.transcriptions.create(common(input), call());
+    return result.text.trim();
+  }
+
+  async function transcribeTimed(input: TranscriptionInput): Promise<TimedSegment[]> {
+    if (diarizes) {
+      // The SDK's overloads type no diarized answer (its TranscriptionDiarized is the shape of this one).
+      const result = (await client.audio.transcriptions.create({ ...common(input), response_format: 'diarized_json', chunking_strategy: 'auto' }, call())) as unknown as TranscriptionDiarized;
+      return result.segments.map((s) => ({ startMs: Math.round(s.start * 1000), endMs: Math.round(s.end * 1000), text: s.text.trim(), speaker: s.speaker })).filter((s) => s.text);
+    }
+    if (!untimed) {
+      try {
+        const result = await client.audio.transcriptions.create({ ...common(input), response_format: 'verbose_json', timestamp_granularities: ['segment'] }, call());
+        if (result.segments) return result.segments.map((s) => ({ startMs: Math.round(s.start * 1000), endMs: Math.round(s.end * 1000), text: s.text.trim() })).filter((s) => s.text);
+      } catch (err) {
+        if (!(err instanceof BadRequestError)) throw err;
+        untimed = true;
+      }
+    }
+    // No times: the caller places the text by where the voice is heard in its channel.
+    const text = await transcribe(input);
+    return text ? [{ startMs: -1, endMs: -1, text }] : [];
+  }
+
   return {
-    info: { engine: 'openai', languages: ['pt', 'en', 'de', 'es'] },
-    async transcribe(input: TranscriptionInput) {
-      const result = await client.audio.transcriptions.create(
-        {
-          file: createReadStream(input.filePath),
-          model: opts.model,
-          language: input.language,
-          ...(input.prompt ? { prompt: input.prompt } : {}),
-        },
-        opts.signal ? { signal: opts.signal() } : undefined,
-      );
-      return result.text.trim();
-    },
+    info: { engine: 'openai', languages: ['pt', 'en', 'de', 'es'], ...(diarizes ? { diarizes } : {}) },
+    transcribe,
+    transcribeTimed,
   };
 }

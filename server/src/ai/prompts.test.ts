@@ -23,7 +23,7 @@ describe('prompts', () => {
       clinician: { name: 'Dra. Lima' },
       date: new Date('2026-11-22T00:00:00Z'),
     });
-    expect(promptVersion).toBe('es/system@1+patient_summary@1');
+    expect(promptVersion).toBe('es/system@2+patient_summary@1');
     expect(messages[0]!.content).toContain('en español');
     expect(messages[0]!.content).toContain('lenguaje sencillo');
     expect(messages[1]!.content).toContain('<transcripcion>\nDor de garganta há quatro dias.\n</transcripcion>');
@@ -39,7 +39,7 @@ describe('prompts', () => {
       date: new Date('2026-11-22T00:00:00Z'),
       change: { previousText: '# Brief', instructions: 'Kürzer.' },
     });
-    expect(promptVersion).toBe('de/system@1+referral_letter@1');
+    expect(promptVersion).toBe('de/system@2+referral_letter@1');
     expect(messages[0]!.content).toContain('[auszufüllen]');
     expect(messages[1]!.content).toContain('<transkript>\nBrustschmerzen seit zwei Tagen.\n</transkript>');
     expect(messages[1]!.content).toContain('<gewuenschte_aenderung>\nKürzer.\n</gewuenschte_aenderung>');

@@ -22,5 +22,10 @@ export function withStorableOutput(generator: TextGenerator): TextGenerator {
 }
 
 export function withStorableTranscripts(transcriber: Transcriber): Transcriber {
-  return { info: transcriber.info, transcribe: async (input) => storableText(await transcriber.transcribe(input)) };
+  const timed = transcriber.transcribeTimed?.bind(transcriber);
+  return {
+    info: transcriber.info,
+    transcribe: async (input) => storableText(await transcriber.transcribe(input)),
+    ...(timed ? { transcribeTimed: async (input) => (await timed(input)).map((s) => ({ ...s, text: storableText(s.text) })) } : {}),
+  };
 }

@@ -23,11 +23,26 @@ export type TranscriberInfo = {
   languages: string[];
   /** A plain note for the UI, e.g. the local engine's modest accuracy. */
   note?: string;
+  /** Tells voices apart within one recording (its timed segments carry speakers). */
+  diarizes?: boolean;
+  /** Its timed segments are single words. */
+  wordTimes?: boolean;
 };
+
+/**
+ * A stretch of the transcription with where it lies in the audio (milliseconds; -1 when the engine gave no
+ * times); `speaker` when the engine told voices apart.
+ */
+export type TimedSegment = { startMs: number; endMs: number; text: string; speaker?: string };
 
 export interface Transcriber {
   readonly info: TranscriberInfo;
   transcribe(input: TranscriptionInput): Promise<string>;
+  /**
+   * The same words with their times (and speakers, where the engine gives them), for a teleconsultation's two
+   * channels to be put back in the order they were said. Engines that give no times leave it out.
+   */
+  transcribeTimed?(input: TranscriptionInput): Promise<TimedSegment[]>;
 }
 
 export class TranscriptionUnavailableError extends Error {}

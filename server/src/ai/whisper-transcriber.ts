@@ -7,13 +7,14 @@ import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { runFfmpeg } from './ffmpeg.js';
-import type { Transcriber, TranscriptionInput } from './transcriber.js';
+import type { TimedSegment, Transcriber, TranscriptionInput } from './transcriber.js';
 
 export class WhisperSetupError extends Error {}
 
 /** The part of the binding's API used here (whisper.rn-compatible). */
 type WhisperContext = {
-  transcribeFile(file: string, options: { language?: string; temperature?: number; prompt?: string }): { promise: Promise<{ result: string }> };
+  /** `segments` times are whisper.cpp's, in hundredths of a second. */
+  transcribeFile(file: string, options: { language?: string; temperature?: number; prompt?: string }): { promise: Promise<{ result: string; segments?: { text: string; t0: number; t1: number }[] }> };
   release(): Promise<void>;
 };
 export type WhisperBinding = { initWhisper(options: { model: string; useGpu?: boolean }): Promise<WhisperContext> };
@@ -46,19 +47,24 @@ export async function createWhisperTranscriber(modelPath: string, binding?: Whis
   checkModelFile(modelPath);
   binding ??= await loadBinding();
   const context = await binding.initWhisper({ model: modelPath, useGpu: false });
+  async function run(input: TranscriptionInput) {
+    // The converted audio is as sensitive as the recording: it stays in the caller's private scratch folder.
+    const dir = await mkdtemp(path.join(input.workDir, 'whisper-'));
+    try {
+      const wav = path.join(dir, 'part.wav');
+      await toWav(input.filePath, wav);
+      return await context.transcribeFile(wav, { language: input.language, temperature: 0, ...(input.prompt ? { prompt: input.prompt } : {}) }).promise;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
   return {
     info: { engine: 'local', languages: ['pt', 'en', 'de', 'es'], note: 'Local Whisper engine.' },
-    async transcribe(input: TranscriptionInput) {
-      // The converted audio is as sensitive as the recording: it stays in the caller's private scratch folder.
-      const dir = await mkdtemp(path.join(input.workDir, 'whisper-'));
-      try {
-        const wav = path.join(dir, 'part.wav');
-        await toWav(input.filePath, wav);
-        const { result } = await context.transcribeFile(wav, { language: input.language, temperature: 0, ...(input.prompt ? { prompt: input.prompt } : {}) }).promise;
-        return result.trim();
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+    transcribe: async (input) => (await run(input)).result.trim(),
+    async transcribeTimed(input): Promise<TimedSegment[]> {
+      const { result, segments } = await run(input);
+      if (!segments) return result.trim() ? [{ startMs: -1, endMs: -1, text: result.trim() }] : [];
+      return segments.map((s) => ({ startMs: s.t0 * 10, endMs: s.t1 * 10, text: s.text.trim() })).filter((s) => s.text);
     },
   };
 }

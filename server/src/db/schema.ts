@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DocumentEvidence } from '../modules/generated_documents/evidence.js';
 import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { ChannelLayout, SpeakerTurn } from '../../../contract/speakers.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -217,7 +218,11 @@ export const audioChunks = pgTable(
     /** SHA-256 of the uploaded bytes: a repeat upload of this order must carry the same recording (else 409). */
     contentSha256: text('content_sha256'),
     durationMs: integer('duration_ms'),
+    /** `clinician_patient`: a teleconsultation's part, the clinician's microphone left and the call right. */
+    channelLayout: text('channel_layout').$type<ChannelLayout>().notNull().default('mono'),
     transcript: text('transcript'),
+    /** Who said what, when the part's speakers are known (the transcript holds the same, labelled). */
+    speakerTurns: jsonb('speaker_turns').$type<SpeakerTurn[]>(),
     transcriptionStatus: text('transcription_status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),

@@ -11,7 +11,10 @@
  */
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { isLanguage, type Language } from '../../../contract/constants.js';
+import { isChannelLayout, type ChannelLayout } from '../../../contract/speakers.js';
 import { measureDurationMs } from '../ai/audio-duration.js';
+import { transcribePart, type PartTranscript } from '../ai/speaker-turns.js';
 import { TranscriptionUnavailableError, type Transcriber } from '../ai/transcriber.js';
 import type { Database } from '../db/client.js';
 import { audioChunks, consultationSessions, users } from '../db/schema.js';
@@ -33,7 +36,16 @@ export const retryDelayMs = (attempts: number) => 5000 * 4 ** Math.max(0, attemp
 export type TranscriptionQueue = { wake(): void; stop(graceMs?: number): Promise<void>; drain(): Promise<void> };
 
 /** A claimed part, with what its owner decides: the transcript's language and whether the audio is kept. */
-type Claimed = { id: string; /** Changes with each renewal of the lock. */ token: string; blobKey: string; mimeType: string; attempts: number; language: string; keepAudio: boolean };
+type Claimed = {
+  id: string;
+  /** Changes with each renewal of the lock. */ token: string;
+  blobKey: string;
+  mimeType: string;
+  layout: ChannelLayout;
+  attempts: number;
+  language: Language;
+  keepAudio: boolean;
+};
 
 /** Only the worker whose claim the row still carries may change it. */
 const heldBy = (job: Claimed) => and(eq(audioChunks.id, job.id), eq(audioChunks.transcriptionStatus, 'processing'), sql`${audioChunks.lockedUntil} = ${job.token}::timestamptz`);
@@ -61,7 +73,7 @@ async function claimNext(db: Database, leaseSeconds: number): Promise<Claimed | 
       ORDER BY created_at, "order"
       LIMIT 1
       FOR UPDATE SKIP LOCKED)
-    RETURNING id, locked_until::text AS token, blob_key, mime_type, attempts, session_id`);
+    RETURNING id, locked_until::text AS token, blob_key, mime_type, channel_layout, attempts, session_id`);
   const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0];
   if (!row) return undefined;
   const [owner] = await db
@@ -69,7 +81,16 @@ async function claimNext(db: Database, leaseSeconds: number): Promise<Claimed | 
     .from(consultationSessions)
     .innerJoin(users, eq(users.id, consultationSessions.userId))
     .where(eq(consultationSessions.id, String(row.session_id)));
-  return { id: String(row.id), token: String(row.token), blobKey: String(row.blob_key), mimeType: String(row.mime_type), attempts: Number(row.attempts), language: owner?.language ?? 'en', keepAudio: owner?.keepAudio ?? true };
+  return {
+    id: String(row.id),
+    token: String(row.token),
+    blobKey: String(row.blob_key),
+    mimeType: String(row.mime_type),
+    layout: isChannelLayout(row.channel_layout) ? row.channel_layout : 'mono',
+    attempts: Number(row.attempts),
+    language: isLanguage(owner?.language) ? owner.language : 'en',
+    keepAudio: owner?.keepAudio ?? true,
+  };
 }
 
 export function startTranscriptionWorkers(opts: {
@@ -135,13 +156,13 @@ export function startTranscriptionWorkers(opts: {
   }
 
   async function transcribeAndRecord(job: Claimed, settle: () => Promise<void>) {
-    let heard: { durationMs: number | null; text: string };
+    let heard: { durationMs: number | null } & PartTranscript;
     try {
       // The decrypted copy, and whatever the engine converts it to, exist only while the engine reads it (removed
       // before the row is updated), in DATA_DIR's scratch space.
       heard = await blobs.withLocalFile(job.blobKey, async (file, workDir) => ({
         durationMs: await measureDurationMs(file).catch(() => null),
-        text: await transcriber.transcribe({ filePath: file, workDir, mimeType: job.mimeType, language: job.language }),
+        ...(await transcribePart(transcriber, { filePath: file, workDir, mimeType: job.mimeType, language: job.language, layout: job.layout })),
       }));
     } catch (err) {
       await settle();
@@ -153,7 +174,7 @@ export function startTranscriptionWorkers(opts: {
     // A part the server could not measure keeps the recorder's own figure.
     const recorded = await db
       .update(audioChunks)
-      .set({ transcript: heard.text, transcriptionStatus: 'done', ...(heard.durationMs === null ? {} : { durationMs: heard.durationMs }), lockedUntil: null, lastError: null })
+      .set({ transcript: heard.text, speakerTurns: heard.turns, transcriptionStatus: 'done', ...(heard.durationMs === null ? {} : { durationMs: heard.durationMs }), lockedUntil: null, lastError: null })
       .where(heldBy(job))
       .returning({ id: audioChunks.id });
     if (!recorded.length) {

@@ -5,7 +5,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Behaviour = { status: number; retryAfterMs?: number } | { text: string; delayMs?: number; chunks?: number };
+/**
+ * `segments`: a transcription's timed stretches, given for `verbose_json` and `diarized_json`; without them
+ * those formats are refused with a 400, as models that give plain text only do.
+ */
+export type Behaviour = { status: number; retryAfterMs?: number } | { text: string; delayMs?: number; chunks?: number; segments?: { start: number; end: number; text: string; speaker?: string }[] };
 export type Received = { path: string; headers: IncomingMessage['headers']; body: string };
 
 /** `port` 0 takes any free one; a browser test gives a fixed one, where the server under test looks for engines. */
@@ -34,8 +38,14 @@ export async function startFakeOpenAi(script: Behaviour[] | ((path: string) => B
     if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
     if (res.destroyed) return;
     if (req.url?.endsWith('/audio/transcriptions')) {
+      const format = /name="response_format"\r\n\r\n([a-z_]+)/.exec(body)?.[1] ?? 'json';
+      if (format !== 'json' && !next.segments) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `response_format '${format}' is not compatible with this model`, type: 'invalid_request_error' } }));
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ text: next.text }));
+      res.end(JSON.stringify({ text: next.text, ...(format === 'json' ? {} : { segments: next.segments!.map((s, i) => ({ id: String(i), ...s })) }) }));
       return;
     }
     const stream = JSON.parse(body || '{}').stream === true;

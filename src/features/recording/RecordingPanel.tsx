@@ -22,6 +22,7 @@ import { microphoneMessages, recordingMessages } from './recording-messages';
 import { kickUploads } from './upload-service';
 import { useUploadState } from './useUploadState';
 import { claimRecording, holdRecordingLock, takeOverRecording, type Claim } from './recording-claim';
+import type { ChannelLayout } from '../../../contract/speakers';
 
 type Mode = 'microphone' | 'teleconsultation';
 
@@ -211,9 +212,11 @@ export function RecordingPanel({
     unlockTab.current = unlock;
     try {
       let stream: MediaStream;
+      let channelLayout: ChannelLayout | undefined;
       if (mode === 'teleconsultation') {
         const tele = await openTeleconsultation(micId || undefined);
         stream = tele.stream;
+        channelLayout = tele.channelLayout;
         release.current = tele.release;
       } else {
         stream = await openMicrophone(micId || undefined);
@@ -223,6 +226,7 @@ export function RecordingPanel({
       void navigator.storage?.persist?.();
       const rec = new PartRecorder({
         stream,
+        channelLayout,
         // After a handover, from where the other device stopped.
         firstOrder: Math.max(await nextOrderFor(sessionId), claim.outcome === 'granted' ? claim.nextOrder : 0),
         initialElapsedMs: Math.max(elapsed, recordedMs),

@@ -38,10 +38,11 @@ export function isTeleconsultationSupported(userAgent = navigator.userAgent): bo
 }
 
 /**
- * The clinician's microphone plus the audio of a shared tab (the video call), mixed with Web Audio into one
- * stream. Stopping the returned stream's tracks releases both sources.
+ * The clinician's microphone and the audio of a shared tab (the video call) as one two-channel stream: the
+ * microphone on the left, the call on the right, so the server tells who spoke by the channel each word is on.
+ * Stopping the returned stream's tracks releases both sources.
  */
-export async function openTeleconsultation(deviceId?: string): Promise<{ stream: MediaStream; release: () => void }> {
+export async function openTeleconsultation(deviceId?: string): Promise<{ stream: MediaStream; release: () => void; channelLayout: 'clinician_patient' }> {
   if (!isTeleconsultationSupported() || !navigator.mediaDevices?.getDisplayMedia) throw new MicrophoneError('incompatible_browser');
   const mic = await openMicrophone(deviceId);
   let tab: MediaStream;
@@ -61,10 +62,15 @@ export async function openTeleconsultation(deviceId?: string): Promise<{ stream:
   }
   const context = new AudioContext();
   const destination = context.createMediaStreamDestination();
-  context.createMediaStreamSource(mic).connect(destination);
-  context.createMediaStreamSource(tab).connect(destination);
+  destination.channelCount = 2;
+  // Each input of the merger is one channel: a stereo microphone or call is mixed down to its side.
+  const merger = context.createChannelMerger(2);
+  context.createMediaStreamSource(mic).connect(merger, 0, 0);
+  context.createMediaStreamSource(tab).connect(merger, 0, 1);
+  merger.connect(destination);
   return {
     stream: destination.stream,
+    channelLayout: 'clinician_patient',
     release: () => {
       [...mic.getTracks(), ...tab.getTracks()].forEach((t) => t.stop());
       void context.close();

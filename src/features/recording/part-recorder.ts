@@ -9,6 +9,7 @@
  * other, in order; `savePart` must write to IndexedDB before anything else.
  */
 
+import type { ChannelLayout } from '../../../contract/speakers';
 import { createLevelMeter, displayLevel } from './level-meter';
 
 export const MIN_PART_MS = 5000;
@@ -18,11 +19,13 @@ const QUIET_HOLD_MS = 200;
 const TICK_MS = 100;
 const SLICE_MS = 500;
 
-export type SavedPart = { order: number; blob: Blob; mimeType: string; durationMs: number; complete: boolean };
+export type SavedPart = { order: number; blob: Blob; mimeType: string; durationMs: number; complete: boolean; channelLayout?: ChannelLayout };
 export type RecorderState = 'idle' | 'recording' | 'paused' | 'stopped';
 
 export type PartRecorderOptions = {
   stream: MediaStream;
+  /** `clinician_patient`: a teleconsultation's two channels (microphone left, call right). */
+  channelLayout?: ChannelLayout;
   firstOrder: number;
   /** Time already recorded in this consultation (earlier on this page, before a reload, or on another device). */
   initialElapsedMs?: number;
@@ -129,7 +132,14 @@ export class PartRecorder {
       const blob = new Blob(segment.chunks, { type });
       if (blob.size === 0) return;
       try {
-        await this.opts.savePart({ order: segment.order, blob, mimeType: type, durationMs: Math.round(this.activeMsOf(segment)), complete });
+        await this.opts.savePart({
+          order: segment.order,
+          blob,
+          mimeType: type,
+          durationMs: Math.round(this.activeMsOf(segment)),
+          complete,
+          ...(this.opts.channelLayout ? { channelLayout: this.opts.channelLayout } : {}),
+        });
       } catch (err) {
         this.opts.onSaveError?.(err);
       }

@@ -6,6 +6,7 @@
  * one of the consultation's own, and each keeps where it lies in the transcript.
  */
 import type { Language } from '../../../../contract/constants.js';
+import { labelledStretches } from '../../../../contract/speakers.js';
 import { ASSESSMENT, FIRST_PERSON, NO_ANSWER, OBJECTIVE, PLAN, QUESTION_START, RESULTS, SMALL_TALK, TAKES_ALREADY, TIME_AHEAD } from './cues.js';
 import { fold, measurementsIn, medicinesIn, namesDiagnosis } from './facts.js';
 import { digitsForSpokenNumbers } from './spoken-numbers.js';
@@ -13,12 +14,27 @@ import { digitsForSpokenNumbers } from './spoken-numbers.js';
 export type Section = 'subjective' | 'objective' | 'assessment' | 'plan';
 /** A sentence of the note: its words (digits for numbers), where it sits, and its span in the transcript. */
 export type NoteSentence = { text: string; section: Section; start: number; end: number };
-export type Utterance = { text: string; start: number; end: number; question: boolean };
+/** `speaker` where the transcript says who spoke (a teleconsultation's labelled lines). */
+export type Utterance = { text: string; start: number; end: number; question: boolean; speaker?: 'clinician' | 'patient' };
 
-/** The transcript's sentences with their character spans. */
+/**
+ * The transcript's sentences with their character spans. Speaker labels ('Patient: …') are not part of any
+ * sentence: each speaker's stretch is cut on its own and its sentences carry who said them.
+ */
 export function utterances(transcript: string, language: Language): Utterance[] {
-  const out: Utterance[] = [];
   const punctuated = /[.?!]/.test(transcript);
+  return labelledStretches(transcript).flatMap((stretch) =>
+    utterancesOf(transcript.slice(stretch.start, stretch.end), language, punctuated).map((u) => ({
+      ...u,
+      start: u.start + stretch.start,
+      end: u.end + stretch.start,
+      ...(stretch.role ? { speaker: stretch.role } : {}),
+    })),
+  );
+}
+
+function utterancesOf(transcript: string, language: Language, punctuated: boolean): Utterance[] {
+  const out: Utterance[] = [];
   const pieces = punctuated ? [...transcript.matchAll(/[^.?!]+[.?!]*/g)] : [...transcript.matchAll(/[^\n]+/g)];
   for (const piece of pieces) {
     let start = piece.index!;
@@ -149,7 +165,15 @@ export function structure(transcript: string, language: Language): NoteSentence[
   const out: NoteSentence[] = [];
   for (let i = 0; i < said.length; i++) {
     const u = said[i]!;
-    if (!u.question) {
+    // Where the transcript says who spoke, a clinician's words that open a question and are followed by the
+    // patient's are a question with its answer, punctuated or not.
+    const asks = u.question || (u.speaker === 'clinician' && said[i + 1]?.speaker === 'patient' && QUESTION_START[language].test(fold(u.text).replace(/^[¿¡]/, '')));
+    if (!asks) {
+      // What the patient says is their history, whatever its words ('I think it's the stress', 'I take …').
+      if (u.speaker === 'patient') {
+        out.push({ text: digitsForSpokenNumbers(u.text, language), section: 'subjective', start: u.start, end: u.end });
+        continue;
+      }
       for (const clause of clauses(u, language)) {
         const text = digitsForSpokenNumbers(clause.text, language);
         out.push({ text, section: sectionOf(text, language), start: clause.start, end: clause.end });
@@ -160,7 +184,7 @@ export function structure(transcript: string, language: Language): NoteSentence[
     // A question means something only with its answer: kept together when the answer is short ('Does it
     // spread anywhere? To my left arm sometimes.'), left out when none follows.
     const answer = said[i + 1];
-    if (!answer || answer.question) continue;
+    if (!answer || (answer.question && answer.speaker !== 'patient')) continue;
     const reply = digitsForSpokenNumbers(answer.text, language);
     if (reply.split(/\s+/).length > 15) {
       // A long answer that starts by agreeing confirms what was asked ('Six weeks on sertraline now, isn't it?

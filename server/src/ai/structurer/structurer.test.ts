@@ -97,6 +97,29 @@ describe('sections', () => {
     ]);
   });
 
+  it('reads who spoke where the transcript says it: the patient’s words are history whatever their cues, a clinician’s question keeps its answer', () => {
+    const transcript =
+      'Clinician: what brings you in today\nPatient: i think it is the stress at work and i take ibuprofen\nClinician: the lungs are clear\nPatient: i will come back next week if it gets worse\nClinician: i think this is a tension headache\nClinician: we will start amitriptyline';
+    expect(sections(transcript, 'en')).toEqual([
+      ['subjective', 'what brings you in today i think it is the stress at work and i take ibuprofen'],
+      ['objective', 'the lungs are clear'],
+      ['subjective', 'i will come back next week if it gets worse'],
+      ['assessment', 'i think this is a tension headache'],
+      ['plan', 'we will start amitriptyline'],
+    ]);
+    // The same words unlabelled: the patient's guess reads as a conclusion and their intention as a plan.
+    expect(sections(transcript.replace(/^\w+: /gm, ''), 'en').map(([section]) => section)).toContain('plan');
+    // Labels are never part of a sentence, and spans start at the words.
+    for (const s of structure(transcript, 'en')) {
+      expect(s.text).not.toMatch(/Clinician|Patient/);
+      expect(transcript.slice(s.start, s.end).startsWith(s.text.slice(0, 8))).toBe(true);
+    }
+    expect(sections('Médico: Tem alergias?\nDoente: Não.\nDoente: Acho que é da coluna.', 'pt')).toEqual([
+      ['subjective', 'Tem alergias? Não.'],
+      ['subjective', 'Acho que é da coluna.'],
+    ]);
+  });
+
   it('keeps every sentence’s span in the transcript', () => {
     const transcript = 'Hello. I have a rash on my arm.';
     const [s] = structure(transcript, 'en');

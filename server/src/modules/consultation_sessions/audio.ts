@@ -1,3 +1,4 @@
+import type { ChannelLayout } from '../../../../contract/speakers.js';
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { sessionBlobPrefix } from '../../jobs/retention.js';
@@ -25,7 +26,7 @@ const orderConflict = (order: number) =>
 export async function storeChunk(
   ctx: AppContext,
   session: SessionRow,
-  input: { order: number; mimeType: string; data: Buffer; durationMs?: number | null; deviceId?: string },
+  input: { order: number; mimeType: string; data: Buffer; channelLayout?: ChannelLayout; durationMs?: number | null; deviceId?: string },
 ): Promise<{ chunk: ChunkRow; created: boolean }> {
   const hash = sha256(input.data);
   const mimeType = input.mimeType.split(';')[0]!.trim().toLowerCase();
@@ -45,7 +46,7 @@ export async function storeChunk(
   const [inserted] = await ctx.db
     .with(noted)
     .insert(audioChunks)
-    .values({ sessionId: session.id, order: input.order, blobKey, mimeType, sizeBytes: input.data.length, contentSha256: hash, durationMs: input.durationMs ?? null })
+    .values({ sessionId: session.id, order: input.order, blobKey, mimeType, sizeBytes: input.data.length, contentSha256: hash, channelLayout: input.channelLayout ?? 'mono', durationMs: input.durationMs ?? null })
     .onConflictDoNothing({ target: [audioChunks.sessionId, audioChunks.order] })
     .returning();
   if (inserted) {

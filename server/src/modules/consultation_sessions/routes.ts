@@ -1,3 +1,4 @@
+import { CHANNEL_LAYOUTS, isChannelLayout } from '../../../../contract/speakers.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { suggestedInputs } from '../../ai/offline-composer.js';
@@ -245,10 +246,16 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     if (reported !== undefined && !(/^\d{1,7}$/.test(reported) && Number(reported) <= 3_600_000)) {
       throw new DomainError(400, 'invalid_request', 'duration_ms must be a whole number of milliseconds', { duration_ms: 'invalid_duration' });
     }
+    // Optional: `clinician_patient` for a teleconsultation's two channels, transcribed apart to tell who spoke.
+    const layout = form.fields.channel_layout ?? 'mono';
+    if (!isChannelLayout(layout)) {
+      throw new DomainError(400, 'invalid_request', `channel_layout must be one of ${CHANNEL_LAYOUTS.join(', ')}`, { channel_layout: 'invalid_channel_layout' });
+    }
     const { chunk, created } = await storeChunk(ctx, session, {
       order,
       mimeType: file.mimeType,
       data: file.data,
+      channelLayout: layout,
       durationMs: reported === undefined ? null : Number(reported),
       deviceId: requestDeviceId(request),
     });

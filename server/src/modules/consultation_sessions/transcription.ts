@@ -1,3 +1,4 @@
+import { renderTurns, type Speaker, type SpeakerTurn } from '../../../../contract/speakers.js';
 import type { ChunkRow } from './repository.js';
 
 export type TranscriptionStatus = 'none' | 'processing' | 'done' | 'partial' | 'unavailable';
@@ -50,8 +51,43 @@ export function assembleTranscription(chunks: ChunkRow[], expectation: PartExpec
   return { text: assembled.text, status };
 }
 
+/**
+ * The transcript's pieces joined: plain parts with a space, as one flow of speech; around a part whose speakers
+ * are known, a new line per speaker, and a speaker who goes on from one part into the next keeps one label.
+ */
+class TranscriptText {
+  private text = '';
+  private lastSpeaker: Speaker | undefined;
+  private lastLabelled = false;
+
+  push(piece: string): void {
+    if (!piece) return;
+    this.text += this.text ? (this.lastLabelled ? '\n' : ' ') + piece : piece;
+    this.lastSpeaker = undefined;
+    this.lastLabelled = false;
+  }
+
+  pushTurns(turns: SpeakerTurn[]): void {
+    if (!turns.length) return;
+    const continues = this.lastSpeaker !== undefined && turns[0]!.speaker === this.lastSpeaker;
+    const piece = renderTurns(turns, this.lastSpeaker);
+    this.text += this.text ? (continues ? ' ' : '\n') + piece : piece;
+    this.lastSpeaker = turns.at(-1)!.speaker;
+    this.lastLabelled = true;
+  }
+
+  pushPart(c: ChunkRow): void {
+    if (c.speakerTurns?.length) this.pushTurns(c.speakerTurns);
+    else if (c.transcript) this.push(c.transcript);
+  }
+
+  toString(): string {
+    return this.text;
+  }
+}
+
 function assembleInOrder(sorted: ChunkRow[]): { text: string; complete: boolean; failed: boolean } {
-  const parts: string[] = [];
+  const parts = new TranscriptText();
   let expected = 0;
   let complete = true;
   let failed = false;
@@ -63,12 +99,12 @@ function assembleInOrder(sorted: ChunkRow[]): { text: string; complete: boolean;
     if (c.transcriptionStatus === 'failed') {
       failed = true;
       parts.push(failedPartMarker(c.order));
-    } else if (c.transcript) {
-      parts.push(c.transcript);
+    } else {
+      parts.pushPart(c);
     }
     expected++;
   }
-  return { text: parts.join(' '), complete, failed };
+  return { text: parts.toString(), complete, failed };
 }
 
 /** True while one of the parts 0..expectedParts-1 is not stored, or stored and not transcribed yet. */
@@ -82,7 +118,7 @@ function hasExpectedPartsPending(sorted: ChunkRow[], expectedParts: number): boo
 function assembleWithGaps(sorted: ChunkRow[], expectedParts: number): { text: string; status: TranscriptionStatus } {
   const byOrder = new Map(sorted.map((c) => [c.order, c]));
   const end = Math.max(expectedParts, (sorted.at(-1)?.order ?? -1) + 1);
-  const parts: string[] = [];
+  const parts = new TranscriptText();
   let gapFrom: number | undefined;
   for (let order = 0; order < end; order++) {
     const c = byOrder.get(order);
@@ -96,10 +132,10 @@ function assembleWithGaps(sorted: ChunkRow[], expectedParts: number): { text: st
     }
     if (c.transcriptionStatus === 'failed') parts.push(failedPartMarker(order));
     else if (c.transcriptionStatus !== 'done') parts.push(untranscribedPartMarker(order));
-    else if (c.transcript) parts.push(c.transcript);
+    else parts.pushPart(c);
   }
   if (gapFrom !== undefined) parts.push(missingPartsMarker(gapFrom, end - 1));
-  return { text: parts.join(' '), status: sorted.some((c) => c.transcriptionStatus === 'unavailable') ? 'unavailable' : 'partial' };
+  return { text: parts.toString(), status: sorted.some((c) => c.transcriptionStatus === 'unavailable') ? 'unavailable' : 'partial' };
 }
 
 /** Whether the wait for the parts a finish named is over (it runs from the moment the session finished). */
