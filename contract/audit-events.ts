@@ -39,7 +39,8 @@ export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
  * How a request ended: answered below 400, answered 400 or above, or the client closed the connection before the
  * answer was complete (the request may still have been carried out; the status is the one being sent, if any).
  */
-export const AUDIT_OUTCOMES = ['success', 'failure', 'client_disconnected'] as const;
+/** `partial`: part of what was asked was done (a 207 answer: some documents filed in the record, the rest refused). */
+export const AUDIT_OUTCOMES = ['success', 'partial', 'failure', 'client_disconnected'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 /** Ids as the log keeps them: UUIDs, document keys, version numbers. Anything else is never stored. */

@@ -53,7 +53,7 @@ export const consultationsApi = {
     call(() =>
       api()
         .post(`${sessions}/${id}/fhir_push`, { searchParams: document ? { document } : {} })
-        .json<{ fhir_push: { status: 'sent'; base_url: string; resources: { resource_type: string; status: number; location: string | null; error?: string }[] } }>(),
+        .json<{ fhir_push: { status: 'sent' | 'partial'; base_url: string; resources: { resource_type: string; status: number; location: string | null; error?: string }[]; error?: string } }>(),
     ),
   capabilities: () => call(() => api().get('start').json<ServerCapabilities>()),
 };

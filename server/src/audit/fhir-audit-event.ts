@@ -72,6 +72,7 @@ function interaction(row: Row): Coding {
 
 function outcome(row: Row): FhirAuditEvent['outcome'] {
   if (row.outcome === 'success') return '0';
+  if (row.outcome === 'partial') return '4';
   // The client left before the answer was complete: what was being answered, if anything, or a minor failure.
   if (row.outcome === 'client_disconnected') {
     if (row.statusCode === null) return '4';
@@ -82,6 +83,7 @@ function outcome(row: Row): FhirAuditEvent['outcome'] {
 
 function outcomeDescription(row: Row): string | undefined {
   const status = row.statusCode !== null ? `HTTP ${row.statusCode}` : undefined;
+  if (row.outcome === 'partial') return `partly done${status ? ` (${status})` : ''}`;
   if (row.outcome !== 'client_disconnected') return status;
   return `client disconnected before the answer was complete${status ? ` (${status} being sent)` : ''}`;
 }

@@ -50,6 +50,8 @@ export type FhirTestServer = {
   registerClient(clientId: string, jwks: JSONWebKeySet, scope?: string): void;
   /** The next `count` FHIR requests answer `status` (with an OperationOutcome, or with `body` as it is). */
   failNext(count: number, status: number, body?: string): void;
+  /** Creates of this resource type are refused (422) until called again with undefined. */
+  refuseCreates(type: string | undefined): void;
   /** Whether the CapabilityStatement offers Bundle create (on by default). */
   takesBundles(on: boolean): void;
   close(): Promise<void>;
@@ -66,6 +68,7 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
   const usedJti = new Set<string>();
   let failing: { count: number; status: number; body?: string } = { count: 0, status: 503 };
   let bundles = true;
+  let refused: string | undefined;
   let base = '';
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
@@ -132,6 +135,7 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
         return send(res, 400, outcome('Not JSON', 'structure'));
       }
       if (resource.resourceType !== type) return send(res, 400, outcome(`Expected a ${type}`, 'structure'));
+      if (type === refused) return send(res, 422, outcome(`${type} is not accepted here`, 'business-rule'));
       const errors = fhirErrors(resource);
       if (errors.length) return send(res, 422, { resourceType: 'OperationOutcome', issue: errors });
       const list = stored.get(type) ?? [];
@@ -163,6 +167,7 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
     acceptToken: (t) => void tokens.add(t),
     registerClient: (clientId, jwks, scope = 'system/DocumentReference.c system/Bundle.c') => void clients.set(clientId, { jwks, scope }),
     failNext: (count, status, body) => void (failing = { count, status, body }),
+    refuseCreates: (type) => void (refused = type),
     takesBundles: (on) => void (bundles = on),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -98,8 +98,13 @@ export function DocumentActions({ title, markdown, rendered, flagged = [], sessi
     setNotice(t`Sending to the record…`);
     try {
       const { fhir_push } = await consultationsApi.pushToRecord(sessionId, docKey);
-      const count = fhir_push.resources.filter((r) => r.resource_type === 'DocumentReference').length;
-      setNotice(t`Sent to the record system (documents filed: ${count}).`);
+      const count = fhir_push.resources.filter((r) => r.resource_type === 'DocumentReference' && r.status > 0).length;
+      const refusal = fhir_push.error ?? '';
+      setNotice(
+        fhir_push.status === 'partial'
+          ? t`Sent in part: documents filed: ${count}. The record system refused the rest (${refusal}); send again to file what is missing.`
+          : t`Sent to the record system (documents filed: ${count}).`,
+      );
     } catch (err) {
       // The record system's own answer (status and message) follows ours: it is what its administrators need.
       const answer = fieldCodes(err).record_system;

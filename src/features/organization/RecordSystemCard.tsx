@@ -108,7 +108,8 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
             value={auth}
             onChange={(e) => setAuth(e.target.value as RecordSystemAuth)}
             options={[
-              { value: 'backend_services', label: t`SMART Backend Services (signed key)` },
+              // Short: a select shows its value on one line, and a phone has about 30 characters for it.
+              { value: 'backend_services', label: t`SMART Backend Services` },
               { value: 'bearer', label: t`Access token` },
               { value: 'none', label: t`None` },
             ]}
@@ -126,6 +127,9 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
           )}
           {auth === 'backend_services' && (
             <>
+              <p className="muted">
+                <Trans>This server signs in with a key it made for your organization; the record system registers the key's public address.</Trans>
+              </p>
               <TextField label={<Trans>Client id given by the record system</Trans>} value={clientId} onChange={(e) => setClientId(e.target.value)} error={fieldMessage(fields.client_id)} />
               <TextField label={<Trans>Scopes</Trans>} value={scope} onChange={(e) => setScope(e.target.value)} placeholder="system/DocumentReference.c system/Bundle.c" />
               {saved?.jwks_url && (

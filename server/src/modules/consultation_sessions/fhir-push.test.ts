@@ -14,7 +14,7 @@ let strict: TestApp;
 let fhir: FhirTestServer;
 beforeAll(async () => {
   // The record system runs on this machine: the server must allow private networks to reach it.
-  t = await createTestApp({ FHIR_ALLOW_PRIVATE_NETWORKS: 'true' });
+  t = await createTestApp({ FHIR_ALLOW_PRIVATE_NETWORKS: 'true', LOGIN_RATE_LIMIT_PER_MINUTE: '100' });
   strict = await createTestApp();
   fhir = await startFhirTestServer();
 }, 30_000);
@@ -152,6 +152,35 @@ describe('send to record (FHIR push)', () => {
     expect(failed.statusCode).toBe(502);
     expect(failed.json().error.fields.record_system).toBe('503: The record system is busy');
     expect(documentReferences()).toHaveLength(before);
+  });
+
+  it('a push filed in part answers 207 with what was refused, and the audit log says partly done', async () => {
+    const org = await organization(t, 'Clínica Parcial');
+    fhir.acceptToken('partial-token');
+    await setEndpoint(t, org.admin, org.id, { base_url: fhir.base, auth: 'bearer', token: 'partial-token' });
+    const id = await finishedConsultation(t, org.member);
+    const before = documentReferences().length;
+    fhir.refuseCreates('Bundle');
+    const res = await push(t, org.member, id).finally(() => fhir.refuseCreates(undefined));
+    expect(res.statusCode).toBe(207);
+    const result = res.json().fhir_push;
+    expect(result).toMatchObject({ status: 'partial', error: '422: Bundle is not accepted here' });
+    expect(result.resources.map((r: { resource_type: string; status: number }) => [r.resource_type, r.status])).toEqual([
+      ['DocumentReference', 201],
+      ['Bundle', 0],
+    ]);
+    expect(documentReferences()).toHaveLength(before + 1);
+    // Sent again once the record system takes it: the document is found, the Bundle filed.
+    const again = await push(t, org.member, id);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().fhir_push.resources.map((r: { status: number }) => r.status)).toEqual([200, 201]);
+
+    await t.app.auditLog.flush();
+    const events = await t.ctx.db.select().from(auditEvents);
+    expect(events.filter((e) => e.action === 'export' && e.resourceId === id).map((e) => [e.outcome, e.statusCode])).toEqual([
+      ['partial', 207],
+      ['success', 200],
+    ]);
   });
 
   it('a consultation goes to the record system of the organization it was held for, never to the next one’s', async () => {

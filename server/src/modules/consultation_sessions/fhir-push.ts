@@ -36,7 +36,11 @@ const MAX_ANSWER_BYTES = 256 * 1024;
 const MESSAGE_CHARS = 300;
 
 export type PushedResource = { resource_type: string; status: number; location: string | null; error?: string };
-export type PushResult = { status: 'sent'; base_url: string; resources: PushedResource[] };
+/**
+ * `partial`: some of it was filed and the rest refused (a later document, or the Bundle after every document):
+ * what was filed stays filed, the answer says what was not, and the audit log records a partial outcome.
+ */
+export type PushResult = { status: 'sent' | 'partial'; base_url: string; resources: PushedResource[]; error?: string };
 
 type Answer = { status: number; location: string | null; body: unknown };
 
@@ -200,13 +204,21 @@ async function push(ctx: AppContext, session: SessionRow, endpoint: EndpointRow,
   }
 
   const resources: PushedResource[] = [];
+  const whyNot = (err: unknown) => (err instanceof DomainError ? (err.fields?.record_system ?? err.message) : 'not sent');
   for (const reference of documentReferences) {
-    const answer = await create('DocumentReference', standalone(reference), 'document', {
-      'if-none-exist': `identifier=${encodeURIComponent(`${reference.masterIdentifier!.system}|${reference.masterIdentifier!.value}`)}`,
-    });
-    resources.push({ resource_type: 'DocumentReference', status: answer.status, location: answer.location });
+    try {
+      const answer = await create('DocumentReference', standalone(reference), 'document', {
+        'if-none-exist': `identifier=${encodeURIComponent(`${reference.masterIdentifier!.system}|${reference.masterIdentifier!.value}`)}`,
+      });
+      resources.push({ resource_type: 'DocumentReference', status: answer.status, location: answer.location });
+    } catch (err) {
+      // Nothing filed yet: the push failed as a whole. Once a document is filed, the answer says so (sending again
+      // files only the rest: If-None-Exist).
+      if (!resources.length) throw err;
+      resources.push({ resource_type: 'DocumentReference', status: 0, location: null, error: whyNot(err) });
+      return { status: 'partial', base_url: endpoint.baseUrl, resources, error: whyNot(err) };
+    }
   }
-  // The documents are filed: a Bundle the record system then refuses is reported, not a failure of the push.
   if (await takesBundles()) {
     try {
       const answer = await create('Bundle', bundle, 'document bundle', {
@@ -214,7 +226,8 @@ async function push(ctx: AppContext, session: SessionRow, endpoint: EndpointRow,
       });
       resources.push({ resource_type: 'Bundle', status: answer.status, location: answer.location });
     } catch (err) {
-      resources.push({ resource_type: 'Bundle', status: 0, location: null, error: err instanceof DomainError ? (err.fields?.record_system ?? err.message) : 'not sent' });
+      resources.push({ resource_type: 'Bundle', status: 0, location: null, error: whyNot(err) });
+      return { status: 'partial', base_url: endpoint.baseUrl, resources, error: whyNot(err) };
     }
   }
   return { status: 'sent', base_url: endpoint.baseUrl, resources };

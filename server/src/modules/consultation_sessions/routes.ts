@@ -300,11 +300,13 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   });
 
   /** "Send to record": the finished documents posted to the organization's record system; its answer comes back. */
-  app.post(`${base}/:id/fhir_push`, { onRequest: preHandler, schema: { params: idParams, querystring: fhirQuery } }, async (request) => {
+  app.post(`${base}/:id/fhir_push`, { onRequest: preHandler, schema: { params: idParams, querystring: fhirQuery } }, async (request, reply) => {
     const user = currentUser(request);
     const session = await requireOwnedSession(ctx, user.id, request.params.id, 'read');
     const document = request.query.document === undefined ? undefined : resolveDocumentKey(session, request.query.document);
-    return { fhir_push: await pushToRecord(ctx, session, user, document) };
+    const result = await pushToRecord(ctx, session, user, document);
+    // 207: part of it filed; the audit log records the push as partial, not as done.
+    return reply.status(result.status === 'partial' ? 207 : 200).send({ fhir_push: result });
   });
 
   /** A short-lived signed address of the whole recording, playable by an <audio> element without a token. */

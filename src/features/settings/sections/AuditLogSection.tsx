@@ -167,6 +167,7 @@ export function AuditLogSection() {
   };
   const outcome = (e: AuditEventView) => {
     if (e.outcome === 'success') return t`Allowed`;
+    if (e.outcome === 'partial') return t`Partly done`;
     // The request may have been carried out: the connection closed before its answer was complete.
     if (e.outcome === 'client_disconnected') return e.status_code !== null ? t`Connection closed early (${e.status_code})` : t`Connection closed early`;
     return e.status_code !== null && e.status_code < 500 ? t`Refused (${e.status_code})` : t`Failed`;
