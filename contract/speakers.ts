@@ -42,21 +42,42 @@ const LABEL_LINE = new RegExp(
   'gimu',
 );
 
+/** The same, for one line; not global, so no search state is carried from one call to the next. */
+const LABEL_AT_START = new RegExp(LABEL_LINE.source, 'iu');
+
 /** A stretch of a transcript said by one speaker (`role` unknown when the engine only told voices apart). */
 export type LabelledStretch = { role?: 'clinician' | 'patient'; start: number; end: number };
 
 /**
- * Where each labelled speaker's words lie in a transcript (character spans, labels excluded). A transcript with
- * no label gives one stretch with no role: the consultation is read as before.
+ * Where each labelled speaker's words lie in a transcript (character spans, labels excluded). A stretch ends at
+ * the next label, at a blank line (a part whose speakers are not known follows one that had them) and at a
+ * bracketed marker line ('[part 3 could not be transcribed]'): what follows is nobody's in particular. A
+ * transcript is read as labelled only when at least two speakers are named: a dictation that happens to open
+ * with 'Patient:' stays one text.
  */
 export function labelledStretches(transcript: string): LabelledStretch[] {
+  const whole = [{ start: 0, end: transcript.length }];
   const heads = [...transcript.matchAll(LABEL_LINE)];
-  if (!heads.length) return [{ start: 0, end: transcript.length }];
+  if (new Set(heads.map((m) => ROLE_BY_LABEL.get(m[1]!.toLowerCase()) ?? m[1]!.toLowerCase())).size < 2) return whole;
   const out: LabelledStretch[] = [];
-  if (heads[0]!.index! > 0 && transcript.slice(0, heads[0]!.index!).trim()) out.push({ start: 0, end: heads[0]!.index! });
-  heads.forEach((m, i) => {
-    const role = ROLE_BY_LABEL.get(m[1]!.toLowerCase());
-    out.push({ ...(role ? { role } : {}), start: m.index! + m[0].length, end: heads[i + 1]?.index ?? transcript.length });
-  });
-  return out;
+  let current: LabelledStretch = { start: 0, end: 0 };
+  const close = (at: number) => {
+    current.end = at;
+    if (transcript.slice(current.start, current.end).trim()) out.push(current);
+  };
+  let lineStart = 0;
+  for (const line of transcript.split('\n')) {
+    const head = LABEL_AT_START.exec(line);
+    if (head) {
+      close(lineStart);
+      const role = ROLE_BY_LABEL.get(head[1]!.toLowerCase());
+      current = { ...(role ? { role } : {}), start: lineStart + head[0].length, end: 0 };
+    } else if ((!line.trim() || /^\s*\[/.test(line)) && current.role) {
+      close(lineStart);
+      current = { start: lineStart, end: 0 };
+    }
+    lineStart += line.length + 1;
+  }
+  close(transcript.length);
+  return out.length ? out : whole;
 }

@@ -45,14 +45,17 @@ export function createOpenAiTranscriber(opts: OpenAiTranscriberOptions): Transcr
     if (diarizes) {
       // The SDK's overloads type no diarized answer (its TranscriptionDiarized is the shape of this one).
       const result = (await client.audio.transcriptions.create({ ...common(input), response_format: 'diarized_json', chunking_strategy: 'auto' }, call())) as unknown as TranscriptionDiarized;
-      return result.segments.map((s) => ({ startMs: Math.round(s.start * 1000), endMs: Math.round(s.end * 1000), text: s.text.trim(), speaker: s.speaker })).filter((s) => s.text);
+      // A server that gives no segments still gave the words: one voice, untimed.
+      if (!Array.isArray(result.segments)) return result.text?.trim() ? [{ startMs: -1, endMs: -1, text: result.text.trim() }] : [];
+      return result.segments.map((s) => ({ startMs: Math.round(s.start * 1000), endMs: Math.round(s.end * 1000), text: String(s.text ?? '').trim(), speaker: String(s.speaker ?? '') })).filter((s) => s.text);
     }
     if (!untimed) {
       try {
         const result = await client.audio.transcriptions.create({ ...common(input), response_format: 'verbose_json', timestamp_granularities: ['segment'] }, call());
         if (result.segments) return result.segments.map((s) => ({ startMs: Math.round(s.start * 1000), endMs: Math.round(s.end * 1000), text: s.text.trim() })).filter((s) => s.text);
       } catch (err) {
-        if (!(err instanceof BadRequestError)) throw err;
+        // Only a refusal of the format itself (too short or broken audio is a 400 too, and is the part's own).
+        if (!(err instanceof BadRequestError && /response_format|timestamp|verbose/i.test(err.message))) throw err;
         untimed = true;
       }
     }

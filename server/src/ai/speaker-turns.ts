@@ -42,36 +42,78 @@ const rmsOf = (samples: Int16Array, frame: number) => {
 
 /** About -34 dBFS over 20 ms: a voice, above a quiet line's hiss. */
 const VOICE_RMS = 650;
-/** The call's sound reaches the microphone through the room some tens of milliseconds late. */
-const ECHO_FRAMES = 4;
+/** The call's sound reaches the microphone through the room up to this late (output buffers, distance). */
+const ECHO_MAX_SAMPLES = (RATE * 80) / 1000;
+const LAG_STEP = 8;
+/** A microphone stretch this alike to the call (normalised correlation at its best delay) is the call's echo. */
+const ECHO_LIKENESS = 0.5;
+
+/** How alike a 20 ms stretch of the microphone is to the call at its most alike delay (0…1). */
+function likenessToCall(mic: Int16Array, call: Int16Array, frame: number): number {
+  const from = frame * FRAME;
+  const to = Math.min(mic.length, from + FRAME);
+  let micEnergy = 0;
+  for (let i = from; i < to; i++) micEnergy += mic[i]! ** 2;
+  if (micEnergy === 0) return 0;
+  let best = 0;
+  for (let lag = 0; lag <= ECHO_MAX_SAMPLES && from - lag >= 0; lag += LAG_STEP) {
+    let cross = 0;
+    let callEnergy = 0;
+    for (let i = from; i < to; i++) {
+      const c = call[i - lag]!;
+      cross += mic[i]! * c;
+      callEnergy += c * c;
+    }
+    if (callEnergy > 0) best = Math.max(best, cross / Math.sqrt(micEnergy * callEnergy));
+  }
+  return best;
+}
 
 /**
  * The call's voice heard again by the clinician's microphone (a loudspeaker, echo cancellation that leaves a
- * residue) would be transcribed as the clinician's: a 20 ms stretch of the microphone is silenced where the call
- * is speaking within the last 80 ms and the microphone is not clearly louder than a leak of it would be (the
- * clinician talking over the patient stays). Returns where a voice is first heard on each side (ms, -1 if never).
+ * residue) would be transcribed as the clinician's: a 20 ms stretch of the microphone that is a delayed copy of
+ * the call (alike to it at some delay up to 80 ms) is silenced. Loudness alone does not decide: the clinician
+ * talking over the patient, however softly, is not alike to the call and stays. Returns where a voice is first
+ * heard on each side (ms, -1 if never).
  */
 export function withoutEcho(clinician: Int16Array, patient: Int16Array): { clinicianOnsetMs: number; patientOnsetMs: number } {
   const frames = Math.ceil(clinician.length / FRAME);
-  const callRms = Array.from({ length: frames }, (_, f) => rmsOf(patient, f));
   let clinicianOnset = -1;
   let patientOnset = -1;
+  const callHeard = (f: number) => {
+    for (let g = Math.max(0, f - Math.ceil(ECHO_MAX_SAMPLES / FRAME)); g <= f; g++) if (rmsOf(patient, g) > VOICE_RMS / 4) return true;
+    return false;
+  };
   for (let f = 0; f < frames; f++) {
-    const call = Math.max(...callRms.slice(Math.max(0, f - ECHO_FRAMES), f + 1));
     const mic = rmsOf(clinician, f);
-    if (call > VOICE_RMS && mic < call * 0.5) clinician.fill(0, f * FRAME, (f + 1) * FRAME);
+    if (mic > 0 && callHeard(f) && likenessToCall(clinician, patient, f) >= ECHO_LIKENESS) clinician.fill(0, f * FRAME, (f + 1) * FRAME);
     else if (clinicianOnset < 0 && mic > VOICE_RMS) clinicianOnset = f * 20;
-    if (patientOnset < 0 && callRms[f]! > VOICE_RMS) patientOnset = f * 20;
+    if (patientOnset < 0 && rmsOf(patient, f) > VOICE_RMS) patientOnset = f * 20;
   }
   return { clinicianOnsetMs: clinicianOnset, patientOnsetMs: patientOnset };
 }
 
 type Sides = { left: Int16Array; right: Int16Array; onsets: { clinicianOnsetMs: number; patientOnsetMs: number } };
 
-/** The two channels at 16 kHz, the call's echo taken out of the microphone's; undefined for a one-channel file. */
+/**
+ * A part is 5 to 10 s (the recorder's cut); one longer than this is not a browser's and is read as one voice (its
+ * decoding stops here, so a long file cannot fill the memory: 60 s of two channels is under 4 MB).
+ */
+export const MAX_TWO_CHANNEL_SECONDS = 60;
+
+/**
+ * The two channels at 16 kHz, the call's echo taken out of the microphone's; undefined for a one-channel file or
+ * one longer than MAX_TWO_CHANNEL_SECONDS.
+ */
 async function decodeSides(file: string): Promise<Sides | undefined> {
   const chunks: Buffer[] = [];
-  await runFfmpeg(['-i', file, '-ar', String(RATE), '-ac', '2', '-f', 's16le', '-c:a', 'pcm_s16le', 'pipe:1'], (d) => chunks.push(d));
+  const limit = (MAX_TWO_CHANNEL_SECONDS + 1) * RATE * 4;
+  let size = 0;
+  await runFfmpeg(['-i', file, '-t', String(MAX_TWO_CHANNEL_SECONDS + 1), '-ar', String(RATE), '-ac', '2', '-f', 's16le', '-c:a', 'pcm_s16le', 'pipe:1'], (d) => {
+    if (size < limit) chunks.push(d);
+    size += d.length;
+  });
+  if (size > MAX_TWO_CHANNEL_SECONDS * RATE * 4) return undefined;
   const all = Buffer.concat(chunks);
   const frames = Math.floor(all.length / 4);
   const left = new Int16Array(frames);
@@ -137,8 +179,15 @@ export function turnsInOrder(segments: (TimedSegment & { speaker: Speaker })[], 
   return turns;
 }
 
-/** An engine's own speaker names ('A', 'B', 'speaker_0') as this product's: letters and digits only, bounded. */
-const voiceOf = (name: string): Speaker => `speaker_${name.toLowerCase().replace(/^speaker[_ ]?/, '').replace(/[^a-z0-9]/g, '').slice(0, 8) || 'x'}`;
+/** An engine's own speaker names ('A', 'SPEAKER_00', 'spk1') as letters in the order they first speak. */
+function voicesOf(segments: TimedSegment[]): (TimedSegment & { speaker: Speaker })[] {
+  const letters = new Map<string, Speaker>();
+  return segments.map((s) => {
+    const name = s.speaker ?? '';
+    if (!letters.has(name)) letters.set(name, `speaker_${String.fromCharCode(97 + Math.min(letters.size, 25))}`);
+    return { ...s, speaker: letters.get(name)! };
+  });
+}
 
 export async function transcribePart(transcriber: Transcriber, input: TranscriptionInput & { language: Language; layout: ChannelLayout }): Promise<PartTranscript> {
   const { layout, ...request } = input;
@@ -162,10 +211,7 @@ export async function transcribePart(transcriber: Transcriber, input: Transcript
     const segments = (await transcriber.transcribeTimed(request)).filter((s) => s.text.trim());
     const voices = new Set(segments.map((s) => s.speaker).filter(Boolean));
     if (voices.size > 1) {
-      const turns = turnsInOrder(
-        segments.map((s) => ({ ...s, speaker: voiceOf(s.speaker ?? 'x') })),
-        input.language,
-      );
+      const turns = turnsInOrder(voicesOf(segments), input.language);
       return { text: renderTurns(turns), turns };
     }
     return { text: segments.map((s) => s.text.trim()).join(' '), turns: null };

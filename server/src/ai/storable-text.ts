@@ -6,7 +6,9 @@
 import type { TextGenerator } from './text-generator.js';
 import type { Transcriber } from './transcriber.js';
 
-export const storableText = (text: string): string => (text.includes('\u0000') ? text.replaceAll('\u0000', '') : text);
+/** A lone surrogate (half of a character) is taken by a text column but refused by a jsonb one (speaker turns). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+export const storableText = (text: string): string => (text.includes('\u0000') ? text.replaceAll('\u0000', '') : text).replace(LONE_SURROGATE, '\uFFFD');
 
 async function* storableStream(parts: AsyncIterable<string>): AsyncIterable<string> {
   for await (const part of parts) yield storableText(part);

@@ -186,6 +186,14 @@ export function structure(transcript: string, language: Language): NoteSentence[
     const answer = said[i + 1];
     if (!answer || (answer.question && answer.speaker !== 'patient')) continue;
     const reply = digitsForSpokenNumbers(answer.text, language);
+    if (reply.split(/\s+/).length > 15 && !u.question) {
+      // Only taken for a question by who spoke next: the clinician's words are kept, placed by their own cues.
+      for (const clause of clauses(u, language)) {
+        const text = digitsForSpokenNumbers(clause.text, language);
+        out.push({ text, section: sectionOf(text, language), start: clause.start, end: clause.end });
+      }
+      continue;
+    }
     if (reply.split(/\s+/).length > 15) {
       // A long answer that starts by agreeing confirms what was asked ('Six weeks on sertraline now, isn't it?
       // Yes, I take …'): the question is history too, and the answer is read on its own.

@@ -114,6 +114,9 @@ describe('sections', () => {
       expect(s.text).not.toMatch(/Clinician|Patient/);
       expect(transcript.slice(s.start, s.end).startsWith(s.text.slice(0, 8))).toBe(true);
     }
+    // Taken for a question only because the patient spoke next: with a long answer, the clinician's plan stays.
+    const plan = 'Clinician: when you start the amlodipine five milligrams take it every morning\nPatient: i will try but i usually forget my tablets in the morning because i leave for work very early most days';
+    expect(sections(plan, 'en')[0]).toEqual(['plan', 'when you start the amlodipine 5 mg take it every morning']);
     expect(sections('Médico: Tem alergias?\nDoente: Não.\nDoente: Acho que é da coluna.', 'pt')).toEqual([
       ['subjective', 'Tem alergias? Não.'],
       ['subjective', 'Acho que é da coluna.'],

@@ -66,6 +66,6 @@ describe.skipIf(!haveEspeak)('a teleconsultation recorded as two channels', () =
     const rows = await t.ctx.db.select().from(audioChunks).where(eq(audioChunks.sessionId, id));
     expect(rows.map((r) => r.channelLayout).sort()).toEqual(['clinician_patient', 'mono']);
     const session = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}`, headers })).json().consultation_session;
-    expect(session.transcription).toBe('Médico: o que o traz cá\nDoente: tenho tosse há duas semanas\numa só voz');
+    expect(session.transcription).toBe('Médico: o que o traz cá\nDoente: tenho tosse há duas semanas\n\numa só voz');
   });
 });

@@ -60,9 +60,10 @@ class TranscriptText {
   private lastSpeaker: Speaker | undefined;
   private lastLabelled = false;
 
+  /** After labelled turns a plain piece starts a paragraph: its speaker is unknown, not the last one's. */
   push(piece: string): void {
     if (!piece) return;
-    this.text += this.text ? (this.lastLabelled ? '\n' : ' ') + piece : piece;
+    this.text += this.text ? (this.lastLabelled ? '\n\n' : ' ') + piece : piece;
     this.lastSpeaker = undefined;
     this.lastLabelled = false;
   }

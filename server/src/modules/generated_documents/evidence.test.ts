@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { composeDocument, BLANK, COMPOSER_LABEL } from '../../ai/offline-composer.js';
-import { documentSentences, evidenceFor, linkEvidence } from './evidence.js';
+import { documentSentences, evidenceFor, linkEvidence, partsInTranscript } from './evidence.js';
 
 const transcript =
   'Good morning. I have had chest pain for two days, mostly on the stairs. Any allergies? Penicillin. Your blood pressure is one hundred and fifty over ninety five. I will request an ECG and refer you to cardiology.';
@@ -62,5 +62,19 @@ describe('linked evidence on a long consultation', () => {
     const evidence = evidenceFor(note, { transcript, data: {}, clinician: 'X', language: 'en', date });
     expect(evidence.sentences.filter((s) => s.source === 'none')).toEqual([]);
     expect(evidence.sentences.length).toBeGreaterThan(1000);
+  });
+});
+
+describe('parts in a labelled transcript', () => {
+  it('finds a part whose speaker went on from the part before (its label written once)', () => {
+    const transcript = 'Clinician: what brings you in\nPatient: a cough for two weeks\nClinician: any fever';
+    const parts = [
+      { id: 'p0', order: 0, transcript: 'Clinician: what brings you in\nPatient: a cough for', durationMs: 5000 },
+      { id: 'p1', order: 1, transcript: 'Patient: two weeks\nClinician: any fever', durationMs: 5000 },
+    ];
+    expect(partsInTranscript(transcript, parts).map((p) => [p.id, transcript.slice(p.start, p.end)])).toEqual([
+      ['p0', 'Clinician: what brings you in\nPatient: a cough for'],
+      ['p1', 'two weeks\nClinician: any fever'],
+    ]);
   });
 });

@@ -32,10 +32,12 @@ export function partsInTranscript(transcript: string, parts: { id: string; order
   let from = 0;
   for (const p of [...parts].sort((a, b) => a.order - b.order)) {
     if (!p.transcript) continue;
-    const at = transcript.indexOf(p.transcript, from);
+    // A speaker going on from the part before is written without their label again (transcription.ts).
+    const text = transcript.includes(p.transcript, from) ? p.transcript : p.transcript.replace(/^[^:\n]{1,40}: /, '');
+    const at = transcript.indexOf(text, from);
     if (at < 0) continue;
-    found.push({ id: p.id, start: at, end: at + p.transcript.length, durationMs: p.durationMs });
-    from = at + p.transcript.length;
+    found.push({ id: p.id, start: at, end: at + text.length, durationMs: p.durationMs });
+    from = at + text.length;
   }
   return found;
 }
