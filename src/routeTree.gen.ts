@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as ChangePasswordRouteImport } from './routes/change-password'
+import { Route as Launch_failedRouteImport } from './routes/launch_failed'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as LogoutRouteImport } from './routes/logout'
 import { Route as PasteRouteImport } from './routes/paste'
@@ -21,6 +22,7 @@ import { Route as AppV2RouteImport } from './routes/_app/v2'
 import { Route as AutologinTokenRouteImport } from './routes/autologin.$token'
 import { Route as Confirm_emailTokenRouteImport } from './routes/confirm_email.$token'
 import { Route as IntegrationTokenRouteImport } from './routes/integration.$token'
+import { Route as LaunchedTokenRouteImport } from './routes/launched.$token'
 import { Route as Reset_passwordTokenRouteImport } from './routes/reset_password.$token'
 import { Route as AppConsultationIdRouteImport } from './routes/_app/consultation.$id'
 import { Route as AppConsultation_v2IdRouteImport } from './routes/_app/consultation_v2.$id'
@@ -40,6 +42,11 @@ const AppRoute = AppRouteImport.update({
 const ChangePasswordRoute = ChangePasswordRouteImport.update({
   id: '/change-password',
   path: '/change-password',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const Launch_failedRoute = Launch_failedRouteImport.update({
+  id: '/launch_failed',
+  path: '/launch_failed',
   getParentRoute: () => rootRouteImport,
 } as any)
 const LoginRoute = LoginRouteImport.update({
@@ -90,6 +97,11 @@ const Confirm_emailTokenRoute = Confirm_emailTokenRouteImport.update({
 const IntegrationTokenRoute = IntegrationTokenRouteImport.update({
   id: '/integration/$token',
   path: '/integration/$token',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LaunchedTokenRoute = LaunchedTokenRouteImport.update({
+  id: '/launched/$token',
+  path: '/launched/$token',
   getParentRoute: () => rootRouteImport,
 } as any)
 const Reset_passwordTokenRoute = Reset_passwordTokenRouteImport.update({
@@ -160,6 +172,7 @@ const AppConsultation_typesConsultationTypeIdSelectable_documentsSelectableDocum
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
   '/change-password': typeof ChangePasswordRoute
+  '/launch_failed': typeof Launch_failedRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
   '/paste': typeof PasteRoute
@@ -169,6 +182,7 @@ export interface FileRoutesByFullPath {
   '/autologin/$token': typeof AutologinTokenRoute
   '/confirm_email/$token': typeof Confirm_emailTokenRoute
   '/integration/$token': typeof IntegrationTokenRoute
+  '/launched/$token': typeof LaunchedTokenRoute
   '/reset_password/$token': typeof Reset_passwordTokenRoute
   '/consultation/$id': typeof AppConsultationIdRoute
   '/consultation_v2/$id': typeof AppConsultation_v2IdRoute
@@ -183,6 +197,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/change-password': typeof ChangePasswordRoute
+  '/launch_failed': typeof Launch_failedRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
   '/paste': typeof PasteRoute
@@ -192,6 +207,7 @@ export interface FileRoutesByTo {
   '/autologin/$token': typeof AutologinTokenRoute
   '/confirm_email/$token': typeof Confirm_emailTokenRoute
   '/integration/$token': typeof IntegrationTokenRoute
+  '/launched/$token': typeof LaunchedTokenRoute
   '/reset_password/$token': typeof Reset_passwordTokenRoute
   '/': typeof AppIndexRoute
   '/consultation/$id': typeof AppConsultationIdRoute
@@ -209,6 +225,7 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_app': typeof AppRouteWithChildren
   '/change-password': typeof ChangePasswordRoute
+  '/launch_failed': typeof Launch_failedRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
   '/paste': typeof PasteRoute
@@ -218,6 +235,7 @@ export interface FileRoutesById {
   '/autologin/$token': typeof AutologinTokenRoute
   '/confirm_email/$token': typeof Confirm_emailTokenRoute
   '/integration/$token': typeof IntegrationTokenRoute
+  '/launched/$token': typeof LaunchedTokenRoute
   '/reset_password/$token': typeof Reset_passwordTokenRoute
   '/_app/': typeof AppIndexRoute
   '/_app/consultation/$id': typeof AppConsultationIdRoute
@@ -236,6 +254,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/change-password'
+    | '/launch_failed'
     | '/login'
     | '/logout'
     | '/paste'
@@ -245,6 +264,7 @@ export interface FileRouteTypes {
     | '/autologin/$token'
     | '/confirm_email/$token'
     | '/integration/$token'
+    | '/launched/$token'
     | '/reset_password/$token'
     | '/consultation/$id'
     | '/consultation_v2/$id'
@@ -259,6 +279,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/change-password'
+    | '/launch_failed'
     | '/login'
     | '/logout'
     | '/paste'
@@ -268,6 +289,7 @@ export interface FileRouteTypes {
     | '/autologin/$token'
     | '/confirm_email/$token'
     | '/integration/$token'
+    | '/launched/$token'
     | '/reset_password/$token'
     | '/'
     | '/consultation/$id'
@@ -284,6 +306,7 @@ export interface FileRouteTypes {
     | '__root__'
     | '/_app'
     | '/change-password'
+    | '/launch_failed'
     | '/login'
     | '/logout'
     | '/paste'
@@ -293,6 +316,7 @@ export interface FileRouteTypes {
     | '/autologin/$token'
     | '/confirm_email/$token'
     | '/integration/$token'
+    | '/launched/$token'
     | '/reset_password/$token'
     | '/_app/'
     | '/_app/consultation/$id'
@@ -310,6 +334,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   AppRoute: typeof AppRouteWithChildren
   ChangePasswordRoute: typeof ChangePasswordRoute
+  Launch_failedRoute: typeof Launch_failedRoute
   LoginRoute: typeof LoginRoute
   LogoutRoute: typeof LogoutRoute
   PasteRoute: typeof PasteRoute
@@ -318,6 +343,7 @@ export interface RootRouteChildren {
   AutologinTokenRoute: typeof AutologinTokenRoute
   Confirm_emailTokenRoute: typeof Confirm_emailTokenRoute
   IntegrationTokenRoute: typeof IntegrationTokenRoute
+  LaunchedTokenRoute: typeof LaunchedTokenRoute
   Reset_passwordTokenRoute: typeof Reset_passwordTokenRoute
   OrganizationInvitationsTokenRoute: typeof OrganizationInvitationsTokenRoute
 }
@@ -336,6 +362,13 @@ declare module '@tanstack/react-router' {
       path: '/change-password'
       fullPath: '/change-password'
       preLoaderRoute: typeof ChangePasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/launch_failed': {
+      id: '/launch_failed'
+      path: '/launch_failed'
+      fullPath: '/launch_failed'
+      preLoaderRoute: typeof Launch_failedRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/login': {
@@ -406,6 +439,13 @@ declare module '@tanstack/react-router' {
       path: '/integration/$token'
       fullPath: '/integration/$token'
       preLoaderRoute: typeof IntegrationTokenRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/launched/$token': {
+      id: '/launched/$token'
+      path: '/launched/$token'
+      fullPath: '/launched/$token'
+      preLoaderRoute: typeof LaunchedTokenRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/reset_password/$token': {
@@ -523,6 +563,7 @@ const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)
 const rootRouteChildren: RootRouteChildren = {
   AppRoute: AppRouteWithChildren,
   ChangePasswordRoute: ChangePasswordRoute,
+  Launch_failedRoute: Launch_failedRoute,
   LoginRoute: LoginRoute,
   LogoutRoute: LogoutRoute,
   PasteRoute: PasteRoute,
@@ -531,6 +572,7 @@ const rootRouteChildren: RootRouteChildren = {
   AutologinTokenRoute: AutologinTokenRoute,
   Confirm_emailTokenRoute: Confirm_emailTokenRoute,
   IntegrationTokenRoute: IntegrationTokenRoute,
+  LaunchedTokenRoute: LaunchedTokenRoute,
   Reset_passwordTokenRoute: Reset_passwordTokenRoute,
   OrganizationInvitationsTokenRoute: OrganizationInvitationsTokenRoute,
 }

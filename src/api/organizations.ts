@@ -6,8 +6,20 @@ export type OrgMember = { id: string; name: string; email: string; role: OrgRole
 export type OrgInvitation = { id: string; email: string; role: OrgRole; status: 'pending' | 'accepted' | 'rejected' | 'expired'; invited_at: string; expires_at: string; responded_at: string | null };
 export type OrganizationDetail = { id: string; name: string; role: OrgRole; members: OrgMember[]; record_system: boolean };
 export type RecordSystemAuth = 'none' | 'bearer' | 'backend_services';
-export type RecordSystemView = { base_url: string; auth: RecordSystemAuth; client_id: string | null; scope: string | null; has_token: boolean; jwks_url: string | null; updated_at: string };
-export type RecordSystemInput = { base_url: string; auth: RecordSystemAuth; token?: string; client_id?: string; scope?: string };
+export type RecordSystemView = {
+  base_url: string;
+  auth: RecordSystemAuth;
+  client_id: string | null;
+  scope: string | null;
+  has_token: boolean;
+  jwks_url: string | null;
+  /** Launches from the record system (SMART App Launch): the client id it gave, and the addresses it registers. */
+  launch_client_id: string | null;
+  launch_url: string;
+  redirect_url: string;
+  updated_at: string;
+};
+export type RecordSystemInput = { base_url: string; auth: RecordSystemAuth; token?: string; client_id?: string; scope?: string; launch_client_id?: string };
 export type HistoryEntry = {
   id: string;
   consultation_type_id: string;

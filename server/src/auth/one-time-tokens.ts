@@ -7,9 +7,10 @@ import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { oneTimeTokens } from '../db/schema.js';
 
-export type TokenPurpose = 'confirm_email' | 'reset_password' | 'qr_login';
+/** `smart_launch`: the hand-over from a launch by the record system to the browser it opened (two minutes). */
+export type TokenPurpose = 'confirm_email' | 'reset_password' | 'qr_login' | 'smart_launch';
 /** The purposes whose token opens a session when used: a QR code shown to a phone, the mailed confirmation link. */
-export const SIGN_IN_PURPOSES = ['qr_login', 'confirm_email'] as const satisfies readonly TokenPurpose[];
+export const SIGN_IN_PURPOSES = ['qr_login', 'confirm_email', 'smart_launch'] as const satisfies readonly TokenPurpose[];
 
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 // Hex, because the signup rule of the web app accepts only letters, digits and hyphens in an invitation ref.

@@ -162,6 +162,12 @@ export const consultationSessions = pgTable(
      * documents go, and it is their custodian, even if the clinician moves to another organization later.
      */
     organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
+    /**
+     * The patient and encounter of the record system that launched this consultation (SMART App Launch), as ids
+     * on that organization's FHIR server: the documents sent there name them.
+     */
+    fhirPatientId: text('fhir_patient_id'),
+    fhirEncounterId: text('fhir_encounter_id'),
     status: text('status').notNull().default('active'),
     recordingState: text('recording_state').notNull().default('idle'),
     mobile: boolean('mobile').notNull().default(false),
@@ -713,6 +719,25 @@ export const organizationFhirEndpoints = pgTable('organization_fhir_endpoints', 
   tokenSealed: text('token_sealed'),
   privateKeySealed: text('private_key_sealed'),
   publicJwk: jsonb('public_jwk').$type<Record<string, string>>(),
+  /** The client id the record system gave this app for launches from it (SMART App Launch, public client, PKCE). */
+  launchClientId: text('launch_client_id'),
   updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A launch from a record system under way (SMART App Launch): between the redirect to its authorization server
+ * and the return, for ten minutes at most. `state` is kept as its SHA-256; the PKCE verifier is sealed with the
+ * master key, as any secret at rest.
+ */
+export const smartLaunches = pgTable('smart_launches', {
+  stateHash: text('state_hash').primaryKey(),
+  organizationId: uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  iss: text('iss').notNull(),
+  tokenEndpoint: text('token_endpoint').notNull(),
+  verifierSealed: text('verifier_sealed').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
 });

@@ -71,6 +71,14 @@ export function checkOutboundUrl(raw: string, allowPrivate: boolean, field = 'ba
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
+const dispatchers = new Map<boolean, Agent>();
+/** One guarded dispatcher per setting, shared by every outbound call (its connections are pooled). */
+export function guardedDispatcher(allowPrivate: boolean): Agent {
+  let d = dispatchers.get(allowPrivate);
+  if (!d) dispatchers.set(allowPrivate, (d = outboundDispatcher(allowPrivate)));
+  return d;
+}
+
 /** An undici dispatcher whose connections refuse non-public addresses (unless allowed): pass it as `dispatcher` to fetch. */
 export function outboundDispatcher(allowPrivate: boolean): Agent {
   const lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => {

@@ -2,6 +2,7 @@
 import type { App, AppContext } from './context.js';
 import { accountRoutes } from '../modules/account/routes.js';
 import { autoLoginRoutes } from '../modules/auto_login/routes.js';
+import { launchRoutes } from '../modules/launch/routes.js';
 import { confirmEmailRoutes } from '../modules/confirm_email/routes.js';
 import { consultationSessionsRoutes } from '../modules/consultation_sessions/routes.js';
 import { consultationFeedbackRoutes } from '../modules/consultation_sessions/feedback.js';
@@ -51,6 +52,7 @@ export function registerRoutes(app: App, ctx: AppContext) {
   confirmEmailRoutes(app, ctx);
   qrTokenRoutes(app, ctx);
   autoLoginRoutes(app, ctx);
+  launchRoutes(app, ctx);
   signedTokenLoginRoutes(app, ctx);
   startRoutes(app, ctx);
   // Consultation types and sessions

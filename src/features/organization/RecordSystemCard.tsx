@@ -24,6 +24,7 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
   const [token, setToken] = useState('');
   const [clientId, setClientId] = useState('');
   const [scope, setScope] = useState('');
+  const [launchClientId, setLaunchClientId] = useState('');
   const [error, setError] = useState<string>();
   const [fields, setFields] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<string>();
@@ -34,6 +35,7 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
     setAuth(view?.auth ?? 'backend_services');
     setClientId(view?.client_id ?? '');
     setScope(view?.scope ?? '');
+    setLaunchClientId(view?.launch_client_id ?? '');
     setToken('');
   }
   useEffect(() => {
@@ -63,6 +65,7 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
         auth,
         ...(auth === 'bearer' && token.trim() ? { token: token.trim() } : {}),
         ...(auth === 'backend_services' ? { client_id: clientId.trim(), ...(scope.trim() ? { scope: scope.trim() } : {}) } : {}),
+        ...(launchClientId.trim() ? { launch_client_id: launchClientId.trim() } : {}),
       });
       show(fhir_endpoint);
       setNotice(t`Record system saved.`);
@@ -138,6 +141,18 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
                 </p>
               )}
             </>
+          )}
+          <TextField
+            label={<Trans>Client id for launches from the record system (optional)</Trans>}
+            value={launchClientId}
+            onChange={(e) => setLaunchClientId(e.target.value)}
+            hint={<Trans>With it, the record system opens a consultation for the patient on screen (SMART App Launch), and the clinician is signed in.</Trans>}
+          />
+          {saved?.launch_client_id && (
+            <p>
+              <Trans>Register in the record system the launch address</Trans> <code className="key-address">{saved.launch_url}</code>{' '}
+              <Trans>and the return address</Trans> <code className="key-address">{saved.redirect_url}</code>
+            </p>
           )}
           <div className="row-actions">
             <Button type="submit">

@@ -13,11 +13,11 @@
 import { randomUUID } from 'node:crypto';
 import type { CapabilityStatement, DocumentReference, OperationOutcome, Reference, Resource } from '@medplum/fhirtypes';
 import { importJWK, SignJWT } from 'jose';
-import { fetch, type Agent, type Response } from 'undici';
+import { fetch, type Response } from 'undici';
 import { idSystem } from '../../audit/fhir-audit-event.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
-import { checkOutboundUrl, outboundDispatcher } from '../../http/outbound-guard.js';
+import { checkOutboundUrl, guardedDispatcher } from '../../http/outbound-guard.js';
 import type { UserRow } from '../../auth/users.js';
 import { findEndpoint, openPrivateKey, openToken, SIGNING_ALG, type EndpointRow } from '../organizations/fhir_endpoint/service.js';
 import { consultationBundle } from './fhir.js';
@@ -42,21 +42,16 @@ export type PushedResource = { resource_type: string; status: number; location: 
  */
 export type PushResult = { status: 'sent' | 'partial'; base_url: string; resources: PushedResource[]; error?: string };
 
-type Answer = { status: number; location: string | null; body: unknown };
+export type Answer = { status: number; location: string | null; body: unknown };
 
-const dispatchers = new Map<boolean, Agent>();
-const dispatcherFor = (allowPrivate: boolean) => {
-  let d = dispatchers.get(allowPrivate);
-  if (!d) dispatchers.set(allowPrivate, (d = outboundDispatcher(allowPrivate)));
-  return d;
-};
 
 /** Access tokens of backend services, one per organization (for its settings of that moment), until shortly before they expire. */
 const tokens = new Map<string, { settings: number; token: string; until: number }>();
 /** Consultations being sent by this process: a second click waits for the first push's answer instead. */
 const sending = new Set<string>();
 
-async function readAnswer(res: Response): Promise<Answer> {
+/** An answer read up to a bound: JSON when it is, else the start of its text. */
+export async function readAnswer(res: Response): Promise<Answer> {
   const chunks: Buffer[] = [];
   let size = 0;
   if (res.body) {
@@ -127,7 +122,7 @@ async function push(ctx: AppContext, session: SessionRow, endpoint: EndpointRow,
   const allowPrivate = ctx.config.fhirAllowPrivateNetworks;
   // Checked again at every push: the server's setting may have changed since the address was saved.
   checkOutboundUrl(endpoint.baseUrl, allowPrivate);
-  const dispatcher = dispatcherFor(allowPrivate);
+  const dispatcher = guardedDispatcher(allowPrivate);
   const { bundle, documentReferences } = await consultationBundle(ctx, session, documentKey);
   const deadline = AbortSignal.timeout(PUSH_DEADLINE_MS);
 

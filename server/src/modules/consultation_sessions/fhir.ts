@@ -11,7 +11,7 @@
  * record system; this product does not keep a patient identity of its own.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Bundle, BundleEntry, CodeableConcept, Composition, CompositionSection, DocumentReference, Organization, Practitioner, Reference, Resource } from '@medplum/fhirtypes';
+import type { Bundle, BundleEntry, CodeableConcept, Composition, CompositionSection, DocumentReference, Encounter, Organization, Patient, Practitioner, Reference, Resource } from '@medplum/fhirtypes';
 import { and, eq } from 'drizzle-orm';
 import { documentToPdf } from '../../../../contract/document-pdf.js';
 import { isLanguage, type Language } from '../../../../contract/constants.js';
@@ -141,6 +141,9 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
   const custodian: Reference<Organization> | undefined = organizationUrl ? { reference: organizationUrl, type: 'Organization', display: organization!.name } : undefined;
   const period = { start: when(session.createdAt), ...(session.finishedAt ? { end: when(session.finishedAt) } : {}) };
 
+  // The record system's own patient and encounter, from its launch (ids on the server the documents go to).
+  const subject: Reference<Patient> | undefined = session.fhirPatientId ? { reference: `Patient/${session.fhirPatientId}`, type: 'Patient' } : undefined;
+  const encounter: Reference<Encounter> | undefined = session.fhirEncounterId ? { reference: `Encounter/${session.fhirEncounterId}`, type: 'Encounter' } : undefined;
   const references = finished.map(({ row: doc, previous }): DocumentReference => {
     // A patient summary may be in the patient's language: its file says so, and its PDF speaks it.
     const own = documentLanguage(session, doc.documentKey, language);
@@ -162,7 +165,8 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
         { attachment: { ...attachment, contentType: 'application/pdf', title: `${name}.pdf`, data: Buffer.from(pdf.output('arraybuffer')).toString('base64') } },
         { attachment: { ...attachment, contentType: 'text/markdown', title: `${name}.md`, data: Buffer.from(doc.text, 'utf8').toString('base64') } },
       ],
-      context: { period, related: [{ identifier: { system: idSystem('consultation'), value: session.id } }] },
+      ...(subject ? { subject } : {}),
+      context: { ...(encounter ? { encounter: [encounter] } : {}), period, related: [{ identifier: { system: idSystem('consultation'), value: session.id } }] },
       // A new version of a document sent before: the record system can retire the one it replaces.
       ...(previous ? { relatesTo: [{ code: 'replaces', target: { type: 'DocumentReference', identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${previous.id}` } } }] } : {}),
     };
@@ -188,6 +192,8 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
     author: [{ reference: practitionerUrl, type: 'Practitioner', display: author.name }],
     title: documentName(main.documentKey, language),
     ...(custodian ? { custodian } : {}),
+    ...(subject ? { subject } : {}),
+    ...(encounter ? { encounter } : {}),
     event: [{ period }],
     section: sections,
   };

@@ -13,6 +13,7 @@ const body = z
     token: z.string().trim().max(8000).optional(),
     client_id: z.string().trim().min(1).max(500).optional(),
     scope: z.string().trim().max(1000).optional(),
+    launch_client_id: z.string().trim().max(500).optional(),
   })
   .strict();
 

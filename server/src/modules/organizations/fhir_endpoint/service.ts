@@ -20,10 +20,11 @@ export const SIGNING_ALG = 'ES384';
 /** SMART v2 scopes to create the two resources a push sends. */
 export const DEFAULT_SCOPE = 'system/DocumentReference.c system/Bundle.c';
 
-const sealName = (organizationId: string, what: 'token' | 'private-key') => `settings/organizations/${organizationId}/fhir/${what}`;
-const seal = (keys: KeyRing, organizationId: string, what: 'token' | 'private-key', secret: string) =>
+type Sealed = 'token' | 'private-key' | 'launch-verifier';
+const sealName = (organizationId: string, what: Sealed) => `settings/organizations/${organizationId}/fhir/${what}`;
+export const seal = (keys: KeyRing, organizationId: string, what: Sealed, secret: string) =>
   encryptBlob(sealName(organizationId, what), Buffer.from(secret, 'utf8'), keys.current()).toString('base64');
-const open = (keys: KeyRing, organizationId: string, what: 'token' | 'private-key', sealed: string) =>
+export const open = (keys: KeyRing, organizationId: string, what: Sealed, sealed: string) =>
   decryptBlob(sealName(organizationId, what), Buffer.from(sealed, 'base64'), (id) => keys.find(id)).toString('utf8');
 
 export async function findEndpoint(db: Database, organizationId: string): Promise<EndpointRow | undefined> {
@@ -44,11 +45,15 @@ export function endpointView(row: EndpointRow | undefined, publicUrl: string) {
     scope: row.scope,
     has_token: Boolean(row.tokenSealed),
     jwks_url: row.publicJwk ? jwksUrl(publicUrl, row.organizationId) : null,
+    launch_client_id: row.launchClientId,
+    // What the record system's admin registers for launches: where it opens this app, and where it sends it back.
+    launch_url: `${publicUrl}/launch`,
+    redirect_url: `${publicUrl}/launch/callback`,
     updated_at: row.updatedAt.toISOString(),
   };
 }
 
-export type EndpointInput = { base_url: string; auth: FhirAuth; token?: string; client_id?: string; scope?: string };
+export type EndpointInput = { base_url: string; auth: FhirAuth; token?: string; client_id?: string; scope?: string; launch_client_id?: string };
 
 export async function saveEndpoint(ctx: AppContext, organizationId: string, userId: string, input: EndpointInput): Promise<EndpointRow> {
   const url = checkOutboundUrl(input.base_url, ctx.config.fhirAllowPrivateNetworks);
@@ -85,6 +90,7 @@ export async function saveEndpoint(ctx: AppContext, organizationId: string, user
     tokenSealed,
     privateKeySealed,
     publicJwk,
+    launchClientId: input.launch_client_id?.trim() || null,
     updatedBy: userId,
     updatedAt: new Date(),
   };
