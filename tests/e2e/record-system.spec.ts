@@ -58,3 +58,43 @@ test('an admin sets the record system; a finished consultation goes to it as FHI
   await expect(page.getByText('The record system did not accept the documents. (503: The record system is busy)').first()).toBeVisible({ timeout: 15_000 });
   fhir.failNext(0, 503);
 });
+
+test('a launch from the record system signs the clinician in and opens the consultation for the patient on screen', async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const { email } = await signUpNewClinician(page, 'Dr. Paulo Lança');
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('link', { name: 'Organisation' }).click();
+  const card = page.getByRole('region', { name: 'Record system (FHIR)' });
+  await card.getByLabel('FHIR base address').fill(fhir.base);
+  await card.getByLabel('Sign-in').selectOption({ label: 'Access token' });
+  await card.getByLabel('Access token').fill('launch-token-e2e');
+  await card.getByLabel('Client id for launches from the record system (optional)').fill('cn-e2e-launch');
+  await card.getByRole('button', { name: 'Save' }).click();
+  await expect(card.getByText('Record system saved.')).toBeVisible();
+  // What the record system's admin registers: where it opens the app and where the app comes back.
+  const callback = `${new URL(page.url()).origin}/launch/callback`;
+  await expect(card.getByText(callback)).toBeVisible();
+  await screenshotBothWidths(page, 'settings-record-system-launch');
+
+  fhir.registerLaunchClient('cn-e2e-launch', callback);
+  fhir.registerLaunch('e2e-launch-1', { patient: 'pt-e2e', encounter: 'enc-e2e', email });
+  // The record system's own window: nobody signed in there yet.
+  const ehr = await browser.newContext();
+  const window = await ehr.newPage();
+  await window.goto(`/launch?iss=${encodeURIComponent(fhir.base)}&launch=e2e-launch-1`);
+  // Home offers the consultation under way (or the app already followed it there).
+  const goBack = window.getByRole('button', { name: 'Go back to it' });
+  const heading = window.getByRole('heading', { level: 1, name: 'General consultation' });
+  await expect(goBack.or(heading)).toBeVisible({ timeout: 20_000 });
+  if (await goBack.isVisible()) await goBack.click();
+  await expect(window).toHaveURL(/\/consultation(_v2)?\/[0-9a-f-]+$/);
+  await expect(window.getByRole('heading', { level: 1, name: 'General consultation' })).toBeVisible();
+
+  // A launch from a record system nobody linked says so, in words, on a page that meets the accessibility rules.
+  await window.goto(`/launch?iss=${encodeURIComponent('https://ehr.unknown.example/fhir')}&launch=x`);
+  await expect(window).toHaveURL(/\/launch_failed\?reason=unknown_record_system$/);
+  await expect(window.getByText('This record system is not linked to an organization here.', { exact: false })).toBeVisible();
+  await expectNoAxeViolations(window);
+  await screenshotBothWidths(window, 'launch-failed');
+  await ehr.close();
+});

@@ -149,10 +149,19 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
             hint={<Trans>With it, the record system opens a consultation for the patient on screen (SMART App Launch), and the clinician is signed in.</Trans>}
           />
           {saved?.launch_client_id && (
-            <p>
-              <Trans>Register in the record system the launch address</Trans> <code className="key-address">{saved.launch_url}</code>{' '}
-              <Trans>and the return address</Trans> <code className="key-address">{saved.redirect_url}</code>
-            </p>
+            <>
+              <p>
+                <Trans>Register these addresses in the record system:</Trans>
+              </p>
+              <ul className="plain-list">
+                <li>
+                  <Trans>Launch address</Trans>: <code className="key-address">{saved.launch_url}</code>
+                </li>
+                <li>
+                  <Trans>Return address</Trans>: <code className="key-address">{saved.redirect_url}</code>
+                </li>
+              </ul>
+            </>
           )}
           <div className="row-actions">
             <Button type="submit">
