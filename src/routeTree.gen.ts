@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as ChangePasswordRouteImport } from './routes/change-password'
 import { Route as Launch_failedRouteImport } from './routes/launch_failed'
+import { Route as LaunchedRouteImport } from './routes/launched'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as LogoutRouteImport } from './routes/logout'
 import { Route as PasteRouteImport } from './routes/paste'
@@ -22,7 +23,6 @@ import { Route as AppV2RouteImport } from './routes/_app/v2'
 import { Route as AutologinTokenRouteImport } from './routes/autologin.$token'
 import { Route as Confirm_emailTokenRouteImport } from './routes/confirm_email.$token'
 import { Route as IntegrationTokenRouteImport } from './routes/integration.$token'
-import { Route as LaunchedTokenRouteImport } from './routes/launched.$token'
 import { Route as Reset_passwordTokenRouteImport } from './routes/reset_password.$token'
 import { Route as AppConsultationIdRouteImport } from './routes/_app/consultation.$id'
 import { Route as AppConsultation_v2IdRouteImport } from './routes/_app/consultation_v2.$id'
@@ -47,6 +47,11 @@ const ChangePasswordRoute = ChangePasswordRouteImport.update({
 const Launch_failedRoute = Launch_failedRouteImport.update({
   id: '/launch_failed',
   path: '/launch_failed',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LaunchedRoute = LaunchedRouteImport.update({
+  id: '/launched',
+  path: '/launched',
   getParentRoute: () => rootRouteImport,
 } as any)
 const LoginRoute = LoginRouteImport.update({
@@ -97,11 +102,6 @@ const Confirm_emailTokenRoute = Confirm_emailTokenRouteImport.update({
 const IntegrationTokenRoute = IntegrationTokenRouteImport.update({
   id: '/integration/$token',
   path: '/integration/$token',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const LaunchedTokenRoute = LaunchedTokenRouteImport.update({
-  id: '/launched/$token',
-  path: '/launched/$token',
   getParentRoute: () => rootRouteImport,
 } as any)
 const Reset_passwordTokenRoute = Reset_passwordTokenRouteImport.update({
@@ -173,6 +173,7 @@ export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
   '/change-password': typeof ChangePasswordRoute
   '/launch_failed': typeof Launch_failedRoute
+  '/launched': typeof LaunchedRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
   '/paste': typeof PasteRoute
@@ -182,7 +183,6 @@ export interface FileRoutesByFullPath {
   '/autologin/$token': typeof AutologinTokenRoute
   '/confirm_email/$token': typeof Confirm_emailTokenRoute
   '/integration/$token': typeof IntegrationTokenRoute
-  '/launched/$token': typeof LaunchedTokenRoute
   '/reset_password/$token': typeof Reset_passwordTokenRoute
   '/consultation/$id': typeof AppConsultationIdRoute
   '/consultation_v2/$id': typeof AppConsultation_v2IdRoute
@@ -198,6 +198,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/change-password': typeof ChangePasswordRoute
   '/launch_failed': typeof Launch_failedRoute
+  '/launched': typeof LaunchedRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
   '/paste': typeof PasteRoute
@@ -207,7 +208,6 @@ export interface FileRoutesByTo {
   '/autologin/$token': typeof AutologinTokenRoute
   '/confirm_email/$token': typeof Confirm_emailTokenRoute
   '/integration/$token': typeof IntegrationTokenRoute
-  '/launched/$token': typeof LaunchedTokenRoute
   '/reset_password/$token': typeof Reset_passwordTokenRoute
   '/': typeof AppIndexRoute
   '/consultation/$id': typeof AppConsultationIdRoute
@@ -226,6 +226,7 @@ export interface FileRoutesById {
   '/_app': typeof AppRouteWithChildren
   '/change-password': typeof ChangePasswordRoute
   '/launch_failed': typeof Launch_failedRoute
+  '/launched': typeof LaunchedRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
   '/paste': typeof PasteRoute
@@ -235,7 +236,6 @@ export interface FileRoutesById {
   '/autologin/$token': typeof AutologinTokenRoute
   '/confirm_email/$token': typeof Confirm_emailTokenRoute
   '/integration/$token': typeof IntegrationTokenRoute
-  '/launched/$token': typeof LaunchedTokenRoute
   '/reset_password/$token': typeof Reset_passwordTokenRoute
   '/_app/': typeof AppIndexRoute
   '/_app/consultation/$id': typeof AppConsultationIdRoute
@@ -255,6 +255,7 @@ export interface FileRouteTypes {
     | '/'
     | '/change-password'
     | '/launch_failed'
+    | '/launched'
     | '/login'
     | '/logout'
     | '/paste'
@@ -264,7 +265,6 @@ export interface FileRouteTypes {
     | '/autologin/$token'
     | '/confirm_email/$token'
     | '/integration/$token'
-    | '/launched/$token'
     | '/reset_password/$token'
     | '/consultation/$id'
     | '/consultation_v2/$id'
@@ -280,6 +280,7 @@ export interface FileRouteTypes {
   to:
     | '/change-password'
     | '/launch_failed'
+    | '/launched'
     | '/login'
     | '/logout'
     | '/paste'
@@ -289,7 +290,6 @@ export interface FileRouteTypes {
     | '/autologin/$token'
     | '/confirm_email/$token'
     | '/integration/$token'
-    | '/launched/$token'
     | '/reset_password/$token'
     | '/'
     | '/consultation/$id'
@@ -307,6 +307,7 @@ export interface FileRouteTypes {
     | '/_app'
     | '/change-password'
     | '/launch_failed'
+    | '/launched'
     | '/login'
     | '/logout'
     | '/paste'
@@ -316,7 +317,6 @@ export interface FileRouteTypes {
     | '/autologin/$token'
     | '/confirm_email/$token'
     | '/integration/$token'
-    | '/launched/$token'
     | '/reset_password/$token'
     | '/_app/'
     | '/_app/consultation/$id'
@@ -335,6 +335,7 @@ export interface RootRouteChildren {
   AppRoute: typeof AppRouteWithChildren
   ChangePasswordRoute: typeof ChangePasswordRoute
   Launch_failedRoute: typeof Launch_failedRoute
+  LaunchedRoute: typeof LaunchedRoute
   LoginRoute: typeof LoginRoute
   LogoutRoute: typeof LogoutRoute
   PasteRoute: typeof PasteRoute
@@ -343,7 +344,6 @@ export interface RootRouteChildren {
   AutologinTokenRoute: typeof AutologinTokenRoute
   Confirm_emailTokenRoute: typeof Confirm_emailTokenRoute
   IntegrationTokenRoute: typeof IntegrationTokenRoute
-  LaunchedTokenRoute: typeof LaunchedTokenRoute
   Reset_passwordTokenRoute: typeof Reset_passwordTokenRoute
   OrganizationInvitationsTokenRoute: typeof OrganizationInvitationsTokenRoute
 }
@@ -369,6 +369,13 @@ declare module '@tanstack/react-router' {
       path: '/launch_failed'
       fullPath: '/launch_failed'
       preLoaderRoute: typeof Launch_failedRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/launched': {
+      id: '/launched'
+      path: '/launched'
+      fullPath: '/launched'
+      preLoaderRoute: typeof LaunchedRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/login': {
@@ -439,13 +446,6 @@ declare module '@tanstack/react-router' {
       path: '/integration/$token'
       fullPath: '/integration/$token'
       preLoaderRoute: typeof IntegrationTokenRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/launched/$token': {
-      id: '/launched/$token'
-      path: '/launched/$token'
-      fullPath: '/launched/$token'
-      preLoaderRoute: typeof LaunchedTokenRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/reset_password/$token': {
@@ -564,6 +564,7 @@ const rootRouteChildren: RootRouteChildren = {
   AppRoute: AppRouteWithChildren,
   ChangePasswordRoute: ChangePasswordRoute,
   Launch_failedRoute: Launch_failedRoute,
+  LaunchedRoute: LaunchedRoute,
   LoginRoute: LoginRoute,
   LogoutRoute: LogoutRoute,
   PasteRoute: PasteRoute,
@@ -572,7 +573,6 @@ const rootRouteChildren: RootRouteChildren = {
   AutologinTokenRoute: AutologinTokenRoute,
   Confirm_emailTokenRoute: Confirm_emailTokenRoute,
   IntegrationTokenRoute: IntegrationTokenRoute,
-  LaunchedTokenRoute: LaunchedTokenRoute,
   Reset_passwordTokenRoute: Reset_passwordTokenRoute,
   OrganizationInvitationsTokenRoute: OrganizationInvitationsTokenRoute,
 }

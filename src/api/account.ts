@@ -40,6 +40,8 @@ export const accountApi = {
     ),
   confirmEmail: (token: string) => call(async () => withSessionToken(await api().patch(`v1/confirm_email/${encodeURIComponent(token)}`))),
   autoLogin: (token: string) => call(async () => withSessionToken(await api().post('v1/auto_login/', { json: { token } }))),
+  /** The end of a launch from the record system: the sign-in is in a cookie only this browser holds. */
+  launchSession: () => call(async () => withSessionToken(await api().post('v1/launch_session'))),
   signedTokenLogin: (token: string) =>
     call(async () => withSessionToken(await api().post('v1/signed_token_login/', { json: { token } }))),
   medicalSpecialities: () =>

@@ -738,6 +738,28 @@ export const smartLaunches = pgTable('smart_launches', {
   iss: text('iss').notNull(),
   tokenEndpoint: text('token_endpoint').notNull(),
   verifierSealed: text('verifier_sealed').notNull(),
+  /** SHA-256 of the nonce in the launching browser's cookie: the return is accepted from that browser only. */
+  browserHash: text('browser_hash').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
 });
+
+/**
+ * Who a record system's user is here: its issuer and the user's subject there (the ID token's `sub`, or their
+ * fhirUser), linked once to one account. An account that existed before is never matched by e-mail alone.
+ */
+export const recordSystemIdentities = pgTable(
+  'record_system_identities',
+  {
+    iss: text('iss').notNull(),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.iss, t.subject] })],
+);

@@ -50,9 +50,9 @@ describe('redirectFor', () => {
     ['user on confirm_email', '/confirm_email/t', {}, user, null],
     ['user on reset_password', '/reset_password/t', {}, user, null],
     ['user on invitation', '/organization/invitations/t', {}, user, null],
-    // A launch from the record system signs in whom it names, even over another session
-    ['guest on launched', '/launched/t', {}, guest, null],
-    ['user on launched', '/launched/t', {}, user, null],
+    // A launch from the record system signs in whom it names, never over another session
+    ['guest on launched', '/launched', {}, guest, null],
+    ['user on launched', '/launched', {}, user, '/'],
     ['guest on launch_failed', '/launch_failed', {}, guest, null],
     // Authenticated users leave the guest screens for home
     ['user on login', '/login', {}, user, '/'],

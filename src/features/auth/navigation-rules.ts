@@ -34,7 +34,7 @@ const ROUTES: [RouteName, RegExp][] = [
   ['change_password', /^\/change-password$/],
   ['autologin', new RegExp(`^/autologin/${SEG}$`)],
   ['integration', new RegExp(`^/integration/${SEG}$`)],
-  ['launched', new RegExp(`^/launched/${SEG}$`)],
+  ['launched', /^\/launched$/],
   ['launch_failed', /^\/launch_failed$/],
   ['login', /^\/login$/],
   ['signup', /^\/signup$/],
@@ -58,10 +58,9 @@ export function routeNameOf(pathname: string): RouteName | undefined {
   return ROUTES.find(([, re]) => re.test(path))?.[0];
 }
 
-// A launch from the record system signs in the clinician it names even where someone else was signed in: the
-// record system's window is theirs now.
+// A launch from the record system never replaces a session open in this browser (whoever is signed in stays).
 const ALWAYS_ALLOWED: ReadonlySet<RouteName> = new Set(['confirm_email', 'reset_password', 'autologin', 'organization_invitations', 'integration', 'launched', 'launch_failed']);
-const GUEST_ONLY: ReadonlySet<RouteName> = new Set(['login', 'signup', 'reset', 'autologin', 'integration']);
+const GUEST_ONLY: ReadonlySet<RouteName> = new Set(['login', 'signup', 'reset', 'autologin', 'integration', 'launched']);
 const GUEST_ALLOWED: ReadonlySet<RouteName> = new Set(['login', 'signup', 'reset']);
 
 /** The invitation ref that makes /signup reachable. */

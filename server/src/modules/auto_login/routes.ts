@@ -14,8 +14,7 @@ export function autoLoginRoutes(app: App, ctx: AppContext) {
       schema: { body: tokenBody, response: { 200: userEnvelope, 400: apiErrorSchema, 401: apiErrorSchema } },
     },
     async (request, reply) => {
-      // A phone's QR code, or the hand-over at the end of a launch from the record system (/launch/callback).
-      const userId = (await consumeOneTimeToken(ctx.db, request.body.token, 'qr_login')) ?? (await consumeOneTimeToken(ctx.db, request.body.token, 'smart_launch'));
+      const userId = await consumeOneTimeToken(ctx.db, request.body.token, 'qr_login');
       const user = userId ? await findUserById(ctx.db, userId) : undefined;
       if (!user) throw new DomainError(401, 'invalid_or_expired_token', 'This link is invalid or has expired');
       const { d_user } = await startSession(ctx, reply, user);

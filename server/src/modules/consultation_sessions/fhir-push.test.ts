@@ -1,6 +1,6 @@
 import type { DocumentReference } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { auditEvents, organizations, users } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { fhirErrors, startFhirTestServer, type FhirTestServer } from '../../test-support/fhir-test-server.js';
@@ -176,7 +176,8 @@ describe('send to record (FHIR push)', () => {
     expect(again.json().fhir_push.resources.map((r: { status: number }) => r.status)).toEqual([200, 201]);
 
     await t.app.auditLog.flush();
-    const events = await t.ctx.db.select().from(auditEvents);
+    // In the order they were written (a database returns rows in no given order without one).
+    const events = await t.ctx.db.select().from(auditEvents).orderBy(asc(auditEvents.id));
     expect(events.filter((e) => e.action === 'export' && e.resourceId === id).map((e) => [e.outcome, e.statusCode])).toEqual([
       ['partial', 207],
       ['success', 200],

@@ -40,43 +40,51 @@ async function organizationWithRecordSystem(name: string, launchClientId: string
   return { id: org!.id, settings: saved.json().fhir_endpoint };
 }
 
-/** The record system opens /launch; the browser follows to its authorization server and back. */
-async function launch(launchId: string, iss = fhir.base) {
-  const start = await t.app.inject({ method: 'GET', url: `/launch?iss=${encodeURIComponent(iss)}&launch=${launchId}` });
+/** The record system opens the organization's launch address; the browser follows to its authorization server and back. */
+async function launch(organizationId: string, launchId: string, iss = fhir.base) {
+  const start = await t.app.inject({ method: 'GET', url: `/launch/${organizationId}?iss=${encodeURIComponent(iss)}&launch=${launchId}` });
   expect(start.statusCode).toBe(302);
   const authorize = String(start.headers.location);
   if (!authorize.startsWith(fhir.base.replace('/fhir', ''))) return { landing: authorize };
+  // The browser's nonce cookie, sent back on the return.
+  const nonce = String(start.headers['set-cookie']).split(';')[0]!;
   const back = await fetch(authorize, { redirect: 'manual' });
   expect(back.status).toBe(302);
   const returned = new URL(back.headers.get('location')!);
   expect(`${returned.origin}${returned.pathname}`).toBe(callback());
-  const done = await t.app.inject({ method: 'GET', url: `${returned.pathname}${returned.search}` });
+  const done = await t.app.inject({ method: 'GET', url: `${returned.pathname}${returned.search}`, headers: { cookie: nonce } });
   expect(done.statusCode).toBe(302);
-  return { landing: String(done.headers.location), returned };
+  const cookies = ([] as string[]).concat(done.headers['set-cookie'] ?? []);
+  const handover = cookies.find((c) => c.startsWith('cn_launch_session=') && !c.startsWith('cn_launch_session=;'))?.split(';')[0];
+  return { landing: String(done.headers.location), returned, nonce, handover };
 }
 const failure = (landing: string) => new URL(landing).searchParams.get('reason');
+/** The app's /launched page spends the hand-over cookie for a session. */
+const session = (handover: string | undefined) => t.app.inject({ method: 'POST', url: '/v1/launch_session', headers: handover ? { cookie: handover } : {} });
 
 describe('launch from the record system (SMART App Launch)', () => {
-  it('signs the clinician in (known by e-mail), opens the consultation for the patient, and the push names the patient', async () => {
-    // Only one organization may be linked to this record system at a time (another launch test adds its own).
+  it('a clinician new to the app gets an account in the organization, the consultation for the patient, and the push names the patient', async () => {
     const org = await organizationWithRecordSystem('Hospital da Luz');
-    expect(org.settings).toMatchObject({ launch_client_id: CLIENT, launch_url: `${t.ctx.config.publicUrl}/launch`, redirect_url: callback() });
-    const clinician = await createUser(t, { name: 'Dra. Inês Faria', organizationId: org.id, organizationRole: 'member' });
+    expect(org.settings).toMatchObject({ launch_client_id: CLIENT, launch_url: `${t.ctx.config.publicUrl}/launch/${org.id}`, redirect_url: callback() });
     fhir.registerLaunchClient(CLIENT, callback());
-    fhir.registerLaunch('launch-1', { patient: 'pat-123', encounter: 'enc-9', email: clinician.email.toUpperCase() });
+    fhir.registerLaunch('launch-1', { patient: 'pat-123', encounter: 'enc-9', email: 'Ines.Faria@Hospital.test', name: 'Dra. Inês\u202e Faria' });
 
-    const { landing } = await launch('launch-1');
+    const { landing, handover } = await launch(org.id, 'launch-1');
     const request = fhir.authorizations.at(-1)!;
     expect(request).toMatchObject({ response_type: 'code', client_id: CLIENT, redirect_uri: callback(), launch: 'launch-1', aud: fhir.base, code_challenge_method: 'S256' });
     expect(request.scope!.split(' ')).toEqual(expect.arrayContaining(['launch', 'openid', 'fhirUser']));
-    expect(landing).toMatch(new RegExp(`^${t.ctx.config.publicUrl}/launched/[0-9a-f]{64}$`));
+    // No token in any address: the browser that went through the launch holds it in an HttpOnly cookie.
+    expect(landing).toBe(`${t.ctx.config.publicUrl}/launched`);
+    expect(handover).toMatch(/^cn_launch_session=[0-9a-f]{64}$/);
 
-    // The page the browser lands on signs in with the hand-over token, once.
-    const token = landing.split('/').pop()!;
-    const signed = await t.app.inject({ method: 'POST', url: '/v1/auto_login', payload: { token } });
+    const signed = await session(handover);
     expect(signed.statusCode).toBe(200);
-    expect(signed.json().d_user.email).toBe(clinician.email);
-    expect((await t.app.inject({ method: 'POST', url: '/v1/auto_login', payload: { token } })).statusCode).toBe(401);
+    expect(signed.json().d_user).toMatchObject({ email: 'ines.faria@hospital.test', name: 'Dra. Inês Faria' });
+    expect((await session(handover)).statusCode).toBe(401);
+    expect((await session(undefined)).statusCode).toBe(401);
+    const [ines] = await t.ctx.db.select().from(users).where(eq(users.email, 'ines.faria@hospital.test'));
+    // Member, not admin; the address not taken as confirmed on the record system's word.
+    expect(ines).toMatchObject({ organizationId: org.id, organizationRole: 'member', emailConfirmedAt: null });
     const headers = { authorization: String(signed.headers.authorization) };
 
     const active = (await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/active/status', headers })).json();
@@ -84,9 +92,9 @@ describe('launch from the record system (SMART App Launch)', () => {
     const [row] = await t.ctx.db.select().from(consultationSessions).where(eq(consultationSessions.id, active.id));
     expect(row).toMatchObject({ fhirPatientId: 'pat-123', fhirEncounterId: 'enc-9', organizationId: org.id });
 
-    // Launched again for the same patient and encounter: the same consultation, not a new one.
-    fhir.registerLaunch('launch-2', { patient: 'pat-123', encounter: 'enc-9', email: clinician.email });
-    await launch('launch-2');
+    // Launched again (the same record system user) for the same patient and encounter: the same consultation.
+    fhir.registerLaunch('launch-2', { patient: 'pat-123', encounter: 'enc-9', email: 'Ines.Faria@Hospital.test' });
+    expect((await session((await launch(org.id, 'launch-2')).handover)).json().d_user.email).toBe('ines.faria@hospital.test');
     expect((await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/active/status', headers })).json().id).toBe(active.id);
 
     // Its documents go to the record with the patient and the encounter named: no further choice.
@@ -104,38 +112,73 @@ describe('launch from the record system (SMART App Launch)', () => {
     expect(filed.context?.encounter).toEqual([{ reference: 'Encounter/enc-9', type: 'Encounter' }]);
     expect(fhirErrors(filed)).toEqual([]);
 
-    // A launch of the same record system for a clinician of another organization signs nobody in.
-    const stranger = await createUser(t, { name: 'Dr. Outro' });
-    fhir.registerLaunch('launch-3', { patient: 'pat-1', email: stranger.email });
-    expect(failure((await launch('launch-3')).landing)).toBe('not_member');
-
-    // A new clinician named by the record system (their Practitioner resource) gets an account in the organization.
+    // A new clinician named by their Practitioner resource (fhirUser) gets an account in the organization.
     fhir.addPractitioner({ resourceType: 'Practitioner', id: 'pr-7', name: [{ given: ['Rui'], family: 'Costa' }], telecom: [{ system: 'email', value: 'rui.costa@hospital.test' }] });
     fhir.registerLaunch('launch-4', { patient: 'pat-2', fhirUser: 'Practitioner/pr-7' });
-    expect((await launch('launch-4')).landing).toMatch(/\/launched\//);
+    expect((await launch(org.id, 'launch-4')).landing).toMatch(/\/launched$/);
     const [rui] = await t.ctx.db.select().from(users).where(eq(users.email, 'rui.costa@hospital.test'));
     expect(rui).toMatchObject({ name: 'Rui Costa', organizationId: org.id, organizationRole: 'member' });
-
-    // A return replayed, a code stolen and used with another state: nothing.
-    fhir.registerLaunch('launch-5', { patient: 'pat-3', email: clinician.email });
-    const start = await t.app.inject({ method: 'GET', url: `/launch?iss=${encodeURIComponent(fhir.base)}&launch=launch-5` });
-    const back = new URL((await fetch(String(start.headers.location), { redirect: 'manual' })).headers.get('location')!);
-    const forged = new URL(back);
-    forged.searchParams.set('state', 'not-the-state');
-    expect(failure(String((await t.app.inject({ method: 'GET', url: `${forged.pathname}${forged.search}` })).headers.location))).toBe('expired');
-    expect(String((await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` })).headers.location)).toMatch(/\/launched\//);
-    expect(failure(String((await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` })).headers.location))).toBe('expired');
-
-    // The record system's authorization server refusing (an unknown launch) lands on the page that says so.
-    expect(failure((await launch('no-such-launch')).landing)).toBe('refused');
     await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
   });
 
-  it('follows only a record system an organization linked, with a launch client id', async () => {
-    expect(failure((await launch('x', 'https://ehr.elsewhere.example/fhir')).landing)).toBe('unknown_record_system');
-    expect(failure(String((await t.app.inject({ method: 'GET', url: '/launch' })).headers.location))).toBe('unknown_record_system');
-    const org = await organizationWithRecordSystem('Clínica sem lançamentos', null);
-    expect(failure((await launch('x')).landing)).toBe('unknown_record_system');
+  it('never takes over an account that existed before, nor one of another organization, on the record system’s word', async () => {
+    const org = await organizationWithRecordSystem('Clínica Segura');
+    fhir.registerLaunchClient(CLIENT, callback());
+    // The organization's own admin (or anyone whose e-mail the record system writes): not signed in by a launch.
+    const admin = await createUser(t, { name: 'Admin', organizationId: org.id, organizationRole: 'admin' });
+    fhir.registerLaunch('take-admin', { patient: 'p', email: admin.email });
+    expect(failure((await launch(org.id, 'take-admin')).landing)).toBe('link_required');
+    const root = await createUser(t, { name: 'Root', organizationId: org.id, organizationRole: 'member', serverAdmin: true });
+    fhir.registerLaunch('take-root', { patient: 'p', email: root.email });
+    expect(failure((await launch(org.id, 'take-root')).landing)).toBe('not_member');
+    const stranger = await createUser(t, { name: 'Dr. Outro' });
+    fhir.registerLaunch('take-stranger', { patient: 'p', email: stranger.email });
+    expect(failure((await launch(org.id, 'take-stranger')).landing)).toBe('not_member');
     await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
+  });
+
+  it('a return is accepted once, from the browser that began it; another organization cannot take the launches', async () => {
+    const org = await organizationWithRecordSystem('Clínica A');
+    fhir.registerLaunchClient(CLIENT, callback());
+    fhir.registerLaunch('launch-5', { patient: 'pat-3', email: 'new.one@clinic-a.test' });
+    const start = await t.app.inject({ method: 'GET', url: `/launch/${org.id}?iss=${encodeURIComponent(fhir.base)}&launch=launch-5` });
+    const nonce = String(start.headers['set-cookie']).split(';')[0]!;
+    expect(String(start.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Lax/);
+    const back = new URL((await fetch(String(start.headers.location), { redirect: 'manual' })).headers.get('location')!);
+    const at = (url: URL, cookie?: string) => t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}`, headers: cookie ? { cookie } : {} });
+    // Forwarded to another browser (no cookie, or its own): nothing, and the launch is still there for its browser.
+    expect(failure(String((await at(back)).headers.location))).toBe('expired');
+    expect(failure(String((await at(back, 'cn_launch=someone-else')).headers.location))).toBe('expired');
+    const forged = new URL(back);
+    forged.searchParams.set('state', 'not-the-state');
+    expect(failure(String((await at(forged, nonce)).headers.location))).toBe('expired');
+    expect(String((await at(back, nonce)).headers.location)).toMatch(/\/launched$/);
+    expect(failure(String((await at(back, nonce)).headers.location))).toBe('expired');
+
+    // Another organization entering the same record system gets its own launch address; A's keeps working.
+    const other = await organizationWithRecordSystem('Clínica B');
+    fhir.registerLaunch('launch-6', { patient: 'pat-4', email: 'new.two@clinic-a.test' });
+    expect((await launch(org.id, 'launch-6')).landing).toMatch(/\/launched$/);
+    const [two] = await t.ctx.db.select().from(users).where(eq(users.email, 'new.two@clinic-a.test'));
+    expect(two!.organizationId).toBe(org.id);
+
+    // The authorization server refusing (an unknown launch) lands on the page that says so.
+    expect(failure((await launch(org.id, 'no-such-launch')).landing)).toBe('refused');
+    await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
+    await t.ctx.db.delete(organizations).where(eq(organizations.id, other.id));
+  });
+
+  it('follows only the record system the organization linked, with a launch client id; odd queries land on the page', async () => {
+    const org = await organizationWithRecordSystem('Clínica sem lançamentos', null);
+    expect(failure((await launch(org.id, 'x')).landing)).toBe('unknown_record_system');
+    const linked = await organizationWithRecordSystem('Clínica com lançamentos');
+    expect(failure((await launch(linked.id, 'x', 'https://ehr.elsewhere.example/fhir')).landing)).toBe('unknown_record_system');
+    for (const url of ['/launch', `/launch/not-a-uuid?iss=${encodeURIComponent(fhir.base)}&launch=x`, `/launch/${linked.id}?iss=a&iss=b&launch=x`, `/launch/callback?error=${'x'.repeat(500)}`]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(302);
+      expect(String(res.headers.location), url).toMatch(/\/launch_failed\?reason=(unknown_record_system|refused)$/);
+    }
+    await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
+    await t.ctx.db.delete(organizations).where(eq(organizations.id, linked.id));
   });
 });

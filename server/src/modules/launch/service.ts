@@ -1,24 +1,29 @@
 /**
- * SMART App Launch 2 from a record system (EHR launch): the record system opens `/launch?iss=…&launch=…`; this
- * server finds the organization whose record system is `iss` and that registered a launch client id, reads the
+ * SMART App Launch 2 from a record system (EHR launch): the record system opens `/launch/{organization}?iss=…&launch=…`
+ * (each organization registers its own launch address, so no organization can take another's launches); this
+ * server checks that `iss` is that organization's record system with a launch client id, reads the
  * record system's `.well-known/smart-configuration`, and sends the browser to its authorization server with PKCE
- * (S256). Back at `/launch/callback`, the code is exchanged (back channel, through the outbound guard) for a
- * token naming the patient, the encounter and the clinician; the clinician is signed in (matched by e-mail, or
- * given an account in that organization), and the consultation for that patient is started or reopened, so that
- * its documents go to that patient's record with no further choice.
+ * (S256), with a nonce in an HttpOnly cookie of the launching browser. Back at `/launch/callback` (that browser
+ * only), the code is exchanged (back channel, through the outbound guard) for a token naming the patient, the
+ * encounter and the clinician, and the consultation for that patient is started or reopened, so that its
+ * documents go to that patient's record with no further choice. The browser is handed a sign-in through a
+ * short-lived HttpOnly cookie that only POST /v1/launch_session spends, never through an address.
  *
- * Trust rests on the organization's own setting: only an `iss` an admin entered is followed, the token comes
- * straight from the token endpoint that `iss` names (so the ID token is taken on TLS's word, as OpenID Connect
- * allows for a token endpoint's answer), and a clinician of another organization is never signed in by it.
+ * Who signs in: the record system's user (its `sub`, or fhirUser) linked to one account here. A clinician new to
+ * the app gets an account in that organization, linked at once. An account that existed before is never taken
+ * over on the record system's word (the ID token is unsigned as far as this server checks, and whoever runs the
+ * record system writes its e-mail): such a launch stops with `link_required`. Server admins are never signed in
+ * from a record system.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNotNull, isNull, lt } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
+import type { Language } from '../../../../contract/constants.js';
 import { fetch } from 'undici';
 import { createOneTimeToken, sha256 } from '../../auth/one-time-tokens.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { findUserByEmail, type UserRow } from '../../auth/users.js';
-import { consultationSessions, organizationFhirEndpoints, smartLaunches, users } from '../../db/schema.js';
+import { consultationSessions, organizationFhirEndpoints, recordSystemIdentities, smartLaunches, users } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { checkOutboundUrl, guardedDispatcher } from '../../http/outbound-guard.js';
 import { readAnswer, type Answer } from '../consultation_sessions/fhir-push.js';
@@ -27,7 +32,7 @@ import { findActiveSession } from '../consultation_sessions/repository.js';
 import { open, seal } from '../organizations/fhir_endpoint/service.js';
 
 /** Why a launch did not sign the clinician in; the page they land on says it in their language. */
-export type LaunchFailure = 'unknown_record_system' | 'record_system_unreachable' | 'refused' | 'expired' | 'not_member' | 'no_identity';
+export type LaunchFailure = 'unknown_record_system' | 'record_system_unreachable' | 'refused' | 'expired' | 'not_member' | 'no_identity' | 'link_required' | 'recording_elsewhere';
 export class LaunchError extends Error {
   constructor(readonly reason: LaunchFailure) {
     super(reason);
@@ -56,21 +61,20 @@ async function getJson(ctx: AppContext, url: string, headers: Record<string, str
   return readAnswer(res);
 }
 
-/** Step 1: where to send the browser (the record system's authorization server). */
-export async function beginLaunch(ctx: AppContext, input: { iss: string; launch: string }): Promise<string> {
+/** Step 1: where to send the browser (the record system's authorization server), and the browser's nonce. */
+export async function beginLaunch(ctx: AppContext, input: { organizationId: string; iss: string; launch: string }): Promise<{ location: string; nonce: string }> {
   let iss: string;
   try {
     iss = trimmed(checkOutboundUrl(input.iss, ctx.config.fhirAllowPrivateNetworks, 'iss').toString());
   } catch {
     throw new LaunchError('unknown_record_system');
   }
-  // Only a record system an organization's admin entered, with a launch client id: one organization, not a guess.
-  const linked = await ctx.db
+  // Only the record system this organization's admin entered, with a launch client id.
+  const [endpoint] = await ctx.db
     .select()
     .from(organizationFhirEndpoints)
-    .where(and(eq(organizationFhirEndpoints.baseUrl, iss), isNotNull(organizationFhirEndpoints.launchClientId)));
-  if (linked.length !== 1) throw new LaunchError('unknown_record_system');
-  const endpoint = linked[0]!;
+    .where(and(eq(organizationFhirEndpoints.organizationId, input.organizationId), eq(organizationFhirEndpoints.baseUrl, iss), isNotNull(organizationFhirEndpoints.launchClientId)));
+  if (!endpoint) throw new LaunchError('unknown_record_system');
 
   const discovery = await getJson(ctx, `${iss}/.well-known/smart-configuration`).catch(() => undefined);
   const config = (discovery?.status === 200 ? discovery.body : undefined) as
@@ -92,12 +96,14 @@ export async function beginLaunch(ctx: AppContext, input: { iss: string; launch:
   await ctx.db.delete(smartLaunches).where(lt(smartLaunches.expiresAt, new Date()));
   const state = base64url(randomBytes(32));
   const verifier = base64url(randomBytes(32));
+  const nonce = base64url(randomBytes(32));
   await ctx.db.insert(smartLaunches).values({
     stateHash: sha256(state),
     organizationId: endpoint.organizationId,
     iss,
     tokenEndpoint: token,
     verifierSealed: seal(ctx.engines.keys, endpoint.organizationId, 'launch-verifier', verifier),
+    browserHash: sha256(nonce),
     expiresAt: new Date(Date.now() + LAUNCH_TTL_MS),
   });
   const params = {
@@ -112,18 +118,26 @@ export async function beginLaunch(ctx: AppContext, input: { iss: string; launch:
     code_challenge_method: 'S256',
   };
   for (const [k, v] of Object.entries(params)) authorizeUrl.searchParams.set(k, v);
-  return authorizeUrl.toString();
+  return { location: authorizeUrl.toString(), nonce };
 }
 
 type Granted = { access_token?: unknown; patient?: unknown; encounter?: unknown; id_token?: unknown };
 
 /** Step 2: the code for a token, the clinician signed in, the consultation ready. Answers a one-time sign-in token. */
-export async function completeLaunch(ctx: AppContext, input: { code: string; state: string }): Promise<{ token: string; consultationId: string }> {
-  // Single use and short-lived: a replayed or late return signs nobody in.
+/** `language`: the browser's, for an account made by this launch. */
+export async function completeLaunch(ctx: AppContext, input: { code: string; state: string; nonce: string; language: Language }): Promise<{ token: string; consultationId: string }> {
+  // Single use, short-lived, and in the browser that began it: a replayed, late or forwarded return signs nobody in.
   const [launch] = await ctx.db
     .update(smartLaunches)
     .set({ usedAt: new Date() })
-    .where(and(eq(smartLaunches.stateHash, sha256(input.state)), isNull(smartLaunches.usedAt), gt(smartLaunches.expiresAt, new Date())))
+    .where(
+      and(
+        eq(smartLaunches.stateHash, sha256(input.state)),
+        eq(smartLaunches.browserHash, sha256(input.nonce)),
+        isNull(smartLaunches.usedAt),
+        gt(smartLaunches.expiresAt, new Date()),
+      ),
+    )
     .returning();
   if (!launch) throw new LaunchError('expired');
   const [endpoint] = await ctx.db.select().from(organizationFhirEndpoints).where(eq(organizationFhirEndpoints.organizationId, launch.organizationId));
@@ -146,14 +160,17 @@ export async function completeLaunch(ctx: AppContext, input: { code: string; sta
 
   const who = await clinicianOf(ctx, launch.iss, granted.access_token, granted.id_token);
   if (!who) throw new LaunchError('no_identity');
-  const user = await signInUser(ctx, launch.organizationId, who);
+  const user = await signInUser(ctx, launch.organizationId, launch.iss, who, input.language);
 
   // The consultation with this patient, reopened if it is the one under way; otherwise a new one (one under way
-  // with another patient is finished, its recording and transcript kept, as a new start from the app does).
+  // with another patient is finished, its recording and transcript kept, as a new start from the app does),
+  // unless it is being recorded: a launch never stops a recording.
   const active = await findActiveSession(ctx.db, user.id);
   let consultationId: string;
   if (active && active.fhirPatientId === patient && active.fhirEncounterId === encounter && active.organizationId === launch.organizationId) {
     consultationId = active.id;
+  } else if (active && active.recordingState === 'recording') {
+    throw new LaunchError('recording_elsewhere');
   } else {
     const created = await createSession(ctx, user.id, { consultation_type_id: 'general_consultation', force: true });
     await ctx.db.update(consultationSessions).set({ fhirPatientId: patient, fhirEncounterId: encounter }).where(eq(consultationSessions.id, created.id));
@@ -163,9 +180,10 @@ export async function completeLaunch(ctx: AppContext, input: { code: string; sta
   return { token, consultationId };
 }
 
-type Clinician = { email: string; name: string };
+/** `subject`: who the record system says this is, in its own terms (the ID token's `sub`, or fhirUser). */
+type Clinician = { subject: string; email: string | undefined; name: string };
 
-/** The clinician the record system names: the ID token's e-mail, or their Practitioner resource's. */
+/** The clinician the record system names: the ID token's subject, e-mail and name, or their Practitioner resource's. */
 async function clinicianOf(ctx: AppContext, iss: string, accessToken: string, idToken: unknown): Promise<Clinician | undefined> {
   let claims: Record<string, unknown> = {};
   try {
@@ -173,49 +191,63 @@ async function clinicianOf(ctx: AppContext, iss: string, accessToken: string, id
   } catch {
     claims = {};
   }
-  const name = typeof claims.name === 'string' ? claims.name : undefined;
-  const email = typeof claims.email === 'string' ? claims.email : undefined;
-  if (email) return { email: email.toLowerCase(), name: name ?? email };
-  const fhirUser = typeof claims.fhirUser === 'string' ? claims.fhirUser : undefined;
-  if (!fhirUser) return undefined;
-  // Only a resource of that record system, read with the token it gave.
-  const url = /^https?:/.test(fhirUser) ? fhirUser : `${iss}/${fhirUser.replace(/^\/+/, '')}`;
-  if (!url.startsWith(`${iss}/`) || !/\/(Practitioner|PractitionerRole|Person)\/[A-Za-z0-9\-.]{1,64}$/.test(url)) return undefined;
-  const answer = await getJson(ctx, url, { accept: 'application/fhir+json', authorization: `Bearer ${accessToken}` }).catch(() => undefined);
+  const str = (v: unknown) => (typeof v === 'string' && v.length <= 500 ? v : undefined);
+  const fhirUser = str(claims.fhirUser);
+  const subject = str(claims.sub) ?? fhirUser;
+  if (!subject) return undefined;
+  const email = str(claims.email)?.toLowerCase();
+  if (email || !fhirUser) return { subject, email, name: cleanName(str(claims.name) ?? email ?? '') };
+  // Only a resource of that record system (the address as resolved, not as written), read with the token it gave.
+  let url: URL;
+  try {
+    url = new URL(/^https?:/.test(fhirUser) ? fhirUser : `${iss}/${fhirUser.replace(/^\/+/, '')}`);
+  } catch {
+    return undefined;
+  }
+  if (!url.href.startsWith(`${iss}/`) || url.search || !/\/(Practitioner|PractitionerRole|Person)\/[A-Za-z0-9\-.]{1,64}$/.test(url.pathname)) return undefined;
+  const answer = await getJson(ctx, url.href, { accept: 'application/fhir+json', authorization: `Bearer ${accessToken}` }).catch(() => undefined);
   const resource = (answer?.status === 200 ? answer.body : undefined) as
     | { telecom?: { system?: string; value?: string }[]; name?: { text?: string; given?: string[]; family?: string }[] }
     | undefined;
-  const mail = resource?.telecom?.find((t) => t.system === 'email' && typeof t.value === 'string')?.value;
-  if (!mail) return undefined;
+  const mail = resource?.telecom?.find((t) => t.system === 'email' && typeof t.value === 'string')?.value?.toLowerCase();
   const n = resource?.name?.[0];
-  const shown = n?.text ?? [...(n?.given ?? []), n?.family].filter(Boolean).join(' ');
-  return { email: mail.toLowerCase(), name: (shown || name || mail).slice(0, 200) };
+  const shown = n?.text ?? [...(n?.given ?? []), n?.family].filter((x) => typeof x === 'string').join(' ');
+  return { subject, email: mail, name: cleanName(shown || str(claims.name) || mail || '') };
 }
 
-async function signInUser(ctx: AppContext, organizationId: string, who: Clinician): Promise<UserRow> {
-  if (!/^[^\s@]{1,64}@[^\s@]{1,255}$/.test(who.email)) throw new LaunchError('no_identity');
-  const known = await findUserByEmail(ctx.db, who.email);
-  if (known) {
-    if (known.organizationId !== organizationId) throw new LaunchError('not_member');
-    return known;
+/** A name as the record system wrote it, without control or direction-changing characters, bounded. */
+const cleanName = (name: string) => name.replace(/[\p{Cc}\p{Cf}]/gu, '').trim().slice(0, 200);
+
+async function signInUser(ctx: AppContext, organizationId: string, iss: string, who: Clinician, language: Language): Promise<UserRow> {
+  const [linked] = await ctx.db
+    .select({ user: users })
+    .from(recordSystemIdentities)
+    .innerJoin(users, eq(users.id, recordSystemIdentities.userId))
+    .where(and(eq(recordSystemIdentities.iss, iss), eq(recordSystemIdentities.subject, who.subject)));
+  if (linked) {
+    if (linked.user.organizationId !== organizationId || linked.user.serverAdmin) throw new LaunchError('not_member');
+    return linked.user;
   }
-  // New to this app: a member of the organization whose record system vouches for them. No password anyone
-  // knows: they sign in from the record system, or set one with "forgot password".
-  const [created] = await ctx.db
-    .insert(users)
-    .values({
-      name: who.name.slice(0, 200),
-      email: who.email,
-      passwordHash: await hashPassword(base64url(randomBytes(32))),
-      organizationId,
-      organizationRole: 'member',
-      emailConfirmedAt: new Date(),
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (created) return created;
+  if (!who.email || !/^[^\s@]{1,64}@[^\s@]{1,255}$/.test(who.email)) throw new LaunchError('no_identity');
+  const known = await findUserByEmail(ctx.db, who.email);
+  // An account that existed before: not on the record system's word (see above).
+  if (known) throw new LaunchError(known.organizationId === organizationId && !known.serverAdmin ? 'link_required' : 'not_member');
+  // New to this app: a member of the organization whose record system vouches for them, linked to that record
+  // system's user. No password anyone knows and the address not confirmed: they sign in from the record system,
+  // or prove the address with "forgot password".
+  const created = await ctx.db.transaction(async (tx) => {
+    const [user] = await tx
+      .insert(users)
+      .values({ name: who.name || who.email!, email: who.email!, passwordHash: await hashPassword(base64url(randomBytes(32))), language, organizationId, organizationRole: 'member' })
+      .onConflictDoNothing()
+      .returning();
+    if (!user) return undefined;
+    const [identity] = await tx.insert(recordSystemIdentities).values({ iss, subject: who.subject, userId: user.id, organizationId }).onConflictDoNothing().returning();
+    // The same record system user was linked meanwhile by a launch racing this one: that one stands.
+    if (!identity) throw new LaunchError('expired');
+    return user;
+  });
   // Two launches for a new clinician at once: the other one made the account.
-  const raced = await findUserByEmail(ctx.db, who.email);
-  if (!raced || raced.organizationId !== organizationId) throw new LaunchError('not_member');
-  return raced;
+  if (!created) throw new LaunchError('expired');
+  return created;
 }

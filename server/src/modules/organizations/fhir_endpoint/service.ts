@@ -47,7 +47,7 @@ export function endpointView(row: EndpointRow | undefined, publicUrl: string) {
     jwks_url: row.publicJwk ? jwksUrl(publicUrl, row.organizationId) : null,
     launch_client_id: row.launchClientId,
     // What the record system's admin registers for launches: where it opens this app, and where it sends it back.
-    launch_url: `${publicUrl}/launch`,
+    launch_url: `${publicUrl}/launch/${row.organizationId}`,
     redirect_url: `${publicUrl}/launch/callback`,
     updated_at: row.updatedAt.toISOString(),
   };

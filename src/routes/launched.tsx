@@ -6,16 +6,15 @@ import { AuthLayout } from '../features/auth/AuthLayout';
 import { TokenExchange } from '../features/auth/TokenExchange';
 
 /**
- * The end of a launch from the record system (/launch/callback hands over a two-minute token): signed in for
- * this browser session only, as the record system's own window may be shared.
+ * The end of a launch from the record system: /launch/callback left a two-minute sign-in in a cookie of this
+ * browser, spent here once; signed in for this browser session only, as the record system's window may be shared.
  */
-export const Route = createFileRoute('/launched/$token')({
+export const Route = createFileRoute('/launched')({
   component: function Launched() {
-    const { token } = Route.useParams();
-    const exchange = useCallback(() => accountApi.autoLogin(token), [token]);
+    const exchange = useCallback(() => accountApi.launchSession(), []);
     return (
       <AuthLayout title={<Trans>Opening the consultation from the record system</Trans>}>
-        <TokenExchange exchangeKey={`launch:${token}`} exchange={exchange} persistence="session" />
+        <TokenExchange exchangeKey={`launch:${performance.timeOrigin}`} exchange={exchange} persistence="session" />
       </AuthLayout>
     );
   },
