@@ -202,6 +202,25 @@ function idFrom(source: IdSource, request: FastifyRequest, answer: unknown, acto
   }
 }
 
+/**
+ * An event a route records itself, for what it did besides what its route stands for (a launch from the record
+ * system that opened a consultation): the signed-in actor it names, the request's address and agent.
+ */
+export function eventFor(
+  request: FastifyRequest,
+  event: Pick<AuditEventFields, 'actorUserId' | 'actorOrganizationId' | 'action' | 'resourceType' | 'resourceId'> & { statusCode: number },
+): AuditEventFields {
+  return {
+    occurredAt: new Date(),
+    actorKind: 'user',
+    extraIds: {},
+    outcome: 'success',
+    clientAddress: printable(request.ip, 64),
+    userAgent: printable(request.headers['user-agent'], MAX_USER_AGENT),
+    ...event,
+  };
+}
+
 /** Without control characters (PostgreSQL refuses NUL) and cut to a length. */
 function printable(value: string | string[] | undefined, max: number): string | null {
   const text = [value].flat()[0];

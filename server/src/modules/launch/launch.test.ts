@@ -3,9 +3,9 @@
  * record system and its authorization server: the browser's redirects are followed by hand.
  */
 import type { DocumentReference } from '@medplum/fhirtypes';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consultationSessions, organizations, users } from '../../db/schema.js';
+import { auditEvents, consultationSessions, organizations, users } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { fhirErrors, startFhirTestServer, type FhirTestServer } from '../../test-support/fhir-test-server.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
@@ -92,10 +92,17 @@ describe('launch from the record system (SMART App Launch)', () => {
     const [row] = await t.ctx.db.select().from(consultationSessions).where(eq(consultationSessions.id, active.id));
     expect(row).toMatchObject({ fhirPatientId: 'pat-123', fhirEncounterId: 'enc-9', organizationId: org.id });
 
+    // In the audit log as the clinician's: created by the launch, read when launched again.
+    await t.app.auditLog.flush();
+    const opened = () => t.ctx.db.select().from(auditEvents).where(eq(auditEvents.resourceId, active.id)).orderBy(asc(auditEvents.id));
+    expect((await opened()).map((e) => [e.action, e.resourceType, e.actorUserId])).toEqual([['create', 'consultation_session', ines!.id]]);
+
     // Launched again (the same record system user) for the same patient and encounter: the same consultation.
     fhir.registerLaunch('launch-2', { patient: 'pat-123', encounter: 'enc-9', email: 'Ines.Faria@Hospital.test' });
     expect((await session((await launch(org.id, 'launch-2')).handover)).json().d_user.email).toBe('ines.faria@hospital.test');
     expect((await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/active/status', headers })).json().id).toBe(active.id);
+    await t.app.auditLog.flush();
+    expect((await opened()).filter((e) => e.actorKind === 'user' && e.actorUserId === ines!.id).map((e) => e.action)).toContain('read');
 
     // Its documents go to the record with the patient and the encounter named: no further choice.
     await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${active.id}/transcription`, headers, payload: { transcription: 'Dry cough for three days, no fever.' } });

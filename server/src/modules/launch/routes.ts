@@ -6,6 +6,7 @@ import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { describeErrorSafely } from '../../http/safe-errors.js';
 import { requestLanguage } from '../../http/language.js';
+import { eventFor } from '../../audit/audit-hook.js';
 import { startSession } from '../../http/session-response.js';
 import { beginLaunch, completeLaunch, LaunchError, type LaunchFailure } from './service.js';
 
@@ -67,7 +68,11 @@ export function launchRoutes(app: App, ctx: AppContext) {
     if (query.error !== undefined || !code || !state) return reply.redirect(failed('refused'));
     if (!nonce) return reply.redirect(failed('expired'));
     try {
-      const { token } = await completeLaunch(ctx, { code, state, nonce, language: requestLanguage(request) });
+      const { token, consultationId, created, userId, organizationId } = await completeLaunch(ctx, { code, state, nonce, language: requestLanguage(request) });
+      // The consultation the launch opened is in the audit log as the clinician's (this route is no API call).
+      app.auditLog.record(
+        eventFor(request, { actorUserId: userId, actorOrganizationId: organizationId, action: created ? 'create' : 'read', resourceType: 'consultation_session', resourceId: consultationId, statusCode: 302 }),
+      );
       // The sign-in travels in a cookie only this browser holds, spent once by POST /v1/launch_session.
       return reply.header('set-cookie', [setCookie(NONCE_COOKIE, '', '/launch', 0), setCookie(HANDOVER_COOKIE, token, '/v1/launch_session', 120)]).redirect(`${ctx.config.publicUrl}/launched`);
     } catch (err) {

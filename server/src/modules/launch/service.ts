@@ -125,7 +125,10 @@ type Granted = { access_token?: unknown; patient?: unknown; encounter?: unknown;
 
 /** Step 2: the code for a token, the clinician signed in, the consultation ready. Answers a one-time sign-in token. */
 /** `language`: the browser's, for an account made by this launch. */
-export async function completeLaunch(ctx: AppContext, input: { code: string; state: string; nonce: string; language: Language }): Promise<{ token: string; consultationId: string }> {
+export async function completeLaunch(
+  ctx: AppContext,
+  input: { code: string; state: string; nonce: string; language: Language },
+): Promise<{ token: string; consultationId: string; created: boolean; userId: string; organizationId: string }> {
   // Single use, short-lived, and in the browser that began it: a replayed, late or forwarded return signs nobody in.
   const [launch] = await ctx.db
     .update(smartLaunches)
@@ -167,8 +170,10 @@ export async function completeLaunch(ctx: AppContext, input: { code: string; sta
   // unless it is being recorded: a launch never stops a recording.
   const active = await findActiveSession(ctx.db, user.id);
   let consultationId: string;
+  let created = true;
   if (active && active.fhirPatientId === patient && active.fhirEncounterId === encounter && active.organizationId === launch.organizationId) {
     consultationId = active.id;
+    created = false;
   } else if (active && active.recordingState === 'recording') {
     throw new LaunchError('recording_elsewhere');
   } else {
@@ -177,7 +182,7 @@ export async function completeLaunch(ctx: AppContext, input: { code: string; sta
     consultationId = created.id;
   }
   const { token } = await createOneTimeToken(ctx.db, user.id, 'smart_launch', SIGN_IN_TTL_SECONDS);
-  return { token, consultationId };
+  return { token, consultationId, created, userId: user.id, organizationId: launch.organizationId };
 }
 
 /** `subject`: who the record system says this is, in its own terms (the ID token's `sub`, or fhirUser). */
