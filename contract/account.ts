@@ -40,6 +40,11 @@ export const loginBody = z.object({
   user: z.object({ email, password: z.string().min(1, { error: 'required' }).max(256) }),
 });
 
+/** A launch from the record system named this account: its password links the record system's user to it. */
+export const launchLinkBody = z.object({ password: z.string().min(1, { error: 'required' }).max(256) });
+export const launchLinkEnvelope = z.object({ launch_link: z.object({ email: z.string() }) });
+export type LaunchLink = z.infer<typeof launchLinkEnvelope>['launch_link'];
+
 export const signupBody = z.object({
   user: z.object({
     name,

@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as ChangePasswordRouteImport } from './routes/change-password'
 import { Route as Launch_failedRouteImport } from './routes/launch_failed'
+import { Route as Launch_linkRouteImport } from './routes/launch_link'
 import { Route as LaunchedRouteImport } from './routes/launched'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as LogoutRouteImport } from './routes/logout'
@@ -47,6 +48,11 @@ const ChangePasswordRoute = ChangePasswordRouteImport.update({
 const Launch_failedRoute = Launch_failedRouteImport.update({
   id: '/launch_failed',
   path: '/launch_failed',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const Launch_linkRoute = Launch_linkRouteImport.update({
+  id: '/launch_link',
+  path: '/launch_link',
   getParentRoute: () => rootRouteImport,
 } as any)
 const LaunchedRoute = LaunchedRouteImport.update({
@@ -173,6 +179,7 @@ export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
   '/change-password': typeof ChangePasswordRoute
   '/launch_failed': typeof Launch_failedRoute
+  '/launch_link': typeof Launch_linkRoute
   '/launched': typeof LaunchedRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
@@ -198,6 +205,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/change-password': typeof ChangePasswordRoute
   '/launch_failed': typeof Launch_failedRoute
+  '/launch_link': typeof Launch_linkRoute
   '/launched': typeof LaunchedRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
@@ -226,6 +234,7 @@ export interface FileRoutesById {
   '/_app': typeof AppRouteWithChildren
   '/change-password': typeof ChangePasswordRoute
   '/launch_failed': typeof Launch_failedRoute
+  '/launch_link': typeof Launch_linkRoute
   '/launched': typeof LaunchedRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
@@ -255,6 +264,7 @@ export interface FileRouteTypes {
     | '/'
     | '/change-password'
     | '/launch_failed'
+    | '/launch_link'
     | '/launched'
     | '/login'
     | '/logout'
@@ -280,6 +290,7 @@ export interface FileRouteTypes {
   to:
     | '/change-password'
     | '/launch_failed'
+    | '/launch_link'
     | '/launched'
     | '/login'
     | '/logout'
@@ -307,6 +318,7 @@ export interface FileRouteTypes {
     | '/_app'
     | '/change-password'
     | '/launch_failed'
+    | '/launch_link'
     | '/launched'
     | '/login'
     | '/logout'
@@ -335,6 +347,7 @@ export interface RootRouteChildren {
   AppRoute: typeof AppRouteWithChildren
   ChangePasswordRoute: typeof ChangePasswordRoute
   Launch_failedRoute: typeof Launch_failedRoute
+  Launch_linkRoute: typeof Launch_linkRoute
   LaunchedRoute: typeof LaunchedRoute
   LoginRoute: typeof LoginRoute
   LogoutRoute: typeof LogoutRoute
@@ -369,6 +382,13 @@ declare module '@tanstack/react-router' {
       path: '/launch_failed'
       fullPath: '/launch_failed'
       preLoaderRoute: typeof Launch_failedRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/launch_link': {
+      id: '/launch_link'
+      path: '/launch_link'
+      fullPath: '/launch_link'
+      preLoaderRoute: typeof Launch_linkRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/launched': {
@@ -564,6 +584,7 @@ const rootRouteChildren: RootRouteChildren = {
   AppRoute: AppRouteWithChildren,
   ChangePasswordRoute: ChangePasswordRoute,
   Launch_failedRoute: Launch_failedRoute,
+  Launch_linkRoute: Launch_linkRoute,
   LaunchedRoute: LaunchedRoute,
   LoginRoute: LoginRoute,
   LogoutRoute: LogoutRoute,

@@ -1,4 +1,4 @@
-import type { DUser, Language, MedicalSpeciality } from '../../contract/account';
+import type { DUser, Language, LaunchLink, MedicalSpeciality } from '../../contract/account';
 import { api } from './instance';
 import { call } from './client';
 import { deviceHeaders } from './device-id';
@@ -42,6 +42,9 @@ export const accountApi = {
   autoLogin: (token: string) => call(async () => withSessionToken(await api().post('v1/auto_login/', { json: { token } }))),
   /** The end of a launch from the record system: the sign-in is in a cookie only this browser holds. */
   launchSession: () => call(async () => withSessionToken(await api().post('v1/launch_session'))),
+  /** A launch named an account that existed before: whose it is, and its password to link it (the cookie holds the request). */
+  launchLink: () => call(() => api().get('v1/launch_link').json<{ launch_link: LaunchLink }>()),
+  linkLaunch: (password: string) => call(async () => withSessionToken(await api().post('v1/launch_link', { json: { password }, headers: deviceHeaders() }))),
   signedTokenLogin: (token: string) =>
     call(async () => withSessionToken(await api().post('v1/signed_token_login/', { json: { token } }))),
   medicalSpecialities: () =>

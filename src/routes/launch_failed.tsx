@@ -11,7 +11,6 @@ const REASONS = {
   expired: msg`This launch has expired or was already used. Open the consultation again from the record system.`,
   not_member: msg`Your account belongs to another organization than the one linked to this record system.`,
   no_identity: msg`The record system did not say who you are (no e-mail address), so nobody could be signed in.`,
-  link_required: msg`An account with your e-mail address already exists here. For your safety it is not opened on the record system's word: sign in here with your password.`,
   recording_elsewhere: msg`A consultation is being recorded on your account. Finish or pause it before opening another one from the record system.`,
 } as const;
 type Reason = keyof typeof REASONS;

@@ -61,7 +61,7 @@ test('an admin sets the record system; a finished consultation goes to it as FHI
 
 test('a launch from the record system signs a new clinician in and opens the consultation for the patient on screen', async ({ page, browser }) => {
   test.setTimeout(90_000);
-  const { email } = await signUpNewClinician(page, 'Dr. Paulo Lança');
+  const { email, password } = await signUpNewClinician(page, 'Dr. Paulo Lança');
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('link', { name: 'Organisation' }).click();
   const card = page.getByRole('region', { name: 'Record system (FHIR)' });
@@ -80,7 +80,7 @@ test('a launch from the record system signs a new clinician in and opens the con
   await screenshotBothWidths(page, 'settings-record-system-launch');
 
   fhir.registerLaunchClient('cn-e2e-launch', callback);
-  // A colleague new to the app; an existing account (the admin's) is never opened on the record system's word.
+  // A colleague new to the app; an existing account (the admin's) is opened only with its password, once.
   fhir.registerLaunch('e2e-launch-1', { patient: 'pt-e2e', encounter: 'enc-e2e', email: `new.${Date.now()}@clinic.test`, name: 'Dra. Sara Nova' });
   fhir.registerLaunch('e2e-launch-2', { patient: 'pt-e2e', email });
   // The record system's own window: nobody signed in there yet.
@@ -99,9 +99,38 @@ test('a launch from the record system signs a new clinician in and opens the con
   const second = await browser.newContext();
   const other = await second.newPage();
   await other.goto(`${launchAddress}?iss=${encodeURIComponent(fhir.base)}&launch=e2e-launch-2`);
-  await expect(other).toHaveURL(/\/launch_failed\?reason=link_required$/);
-  await expect(other.getByText('An account with your e-mail address already exists here.', { exact: false })).toBeVisible();
+  await expect(other).toHaveURL(/\/launch_link$/);
+  await expect(other.getByText(email)).toBeVisible();
   await expectNoAxeViolations(other);
-  await screenshotBothWidths(other, 'launch-failed');
+  await screenshotBothWidths(other, 'launch-link');
+  const linkButton = other.getByRole('button', { name: 'Link and open the consultation' });
+  await linkButton.click();
+  await expect(other.getByText('Enter your password')).toBeVisible();
+  await other.getByLabel('Password').fill('not-my-password');
+  await linkButton.click();
+  await expect(other.getByText('Invalid credentials')).toBeVisible();
+  await other.getByLabel('Password').fill(password);
+  await linkButton.click();
+  const goBackThere = other.getByRole('button', { name: 'Go back to it' });
+  const headingThere = other.getByRole('heading', { level: 1, name: 'General consultation' });
+  await expect(goBackThere.or(headingThere)).toBeVisible({ timeout: 20_000 });
   await second.close();
+
+  // Linked: the next launch of the same record system user signs in with no password.
+  fhir.registerLaunch('e2e-launch-3', { patient: 'pt-e2e-2', email });
+  const third = await browser.newContext();
+  const again = await third.newPage();
+  await again.goto(`${launchAddress}?iss=${encodeURIComponent(fhir.base)}&launch=e2e-launch-3`);
+  await expect(again.getByRole('button', { name: 'Go back to it' }).or(again.getByRole('heading', { level: 1, name: 'General consultation' }))).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect(again).not.toHaveURL(/launch_link|launch_failed/);
+
+  // A launch the record system refuses lands on the page that says why.
+  await again.goto(`${launchAddress}?iss=${encodeURIComponent(fhir.base)}&launch=no-such-launch`);
+  await expect(again).toHaveURL(/\/launch_failed\?reason=refused$/);
+  await expect(again.getByText('The record system did not authorize this app.', { exact: false })).toBeVisible();
+  await expectNoAxeViolations(again);
+  await screenshotBothWidths(again, 'launch-failed');
+  await third.close();
 });

@@ -763,3 +763,25 @@ export const recordSystemIdentities = pgTable(
   },
   (t) => [primaryKey({ columns: [t.iss, t.subject] })],
 );
+
+/**
+ * A launch that named an account which existed before the record system's user was linked to it: kept for ten
+ * minutes while the clinician proves the account is theirs with its password (POST /v1/launch_links), then the
+ * link is made and the consultation opened. The token is in an HttpOnly cookie of the launching browser and kept
+ * here as its SHA-256; a few wrong passwords spend the request.
+ */
+export const recordSystemLinkRequests = pgTable('record_system_link_requests', {
+  tokenHash: text('token_hash').primaryKey(),
+  iss: text('iss').notNull(),
+  subject: text('subject').notNull(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  organizationId: uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  fhirPatientId: text('fhir_patient_id'),
+  fhirEncounterId: text('fhir_encounter_id'),
+  attempts: integer('attempts').notNull().default(0),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

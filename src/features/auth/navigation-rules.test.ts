@@ -53,6 +53,8 @@ describe('redirectFor', () => {
     // A launch from the record system signs in whom it names, never over another session
     ['guest on launched', '/launched', {}, guest, null],
     ['user on launched', '/launched', {}, user, '/'],
+    ['guest on launch_link', '/launch_link', {}, guest, null],
+    ['user on launch_link', '/launch_link', {}, user, '/'],
     ['guest on launch_failed', '/launch_failed', {}, guest, null],
     // Authenticated users leave the guest screens for home
     ['user on login', '/login', {}, user, '/'],

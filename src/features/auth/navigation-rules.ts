@@ -10,6 +10,7 @@ export type RouteName =
   | 'autologin'
   | 'integration'
   | 'launched'
+  | 'launch_link'
   | 'launch_failed'
   | 'login'
   | 'signup'
@@ -35,6 +36,7 @@ const ROUTES: [RouteName, RegExp][] = [
   ['autologin', new RegExp(`^/autologin/${SEG}$`)],
   ['integration', new RegExp(`^/integration/${SEG}$`)],
   ['launched', /^\/launched$/],
+  ['launch_link', /^\/launch_link$/],
   ['launch_failed', /^\/launch_failed$/],
   ['login', /^\/login$/],
   ['signup', /^\/signup$/],
@@ -59,8 +61,8 @@ export function routeNameOf(pathname: string): RouteName | undefined {
 }
 
 // A launch from the record system never replaces a session open in this browser (whoever is signed in stays).
-const ALWAYS_ALLOWED: ReadonlySet<RouteName> = new Set(['confirm_email', 'reset_password', 'autologin', 'organization_invitations', 'integration', 'launched', 'launch_failed']);
-const GUEST_ONLY: ReadonlySet<RouteName> = new Set(['login', 'signup', 'reset', 'autologin', 'integration', 'launched']);
+const ALWAYS_ALLOWED: ReadonlySet<RouteName> = new Set(['confirm_email', 'reset_password', 'autologin', 'organization_invitations', 'integration', 'launched', 'launch_link', 'launch_failed']);
+const GUEST_ONLY: ReadonlySet<RouteName> = new Set(['login', 'signup', 'reset', 'autologin', 'integration', 'launched', 'launch_link']);
 const GUEST_ALLOWED: ReadonlySet<RouteName> = new Set(['login', 'signup', 'reset']);
 
 /** The invitation ref that makes /signup reachable. */

@@ -5,7 +5,7 @@
 import type { DocumentReference } from '@medplum/fhirtypes';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, consultationSessions, organizations, users } from '../../db/schema.js';
+import { auditEvents, consultationSessions, loginBackoff, organizations, recordSystemIdentities, users } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { fhirErrors, startFhirTestServer, type FhirTestServer } from '../../test-support/fhir-test-server.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
@@ -56,7 +56,7 @@ async function launch(organizationId: string, launchId: string, iss = fhir.base)
   expect(done.statusCode).toBe(302);
   const cookies = ([] as string[]).concat(done.headers['set-cookie'] ?? []);
   const handover = cookies.find((c) => c.startsWith('cn_launch_session=') && !c.startsWith('cn_launch_session=;'))?.split(';')[0];
-  return { landing: String(done.headers.location), returned, nonce, handover };
+  return { landing: String(done.headers.location), returned, nonce, handover, cookies };
 }
 const failure = (landing: string) => new URL(landing).searchParams.get('reason');
 /** The app's /launched page spends the hand-over cookie for a session. */
@@ -128,13 +128,87 @@ describe('launch from the record system (SMART App Launch)', () => {
     await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
   });
 
+  it('links an account that existed before only with its password, then signs it in from the record system at once', async () => {
+    const org = await organizationWithRecordSystem('Clínica Antiga');
+    fhir.registerLaunchClient(CLIENT, callback());
+    const clinician = await createUser(t, { name: 'Dra. Sofia Reis', organizationId: org.id, organizationRole: 'member' });
+    fhir.registerLaunch('link-1', { patient: 'pat-70', encounter: 'enc-70', email: clinician.email.toUpperCase() });
+    const asked = await launch(org.id, 'link-1');
+    expect(asked.landing).toBe(`${t.ctx.config.publicUrl}/launch_link`);
+    const cookie = asked.cookies.find((c) => c.startsWith('cn_launch_link='))!.split(';')[0]!;
+    const linkWith = (password: string) => t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie }, payload: { password } });
+    expect((await linkWith('wrong')).json().error.code).toBe('invalid_credentials');
+    expect((await t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie }, payload: {} })).statusCode).toBe(400);
+    const linked = await linkWith(clinician.password);
+    expect(linked.statusCode).toBe(200);
+    expect(linked.json().d_user.email).toBe(clinician.email);
+    expect(String(linked.headers['set-cookie'])).toMatch(/cn_launch_link=; Path=\/v1\/launch_link; Max-Age=0/);
+    // Spent: the same cookie links nothing again.
+    expect((await linkWith(clinician.password)).statusCode).toBe(401);
+    const headers = { authorization: String(linked.headers.authorization) };
+    const active = (await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/active/status', headers })).json();
+    const [row] = await t.ctx.db.select().from(consultationSessions).where(eq(consultationSessions.id, active.id));
+    expect(row).toMatchObject({ userId: clinician.id, fhirPatientId: 'pat-70', fhirEncounterId: 'enc-70' });
+    await t.app.auditLog.flush();
+    const events = await t.ctx.db.select().from(auditEvents).where(eq(auditEvents.resourceId, active.id)).orderBy(asc(auditEvents.id));
+    expect(events.map((e) => [e.action, e.actorUserId])).toContainEqual(['create', clinician.id]);
+
+    // From now on the record system's user signs in to that account directly, with no password.
+    fhir.registerLaunch('link-2', { patient: 'pat-70', encounter: 'enc-70', email: clinician.email.toUpperCase() });
+    const again = await launch(org.id, 'link-2');
+    expect(again.landing).toMatch(/\/launched$/);
+    expect((await session(again.handover)).json().d_user.email).toBe(clinician.email);
+    await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
+  });
+
+  it('a link waits for a recording under way; a launch never moves an account to another organization', async () => {
+    const org = await organizationWithRecordSystem('Clínica Ocupada');
+    fhir.registerLaunchClient(CLIENT, callback());
+    const clinician = await createUser(t, { name: 'Dr. Paulo', organizationId: org.id, organizationRole: 'member' });
+    const headers = bearer(await login(t, clinician.email, clinician.password));
+    const started = await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } });
+    expect(started.statusCode).toBeLessThan(300);
+    const busy = started.json().consultation_session.id;
+    await t.ctx.db.update(consultationSessions).set({ recordingState: 'recording' }).where(eq(consultationSessions.id, busy));
+    fhir.registerLaunch('link-busy', { patient: 'pat-71', email: clinician.email });
+    const cookie = (await launch(org.id, 'link-busy')).cookies.find((c) => c.startsWith('cn_launch_link='))!.split(';')[0]!;
+    const linkWith = () => t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie }, payload: { password: clinician.password } });
+    expect((await linkWith()).json().error.code).toBe('recording_elsewhere');
+    expect(await t.ctx.db.select().from(recordSystemIdentities).where(eq(recordSystemIdentities.userId, clinician.id))).toEqual([]);
+    // Paused: the same request goes on.
+    await t.ctx.db.update(consultationSessions).set({ recordingState: 'paused' }).where(eq(consultationSessions.id, busy));
+    expect((await linkWith()).statusCode).toBe(200);
+
+    // Moved to another organization after the launch: the request no longer applies.
+    const other = await createUser(t, { name: 'Dra. Mudou', organizationId: org.id, organizationRole: 'member' });
+    fhir.registerLaunch('link-moved', { patient: 'pat-72', email: other.email });
+    const moved = (await launch(org.id, 'link-moved')).cookies.find((c) => c.startsWith('cn_launch_link='))!.split(';')[0]!;
+    await t.ctx.db.update(users).set({ organizationId: null }).where(eq(users.id, other.id));
+    expect((await t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: moved }, payload: { password: other.password } })).statusCode).toBe(401);
+    await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
+  });
+
   it('never takes over an account that existed before, nor one of another organization, on the record system’s word', async () => {
     const org = await organizationWithRecordSystem('Clínica Segura');
     fhir.registerLaunchClient(CLIENT, callback());
     // The organization's own admin (or anyone whose e-mail the record system writes): not signed in by a launch.
     const admin = await createUser(t, { name: 'Admin', organizationId: org.id, organizationRole: 'admin' });
     fhir.registerLaunch('take-admin', { patient: 'p', email: admin.email });
-    expect(failure((await launch(org.id, 'take-admin')).landing)).toBe('link_required');
+    const asked = await launch(org.id, 'take-admin');
+    expect(asked.landing).toBe(`${t.ctx.config.publicUrl}/launch_link`);
+    expect(asked.handover).toBeUndefined();
+    // Without the account's password the link cookie opens nothing, and a few wrong passwords spend it.
+    const link = asked.cookies.find((c) => c.startsWith('cn_launch_link='))!;
+    expect(link).toMatch(/Path=\/v1\/launch_link; Max-Age=600; HttpOnly; SameSite=Lax/);
+    const cookie = link.split(';')[0]!;
+    expect((await t.app.inject({ method: 'GET', url: '/v1/launch_link', headers: { cookie } })).json()).toEqual({ launch_link: { email: admin.email } });
+    const linkWith = (password: string, c = cookie) => t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: c }, payload: { password } });
+    for (let i = 0; i < 5; i++) expect((await linkWith('not-the-password')).statusCode).toBe(401);
+    expect((await linkWith(admin.password)).json().error.code).toBe('invalid_or_expired_token');
+    expect(await t.ctx.db.select().from(recordSystemIdentities).where(eq(recordSystemIdentities.userId, admin.id))).toEqual([]);
+    await t.ctx.db.delete(loginBackoff);
+    expect((await linkWith(admin.password, 'cn_launch_link=' + 'A'.repeat(43))).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/v1/launch_link', payload: { password: admin.password } })).statusCode).toBe(401);
     const root = await createUser(t, { name: 'Root', organizationId: org.id, organizationRole: 'member', serverAdmin: true });
     fhir.registerLaunch('take-root', { patient: 'p', email: root.email });
     expect(failure((await launch(org.id, 'take-root')).landing)).toBe('not_member');

@@ -1,17 +1,21 @@
-import { userEnvelope } from '../../../../contract/account.js';
+import { launchLinkBody, launchLinkEnvelope, userEnvelope } from '../../../../contract/account.js';
 import { apiErrorSchema } from '../../../../contract/errors.js';
 import { consumeOneTimeToken } from '../../auth/one-time-tokens.js';
 import { findUserById } from '../../auth/users.js';
+import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { describeErrorSafely } from '../../http/safe-errors.js';
 import { requestLanguage } from '../../http/language.js';
 import { eventFor } from '../../audit/audit-hook.js';
 import { startSession } from '../../http/session-response.js';
-import { beginLaunch, completeLaunch, LaunchError, type LaunchFailure } from './service.js';
+import { loginSourceOf } from '../../auth/login-limiter.js';
+import { beginLaunch, completeLaunch, findLinkRequest, LaunchError, LinkError, linkAccount, type LaunchFailure, type Opened } from './service.js';
 
 const NONCE_COOKIE = 'cn_launch';
 const HANDOVER_COOKIE = 'cn_launch_session';
+const LINK_COOKIE = 'cn_launch_link';
+const LINK_PATH = '/v1/launch_link';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One cookie's value from the request's Cookie header. */
@@ -68,17 +72,79 @@ export function launchRoutes(app: App, ctx: AppContext) {
     if (query.error !== undefined || !code || !state) return reply.redirect(failed('refused'));
     if (!nonce) return reply.redirect(failed('expired'));
     try {
-      const { token, consultationId, created, userId, organizationId } = await completeLaunch(ctx, { code, state, nonce, language: requestLanguage(request) });
-      // The consultation the launch opened is in the audit log as the clinician's (this route is no API call).
-      app.auditLog.record(
-        eventFor(request, { actorUserId: userId, actorOrganizationId: organizationId, action: created ? 'create' : 'read', resourceType: 'consultation_session', resourceId: consultationId, statusCode: 302 }),
-      );
+      const done = await completeLaunch(ctx, { code, state, nonce, language: requestLanguage(request) });
+      if (done.kind === 'link_required') {
+        // An account that existed before: its password, on the app's page, makes the link (POST /v1/launch_link).
+        return reply
+          .header('set-cookie', [setCookie(NONCE_COOKIE, '', '/launch', 0), setCookie(LINK_COOKIE, done.linkToken, LINK_PATH, 600)])
+          .redirect(`${ctx.config.publicUrl}/launch_link`);
+      }
+      recordOpened(request, done, 302);
       // The sign-in travels in a cookie only this browser holds, spent once by POST /v1/launch_session.
-      return reply.header('set-cookie', [setCookie(NONCE_COOKIE, '', '/launch', 0), setCookie(HANDOVER_COOKIE, token, '/v1/launch_session', 120)]).redirect(`${ctx.config.publicUrl}/launched`);
+      return reply.header('set-cookie', [setCookie(NONCE_COOKIE, '', '/launch', 0), setCookie(HANDOVER_COOKIE, done.token, '/v1/launch_session', 120)]).redirect(`${ctx.config.publicUrl}/launched`);
     } catch (err) {
       return reply.redirect(failed(reasonOf(err)));
     }
   });
+
+  /** The consultation a launch opened is in the audit log as the clinician's (these routes are no patient-data API calls). */
+  const recordOpened = (request: FastifyRequest, opened: Opened, statusCode: number) =>
+    app.auditLog.record(
+      eventFor(request, {
+        actorUserId: opened.userId,
+        actorOrganizationId: opened.organizationId,
+        action: opened.created ? 'create' : 'read',
+        resourceType: 'consultation_session',
+        resourceId: opened.consultationId,
+        statusCode,
+      }),
+    );
+
+  const expiredLink = () => new DomainError(401, 'invalid_or_expired_token', 'This link is invalid or has expired');
+
+  // The page that asks for the password shows whose account the launch named (the record system wrote it).
+  app.get(LINK_PATH, { config: limited, schema: { response: { 200: launchLinkEnvelope, 401: apiErrorSchema } } }, async (request) => {
+    const token = cookie(request.headers.cookie, LINK_COOKIE);
+    const found = token && /^[A-Za-z0-9_-]{43}$/.test(token) ? await findLinkRequest(ctx, token) : undefined;
+    if (!found) throw expiredLink();
+    return { launch_link: { email: found.email } };
+  });
+
+  app.post(
+    LINK_PATH,
+    {
+      config: { rateLimit: { max: ctx.config.loginRateLimitPerMinute, timeWindow: 60_000 } },
+      schema: { body: launchLinkBody, response: { 200: userEnvelope, 400: apiErrorSchema, 401: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema } },
+    },
+    async (request, reply) => {
+      const token = cookie(request.headers.cookie, LINK_COOKIE);
+      if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) throw expiredLink();
+      let opened: Opened;
+      try {
+        opened = await linkAccount(ctx, { token, password: request.body.password, source: loginSourceOf(request) });
+      } catch (err) {
+        if (!(err instanceof LinkError)) throw err;
+        if (err.reason === 'expired') {
+          reply.header('set-cookie', setCookie(LINK_COOKIE, '', LINK_PATH, 0));
+          throw expiredLink();
+        }
+        if (err.reason === 'wrong_password') throw new DomainError(401, 'invalid_credentials', 'Invalid credentials');
+        if (err.reason === 'paused') {
+          reply.header('retry-after', String(err.retryAfterSeconds));
+          throw new DomainError(429, 'too_many_requests', `Too many failed sign-ins to this account; try again in ${Math.ceil(err.retryAfterSeconds / 60)} min`);
+        }
+        if (err.reason === 'recording_elsewhere')
+          throw new DomainError(409, 'recording_elsewhere', 'A consultation is being recorded on this account; pause or finish it first');
+        throw new DomainError(409, 'conflict', 'This record system user is already linked to another account');
+      }
+      reply.header('set-cookie', setCookie(LINK_COOKIE, '', LINK_PATH, 0));
+      recordOpened(request, opened, 200);
+      const user = await findUserById(ctx.db, opened.userId);
+      if (!user) throw expiredLink();
+      const { d_user } = await startSession(ctx, reply, user);
+      return { d_user };
+    },
+  );
 
   app.post(
     '/v1/launch_session',

@@ -12,18 +12,19 @@
  * Who signs in: the record system's user (its `sub`, or fhirUser) linked to one account here. A clinician new to
  * the app gets an account in that organization, linked at once. An account that existed before is never taken
  * over on the record system's word (the ID token is unsigned as far as this server checks, and whoever runs the
- * record system writes its e-mail): such a launch stops with `link_required`. Server admins are never signed in
- * from a record system.
+ * record system writes its e-mail): such a launch becomes a link request, and the link is made only once the
+ * clinician enters that account's password (linkAccount). Server admins are never signed in from a record system.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import type { Language } from '../../../../contract/constants.js';
 import { fetch } from 'undici';
+import type { LoginSource } from '../../auth/login-limiter.js';
 import { createOneTimeToken, sha256 } from '../../auth/one-time-tokens.js';
-import { hashPassword } from '../../auth/passwords.js';
-import { findUserByEmail, type UserRow } from '../../auth/users.js';
-import { consultationSessions, organizationFhirEndpoints, recordSystemIdentities, smartLaunches, users } from '../../db/schema.js';
+import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { findUserByEmail, findUserById, type UserRow } from '../../auth/users.js';
+import { consultationSessions, organizationFhirEndpoints, recordSystemIdentities, recordSystemLinkRequests, smartLaunches, users } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { checkOutboundUrl, guardedDispatcher } from '../../http/outbound-guard.js';
 import { readAnswer, type Answer } from '../consultation_sessions/fhir-push.js';
@@ -32,7 +33,7 @@ import { findActiveSession } from '../consultation_sessions/repository.js';
 import { open, seal } from '../organizations/fhir_endpoint/service.js';
 
 /** Why a launch did not sign the clinician in; the page they land on says it in their language. */
-export type LaunchFailure = 'unknown_record_system' | 'record_system_unreachable' | 'refused' | 'expired' | 'not_member' | 'no_identity' | 'link_required' | 'recording_elsewhere';
+export type LaunchFailure = 'unknown_record_system' | 'record_system_unreachable' | 'refused' | 'expired' | 'not_member' | 'no_identity' | 'recording_elsewhere';
 export class LaunchError extends Error {
   constructor(readonly reason: LaunchFailure) {
     super(reason);
@@ -40,6 +41,9 @@ export class LaunchError extends Error {
 }
 
 const LAUNCH_TTL_MS = 10 * 60_000;
+const LINK_TTL_MS = 10 * 60_000;
+/** Wrong passwords a link request survives; the account's sign-in back-off counts them as well. */
+const LINK_ATTEMPTS = 5;
 const SIGN_IN_TTL_SECONDS = 120;
 const REQUEST_TIMEOUT_MS = 15_000;
 /** A FHIR id: letters, digits, '-' and '.', at most 64. */
@@ -123,12 +127,18 @@ export async function beginLaunch(ctx: AppContext, input: { organizationId: stri
 
 type Granted = { access_token?: unknown; patient?: unknown; encounter?: unknown; id_token?: unknown };
 
-/** Step 2: the code for a token, the clinician signed in, the consultation ready. Answers a one-time sign-in token. */
-/** `language`: the browser's, for an account made by this launch. */
+/** The consultation a launch opened, and for whom. */
+export type Opened = { consultationId: string; created: boolean; userId: string; organizationId: string };
+
+/**
+ * Step 2: the code for a token, the clinician signed in, the consultation ready. Or, when the record system's user
+ * names an account that existed before, a link request the clinician confirms with its password.
+ * `language`: the browser's, for an account made by this launch.
+ */
 export async function completeLaunch(
   ctx: AppContext,
   input: { code: string; state: string; nonce: string; language: Language },
-): Promise<{ token: string; consultationId: string; created: boolean; userId: string; organizationId: string }> {
+): Promise<({ kind: 'signed_in'; token: string } & Opened) | { kind: 'link_required'; linkToken: string }> {
   // Single use, short-lived, and in the browser that began it: a replayed, late or forwarded return signs nobody in.
   const [launch] = await ctx.db
     .update(smartLaunches)
@@ -163,15 +173,37 @@ export async function completeLaunch(
 
   const who = await clinicianOf(ctx, launch.iss, granted.access_token, granted.id_token);
   if (!who) throw new LaunchError('no_identity');
-  const user = await signInUser(ctx, launch.organizationId, launch.iss, who, input.language);
+  const found = await signInUser(ctx, launch.organizationId, launch.iss, who, input.language);
+  if ('linkTo' in found) {
+    const linkToken = base64url(randomBytes(32));
+    await ctx.db.delete(recordSystemLinkRequests).where(lt(recordSystemLinkRequests.expiresAt, new Date()));
+    await ctx.db.insert(recordSystemLinkRequests).values({
+      tokenHash: sha256(linkToken),
+      iss: launch.iss,
+      subject: who.subject,
+      userId: found.linkTo.id,
+      organizationId: launch.organizationId,
+      fhirPatientId: patient,
+      fhirEncounterId: encounter,
+      expiresAt: new Date(Date.now() + LINK_TTL_MS),
+    });
+    return { kind: 'link_required', linkToken };
+  }
+  const opened = await openConsultation(ctx, found.user, launch.organizationId, patient, encounter);
+  const { token } = await createOneTimeToken(ctx.db, found.user.id, 'smart_launch', SIGN_IN_TTL_SECONDS);
+  return { kind: 'signed_in', token, ...opened };
+}
 
-  // The consultation with this patient, reopened if it is the one under way; otherwise a new one (one under way
-  // with another patient is finished, its recording and transcript kept, as a new start from the app does),
-  // unless it is being recorded: a launch never stops a recording.
+/**
+ * The consultation with this patient, reopened if it is the one under way; otherwise a new one (one under way
+ * with another patient is finished, its recording and transcript kept, as a new start from the app does), unless
+ * it is being recorded: a launch never stops a recording.
+ */
+async function openConsultation(ctx: AppContext, user: UserRow, organizationId: string, patient: string | null, encounter: string | null): Promise<Opened> {
   const active = await findActiveSession(ctx.db, user.id);
   let consultationId: string;
   let created = true;
-  if (active && active.fhirPatientId === patient && active.fhirEncounterId === encounter && active.organizationId === launch.organizationId) {
+  if (active && active.fhirPatientId === patient && active.fhirEncounterId === encounter && active.organizationId === organizationId) {
     consultationId = active.id;
     created = false;
   } else if (active && active.recordingState === 'recording') {
@@ -181,8 +213,77 @@ export async function completeLaunch(
     await ctx.db.update(consultationSessions).set({ fhirPatientId: patient, fhirEncounterId: encounter }).where(eq(consultationSessions.id, created.id));
     consultationId = created.id;
   }
-  const { token } = await createOneTimeToken(ctx.db, user.id, 'smart_launch', SIGN_IN_TTL_SECONDS);
-  return { token, consultationId, created, userId: user.id, organizationId: launch.organizationId };
+  return { consultationId, created, userId: user.id, organizationId };
+}
+
+/** Why a link request was not carried out; the route answers each with its own status. */
+export class LinkError extends Error {
+  constructor(
+    readonly reason: 'expired' | 'wrong_password' | 'paused' | 'recording_elsewhere' | 'taken',
+    readonly retryAfterSeconds = 0,
+  ) {
+    super(reason);
+  }
+}
+
+/** The live link request behind a token (for the page that asks for the password: whose account it is). */
+export async function findLinkRequest(ctx: AppContext, token: string) {
+  const [request] = await ctx.db
+    .select({ request: recordSystemLinkRequests, email: users.email })
+    .from(recordSystemLinkRequests)
+    .innerJoin(users, eq(users.id, recordSystemLinkRequests.userId))
+    .where(and(eq(recordSystemLinkRequests.tokenHash, sha256(token)), gt(recordSystemLinkRequests.expiresAt, new Date()), lt(recordSystemLinkRequests.attempts, LINK_ATTEMPTS)));
+  return request;
+}
+
+/**
+ * Step 3, only for an account that existed before: its password proves it is the clinician's, and then the
+ * record system's user is linked to it (later launches sign in at once) and the consultation is opened. Every
+ * attempt is counted twice before the password is checked: against this request (a few, then it is spent) and
+ * against the account's sign-in back-off, so this is no way round the limits of the sign-in form.
+ */
+export async function linkAccount(ctx: AppContext, input: { token: string; password: string; source: LoginSource }): Promise<Opened> {
+  const [request] = await ctx.db
+    .update(recordSystemLinkRequests)
+    .set({ attempts: sql`${recordSystemLinkRequests.attempts} + 1` })
+    .where(and(eq(recordSystemLinkRequests.tokenHash, sha256(input.token)), gt(recordSystemLinkRequests.expiresAt, new Date()), lt(recordSystemLinkRequests.attempts, LINK_ATTEMPTS)))
+    .returning();
+  if (!request) throw new LinkError('expired');
+  const user = await findUserById(ctx.db, request.userId);
+  // Moved to another organization or made a server admin meanwhile: the launch no longer applies to it.
+  if (!user || user.organizationId !== request.organizationId || user.serverAdmin) throw new LinkError('expired');
+  const trust = await ctx.loginLimiter.trustOf(user.id, input.source);
+  const attempt = await ctx.loginLimiter.reserveAttempt(user.email, trust);
+  if (!attempt.allowed) throw new LinkError('paused', attempt.retryAfterSeconds);
+  if (!(await verifyPassword(user.passwordHash, input.password))) throw new LinkError('wrong_password');
+  await ctx.loginLimiter.recordSuccess(user.email, user.id, trust, input.source);
+
+  // A recording under way is never stopped: the request stays for when it is paused or finished.
+  const active = await findActiveSession(ctx.db, user.id);
+  const reopens = active?.fhirPatientId === request.fhirPatientId && active?.fhirEncounterId === request.fhirEncounterId && active?.organizationId === request.organizationId;
+  if (active && !reopens && active.recordingState === 'recording') throw new LinkError('recording_elsewhere');
+
+  const spent = await ctx.db.delete(recordSystemLinkRequests).where(eq(recordSystemLinkRequests.tokenHash, request.tokenHash)).returning();
+  if (spent.length === 0) throw new LinkError('expired');
+  const [identity] = await ctx.db
+    .insert(recordSystemIdentities)
+    .values({ iss: request.iss, subject: request.subject, userId: user.id, organizationId: request.organizationId })
+    .onConflictDoNothing()
+    .returning();
+  if (!identity) {
+    // Linked meanwhile (a second request for the same record system user): fine if to this account, never moved.
+    const [existing] = await ctx.db
+      .select()
+      .from(recordSystemIdentities)
+      .where(and(eq(recordSystemIdentities.iss, request.iss), eq(recordSystemIdentities.subject, request.subject)));
+    if (existing?.userId !== user.id) throw new LinkError('taken');
+  }
+  try {
+    return await openConsultation(ctx, user, request.organizationId, request.fhirPatientId, request.fhirEncounterId);
+  } catch (err) {
+    if (err instanceof LaunchError && err.reason === 'recording_elsewhere') throw new LinkError('recording_elsewhere');
+    throw err;
+  }
 }
 
 /** `subject`: who the record system says this is, in its own terms (the ID token's `sub`, or fhirUser). */
@@ -223,7 +324,7 @@ async function clinicianOf(ctx: AppContext, iss: string, accessToken: string, id
 /** A name as the record system wrote it, without control or direction-changing characters, bounded. */
 const cleanName = (name: string) => name.replace(/[\p{Cc}\p{Cf}]/gu, '').trim().slice(0, 200);
 
-async function signInUser(ctx: AppContext, organizationId: string, iss: string, who: Clinician, language: Language): Promise<UserRow> {
+async function signInUser(ctx: AppContext, organizationId: string, iss: string, who: Clinician, language: Language): Promise<{ user: UserRow } | { linkTo: UserRow }> {
   const [linked] = await ctx.db
     .select({ user: users })
     .from(recordSystemIdentities)
@@ -231,12 +332,15 @@ async function signInUser(ctx: AppContext, organizationId: string, iss: string, 
     .where(and(eq(recordSystemIdentities.iss, iss), eq(recordSystemIdentities.subject, who.subject)));
   if (linked) {
     if (linked.user.organizationId !== organizationId || linked.user.serverAdmin) throw new LaunchError('not_member');
-    return linked.user;
+    return { user: linked.user };
   }
   if (!who.email || !/^[^\s@]{1,64}@[^\s@]{1,255}$/.test(who.email)) throw new LaunchError('no_identity');
   const known = await findUserByEmail(ctx.db, who.email);
-  // An account that existed before: not on the record system's word (see above).
-  if (known) throw new LaunchError(known.organizationId === organizationId && !known.serverAdmin ? 'link_required' : 'not_member');
+  // An account that existed before: not on the record system's word, only with its password (see above).
+  if (known) {
+    if (known.organizationId !== organizationId || known.serverAdmin) throw new LaunchError('not_member');
+    return { linkTo: known };
+  }
   // New to this app: a member of the organization whose record system vouches for them, linked to that record
   // system's user. No password anyone knows and the address not confirmed: they sign in from the record system,
   // or prove the address with "forgot password".
@@ -254,5 +358,5 @@ async function signInUser(ctx: AppContext, organizationId: string, iss: string, 
   });
   // Two launches for a new clinician at once: the other one made the account.
   if (!created) throw new LaunchError('expired');
-  return created;
+  return { user: created };
 }
