@@ -58,6 +58,12 @@ async function launch(organizationId: string, launchId: string, iss = fhir.base)
   const handover = cookies.find((c) => c.startsWith('cn_launch_session=') && !c.startsWith('cn_launch_session=;'))?.split(';')[0];
   return { landing: String(done.headers.location), returned, nonce, handover, cookies };
 }
+/** The link request's cookie a launch left for an account that existed before. */
+const linkCookieOf = (launched: { cookies?: string[] }) => {
+  const cookie = launched.cookies?.find((c) => c.startsWith('cn_launch_link='));
+  if (!cookie) throw new Error('no link request');
+  return cookie;
+};
 const failure = (landing: string) => new URL(landing).searchParams.get('reason');
 /** The app's /launched page spends the hand-over cookie for a session. */
 const session = (handover: string | undefined) => t.app.inject({ method: 'POST', url: '/v1/launch_session', headers: handover ? { cookie: handover } : {} });
@@ -135,7 +141,7 @@ describe('launch from the record system (SMART App Launch)', () => {
     fhir.registerLaunch('link-1', { patient: 'pat-70', encounter: 'enc-70', email: clinician.email.toUpperCase() });
     const asked = await launch(org.id, 'link-1');
     expect(asked.landing).toBe(`${t.ctx.config.publicUrl}/launch_link`);
-    const cookie = asked.cookies.find((c) => c.startsWith('cn_launch_link='))!.split(';')[0]!;
+    const cookie = linkCookieOf(asked).split(';')[0]!;
     const linkWith = (password: string) => t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie }, payload: { password } });
     expect((await linkWith('wrong')).json().error.code).toBe('invalid_credentials');
     expect((await t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie }, payload: {} })).statusCode).toBe(400);
@@ -171,7 +177,7 @@ describe('launch from the record system (SMART App Launch)', () => {
     const busy = started.json().consultation_session.id;
     await t.ctx.db.update(consultationSessions).set({ recordingState: 'recording' }).where(eq(consultationSessions.id, busy));
     fhir.registerLaunch('link-busy', { patient: 'pat-71', email: clinician.email });
-    const cookie = (await launch(org.id, 'link-busy')).cookies.find((c) => c.startsWith('cn_launch_link='))!.split(';')[0]!;
+    const cookie = linkCookieOf(await launch(org.id, 'link-busy')).split(';')[0]!;
     const linkWith = () => t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie }, payload: { password: clinician.password } });
     expect((await linkWith()).json().error.code).toBe('recording_elsewhere');
     expect(await t.ctx.db.select().from(recordSystemIdentities).where(eq(recordSystemIdentities.userId, clinician.id))).toEqual([]);
@@ -182,7 +188,7 @@ describe('launch from the record system (SMART App Launch)', () => {
     // Moved to another organization after the launch: the request no longer applies.
     const other = await createUser(t, { name: 'Dra. Mudou', organizationId: org.id, organizationRole: 'member' });
     fhir.registerLaunch('link-moved', { patient: 'pat-72', email: other.email });
-    const moved = (await launch(org.id, 'link-moved')).cookies.find((c) => c.startsWith('cn_launch_link='))!.split(';')[0]!;
+    const moved = linkCookieOf(await launch(org.id, 'link-moved')).split(';')[0]!;
     await t.ctx.db.update(users).set({ organizationId: null }).where(eq(users.id, other.id));
     expect((await t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: moved }, payload: { password: other.password } })).statusCode).toBe(401);
     await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
@@ -198,7 +204,7 @@ describe('launch from the record system (SMART App Launch)', () => {
     expect(asked.landing).toBe(`${t.ctx.config.publicUrl}/launch_link`);
     expect(asked.handover).toBeUndefined();
     // Without the account's password the link cookie opens nothing, and a few wrong passwords spend it.
-    const link = asked.cookies.find((c) => c.startsWith('cn_launch_link='))!;
+    const link = linkCookieOf(asked);
     expect(link).toMatch(/Path=\/v1\/launch_link; Max-Age=600; HttpOnly; SameSite=Lax/);
     const cookie = link.split(';')[0]!;
     expect((await t.app.inject({ method: 'GET', url: '/v1/launch_link', headers: { cookie } })).json()).toEqual({ launch_link: { email: admin.email } });
