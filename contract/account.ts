@@ -42,7 +42,16 @@ export const loginBody = z.object({
 
 /** A launch from the record system named this account: its password links the record system's user to it. */
 export const launchLinkBody = z.object({ password: z.string().min(1, { error: 'required' }).max(256) });
-export const launchLinkEnvelope = z.object({ launch_link: z.object({ email: z.string() }) });
+export const launchLinkEnvelope = z.object({
+  launch_link: z.object({
+    email: z.string(),
+    /** The record system (its FHIR address) and its name for the user to be linked. */
+    record_system: z.string(),
+    record_system_user: z.string(),
+    /** An organization's admin enters the password at every launch, linked or not. */
+    again: z.boolean(),
+  }),
+});
 export type LaunchLink = z.infer<typeof launchLinkEnvelope>['launch_link'];
 
 export const signupBody = z.object({

@@ -55,7 +55,7 @@ export const Route = createFileRoute('/launch_link')({
     }
 
     return (
-      <AuthLayout title={<Trans>Link your record system user to your account</Trans>}>
+      <AuthLayout title={link?.again ? <Trans>Confirm it is you</Trans> : <Trans>Link your record system user to your account</Trans>}>
         {gone !== undefined ? (
           <>
             <Alert tone="error">{describeFailure(i18n, gone)}</Alert>
@@ -72,11 +72,33 @@ export const Route = createFileRoute('/launch_link')({
           </p>
         ) : (
           <form onSubmit={submit} noValidate>
-            <p>
-              <Trans>
-                The record system opened this consultation for <strong>{link.email}</strong>, which already has an account here. For your
-                safety, enter that account's password once to link them; from then on the record system signs you in directly.
-              </Trans>
+            {link.again ? (
+              <p>
+                <Trans>
+                  The record system opened this consultation for <strong>{link.email}</strong>. This account administers its organization, so
+                  its password is asked at every launch from the record system.
+                </Trans>
+              </p>
+            ) : (
+              <p>
+                <Trans>
+                  The record system opened this consultation for <strong>{link.email}</strong>, which already has an account here. For your
+                  safety, enter that account's password once to link them; from then on the record system signs you in directly.
+                </Trans>
+              </p>
+            )}
+            <dl className="facts">
+              <dt>
+                <Trans>Record system</Trans>
+              </dt>
+              <dd>{new URL(link.record_system).host}</dd>
+              <dt>
+                <Trans>Its user</Trans>
+              </dt>
+              <dd>{link.record_system_user}</dd>
+            </dl>
+            <p className="muted">
+              <Trans>If this is not you, do not enter the password: close this window.</Trans>
             </p>
             {failure && <Alert tone="error">{failure}</Alert>}
             {/* The e-mail travels with the password so that password managers offer the right entry. */}
@@ -91,7 +113,7 @@ export const Route = createFileRoute('/launch_link')({
               error={missing ? t`Enter your password` : undefined}
             />
             <Button type="submit" block busy={busy}>
-              <Trans>Link and open the consultation</Trans>
+              {link.again ? <Trans>Open the consultation</Trans> : <Trans>Link and open the consultation</Trans>}
             </Button>
             <div className="auth-links">
               <Link to="/reset">

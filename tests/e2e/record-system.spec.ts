@@ -18,7 +18,7 @@ test('an admin sets the record system; a finished consultation goes to it as FHI
   test.setTimeout(90_000);
   await signUpNewClinician(page, 'Dra. Marta Leal');
   await page.getByRole('link', { name: 'Settings' }).click();
-  await page.getByRole('link', { name: 'Organisation' }).click();
+  await page.getByRole('link', { name: 'Organization' }).click();
   const card = page.getByRole('region', { name: 'Record system (FHIR)' });
   await card.getByLabel('FHIR base address').fill(fhir.base);
   await card.getByLabel('Sign-in').selectOption({ label: 'Access token' });
@@ -63,7 +63,7 @@ test('a launch from the record system signs a new clinician in and opens the con
   test.setTimeout(90_000);
   const { email, password } = await signUpNewClinician(page, 'Dr. Paulo Lança');
   await page.getByRole('link', { name: 'Settings' }).click();
-  await page.getByRole('link', { name: 'Organisation' }).click();
+  await page.getByRole('link', { name: 'Organization' }).click();
   const card = page.getByRole('region', { name: 'Record system (FHIR)' });
   await card.getByLabel('FHIR base address').fill(fhir.base);
   await card.getByLabel('Sign-in').selectOption({ label: 'Access token' });
@@ -80,8 +80,9 @@ test('a launch from the record system signs a new clinician in and opens the con
   await screenshotBothWidths(page, 'settings-record-system-launch');
 
   fhir.registerLaunchClient('cn-e2e-launch', callback);
-  // A colleague new to the app; an existing account (the admin's) is opened only with its password, once.
-  fhir.registerLaunch('e2e-launch-1', { patient: 'pt-e2e', encounter: 'enc-e2e', email: `new.${Date.now()}@clinic.test`, name: 'Dra. Sara Nova' });
+  // A colleague new to the app; an existing account (here the organization's admin) only with its password.
+  const newcomer = `new.${Date.now()}@clinic.test`;
+  fhir.registerLaunch('e2e-launch-1', { patient: 'pt-e2e', encounter: 'enc-e2e', email: newcomer, name: 'Dra. Sara Nova' });
   fhir.registerLaunch('e2e-launch-2', { patient: 'pt-e2e', email });
   // The record system's own window: nobody signed in there yet.
   const ehr = await browser.newContext();
@@ -100,10 +101,12 @@ test('a launch from the record system signs a new clinician in and opens the con
   const other = await second.newPage();
   await other.goto(`${launchAddress}?iss=${encodeURIComponent(fhir.base)}&launch=e2e-launch-2`);
   await expect(other).toHaveURL(/\/launch_link$/);
-  await expect(other.getByText(email)).toBeVisible();
+  await expect(other.locator('strong', { hasText: email })).toBeVisible();
+  // An admin's account: its password at every launch, and the record system's user shown before it is typed.
+  await expect(other.getByText('This account administers its organization', { exact: false })).toBeVisible();
   await expectNoAxeViolations(other);
   await screenshotBothWidths(other, 'launch-link');
-  const linkButton = other.getByRole('button', { name: 'Link and open the consultation' });
+  const linkButton = other.getByRole('button', { name: 'Open the consultation' });
   await linkButton.click();
   await expect(other.getByText('Enter your password')).toBeVisible();
   await other.getByLabel('Password').fill('not-my-password');
@@ -116,8 +119,8 @@ test('a launch from the record system signs a new clinician in and opens the con
   await expect(goBackThere.or(headingThere)).toBeVisible({ timeout: 20_000 });
   await second.close();
 
-  // Linked: the next launch of the same record system user signs in with no password.
-  fhir.registerLaunch('e2e-launch-3', { patient: 'pt-e2e-2', email });
+  // A member's record system user, linked at the first launch: the next launch signs in with no password.
+  fhir.registerLaunch('e2e-launch-3', { patient: 'pt-e2e-2', email: newcomer });
   const third = await browser.newContext();
   const again = await third.newPage();
   await again.goto(`${launchAddress}?iss=${encodeURIComponent(fhir.base)}&launch=e2e-launch-3`);

@@ -765,15 +765,17 @@ export const recordSystemIdentities = pgTable(
 );
 
 /**
- * A launch that named an account which existed before the record system's user was linked to it: kept for ten
- * minutes while the clinician proves the account is theirs with its password (POST /v1/launch_links), then the
- * link is made and the consultation opened. The token is in an HttpOnly cookie of the launching browser and kept
+ * A launch that named an account which existed before the record system's user was linked to it (or an admin's
+ * account, at every launch): kept for ten minutes while the clinician proves the account is theirs with its
+ * password (POST /v1/launch_link), then the link is made and the consultation opened. The token is in an HttpOnly cookie of the launching browser and kept
  * here as its SHA-256; a few wrong passwords spend the request.
  */
 export const recordSystemLinkRequests = pgTable('record_system_link_requests', {
   tokenHash: text('token_hash').primaryKey(),
   iss: text('iss').notNull(),
   subject: text('subject').notNull(),
+  /** The record system's name for its user, shown beside the account so the clinician sees who is being linked. */
+  subjectName: text('subject_name'),
   userId: uuid('user_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),

@@ -60,4 +60,48 @@ const invitation: Record<Language, (organization: string, link: string, days: nu
   }),
 };
 
-export const mailTemplates = { confirmEmail, resetPassword, invitation };
+/** A record system's user was linked to the account (its password was entered on a launch): said at once, so a link nobody meant is seen. */
+const recordSystemLinked: Record<Language, (name: string, recordSystem: string, link: string) => Rendered> = {
+  pt: (name, rs, link) => ({
+    subject: 'A sua conta foi associada a um processo clínico',
+    text: `Olá ${name},
+
+A palavra-passe da sua conta foi introduzida para a associar ao utilizador de um processo clínico (${rs}). A partir de agora, esse processo clínico inicia a sua sessão diretamente.
+
+Se não foi o próprio, redefina já a sua palavra-passe (isso desfaz a associação):
+${link}
+`,
+  }),
+  en: (name, rs, link) => ({
+    subject: 'Your account was linked to a record system',
+    text: `Hello ${name},
+
+Your account's password was entered to link it to a user of a record system (${rs}). From now on that record system signs you in directly.
+
+If this was not you, reset your password now (that removes the link):
+${link}
+`,
+  }),
+  de: (name, rs, link) => ({
+    subject: 'Ihr Konto wurde mit einem Aktensystem verknüpft',
+    text: `Hallo ${name},
+
+Das Passwort Ihres Kontos wurde eingegeben, um es mit einem Benutzer eines Aktensystems (${rs}) zu verknüpfen. Ab jetzt meldet dieses Aktensystem Sie direkt an.
+
+Wenn Sie das nicht waren, setzen Sie Ihr Passwort jetzt zurück (das hebt die Verknüpfung auf):
+${link}
+`,
+  }),
+  es: (name, rs, link) => ({
+    subject: 'Su cuenta se ha vinculado a una historia clínica',
+    text: `Hola ${name}:
+
+Se introdujo la contraseña de su cuenta para vincularla a un usuario de una historia clínica (${rs}). A partir de ahora, esa historia clínica inicia su sesión directamente.
+
+Si no fue usted, restablezca ya su contraseña (eso deshace el vínculo):
+${link}
+`,
+  }),
+};
+
+export const mailTemplates = { confirmEmail, resetPassword, invitation, recordSystemLinked };

@@ -2,6 +2,7 @@ CREATE TABLE "record_system_link_requests" (
 	"token_hash" text PRIMARY KEY NOT NULL,
 	"iss" text NOT NULL,
 	"subject" text NOT NULL,
+	"subject_name" text,
 	"user_id" uuid NOT NULL,
 	"organization_id" uuid NOT NULL,
 	"fhir_patient_id" text,

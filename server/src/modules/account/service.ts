@@ -6,7 +6,7 @@ import type { AccountUpdate } from '../../../../contract/account.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { revokeOutstandingTokens } from '../../auth/one-time-tokens.js';
 import type { UserRow } from '../../auth/users.js';
-import { consultationSessions, customDocumentRequests, medicalSpecialities, researchSpaces, users } from '../../db/schema.js';
+import { consultationSessions, customDocumentRequests, medicalSpecialities, recordSystemIdentities, researchSpaces, users } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 
@@ -56,6 +56,8 @@ export async function updateAccount(ctx: AppContext, user: UserRow, sessionId: s
   if (passwordHash) {
     await ctx.sessions.revokeAllFor(user.id, sessionId);
     await revokeOutstandingTokens(ctx.db, user.id, 'reset_password');
+    // So do links to record systems made with the old password: a launch asks for the new one.
+    await ctx.db.delete(recordSystemIdentities).where(eq(recordSystemIdentities.userId, user.id));
   }
   return updated!;
 }

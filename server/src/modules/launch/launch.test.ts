@@ -3,9 +3,9 @@
  * record system and its authorization server: the browser's redirects are followed by hand.
  */
 import type { DocumentReference } from '@medplum/fhirtypes';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, consultationSessions, loginBackoff, organizations, recordSystemIdentities, users } from '../../db/schema.js';
+import { auditEvents, consultationSessions, loginBackoff, organizationFhirEndpoints, organizations, recordSystemIdentities, users } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { fhirErrors, startFhirTestServer, type FhirTestServer } from '../../test-support/fhir-test-server.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
@@ -14,7 +14,7 @@ import { until } from '../../test-support/until.js';
 let t: TestApp;
 let fhir: FhirTestServer;
 beforeAll(async () => {
-  t = await createTestApp({ FHIR_ALLOW_PRIVATE_NETWORKS: 'true', LOGIN_RATE_LIMIT_PER_MINUTE: '100' });
+  t = await createTestApp({ FHIR_ALLOW_PRIVATE_NETWORKS: 'true', LOGIN_RATE_LIMIT_PER_MINUTE: '100', LOGIN_FAILURES_PER_EMAIL: '5' });
   fhir = await startFhirTestServer();
 }, 30_000);
 afterAll(async () => {
@@ -159,11 +159,23 @@ describe('launch from the record system (SMART App Launch)', () => {
     const events = await t.ctx.db.select().from(auditEvents).where(eq(auditEvents.resourceId, active.id)).orderBy(asc(auditEvents.id));
     expect(events.map((e) => [e.action, e.actorUserId])).toContainEqual(['create', clinician.id]);
 
+    // The link is told to the account's owner, and is in the access log.
+    expect(t.mails.at(-1)).toMatchObject({ to: clinician.email, subject: 'Your account was linked to a record system' });
+    expect(t.mails.at(-1)!.text).toContain(new URL(fhir.base).host);
+    const accountEvents = await t.ctx.db.select().from(auditEvents).where(and(eq(auditEvents.resourceType, 'account'), eq(auditEvents.resourceId, clinician.id)));
+    expect(accountEvents.map((e) => [e.action, e.actorUserId, e.outcome])).toContainEqual(['update', clinician.id, 'success']);
+
     // From now on the record system's user signs in to that account directly, with no password.
     fhir.registerLaunch('link-2', { patient: 'pat-70', encounter: 'enc-70', email: clinician.email.toUpperCase() });
     const again = await launch(org.id, 'link-2');
     expect(again.landing).toMatch(/\/launched$/);
     expect((await session(again.handover)).json().d_user.email).toBe(clinician.email);
+
+    // A new password undoes the link: whoever knew the old one loses the way in it gave.
+    const changed = await t.app.inject({ method: 'PUT', url: '/v1/account', headers, payload: { user: { current_password: clinician.password, password: 'a-new-secret-1' } } });
+    expect(changed.statusCode).toBe(200);
+    fhir.registerLaunch('link-3', { patient: 'pat-70', encounter: 'enc-70', email: clinician.email.toUpperCase() });
+    expect((await launch(org.id, 'link-3')).landing).toMatch(/\/launch_link$/);
     await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
   });
 
@@ -190,7 +202,25 @@ describe('launch from the record system (SMART App Launch)', () => {
     fhir.registerLaunch('link-moved', { patient: 'pat-72', email: other.email });
     const moved = linkCookieOf(await launch(org.id, 'link-moved')).split(';')[0]!;
     await t.ctx.db.update(users).set({ organizationId: null }).where(eq(users.id, other.id));
-    expect((await t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: moved }, payload: { password: other.password } })).statusCode).toBe(401);
+    const refused = await t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: moved }, payload: { password: other.password } });
+    expect(refused.json().error.code).toBe('invalid_or_expired_token');
+    // Made a server admin after the launch: the same.
+    const third = await createUser(t, { name: 'Dr. Promovido', organizationId: org.id, organizationRole: 'member' });
+    fhir.registerLaunch('link-promoted', { patient: 'pat-73', email: third.email });
+    const promoted = linkCookieOf(await launch(org.id, 'link-promoted')).split(';')[0]!;
+    await t.ctx.db.update(users).set({ serverAdmin: true }).where(eq(users.id, third.id));
+    expect((await t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: promoted }, payload: { password: third.password } })).json().error.code).toBe(
+      'invalid_or_expired_token',
+    );
+    // Launches turned off by the admin after the launch began: the request no longer applies.
+    const fourth = await createUser(t, { name: 'Dra. Quarta', organizationId: org.id, organizationRole: 'member' });
+    fhir.registerLaunch('link-off', { patient: 'pat-74', email: fourth.email });
+    const off = linkCookieOf(await launch(org.id, 'link-off')).split(';')[0]!;
+    await t.ctx.db.update(organizationFhirEndpoints).set({ launchClientId: null }).where(eq(organizationFhirEndpoints.organizationId, org.id));
+    expect((await t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: off }, payload: { password: fourth.password } })).json().error.code).toBe(
+      'invalid_or_expired_token',
+    );
+    for (const u of [other, third, fourth]) expect(await t.ctx.db.select().from(recordSystemIdentities).where(eq(recordSystemIdentities.userId, u.id))).toEqual([]);
     await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
   });
 
@@ -199,20 +229,42 @@ describe('launch from the record system (SMART App Launch)', () => {
     fhir.registerLaunchClient(CLIENT, callback());
     // The organization's own admin (or anyone whose e-mail the record system writes): not signed in by a launch.
     const admin = await createUser(t, { name: 'Admin', organizationId: org.id, organizationRole: 'admin' });
-    fhir.registerLaunch('take-admin', { patient: 'p', email: admin.email });
+    fhir.registerLaunch('take-admin', { patient: 'p', email: admin.email, name: 'Someone Else' });
     const asked = await launch(org.id, 'take-admin');
     expect(asked.landing).toBe(`${t.ctx.config.publicUrl}/launch_link`);
     expect(asked.handover).toBeUndefined();
-    // Without the account's password the link cookie opens nothing, and a few wrong passwords spend it.
+    // Without the account's password the link cookie opens nothing; ten guesses at once get exactly five tries.
     const link = linkCookieOf(asked);
     expect(link).toMatch(/Path=\/v1\/launch_link; Max-Age=600; HttpOnly; SameSite=Lax/);
     const cookie = link.split(';')[0]!;
-    expect((await t.app.inject({ method: 'GET', url: '/v1/launch_link', headers: { cookie } })).json()).toEqual({ launch_link: { email: admin.email } });
+    // The page shows whose account, and which record system user would be let in.
+    expect((await t.app.inject({ method: 'GET', url: '/v1/launch_link', headers: { cookie } })).json()).toEqual({
+      launch_link: { email: admin.email, record_system: fhir.base, record_system_user: 'Someone Else', again: true },
+    });
     const linkWith = (password: string, c = cookie) => t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: c }, payload: { password } });
-    for (let i = 0; i < 5; i++) expect((await linkWith('not-the-password')).statusCode).toBe(401);
+    const guesses = await Promise.all(Array.from({ length: 10 }, () => linkWith('not-the-password')));
+    const codes = guesses.map((g) => g.json().error.code);
+    expect(codes.filter((c) => c === 'invalid_credentials')).toHaveLength(5);
+    expect(codes.filter((c) => c === 'invalid_or_expired_token')).toHaveLength(5);
     expect((await linkWith(admin.password)).json().error.code).toBe('invalid_or_expired_token');
     expect(await t.ctx.db.select().from(recordSystemIdentities).where(eq(recordSystemIdentities.userId, admin.id))).toEqual([]);
+    // The guesses counted against the account's sign-in back-off too: its own password form pauses now.
+    expect((await t.app.inject({ method: 'POST', url: '/v1/login', payload: { user: { email: admin.email, password: admin.password } } })).statusCode).toBe(429);
+    // While paused, the right password on a new request is refused unchecked, links nothing, and costs the request nothing.
+    fhir.registerLaunch('take-admin-2', { patient: 'p', email: admin.email });
+    const paused = linkCookieOf(await launch(org.id, 'take-admin-2')).split(';')[0]!;
+    for (let i = 0; i < 6; i++) expect((await linkWith(admin.password, paused)).statusCode).toBe(429);
+    expect(await t.ctx.db.select().from(recordSystemIdentities).where(eq(recordSystemIdentities.userId, admin.id))).toEqual([]);
     await t.ctx.db.delete(loginBackoff);
+    // Each wrong password is in the organization's access log against the account.
+    await t.app.auditLog.flush();
+    const tries = await t.ctx.db.select().from(auditEvents).where(and(eq(auditEvents.resourceType, 'account'), eq(auditEvents.resourceId, admin.id)));
+    expect(tries.filter((e) => e.outcome === 'failure' && e.actorKind === 'anonymous')).toHaveLength(5);
+    // Pause over: the admin links, and is still asked at the next launch (an admin account is never opened on the token's word).
+    const opened = await linkWith(admin.password, paused);
+    expect(opened.statusCode).toBe(200);
+    fhir.registerLaunch('take-admin-3', { patient: 'p', email: admin.email });
+    expect((await launch(org.id, 'take-admin-3')).landing).toMatch(/\/launch_link$/);
     expect((await linkWith(admin.password, 'cn_launch_link=' + 'A'.repeat(43))).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: '/v1/launch_link', payload: { password: admin.password } })).statusCode).toBe(401);
     const root = await createUser(t, { name: 'Root', organizationId: org.id, organizationRole: 'member', serverAdmin: true });
@@ -267,5 +319,20 @@ describe('launch from the record system (SMART App Launch)', () => {
     }
     await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
     await t.ctx.db.delete(organizations).where(eq(organizations.id, linked.id));
+  });
+});
+
+describe('launch cookies over https', () => {
+  it('are __Host- cookies, so neither a sibling subdomain nor a plain-http answer can plant one', async () => {
+    const secure = await createTestApp({ PUBLIC_URL: 'https://notes.clinic.test' });
+    try {
+      const back = await secure.app.inject({ method: 'GET', url: '/launch/callback?code=c&state=s' });
+      expect(String(back.headers['set-cookie'])).toMatch(/^__Host-cn_launch=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax; Secure$/);
+      // A cookie without the prefix (which anyone on the network could set) is not read.
+      const planted = await secure.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: `cn_launch_link=${'A'.repeat(43)}` }, payload: { password: 'x' } });
+      expect(planted.json().error.code).toBe('invalid_or_expired_token');
+    } finally {
+      await secure.close();
+    }
   });
 });

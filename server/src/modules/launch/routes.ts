@@ -7,14 +7,13 @@ import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { describeErrorSafely } from '../../http/safe-errors.js';
 import { requestLanguage } from '../../http/language.js';
+import { mailTemplates } from '../../mail/templates.js';
+import type { Language } from '../../../../contract/account.js';
 import { eventFor } from '../../audit/audit-hook.js';
 import { startSession } from '../../http/session-response.js';
 import { loginSourceOf } from '../../auth/login-limiter.js';
 import { beginLaunch, completeLaunch, findLinkRequest, LaunchError, LinkError, linkAccount, type LaunchFailure, type Opened } from './service.js';
 
-const NONCE_COOKIE = 'cn_launch';
-const HANDOVER_COOKIE = 'cn_launch_session';
-const LINK_COOKIE = 'cn_launch_link';
 const LINK_PATH = '/v1/launch_link';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -35,9 +34,15 @@ const one = (value: unknown, max: number) => (typeof value === 'string' && value
  * A launch that cannot go on lands on the app's page that says why (/launch_failed?reason=…).
  */
 export function launchRoutes(app: App, ctx: AppContext) {
-  const secure = ctx.config.publicUrl.startsWith('https:') ? '; Secure' : '';
+  const https = ctx.config.publicUrl.startsWith('https:');
+  // Over https the cookies are __Host- cookies (Secure, Path=/, this host only): neither a sibling subdomain nor a
+  // plain-http answer on the network can plant one (say, an attacker's own link request in a clinician's browser).
+  const NONCE_COOKIE = https ? '__Host-cn_launch' : 'cn_launch';
+  const HANDOVER_COOKIE = https ? '__Host-cn_launch_session' : 'cn_launch_session';
+  const LINK_COOKIE = https ? '__Host-cn_launch_link' : 'cn_launch_link';
   // Lax: sent when the record system's authorization server sends the browser back (a top-level GET).
-  const setCookie = (name: string, value: string, path: string, maxAge: number) => `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
+  const setCookie = (name: string, value: string, path: string, maxAge: number) =>
+    https ? `${name}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax; Secure` : `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax`;
   const failed = (reason: LaunchFailure) => `${ctx.config.publicUrl}/launch_failed?reason=${reason}`;
   const reasonOf = (err: unknown): LaunchFailure => {
     if (err instanceof LaunchError) return err.reason;
@@ -107,7 +112,7 @@ export function launchRoutes(app: App, ctx: AppContext) {
     const token = cookie(request.headers.cookie, LINK_COOKIE);
     const found = token && /^[A-Za-z0-9_-]{43}$/.test(token) ? await findLinkRequest(ctx, token) : undefined;
     if (!found) throw expiredLink();
-    return { launch_link: { email: found.email } };
+    return { launch_link: { email: found.email, record_system: found.request.iss, record_system_user: found.request.subjectName ?? found.request.subject, again: found.admin } };
   });
 
   app.post(
@@ -119,7 +124,7 @@ export function launchRoutes(app: App, ctx: AppContext) {
     async (request, reply) => {
       const token = cookie(request.headers.cookie, LINK_COOKIE);
       if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) throw expiredLink();
-      let opened: Opened;
+      let opened: Opened & { linked: boolean; iss: string };
       try {
         opened = await linkAccount(ctx, { token, password: request.body.password, source: loginSourceOf(request) });
       } catch (err) {
@@ -128,7 +133,16 @@ export function launchRoutes(app: App, ctx: AppContext) {
           reply.header('set-cookie', setCookie(LINK_COOKIE, '', LINK_PATH, 0));
           throw expiredLink();
         }
-        if (err.reason === 'wrong_password') throw new DomainError(401, 'invalid_credentials', 'Invalid credentials');
+        if (err.reason === 'wrong_password') {
+          // A wrong password for an account is in its organization's access log, as the attempt on that account.
+          const who = err.user!;
+          app.auditLog.record({
+            ...eventFor(request, { actorUserId: null, actorOrganizationId: who.organizationId, action: 'update', resourceType: 'account', resourceId: who.id, statusCode: 401 }),
+            actorKind: 'anonymous',
+            outcome: 'failure',
+          });
+          throw new DomainError(401, 'invalid_credentials', 'Invalid credentials');
+        }
         if (err.reason === 'paused') {
           reply.header('retry-after', String(err.retryAfterSeconds));
           throw new DomainError(429, 'too_many_requests', `Too many failed sign-ins to this account; try again in ${Math.ceil(err.retryAfterSeconds / 60)} min`);
@@ -137,10 +151,18 @@ export function launchRoutes(app: App, ctx: AppContext) {
           throw new DomainError(409, 'recording_elsewhere', 'A consultation is being recorded on this account; pause or finish it first');
         throw new DomainError(409, 'conflict', 'This record system user is already linked to another account');
       }
-      reply.header('set-cookie', setCookie(LINK_COOKIE, '', LINK_PATH, 0));
-      recordOpened(request, opened, 200);
       const user = await findUserById(ctx.db, opened.userId);
       if (!user) throw expiredLink();
+      if (opened.linked) {
+        // The link is a new way into the account: in the access log, and told to the account's owner at once.
+        app.auditLog.record(
+          eventFor(request, { actorUserId: user.id, actorOrganizationId: opened.organizationId, action: 'update', resourceType: 'account', resourceId: user.id, statusCode: 200 }),
+        );
+        const mail = mailTemplates.recordSystemLinked[user.language as Language](user.name, new URL(opened.iss).host, `${ctx.config.publicUrl}/reset`);
+        await ctx.mailer.send({ to: user.email, ...mail }).catch((e: unknown) => app.log.warn({ err: describeErrorSafely(e) }, 'the mail about a record system link was not sent'));
+      }
+      reply.header('set-cookie', setCookie(LINK_COOKIE, '', LINK_PATH, 0));
+      recordOpened(request, opened, 200);
       const { d_user } = await startSession(ctx, reply, user);
       return { d_user };
     },

@@ -13,7 +13,8 @@
  * the app gets an account in that organization, linked at once. An account that existed before is never taken
  * over on the record system's word (the ID token is unsigned as far as this server checks, and whoever runs the
  * record system writes its e-mail): such a launch becomes a link request, and the link is made only once the
- * clinician enters that account's password (linkAccount). Server admins are never signed in from a record system.
+ * clinician enters that account's password (linkAccount). An organization's admin enters it at every launch.
+ * Server admins are never signed in from a record system.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
@@ -181,6 +182,7 @@ export async function completeLaunch(
       tokenHash: sha256(linkToken),
       iss: launch.iss,
       subject: who.subject,
+      subjectName: who.name || null,
       userId: found.linkTo.id,
       organizationId: launch.organizationId,
       fhirPatientId: patient,
@@ -221,6 +223,8 @@ export class LinkError extends Error {
   constructor(
     readonly reason: 'expired' | 'wrong_password' | 'paused' | 'recording_elsewhere' | 'taken',
     readonly retryAfterSeconds = 0,
+    /** Whose password was wrong, for the audit log. */
+    readonly user?: UserRow,
   ) {
     super(reason);
   }
@@ -229,7 +233,7 @@ export class LinkError extends Error {
 /** The live link request behind a token (for the page that asks for the password: whose account it is). */
 export async function findLinkRequest(ctx: AppContext, token: string) {
   const [request] = await ctx.db
-    .select({ request: recordSystemLinkRequests, email: users.email })
+    .select({ request: recordSystemLinkRequests, email: users.email, admin: sql<boolean>`${users.organizationRole} = 'admin'` })
     .from(recordSystemLinkRequests)
     .innerJoin(users, eq(users.id, recordSystemLinkRequests.userId))
     .where(and(eq(recordSystemLinkRequests.tokenHash, sha256(token)), gt(recordSystemLinkRequests.expiresAt, new Date()), lt(recordSystemLinkRequests.attempts, LINK_ATTEMPTS)));
@@ -237,50 +241,73 @@ export async function findLinkRequest(ctx: AppContext, token: string) {
 }
 
 /**
- * Step 3, only for an account that existed before: its password proves it is the clinician's, and then the
- * record system's user is linked to it (later launches sign in at once) and the consultation is opened. Every
- * attempt is counted twice before the password is checked: against this request (a few, then it is spent) and
- * against the account's sign-in back-off, so this is no way round the limits of the sign-in form.
+ * Step 3, for an account that existed before (and at every launch for an organization's admin): its password proves
+ * it is the clinician's, and then the record system's user is linked to it (later launches of a member sign in at
+ * once) and the consultation is opened. Every attempt is counted twice before the password is checked: against this
+ * request (five wrong passwords spend it) and against the account's sign-in back-off, so this is no way round the
+ * limits of the sign-in form. An attempt that never reached the password check (a pause, a recording under way) is
+ * given back to the request.
  */
-export async function linkAccount(ctx: AppContext, input: { token: string; password: string; source: LoginSource }): Promise<Opened> {
+export async function linkAccount(ctx: AppContext, input: { token: string; password: string; source: LoginSource }): Promise<Opened & { linked: boolean; iss: string }> {
+  const tokenHash = sha256(input.token);
   const [request] = await ctx.db
     .update(recordSystemLinkRequests)
     .set({ attempts: sql`${recordSystemLinkRequests.attempts} + 1` })
-    .where(and(eq(recordSystemLinkRequests.tokenHash, sha256(input.token)), gt(recordSystemLinkRequests.expiresAt, new Date()), lt(recordSystemLinkRequests.attempts, LINK_ATTEMPTS)))
+    .where(and(eq(recordSystemLinkRequests.tokenHash, tokenHash), gt(recordSystemLinkRequests.expiresAt, new Date()), lt(recordSystemLinkRequests.attempts, LINK_ATTEMPTS)))
     .returning();
   if (!request) throw new LinkError('expired');
+  const giveBack = () =>
+    ctx.db
+      .update(recordSystemLinkRequests)
+      .set({ attempts: sql`greatest(${recordSystemLinkRequests.attempts} - 1, 0)` })
+      .where(eq(recordSystemLinkRequests.tokenHash, tokenHash));
   const user = await findUserById(ctx.db, request.userId);
   // Moved to another organization or made a server admin meanwhile: the launch no longer applies to it.
   if (!user || user.organizationId !== request.organizationId || user.serverAdmin) throw new LinkError('expired');
+  // Launches turned off, or another record system entered, since this launch began.
+  const [endpoint] = await ctx.db.select().from(organizationFhirEndpoints).where(eq(organizationFhirEndpoints.organizationId, request.organizationId));
+  if (!endpoint?.launchClientId || endpoint.baseUrl !== request.iss) throw new LinkError('expired');
+
   const trust = await ctx.loginLimiter.trustOf(user.id, input.source);
   const attempt = await ctx.loginLimiter.reserveAttempt(user.email, trust);
-  if (!attempt.allowed) throw new LinkError('paused', attempt.retryAfterSeconds);
-  if (!(await verifyPassword(user.passwordHash, input.password))) throw new LinkError('wrong_password');
+  if (!attempt.allowed) {
+    await giveBack();
+    throw new LinkError('paused', attempt.retryAfterSeconds);
+  }
+  if (!(await verifyPassword(user.passwordHash, input.password))) throw new LinkError('wrong_password', 0, user);
   await ctx.loginLimiter.recordSuccess(user.email, user.id, trust, input.source);
 
-  // A recording under way is never stopped: the request stays for when it is paused or finished.
-  const active = await findActiveSession(ctx.db, user.id);
-  const reopens = active?.fhirPatientId === request.fhirPatientId && active?.fhirEncounterId === request.fhirEncounterId && active?.organizationId === request.organizationId;
-  if (active && !reopens && active.recordingState === 'recording') throw new LinkError('recording_elsewhere');
-
-  const spent = await ctx.db.delete(recordSystemLinkRequests).where(eq(recordSystemLinkRequests.tokenHash, request.tokenHash)).returning();
-  if (spent.length === 0) throw new LinkError('expired');
-  const [identity] = await ctx.db
-    .insert(recordSystemIdentities)
-    .values({ iss: request.iss, subject: request.subject, userId: user.id, organizationId: request.organizationId })
-    .onConflictDoNothing()
-    .returning();
-  if (!identity) {
-    // Linked meanwhile (a second request for the same record system user): fine if to this account, never moved.
-    const [existing] = await ctx.db
+  // Spent and linked together, and only while no recording of another consultation is under way (a launch never
+  // stops one; the request then stays for when it is paused or finished).
+  const result = await ctx.db.transaction(async (tx) => {
+    const active = await findActiveSession(tx as unknown as typeof ctx.db, user.id);
+    const reopens = active?.fhirPatientId === request.fhirPatientId && active?.fhirEncounterId === request.fhirEncounterId && active?.organizationId === request.organizationId;
+    if (active && !reopens && active.recordingState === 'recording') return 'recording' as const;
+    const spent = await tx.delete(recordSystemLinkRequests).where(eq(recordSystemLinkRequests.tokenHash, tokenHash)).returning();
+    if (spent.length === 0) return 'spent' as const;
+    const [identity] = await tx
+      .insert(recordSystemIdentities)
+      .values({ iss: request.iss, subject: request.subject, userId: user.id, organizationId: request.organizationId })
+      .onConflictDoNothing()
+      .returning();
+    if (identity) return 'linked' as const;
+    // Linked before (an admin asked again, or a second request): fine if to this account, never moved.
+    const [existing] = await tx
       .select()
       .from(recordSystemIdentities)
       .where(and(eq(recordSystemIdentities.iss, request.iss), eq(recordSystemIdentities.subject, request.subject)));
-    if (existing?.userId !== user.id) throw new LinkError('taken');
+    return existing?.userId === user.id ? ('already' as const) : ('taken' as const);
+  });
+  if (result === 'recording') {
+    await giveBack();
+    throw new LinkError('recording_elsewhere');
   }
+  if (result === 'spent') throw new LinkError('expired');
+  if (result === 'taken') throw new LinkError('taken');
   try {
-    return await openConsultation(ctx, user, request.organizationId, request.fhirPatientId, request.fhirEncounterId);
+    return { ...(await openConsultation(ctx, user, request.organizationId, request.fhirPatientId, request.fhirEncounterId)), linked: result === 'linked', iss: request.iss };
   } catch (err) {
+    // A recording began in the instant since the check: the link stands, and the next launch signs in at once.
     if (err instanceof LaunchError && err.reason === 'recording_elsewhere') throw new LinkError('recording_elsewhere');
     throw err;
   }
@@ -332,6 +359,9 @@ async function signInUser(ctx: AppContext, organizationId: string, iss: string, 
     .where(and(eq(recordSystemIdentities.iss, iss), eq(recordSystemIdentities.subject, who.subject)));
   if (linked) {
     if (linked.user.organizationId !== organizationId || linked.user.serverAdmin) throw new LaunchError('not_member');
+    // An organization's admin is asked for the password at every launch: the ID token is not verified, so whoever
+    // controls the record system's answers must not reach an admin account on its word alone.
+    if (linked.user.organizationRole === 'admin') return { linkTo: linked.user };
     return { user: linked.user };
   }
   if (!who.email || !/^[^\s@]{1,64}@[^\s@]{1,255}$/.test(who.email)) throw new LaunchError('no_identity');

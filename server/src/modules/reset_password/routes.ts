@@ -6,7 +6,7 @@ import { hashPassword } from '../../auth/passwords.js';
 import { findUserByEmail } from '../../auth/users.js';
 import type { Language } from '../../../../contract/account.js';
 import type { Database } from '../../db/client.js';
-import { users } from '../../db/schema.js';
+import { recordSystemIdentities, users } from '../../db/schema.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { mailTemplates } from '../../mail/templates.js';
@@ -62,6 +62,8 @@ export function resetPasswordRoutes(app: App, ctx: AppContext) {
           .set({ passwordHash, forcePasswordChange: false, emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, now())`, updatedAt: new Date() })
           .where(eq(users.id, userId))
           .returning({ id: users.id, email: users.email });
+        // Links to record systems made with the old password go with it: a launch asks for the new one.
+        await db.delete(recordSystemIdentities).where(eq(recordSystemIdentities.userId, userId));
         return updated;
       });
       if (!user) throw new DomainError(400, 'invalid_or_expired_token', 'This link is invalid or has expired');
