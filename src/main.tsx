@@ -1,3 +1,4 @@
+import './ui/fonts.css';
 import './ui/theme.css';
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';

@@ -29,7 +29,7 @@ test('an admin invites colleagues, promotes one and leaves; a member cannot see 
   test.setTimeout(120_000);
   await signUpNewClinician(page, 'Dra. Ana Prata');
   await page.getByRole('link', { name: 'Settings' }).click();
-  await page.getByRole('link', { name: 'Organisation' }).click();
+  await page.getByRole('link', { name: 'Organization' }).click();
   const invite = page.getByLabel('E-mail addresses to invite, one per line');
   const rita = uniqueEmail('rita');
   const joao = uniqueEmail('joao');
@@ -53,7 +53,7 @@ test('an admin invites colleagues, promotes one and leaves; a member cannot see 
   await expect(page.getByRole('table')).toContainText('Dra. Ana Prata');
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'settings-access-log');
-  await page.getByRole('link', { name: 'Organisation' }).click();
+  await page.getByRole('link', { name: 'Organization' }).click();
 
   const ritaJoins = await joinThroughMail(browser, rita, 'Dra. Rita Sousa');
   const joaoJoins = await joinThroughMail(browser, joao, 'Dr. João Melo');
@@ -63,18 +63,18 @@ test('an admin invites colleagues, promotes one and leaves; a member cannot see 
   await expect(invitations.filter({ hasText: 'Accepted' })).toHaveCount(3);
 
   // The only admin cannot leave; after promoting Rita, Ana can.
-  await page.getByRole('button', { name: 'Leave the organisation' }).click();
+  await page.getByRole('button', { name: 'Leave the organization' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Leave' }).click();
   await expect(page.getByText("You can't leave the organization (only admin)")).toBeVisible();
   await page.getByLabel('Role of Dra. Rita Sousa').selectOption('admin');
   await expect(page.getByLabel('Role of Dra. Rita Sousa')).toHaveValue('admin');
-  await page.getByRole('button', { name: 'Leave the organisation' }).click();
+  await page.getByRole('button', { name: 'Leave the organization' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Leave' }).click();
-  await expect(page.getByText('You are not part of an organisation.', { exact: false })).toBeVisible();
+  await expect(page.getByText('You are not part of an organization.', { exact: false })).toBeVisible();
 
   // João is a member: Rita's history is not his to see; his own is.
   await joaoJoins.page.goto(`/settings/history/${ritaJoins.id}`);
-  await expect(joaoJoins.page.getByText("Only administrators of your organisation can see another member's history.")).toBeVisible();
+  await expect(joaoJoins.page.getByText("Only administrators of your organization can see another member's history.")).toBeVisible();
   await joaoJoins.page.goto('/settings/history');
   await expect(joaoJoins.page.getByRole('heading', { name: 'Your history' })).toBeVisible();
   // Rita, now the admin, can see João's.

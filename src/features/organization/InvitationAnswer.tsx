@@ -69,7 +69,7 @@ export function InvitationAnswer({ token }: { token: string }) {
           <Trans>You joined {organization}.</Trans>
         </Alert>
         <Button block onClick={() => void navigate({ to: '/settings/{-$section}', params: { section: 'organisation' } })}>
-          <Trans>See your organisation</Trans>
+          <Trans>See your organization</Trans>
         </Button>
       </>
     );
@@ -94,7 +94,7 @@ export function InvitationAnswer({ token }: { token: string }) {
     <>
       <p>
         <Trans>
-          You are invited to join <strong>{organization}</strong> with the address {invitation.email}. Members share the organisation's credits.
+          You are invited to join <strong>{organization}</strong> with the address {invitation.email}. Members share the organization's credits.
         </Trans>
       </p>
       {error && <Alert tone="error">{error}</Alert>}

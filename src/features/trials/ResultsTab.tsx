@@ -222,7 +222,7 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
               onChange={(e) => setFilter(e.target.value as Filter)}
             />
             <div className="table-scroll">
-              <table className="data-table">
+              <table className="data-table" data-stack="narrow">
                 <thead>
                   <tr>
                     <th scope="col">
@@ -247,16 +247,16 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
                 <tbody>
                   {results.filter(shown).map((r) => (
                     <tr key={r.id} data-testid="result">
-                      <td>{r.patient_label}</td>
-                      <td>
+                      <td data-label={t`Patient`}>{r.patient_label}</td>
+                      <td data-label={t`Pre-evaluation`}>
                         <span className="badge" data-result={r.pre_evaluation}>
                           {i18n._(preEvaluationLabel[r.pre_evaluation])}
                         </span>
                       </td>
-                      <td>
+                      <td data-label={t`Criteria met`}>
                         {r.criteria_met}/{r.criteria_total}
                       </td>
-                      <td>
+                      <td data-label={t`Result`}>
                         <select
                           className="inline-select"
                           aria-label={t`Result for ${r.patient_label}`}

@@ -183,7 +183,7 @@ describe('the access log in settings', () => {
   it('tells members it is for administrators, without asking the server', async () => {
     signIn('member');
     mount();
-    expect(await screen.findByText('Only administrators of an organisation can see its access log.')).toBeTruthy();
+    expect(await screen.findByText('Only administrators of an organization can see its access log.')).toBeTruthy();
     expect(auditEventsApi.list).not.toHaveBeenCalled();
   });
 });

@@ -127,7 +127,7 @@ export function AuditLogSection() {
           <Trans>Access log</Trans>
         </h2>
         <p className="muted">
-          <Trans>Only administrators of an organisation can see its access log.</Trans>
+          <Trans>Only administrators of an organization can see its access log.</Trans>
         </p>
       </section>
     );
@@ -181,7 +181,7 @@ export function AuditLogSection() {
       </h2>
       <p className="muted">
         <Trans>
-          Who opened, changed, exported or deleted which patient record in your organisation, when and from where, refused attempts included. The log keeps
+          Who opened, changed, exported or deleted which patient record in your organization, when and from where, refused attempts included. The log keeps
           record ids only, never what the records say, and cannot be changed.
         </Trans>
       </p>
@@ -237,7 +237,7 @@ export function AuditLogSection() {
       {page && page.events.length > 0 && (
         // Scrolls sideways on narrow screens: focusable so it can be scrolled with the keyboard, named by its caption.
         <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
-          <table className="data-table">
+          <table className="data-table" data-stack="narrow">
             <caption id={captionId} className="visually-hidden">
               {t`Access log, newest first, page ${cursors.length}`}
             </caption>
@@ -254,10 +254,10 @@ export function AuditLogSection() {
             <tbody>
               {page.events.map((e) => (
                 <tr key={e.id} data-testid="audit-event">
-                  <td>{i18n.date(e.occurred_at, { dateStyle: 'medium', timeStyle: 'medium' })}</td>
-                  <td>{who(e)}</td>
-                  <td>{i18n._(actionLabels[e.action])}</td>
-                  <td>
+                  <td data-label={t`When`}>{i18n.date(e.occurred_at, { dateStyle: 'medium', timeStyle: 'medium' })}</td>
+                  <td data-label={t`Who`}>{who(e)}</td>
+                  <td data-label={t`Action`}>{i18n._(actionLabels[e.action])}</td>
+                  <td data-label={t`Record`}>
                     {i18n._(resourceLabels[e.resource_type])}
                     {e.resource_id && (
                       <>
@@ -271,12 +271,12 @@ export function AuditLogSection() {
                       </div>
                     ))}
                   </td>
-                  <td>
+                  <td data-label={t`Outcome`}>
                     <span className="badge" data-status={outcomeStatus(e)}>
                       {outcome(e)}
                     </span>
                   </td>
-                  <td>
+                  <td data-label={t`Origin`}>
                     {e.client_address ?? '—'}
                     {e.user_agent && <div className="muted">{e.user_agent}</div>}
                   </td>

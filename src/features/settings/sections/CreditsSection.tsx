@@ -36,7 +36,7 @@ export function CreditsSection() {
         <Trans>{balance} credits available</Trans>
       </p>
       <p className="muted">
-        {credits.shared_with_organization ? <Trans>These credits are shared by every member of your organisation.</Trans> : <Trans>These credits are yours.</Trans>}{' '}
+        {credits.shared_with_organization ? <Trans>These credits are shared by every member of your organization.</Trans> : <Trans>These credits are yours.</Trans>}{' '}
         <Trans>Each document written by AI and each patient screened by AI uses one credit; work done without AI is free.</Trans>
       </p>
       <Alert tone="info">
@@ -53,7 +53,7 @@ export function CreditsSection() {
         </p>
       ) : (
         <div className="table-scroll">
-          <table className="data-table">
+          <table className="data-table" data-stack="narrow">
             <caption className="visually-hidden">{t`Usage`}</caption>
             <thead>
               <tr>
@@ -66,10 +66,10 @@ export function CreditsSection() {
             <tbody>
               {credits.ledger.map((row) => (
                 <tr key={row.id}>
-                  <td>{i18n.date(row.created_at, { dateStyle: 'medium', timeStyle: 'short' })}</td>
-                  <td>{row.user_name ?? t`Support`}</td>
-                  <td>{row.note ?? (reasons[row.reason] ? i18n._(reasons[row.reason]!) : row.reason)}</td>
-                  <td className="numeric">{row.amount > 0 ? `+${row.amount}` : row.amount}</td>
+                  <td data-label={t`Date`}>{i18n.date(row.created_at, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+                  <td data-label={t`Who`}>{row.user_name ?? t`Support`}</td>
+                  <td data-label={t`What`}>{row.note ?? (reasons[row.reason] ? i18n._(reasons[row.reason]!) : row.reason)}</td>
+                  <td data-label={t`Credits`} className="numeric">{row.amount > 0 ? `+${row.amount}` : row.amount}</td>
                 </tr>
               ))}
             </tbody>

@@ -35,7 +35,7 @@ export function HistorySection({ userId }: { userId?: string }) {
       : organizationsApi.ownHistory().then((r) => r.consultation_sessions);
     load.then(setEntries, (err) => {
       const forbidden = err instanceof ApiFailureError && err.failure.kind === 'http' && (err.failure.status === 403 || err.failure.status === 404);
-      setError(forbidden ? t`Only administrators of your organisation can see another member's history.` : describeFailure(i18n, err));
+      setError(forbidden ? t`Only administrators of your organization can see another member's history.` : describeFailure(i18n, err));
     });
   }, [other, userId, user?.organization_id, i18n, t]);
 

@@ -43,10 +43,10 @@ export function OrganisationSection() {
     return (
       <section className="card">
         <h2>
-          <Trans>Organisation</Trans>
+          <Trans>Organization</Trans>
         </h2>
         <p className="muted">
-          <Trans>You are not part of an organisation. An administrator of your clinic can invite you; the invitation arrives by e-mail.</Trans>
+          <Trans>You are not part of an organization. An administrator of your clinic can invite you; the invitation arrives by e-mail.</Trans>
         </p>
       </section>
     );
@@ -109,7 +109,7 @@ export function OrganisationSection() {
                       variant="danger"
                       aria-label={t`Remove ${m.name}`}
                       onClick={async () => {
-                        if (await confirm({ type: 'warning', title: t`Remove ${m.name}?`, message: t`They will no longer share the organisation's credits.`, confirmLabel: t`Remove` })) {
+                        if (await confirm({ type: 'warning', title: t`Remove ${m.name}?`, message: t`They will no longer share the organization's credits.`, confirmLabel: t`Remove` })) {
                           await act(() => organizationsApi.remove(org.id, m.id));
                         }
                       }}
@@ -125,7 +125,7 @@ export function OrganisationSection() {
           ))}
         </ul>
         <Button variant="secondary" onClick={() => void leave()}>
-          <Trans>Leave the organisation</Trans>
+          <Trans>Leave the organization</Trans>
         </Button>
       </section>
       {isAdmin && <InvitationsCard orgId={org.id} invitations={invitations} act={act} />}
@@ -167,7 +167,7 @@ function InvitationsCard({ orgId, invitations, act }: { orgId: string; invitatio
       </form>
       {invitations.length > 0 && (
         <div className="table-scroll">
-          <table className="data-table">
+          <table className="data-table" data-stack="narrow">
             <caption className="visually-hidden">{t`Invitations`}</caption>
             <thead>
               <tr>
@@ -182,9 +182,9 @@ function InvitationsCard({ orgId, invitations, act }: { orgId: string; invitatio
             <tbody>
               {invitations.map((inv) => (
                 <tr key={inv.id} data-testid="invitation">
-                  <td>{inv.email}</td>
-                  <td>{i18n.date(inv.invited_at, { dateStyle: 'medium', timeStyle: 'short' })}</td>
-                  <td>
+                  <td data-label={t`E-mail`}>{inv.email}</td>
+                  <td data-label={t`Invited on`}>{i18n.date(inv.invited_at, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+                  <td data-label={t`Status`}>
                     <span className="badge" data-status={inv.status}>
                       {statusLabel[inv.status]}
                     </span>

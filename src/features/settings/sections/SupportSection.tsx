@@ -43,7 +43,7 @@ export function SupportSection() {
         <Trans>Support</Trans>
       </h2>
       <p className="muted">
-        <Trans>Questions, problems, more credits or a custom document: write to us. Your name, e-mail and organisation are sent with the message.</Trans>
+        <Trans>Questions, problems, more credits or a custom document: write to us. Your name, e-mail and organization are sent with the message.</Trans>
       </p>
       <form onSubmit={send} noValidate>
         {result && <Alert tone={result.tone}>{result.text}</Alert>}
