@@ -12,3 +12,6 @@ export const CATALOGUES = ['international', 'pt', 'de', 'es'] as const;
 export type Catalogue = (typeof CATALOGUES)[number];
 /** The catalogue a clinician sees first: their language's country (English has none of its own). */
 export const homeCatalogueOf = (language: Language): Catalogue => (language === 'en' ? 'international' : language);
+
+/** Addresses one invitation request may carry (the form says so before sending). */
+export const MAX_INVITES = 50;

@@ -19,6 +19,9 @@ export const consultationTypeSchema = z.object({
   section: z.enum(['public', 'test']),
 });
 
+/** How long the clinician's label for the patient may be: a name or an initials-and-number, not a note. */
+export const PATIENT_LABEL_MAX = 80;
+
 export const sessionSummarySchema = z.object({
   id: z.uuid(),
   status: sessionStatus,
@@ -34,6 +37,10 @@ export const sessionSummarySchema = z.object({
   read_only: z.boolean(),
   /** When the retention window ended and the audio was (or is being) deleted; null while it is kept. */
   audio_deleted_at: z.string().nullable(),
+  /** Whom the consultation was with, in the clinician's words (or the record system's); optional. */
+  patient_label: z.string().nullable(),
+  /** The first words of the notes, in the list of recent consultations only. */
+  excerpt: z.string().nullable().optional(),
 });
 
 export const audioPartSchema = z.object({
@@ -103,7 +110,8 @@ export type SessionDetail = z.infer<typeof sessionDetailSchema>;
 export type ConsultationTypeView = z.infer<typeof consultationTypeSchema>;
 
 /** Spec §3 "Feedback": the form a clinician fills after a consultation. */
-export const EDITING_TIMES = ['1_5_min', '5_10_min'] as const;
+/** The spec's two, and the ends beside them: the median edit time is the product's own quality figure. */
+export const EDITING_TIMES = ['under_1_min', '1_5_min', '5_10_min', 'over_10_min'] as const;
 export const consultationFeedbackSchema = z
   .object({
     doctor_satisfaction: z.number().int().min(0).max(10),

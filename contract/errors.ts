@@ -54,6 +54,8 @@ export const errorCodes = [
   'fhir_push_in_progress',
   'consultation_deleted',
   'insufficient_credits',
+  'custom_request_pending',
+  'file_content_mismatch',
   'generation_failed',
   'server_admin_only',
   'locked_by_environment',

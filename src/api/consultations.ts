@@ -45,6 +45,9 @@ export const consultationsApi = {
     call(() => api().get(`${sessions}/${id}/suggested_inputs`).json<{ suggested_inputs: { processor_input_id: string; value: string; source: string }[] }>()),
   saveInputs: (id: string, userInputs: UserInput[]) =>
     call(() => api().put(`${sessions}/${id}`, { json: { user_inputs: userInputs } }).json<{ consultation_session: SessionDetail }>()),
+  /** Whom the consultation was with, in the clinician's words; blank clears it. */
+  setPatientLabel: (id: string, label: string) =>
+    call(() => api().put(`${sessions}/${id}`, { json: { patient_label: label } }).json<{ consultation_session: SessionDetail }>()),
   activeStatus: () => call(() => api().get(`${sessions}/active/status`).json<{ active: boolean; id?: string; show_transcription?: boolean }>()),
   /** The finished documents as a FHIR R4 document Bundle (application/fhir+json). */
   fhir: (id: string, document?: string) => call(() => api().get(`${sessions}/${id}/fhir`, { searchParams: document ? { document } : {} }).blob()),

@@ -8,9 +8,11 @@ export type CustomDocumentRequest = {
   base_document: string | null;
   sections: RequestSection[];
   other_comments: string;
-  status: 'draft' | 'submitted';
+  /** submitted: waiting for support's approval, which blocks a new request and the editing of drafts. */
+  status: 'draft' | 'submitted' | 'approved';
   created_at: string;
   submitted_at: string | null;
+  approved_at: string | null;
   examples: { id: string; file_name: string; mime_type: string; size_bytes: number }[];
 };
 export type RequestDraft = Pick<CustomDocumentRequest, 'title' | 'base_document' | 'sections' | 'other_comments'>;

@@ -1,3 +1,4 @@
+import type { EDITING_TIMES } from '../../contract/consultations';
 import { api } from './instance';
 import { call } from './client';
 
@@ -56,7 +57,7 @@ export type ConsultationFeedbackInput = {
   doctor_satisfaction: number;
   patient_satisfaction?: number | null;
   notes_quality?: number | null;
-  editing_time?: '1_5_min' | '5_10_min' | null;
+  editing_time?: (typeof EDITING_TIMES)[number] | null;
   comment?: string | null;
   share_anonymously: boolean;
 };

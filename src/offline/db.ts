@@ -59,6 +59,8 @@ export type CachedSession = {
   /** Past the retention window with its text kept: shown, copied and exported, never changed. */
   read_only?: boolean;
   audio_deleted_at?: string | null;
+  /** Whom it was with, in the clinician's words (not indexed). */
+  patient_label?: string | null;
   transcription?: string;
   transcription_status?: string;
   /** The notes generation data and chosen templates (not indexed). */

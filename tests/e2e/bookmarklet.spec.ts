@@ -48,9 +48,9 @@ test('the bookmarklet pastes a consultation note into another system’s text bo
   await ehr.getByLabel('Clinical notes').click();
   const [popup] = await Promise.all([ehr.waitForEvent('popup'), runBookmarklet()]);
   await expect(popup.getByText(`Paste into: ${EHR}`)).toBeVisible();
-  await expect(popup.getByRole('button', { name: 'Paste' })).toHaveCount(1);
+  await expect(popup.getByRole('button', { name: 'Paste', exact: true })).toHaveCount(1);
   await expectNoAxeViolations(popup);
   await screenshotBothWidths(popup, 'bookmarklet-paste');
-  await popup.getByRole('button', { name: 'Paste' }).click();
+  await popup.getByRole('button', { name: 'Paste', exact: true }).click();
   await expect(ehr.getByLabel('Clinical notes')).toHaveValue(/Assembled without AI[\s\S]*Dr\. Hugo Alves/);
 });

@@ -38,6 +38,9 @@ test('a clinician builds a custom document request section by section, with an e
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByTestId('request-section')).toHaveCount(1);
 
+  // A program renamed as a PDF is refused, and the message says why.
+  await page.getByLabel('Examples (optional)').setInputFiles({ name: 'exemplo.pdf', mimeType: 'application/pdf', buffer: Buffer.from('MZ\u0090\u0000 This program cannot be run in DOS mode') });
+  await expect(page.getByText('exemplo.pdf: This file is not the kind of file its name says.', { exact: false })).toBeVisible();
   await page.getByLabel('Examples (optional)').setInputFiles({ name: 'exemplo.txt', mimeType: 'text/plain', buffer: Buffer.from('Ecocardiograma: FEVE 55 %') });
   await expect(page.getByText('exemplo.txt')).toBeVisible();
   await page.getByLabel('Other comments').fill('Use NYHA classes.');
@@ -46,6 +49,10 @@ test('a clinician builds a custom document request section by section, with an e
   await page.getByRole('button', { name: 'Send to support' }).click();
   const sent = page.getByTestId('custom-request').filter({ hasText: title });
   await expect(sent).toContainText('Sent to support on');
+  await expect(sent).toContainText('waiting for approval');
+  // Pending: no new request until support approves it.
+  await expect(page.getByRole('button', { name: 'Request a custom document' })).toHaveCount(0);
+  await expect(page.getByText(`Your request "${title}" is waiting for support's approval.`, { exact: false })).toBeVisible();
 
   const outbox = path.resolve('.tmp/e2e/main/outbox');
   const mail = readdirSync(outbox)

@@ -31,6 +31,18 @@ test('switching to German shows German text, and the choice is kept', async ({ p
   await expectNoAxeViolations(page);
 });
 
+test('the dark theme keeps every text readable (axe contrast checks) on the sign-in screen', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  // The page really is dark: its background token took the dark value.
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(14, 21, 27)');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Fill all the fields', { exact: false })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: '.tmp/screenshots/login-dark-phone.png' });
+});
+
 test('Portuguese is the default when the browser speaks no supported language', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'fr-FR' });
   const page = await context.newPage();

@@ -39,7 +39,15 @@ test('an admin invites colleagues, promotes one and leaves; a member cannot see 
   await invite.fill(`${rita}\n${joao}`);
   await expect(page.getByText('Valid email(s) entered: 2')).toBeVisible();
   await page.getByRole('button', { name: 'Send invitations' }).click();
-  await expect(page.getByText('Invitations sent.')).toBeVisible();
+  await expect(page.getByText('Invitations sent: 2.')).toBeVisible();
+  // Inviting them again sends nothing, and says so; more than 50 addresses are refused before sending.
+  await invite.fill(`${rita}`);
+  await page.getByRole('button', { name: 'Send invitations' }).click();
+  await expect(page.getByText(`No invitation was sent. Already invited (use Resend to send it again): ${rita}.`)).toBeVisible();
+  await invite.fill(Array.from({ length: 60 }, (_, i) => `colleague${i}@clinic.test`).join('\n'));
+  await expect(page.getByText('At most 50 addresses at a time: you entered 60.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send invitations' })).toBeDisabled();
+  await invite.fill('');
   const invitations = page.getByTestId('invitation');
   // Her own invitation (from support's CLI) is listed too, accepted.
   await expect(invitations).toHaveCount(3);

@@ -29,6 +29,10 @@ test('a finished consultation counts down on home, then leaves home, the databas
   const consultation = new ConsultationPage(page);
   await consultation.startFromHome('General consultation');
   const id = consultation.sessionId;
+  // Whom it is with, in the clinician's words: what tells it apart on home.
+  await page.getByLabel('Patient (optional)').fill('Sr. Joaquim, cama 12');
+  await page.getByLabel('Patient (optional)').press('Enter');
+  await expect(page.getByText('Saved.', { exact: true })).toBeVisible();
   await consultation.startRecording();
   await page.waitForTimeout(4000);
   await consultation.finish();
@@ -40,8 +44,11 @@ test('a finished consultation counts down on home, then leaves home, the databas
   await page.getByRole('link', { name: 'Consultations' }).first().click();
   const recent = page.getByTestId('recent-consultation');
   await expect(recent).toHaveCount(1);
+  await expect(recent.getByRole('link', { name: 'Sr. Joaquim, cama 12' })).toBeVisible();
   await expect(recent).toContainText('General consultation');
   await expect(recent).toContainText(/Deleted in [01] min/);
+  // The first words of the notes, not the title and date every note starts with.
+  await expect(recent).not.toContainText('Assembled without AI');
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'home-recent');
 

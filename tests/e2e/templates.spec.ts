@@ -15,9 +15,21 @@ test('a personal template written in the editor lays out the consultation notes 
   await notesCard.getByRole('button', { name: 'Create template' }).click();
   await expect(notesCard.getByText('Fill this field.').first()).toBeVisible();
   await notesCard.getByLabel('Template name').fill('Brief SOAP');
-  await notesCard.getByLabel('Template text').fill('BRIEF NOTE\nS: {{text}}\nBP: {{bloodpressure}}\nBy {{clinician}}');
+  // Fields go in by their names, at the cursor; the text keeps their codes for the composer.
+  const text = notesCard.getByLabel('Template text');
+  await text.fill('BRIEF NOTE\nS: ');
+  await notesCard.getByRole('button', { name: 'Insert the field Reason for the consultation' }).click();
+  await text.pressSequentially('\nBP: ');
+  await notesCard.getByRole('button', { name: 'Insert the field Blood pressure' }).click();
+  await text.pressSequentially('\nBy ');
+  await notesCard.getByRole('button', { name: 'Insert the field Clinician' }).click();
+  await expect(text).toHaveValue('BRIEF NOTE\nS: {{text}}\nBP: {{bloodpressure}}\nBy {{clinician}}');
   await notesCard.getByRole('button', { name: 'Create template' }).click();
   await expect(notesCard.getByText('Brief SOAP')).toBeVisible();
+  // Saved, it reads with field names, not codes.
+  const preview = notesCard.locator('.template-preview');
+  await expect(preview).toContainText('S: Reason for the consultation');
+  await expect(preview).not.toContainText('{{');
   await notesCard.getByLabel('What the AI should always do when writing it').fill('Always state the ICD-10 code.');
   await notesCard.getByRole('button', { name: 'Save guidance' }).click();
   await expect(notesCard.getByText('Saved.')).toBeVisible();

@@ -2,11 +2,11 @@
  * Support's admin commands, run either by the CLI on its own database connection or, while a server holds the
  * embedded database, by that server on the CLI's behalf (admin/admin-socket.ts). Each answers the lines to print.
  */
-import { eq, or } from 'drizzle-orm';
+import { and, eq, or } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
-import { organizations, users } from '../db/schema.js';
+import { customDocumentRequests, organizations, users } from '../db/schema.js';
 import { LANGUAGES, type Language } from '../../../contract/constants.js';
 import { publishAnnouncement } from '../modules/announcements/service.js';
 import { grantCredits } from '../modules/credits/service.js';
@@ -70,6 +70,23 @@ const commands = {
     usage: 'revoke-server-admin --email someone@example.com',
     args: z.object({ email: z.email().max(254) }),
     run: (db: Database, _config: Config, args: { email: string }) => setServerAdmin(db, args.email, false),
+  },
+  'approve-custom-document': {
+    usage: 'approve-custom-document --id <request id>',
+    args: z.object({ id: z.uuid() }),
+    async run(db: Database, _config: Config, args: { id: string }) {
+      // Only a request sent and waiting: a draft is the clinician's still, an approved one stays as it was.
+      const [row] = await db
+        .update(customDocumentRequests)
+        .set({ status: 'approved', approvedAt: new Date(), updatedAt: new Date() })
+        .where(and(eq(customDocumentRequests.id, args.id), eq(customDocumentRequests.status, 'submitted')))
+        .returning();
+      if (!row) {
+        const [found] = await db.select({ status: customDocumentRequests.status }).from(customDocumentRequests).where(eq(customDocumentRequests.id, args.id));
+        throw new UsageError(found ? `That request is ${found.status === 'draft' ? 'still a draft' : 'already approved'}.` : `No custom document request ${args.id}.`);
+      }
+      return [`Approved "${row.title}" (${row.id}); its author can make a new request now.`];
+    },
   },
   'verify-audit-log': {
     usage: 'verify-audit-log [--expect-hash <newest hash of an earlier check>]',

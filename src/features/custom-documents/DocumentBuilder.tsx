@@ -8,7 +8,7 @@ import { SelectField } from '../../ui/SelectField';
 import { TextAreaField } from '../../ui/TextAreaField';
 import { TextField } from '../../ui/TextField';
 import { describeFailure } from '../i18n/api-error-messages';
-import { ExamplesUploader } from './ExamplesUploader';
+import { EXAMPLE_MAX_MB, ExamplesUploader } from './ExamplesUploader';
 import { SectionEditorDialog } from './SectionEditorDialog';
 
 type Props = { request?: CustomDocumentRequest; documents: { id: string; name: string }[]; onDone: () => void };
@@ -58,6 +58,11 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
     if (!target) return;
     let current = target;
     for (const file of files) {
+      if (file.size > EXAMPLE_MAX_MB * 1024 * 1024) {
+        const size = (file.size / 1024 / 1024).toFixed(0);
+        setError(t`${file.name} is ${size} MB: an example may be at most ${EXAMPLE_MAX_MB} MB.`);
+        continue;
+      }
       try {
         current = (await customDocumentsApi.addExample(current.id, file)).custom_document_request;
       } catch (err) {

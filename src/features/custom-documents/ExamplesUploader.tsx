@@ -4,6 +4,8 @@ import { Button } from '../../ui/Button';
 import { FileDropZone } from '../../ui/FileDropZone';
 
 export const EXAMPLE_ACCEPT = '.pdf,.txt,.md,.png,.jpg,.jpeg,.doc,.docx';
+/** The server's limit per example file (custom_document_requests/routes.ts), checked before sending. */
+export const EXAMPLE_MAX_MB = 10;
 
 /** Spec §2 file uploader: optional examples, chosen or dropped; each file is sent as it arrives. */
 export function ExamplesUploader({ examples, onAdd, onRemove, disabled }: { examples: { id: string; file_name: string }[]; onAdd: (files: File[]) => void; onRemove: (id: string) => void; disabled?: boolean }) {
@@ -15,7 +17,7 @@ export function ExamplesUploader({ examples, onAdd, onRemove, disabled }: { exam
         <Trans>Examples (optional)</Trans>
       </span>
       <FileDropZone
-        prompt={<Trans>Drop example documents here (PDF, Word, text or pictures, up to 5), or</Trans>}
+        prompt={<Trans>Drop example documents here (PDF, Word, text or pictures; up to 5 files of {EXAMPLE_MAX_MB} MB each), or</Trans>}
         buttonLabel={<Trans>Choose files</Trans>}
         accept={EXAMPLE_ACCEPT}
         disabled={disabled}

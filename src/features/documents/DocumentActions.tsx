@@ -5,6 +5,8 @@ import { authAtom } from '../../app-state';
 import { Button } from '../../ui/Button';
 import { documentMessages } from './document-messages';
 import { markdownToPlainText } from '../../../contract/markdown-text';
+import { formatDocumentDate } from '../../../contract/document-date';
+import { isLanguage } from '../../../contract/constants';
 import { documentFileName } from './file-name';
 import { saveFile } from '../../ui/save-file';
 import { confirm } from '../../ui/confirm';
@@ -76,7 +78,7 @@ export function DocumentActions({ title, markdown, rendered, flagged = [], sessi
     const pdf = documentToPdf({
       title,
       clinician,
-      date: i18n.date(now, { dateStyle: 'long' }),
+      date: formatDocumentDate(now, isLanguage(i18n.locale) ? i18n.locale : 'pt'),
       markdown,
       pageLabel: (page, total) => t`Page ${page} of ${total}`,
     });

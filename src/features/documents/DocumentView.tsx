@@ -174,7 +174,8 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
               {!readOnly && (
                 <div className="document-actions">
                   <Button onClick={() => setEditing(true)}>
-                    <Trans>Edit notes</Trans>
+                    {/* The notes are the main document; a certificate or a letter is a document. */}
+                    {docKey === 'main' ? <Trans>Edit notes</Trans> : <Trans>Edit document</Trans>}
                   </Button>
                   {canGenerate && (
                     <Button variant="secondary" onClick={generate} busy={busy}>

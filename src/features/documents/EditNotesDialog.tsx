@@ -27,7 +27,7 @@ export function EditNotesDialog({ open, onOpenChange, sessionId, docKey, current
   const { t } = useLingui();
   const [mode, setMode] = useState('text');
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} size="wide" title={<Trans>Edit notes</Trans>} description={<Trans>Each change makes a new version; earlier versions stay available.</Trans>}>
+    <Dialog open={open} onOpenChange={onOpenChange} size="wide" title={docKey === 'main' ? <Trans>Edit notes</Trans> : <Trans>Edit document</Trans>} description={<Trans>Each change makes a new version; earlier versions stay available.</Trans>}>
       <Tabs.Root value={mode} onValueChange={setMode}>
         <Tabs.List className="tabs" aria-label={t`How to change the notes`}>
           <Tabs.Trigger value="voice" className="tab">

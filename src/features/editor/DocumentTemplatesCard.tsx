@@ -6,7 +6,7 @@ import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
 import { TextAreaField } from '../../ui/TextAreaField';
 import { describeFailure } from '../i18n/api-error-messages';
-import { TemplateForm } from './TemplateForm';
+import { TemplateForm, TemplatePreview } from './TemplateForm';
 
 type Props = { typeId: string; document: { id: string; name: string; description: string }; input: ProcessorInputView | undefined; onChanged: () => void };
 
@@ -86,7 +86,7 @@ export function DocumentTemplatesCard({ typeId, document, input, onChanged }: Pr
                     </Button>
                   </span>
                 </div>
-                <pre className="template-preview">{template.template}</pre>
+                <TemplatePreview text={template.template} />
               </>
             )}
           </li>

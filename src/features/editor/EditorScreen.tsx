@@ -42,7 +42,10 @@ export function EditorScreen({ consultationTypeId }: { consultationTypeId?: stri
         <Trans>Templates</Trans>
       </h1>
       <p className="muted">
-        <Trans>Keep your own layouts for each document, and tell the AI what you always want in it.</Trans>
+        <Trans>Keep your own layouts for each document, and tell the AI what you always want in it.</Trans>{' '}
+        <a href="#requests-title">
+          <Trans>Need a document that is not here? Request a custom document.</Trans>
+        </a>
       </p>
       {(failed || inputsFailure) && <Alert tone="error">{inputsFailure ?? i18n._(recordingMessages.loadFailed)}</Alert>}
       {types && type && (

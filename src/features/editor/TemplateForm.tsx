@@ -1,10 +1,42 @@
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Button } from '../../ui/Button';
 import { TextAreaField } from '../../ui/TextAreaField';
 import { TextField } from '../../ui/TextField';
 
-const PLACEHOLDERS = ['transcript', 'text', 'physical_exam', 'exams_data', 'medication', 'bloodpressure', 'next_consultation_date', 'clinician', 'date'];
+/** The fields a template may name (the offline composer fills `{{key}}`), each shown by its name, never its code. */
+export const TEMPLATE_FIELDS: { key: string; label: MessageDescriptor }[] = [
+  { key: 'transcript', label: msg`Transcript` },
+  { key: 'text', label: msg`Reason for the consultation` },
+  { key: 'physical_exam', label: msg`Physical examination` },
+  { key: 'exams_data', label: msg`Test results` },
+  { key: 'medication', label: msg`Medication` },
+  { key: 'bloodpressure', label: msg`Blood pressure` },
+  { key: 'next_consultation_date', label: msg`Next consultation` },
+  { key: 'clinician', label: msg`Clinician` },
+  { key: 'date', label: msg`Date` },
+];
+
+/** A template's text with each `{{field}}` shown as a labelled chip (for reading, not editing). */
+export function TemplatePreview({ text }: { text: string }) {
+  const { i18n } = useLingui();
+  const parts: ReactNode[] = [];
+  let last = 0;
+  for (const m of text.matchAll(/\{\{\s*([\w.-]+)\s*\}\}/g)) {
+    parts.push(text.slice(last, m.index));
+    const field = TEMPLATE_FIELDS.find((f) => f.key === m[1]);
+    parts.push(
+      <span key={m.index} className="field-chip">
+        {field ? i18n._(field.label) : m[1]}
+      </span>,
+    );
+    last = m.index + m[0].length;
+  }
+  parts.push(text.slice(last));
+  return <pre className="template-preview">{parts}</pre>;
+}
 
 export type TemplateDraft = { name: string; template: string };
 
@@ -20,10 +52,11 @@ export function templateErrors(draft: TemplateDraft): Partial<Record<keyof Templ
 
 /** Name and text of a personal template, with the placeholders it can use. */
 export function TemplateForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: TemplateDraft; submitLabel: React.ReactNode; onSubmit: (d: TemplateDraft) => Promise<void>; onCancel?: () => void }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [draft, setDraft] = useState<TemplateDraft>(initial ?? { name: '', template: '' });
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
+  const textRef = useRef<HTMLTextAreaElement>(null);
   const errors = tried ? templateErrors(draft) : {};
   const message = (code?: 'required' | 'too_long') => (code === 'required' ? t`Fill this field.` : code === 'too_long' ? t`This is too long.` : undefined);
 
@@ -54,13 +87,38 @@ export function TemplateForm({ initial, submitLabel, onSubmit, onCancel }: { ini
         className="markdown-editor"
         value={draft.template}
         error={message(errors.template)}
-        hint={
-          <>
-            <Trans>Write the layout you want. Without AI, these fields are filled in:</Trans> <code>{PLACEHOLDERS.map((p) => `{{${p}}}`).join(' ')}</code>
-          </>
-        }
+        ref={textRef}
+        hint={<Trans>Write the layout you want. Without AI, the fields you insert below are filled in from the consultation.</Trans>}
         onChange={(e) => setDraft({ ...draft, template: e.target.value })}
       />
+      <div className="field-chips" role="group" aria-label={t`Insert a field`}>
+        {TEMPLATE_FIELDS.map((f) => {
+          const name = i18n._(f.label);
+          return (
+            <button
+              key={f.key}
+              type="button"
+              className="field-chip"
+              aria-label={t`Insert the field ${name}`}
+              onClick={() => {
+                // At the cursor (or the end), then the cursor after it, so several fields go in one after another.
+                const area = textRef.current;
+                const at = area?.selectionStart ?? draft.template.length;
+                const end = area?.selectionEnd ?? at;
+                const token = `{{${f.key}}}`;
+                const next = draft.template.slice(0, at) + token + draft.template.slice(end);
+                setDraft({ ...draft, template: next });
+                requestAnimationFrame(() => {
+                  area?.focus();
+                  area?.setSelectionRange(at + token.length, at + token.length);
+                });
+              }}
+            >
+              + {name}
+            </button>
+          );
+        })}
+      </div>
       <div className="form-actions">
         {onCancel && (
           <Button variant="secondary" onClick={onCancel}>

@@ -95,8 +95,9 @@ export function ConsultationTypesList({ types, loadFailed, offline = false }: { 
         </p>
       )}
       <ul className="type-list">
-        {types?.map((type) => (
-          <li key={type.id} className="card type-card">
+        {/* One focused action: the first type (the general consultation) leads, full width; the others follow. */}
+        {types?.map((type, index) => (
+          <li key={type.id} className="card type-card" data-primary={index === 0 || undefined}>
             <h3>{type.name}</h3>
             <p className="muted">{type.description}</p>
             <details className="type-documents">
@@ -113,7 +114,7 @@ export function ConsultationTypesList({ types, loadFailed, offline = false }: { 
                 ))}
               </ul>
             </details>
-            <Button onClick={() => start(type.id)} busy={starting === type.id} aria-label={t`Start: ${type.name}`}>
+            <Button variant={index === 0 ? 'primary' : 'secondary'} onClick={() => start(type.id)} busy={starting === type.id} aria-label={t`Start: ${type.name}`}>
               <Trans>Start</Trans>
             </Button>
           </li>

@@ -27,6 +27,7 @@ async function cachedFinishedSessions(): Promise<SessionSummary[]> {
       expires_at: r.expires_at,
       read_only: false,
       audio_deleted_at: null,
+      patient_label: null,
     }))
     .sort((a, b) => (b.finished_at ?? '').localeCompare(a.finished_at ?? ''));
 }
@@ -68,7 +69,14 @@ export function RecentConsultations({ types }: { types: ConsultationTypeView[] |
     const q = query.trim().toLocaleLowerCase();
     return (sessions ?? [])
       .filter((s) => !timeLeft(s.expires_at, now).expired)
-      .filter((s) => !q || `${typeName(s.consultation_type_id)} ${i18n.date(s.finished_at ?? s.created_at, { dateStyle: 'medium', timeStyle: 'short' })}`.toLocaleLowerCase().includes(q));
+      .filter((s) =>
+        !q ||
+        [s.patient_label, typeName(s.consultation_type_id), i18n.date(s.finished_at ?? s.created_at, { dateStyle: 'medium', timeStyle: 'short' }), s.excerpt]
+          .filter(Boolean)
+          .join(' ')
+          .toLocaleLowerCase()
+          .includes(q),
+      );
   }, [sessions, now, query, typeName, i18n]);
 
   return (
@@ -102,11 +110,12 @@ export function RecentConsultations({ types }: { types: ConsultationTypeView[] |
           const { hours, minutes } = left;
           return (
             <li key={s.id} className="card recent-item" data-testid="recent-consultation">
-              <div>
+              <div className="recent-main">
                 <Link to={s.show_transcription ? '/dictaphone/consultation/$id' : v2Home ? '/consultation_v2/$id' : '/consultation/$id'} params={{ id: s.id }} className="recent-link">
-                  {typeName(s.consultation_type_id)}
+                  {s.patient_label ?? typeName(s.consultation_type_id)}
                 </Link>
-                <div className="muted">{when}</div>
+                <div className="muted">{s.patient_label ? `${typeName(s.consultation_type_id)} · ${when}` : when}</div>
+                {s.excerpt && <p className="recent-excerpt">{s.excerpt}</p>}
               </div>
               <span className="badge countdown" title={t`Time left before the data is deleted`}>
                 {hours > 0 ? (

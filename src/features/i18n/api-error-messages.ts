@@ -1,8 +1,31 @@
 import { msg } from '@lingui/core/macro';
 import type { I18n, MessageDescriptor } from '@lingui/core';
+import type { ErrorCode } from '../../../contract/errors';
 import { ApiFailureError, type ApiFailure } from '../../api/client';
 
-const byCode: Record<string, MessageDescriptor> = {
+const connection = msg`Connection problems: the server cannot be reached. Check your internet connection.`;
+const overloaded = msg`The servers are a bit overloaded. Please try again.`;
+const generic = msg`Something went wrong. Please try again.`;
+
+/** Every code the server answers with (contract/errors.ts) has its own sentence: the type makes this list whole. */
+const byCode: Record<ErrorCode, MessageDescriptor> = {
+  invalid_request: msg`Something entered is not valid. Check what you typed and try again.`,
+  invalid_json: msg`The server could not read what the app sent. Reload the page and try again.`,
+  unauthorized: msg`Your session has expired`,
+  not_found: msg`This no longer exists, or the address is wrong.`,
+  records_being_read: msg`Some records are scanned pages still being read. Screen again when they are ready.`,
+  unsupported_media_type: msg`This kind of file is not accepted.`,
+  active_session_exists: msg`A consultation is already under way. Go back to it or finish it first.`,
+  session_finished: msg`This consultation has already ended.`,
+  unsupported_audio_type: msg`This audio format is not supported.`,
+  audio_order_conflict: msg`A part of this recording arrived twice with different sound. The recording is kept on this device; contact support.`,
+  session_id_taken: msg`This consultation already exists on the server.`,
+  recording_elsewhere: msg`This consultation is being recorded on another device.`,
+  device_required: msg`This device could not be recognised. Reload the page and try again.`,
+  conflict: msg`This was changed at the same time elsewhere. Reload the page and try again.`,
+  audio_missing: msg`The sound of this part of the recording did not arrive.`,
+  generation_failed: msg`The document could not be written. Try again.`,
+  internal_error: overloaded,
   invalid_credentials: msg`Invalid credentials`,
   email_taken: msg`An account with this e-mail already exists`,
   invitation_invalid: msg`This invitation does not exist`,
@@ -32,20 +55,24 @@ const byCode: Record<string, MessageDescriptor> = {
   server_admin_only: msg`Only an administrator of this server can do this.`,
   saved_key_unusable: msg`The saved API key cannot be used on this server any more: enter it again.`,
   locked_by_environment: msg`The server's environment settings choose this engine; change it there.`,
+  custom_request_pending: msg`A request sent to support is waiting for approval. You can make a new one once it is approved.`,
+  file_content_mismatch: msg`This file is not the kind of file its name says. Choose a PDF, Word, text or picture file.`,
   insufficient_credits: msg`No credits left. More credits are bought through support; this consultation is kept.`,
 };
 
-const connection = msg`Connection problems: the server cannot be reached. Check your internet connection.`;
-const overloaded = msg`The servers are a bit overloaded. Please try again.`;
-const generic = msg`Something went wrong. Please try again.`;
 
 /** The user-facing sentence for any failed call, in the active language. */
 export function describeFailure(i18n: I18n, err: unknown, fallback: MessageDescriptor = generic): string {
   const failure: ApiFailure | undefined = err instanceof ApiFailureError ? err.failure : undefined;
   if (!failure || failure.kind === 'network' || failure.kind === 'timeout') return i18n._(failure ? connection : fallback);
-  const known = byCode[failure.code];
+  const known = (byCode as Record<string, MessageDescriptor | undefined>)[failure.code];
+  // A code this app does not know, or an answer from something in front of the server (a proxy): by its status.
   if (known) return i18n._(known);
+  if (failure.status === 413) return i18n._(byCode.payload_too_large);
+  if (failure.status === 415) return i18n._(byCode.unsupported_media_type);
+  if (failure.status === 404) return i18n._(byCode.not_found);
   if (failure.status === 429 || failure.status >= 500) return i18n._(overloaded);
+  if (failure.status === 400 || failure.status === 422) return i18n._(byCode.invalid_request);
   return i18n._(fallback);
 }
 

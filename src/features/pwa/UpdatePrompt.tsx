@@ -14,7 +14,7 @@ export function UpdatePrompt() {
       <Button variant="secondary" onClick={apply}>
         <Trans>Update</Trans>
       </Button>
-      <Button variant="ghost" onClick={() => setApply(null)} style={{ color: '#fff' }}>
+      <Button variant="ghost" onClick={() => setApply(null)}>
         <Trans>Later</Trans>
       </Button>
     </div>

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transcriber } from '../../ai/transcriber.js';
-import { audioChunks, consultationSessions } from '../../db/schema.js';
+import { audioChunks, consultationSessions, generatedDocuments } from '../../db/schema.js';
 import { makeWebm, multipartAudio } from '../../test-support/audio-fixtures.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
@@ -30,7 +30,7 @@ let t: TestApp;
 let dir: string;
 let tone: Buffer;
 beforeAll(async () => {
-  t = await createTestApp({ RETENTION_MINUTES: '60', MAX_AUDIO_CHUNK_MB: '0.2' }, { transcriber: scripted });
+  t = await createTestApp({ RETENTION_MINUTES: '60', MAX_AUDIO_CHUNK_MB: '0.2', LOGIN_RATE_LIMIT_PER_MINUTE: '100' }, { transcriber: scripted });
   dir = mkdtempSync(path.join(tmpdir(), 'cn-audio-'));
   tone = makeWebm(dir, 'tone', 1);
 });
@@ -135,6 +135,42 @@ describe('session lifecycle', () => {
     const recent = (await get(headers, '/v1/consultation_sessions/recent')).json().consultation_sessions;
     expect(recent.map((s: { id: string }) => s.id)).toEqual([id]);
     expect(recent[0].expires_at).toBeTruthy();
+  });
+
+  it('a patient label and the first words of the notes tell recent consultations apart; bad labels are refused', async () => {
+    const { headers } = await signedIn();
+    const other = await signedIn();
+    const id = (await start(headers)).json().consultation_session.id;
+    const put = (payload: unknown, h = headers) => t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}`, headers: h, payload: payload as object });
+    expect((await put({ patient_label: '  Sr. António, 58 a  ' })).json().consultation_session.patient_label).toBe('Sr. António, 58 a');
+    for (const bad of [{ patient_label: 'x'.repeat(81) }, { patient_label: 'Ana\u202eSilva' }, { patient_label: 42 }, {}, { patient_label: 'A', other: 1 }]) {
+      expect((await put(bad)).statusCode, JSON.stringify(bad)).toBe(400);
+    }
+    // Another clinician can neither set nor see it.
+    expect((await put({ patient_label: 'Taken' }, other.headers)).statusCode).toBe(404);
+    await t.ctx.db.insert(generatedDocuments).values([
+      { sessionId: id, documentKey: 'consultation_notes', version: 1, status: 'done', text: '## Subjective\n\nOld version.', engine: 'test' },
+      {
+        sessionId: id,
+        documentKey: 'consultation_notes',
+        version: 2,
+        status: 'done',
+        text: `# Consultation notes\n\n## Subjective\n\n- **Dry cough** for three days, no fever; [sleeps badly](x).\n\n## Objective\n\n${'Lungs clear on auscultation. '.repeat(10)}`,
+        engine: 'test',
+      },
+      { sessionId: id, documentKey: 'consultation_notes', version: 3, status: 'generating', text: 'Half writ', engine: 'test' },
+    ]);
+    // Ended in the database: a finish through the API would write a new version of the notes itself.
+    await t.ctx.db
+      .update(consultationSessions)
+      .set({ status: 'finished', finishedAt: new Date(), expiresAt: new Date(Date.now() + 3_600_000) })
+      .where(eq(consultationSessions.id, id));
+    const [recent] = (await get(headers, '/v1/consultation_sessions/recent')).json().consultation_sessions;
+    expect(recent).toMatchObject({ id, patient_label: 'Sr. António, 58 a' });
+    expect(recent.excerpt).toMatch(/^Dry cough for three days, no fever; sleeps badly\. Lungs clear on auscultation\. .*…$/);
+    expect(recent.excerpt.length).toBeLessThanOrEqual(141);
+    // Blank clears it.
+    expect((await put({ patient_label: '   ' })).json().consultation_session.patient_label).toBeNull();
   });
 
   it('recent leaves out a consultation that holds nothing (ended by the next start after a failed one)', async () => {

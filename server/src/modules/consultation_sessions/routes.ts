@@ -14,6 +14,7 @@ import {
   sessionEnvelope,
   sessionsEnvelope,
   transcriptionEnvelope,
+  PATIENT_LABEL_MAX,
 } from '../../../../contract/consultations.js';
 import { apiErrorSchema } from '../../../../contract/errors.js';
 import { currentUser, currentUserId, requireUser, requireUserId } from '../../http/authenticate.js';
@@ -29,6 +30,7 @@ import { streamRecording } from './recording-file.js';
 import { findActiveSession, findChunks, findSessionById, findUserOrganization, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
 import { ActiveSessionExistsError, createSession, findOwnedSessionById, finishSession, requireOwnedSession, setRecordingState, updateSession } from './service.js';
 import { chunkView, sessionDetail, sessionSummary } from './view.js';
+import { mainDocumentExcerpts } from './excerpt.js';
 import { isPastRetention } from './retention-state.js';
 import { latestVersion, resolveDocumentKey, startGeneration } from '../generated_documents/service.js';
 import { recordAsOwner } from '../../audit/audit-hook.js';
@@ -93,9 +95,11 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     consultation_sessions: (await listVisibleSessions(ctx.db, currentUser(request).id)).map(sessionSummary),
   }));
 
-  app.get(`${base}/recent`, { onRequest: preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => ({
-    consultation_sessions: (await listRecentFinished(ctx.db, currentUser(request).id)).map(sessionSummary),
-  }));
+  app.get(`${base}/recent`, { onRequest: preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => {
+    const sessions = await listRecentFinished(ctx.db, currentUser(request).id);
+    const excerpts = await mainDocumentExcerpts(ctx.db, sessions);
+    return { consultation_sessions: sessions.map((s) => ({ ...sessionSummary(s), excerpt: excerpts.get(s.id) ?? null })) };
+  });
 
   app.get(`${base}/history`, { onRequest: preHandler }, async (request) => ({ consultation_sessions: await listHistory(ctx.db, currentUser(request).id, { withContent: true }) }));
 
@@ -123,11 +127,36 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     `${base}/:id`,
     {
       onRequest: preHandler,
-      schema: { params: idParams, body: z.object({ user_inputs: z.array(userInput).max(100) }).strict(), ...withSession },
+      schema: {
+        params: idParams,
+        body: z
+          .object({
+            user_inputs: z.array(userInput).max(100).optional(),
+            // Blank clears it; control and direction-changing characters are refused, not stored.
+            patient_label: z
+              .string()
+              .trim()
+              .max(PATIENT_LABEL_MAX, { error: 'too_long' })
+              .refine((v) => !/[\p{Cc}\p{Cf}]/u.test(v), { error: 'invalid_characters' })
+              .nullable()
+              .optional(),
+          })
+          .strict()
+          .refine((b) => b.user_inputs !== undefined || b.patient_label !== undefined, { error: 'required' }),
+        ...withSession,
+      },
     },
     async (request) => {
       const userId = currentUser(request).id;
-      await updateSession(ctx, userId, request.params.id, { userInputs: request.body.user_inputs });
+      const { user_inputs, patient_label } = request.body;
+      if (patient_label !== undefined) {
+        const session = await requireOwnedSession(ctx, userId, request.params.id);
+        if (isPastRetention(session)) throw new DomainError(409, 'consultation_archived', 'This consultation is past its retention window and can no longer be changed');
+      }
+      await updateSession(ctx, userId, request.params.id, {
+        ...(user_inputs !== undefined ? { userInputs: user_inputs } : {}),
+        ...(patient_label !== undefined ? { patientLabel: patient_label || null } : {}),
+      });
       return detail(request.params.id, userId);
     },
   );

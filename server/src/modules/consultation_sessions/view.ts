@@ -20,6 +20,7 @@ export function sessionSummary(s: SessionRow): SessionSummary {
     expires_at: s.expiresAt?.toISOString() ?? null,
     read_only: past,
     audio_deleted_at: deleted?.toISOString() ?? null,
+    patient_label: s.patientLabel,
   };
 }
 

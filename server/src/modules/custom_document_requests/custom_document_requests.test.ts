@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+import { runCommand } from '../../admin/commands.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -55,6 +57,27 @@ describe('custom document requests', () => {
     expect(mail.text).toContain('exemplo relatório.pdf');
     expect((await t.app.inject({ method: 'PUT', url: `/v1/custom_document_requests/${id}`, headers: u.headers, payload: { custom_document_request: draft } })).statusCode).toBe(409);
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/custom_document_requests/${id}`, headers: u.headers })).statusCode).toBe(409);
+
+    // Pending: no new request, and no other draft changes, until support approves it.
+    const blocked = await t.app.inject({ method: 'POST', url: '/v1/custom_document_requests', headers: u.headers, payload: { custom_document_request: draft } });
+    expect([blocked.statusCode, blocked.json().error.code]).toEqual([409, 'custom_request_pending']);
+    const other = await clinician();
+    expect((await t.app.inject({ method: 'POST', url: '/v1/custom_document_requests', headers: other.headers, payload: { custom_document_request: draft } })).statusCode).toBe(201);
+    await expect(runCommand(t.ctx.db, t.ctx.config, 'approve-custom-document', { id: randomUUID() })).rejects.toThrow(/No custom document request/);
+    expect(await runCommand(t.ctx.db, t.ctx.config, 'approve-custom-document', { id })).toEqual([expect.stringMatching(/^Approved "Cardiology follow-up letter"/)]);
+    await expect(runCommand(t.ctx.db, t.ctx.config, 'approve-custom-document', { id })).rejects.toThrow(/already approved/);
+    const approved = (await t.app.inject({ method: 'GET', url: `/v1/custom_document_requests/${id}`, headers: u.headers })).json().custom_document_request;
+    expect(approved).toMatchObject({ status: 'approved', approved_at: expect.any(String) });
+    expect((await t.app.inject({ method: 'POST', url: '/v1/custom_document_requests', headers: u.headers, payload: { custom_document_request: draft } })).statusCode).toBe(201);
+  });
+
+  it('refuses an example whose bytes are not what its name and type say (a program renamed .pdf)', async () => {
+    const u = await clinician();
+    const id = (await t.app.inject({ method: 'POST', url: '/v1/custom_document_requests', headers: u.headers, payload: { custom_document_request: draft } })).json().custom_document_request.id;
+    const renamed = upload('exemplo.pdf', 'application/pdf', 'MZ\u0090\u0000 This program cannot be run in DOS mode');
+    const res = await t.app.inject({ method: 'POST', url: `/v1/custom_document_requests/${id}/examples`, headers: { ...u.headers, ...renamed.headers }, payload: renamed.payload });
+    expect([res.statusCode, res.json().error.code]).toEqual([415, 'file_content_mismatch']);
+    expect((await t.app.inject({ method: 'GET', url: `/v1/custom_document_requests/${id}`, headers: u.headers })).json().custom_document_request.examples).toEqual([]);
   });
 
   it('keeps each clinician’s requests to themselves and refuses bad input', async () => {

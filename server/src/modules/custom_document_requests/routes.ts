@@ -7,10 +7,11 @@ import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { readMultipart } from '../../http/multipart.js';
 import { SELECTABLE_DOCUMENTS } from '../consultation_types/catalogue.js';
+import { contentMatches } from './example-content.js';
 
 const MAX_EXAMPLES = 5;
 const MAX_EXAMPLE_BYTES = 10 * 1024 * 1024;
-/** Examples are read by support: documents and pictures of documents, nothing executable. */
+/** Examples are read by support: documents and pictures of documents, nothing executable (the bytes are checked too). */
 const EXAMPLE_TYPES = new Set(['application/pdf', 'text/plain', 'text/markdown', 'image/png', 'image/jpeg', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/msword']);
 
 const section = z.object({ title: z.string().trim().min(1).max(200), description: z.string().trim().max(2000).default(''), change_request: z.string().trim().max(2000).default('') }).strict();
@@ -47,9 +48,19 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
     if (!row) throw notFound('Request not found');
     return row;
   }
+  /** A request sent and not yet approved by support blocks a new request and the editing of any other. */
+  async function noPending(userId: string) {
+    const [pending] = await ctx.db
+      .select({ id: customDocumentRequests.id })
+      .from(customDocumentRequests)
+      .where(and(eq(customDocumentRequests.userId, userId), eq(customDocumentRequests.status, 'submitted')))
+      .limit(1);
+    if (pending) throw new DomainError(409, 'custom_request_pending', 'A request sent to support is waiting for approval; a new one can be made once it is approved');
+  }
   const draft = async (userId: string, id: string) => {
     const row = await own(userId, id);
     if (row.status !== 'draft') throw new DomainError(409, 'invalid_request', 'This request was already sent');
+    await noPending(userId);
     return row;
   };
   async function view(row: Row) {
@@ -60,9 +71,10 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
       base_document: row.baseDocument,
       sections: row.sections,
       other_comments: row.otherComments,
-      status: row.status as 'draft' | 'submitted',
+      status: row.status as 'draft' | 'submitted' | 'approved',
       created_at: row.createdAt.toISOString(),
       submitted_at: row.submittedAt?.toISOString() ?? null,
+      approved_at: row.approvedAt?.toISOString() ?? null,
       examples: examples.map((e) => ({ id: e.id, file_name: e.fileName, mime_type: e.mimeType, size_bytes: e.sizeBytes })),
     };
   }
@@ -80,6 +92,7 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
   app.post(base, { onRequest: preHandler, schema: { body } }, async (request, reply) => {
     const r = request.body.custom_document_request;
     checkBase(r.base_document);
+    await noPending(currentUser(request).id);
     const [row] = await ctx.db
       .insert(customDocumentRequests)
       .values({ userId: currentUser(request).id, title: r.title, baseDocument: r.base_document ?? null, sections: r.sections, otherComments: r.other_comments })
@@ -113,6 +126,8 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
     if (!file?.data.length) throw new DomainError(400, 'invalid_request', 'Choose a file', { file: 'required' });
     const mime = file.mimeType.split(';')[0]!.trim().toLowerCase();
     if (!EXAMPLE_TYPES.has(mime)) throw new DomainError(415, 'unsupported_media_type', 'Examples can be PDF, Word, text or image files');
+    // A file's name and declared type are the sender's word: its first bytes must be what it claims to be.
+    if (!contentMatches(mime, file.data)) throw new DomainError(415, 'file_content_mismatch', 'The file is not the kind of file its name says');
     const count = (await ctx.db.select({ id: customDocumentExamples.id }).from(customDocumentExamples).where(eq(customDocumentExamples.requestId, row.id))).length;
     if (count >= MAX_EXAMPLES) throw new DomainError(409, 'invalid_request', `At most ${MAX_EXAMPLES} examples`);
     const blobKey = `${customDocumentBlobPrefix(row.id)}${randomUUID()}`;

@@ -74,6 +74,8 @@ describe('launch from the record system (SMART App Launch)', () => {
     expect(org.settings).toMatchObject({ launch_client_id: CLIENT, launch_url: `${t.ctx.config.publicUrl}/launch/${org.id}`, redirect_url: callback() });
     fhir.registerLaunchClient(CLIENT, callback());
     fhir.registerLaunch('launch-1', { patient: 'pat-123', encounter: 'enc-9', email: 'Ines.Faria@Hospital.test', name: 'Dra. Inês\u202e Faria' });
+    // The patient's name, read from the record system with the launch's token, labels the consultation.
+    fhir.addPatient({ resourceType: 'Patient', id: 'pat-123', name: [{ use: 'official', given: ['Maria', 'José'], family: 'Sousa\u202e' }] });
 
     const { landing, handover } = await launch(org.id, 'launch-1');
     const request = fhir.authorizations.at(-1)!;
@@ -96,7 +98,7 @@ describe('launch from the record system (SMART App Launch)', () => {
     const active = (await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/active/status', headers })).json();
     expect(active.active).toBe(true);
     const [row] = await t.ctx.db.select().from(consultationSessions).where(eq(consultationSessions.id, active.id));
-    expect(row).toMatchObject({ fhirPatientId: 'pat-123', fhirEncounterId: 'enc-9', organizationId: org.id });
+    expect(row).toMatchObject({ fhirPatientId: 'pat-123', fhirEncounterId: 'enc-9', organizationId: org.id, patientLabel: 'Maria José Sousa' });
 
     // In the audit log as the clinician's: created by the launch, read when launched again.
     await t.app.auditLog.flush();
@@ -154,7 +156,8 @@ describe('launch from the record system (SMART App Launch)', () => {
     const headers = { authorization: String(linked.headers.authorization) };
     const active = (await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/active/status', headers })).json();
     const [row] = await t.ctx.db.select().from(consultationSessions).where(eq(consultationSessions.id, active.id));
-    expect(row).toMatchObject({ userId: clinician.id, fhirPatientId: 'pat-70', fhirEncounterId: 'enc-70' });
+    // A patient the record system does not show: no label, and the launch goes on.
+    expect(row).toMatchObject({ userId: clinician.id, fhirPatientId: 'pat-70', fhirEncounterId: 'enc-70', patientLabel: null });
     await t.app.auditLog.flush();
     const events = await t.ctx.db.select().from(auditEvents).where(eq(auditEvents.resourceId, active.id)).orderBy(asc(auditEvents.id));
     expect(events.map((e) => [e.action, e.actorUserId])).toContainEqual(['create', clinician.id]);

@@ -20,6 +20,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import type { Language } from '../../../../contract/constants.js';
+import { PATIENT_LABEL_MAX } from '../../../../contract/consultations.js';
 import { fetch } from 'undici';
 import type { LoginSource } from '../../auth/login-limiter.js';
 import { createOneTimeToken, sha256 } from '../../auth/one-time-tokens.js';
@@ -172,6 +173,7 @@ export async function completeLaunch(
   const patient = typeof granted.patient === 'string' && FHIR_ID.test(granted.patient) ? granted.patient : null;
   const encounter = typeof granted.encounter === 'string' && FHIR_ID.test(granted.encounter) ? granted.encounter : null;
 
+  const patientLabel = patient ? await patientNameOf(ctx, launch.iss, granted.access_token, patient) : null;
   const who = await clinicianOf(ctx, launch.iss, granted.access_token, granted.id_token);
   if (!who) throw new LaunchError('no_identity');
   const found = await signInUser(ctx, launch.organizationId, launch.iss, who, input.language);
@@ -187,11 +189,12 @@ export async function completeLaunch(
       organizationId: launch.organizationId,
       fhirPatientId: patient,
       fhirEncounterId: encounter,
+      patientLabel,
       expiresAt: new Date(Date.now() + LINK_TTL_MS),
     });
     return { kind: 'link_required', linkToken };
   }
-  const opened = await openConsultation(ctx, found.user, launch.organizationId, patient, encounter);
+  const opened = await openConsultation(ctx, found.user, launch.organizationId, patient, encounter, patientLabel);
   const { token } = await createOneTimeToken(ctx.db, found.user.id, 'smart_launch', SIGN_IN_TTL_SECONDS);
   return { kind: 'signed_in', token, ...opened };
 }
@@ -201,7 +204,14 @@ export async function completeLaunch(
  * with another patient is finished, its recording and transcript kept, as a new start from the app does), unless
  * it is being recorded: a launch never stops a recording.
  */
-async function openConsultation(ctx: AppContext, user: UserRow, organizationId: string, patient: string | null, encounter: string | null): Promise<Opened> {
+async function openConsultation(
+  ctx: AppContext,
+  user: UserRow,
+  organizationId: string,
+  patient: string | null,
+  encounter: string | null,
+  patientLabel: string | null,
+): Promise<Opened> {
   const active = await findActiveSession(ctx.db, user.id);
   let consultationId: string;
   let created = true;
@@ -212,7 +222,7 @@ async function openConsultation(ctx: AppContext, user: UserRow, organizationId: 
     throw new LaunchError('recording_elsewhere');
   } else {
     const created = await createSession(ctx, user.id, { consultation_type_id: 'general_consultation', force: true });
-    await ctx.db.update(consultationSessions).set({ fhirPatientId: patient, fhirEncounterId: encounter }).where(eq(consultationSessions.id, created.id));
+    await ctx.db.update(consultationSessions).set({ fhirPatientId: patient, fhirEncounterId: encounter, patientLabel }).where(eq(consultationSessions.id, created.id));
     consultationId = created.id;
   }
   return { consultationId, created, userId: user.id, organizationId };
@@ -305,7 +315,8 @@ export async function linkAccount(ctx: AppContext, input: { token: string; passw
   if (result === 'spent') throw new LinkError('expired');
   if (result === 'taken') throw new LinkError('taken');
   try {
-    return { ...(await openConsultation(ctx, user, request.organizationId, request.fhirPatientId, request.fhirEncounterId)), linked: result === 'linked', iss: request.iss };
+    const opened = await openConsultation(ctx, user, request.organizationId, request.fhirPatientId, request.fhirEncounterId, request.patientLabel);
+    return { ...opened, linked: result === 'linked', iss: request.iss };
   } catch (err) {
     // A recording began in the instant since the check: the link stands, and the next launch signs in at once.
     if (err instanceof LaunchError && err.reason === 'recording_elsewhere') throw new LinkError('recording_elsewhere');
@@ -346,6 +357,20 @@ async function clinicianOf(ctx: AppContext, iss: string, accessToken: string, id
   const n = resource?.name?.[0];
   const shown = n?.text ?? [...(n?.given ?? []), n?.family].filter((x) => typeof x === 'string').join(' ');
   return { subject, email: mail, name: cleanName(shown || str(claims.name) || mail || '') };
+}
+
+/**
+ * The patient's name from the record system (read with the token the launch gave, scope patient/Patient.rs), for
+ * the consultation's label; none when it cannot be read, which never stops a launch.
+ */
+async function patientNameOf(ctx: AppContext, iss: string, accessToken: string, patient: string): Promise<string | null> {
+  const answer = await getJson(ctx, `${iss}/Patient/${patient}`, { accept: 'application/fhir+json', authorization: `Bearer ${accessToken}` }).catch(() => undefined);
+  const resource = (answer?.status === 200 ? answer.body : undefined) as { resourceType?: unknown; name?: { use?: string; text?: unknown; given?: unknown[]; family?: unknown }[] } | undefined;
+  if (resource?.resourceType !== 'Patient' || !Array.isArray(resource.name)) return null;
+  const n = resource.name.find((x) => x?.use === 'official') ?? resource.name[0];
+  const parts = typeof n?.text === 'string' ? [n.text] : [...(Array.isArray(n?.given) ? n.given : []), n?.family];
+  const shown = cleanName(parts.filter((x): x is string => typeof x === 'string').join(' ')).slice(0, PATIENT_LABEL_MAX);
+  return shown || null;
 }
 
 /** A name as the record system wrote it, without control or direction-changing characters, bounded. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { organizationsEnvelope } from '../../../../contract/account.js';
+import { MAX_INVITES } from '../../../../contract/constants.js';
 import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
@@ -23,7 +24,7 @@ const orgParams = z.object({ organizationId: z.uuid({ error: 'invalid_id' }) });
 const memberParams = orgParams.extend({ userId: z.uuid({ error: 'invalid_id' }) });
 const invitationParams = orgParams.extend({ invitationId: z.uuid({ error: 'invalid_id' }) });
 const role = z.enum(['admin', 'member']);
-const MAX_INVITES = 50;
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**

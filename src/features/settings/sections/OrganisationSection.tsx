@@ -12,6 +12,7 @@ import { confirm } from '../../../ui/confirm';
 import { TextAreaField } from '../../../ui/TextAreaField';
 import { describeFailure } from '../../i18n/api-error-messages';
 import { parseEmailList } from '../../organization/email-list';
+import { MAX_INVITES } from '../../../../contract/constants';
 import { RecordSystemCard } from '../../organization/RecordSystemCard';
 
 const roleChangeFailed = msg`Error changing member role`;
@@ -54,12 +55,12 @@ export function OrganisationSection() {
   if (!org) return error ? <Alert tone="error">{error}</Alert> : <p role="status"><Trans>Loading…</Trans></p>;
   const isAdmin = org.role === 'admin';
 
-  async function act(action: () => Promise<unknown>, fallback = msg`Error updating data`, done?: string) {
+  async function act<T>(action: () => Promise<T>, fallback = msg`Error updating data`, done?: string | ((result: T) => string)) {
     setError(undefined);
     setNotice(undefined);
     try {
-      await action();
-      if (done) setNotice(done);
+      const result = await action();
+      if (done) setNotice(typeof done === 'string' ? done : done(result));
       await load();
     } catch (err) {
       setError(describeFailure(i18n, err, fallback));
@@ -134,11 +135,34 @@ export function OrganisationSection() {
   );
 }
 
-function InvitationsCard({ orgId, invitations, act }: { orgId: string; invitations: OrgInvitation[]; act: (a: () => Promise<unknown>, fallback?: ReturnType<typeof msg>, done?: string) => Promise<void> }) {
+type Act = <T>(a: () => Promise<T>, fallback?: ReturnType<typeof msg>, done?: string | ((result: T) => string)) => Promise<void>;
+
+function InvitationsCard({ orgId, invitations, act }: { orgId: string; invitations: OrgInvitation[]; act: Act }) {
   const { i18n, t } = useLingui();
   const [text, setText] = useState('');
   const { valid, invalid } = parseEmailList(text);
-  const checked = text.trim() ? (invalid.length ? t`Invalid email: ${invalid.join(', ')}` : t`Valid email(s) entered: ${valid.length}`) : undefined;
+  const tooMany = valid.length > MAX_INVITES;
+  const count = valid.length;
+  const checked = text.trim()
+    ? invalid.length
+      ? t`Invalid email: ${invalid.join(', ')}`
+      : tooMany
+        ? t`At most ${MAX_INVITES} addresses at a time: you entered ${count}.`
+        : t`Valid email(s) entered: ${count}`
+    : undefined;
+  // What the server did with each address: nobody is told "sent" about an invitation that was not.
+  const outcome = ({ results }: { results: { email: string; result: string }[] }) => {
+    const sent = results.filter((r) => r.result === 'invited').length;
+    const members = results.filter((r) => r.result === 'already_member').map((r) => r.email).join(', ');
+    const pending = results.filter((r) => r.result === 'already_invited').map((r) => r.email).join(', ');
+    return [
+      sent > 0 ? t`Invitations sent: ${sent}.` : t`No invitation was sent.`,
+      members ? t`Already members, not invited: ${members}.` : '',
+      pending ? t`Already invited (use Resend to send it again): ${pending}.` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+  };
   const statusLabel: Record<OrgInvitation['status'], string> = { pending: t`Pending`, accepted: t`Accepted`, rejected: t`Rejected`, expired: t`Expired` };
 
   return (
@@ -149,8 +173,8 @@ function InvitationsCard({ orgId, invitations, act }: { orgId: string; invitatio
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          if (invalid.length || !valid.length) return;
-          void act(() => organizationsApi.invite(orgId, valid), undefined, t`Invitations sent.`).then(() => setText(''));
+          if (invalid.length || !valid.length || tooMany) return;
+          void act(() => organizationsApi.invite(orgId, valid), undefined, outcome).then(() => setText(''));
         }}
       >
         <TextAreaField
@@ -158,10 +182,10 @@ function InvitationsCard({ orgId, invitations, act }: { orgId: string; invitatio
           rows={4}
           value={text}
           onChange={(e) => setText(e.target.value)}
-          error={invalid.length ? checked : undefined}
-          hint={!invalid.length ? checked : undefined}
+          error={invalid.length || tooMany ? checked : undefined}
+          hint={!invalid.length && !tooMany ? checked : undefined}
         />
-        <Button type="submit" disabled={invalid.length > 0 || valid.length === 0}>
+        <Button type="submit" disabled={invalid.length > 0 || valid.length === 0 || tooMany}>
           <Trans>Send invitations</Trans>
         </Button>
       </form>

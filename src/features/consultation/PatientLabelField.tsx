@@ -1,0 +1,75 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useState } from 'react';
+import { PATIENT_LABEL_MAX } from '../../../contract/consultations';
+import { consultationsApi } from '../../api/consultations';
+import { TextField } from '../../ui/TextField';
+import { describeFailure } from '../i18n/api-error-messages';
+
+/**
+ * An optional label for whom the consultation was with (a name, initials, a bed number: the clinician's choice),
+ * so that recent consultations are told apart. Saved when the field is left; read-only once archived.
+ */
+export function PatientLabelField({ sessionId, label, readOnly }: { sessionId: string; label: string | null | undefined; readOnly: boolean }) {
+  const { i18n, t } = useLingui();
+  const [value, setValue] = useState(label ?? '');
+  const [saved, setSaved] = useState(label ?? '');
+  const [state, setState] = useState<'idle' | 'saving' | 'saved'>('idle');
+  const [error, setError] = useState<string>();
+
+  // Set elsewhere (the record system, another device): shown unless the clinician is typing a change. Only a new
+  // label from the server runs this, so `saved` is read as it was before it.
+  useEffect(() => {
+    setSaved((before) => {
+      setValue((typed) => (typed === before ? (label ?? '') : typed));
+      return label ?? '';
+    });
+  }, [label]);
+
+  if (readOnly) {
+    return label ? (
+      <p className="patient-label">
+        <span className="muted">
+          <Trans>Patient</Trans>:
+        </span>{' '}
+        {label}
+      </p>
+    ) : null;
+  }
+
+  async function save() {
+    const next = value.trim();
+    if (next === saved) return;
+    setState('saving');
+    setError(undefined);
+    try {
+      const { consultation_session } = await consultationsApi.setPatientLabel(sessionId, next);
+      setSaved(consultation_session.patient_label ?? '');
+      setValue(consultation_session.patient_label ?? '');
+      setState('saved');
+    } catch (err) {
+      setError(describeFailure(i18n, err));
+      setState('idle');
+    }
+  }
+
+  return (
+    <div className="patient-label-field">
+      <TextField
+        label={t`Patient (optional)`}
+        hint={state === 'saved' ? <span role="status">{t`Saved.`}</span> : t`A name, initials or bed, to find this consultation again.`}
+        value={value}
+        maxLength={PATIENT_LABEL_MAX}
+        autoComplete="off"
+        onChange={(e) => {
+          setValue(e.target.value);
+          setState('idle');
+        }}
+        onBlur={() => void save()}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void save();
+        }}
+        error={error}
+      />
+    </div>
+  );
+}
