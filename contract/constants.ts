@@ -15,3 +15,6 @@ export const homeCatalogueOf = (language: Language): Catalogue => (language === 
 
 /** Addresses one invitation request may carry (the form says so before sending). */
 export const MAX_INVITES = 50;
+
+/** How long the clinician's label for the patient may be: a name or an initials-and-number, not a note. */
+export const PATIENT_LABEL_MAX = 80;

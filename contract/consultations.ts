@@ -19,8 +19,7 @@ export const consultationTypeSchema = z.object({
   section: z.enum(['public', 'test']),
 });
 
-/** How long the clinician's label for the patient may be: a name or an initials-and-number, not a note. */
-export const PATIENT_LABEL_MAX = 80;
+export { PATIENT_LABEL_MAX } from './constants.js';
 
 export const sessionSummarySchema = z.object({
   id: z.uuid(),

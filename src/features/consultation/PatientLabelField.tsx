@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
-import { PATIENT_LABEL_MAX } from '../../../contract/consultations';
+import { PATIENT_LABEL_MAX } from '../../../contract/constants';
 import { consultationsApi } from '../../api/consultations';
 import { TextField } from '../../ui/TextField';
 import { describeFailure } from '../i18n/api-error-messages';
