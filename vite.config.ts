@@ -2,8 +2,40 @@
 import { lingui } from '@lingui/vite-plugin';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react-swc';
-import { defineConfig } from 'vite';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+
+/**
+ * Brotli and gzip copies of the built text files (.br, .gz beside each), which the server sends to browsers that
+ * accept them (@fastify/static preCompressed): compressed once at build time, at the highest levels, never per
+ * request. The service worker is left out: another plugin writes it at the same moment.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  const worth = /\.(js|mjs|css|html|svg|json|webmanifest|txt)$/;
+  return {
+    name: 'precompress',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(path.join(dir, name)).isDirectory() ? walk(path.join(dir, name)) : [path.join(dir, name)]));
+      for (const file of walk(outDir)) {
+        const base = path.basename(file);
+        if (!worth.test(file) || base.startsWith('sw.') || base.startsWith('workbox-')) continue;
+        const data = readFileSync(file);
+        if (data.length < 1024) continue;
+        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+      }
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
@@ -36,6 +68,7 @@ export default defineConfig({
       injectManifest: { globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest}'] },
       devOptions: { enabled: false },
     }),
+    precompress(),
   ],
   // 'hidden': maps are written for reading error reports, but the bundles do not point to them and the server never serves them.
   build: { target: 'es2022', sourcemap: 'hidden' },

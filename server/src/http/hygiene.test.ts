@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createUser, login } from '../test-support/factories.js';
@@ -24,6 +25,9 @@ beforeAll(async () => {
   mkdirSync(path.join(dist, 'assets'));
   writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
   writeFileSync(path.join(dist, 'assets', 'main-abc123.js'), 'console.log(1)');
+  // What the build's precompression writes beside each text file.
+  writeFileSync(path.join(dist, 'assets', 'main-abc123.js.br'), brotliCompressSync('console.log(1)'));
+  writeFileSync(path.join(dist, 'assets', 'main-abc123.js.gz'), gzipSync('console.log(1)'));
   writeFileSync(path.join(dist, 'assets', 'main-abc123.js.map'), '{"version":3,"sources":["src/secret.ts"]}');
   web = await createTestApp({ WEB_DIST: dist });
 });
@@ -52,6 +56,20 @@ describe('the web app', () => {
     const map = await web.app.inject({ method: 'GET', url: '/assets/main-abc123.js.map' });
     expect(map.statusCode).toBe(404);
     expect(map.body).not.toContain('secret.ts');
+  });
+
+  it('sends the compressed copy to a browser that accepts it, the plain file to one that does not', async () => {
+    const br = await web.app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
+    const gz = await web.app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe('console.log(1)');
+    const plain = await web.app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
   });
 });
 
