@@ -61,6 +61,7 @@ describe('the web app', () => {
   it('sends the compressed copy to a browser that accepts it, the plain file to one that does not', async () => {
     const br = await web.app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^(application|text)\/javascript/);
     expect(br.headers['vary']).toMatch(/accept-encoding/i);
     expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
