@@ -471,7 +471,11 @@ export const customDocumentRequests = pgTable(
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     approvedAt: timestamp('approved_at', { withTimezone: true }),
   },
-  (t) => [index('custom_document_requests_user_idx').on(t.userId)],
+  (t) => [
+    index('custom_document_requests_user_idx').on(t.userId),
+    // At most one request waiting for support per clinician, however many sends arrive at once.
+    uniqueIndex('custom_document_requests_one_pending').on(t.userId).where(sql`${t.status} = 'submitted'`),
+  ],
 );
 
 export const customDocumentExamples = pgTable('custom_document_examples', {

@@ -13,10 +13,10 @@
  * consultation text are rewritten (VACUUM FULL) and the log moved to a new segment so the old one is removed
  * (scrubDeletedRows). PostgreSQL is left to autovacuum (README, Retention).
  */
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { and, eq, lt, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.js';
-import { assistantThreads, audioChunks, consultationSessions, users } from '../db/schema.js';
+import { assistantThreads, audioChunks, consultationSessions, recordSystemLinkRequests, smartLaunches, users } from '../db/schema.js';
 import { assembleTranscription } from '../modules/consultation_sessions/transcription.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { describeErrorSafely } from '../http/safe-errors.js';
@@ -29,7 +29,7 @@ export const SCRUB_INTERVAL_MS = 10 * 60_000;
 /** Every table a consultation's text can sit in (cascading from consultation_sessions). */
 const CONSULTATION_TABLES = ['consultation_sessions', 'audio_chunks', 'generated_documents', 'document_feedback'] as const;
 /** Every table whose rows hold patient text: consultations, assistant conversations, research records and results. */
-const SCRUBBED_TABLES = [...CONSULTATION_TABLES, 'assistant_messages', 'research_patients', 'research_patient_files', 'evaluation_results'] as const;
+const SCRUBBED_TABLES = [...CONSULTATION_TABLES, 'assistant_messages', 'research_patients', 'research_patient_files', 'evaluation_results', 'record_system_link_requests'] as const;
 
 export const sessionBlobPrefix = (sessionId: string) => `sessions/${sessionId}/`;
 
@@ -85,6 +85,9 @@ async function endAbandonedConsultations(db: Database, now: Date, cutoff: Date):
 export async function sweepExpiredConsultations(db: Database, blobs: BlobStore, opts: SweepOptions = {}): Promise<SweepResult> {
   const now = opts.now ?? new Date();
   const result: SweepResult = { deleted: 0, archived: 0, abandoned: 0, conversations: 0 };
+  // Launches from a record system never finished, and link requests never answered (they name a patient).
+  await db.delete(smartLaunches).where(lt(smartLaunches.expiresAt, now));
+  await db.delete(recordSystemLinkRequests).where(lt(recordSystemLinkRequests.expiresAt, now));
   if (opts.conversationMinutes) result.conversations = await deleteIdleConversations(db, new Date(now.getTime() - opts.conversationMinutes * 60_000));
   if (opts.abandonedAfterHours) result.abandoned = await endAbandonedConsultations(db, now, new Date(now.getTime() - opts.abandonedAfterHours * 3600_000));
   for (;;) {

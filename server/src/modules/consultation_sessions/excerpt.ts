@@ -48,10 +48,14 @@ export async function mainDocumentExcerpts(db: Database, sessions: SessionRow[])
   if (wanted.size === 0) return found;
   // Only the start of each text is read: a list never needs a whole document.
   const rows = await db
-    .select({ sessionId: generatedDocuments.sessionId, key: generatedDocuments.documentKey, start: sql<string>`left(${generatedDocuments.text}, 600)` })
+    .selectDistinctOn([generatedDocuments.sessionId, generatedDocuments.documentKey], {
+      sessionId: generatedDocuments.sessionId,
+      key: generatedDocuments.documentKey,
+      start: sql<string>`left(${generatedDocuments.text}, 600)`,
+    })
     .from(generatedDocuments)
-    .where(and(inArray(generatedDocuments.sessionId, [...wanted.keys()]), eq(generatedDocuments.status, 'done')))
-    .orderBy(desc(generatedDocuments.version));
+    .where(and(inArray(generatedDocuments.sessionId, [...wanted.keys()]), inArray(generatedDocuments.documentKey, [...new Set(wanted.values())]), eq(generatedDocuments.status, 'done')))
+    .orderBy(generatedDocuments.sessionId, generatedDocuments.documentKey, desc(generatedDocuments.version));
   for (const row of rows) {
     if (found.has(row.sessionId) || wanted.get(row.sessionId) !== row.key) continue;
     const excerpt = excerptOf(row.start);

@@ -59,7 +59,9 @@ export async function listRecentFinished(db: Database, userId: string): Promise<
         ),
       ),
     )
-    .orderBy(desc(consultationSessions.finishedAt));
+    .orderBy(desc(consultationSessions.finishedAt))
+    // Kept an hour by default: a day's worth at most, never the whole table.
+    .limit(200);
 }
 
 export async function listChunks(db: Database, sessionId: string): Promise<ChunkRow[]> {

@@ -132,12 +132,13 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
         body: z
           .object({
             user_inputs: z.array(userInput).max(100).optional(),
-            // Blank clears it; control and direction-changing characters are refused, not stored.
+            // Blank clears it; control, line-separator and direction-changing characters and broken UTF-16 are
+            // refused, not stored (joiners, which some scripts' names need, are kept).
             patient_label: z
               .string()
               .trim()
               .max(PATIENT_LABEL_MAX, { error: 'too_long' })
-              .refine((v) => !/[\p{Cc}\p{Cf}]/u.test(v), { error: 'invalid_characters' })
+              .refine((v) => !/[\p{Cc}\p{Cs}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u.test(v), { error: 'invalid_characters' })
               .nullable()
               .optional(),
           })

@@ -43,6 +43,10 @@ describe('custom document requests', () => {
     const withExample = await t.app.inject({ method: 'POST', url: `/v1/custom_document_requests/${id}/examples`, headers: { ...u.headers, ...up.headers }, payload: up.payload });
     expect(withExample.statusCode).toBe(201);
     expect(withExample.json().custom_document_request.examples).toEqual([expect.objectContaining({ file_name: 'exemplo relatório.pdf', mime_type: 'application/pdf' })]);
+    // Kept under the extension of what its bytes are, whatever it was called.
+    const renamed = upload('setup.exe', 'application/pdf', '%PDF-1.4 not a program');
+    const kept = await t.app.inject({ method: 'POST', url: `/v1/custom_document_requests/${id}/examples`, headers: { ...u.headers, ...renamed.headers }, payload: renamed.payload });
+    expect(kept.json().custom_document_request.examples.map((e: { file_name: string }) => e.file_name)).toEqual(['exemplo relatório.pdf', 'setup.pdf']);
     const bad = upload('run.sh', 'application/x-sh', 'rm -rf /');
     expect((await t.app.inject({ method: 'POST', url: `/v1/custom_document_requests/${id}/examples`, headers: { ...u.headers, ...bad.headers }, payload: bad.payload })).statusCode).toBe(415);
 
@@ -57,6 +61,17 @@ describe('custom document requests', () => {
     expect(mail.text).toContain('exemplo relatório.pdf');
     expect((await t.app.inject({ method: 'PUT', url: `/v1/custom_document_requests/${id}`, headers: u.headers, payload: { custom_document_request: draft } })).statusCode).toBe(409);
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/custom_document_requests/${id}`, headers: u.headers })).statusCode).toBe(409);
+
+    // Two drafts sent at once: one goes, the other is refused (at most one waiting per clinician).
+    const racer = await clinician();
+    const drafts = await Promise.all(
+      [1, 2].map(async () => (await t.app.inject({ method: 'POST', url: '/v1/custom_document_requests', headers: racer.headers, payload: { custom_document_request: draft } })).json().custom_document_request.id),
+    );
+    const sends = await Promise.all(drafts.map((d) => t.app.inject({ method: 'POST', url: `/v1/custom_document_requests/${d}/submit`, headers: racer.headers })));
+    expect(sends.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    // The other draft can still be thrown away while one waits.
+    const left = drafts[sends.findIndex((r) => r.statusCode === 409)];
+    expect((await t.app.inject({ method: 'DELETE', url: `/v1/custom_document_requests/${left}`, headers: racer.headers })).statusCode).toBe(204);
 
     // Pending: no new request, and no other draft changes, until support approves it.
     const blocked = await t.app.inject({ method: 'POST', url: '/v1/custom_document_requests', headers: u.headers, payload: { custom_document_request: draft } });

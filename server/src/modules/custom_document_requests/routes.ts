@@ -5,9 +5,10 @@ import { customDocumentExamples, customDocumentRequests } from '../../db/schema.
 import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { readMultipart } from '../../http/multipart.js';
 import { SELECTABLE_DOCUMENTS } from '../consultation_types/catalogue.js';
-import { contentMatches } from './example-content.js';
+import { contentMatches, EXTENSION_OF } from './example-content.js';
 
 const MAX_EXAMPLES = 5;
 const MAX_EXAMPLE_BYTES = 10 * 1024 * 1024;
@@ -114,7 +115,9 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
   });
 
   app.delete(`${base}/:id`, { onRequest: preHandler, schema: { params } }, async (request, reply) => {
-    await draft(currentUser(request).id, request.params.id);
+    // A draft can be thrown away even while another request waits for approval (only editing is blocked then).
+    const row = await own(currentUser(request).id, request.params.id);
+    if (row.status !== 'draft') throw new DomainError(409, 'invalid_request', 'This request was already sent');
     await ctx.blobs.deletePrefix(customDocumentBlobPrefix(request.params.id));
     await ctx.db.delete(customDocumentRequests).where(eq(customDocumentRequests.id, request.params.id));
     return reply.status(204).send();
@@ -132,7 +135,10 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
     if (count >= MAX_EXAMPLES) throw new DomainError(409, 'invalid_request', `At most ${MAX_EXAMPLES} examples`);
     const blobKey = `${customDocumentBlobPrefix(row.id)}${randomUUID()}`;
     await ctx.blobs.put(blobKey, file.data);
-    const fileName = (file.fileName || 'example').replace(/[^\p{L}\p{N} ._()-]/gu, '_').slice(0, 200);
+    // The name the clinician gave, with the extension of the type its bytes are: "setup.exe" sent as a PDF is kept
+    // as "setup.pdf", so nobody opening it runs it.
+    const stem = (file.fileName || 'example').replace(/\.[^.]*$/, '').replace(/[^\p{L}\p{N} _()-]/gu, '_').slice(0, 180) || 'example';
+    const fileName = `${stem}.${EXTENSION_OF[mime]}`;
     await ctx.db.insert(customDocumentExamples).values({ requestId: row.id, fileName, mimeType: mime, sizeBytes: file.data.length, blobKey });
     return reply.status(201).send({ custom_document_request: await view(row) });
   });
@@ -151,8 +157,20 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
     const user = currentUser(request);
     const row = await draft(user.id, request.params.id);
     if (row.sections.length === 0) throw new DomainError(400, 'invalid_request', 'Add at least one section', { sections: 'required' });
-    const [sent] = await ctx.db.update(customDocumentRequests).set({ status: 'submitted', submittedAt: new Date() }).where(eq(customDocumentRequests.id, row.id)).returning();
-    const v = await view(sent!);
+    // Only from draft, and at most one pending per clinician (a unique index): two sends at once send one.
+    let sent: Row | undefined;
+    try {
+      [sent] = await ctx.db
+        .update(customDocumentRequests)
+        .set({ status: 'submitted', submittedAt: new Date() })
+        .where(and(eq(customDocumentRequests.id, row.id), eq(customDocumentRequests.status, 'draft')))
+        .returning();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DomainError(409, 'custom_request_pending', 'A request sent to support is waiting for approval');
+      throw err;
+    }
+    if (!sent) throw new DomainError(409, 'invalid_request', 'This request was already sent');
+    const v = await view(sent);
     const text = [
       `From: ${user.name} <${user.email}> (${user.id}), language ${user.language}`,
       `Request: ${v.id}`,

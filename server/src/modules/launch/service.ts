@@ -49,7 +49,7 @@ const LINK_ATTEMPTS = 5;
 const SIGN_IN_TTL_SECONDS = 120;
 const REQUEST_TIMEOUT_MS = 15_000;
 /** A FHIR id: letters, digits, '-' and '.', at most 64. */
-const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
+const FHIR_ID = /^(?!\.+$)[A-Za-z0-9\-.]{1,64}$/;
 export const LAUNCH_SCOPE = 'launch openid fhirUser patient/Patient.rs patient/Encounter.rs';
 
 const base64url = (b: Buffer) => b.toString('base64url');
@@ -173,10 +173,11 @@ export async function completeLaunch(
   const patient = typeof granted.patient === 'string' && FHIR_ID.test(granted.patient) ? granted.patient : null;
   const encounter = typeof granted.encounter === 'string' && FHIR_ID.test(granted.encounter) ? granted.encounter : null;
 
-  const patientLabel = patient ? await patientNameOf(ctx, launch.iss, granted.access_token, patient) : null;
   const who = await clinicianOf(ctx, launch.iss, granted.access_token, granted.id_token);
   if (!who) throw new LaunchError('no_identity');
   const found = await signInUser(ctx, launch.organizationId, launch.iss, who, input.language);
+  // Read only once someone is known to be let in (or asked for a password): a refused launch reads no patient.
+  const patientLabel = patient ? await patientNameOf(ctx, launch.iss, granted.access_token, patient) : null;
   if ('linkTo' in found) {
     const linkToken = base64url(randomBytes(32));
     await ctx.db.delete(recordSystemLinkRequests).where(lt(recordSystemLinkRequests.expiresAt, new Date()));
@@ -369,7 +370,10 @@ async function patientNameOf(ctx: AppContext, iss: string, accessToken: string, 
   if (resource?.resourceType !== 'Patient' || !Array.isArray(resource.name)) return null;
   const n = resource.name.find((x) => x?.use === 'official') ?? resource.name[0];
   const parts = typeof n?.text === 'string' ? [n.text] : [...(Array.isArray(n?.given) ? n.given : []), n?.family];
-  const shown = cleanName(parts.filter((x): x is string => typeof x === 'string').join(' ')).slice(0, PATIENT_LABEL_MAX);
+  // Cut by characters, not UTF-16 units, so a name never ends in half a character.
+  const shown = Array.from(cleanName(parts.filter((x): x is string => typeof x === 'string').join(' ')))
+    .slice(0, PATIENT_LABEL_MAX)
+    .join('');
   return shown || null;
 }
 

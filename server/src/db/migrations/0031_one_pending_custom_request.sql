@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "custom_document_requests_one_pending" ON "custom_document_requests" USING btree ("user_id") WHERE "custom_document_requests"."status" = 'submitted';
