@@ -37,6 +37,15 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Code fetched only when asked for: exporting a PDF (jspdf and what it pulls in), error reporting (Sentry, only
+ * with a DSN), the QR code, and screens a clinician opens now and then (research, templates, settings, assistant).
+ * Their chunks go to assets/on-demand/, which the service worker does not precache: it keeps them once fetched.
+ */
+const ON_DEMAND =
+  /node_modules\/(jspdf|fast-png|fflate|iobuffer|html2canvas|canvg|core-js|svg-pathdata|rgbcolor|dompurify|stackblur-canvas|raf|performance-now|@babel\/runtime|@sentry|@sentry-internal|web-vitals|qrcode|dijkstrajs|pngjs)\/|\/contract\/document-pdf|\/src\/api\/(assistants|custom-documents)|\/src\/features\/(trials\/(?!ResearchSpacesList)|(assistant|settings|custom-documents|organization|editor)\/)|\/src\/features\/recording\/AudioTest|\/src\/routes\/(_app\/(trials|editor|settings|generate)|organization\.invitations)/;
+const onDemandChunk = (moduleIds: string[]) => moduleIds.length > 0 && moduleIds.every((id) => ON_DEMAND.test(id));
+
 export default defineConfig({
   plugins: [
     // The router plugin must come before react (it generates src/routeTree.gen.ts and splits route code).
@@ -65,13 +74,35 @@ export default defineConfig({
           { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
       },
-      injectManifest: { globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest}'] },
+      // The shell only: what opens the app and records offline. On-demand chunks are cached when first used (sw/sw.ts).
+      injectManifest: { globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest,woff2}'], globIgnores: ['assets/on-demand/**'] },
       devOptions: { enabled: false },
     }),
     precompress(),
   ],
   // 'hidden': maps are written for reading error reports, but the bundles do not point to them and the server never serves them.
-  build: { target: 'es2022', sourcemap: 'hidden' },
+  build: {
+    target: 'es2022',
+    sourcemap: 'hidden',
+    // Everything the first screen needs statically, in one chunk beside the entry: on a slow phone connection 45
+    // small modulepreloads cost more round trips than bytes. Screens opened later stay split by route.
+    rolldownOptions: {
+      output: {
+        chunkFileNames: (chunk) => (onDemandChunk(chunk.moduleIds) ? 'assets/on-demand/[name]-[hash].js' : 'assets/[name]-[hash].js'),
+        codeSplitting: {
+          groups: [
+            { name: 'app', tags: ['$initial'], priority: 2 },
+            {
+              name: 'common',
+              minShareCount: 2,
+              priority: 1,
+              test: /\/src\/(ui\/(?!AppFrame)|api\/)|lucide-react|@radix-ui/,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: { proxy: { '/v1': 'http://localhost:8080', '/healthz': 'http://localhost:8080' } },
   test: {
     projects: [

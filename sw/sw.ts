@@ -3,9 +3,13 @@
  * The service worker: precaches the app shell (the build's manifest) so the app opens offline after the first
  * visit, answers every page navigation with the cached index.html, and, on a Background Sync, sends recorded
  * parts still waiting in IndexedDB (offline/background-sync.ts). API calls are never cached here.
+ * The shell is what opens the app and records; code used now and then (PDF export, rarely opened screens) is
+ * under assets/on-demand/, fetched the first time it is needed and kept from then on (file names change with content).
  */
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { ExpirationPlugin } from 'workbox-expiration';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CacheFirst } from 'workbox-strategies';
 import { runBackgroundUpload, SYNC_TAG } from '../src/offline/background-sync';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<string | { url: string; revision: string | null }> };
@@ -15,6 +19,12 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 // /paste is the bookmarklet's window: it must come from the server, whose headers keep the link to its opener.
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/v1\//, /^\/healthz/, /^\/internal\//, /^\/paste/] }));
+
+registerRoute(
+  ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/on-demand/'),
+  // Older versions' chunks leave as new ones come: a few dozen files at most.
+  new CacheFirst({ cacheName: 'on-demand', plugins: [new ExpirationPlugin({ maxEntries: 60, purgeOnQuotaError: true })] }),
+);
 
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();

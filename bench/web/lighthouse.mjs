@@ -105,7 +105,8 @@ try {
     rows.push(`| ${name} | ${score('performance')} | ${score('accessibility')} | ${score('best-practices')} | ${lcp} s | ${kb} KB |`);
     const below = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && (a.scoreDisplayMode === 'binary' || a.scoreDisplayMode === 'numeric'));
     if (below.length) console.log(`${name}: below the mark: ${below.map((a) => `${a.id} (${a.displayValue ?? a.score})`).join(', ')}`);
-    if (process.env.LIGHTHOUSE_DETAILS) console.log(JSON.stringify(lhr.audits['layout-shifts']?.details ?? null, null, 1).slice(0, 3000));
+    // The whole report, to read what the score is made of (open it in the Lighthouse viewer or read the JSON).
+    writeFileSync(path.join(toolDir, `report-${name}.json`), JSON.stringify(lhr));
     await context.close();
   }
   console.log('| screen | performance | accessibility | best practices | LCP | bytes on the wire |');

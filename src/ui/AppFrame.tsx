@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { FlaskConical, LayoutTemplate, MessageCircleQuestion, Settings, Stethoscope } from 'lucide-react';
+import { FlaskConical, House, LayoutTemplate, MessageCircleQuestion, Settings } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { LANGUAGES, type Language } from '../../contract/constants';
 import { activateLocale } from '../features/i18n/activate';
@@ -102,9 +102,9 @@ export function AppFrame() {
       </header>
       <nav className="app-nav" aria-label={t`Main`}>
         <Link to={home} activeOptions={{ exact: true }}>
-          <Stethoscope aria-hidden="true" size={22} />
+          <House aria-hidden="true" size={22} />
           <span>
-            <Trans>Consultations</Trans>
+            <Trans>Home</Trans>
           </span>
         </Link>
         <Link to="/trials/{-$space}">

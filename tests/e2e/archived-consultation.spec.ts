@@ -103,7 +103,7 @@ test('past the window, kept text opens read-only from history; text not kept say
   expect([audio.status(), (await audio.json()).error.code]).toEqual([410, 'audio_deleted']);
 
   // Leaving it asks nothing (there is nothing left to generate).
-  await page.getByRole('link', { name: 'Consultations' }).first().click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
   await expect(page).toHaveURL(/\/$/);
 
   // With text storage off, a consultation this device has seen is deleted at the end of the window, and its

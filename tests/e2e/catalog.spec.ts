@@ -12,9 +12,13 @@ test('home-v2: the assistants catalogue by country, pinned to quick access, star
   await page.getByLabel('Use the alternative home page').check();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Your details were saved.')).toBeVisible();
-  await page.getByRole('link', { name: 'Consultations' }).first().click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
   await expect(page).toHaveURL(/\/v2$/);
   await expect(page.getByRole('heading', { name: 'Quick access' })).toBeVisible();
+  // Quick access holds the recent completed consultations (none yet for a new clinician) before the assistants.
+  const quick = page.getByRole('region', { name: 'Quick access' });
+  await expect(quick.getByRole('heading', { name: 'Recent consultations', level: 3 })).toBeVisible();
+  await expect(quick.getByText('No recent consultations.')).toBeVisible();
   await expect(page.getByTestId('recommended-assistant').first()).toBeVisible();
 
   const catalogue = page.getByRole('region', { name: 'Assistants catalogue' }).or(page.locator('section.catalog'));

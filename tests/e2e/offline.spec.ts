@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { readdirSync } from 'node:fs';
 
 test('the shell loads offline after a first visit', async ({ page, context }) => {
   await page.goto('/login');
@@ -19,6 +20,32 @@ test('the shell loads offline after a first visit', async ({ page, context }) =>
   await page.getByLabel('E-mail').fill('someone@clinic.test');
   await page.getByRole('button', { name: 'Send link' }).click();
   await expect(page.getByRole('alert')).toContainText('Connection problems');
+  await context.setOffline(false);
+});
+
+test('the service worker keeps the shell at once and code used now and then from its first use', async ({ page, context }) => {
+  await page.goto('/login');
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  const precached = await page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) if (name.includes('precache')) for (const r of await (await caches.open(name)).keys()) urls.push(new URL(r.url).pathname);
+    return urls;
+  });
+  // What records offline is there from the first visit; PDF export and error reporting are not.
+  expect(precached.some((u) => /\/assets\/ConsultationScreen-/.test(u))).toBe(true);
+  expect(precached.filter((u) => u.includes('/assets/on-demand/'))).toEqual([]);
+
+  const onDemand = readdirSync('dist/assets/on-demand').filter((f) => f.startsWith('document-pdf-') && f.endsWith('.js'));
+  expect(onDemand).toHaveLength(1);
+  const url = `/assets/on-demand/${onDemand[0]}`;
+  const fetchStatus = () => page.evaluate((u) => fetch(u).then((r) => r.status, () => 0), url);
+  expect(await fetchStatus()).toBe(200);
+  await context.setOffline(true);
+  expect(await fetchStatus()).toBe(200);
   await context.setOffline(false);
 });
 

@@ -22,7 +22,7 @@ test('pairing: the phone signs in by the QR link and records; the computer follo
   const phoneContext = await browser.newContext({ ...iphone, locale: 'en-GB', permissions: ['microphone'] });
   const phone = await phoneContext.newPage();
   await phone.goto(url);
-  await expect(phone.getByRole('heading', { name: 'Consultations', exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(phone.getByRole('tab', { name: 'Consultations', exact: true })).toBeVisible({ timeout: 15_000 });
   // The phone has no pairing card of its own.
   await expect(phone.getByRole('button', { name: 'Pair my phone' })).toHaveCount(0);
 

@@ -115,7 +115,7 @@ test('two tabs of one browser: the second cannot start a second recorder of the 
   await second.getByLabel('E-mail').fill(email);
   await second.getByLabel('Password').fill(password);
   await second.getByRole('button', { name: 'Sign in' }).click();
-  await expect(second.getByRole('heading', { name: 'Consultations', exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(second.getByRole('tab', { name: 'Consultations', exact: true })).toBeVisible({ timeout: 15_000 });
   await second.goto(page.url());
   await second.getByRole('button', { name: /^(Start|Continue) recording$/ }).click();
   await expect(second.getByText('This consultation is being recorded in another tab of this browser. Record there, or close that tab first.')).toBeVisible();

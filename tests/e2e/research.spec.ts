@@ -132,7 +132,7 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   await expect(rows).toHaveCount(2);
 
   // Home's trials tab lists the spaces and opens them.
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Consultations' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
   await page.getByRole('tab', { name: 'Trials' }).click();
   await page.getByRole('link', { name: 'Endocrinology' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Endocrinology' })).toBeVisible();

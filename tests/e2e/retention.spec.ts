@@ -41,7 +41,7 @@ test('a finished consultation counts down on home, then leaves home, the databas
   const audioDir = path.resolve('.tmp/e2e/retention/files/sessions', id);
   expect(existsSync(audioDir)).toBe(true);
 
-  await page.getByRole('link', { name: 'Consultations' }).first().click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
   const recent = page.getByTestId('recent-consultation');
   await expect(recent).toHaveCount(1);
   await expect(recent.getByRole('link', { name: 'Sr. Joaquim, cama 12' })).toBeVisible();

@@ -36,7 +36,7 @@ test('a personal template written in the editor lays out the consultation notes 
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'editor');
 
-  await page.getByRole('link', { name: 'Consultations' }).first().click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
   const consultation = new ConsultationPage(page);
   await consultation.startFromHome('General consultation');
   await page.getByLabel('Template: Consultation notes').selectOption({ label: 'Brief SOAP' });

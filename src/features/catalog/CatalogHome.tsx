@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { catalogApi, type CatalogView } from '../../api/catalog';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
@@ -7,8 +7,11 @@ import { useStartConsultation } from '../home/ConsultationTypesList';
 import { describeFailure } from '../i18n/api-error-messages';
 import { AssistantsCatalog, KIND_NAMES } from './AssistantsCatalog';
 
-/** Home-v2: quick access (pinned assistants and recommendations) above the assistants catalogue. */
-export function CatalogHome() {
+/**
+ * Home-v2: quick access (the recent completed consultations, pinned assistants and recommendations) beside the
+ * assistants catalogue on desktops, above it on phones.
+ */
+export function CatalogHome({ recent }: { recent: ReactNode }) {
   const { i18n, t } = useLingui();
   const [catalog, setCatalog] = useState<CatalogView>();
   const [error, setError] = useState<string>();
@@ -26,7 +29,25 @@ export function CatalogHome() {
     }
   }
 
-  if (!catalog) return error ? <Alert tone="error">{error}</Alert> : <p role="status"><Trans>Loading…</Trans></p>;
+  // The recent consultations come from their own request: they are shown even while the catalogue loads or fails.
+  if (!catalog)
+    return (
+      <div className="home-v2">
+        <section aria-labelledby="quick-title" className="quick-access">
+          <h2 id="quick-title">
+            <Trans>Quick access</Trans>
+          </h2>
+          {recent}
+        </section>
+        {error ? (
+          <Alert tone="error">{error}</Alert>
+        ) : (
+          <p role="status">
+            <Trans>Loading…</Trans>
+          </p>
+        )}
+      </div>
+    );
   const byId = (id: string) => [...catalog.assistants, ...catalog.custom_assistants].find((a) => a.id === id);
   const card = (id: string, pinned: boolean) => {
     const a = byId(id);
@@ -50,12 +71,13 @@ export function CatalogHome() {
   };
 
   return (
-    <>
+    <div className="home-v2">
       {(error || startError) && <Alert tone="error">{startError ?? error}</Alert>}
       <section aria-labelledby="quick-title" className="quick-access">
         <h2 id="quick-title">
           <Trans>Quick access</Trans>
         </h2>
+        {recent}
         <h3>
           <Trans>Pinned</Trans>
         </h3>
@@ -72,6 +94,6 @@ export function CatalogHome() {
         <ul className="type-list">{catalog.recommendations.map((id) => card(id, false))}</ul>
       </section>
       <AssistantsCatalog catalog={catalog} onTogglePin={(id) => void togglePin(id)} onStart={(id) => void start(id)} starting={starting} />
-    </>
+    </div>
   );
 }

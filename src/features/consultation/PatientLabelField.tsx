@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PATIENT_LABEL_MAX } from '../../../contract/constants';
 import { consultationsApi } from '../../api/consultations';
 import { TextField } from '../../ui/TextField';
@@ -12,17 +12,17 @@ import { describeFailure } from '../i18n/api-error-messages';
 export function PatientLabelField({ sessionId, label, readOnly }: { sessionId: string; label: string | null | undefined; readOnly: boolean }) {
   const { i18n, t } = useLingui();
   const [value, setValue] = useState(label ?? '');
-  const [saved, setSaved] = useState(label ?? '');
+  // The label the server last had: what a typed value is compared with, never drawn.
+  const saved = useRef(label ?? '');
   const [state, setState] = useState<'idle' | 'saving' | 'saved'>('idle');
   const [error, setError] = useState<string>();
 
-  // Set elsewhere (the record system, another device): shown unless the clinician is typing a change. Only a new
-  // label from the server runs this, so `saved` is read as it was before it.
+  // Set elsewhere (the record system, another device): shown unless the clinician is typing a change.
   useEffect(() => {
-    setSaved((before) => {
-      setValue((typed) => (typed === before ? (label ?? '') : typed));
-      return label ?? '';
-    });
+    const before = saved.current;
+    const next = label ?? '';
+    saved.current = next;
+    setValue((typed) => (typed === before ? next : typed));
   }, [label]);
 
   if (readOnly) {
@@ -38,12 +38,12 @@ export function PatientLabelField({ sessionId, label, readOnly }: { sessionId: s
 
   async function save() {
     const next = value.trim();
-    if (next === saved) return;
+    if (next === saved.current) return;
     setState('saving');
     setError(undefined);
     try {
       const { consultation_session } = await consultationsApi.setPatientLabel(sessionId, next);
-      setSaved(consultation_session.patient_label ?? '');
+      saved.current = consultation_session.patient_label ?? '';
       setValue(consultation_session.patient_label ?? '');
       setState('saved');
     } catch (err) {

@@ -10,20 +10,38 @@ import { consultationPathFor } from '../auth/navigation-rules';
 import { describeFailure } from '../i18n/api-error-messages';
 import { recordingMessages } from '../recording/recording-messages';
 
+type Active = { id: string; show_transcription: boolean };
+export type ActiveStatus = { settled: boolean; active: Active | undefined; clear: () => void };
+
+/**
+ * Whether a consultation is left running, asked once when home opens. `settled` once the server answered (or could
+ * not): home waits for it before drawing its content, so that the notice never appears above a button being tapped.
+ */
+export function useActiveStatus(): ActiveStatus {
+  const [state, setState] = useState<{ settled: boolean; active?: Active }>({ settled: false });
+  useEffect(() => {
+    let current = true;
+    consultationsApi.activeStatus().then(
+      (s) => current && setState({ settled: true, active: s.active && s.id ? { id: s.id, show_transcription: s.show_transcription ?? false } : undefined }),
+      () => current && setState({ settled: true }),
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+  return { settled: state.settled, active: state.active, clear: () => setState({ settled: true }) };
+}
+
 /**
  * Spec §2 home "active-session popup": a consultation left running (another tab, a closed window) is offered
  * back, or ended, before a new one is started.
  */
-export function ActiveSessionNotice() {
+export function ActiveSessionNotice({ status }: { status: ActiveStatus }) {
   const { i18n, t } = useLingui();
   const navigate = useNavigate();
   const v2Home = useAtomValue(authAtom)?.user?.v2_home ?? false;
-  const [active, setActive] = useState<{ id: string; show_transcription: boolean }>();
   const [error, setError] = useState<string>();
-
-  useEffect(() => {
-    consultationsApi.activeStatus().then((s) => setActive(s.active && s.id ? { id: s.id, show_transcription: s.show_transcription ?? false } : undefined), () => undefined);
-  }, []);
+  const { active } = status;
   if (!active) return null;
 
   async function end() {
@@ -31,7 +49,7 @@ export function ActiveSessionNotice() {
     if (!ok) return;
     try {
       await consultationsApi.finish(active!.id);
-      setActive(undefined);
+      status.clear();
     } catch (err) {
       setError(describeFailure(i18n, err, recordingMessages.finishFailed));
     }

@@ -1,13 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import * as Tabs from '@radix-ui/react-tabs';
 import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { homeCatalogueOf } from '../../../contract/constants';
 import { authAtom } from '../../app-state';
 import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { PairPhoneCard } from '../pairing/PairPhoneCard';
 import { CatalogHome } from '../catalog/CatalogHome';
-import { ActiveSessionNotice } from './ActiveSessionNotice';
+import { ActiveSessionNotice, useActiveStatus } from './ActiveSessionNotice';
 import { AnnouncementsCarousel } from './AnnouncementsCarousel';
 import { ConsultationTypesList } from './ConsultationTypesList';
 import { RecordWithChooser } from './RecordWithChooser';
@@ -20,14 +21,20 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
   const { t } = useLingui();
   const user = useAtomValue(authAtom)?.user;
   const { types, failed, offline } = useConsultationTypes();
+  const activeStatus = useActiveStatus();
+  // Drawn at once when what goes at the top is known: nothing then moves under the clinician's finger. Once drawn,
+  // it stays (a change of language reloads the types without taking the screen away).
+  const [drawn, setDrawn] = useState(false);
+  if (!drawn && activeStatus.settled && (types !== undefined || failed)) setDrawn(true);
   const name = user?.name ?? '';
   // The classic home lists the international assistants and those of the clinician's country; home-v2 has the whole catalogue.
   const homeCatalogue = homeCatalogueOf(user?.language ?? 'pt');
   return (
     <>
-      <p className="muted" data-home={variant}>
+      {/* The greeting is the page's heading: "Consultations" is already the navigation's and the tab's name. */}
+      <h1 className="home-greeting" data-home={variant}>
         <Trans>Welcome, {name}.</Trans>
-      </p>
+      </h1>
       <Tabs.Root defaultValue="consultations">
         <Tabs.List className="tabs" aria-label={t`Home`}>
           <Tabs.Trigger value="consultations" className="tab">
@@ -38,21 +45,29 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="consultations" className="tab-panel">
-          <h1>
-            <Trans>Consultations</Trans>
-          </h1>
-          <ActiveSessionNotice />
-          <AnnouncementsCarousel />
-          {!isMobileDevice() && <RecordWithChooser />}
-          {variant === 'home-v2' ? <CatalogHome /> : <ConsultationTypesList types={types?.filter((ty) => ty.catalogue === 'international' || ty.catalogue === homeCatalogue)} loadFailed={failed} offline={offline} />}
-          <RecentConsultations types={types} />
-          {/* One place only: choosing "my phone" must not remount the card and lose its code. */}
-          {!isMobileDevice() && <PairPhoneCard />}
+          {!drawn ? (
+            <p role="status">
+              <Trans>Loading…</Trans>
+            </p>
+          ) : (
+            <>
+              <ActiveSessionNotice status={activeStatus} />
+              {!isMobileDevice() && <RecordWithChooser />}
+              {variant === 'home-v2' ? (
+                // Home-v2's quick access holds the recent completed consultations beside the pinned and recommended assistants.
+                <CatalogHome recent={<RecentConsultations types={types} compact />} />
+              ) : (
+                <ConsultationTypesList types={types?.filter((ty) => ty.catalogue === 'international' || ty.catalogue === homeCatalogue)} loadFailed={failed} offline={offline} />
+              )}
+              {/* Below the first action: news arrives late, and must not push the buttons down when it does. */}
+              <AnnouncementsCarousel />
+              {variant === 'home' && <RecentConsultations types={types} />}
+              {/* One place only: choosing "my phone" must not remount the card and lose its code. */}
+              {!isMobileDevice() && <PairPhoneCard />}
+            </>
+          )}
         </Tabs.Content>
         <Tabs.Content value="trials" className="tab-panel">
-          <h1>
-            <Trans>Trials</Trans>
-          </h1>
           <p className="muted">
             <Trans>Screen patients' records against the criteria of clinical trials in a research space.</Trans>
           </p>

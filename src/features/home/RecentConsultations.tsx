@@ -5,11 +5,14 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { consultationsApi, type ConsultationTypeView, type SessionSummary } from '../../api/consultations';
 import { authAtom } from '../../app-state';
 import { Alert } from '../../ui/Alert';
+import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';
 import { appDb } from '../../offline/db';
 import { timeLeft } from './retention-countdown';
 
 const TICK_MS = 30_000;
+/** In quick access only the latest few are listed until the clinician asks for all (or searches). */
+const QUICK_COUNT = 5;
 
 async function cachedFinishedSessions(): Promise<SessionSummary[]> {
   const rows = await appDb().sessions.where('status').equals('finished').toArray();
@@ -32,13 +35,17 @@ async function cachedFinishedSessions(): Promise<SessionSummary[]> {
     .sort((a, b) => (b.finished_at ?? '').localeCompare(a.finished_at ?? ''));
 }
 
-/** Finished consultations still kept, each with the time left before its data is deleted; searchable by type and date. */
-export function RecentConsultations({ types }: { types: ConsultationTypeView[] | undefined }) {
+/**
+ * Finished consultations still kept, each with the time left before its data is deleted; searchable by patient,
+ * type, date and the notes' first words. `compact` is quick access's form: a sub-heading and the latest few.
+ */
+export function RecentConsultations({ types, compact = false }: { types: ConsultationTypeView[] | undefined; compact?: boolean }) {
   const { i18n, t } = useLingui();
   const v2Home = useAtomValue(authAtom)?.user?.v2_home ?? false;
   const [sessions, setSessions] = useState<SessionSummary[]>();
   const [failed, setFailed] = useState(false);
   const [query, setQuery] = useState('');
+  const [showAll, setShowAll] = useState(false);
   const [now, setNow] = useState(() => Date.now());
 
   useEffect(() => {
@@ -79,16 +86,18 @@ export function RecentConsultations({ types }: { types: ConsultationTypeView[] |
       );
   }, [sessions, now, query, typeName, i18n]);
 
+  const Heading = compact ? 'h3' : 'h2';
+  const shown = compact && !showAll && !query ? visible.slice(0, QUICK_COUNT) : visible;
   return (
-    <section aria-labelledby="recent-title" className="recent">
-      <h2 id="recent-title">
+    <section aria-labelledby="recent-title" className="recent" data-compact={compact || undefined}>
+      <Heading id="recent-title">
         <Trans>Recent consultations</Trans>
-      </h2>
+      </Heading>
       <p className="muted">
         <Trans>Finished consultations are kept for a short time, then their data is deleted.</Trans>
       </p>
       <div className="search-field">
-        <TextField label={t`Search consultations`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t`Type or date`} />
+        <TextField label={t`Search consultations`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t`Patient, type or date`} />
       </div>
       {failed && (
         <Alert tone="warning">
@@ -104,7 +113,7 @@ export function RecentConsultations({ types }: { types: ConsultationTypeView[] |
         <p className="muted">{query ? <Trans>No consultation matches your search.</Trans> : <Trans>No recent consultations.</Trans>}</p>
       )}
       <ul className="recent-list">
-        {visible.map((s) => {
+        {shown.map((s) => {
           const left = timeLeft(s.expires_at, now);
           const when = i18n.date(s.finished_at ?? s.created_at, { dateStyle: 'medium', timeStyle: 'short' });
           const { hours, minutes } = left;
@@ -130,6 +139,11 @@ export function RecentConsultations({ types }: { types: ConsultationTypeView[] |
           );
         })}
       </ul>
+      {shown.length < visible.length && (
+        <Button variant="ghost" onClick={() => setShowAll(true)}>
+          <Trans>Show all ({visible.length})</Trans>
+        </Button>
+      )}
     </section>
   );
 }

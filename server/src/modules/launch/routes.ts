@@ -105,12 +105,17 @@ export function launchRoutes(app: App, ctx: AppContext) {
       }),
     );
 
+  // The cookie's token is 32 random bytes in base64url: anything else is not looked up at all.
+  const linkTokenOf = (request: FastifyRequest): string | undefined => {
+    const token = cookie(request.headers.cookie, LINK_COOKIE);
+    return token && /^[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
+  };
   const expiredLink = () => new DomainError(401, 'invalid_or_expired_token', 'This link is invalid or has expired');
 
   // The page that asks for the password shows whose account the launch named (the record system wrote it).
   app.get(LINK_PATH, { config: limited, schema: { response: { 200: launchLinkEnvelope, 401: apiErrorSchema } } }, async (request) => {
-    const token = cookie(request.headers.cookie, LINK_COOKIE);
-    const found = token && /^[A-Za-z0-9_-]{43}$/.test(token) ? await findLinkRequest(ctx, token) : undefined;
+    const token = linkTokenOf(request);
+    const found = token ? await findLinkRequest(ctx, token) : undefined;
     if (!found) throw expiredLink();
     return { launch_link: { email: found.email, record_system: found.request.iss, record_system_user: found.request.subjectName ?? found.request.subject, again: found.admin } };
   });
@@ -122,8 +127,8 @@ export function launchRoutes(app: App, ctx: AppContext) {
       schema: { body: launchLinkBody, response: { 200: userEnvelope, 400: apiErrorSchema, 401: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema } },
     },
     async (request, reply) => {
-      const token = cookie(request.headers.cookie, LINK_COOKIE);
-      if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) throw expiredLink();
+      const token = linkTokenOf(request);
+      if (!token) throw expiredLink();
       let opened: Opened & { linked: boolean; iss: string };
       try {
         opened = await linkAccount(ctx, { token, password: request.body.password, source: loginSourceOf(request) });

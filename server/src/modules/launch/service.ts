@@ -98,8 +98,7 @@ export async function beginLaunch(ctx: AppContext, input: { organizationId: stri
     throw new LaunchError('record_system_unreachable');
   }
 
-  // Launches never returned from (the clinician closed the window) are not kept past their time.
-  await ctx.db.delete(smartLaunches).where(lt(smartLaunches.expiresAt, new Date()));
+  // Launches never returned from (the clinician closed the window) are read only before their time and deleted by the retention sweep.
   const state = base64url(randomBytes(32));
   const verifier = base64url(randomBytes(32));
   const nonce = base64url(randomBytes(32));
@@ -180,7 +179,6 @@ export async function completeLaunch(
   const patientLabel = patient ? await patientNameOf(ctx, launch.iss, granted.access_token, patient) : null;
   if ('linkTo' in found) {
     const linkToken = base64url(randomBytes(32));
-    await ctx.db.delete(recordSystemLinkRequests).where(lt(recordSystemLinkRequests.expiresAt, new Date()));
     await ctx.db.insert(recordSystemLinkRequests).values({
       tokenHash: sha256(linkToken),
       iss: launch.iss,
