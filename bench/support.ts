@@ -34,7 +34,7 @@ export async function startHelloWorld() {
 }
 
 /** The real app on PGlite in memory (or BENCH_DATABASE_URL), quiet logs, listening on a free port. */
-export async function startApp(env: Record<string, string> = {}, engines: Pick<BuildOptions, 'transcriber'> = {}) {
+export async function startApp(env: Record<string, string> = {}, engines: Pick<BuildOptions, 'transcriber' | 'logStream'> = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cn-bench-'));
   const config = loadConfig({ DATA_DIR: dataDir, WEB_DIST: path.join(dataDir, 'none'), LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '100000', ...env });
   const database = await openDatabase({ dataDir: ':memory:', databaseUrl: process.env.BENCH_DATABASE_URL });

@@ -96,6 +96,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   });
   const transcriber = engines.transcriber;
   const events = config.databaseUrl ? await createPostgresEventBus(config.databaseUrl, config.jwtSecret, app.log) : createLocalEventBus();
+  const activeStatus = createActiveStatusCache(events);
   // The queues run where the role says: in this process (all, worker) or in the workers, woken through the bus (api).
   const runsQueues = config.role !== 'api';
   const servesApi = config.role !== 'worker';
@@ -114,6 +115,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
         conversationMinutes: config.retentionMinutes,
         // PGlite keeps deleted rows' bytes in its files until they are rewritten; PostgreSQL is left to autovacuum.
         scrubFiles: !config.databaseUrl,
+        // A worker has no phones polling it: the bus carries the change to the API processes.
+        onEnded: (userIds) => userIds.forEach((id) => activeStatus.forget(id)),
         log: app.log,
       })
     : { stop: async () => undefined, requestScrub: () => undefined };
@@ -155,7 +158,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     transcriber,
     transcriptionQueue,
     ocrQueue,
-    activeStatus: createActiveStatusCache(events),
+    activeStatus,
     textGenerator: engines.textGenerator,
     engines,
     liveDocuments: createLiveDocuments(events, (err) => app.log.warn({ err: describeErrorSafely(err) }, 'a document event was not sent')),

@@ -26,7 +26,7 @@ describe.runIf(usingPostgres())('revocation across API processes', () => {
     const token = await login(a, u.email, u.password);
     expect((await status(b, token)).statusCode).toBe(200);
     expect((await a.app.inject({ method: 'DELETE', url: '/v1/logout', headers: bearer(token) })).statusCode).toBeLessThan(300);
-    // The event travels through PostgreSQL: a moment, well inside the 2-second trust it replaces.
+    // The event travels through PostgreSQL: a moment, well inside the 30-second trust it replaces.
     const deadline = Date.now() + 1000;
     let code = 0;
     while (Date.now() < deadline && (code = (await status(b, token)).statusCode) === 200) await new Promise((r) => setTimeout(r, 20));

@@ -9,12 +9,16 @@ import type { Database } from '../db/client.js';
 import { authSessions, users } from '../db/schema.js';
 import { revokeSignInTokens } from './one-time-tokens.js';
 import type { UserRow } from './users.js';
-import type { EventBus } from '../events/event-bus.js';
+import { BUS_RECONNECTED, type EventBus } from '../events/event-bus.js';
+import { spreadExpiry } from '../events/expiry-spread.js';
 
 export type SessionTokens = ReturnType<typeof createSessionTokens>;
 
-/** How long a checked session is trusted without asking the database again (hot polling paths only). */
-export const LIVENESS_CACHE_MS = 2000;
+/**
+ * How long a checked session is trusted without asking the database again (hot polling paths only). Revocations
+ * drop it at once (here and, through the event bus, in every process); this bounds only an event lost on the way.
+ */
+export const LIVENESS_CACHE_MS = 30_000;
 const MAX_CACHED = 50_000;
 
 const REVOKED_TOPIC = 'sessions.revoked';
@@ -24,15 +28,39 @@ export function createSessionTokens(db: Database, opts: { secret: string; ttlSec
   /**
    * For the 5-second polls of every phone-mode user: token → its checked claims and whether its session was live,
    * kept LIVENESS_CACHE_MS. A revocation clears it at once, in this process and (through the event bus) in every
-   * other; only an event lost on the way leaves another process trusting the token, LIVENESS_CACHE_MS at most.
+   * other; only an event lost on the way leaves another process trusting the token, LIVENESS_CACHE_MS at most
+   * (and a reconnected bus clears everything).
    */
   const live = new Map<string, { userId: string; sessionId: string; exp: number; until: number }>();
+  const tokensOf = new Map<string, Set<string>>();
+  // Checks under way per session: a revocation landing while one runs makes its answer unfit to keep.
+  const checking = new Map<string, Set<{ stale: boolean }>>();
+  const unlist = (token: string, sessionId: string) => {
+    const tokens = tokensOf.get(sessionId);
+    tokens?.delete(token);
+    if (tokens?.size === 0) tokensOf.delete(sessionId);
+  };
   const forget = (sessionId: string) => {
-    for (const [token, entry] of live) if (entry.sessionId === sessionId) live.delete(token);
+    for (const token of tokensOf.get(sessionId) ?? []) live.delete(token);
+    tokensOf.delete(sessionId);
+    for (const check of checking.get(sessionId) ?? []) check.stale = true;
   };
   opts.events?.subscribe(REVOKED_TOPIC, (event) => {
     if (typeof event.sessionId === 'string') forget(event.sessionId);
   });
+  opts.events?.subscribe(BUS_RECONNECTED, () => {
+    live.clear();
+    tokensOf.clear();
+    for (const checks of checking.values()) for (const check of checks) check.stale = true;
+  });
+  const signed = async (token: string): Promise<{ jti: string; exp: number } | undefined> => {
+    try {
+      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+      return payload.jti ? { jti: payload.jti, exp: payload.exp ?? 0 } : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   // Every authenticated request runs this: prepared once, it skips building the SQL each time.
   const liveSession = db
     .select({ user: users })
@@ -59,33 +87,44 @@ export function createSessionTokens(db: Database, opts: { secret: string; ttlSec
 
     /** The user behind a live token, or undefined: bad signature, expired, revoked or user gone. */
     async verify(token: string): Promise<{ user: UserRow; sessionId: string; exp: number } | undefined> {
-      let jti: string | undefined;
-      let exp = 0;
-      try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
-        jti = payload.jti;
-        exp = payload.exp ?? 0;
-      } catch {
-        return undefined;
-      }
-      if (!jti) return undefined;
-      const [row] = await liveSession.execute({ jti });
-      return row ? { user: row.user, sessionId: jti, exp } : undefined;
+      const claims = await signed(token);
+      if (!claims) return undefined;
+      const [row] = await liveSession.execute({ jti: claims.jti });
+      return row ? { user: row.user, sessionId: claims.jti, exp: claims.exp } : undefined;
     },
 
-    /** The user id and session of a live token, from the short cache when possible (no user row). */
+    /** The user id and session of a live token, from the cache when possible (no user row). */
     async verifyCached(token: string): Promise<{ userId: string; sessionId: string } | undefined> {
-      const now = Date.now();
       const hit = live.get(token);
-      if (hit && hit.until > now && hit.exp * 1000 > now) return { userId: hit.userId, sessionId: hit.sessionId };
-      const found = await this.verify(token);
-      if (!found) {
+      if (hit && hit.until > Date.now() && hit.exp * 1000 > Date.now()) return { userId: hit.userId, sessionId: hit.sessionId };
+      if (hit) {
         live.delete(token);
-        return undefined;
+        unlist(token, hit.sessionId);
       }
-      if (live.size >= MAX_CACHED) live.delete(live.keys().next().value as string);
-      live.set(token, { userId: found.user.id, sessionId: found.sessionId, exp: found.exp, until: now + LIVENESS_CACHE_MS });
-      return { userId: found.user.id, sessionId: found.sessionId };
+      // The session is known from the signature before the database is asked, so a revocation meanwhile is seen.
+      const claims = await signed(token);
+      if (!claims) return undefined;
+      const check = { stale: false };
+      const checks = checking.get(claims.jti) ?? new Set();
+      checks.add(check);
+      checking.set(claims.jti, checks);
+      try {
+        const [row] = await liveSession.execute({ jti: claims.jti });
+        if (!row) return undefined;
+        if (!check.stale) {
+          if (live.size >= MAX_CACHED) {
+            const [oldest, entry] = live.entries().next().value as [string, { sessionId: string }];
+            live.delete(oldest);
+            unlist(oldest, entry.sessionId);
+          }
+          live.set(token, { userId: row.user.id, sessionId: claims.jti, exp: claims.exp, until: Date.now() + spreadExpiry(LIVENESS_CACHE_MS) });
+          tokensOf.set(claims.jti, (tokensOf.get(claims.jti) ?? new Set()).add(token));
+        }
+        return { userId: row.user.id, sessionId: claims.jti };
+      } finally {
+        checks.delete(check);
+        if (checks.size === 0 && checking.get(claims.jti) === checks) checking.delete(claims.jti);
+      }
     },
 
     async revoke(sessionId: string): Promise<void> {

@@ -18,6 +18,11 @@ import pg from 'pg';
 import { describeErrorSafely } from '../http/safe-errors.js';
 
 export type BusEvent = Record<string, unknown>;
+/**
+ * Emitted in this process only, when the bus's connection is back after a drop: events sent meanwhile were not
+ * heard, so what was kept on their promise (caches dropped by events) must be asked again.
+ */
+export const BUS_RECONNECTED = 'bus.reconnected';
 export type EventBus = {
   publish(topic: string, event: BusEvent): Promise<void>;
   /** Answers the function that stops the subscription. */
@@ -129,6 +134,7 @@ export async function createPostgresEventBus(databaseUrl: string, secret: string
     }
     client = next;
     attempt = 0;
+    if (mine > 1) topics.emit(BUS_RECONNECTED, {});
   }
 
   function scheduleReconnect() {

@@ -140,6 +140,20 @@ describe('consultations never finished', () => {
     expect((await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).statusCode).toBe(201);
   });
 
+  it('a phone that was just told the consultation is active hears at its next poll that the sweep ended it', async () => {
+    const { headers, id } = await activeConsultation({ row: 13 });
+    const status = async () => (await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/active/status', headers })).json();
+    expect(await status()).toMatchObject({ active: true, id });
+    const ended: string[] = [];
+    await sweepExpiredConsultations(t.ctx.db, t.ctx.blobs, {
+      abandonedAfterHours: 12,
+      // As the app wires it (app.ts): the kept answer of each clinician whose consultation ended is dropped.
+      onEnded: (userIds) => userIds.forEach((u) => (ended.push(u), t.ctx.activeStatus.forget(u))),
+    });
+    expect(ended).toHaveLength(1);
+    expect(await status()).toEqual({ active: false });
+  });
+
   it('one still recording (a recent part, however old the row) is left alone', async () => {
     const { id } = await activeConsultation({ row: 30, part: 0.01 });
     await sweep();

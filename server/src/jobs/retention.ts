@@ -40,6 +40,8 @@ export type SweepOptions = {
   abandonedAfterHours?: number;
   /** Assistant conversations idle this long are deleted, unless their clinician keeps text (save_text_data). */
   conversationMinutes?: number;
+  /** Told whose consultations were ended as abandoned (their phones' cached "active" answer must go). */
+  onEnded?: (userIds: string[]) => void;
 };
 
 /**
@@ -67,7 +69,7 @@ async function deleteIdleConversations(db: Database, cutoff: Date): Promise<numb
  * consultation still recording sends a part every few seconds and is never touched. The condition is checked in
  * the same statement that ends it, so a part arriving meanwhile keeps it.
  */
-async function endAbandonedConsultations(db: Database, now: Date, cutoff: Date): Promise<number> {
+async function endAbandonedConsultations(db: Database, now: Date, cutoff: Date, onEnded?: (userIds: string[]) => void): Promise<number> {
   const ended = await db
     .update(consultationSessions)
     .set({ status: 'finished', recordingState: 'stopped', finishedAt: now, expiresAt: now, updatedAt: now })
@@ -78,7 +80,8 @@ async function endAbandonedConsultations(db: Database, now: Date, cutoff: Date):
         sql`not exists (select 1 from audio_chunks c where c.session_id = ${consultationSessions.id} and c.created_at > ${cutoff.toISOString()}::timestamptz)`,
       ),
     )
-    .returning({ id: consultationSessions.id });
+    .returning({ id: consultationSessions.id, userId: consultationSessions.userId });
+  if (ended.length) onEnded?.([...new Set(ended.map((e) => e.userId))]);
   return ended.length;
 }
 
@@ -89,7 +92,7 @@ export async function sweepExpiredConsultations(db: Database, blobs: BlobStore, 
   await db.delete(smartLaunches).where(lt(smartLaunches.expiresAt, now));
   await db.delete(recordSystemLinkRequests).where(lt(recordSystemLinkRequests.expiresAt, now));
   if (opts.conversationMinutes) result.conversations = await deleteIdleConversations(db, new Date(now.getTime() - opts.conversationMinutes * 60_000));
-  if (opts.abandonedAfterHours) result.abandoned = await endAbandonedConsultations(db, now, new Date(now.getTime() - opts.abandonedAfterHours * 3600_000));
+  if (opts.abandonedAfterHours) result.abandoned = await endAbandonedConsultations(db, now, new Date(now.getTime() - opts.abandonedAfterHours * 3600_000), opts.onEnded);
   for (;;) {
     const expired = await db
       .select({ id: consultationSessions.id, keepText: users.saveTextData, override: consultationSessions.transcriptionOverride })
@@ -145,6 +148,7 @@ export type RetentionJobOptions = {
   conversationMinutes?: number;
   /** True on PGlite: deleted rows are scrubbed from the database's files (scrubDeletedRows). */
   scrubFiles: boolean;
+  onEnded?: (userIds: string[]) => void;
   log: FastifyBaseLogger;
 };
 
@@ -171,7 +175,7 @@ export function startRetentionJob(opts: RetentionJobOptions): RetentionJob {
     opts.log.info({ ms: lastScrub - started }, 'retention: deleted consultations scrubbed from the database files');
   };
   const pass = async () => {
-    const r = await sweepExpiredConsultations(opts.db, opts.blobs, { abandonedAfterHours: opts.abandonedAfterHours, conversationMinutes: opts.conversationMinutes });
+    const r = await sweepExpiredConsultations(opts.db, opts.blobs, { abandonedAfterHours: opts.abandonedAfterHours, conversationMinutes: opts.conversationMinutes, onEnded: opts.onEnded });
     if (r.deleted || r.archived || r.abandoned || r.conversations) opts.log.info(r, 'retention: expired consultations and conversations removed');
     if ((r.deleted || r.conversations) && opts.scrubFiles) scrubDue = true;
     if (scrubDue && Date.now() - lastScrub >= SCRUB_INTERVAL_MS) await scrub();

@@ -1,34 +1,58 @@
 /**
  * Every phone-mode user asks "is there an active consultation?" every 5 seconds. The answer is kept in memory
- * for a second and dropped at once when a consultation starts or finishes: in this process directly, in the
- * others through the event bus (events/event-bus.ts); a notification lost meanwhile costs at most the second.
+ * until a change drops it: a consultation started, paused, resumed or finished (by the clinician or the
+ * retention sweep), in this process directly and in the others through the event bus (events/event-bus.ts).
+ * So an unchanged answer costs no database round trip. The bus may lose an event (a dropped connection): the
+ * answer is also asked again after TTL_MS, which bounds how stale another process can be.
  */
-import type { EventBus } from '../../events/event-bus.js';
+import { BUS_RECONNECTED, type EventBus } from '../../events/event-bus.js';
+import { spreadExpiry } from '../../events/expiry-spread.js';
 
 export type ActiveStatus = { active: false } | { active: true; id: string; show_transcription: boolean; recording_state: string };
 
-const TTL_MS = 1000;
+const TTL_MS = 30_000;
 const MAX_ENTRIES = 100_000;
 
 const TOPIC = 'active-status';
 
 export function createActiveStatusCache(bus?: EventBus) {
   const entries = new Map<string, { value: ActiveStatus; until: number }>();
+  // Reads under way per user: a change that lands while one runs makes its answer unfit to keep (it may predate it).
+  const reading = new Map<string, Set<{ stale: boolean }>>();
+  const drop = (userId: string) => {
+    entries.delete(userId);
+    for (const read of reading.get(userId) ?? []) read.stale = true;
+  };
   bus?.subscribe(TOPIC, (event) => {
-    if (typeof event.userId === 'string') entries.delete(event.userId);
+    if (typeof event.userId === 'string') drop(event.userId);
+  });
+  bus?.subscribe(BUS_RECONNECTED, () => {
+    entries.clear();
+    for (const reads of reading.values()) for (const read of reads) read.stale = true;
   });
   return {
     async get(userId: string, load: () => Promise<ActiveStatus>): Promise<ActiveStatus> {
-      const now = Date.now();
       const hit = entries.get(userId);
-      if (hit && hit.until > now) return hit.value;
-      const value = await load();
-      if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-      entries.set(userId, { value, until: now + TTL_MS });
-      return value;
+      if (hit && hit.until > Date.now()) return hit.value;
+      const read = { stale: false };
+      const mine = reading.get(userId) ?? new Set();
+      mine.add(read);
+      reading.set(userId, mine);
+      try {
+        const value = await load();
+        if (!read.stale) {
+          if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+          entries.set(userId, { value, until: Date.now() + spreadExpiry(TTL_MS) });
+        }
+        return value;
+      } finally {
+        mine.delete(read);
+        if (mine.size === 0 && reading.get(userId) === mine) reading.delete(userId);
+      }
     },
+    /** Called once a change is written (after its commit): a read before the write would otherwise be kept. */
     forget(userId: string): void {
-      entries.delete(userId);
+      drop(userId);
       void bus?.publish(TOPIC, { userId }).catch(() => undefined);
     },
   };

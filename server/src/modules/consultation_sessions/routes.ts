@@ -108,8 +108,9 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     return { consultation_session: active ? sessionSummary(active) : null };
   });
 
-  // Polled every 5 s by every phone-mode user: the token and the answer come from short in-memory caches.
-  app.get(`${base}/active/status`, { onRequest: requireUserId(ctx), schema: { response: { 200: activeStatusSchema } } }, async (request) => {
+  // Polled every 5 s by every phone-mode user: the token and the answer come from in-memory caches that changes
+  // drop. Not logged per request (two lines for each of thousands of phones every 5 s); failures still are.
+  app.get(`${base}/active/status`, { onRequest: requireUserId(ctx), logLevel: 'warn', schema: { response: { 200: activeStatusSchema } } }, async (request) => {
     const userId = currentUserId(request);
     return ctx.activeStatus.get(userId, async () => {
       const active = await findActiveSession(ctx.db, userId);
@@ -194,7 +195,8 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
 
   app.put(
     `${base}/:id/recording/heartbeat`,
-    { onRequest: preHandler, schema: { params: idParams, body: recorderCountSchema, response: { 200: recorderHeartbeatSchema, ...errors } } },
+    // Every 5 s from every recorder: like the status poll, logged only when it fails.
+    { onRequest: preHandler, logLevel: 'warn', schema: { params: idParams, body: recorderCountSchema, response: { 200: recorderHeartbeatSchema, ...errors } } },
     async (request) => {
       const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
       return recorderHeartbeat(ctx, session.id, requireDeviceId(request), request.body.next_order);

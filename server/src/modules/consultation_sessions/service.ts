@@ -25,7 +25,6 @@ export async function createSession(
   }
   const existing = await findActiveSession(ctx.db, userId);
   if (existing && !input.force) throw new ActiveSessionExistsError(existing);
-  ctx.activeStatus.forget(userId);
   try {
     return await ctx.db.transaction(async (tx) => {
       // With force the old consultation is finished, not deleted: its audio and transcript stay available.
@@ -56,6 +55,9 @@ export async function createSession(
       if (winner) throw new ActiveSessionExistsError(winner);
     }
     throw err;
+  } finally {
+    // After the commit: a poll that read the row before it must not have its answer kept.
+    ctx.activeStatus.forget(userId);
   }
 }
 
@@ -106,8 +108,8 @@ export async function requireOwnedSession(ctx: AppContext, userId: string, id: s
 export async function finishSession(ctx: AppContext, userId: string, id: string, parts?: number): Promise<{ session: SessionRow; finishedNow: boolean }> {
   const session = await requireOwnedSession(ctx, userId, id);
   if (session.status === 'active') {
-    ctx.activeStatus.forget(userId);
     const finished = await finishSessionRow(ctx.db, id, ctx.config.retentionMinutes, parts);
+    ctx.activeStatus.forget(userId);
     if (finished) return { session: finished, finishedNow: true };
   }
   if (parts !== undefined && parts > (session.expectedParts ?? -1)) {
@@ -135,6 +137,7 @@ export async function updateSession(ctx: AppContext, userId: string, id: string,
 export async function setRecordingState(ctx: AppContext, userId: string, id: string, state: 'recording' | 'paused', extra: Partial<typeof consultationSessions.$inferInsert> = {}) {
   const session = await requireOwnedSession(ctx, userId, id);
   if (session.status !== 'active') throw new DomainError(409, 'session_finished', 'This consultation has already ended');
+  const row = await updateSession(ctx, userId, id, { recordingState: state, ...extra });
   ctx.activeStatus.forget(userId);
-  return updateSession(ctx, userId, id, { recordingState: state, ...extra });
+  return row;
 }
