@@ -39,11 +39,13 @@ function precompress(): Plugin {
 
 /**
  * Code fetched only when asked for: exporting a PDF (jspdf and what it pulls in), error reporting (Sentry, only
- * with a DSN), the QR code, and screens a clinician opens now and then (research, templates, settings, assistant).
+ * with a DSN), the QR code, and screens a clinician opens now and then (research, templates, settings).
  * Their chunks go to assets/on-demand/, which the service worker does not precache: it keeps them once fetched.
+ * Nothing that opens over a recording may be here (the assistant): failing to load offline, it would take the
+ * consultation screen down with it.
  */
 const ON_DEMAND =
-  /node_modules\/(jspdf|fast-png|fflate|iobuffer|html2canvas|canvg|core-js|svg-pathdata|rgbcolor|dompurify|stackblur-canvas|raf|performance-now|@babel\/runtime|@sentry|@sentry-internal|web-vitals|qrcode|dijkstrajs|pngjs)\/|\/contract\/document-pdf|\/src\/api\/(assistants|custom-documents)|\/src\/features\/(trials\/(?!ResearchSpacesList)|(assistant|settings|custom-documents|organization|editor)\/)|\/src\/features\/recording\/AudioTest|\/src\/routes\/(_app\/(trials|editor|settings|generate)|organization\.invitations)/;
+  /node_modules\/(jspdf|fast-png|fflate|iobuffer|html2canvas|canvg|core-js|svg-pathdata|rgbcolor|dompurify|stackblur-canvas|raf|performance-now|@babel\/runtime|@sentry|@sentry-internal|web-vitals|qrcode|dijkstrajs|pngjs)\/|\/contract\/document-pdf|\/src\/api\/custom-documents|\/src\/features\/(trials\/(?!ResearchSpacesList)|(settings|custom-documents|organization|editor)\/)|\/src\/features\/recording\/AudioTest|\/src\/routes\/(_app\/(trials|editor|settings|generate)|organization\.invitations)/;
 const onDemandChunk = (moduleIds: string[]) => moduleIds.length > 0 && moduleIds.every((id) => ON_DEMAND.test(id));
 
 export default defineConfig({

@@ -86,6 +86,33 @@ export const sessionDetailSchema = sessionSummarySchema.extend({
 });
 
 export const sessionEnvelope = z.object({ consultation_session: sessionDetailSchema });
+
+/**
+ * What the consultation screen polls every few seconds: the session without its list of parts, and of the
+ * transcript only what the screen does not have yet. The screen says how much it has (`transcription_from`
+ * characters, whose SHA-256 begins with `transcription_prefix`); when that is still the beginning of the
+ * transcript, `transcription.text` is what follows it, otherwise the whole text with `from` 0.
+ */
+export const progressQuery = z
+  .object({
+    transcription_from: z.coerce.number().int().min(0).max(10_000_000).optional(),
+    transcription_prefix: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  })
+  .strict();
+export const sessionProgressSchema = sessionSummarySchema.extend({
+  user_inputs: z.array(z.unknown()),
+  transcription: z.object({ from: z.number().int(), text: z.string() }),
+  transcription_edited: z.boolean(),
+  transcription_status: transcriptionStatus,
+  recorded_ms: z.number().int(),
+  /** The parts stored so far, and the order after the last one (a new recorder's next part). */
+  parts: z.number().int(),
+  next_order: z.number().int(),
+  expected_parts: z.number().int().nullable(),
+  recorder: recorderSchema,
+});
+export const progressEnvelope = z.object({ consultation_progress: sessionProgressSchema });
+export type SessionProgress = z.infer<typeof sessionProgressSchema>;
 export const sessionsEnvelope = z.object({ consultation_sessions: z.array(sessionSummarySchema) });
 export const activeSessionEnvelope = z.object({ consultation_session: sessionSummarySchema.nullable() });
 export const activeStatusSchema = z.union([

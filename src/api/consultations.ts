@@ -1,9 +1,9 @@
 import { api } from './instance';
 import { call } from './client';
 
-import type { ConsultationTypeView, RecorderView, SessionDetail, SessionSummary } from '../../contract/consultations';
+import type { ConsultationTypeView, RecorderView, SessionDetail, SessionProgress, SessionSummary } from '../../contract/consultations';
 
-export type { ConsultationTypeView, RecorderView, SessionDetail, SessionSummary };
+export type { ConsultationTypeView, RecorderView, SessionDetail, SessionProgress, SessionSummary };
 
 export type UserInput = { processor_input_id: string; secondary_processor_input_id?: string; value: string };
 
@@ -22,6 +22,13 @@ export const consultationsApi = {
   start: (consultationTypeId: string, opts: { mobile?: boolean; force?: boolean; id?: string } = {}) =>
     call(() => api().post(sessions, { json: { consultation_type_id: consultationTypeId, ...opts } }).json<{ consultation_session: SessionDetail }>()),
   get: (id: string) => call(() => api().get(`${sessions}/${id}`).json<{ consultation_session: SessionDetail }>()),
+  /** The poll: the session without its parts, and the transcript after the `from` characters this device holds. */
+  progress: (id: string, known: { from: number; prefix: string } | undefined) =>
+    call(() =>
+      api()
+        .get(`${sessions}/${id}/progress`, { searchParams: known ? { transcription_from: known.from, transcription_prefix: known.prefix } : {} })
+        .json<{ consultation_progress: SessionProgress }>(),
+    ),
   recent: () => call(() => api().get(`${sessions}/recent`).json<{ consultation_sessions: SessionSummary[] }>()),
   /** Start or go on recording here: `waiting` (202) when another device records and was asked to hand over. */
   recording: (id: string, platform: string, opts: { micsInfo?: unknown; mobile?: boolean; takeOver?: boolean } = {}) =>

@@ -7,6 +7,7 @@ import { createLocalTranscriber, localEngineAvailable } from './local-transcribe
 import { wordErrorRate, wordErrors } from './word-error-rate.js';
 import { CLINICAL_MODEL } from './engines.js';
 import { speechWebm } from '../test-support/audio-fixtures.js';
+import { measureDurationMs } from './audio-duration.js';
 
 const DATA = '/usr/share/pocketsphinx/test/data';
 const haveEngine = localEngineAvailable();
@@ -64,6 +65,16 @@ describe.skipIf(!haveEngine || !haveTestData)('local speech engine on real human
     });
     expect(wer).toBeLessThanOrEqual(0.45);
   }, 60_000);
+
+  it('tells the length of what it decoded, as measuring the part on its own would (one decode instead of two)', async () => {
+    const webm = path.join(dir, 'length.webm');
+    execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', `${DATA}/librivox/${readFileSync(`${DATA}/librivox/fileids`, 'utf8').split('\n')[0]}.wav`, '-c:a', 'libopus', '-b:a', '32k', webm]);
+    let told: number | undefined;
+    await createLocalTranscriber().transcribe({ filePath: webm, workDir: dir, mimeType: 'audio/webm', language: 'en', onDecoded: (ms) => (told = ms) });
+    const measured = await measureDurationMs(webm);
+    expect(measured).toBeGreaterThan(1000);
+    expect(Math.abs(told! - measured)).toBeLessThanOrEqual(30);
+  }, 30_000);
 
   it('reports audio it cannot decode as an error', async () => {
     const bogus = path.join(dir, 'bogus.webm');

@@ -34,8 +34,8 @@ export function createLocalTranscriber(opts: LocalTranscriberOptions = {}): Tran
         ? 'Local speech engine with a clinical language model: English only, modest accuracy.'
         : 'Local speech engine: English only, modest accuracy.',
     },
-    transcribe: async (input: TranscriptionInput) => utteranceLines(await runPipeline(input.filePath, sphinxArgs, opts.timeoutMs ?? 120_000)),
-    transcribeTimed: async (input: TranscriptionInput) => timedWords(await runPipeline(input.filePath, [...sphinxArgs, '-time', 'yes'], opts.timeoutMs ?? 120_000)),
+    transcribe: async (input: TranscriptionInput) => utteranceLines(await runPipeline(input, sphinxArgs, opts.timeoutMs ?? 120_000)),
+    transcribeTimed: async (input: TranscriptionInput) => timedWords(await runPipeline(input, [...sphinxArgs, '-time', 'yes'], opts.timeoutMs ?? 120_000)),
   };
 }
 
@@ -70,11 +70,18 @@ export function timedWords(out: string): TimedSegment[] {
  * /dev/stdin cannot be opened on, so the two programs are joined by bash. The file path and arguments travel
  * as positional parameters, never inside the script text.
  */
-const PIPELINE = 'set -o pipefail; f="$1"; shift; ffmpeg -nostdin -loglevel error -i "$f" -ar 16000 -ac 1 -f s16le - | pocketsphinx_continuous "$@"';
+const PIPELINE = 'set -o pipefail; f="$1"; shift; ffmpeg -nostdin -loglevel error -progress pipe:2 -i "$f" -ar 16000 -ac 1 -f s16le - | pocketsphinx_continuous "$@"';
 
-function runPipeline(filePath: string, sphinxArgs: string[], timeoutMs: number): Promise<string> {
+/** ffmpeg's `-progress` lines (key=value on stderr): the last `out_time_us` is the length of all it decoded. */
+const PROGRESS_LINE = /^[a-z_0-9]+=.*$/gm;
+const decodedMs = (stderr: string): number | undefined => {
+  const times = [...stderr.matchAll(/^out_time_us=(\d+)$/gm)];
+  return times.length ? Math.round(Number(times.at(-1)![1]) / 1000) : undefined;
+};
+
+function runPipeline(input: TranscriptionInput, sphinxArgs: string[], timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', PIPELINE, 'transcribe', filePath, ...sphinxArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', PIPELINE, 'transcribe', input.filePath, ...sphinxArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -89,7 +96,9 @@ function runPipeline(filePath: string, sphinxArgs: string[], timeoutMs: number):
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`ffmpeg or pocketsphinx failed (${code}): ${err.trim().slice(0, 300)}`));
+      if (code !== 0) return reject(new Error(`ffmpeg or pocketsphinx failed (${code}): ${err.replace(PROGRESS_LINE, '').trim().slice(0, 300)}`));
+      const ms = decodedMs(err);
+      if (ms !== undefined) input.onDecoded?.(ms);
       resolve(out);
     });
   });

@@ -15,6 +15,11 @@ export type TranscriptionInput = {
   language: string;
   /** Words that help recognition (drug names, the clinician's vocabulary). */
   prompt?: string;
+  /**
+   * Told the audio's length by an engine that decodes the whole file anyway (the local one), so that the part is
+   * not decoded a second time only to be measured.
+   */
+  onDecoded?: (durationMs: number) => void;
 };
 
 export type TranscriberInfo = {

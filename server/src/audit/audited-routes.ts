@@ -50,6 +50,7 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   [`GET ${sessions}/history`]: { action: 'read', resource: 'consultation_session' },
   [`GET ${sessions}/active`]: { action: 'read', resource: 'consultation_session' },
   [`GET ${sessions}/:id`]: { action: 'read', resource: 'consultation_session', id: consultation },
+  [`GET ${sessions}/:id/progress`]: { action: 'read', resource: 'consultation_session', id: consultation },
   [`PUT ${sessions}/:id`]: { action: 'update', resource: 'consultation_session', id: consultation },
   [`PUT ${sessions}/:id/finish`]: { action: 'update', resource: 'consultation_session', id: consultation },
   [`PUT ${sessions}/:id/recording`]: { action: 'update', resource: 'recording', id: consultation },

@@ -3,7 +3,7 @@
  * that trust at once, also when it races the very check that would have put the token in memory.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../test-support/factories.js';
+import { bearer, createUser, login } from '../test-support/factories.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 
 let t: TestApp;
@@ -42,5 +42,17 @@ describe('trusted session tokens', () => {
     const [head, body] = token.split('.');
     expect(await t.ctx.sessions.verifyCached(`${head}.${body}.forged`)).toBeUndefined();
     expect(await t.ctx.sessions.verifyCached('not-a-token')).toBeUndefined();
+  });
+
+  it('leave no log line per poll when answered, and one at warn when refused', async () => {
+    const u = await createUser(t);
+    const token = await login(t, u.email, u.password);
+    const poll = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/active/status', headers });
+    const before = t.logs.length;
+    for (let i = 0; i < 5; i++) expect((await poll(bearer(token))).statusCode).toBe(200);
+    expect(t.logs.slice(before).filter((l) => l.includes('active/status'))).toEqual([]);
+    expect((await poll(bearer('stolen.or.revoked'))).statusCode).toBe(401);
+    const refused = t.logs.slice(before).map((l) => JSON.parse(l) as { level: number; msg: string; statusCode?: number });
+    expect(refused).toEqual([expect.objectContaining({ level: 40, msg: 'poll refused', statusCode: 401 })]);
   });
 });

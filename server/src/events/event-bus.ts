@@ -19,8 +19,9 @@ import { describeErrorSafely } from '../http/safe-errors.js';
 
 export type BusEvent = Record<string, unknown>;
 /**
- * Emitted in this process only, when the bus's connection is back after a drop: events sent meanwhile were not
- * heard, so what was kept on their promise (caches dropped by events) must be asked again.
+ * Emitted when a process's bus connection is back after a drop, in that process and (sent on the new connection)
+ * in every other: events sent meanwhile were not heard, or not sent, so what was kept on their promise (caches
+ * dropped by events) must be asked again everywhere.
  */
 export const BUS_RECONNECTED = 'bus.reconnected';
 export type EventBus = {
@@ -102,7 +103,9 @@ export async function createPostgresEventBus(databaseUrl: string, secret: string
 
   async function connect(): Promise<void> {
     const mine = ++generation;
-    const next = new pg.Client({ connectionString: databaseUrl, keepAlive: true, connectionTimeoutMillis: 10_000 });
+    // Keep-alive probes after 10 s of quiet rather than the system's two hours: a dead connection is found, and
+    // replaced, before events are long lost on it.
+    const next = new pg.Client({ connectionString: databaseUrl, keepAlive: true, keepAliveInitialDelayMillis: 10_000, connectionTimeoutMillis: 10_000 });
     next.on('notification', (msg) => {
       if (msg.channel !== CHANNEL || !msg.payload) return;
       const plain = sealing.open(msg.payload);
@@ -124,6 +127,9 @@ export async function createPostgresEventBus(databaseUrl: string, secret: string
     try {
       await next.connect();
       await next.query(`LISTEN ${CHANNEL}`);
+      // What this process published while it was away went nowhere: the others drop what they kept too. (Sent before
+      // the connection is shared with publish, which runs one query at a time on it.)
+      if (mine > 1) await next.query('SELECT pg_notify($1, $2)', [CHANNEL, sealing.seal(JSON.stringify({ topic: BUS_RECONNECTED, event: {} }))]);
     } catch (err) {
       void next.end().catch(() => undefined);
       throw err;

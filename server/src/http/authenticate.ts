@@ -28,8 +28,8 @@ export function requireUser(ctx: AppContext) {
 }
 
 /**
- * For hot polling paths that need only who is asking, not their profile: a token checked at most a couple of
- * seconds ago is trusted from memory (auth/session-tokens.ts, verifyCached).
+ * For hot polling paths that need only who is asking, not their profile: a token checked before is trusted from
+ * memory until a revocation drops it, about 30 s at most (auth/session-tokens.ts, verifyCached).
  */
 export function requireUserId(ctx: AppContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {

@@ -160,10 +160,12 @@ export function startTranscriptionWorkers(opts: {
     try {
       // The decrypted copy, and whatever the engine converts it to, exist only while the engine reads it (removed
       // before the row is updated), in DATA_DIR's scratch space.
-      heard = await blobs.withLocalFile(job.blobKey, async (file, workDir) => ({
-        durationMs: await measureDurationMs(file).catch(() => null),
-        ...(await transcribePart(transcriber, { filePath: file, workDir, mimeType: job.mimeType, language: job.language, layout: job.layout })),
-      }));
+      heard = await blobs.withLocalFile(job.blobKey, async (file, workDir) => {
+        // The local engine decodes the whole part anyway and says how long it was; other engines' parts are measured.
+        let decoded: number | undefined;
+        const part = await transcribePart(transcriber, { filePath: file, workDir, mimeType: job.mimeType, language: job.language, layout: job.layout, onDecoded: (ms) => (decoded ??= ms) });
+        return { durationMs: decoded ?? (await measureDurationMs(file).catch(() => null)), ...part };
+      });
     } catch (err) {
       await settle();
       return recordFailure(job, err);

@@ -1,14 +1,30 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useState } from 'react';
-import { consultationsApi, type SessionDetail } from '../../api/consultations';
+import { consultationsApi, type SessionDetail, type SessionProgress } from '../../api/consultations';
 import { appDb, type CachedSession } from '../../offline/db';
 import { startWaiting } from '../../offline/session-ops';
 import { isGone, sessionLoadProblem, type SessionLoadProblem } from './session-load-problem';
 
 const POLL_MS = 3000;
 
+/** How the server names the transcript this device holds (first 16 hex digits of its SHA-256); none without Web Crypto. */
+export async function transcriptPrefix(text: string): Promise<string | undefined> {
+  if (!globalThis.crypto?.subtle) return undefined;
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /** Copies what the server says into the local cache, keeping the local part counter. */
 export async function cacheSession(s: SessionDetail): Promise<void> {
+  await keep(s, s.transcription, Math.max(0, ...s.audios.map((a) => a.order + 1)));
+}
+
+/** The same from a poll's answer: the transcript is what this device held up to `from`, then what came. */
+async function cacheProgress(p: SessionProgress, held: string): Promise<void> {
+  await keep(p, held.slice(0, p.transcription.from) + p.transcription.text, p.next_order);
+}
+
+async function keep(s: SessionDetail | SessionProgress, transcription: string, nextOrder: number): Promise<void> {
   const db = appDb();
   const previous = await db.sessions.get(s.id);
   await db.sessions.put({
@@ -23,10 +39,10 @@ export async function cacheSession(s: SessionDetail): Promise<void> {
     read_only: s.read_only,
     audio_deleted_at: s.audio_deleted_at,
     patient_label: s.patient_label,
-    transcription: s.transcription,
+    transcription,
     transcription_status: s.transcription_status,
     user_inputs: s.user_inputs,
-    nextOrder: Math.max(previous?.nextOrder ?? 0, ...s.audios.map((a) => a.order + 1)),
+    nextOrder: Math.max(previous?.nextOrder ?? 0, nextOrder),
     recorded_ms: Math.max(previous?.recorded_ms ?? 0, s.recorded_ms ?? 0),
     recorder: s.recorder,
     cachedAt: Date.now(),
@@ -47,7 +63,15 @@ export function useConsultationSession(id: string): { session: CachedSession | u
     // is the truth: the service worker may have sent it without touching this cache.)
     if (await startWaiting(id)) return;
     try {
-      await cacheSession((await consultationsApi.get(id)).consultation_session);
+      // Once the whole session is here, each poll brings only what changed in the transcript (and no list of parts).
+      const held = await appDb().sessions.get(id);
+      if (held?.transcription !== undefined) {
+        const prefix = await transcriptPrefix(held.transcription);
+        const known = prefix ? { from: held.transcription.length, prefix } : undefined;
+        await cacheProgress((await consultationsApi.progress(id, known)).consultation_progress, held.transcription);
+      } else {
+        await cacheSession((await consultationsApi.get(id)).consultation_session);
+      }
       setProblem(undefined);
     } catch (err) {
       const seen = (await appDb().sessions.get(id).catch(() => undefined)) !== undefined;

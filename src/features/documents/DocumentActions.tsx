@@ -72,8 +72,15 @@ export function DocumentActions({ title, markdown, rendered, flagged = [], sessi
 
   async function exportPdf() {
     if (!(await reviewed())) return;
-    // jsPDF is loaded only when a clinician asks for a PDF: it stays out of the consultation screen's first load.
-    const { documentToPdf } = await import('../../../contract/document-pdf');
+    // jsPDF is loaded only when a clinician asks for a PDF: it stays out of the consultation screen's first load (and
+    // out of what the app keeps for offline use until a first export).
+    let documentToPdf: typeof import('../../../contract/document-pdf').documentToPdf;
+    try {
+      ({ documentToPdf } = await import('../../../contract/document-pdf'));
+    } catch {
+      setNotice(t`Exporting a PDF needs a connection the first time. Try again once you are online.`);
+      return;
+    }
     const now = new Date();
     const pdf = documentToPdf({
       title,

@@ -13,20 +13,26 @@ import { recordingMessages } from '../recording/recording-messages';
 type Active = { id: string; show_transcription: boolean };
 export type ActiveStatus = { settled: boolean; active: Active | undefined; clear: () => void };
 
+/** How long home waits for the answer before drawing itself anyway (a stalled connection must not hide it). */
+const SETTLE_WITHIN_MS = 2500;
+
 /**
  * Whether a consultation is left running, asked once when home opens. `settled` once the server answered (or could
- * not): home waits for it before drawing its content, so that the notice never appears above a button being tapped.
+ * not, or took longer than SETTLE_WITHIN_MS): home waits for it before drawing its content, so that the notice
+ * almost never appears above a button being tapped, and never keeps the clinician from starting offline.
  */
 export function useActiveStatus(): ActiveStatus {
-  const [state, setState] = useState<{ settled: boolean; active?: Active }>({ settled: false });
+  const [state, setState] = useState<{ settled: boolean; active?: Active }>(() => ({ settled: typeof navigator !== 'undefined' && !navigator.onLine }));
   useEffect(() => {
     let current = true;
+    const late = setTimeout(() => setState((s) => (s.settled ? s : { settled: true })), SETTLE_WITHIN_MS);
     consultationsApi.activeStatus().then(
       (s) => current && setState({ settled: true, active: s.active && s.id ? { id: s.id, show_transcription: s.show_transcription ?? false } : undefined }),
       () => current && setState({ settled: true }),
     );
     return () => {
       current = false;
+      clearTimeout(late);
     };
   }, []);
   return { settled: state.settled, active: state.active, clear: () => setState({ settled: true }) };

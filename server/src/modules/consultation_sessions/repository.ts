@@ -68,6 +68,21 @@ export async function listChunks(db: Database, sessionId: string): Promise<Chunk
   return db.select().from(audioChunks).where(eq(audioChunks.sessionId, sessionId)).orderBy(asc(audioChunks.order));
 }
 
+/** The parts as the transcript needs them, without their files' details: what the consultation screen polls. */
+export async function listTranscribedParts(db: Database, sessionId: string) {
+  return db
+    .select({
+      order: audioChunks.order,
+      transcript: audioChunks.transcript,
+      speakerTurns: audioChunks.speakerTurns,
+      transcriptionStatus: audioChunks.transcriptionStatus,
+      durationMs: audioChunks.durationMs,
+    })
+    .from(audioChunks)
+    .where(eq(audioChunks.sessionId, sessionId))
+    .orderBy(asc(audioChunks.order));
+}
+
 export async function findChunks(db: Database, sessionId: string, ids: string[]): Promise<ChunkRow[]> {
   if (ids.length === 0) return [];
   return db

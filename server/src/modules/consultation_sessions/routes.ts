@@ -1,5 +1,6 @@
 import { CHANNEL_LAYOUTS, isChannelLayout } from '../../../../contract/speakers.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { suggestedInputs } from '../../ai/offline-composer.js';
 import type { Language } from '../../../../contract/constants.js';
@@ -11,6 +12,8 @@ import {
   recorderCountSchema,
   recorderHeartbeatSchema,
   finishBodySchema,
+  progressEnvelope,
+  progressQuery,
   sessionEnvelope,
   sessionsEnvelope,
   transcriptionEnvelope,
@@ -27,9 +30,9 @@ import { pushToRecord } from './fhir-push.js';
 import { acquireRecording, recorderHeartbeat, recorderView, releaseRecording, requestDeviceId, requireDeviceId } from './recording-lease.js';
 import { listHistory } from './history.js';
 import { streamRecording } from './recording-file.js';
-import { findActiveSession, findChunks, findSessionById, findUserOrganization, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
+import { findActiveSession, findChunks, findSessionById, findUserOrganization, listChunks, listRecentFinished, listTranscribedParts, listVisibleSessions } from './repository.js';
 import { ActiveSessionExistsError, createSession, findOwnedSessionById, finishSession, requireOwnedSession, setRecordingState, updateSession } from './service.js';
-import { chunkView, sessionDetail, sessionSummary } from './view.js';
+import { chunkView, sessionDetail, sessionProgress, sessionSummary } from './view.js';
 import { mainDocumentExcerpts } from './excerpt.js';
 import { isPastRetention } from './retention-state.js';
 import { latestVersion, resolveDocumentKey, startGeneration } from '../generated_documents/service.js';
@@ -108,9 +111,14 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     return { consultation_session: active ? sessionSummary(active) : null };
   });
 
-  // Polled every 5 s by every phone-mode user: the token and the answer come from in-memory caches that changes
-  // drop. Not logged per request (two lines for each of thousands of phones every 5 s); failures still are.
-  app.get(`${base}/active/status`, { onRequest: requireUserId(ctx), logLevel: 'warn', schema: { response: { 200: activeStatusSchema } } }, async (request) => {
+  // The hot polls are not logged per request (two lines for each of thousands of phones every 5 s); a refused one
+  // still is, once, at warn: a flood of stolen or revoked tokens must leave a trace (they are not audited).
+  const logRefused = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (reply.statusCode >= 400) request.log.warn({ req: request, statusCode: reply.statusCode }, 'poll refused');
+  };
+
+  // Polled every 5 s by every phone-mode user: the token and the answer come from in-memory caches that changes drop.
+  app.get(`${base}/active/status`, { onRequest: requireUserId(ctx), onResponse: logRefused, logLevel: 'warn', schema: { response: { 200: activeStatusSchema } } }, async (request) => {
     const userId = currentUserId(request);
     return ctx.activeStatus.get(userId, async () => {
       const active = await findActiveSession(ctx.db, userId);
@@ -122,6 +130,18 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
 
   app.get(`${base}/:id`, { onRequest: preHandler, schema: { params: idParams, ...withSession } }, async (request) =>
     detail(request.params.id, currentUser(request).id, requestDeviceId(request)),
+  );
+
+  // The consultation screen's poll: a few hundred bytes while nothing changes, the new words when some arrive.
+  app.get(
+    `${base}/:id/progress`,
+    { onRequest: preHandler, schema: { params: idParams, querystring: progressQuery, response: { 200: progressEnvelope, ...errors } } },
+    async (request) => {
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
+      const parts = await listTranscribedParts(ctx.db, session.id);
+      const { transcription_from: from, transcription_prefix: prefix } = request.query;
+      return { consultation_progress: sessionProgress(session, parts, ctx.config.partWaitMs, recorderView(session, requestDeviceId(request)), { from, prefix }) };
+    },
   );
 
   app.put(
@@ -196,7 +216,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   app.put(
     `${base}/:id/recording/heartbeat`,
     // Every 5 s from every recorder: like the status poll, logged only when it fails.
-    { onRequest: preHandler, logLevel: 'warn', schema: { params: idParams, body: recorderCountSchema, response: { 200: recorderHeartbeatSchema, ...errors } } },
+    { onRequest: preHandler, onResponse: logRefused, logLevel: 'warn', schema: { params: idParams, body: recorderCountSchema, response: { 200: recorderHeartbeatSchema, ...errors } } },
     async (request) => {
       const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
       return recorderHeartbeat(ctx, session.id, requireDeviceId(request), request.body.next_order);

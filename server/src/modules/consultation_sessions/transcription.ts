@@ -14,6 +14,9 @@ export const untranscribedPartMarker = (order: number) => `[part ${order + 1} wa
 
 const TRANSCRIBED = ['done', 'failed'];
 
+/** What the transcript is made of: a part's place, its text (or speakers' turns) and how its transcription went. */
+export type TranscribedPart = Pick<ChunkRow, 'order' | 'transcript' | 'speakerTurns' | 'transcriptionStatus'>;
+
 export type PartExpectation = {
   /** The parts (orders 0..n-1) the client said it recorded when it finished; null when it did not say. */
   expectedParts: number | null;
@@ -29,7 +32,7 @@ export type PartExpectation = {
  * stored and transcribed, however the stored ones look; once the wait is over every gap gets a marker and the
  * parts after it are still used, so the document says which stretch is missing instead of ending early.
  */
-export function assembleTranscription(chunks: ChunkRow[], expectation: PartExpectation = { expectedParts: null, waitOver: false }): { text: string; status: TranscriptionStatus } {
+export function assembleTranscription(chunks: TranscribedPart[], expectation: PartExpectation = { expectedParts: null, waitOver: false }): { text: string; status: TranscriptionStatus } {
   const sorted = [...chunks].sort((a, b) => a.order - b.order);
   const { expectedParts } = expectation;
   if (expectedParts !== null) {
@@ -77,7 +80,7 @@ class TranscriptText {
     this.lastLabelled = true;
   }
 
-  pushPart(c: ChunkRow): void {
+  pushPart(c: TranscribedPart): void {
     if (c.speakerTurns?.length) this.pushTurns(c.speakerTurns);
     else if (c.transcript) this.push(c.transcript);
   }
@@ -87,7 +90,7 @@ class TranscriptText {
   }
 }
 
-function assembleInOrder(sorted: ChunkRow[]): { text: string; complete: boolean; failed: boolean } {
+function assembleInOrder(sorted: TranscribedPart[]): { text: string; complete: boolean; failed: boolean } {
   const parts = new TranscriptText();
   let expected = 0;
   let complete = true;
@@ -109,14 +112,14 @@ function assembleInOrder(sorted: ChunkRow[]): { text: string; complete: boolean;
 }
 
 /** True while one of the parts 0..expectedParts-1 is not stored, or stored and not transcribed yet. */
-function hasExpectedPartsPending(sorted: ChunkRow[], expectedParts: number): boolean {
+function hasExpectedPartsPending(sorted: TranscribedPart[], expectedParts: number): boolean {
   // Without an engine (unavailable) a part will never have text: it counts as settled like a failed one.
   const settled = new Set(sorted.filter((c) => c.order < expectedParts && [...TRANSCRIBED, 'unavailable'].includes(c.transcriptionStatus)).map((c) => c.order));
   return settled.size < expectedParts;
 }
 
 /** Every part up to the last one expected or stored, each gap and untranscribed part marked. */
-function assembleWithGaps(sorted: ChunkRow[], expectedParts: number): { text: string; status: TranscriptionStatus } {
+function assembleWithGaps(sorted: TranscribedPart[], expectedParts: number): { text: string; status: TranscriptionStatus } {
   const byOrder = new Map(sorted.map((c) => [c.order, c]));
   const end = Math.max(expectedParts, (sorted.at(-1)?.order ?? -1) + 1);
   const parts = new TranscriptText();

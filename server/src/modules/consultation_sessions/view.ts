@@ -1,5 +1,6 @@
-import type { RecorderView, SessionDetail, SessionSummary } from '../../../../contract/consultations.js';
-import { assembleTranscription, partWaitOver } from './transcription.js';
+import { createHash } from 'node:crypto';
+import type { RecorderView, SessionDetail, SessionProgress, SessionSummary } from '../../../../contract/consultations.js';
+import { assembleTranscription, partWaitOver, type TranscribedPart } from './transcription.js';
 import type { ChunkRow, SessionRow } from './repository.js';
 import { audioDeletedAt, isPastRetention } from './retention-state.js';
 
@@ -56,6 +57,38 @@ export function sessionDetail(s: SessionRow, chunks: ChunkRow[], partWaitMs: num
     transcription_status: archived ? (transcription ? 'done' : 'none') : assembled.status,
     audios: chunks.map((c) => (past ? { ...chunkView(c), audio_kept: false } : chunkView(c))),
     recorded_ms: chunks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0),
+    expected_parts: s.expectedParts,
+    recorder,
+  };
+}
+
+/** The first 16 hex digits of the SHA-256 of a text's UTF-8 bytes: how the screen names the transcript it holds. */
+export const transcriptPrefix = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+
+/**
+ * The session as the consultation screen polls it (contract: sessionProgressSchema): no list of parts, and of the
+ * transcript only what follows what the screen already holds, when that is still how the transcript begins.
+ */
+export function sessionProgress(
+  s: SessionRow,
+  parts: (TranscribedPart & { durationMs: number | null })[],
+  partWaitMs: number,
+  recorder: RecorderView,
+  known: { from?: number; prefix?: string },
+): SessionProgress {
+  const assembled = assembleTranscription(parts, { expectedParts: s.expectedParts, waitOver: partWaitOver(s, partWaitMs) });
+  const archived = s.status === 'archived';
+  const text = s.transcriptionOverride ?? assembled.text;
+  const from = known.from !== undefined && known.prefix !== undefined && known.from <= text.length && transcriptPrefix(text.slice(0, known.from)) === known.prefix ? known.from : 0;
+  return {
+    ...sessionSummary(s),
+    user_inputs: s.userInputs,
+    transcription: { from, text: text.slice(from) },
+    transcription_edited: !archived && s.transcriptionOverride !== null,
+    transcription_status: archived ? (text ? 'done' : 'none') : assembled.status,
+    recorded_ms: parts.reduce((sum, c) => sum + (c.durationMs ?? 0), 0),
+    parts: parts.length,
+    next_order: parts.length ? parts.at(-1)!.order + 1 : 0,
     expected_parts: s.expectedParts,
     recorder,
   };

@@ -1,0 +1,73 @@
+/**
+ * GET …/:id/progress, the consultation screen's poll: no list of parts, and of the transcript only what follows
+ * the beginning the screen says it holds (checked by its hash, never taken on its word).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audioChunks } from '../../db/schema.js';
+import { bearer, createUser, login } from '../../test-support/factories.js';
+import { createTestApp, type TestApp } from '../../test-support/test-app.js';
+import { transcriptPrefix } from './view.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function consultationWithParts(texts: string[]) {
+  const u = await createUser(t);
+  const headers = bearer(await login(t, u.email, u.password));
+  const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id as string;
+  await t.ctx.db.insert(audioChunks).values(
+    texts.map((text, order) => ({ sessionId: id, order, blobKey: `k-${id}-${order}`, mimeType: 'audio/webm', sizeBytes: 10, durationMs: 5000, transcript: text, transcriptionStatus: 'done' })),
+  );
+  const progress = (query = '') => t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/progress${query}`, headers });
+  return { id, headers, progress };
+}
+
+describe('the consultation screen’s poll', () => {
+  it('sends the whole transcript once, then only what follows what the screen holds', async () => {
+    const { progress } = await consultationWithParts(['Dry cough for three days.', 'No fever.', 'Lungs clear.']);
+    const first = (await progress()).json().consultation_progress;
+    expect(first.transcription).toEqual({ from: 0, text: 'Dry cough for three days. No fever. Lungs clear.' });
+    expect(first).toMatchObject({ parts: 3, next_order: 3, recorded_ms: 15_000, transcription_status: 'done', status: 'active' });
+    expect(first).not.toHaveProperty('audios');
+
+    const held = 'Dry cough for three days. No fever.';
+    const next = (await progress(`?transcription_from=${held.length}&transcription_prefix=${transcriptPrefix(held)}`)).json().consultation_progress;
+    expect(next.transcription).toEqual({ from: held.length, text: ' Lungs clear.' });
+    // All of it held: nothing to send.
+    const all = first.transcription.text as string;
+    expect((await progress(`?transcription_from=${all.length}&transcription_prefix=${transcriptPrefix(all)}`)).json().consultation_progress.transcription).toEqual({ from: all.length, text: '' });
+  });
+
+  it('sends the whole text again when what the screen holds is not how the transcript begins', async () => {
+    const { progress } = await consultationWithParts(['Headache since Monday.']);
+    const other = 'Headache since Tuesday';
+    for (const query of [
+      `?transcription_from=${other.length}&transcription_prefix=${transcriptPrefix(other)}`,
+      // Longer than the transcript, or a hash of nothing it starts with.
+      `?transcription_from=500&transcription_prefix=${transcriptPrefix('x'.repeat(500))}`,
+      `?transcription_from=8&transcription_prefix=0000000000000000`,
+      // Half of the pair says nothing.
+      '?transcription_from=8',
+    ]) {
+      expect((await progress(query)).json().consultation_progress.transcription).toEqual({ from: 0, text: 'Headache since Monday.' });
+    }
+  });
+
+  it('answers only the consultation’s owner, and refuses a malformed question with a 400', async () => {
+    const { id, progress } = await consultationWithParts(['Private words.']);
+    const other = await createUser(t);
+    const stranger = bearer(await login(t, other.email, other.password));
+    expect((await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/progress`, headers: stranger })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/progress` })).statusCode).toBe(401);
+    for (const query of ['?transcription_from=-1', '?transcription_from=abc', '?transcription_prefix=ZZZZZZZZZZZZZZZZ', '?transcription_from=1&other=1']) {
+      const res = await progress(query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().error.code).toBe('invalid_request');
+    }
+  });
+});
