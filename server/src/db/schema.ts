@@ -204,6 +204,8 @@ export const consultationSessions = pgTable(
   (t) => [
     index('consultation_sessions_user_idx').on(t.userId, t.status),
     uniqueIndex('consultation_sessions_one_active').on(t.userId).where(sql`status = 'active'`),
+    // An organization's consultations (its credits, moves and reports) without reading everyone's.
+    index('consultation_sessions_organization_idx').on(t.organizationId),
   ],
 );
 
@@ -243,6 +245,9 @@ export const audioChunks = pgTable(
   (t) => [
     uniqueIndex('audio_chunks_session_order').on(t.sessionId, t.order),
     index('audio_chunks_pending_idx').on(t.transcriptionStatus, t.nextAttemptAt),
+    // The transcription claim takes the oldest unfinished part: read in that order from the backlog alone, never
+    // by sorting every part ever stored.
+    index('audio_chunks_unfinished_idx').on(t.createdAt, t.order).where(sql`transcription_status in ('pending', 'processing')`),
   ],
 );
 

@@ -1,19 +1,20 @@
-import { and, desc, eq, gt, inArray, or } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { consultationSessions, generatedDocuments } from '../../db/schema.js';
-import { listChunks } from './repository.js';
+import { audioChunks, consultationSessions, generatedDocuments } from '../../db/schema.js';
+import { PAGE_SIZE } from './repository.js';
 import { audioDeletedAt } from './retention-state.js';
-import { assembleTranscription } from './transcription.js';
+import { assembleTranscription, type TranscribedPart } from './transcription.js';
 
-const LIMIT = 200;
 const EXCERPT = 160;
+/** The excerpt comes from the first two minutes: enough words for it, whatever the consultation's length. */
+const EXCERPT_PARTS = 24;
 
 /**
  * A clinician's past consultations, as far as they are kept: finished ones inside the retention window (everything)
  * and archived ones (text only, with save_text_data). With `withContent` off (an admin looking at a member) only
  * what happened is shown (when, which type, which documents), never what was said.
  */
-export async function listHistory(db: Database, userId: string, opts: { withContent?: boolean } = {}) {
+export async function listHistory(db: Database, userId: string, opts: { withContent?: boolean; before?: Date } = {}) {
   const sessions = await db
     .select()
     .from(consultationSessions)
@@ -21,21 +22,34 @@ export async function listHistory(db: Database, userId: string, opts: { withCont
       and(
         eq(consultationSessions.userId, userId),
         or(eq(consultationSessions.status, 'archived'), and(eq(consultationSessions.status, 'finished'), gt(consultationSessions.expiresAt, new Date()))),
+        opts.before ? lt(consultationSessions.finishedAt, opts.before) : undefined,
       ),
     )
     .orderBy(desc(consultationSessions.finishedAt))
-    .limit(LIMIT);
+    .limit(PAGE_SIZE);
   const ids = sessions.map((s) => s.id);
   const docs = ids.length
     ? await db.select({ sessionId: generatedDocuments.sessionId, key: generatedDocuments.documentKey, version: generatedDocuments.version }).from(generatedDocuments).where(inArray(generatedDocuments.sessionId, ids))
     : [];
+  // The first parts of every listed consultation in one query, not one query per consultation.
+  const firstParts = new Map<string, TranscribedPart[]>();
+  if (opts.withContent && ids.length) {
+    const rows = await db
+      .select({ sessionId: audioChunks.sessionId, order: audioChunks.order, transcript: audioChunks.transcript, speakerTurns: audioChunks.speakerTurns, transcriptionStatus: audioChunks.transcriptionStatus })
+      .from(audioChunks)
+      .where(and(inArray(audioChunks.sessionId, ids), lt(audioChunks.order, EXCERPT_PARTS)))
+      .orderBy(asc(audioChunks.sessionId), asc(audioChunks.order));
+    for (const r of rows) firstParts.set(r.sessionId, [...(firstParts.get(r.sessionId) ?? []), r]);
+  }
+  const docsOf = new Map<string, typeof docs>();
+  for (const d of docs) docsOf.set(d.sessionId, [...(docsOf.get(d.sessionId) ?? []), d]);
   const result = [];
   for (const s of sessions) {
     const versions = new Map<string, number>();
-    for (const d of docs.filter((x) => x.sessionId === s.id)) versions.set(d.key, Math.max(versions.get(d.key) ?? 0, d.version));
+    for (const d of docsOf.get(s.id) ?? []) versions.set(d.key, Math.max(versions.get(d.key) ?? 0, d.version));
     let excerpt: string | undefined;
     if (opts.withContent) {
-      const text = s.transcriptionOverride ?? assembleTranscription(await listChunks(db, s.id)).text;
+      const text = s.transcriptionOverride ?? assembleTranscription(firstParts.get(s.id) ?? []).text;
       excerpt = text.length > EXCERPT ? `${text.slice(0, EXCERPT).trimEnd()}…` : text;
     }
     result.push({

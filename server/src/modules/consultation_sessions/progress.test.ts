@@ -2,8 +2,9 @@
  * GET …/:id/progress, the consultation screen's poll: no list of parts, and of the transcript only what follows
  * the beginning the screen says it holds (checked by its hash, never taken on its word).
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { audioChunks } from '../../db/schema.js';
+import { audioChunks, consultationSessions } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { transcriptPrefix } from './view.js';
@@ -69,5 +70,31 @@ describe('the consultation screen’s poll', () => {
       expect(res.statusCode, query).toBe(400);
       expect(res.json().error.code).toBe('invalid_request');
     }
+  });
+});
+
+describe('lists of consultations', () => {
+  it('are read a page at a time, newest first, filtered in the database, with the excerpt from the first parts', async () => {
+    const { headers } = await consultationWithParts(['First words of the first one.']);
+    const start = async () => {
+      const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation', force: true } })).json().consultation_session.id as string;
+      return id;
+    };
+    const second = await start();
+    const third = await start();
+    // One long past its window and archived: never listed among the visible ones.
+    await t.ctx.db.update(consultationSessions).set({ status: 'archived', expiresAt: new Date(Date.now() - 3_600_000) }).where(eq(consultationSessions.id, second));
+    const list = async (query = '') => (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions${query}`, headers })).json().consultation_sessions as { id: string; created_at: string }[];
+    const all = await list();
+    expect(all.map((s) => s.id)).toEqual([third, expect.any(String)]);
+    expect(all.map((s) => s.id)).not.toContain(second);
+    expect((await list(`?before=${encodeURIComponent(all[0]!.created_at)}`)).map((s) => s.id)).toEqual([all[1]!.id]);
+    expect((await list(`?before=${encodeURIComponent(all[1]!.created_at)}`))).toEqual([]);
+    const bad = await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions?before=yesterday', headers });
+    expect(bad.statusCode).toBe(400);
+
+    const history = (await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/history', headers })).json().consultation_sessions as { id: string; transcript_excerpt: string }[];
+    const first = history.find((h) => h.transcript_excerpt === 'First words of the first one.');
+    expect(first).toBeDefined();
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { audioChunks, consultationSessions, generatedDocuments, users } from '../../db/schema.js';
 
@@ -32,11 +32,26 @@ export async function findActiveSession(db: Database, userId: string): Promise<S
   return row;
 }
 
-/** The user's active session and the finished ones still within the retention window, newest first. */
-export async function listVisibleSessions(db: Database, userId: string): Promise<SessionRow[]> {
-  const rows = await db.select().from(consultationSessions).where(eq(consultationSessions.userId, userId)).orderBy(desc(consultationSessions.createdAt));
-  const now = Date.now();
-  return rows.filter((r) => r.status === 'active' || (r.expiresAt && r.expiresAt.getTime() > now));
+/** A page of lists: at most this many rows, the next ones asked for with `before` (the last row's time). */
+export const PAGE_SIZE = 200;
+
+/**
+ * The user's active session and the finished ones still within the retention window, newest first, a page at a
+ * time (those started before `before`). Filtered in SQL: archived consultations and their text are never read.
+ */
+export async function listVisibleSessions(db: Database, userId: string, before?: Date): Promise<SessionRow[]> {
+  return db
+    .select()
+    .from(consultationSessions)
+    .where(
+      and(
+        eq(consultationSessions.userId, userId),
+        or(eq(consultationSessions.status, 'active'), and(eq(consultationSessions.status, 'finished'), gt(consultationSessions.expiresAt, new Date()))),
+        before ? lt(consultationSessions.createdAt, before) : undefined,
+      ),
+    )
+    .orderBy(desc(consultationSessions.createdAt))
+    .limit(PAGE_SIZE);
 }
 
 export async function listRecentFinished(db: Database, userId: string): Promise<SessionRow[]> {

@@ -94,8 +94,10 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   const withSession = { response: { 200: sessionEnvelope, 202: sessionEnvelope, ...errors } };
   const withTranscription = { response: { 200: transcriptionEnvelope, ...errors } };
 
-  app.get(base, { onRequest: preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => ({
-    consultation_sessions: (await listVisibleSessions(ctx.db, currentUser(request).id)).map(sessionSummary),
+  // A page at a time (PAGE_SIZE, newest first); the next with ?before= the last one's created_at.
+  const pageQuery = z.object({ before: z.iso.datetime({ offset: true, error: 'invalid_date' }).optional() }).strict();
+  app.get(base, { onRequest: preHandler, schema: { querystring: pageQuery, response: { 200: sessionsEnvelope, 400: apiErrorSchema } } }, async (request) => ({
+    consultation_sessions: (await listVisibleSessions(ctx.db, currentUser(request).id, request.query.before ? new Date(request.query.before) : undefined)).map(sessionSummary),
   }));
 
   app.get(`${base}/recent`, { onRequest: preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => {
@@ -104,7 +106,9 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     return { consultation_sessions: sessions.map((s) => ({ ...sessionSummary(s), excerpt: excerpts.get(s.id) ?? null })) };
   });
 
-  app.get(`${base}/history`, { onRequest: preHandler }, async (request) => ({ consultation_sessions: await listHistory(ctx.db, currentUser(request).id, { withContent: true }) }));
+  app.get(`${base}/history`, { onRequest: preHandler, schema: { querystring: pageQuery } }, async (request) => ({
+    consultation_sessions: await listHistory(ctx.db, currentUser(request).id, { withContent: true, before: request.query.before ? new Date(request.query.before) : undefined }),
+  }));
 
   app.get(`${base}/active`, { onRequest: preHandler, schema: { response: { 200: activeSessionEnvelope } } }, async (request) => {
     const active = await findActiveSession(ctx.db, currentUser(request).id);

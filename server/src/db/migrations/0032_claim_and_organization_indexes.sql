@@ -1,0 +1,2 @@
+CREATE INDEX "audio_chunks_unfinished_idx" ON "audio_chunks" USING btree ("created_at","order") WHERE transcription_status in ('pending', 'processing');--> statement-breakpoint
+CREATE INDEX "consultation_sessions_organization_idx" ON "consultation_sessions" USING btree ("organization_id");
