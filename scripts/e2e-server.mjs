@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { SERVER_ENTRY, serverBuildFresh } from './lib/server-build.mjs';
 
 const [name, port, ...settings] = process.argv.slice(2);
 const dataDir = path.resolve('.tmp/e2e', name);
@@ -25,6 +26,8 @@ const env = {
   LOGIN_RATE_LIMIT_PER_MINUTE: '200',
   ...Object.fromEntries(settings.map((s) => s.split(/=(.*)/s).slice(0, 2))),
 };
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { stdio: 'inherit', env });
+// The compiled server, as production runs it (npm test compiles it first); from source when it is out of date.
+const entry = serverBuildFresh() ? ['--enable-source-maps', SERVER_ENTRY] : ['--import', 'tsx', 'server/src/main.ts'];
+const server = spawn(process.execPath, entry, { stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

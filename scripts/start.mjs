@@ -8,6 +8,7 @@ import { ensureSystemPackages, OCR_PACKAGES, RUNTIME_PACKAGES } from './lib/syst
 import { ensureClinicalModel } from './lib/clinical-model.mjs';
 import { ensureNpmDependencies } from './lib/npm-deps.mjs';
 import { ensureWebBuild } from './lib/web-build.mjs';
+import { ensureServerBuild, SERVER_ENTRY } from './lib/server-build.mjs';
 import { runtimeNode } from './lib/runtime.mjs';
 
 ensureNpmDependencies();
@@ -16,10 +17,12 @@ ensureSystemPackages(RUNTIME_PACKAGES, 'The local speech engine');
 ensureSystemPackages(OCR_PACKAGES, 'Reading scanned PDFs');
 ensureClinicalModel();
 ensureWebBuild();
+ensureServerBuild();
 
 const port = process.env.PORT ?? '8080';
-// On the project's Node 24, also on the first start, when this script itself began on the machine's older Node.
-const server = spawn(runtimeNode(), ['--import', 'tsx', 'server/src/main.ts'], { stdio: 'inherit', env: process.env });
+// On the project's Node 24, also on the first start, when this script itself began on the machine's older Node;
+// compiled, so that a start transpiles nothing (source maps keep error reports pointing at the TypeScript).
+const server = spawn(runtimeNode(), ['--enable-source-maps', SERVER_ENTRY], { stdio: 'inherit', env: process.env });
 server.on('error', (err) => {
   console.error(`The server could not be started (${err.message}): run npm install again.`);
   process.exit(1);
@@ -27,9 +30,9 @@ server.on('error', (err) => {
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));
 
-// Say where to go, in plain words, once the server answers.
+// Say where to go, in plain words, once the server answers (a worker serves no app).
 const url = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
-for (let i = 0; i < 120; i++) {
+for (let i = 0; i < (process.env.ROLE === 'worker' ? 0 : 120); i++) {
   await new Promise((r) => setTimeout(r, 500));
   try {
     const res = await fetch(`http://127.0.0.1:${port}/healthz`);

@@ -10,6 +10,7 @@ import { ensureNpmDependencies } from './lib/npm-deps.mjs';
 import { startThrowawayPostgres } from './lib/postgres.mjs';
 import { ensureSystemPackages, OCR_PACKAGES, PACKAGES } from './lib/system-packages.mjs';
 import { ensureWebBuild } from './lib/web-build.mjs';
+import { ensureServerBuild } from './lib/server-build.mjs';
 
 const started = Date.now();
 const results = [];
@@ -75,5 +76,6 @@ await stepAsync('Server tests on PostgreSQL', async () => {
 });
 step('Production build', () => ensureWebBuild({ force: true }));
 step('Initial JavaScript budget', () => run('node', ['scripts/check-bundle-budget.mjs']));
+step('Server build (the browser tests run the compiled server, as production does)', () => ensureServerBuild({ force: true }));
 step('Browser tests (Playwright, Chromium)', () => run('npx', ['playwright', 'test']));
 finish();

@@ -7,15 +7,15 @@
  * with the key blanked out, since some servers echo part of a refused key.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { TextGenerator } from './text-generator.js';
 import type { Transcriber } from './transcriber.js';
 import { createOpenAiTranscriber } from './openai-transcriber.js';
+import { SERVER_ROOT } from '../paths.js';
 
 export const TEST_CLIP = {
-  file: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../assets/engine-test-clip.wav'),
+  file: path.join(SERVER_ROOT, 'assets/engine-test-clip.wav'),
   /** What the clip says (made with espeak-ng). */
   text: 'Blood pressure one hundred and twenty over eighty.',
 };

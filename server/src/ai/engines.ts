@@ -1,7 +1,6 @@
 /** Chooses the engines from the settings, once, at start. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
 import { createLocalTranscriber, localEngineAvailable } from './local-transcriber.js';
 import { createOpenAiTranscriber } from './openai-transcriber.js';
@@ -11,6 +10,7 @@ import { offlineComposer } from './offline-composer.js';
 import { createOpenAiGenerator } from './openai-generator.js';
 import { createLlamaGenerator } from './llama-generator.js';
 import type { TextGenerator } from './text-generator.js';
+import { SERVER_ROOT } from '../paths.js';
 
 export const unavailableTranscriber: Transcriber = {
   info: { engine: 'none', languages: [], note: 'No speech engine is available on this server.' },
@@ -18,7 +18,7 @@ export const unavailableTranscriber: Transcriber = {
 };
 
 /** Built by scripts/build-clinical-model.mjs (npm start and npm test run it when missing). */
-const CLINICAL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../speech/build');
+const CLINICAL_DIR = path.join(SERVER_ROOT, 'speech/build');
 export const CLINICAL_MODEL = { languageModel: path.join(CLINICAL_DIR, 'clinical.lm.bin'), dictionary: path.join(CLINICAL_DIR, 'clinical.dict') };
 
 /** Explicit files win; otherwise the clinical model when chosen and built; otherwise Debian's generic model. */

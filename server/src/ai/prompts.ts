@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Language } from '../../../contract/constants.js';
 import type { DocumentRequest } from './text-generator.js';
+import { SERVER_SOURCES } from '../paths.js';
 
-const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'prompts');
+const DIR = path.join(SERVER_SOURCES, 'ai/prompts');
 const TAGS: Record<Language, { transcript: string; data: string; template: string; guide: string; previous: string; change: string }> = {
   pt: { transcript: 'transcricao', data: 'dados', template: 'modelo', guide: 'preferencias', previous: 'versao_anterior', change: 'alteracao_pedida' },
   en: { transcript: 'transcript', data: 'data', template: 'template', guide: 'preferences', previous: 'previous_version', change: 'requested_change' },

@@ -3,7 +3,6 @@
  * Both run the same drizzle migrations, so the schema is identical wherever the data lives.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -13,6 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
 import { seedReferenceData } from './seed.js';
+import { SERVER_SOURCES } from '../paths.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -25,7 +25,7 @@ export type DatabaseHandle = {
 /** An arbitrary constant naming this application's migration lock. */
 const MIGRATION_LOCK = 4_173_920_561;
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const migrationsFolder = path.join(SERVER_SOURCES, 'db/migrations');
 
 /** `dataDir: ':memory:'` keeps a PGlite database in memory (tests, benchmarks). */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; onIdleError?: (err: Error) => void }): Promise<DatabaseHandle> {
