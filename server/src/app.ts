@@ -39,6 +39,8 @@ import { describeErrorSafely } from './http/safe-errors.js';
 import { startGenerationTakeover, takeOverGenerations, type GenerationTakeover } from './modules/generated_documents/takeover.js';
 import { failInterruptedScreenings, STALE_SCREENING_MS } from './jobs/screening.js';
 import type { TextGenerator } from './ai/text-generator.js';
+import compress from '@fastify/compress';
+import { constants as zlibConstants } from 'node:zlib';
 
 export type BuildOptions = {
   config: Config;
@@ -187,6 +189,17 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     healthzRoutes(app, ctx);
     return { app, ctx };
   }
+  // API answers compressed for browsers that accept it (a consultation's detail, the types, exports shrink to a
+  // fifth). JSON and CSV only: the app's files are compressed once at build time, a document's live stream
+  // (text/event-stream) must reach the browser as written, and recorded audio does not shrink. Brotli at a low
+  // level: these are made per request.
+  await app.register(compress, {
+    global: true,
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    customTypes: /^application\/(?:json|fhir\+json)(?:;|$)|^text\/csv(?:;|$)/,
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   registerRoutes(app, ctx);
   await registerWebApp(app, { webDist: config.webDist, sentryDsn: config.sentryDsn });
   // Documents and screenings are written by the API processes (their browsers follow them live). Documents whose

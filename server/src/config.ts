@@ -3,6 +3,7 @@
  * Secrets that must survive restarts (JWT_SECRET) are generated once and kept in DATA_DIR when unset.
  */
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -60,7 +61,8 @@ const envSchema = z.object({
   LOCAL_SPEECH_MODEL: z.enum(['clinical', 'generic']).default('clinical'),
   LOCAL_SPEECH_LM: z.string().optional(),
   LOCAL_SPEECH_DICT: z.string().optional(),
-  TRANSCRIPTION_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
+  // One per core by default: the local engine keeps a core busy while it decodes a part.
+  TRANSCRIPTION_WORKERS: z.coerce.number().int().min(0).max(32).default(Math.min(32, Math.max(1, availableParallelism()))),
   INITIAL_CREDITS: z.coerce.number().int().min(0).default(100),
   GENERATION_ENGINE: z.enum(['auto', 'openai', 'local', 'composer']).default('auto'),
   LLAMA_MODEL_PATH: z.string().optional(),

@@ -50,6 +50,26 @@ describe('answers carrying patient data', () => {
   });
 });
 
+describe('API answers', () => {
+  it('are compressed for browsers that accept it (brotli, else gzip), plain for others, and stay uncached', async () => {
+    const br = await t.app.inject({ method: 'GET', url: '/v1/consultation_types', headers: { ...headers, 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    const plain = await t.app.inject({ method: 'GET', url: '/v1/consultation_types', headers });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    const gz = await t.app.inject({ method: 'GET', url: '/v1/consultation_types', headers: { ...headers, 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(plain.json());
+    // Small answers go as they are (nothing to gain), and what carries patient data is still never cached.
+    const small = await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/active/status', headers: { ...headers, 'accept-encoding': 'br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    const detail = await t.app.inject({ method: 'GET', url: '/v1/account', headers: { ...headers, 'accept-encoding': 'br' } });
+    expect(detail.headers['cache-control']).toBe('no-store');
+  });
+});
+
 describe('the web app', () => {
   it('serves its scripts but never their source maps', async () => {
     expect((await web.app.inject({ method: 'GET', url: '/assets/main-abc123.js' })).statusCode).toBe(200);
