@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { consultationsApi } from '../../api/consultations';
 import { documentsApi } from '../../api/documents';
 import { Alert } from '../../ui/Alert';
+import { describeFailure } from '../i18n/api-error-messages';
 import { Button } from '../../ui/Button';
 import { markdownToPlainText } from '../../../contract/markdown-text';
 import { useConsultationTypes } from '../home/useConsultationTypes';
@@ -21,6 +22,7 @@ export function PasteScreen({ to }: { to: unknown }) {
   const { i18n } = useLingui();
   const { types } = useConsultationTypes();
   const [notes, setNotes] = useState<Note[]>();
+  const [loadError, setLoadError] = useState<string>();
   const [sent, setSent] = useState(false);
   const [problem, setProblem] = useState<'clipboard' | 'foreign'>();
   const origin = targetOrigin(to);
@@ -30,15 +32,16 @@ export function PasteScreen({ to }: { to: unknown }) {
     (async () => {
       const { consultation_sessions } = await consultationsApi.recent();
       const found: Note[] = [];
-      for (const s of consultation_sessions) {
+      // The latest twenty: a note is pasted soon after it is written, and each one is a request.
+      for (const s of consultation_sessions.slice(0, 20)) {
         const doc = await documentsApi.get(s.id, 'main').catch(() => undefined);
         if (doc?.generated_document.status === 'done') {
           found.push({ sessionId: s.id, typeId: s.consultation_type_id, when: s.finished_at ?? s.created_at, text: markdownToPlainText(doc.generated_document.text) });
         }
       }
       setNotes(found);
-    })().catch(() => setNotes([]));
-  }, []);
+    })().catch((err: unknown) => setLoadError(describeFailure(i18n, err)));
+  }, [i18n]);
 
   if (!origin || !opener) {
     return (
@@ -95,7 +98,8 @@ export function PasteScreen({ to }: { to: unknown }) {
           <Trans>Paste what I copied</Trans>
         </Button>
       )}
-      {!notes && (
+      {loadError && <Alert tone="error">{loadError}</Alert>}
+      {!notes && !loadError && (
         <p role="status">
           <Trans>Loading…</Trans>
         </p>

@@ -32,6 +32,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
   const queuedStart = useLiveQuery(() => startWaiting(id), [id]);
   const queuedFinish = useLiveQuery(() => finishWaiting(id), [id]);
   const [type, setType] = useState<ConsultationTypeView>();
+  const [typeFailed, setTypeFailed] = useState(false);
   const [engineNote, setEngineNote] = useState<string>();
   const [usesAi, setUsesAi] = useState(true);
   const [rating, setRating] = useState(false);
@@ -64,8 +65,16 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
     const typeId = session.consultation_type_id;
     // With no network, the type as last seen on this device.
     consultationsApi.type(typeId).then(
-      (r) => setType(r.consultation_type),
-      () => setType((seen) => seen ?? cachedTypes(i18n.locale)?.find((ty) => ty.id === typeId)),
+      (r) => {
+        setType(r.consultation_type);
+        setTypeFailed(false);
+      },
+      () => {
+        const kept = cachedTypes(i18n.locale)?.find((ty) => ty.id === typeId);
+        setType((seen) => seen ?? kept);
+        // Neither the server nor this device has it: the documents and the notes' data cannot be shown (said below).
+        setTypeFailed(!kept);
+      },
     );
     // Asked again in the new language when the clinician switches it.
   }, [session?.consultation_type_id, i18n.locale]);
@@ -111,6 +120,11 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
         </Alert>
       )}
       {!readOnly && <RecordingPanel sessionId={id} active={active} recordedMs={session.recorded_ms} recorder={session.recorder} onFinished={() => void refresh()} />}
+      {!type && typeFailed && (
+        <Alert tone="warning">
+          <Trans>This consultation type could not be loaded, so its documents and data fields are not shown. The recording is not affected; reload the page when the connection is back.</Trans>
+        </Alert>
+      )}
       {session.status !== 'active' && type && <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} readOnly={readOnly} onWritten={onWritten} />}
       <TranscriptPanel session={session} engineNote={readOnly ? undefined : engineNote} live={variant === 'dictaphone'} readOnly={readOnly} />
       {type && !readOnly && <NotesDataForm session={session} type={type} />}

@@ -16,7 +16,21 @@ export function CustomDocumentRequests({ documents }: { documents: { id: string;
 
   // Spec §4: a request sent and not yet approved blocks a new one and the editing of drafts.
   const pending = requests?.find((r) => r.status === 'submitted');
-  const load = useCallback(() => customDocumentsApi.list().then((r) => setRequests(r.custom_document_requests), (err) => setError(describeFailure(i18n, err))), [i18n]);
+  const load = useCallback(
+    () =>
+      customDocumentsApi.list().then(
+        (r) => {
+          setRequests(r.custom_document_requests);
+          setError(undefined);
+          return true;
+        },
+        (err) => {
+          setError(describeFailure(i18n, err));
+          return false;
+        },
+      ),
+    [i18n],
+  );
   useEffect(() => void load(), [load]);
 
   if (open) {
@@ -27,7 +41,7 @@ export function CustomDocumentRequests({ documents }: { documents: { id: string;
         onDone={() => {
           setOpen(undefined);
           setNotice(undefined);
-          void load().then(() => setNotice(t`Your requests were updated.`));
+          void load().then((ok) => ok && setNotice(t`Your requests were updated.`));
         }}
       />
     );
@@ -42,6 +56,11 @@ export function CustomDocumentRequests({ documents }: { documents: { id: string;
       </p>
       {error && <Alert tone="error">{error}</Alert>}
       {notice && <Alert tone="success">{notice}</Alert>}
+      {requests === undefined && !error && (
+        <p role="status">
+          <Trans>Loading…</Trans>
+        </p>
+      )}
       {requests && requests.length > 0 && (
         <ul className="recent-list">
           {requests.map((r) => (
@@ -70,7 +89,7 @@ export function CustomDocumentRequests({ documents }: { documents: { id: string;
           ))}
         </ul>
       )}
-      {pending ? (
+      {requests === undefined ? null : pending ? (
         <Alert tone="info">
           <Trans>Your request "{pending.title}" is waiting for support's approval. You can make a new request, or change a draft, once it is approved.</Trans>
         </Alert>

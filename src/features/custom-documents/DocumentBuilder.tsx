@@ -56,6 +56,7 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
   async function addExamples(files: File[]) {
     const target = saved ?? (await save());
     if (!target) return;
+    setBusy(true);
     let current = target;
     for (const file of files) {
       if (file.size > EXAMPLE_MAX_MB * 1024 * 1024) {
@@ -70,12 +71,18 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
       }
     }
     setSaved(current);
+    setBusy(false);
   }
 
   async function removeExample(exampleId: string) {
     if (!saved) return;
-    await customDocumentsApi.removeExample(saved.id, exampleId).catch((err) => setError(describeFailure(i18n, err)));
-    setSaved({ ...saved, examples: saved.examples.filter((e) => e.id !== exampleId) });
+    try {
+      await customDocumentsApi.removeExample(saved.id, exampleId);
+      // Off the list only once the server let it go: otherwise it is still part of the request.
+      setSaved({ ...saved, examples: saved.examples.filter((e) => e.id !== exampleId) });
+    } catch (err) {
+      setError(describeFailure(i18n, err));
+    }
   }
 
   async function send() {

@@ -7,6 +7,7 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { SelectField } from '../../ui/SelectField';
 import { TextAreaField } from '../../ui/TextAreaField';
+import { recordingMessages } from '../recording/recording-messages';
 import { describeFailure } from '../i18n/api-error-messages';
 import { useConsultationTypes } from '../home/useConsultationTypes';
 import { DocumentActions } from './DocumentActions';
@@ -20,8 +21,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function StandaloneDocumentScreen({ target }: { target: string }) {
   const { i18n, t } = useLingui();
-  const { types } = useConsultationTypes();
+  const { types, failed: typesFailed } = useConsultationTypes();
   const [inputs, setInputs] = useState<ProcessorInputView[]>();
+  const [loadError, setLoadError] = useState<string>();
   const [values, setValues] = useState<Record<string, string>>({});
   const [templateId, setTemplateId] = useState(UUID.test(target) ? target : '');
   const [result, setResult] = useState<{ text: string; usesAi: boolean }>();
@@ -30,8 +32,12 @@ export function StandaloneDocumentScreen({ target }: { target: string }) {
   const rendered = useRef<HTMLElement>(null);
 
   useEffect(() => {
-    templatesApi.inputs().then((r) => setInputs(r.processor_inputs), () => setInputs([]));
-  }, []);
+    // A failed load is said as such, never as "this document does not exist".
+    templatesApi.inputs().then(
+      (r) => setInputs(r.processor_inputs),
+      (err) => setLoadError(describeFailure(i18n, err)),
+    );
+  }, [i18n]);
 
   const input = inputs?.find((p) => (UUID.test(target) ? p.templates.some((tpl) => tpl.id === target) : p.document_id === target));
   const documentId = input?.document_id ?? (UUID.test(target) ? undefined : target);
@@ -43,6 +49,9 @@ export function StandaloneDocumentScreen({ target }: { target: string }) {
     return undefined;
   }, [types, documentId]);
 
+  if (loadError || (typesFailed && !types)) {
+    return <Alert tone="error">{loadError ?? i18n._(recordingMessages.typesLoadFailed)}</Alert>;
+  }
   if (types && inputs && !document) {
     return (
       <Alert tone="error">

@@ -19,8 +19,12 @@ export function DocumentTemplatesCard({ typeId, document, input, onChanged }: Pr
   const [guideSaved, setGuideSaved] = useState(false);
 
   useEffect(() => {
-    templatesApi.selectableDocument(typeId, document.id).then((r) => setGuide(r.selectable_document.user_guide), () => setGuide(''));
-  }, [typeId, document.id]);
+    // Not read: the field stays closed (saving an empty one would erase the guidance the server keeps).
+    templatesApi.selectableDocument(typeId, document.id).then(
+      (r) => setGuide(r.selectable_document.user_guide),
+      (err) => setError(describeFailure(i18n, err)),
+    );
+  }, [typeId, document.id, i18n]);
 
   async function run(action: () => Promise<unknown>) {
     setError(undefined);
@@ -122,7 +126,7 @@ export function DocumentTemplatesCard({ typeId, document, input, onChanged }: Pr
           }}
         />
         <div className="form-actions">
-          <Button type="submit" variant="secondary">
+          <Button type="submit" variant="secondary" disabled={guide === undefined}>
             <Trans>Save guidance</Trans>
           </Button>
           {guideSaved && (

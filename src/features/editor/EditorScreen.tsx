@@ -29,7 +29,7 @@ export function EditorScreen({ consultationTypeId }: { consultationTypeId?: stri
         setInputsFailure(undefined);
       },
       // With no network, a connection message rather than "Error loading session.".
-      (err: unknown) => setInputsFailure(describeFailure(i18n, err, recordingMessages.loadFailed)),
+      (err: unknown) => setInputsFailure(describeFailure(i18n, err)),
     );
   }, [i18n]);
   useEffect(reload, [reload]);
@@ -47,7 +47,7 @@ export function EditorScreen({ consultationTypeId }: { consultationTypeId?: stri
           <Trans>Need a document that is not here? Request a custom document.</Trans>
         </a>
       </p>
-      {(failed || inputsFailure) && <Alert tone="error">{inputsFailure ?? i18n._(recordingMessages.loadFailed)}</Alert>}
+      {(failed || inputsFailure) && <Alert tone="error">{inputsFailure ?? i18n._(recordingMessages.typesLoadFailed)}</Alert>}
       {types && type && (
         <SelectField
           label={<Trans>Consultation type</Trans>}

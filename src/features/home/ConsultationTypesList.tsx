@@ -76,7 +76,7 @@ export function useStartConsultation() {
 export function ConsultationTypesList({ types, loadFailed, offline = false }: { types: ConsultationTypeView[] | undefined; loadFailed: boolean; offline?: boolean }) {
   const { i18n, t } = useLingui();
   const { start, starting, error: startError } = useStartConsultation();
-  const error = startError ?? (loadFailed ? i18n._(recordingMessages.loadFailed) : undefined);
+  const error = startError ?? (loadFailed ? i18n._(recordingMessages.typesLoadFailed) : undefined);
 
   return (
     <section aria-labelledby="types-title">
@@ -92,6 +92,11 @@ export function ConsultationTypesList({ types, loadFailed, offline = false }: { 
       {!types && !error && (
         <p role="status">
           <Trans>Loading…</Trans>
+        </p>
+      )}
+      {types?.length === 0 && (
+        <p className="muted">
+          <Trans>No consultation types are available for this account. Support can add them.</Trans>
         </p>
       )}
       <ul className="type-list">

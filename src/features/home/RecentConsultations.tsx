@@ -4,7 +4,9 @@ import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { consultationsApi, type ConsultationTypeView, type SessionSummary } from '../../api/consultations';
 import { authAtom } from '../../app-state';
+import { ApiFailureError } from '../../api/client';
 import { Alert } from '../../ui/Alert';
+import { describeFailure } from '../i18n/api-error-messages';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';
 import { appDb } from '../../offline/db';
@@ -43,7 +45,8 @@ export function RecentConsultations({ types, compact = false }: { types: Consult
   const { i18n, t } = useLingui();
   const v2Home = useAtomValue(authAtom)?.user?.v2_home ?? false;
   const [sessions, setSessions] = useState<SessionSummary[]>();
-  const [failed, setFailed] = useState(false);
+  // Why the list could not be asked for: no connection (the device's copies are shown), or the server's answer.
+  const [failed, setFailed] = useState<false | 'offline' | string>(false);
   const [query, setQuery] = useState('');
   const [showAll, setShowAll] = useState(false);
   const [now, setNow] = useState(() => Date.now());
@@ -55,11 +58,12 @@ export function RecentConsultations({ types, compact = false }: { types: Consult
           setSessions(r.consultation_sessions);
           setFailed(false);
         },
-        async () => {
+        async (err: unknown) => {
           // No answer: the finished consultations this device has seen, while they are kept.
           const kept = await cachedFinishedSessions().catch(() => undefined);
           if (kept) setSessions((shown) => shown ?? kept);
-          setFailed(true);
+          const unreachable = !(err instanceof ApiFailureError) || err.failure.kind !== 'http';
+          setFailed(unreachable ? 'offline' : describeFailure(i18n, err));
         },
       );
     void load();
@@ -69,7 +73,7 @@ export function RecentConsultations({ types, compact = false }: { types: Consult
       void load();
     }, TICK_MS);
     return () => clearInterval(timer);
-  }, []);
+  }, [i18n]);
 
   const typeName = useCallback((id: string) => types?.find((ty) => ty.id === id)?.name ?? id, [types]);
   const visible = useMemo(() => {
@@ -99,11 +103,12 @@ export function RecentConsultations({ types, compact = false }: { types: Consult
       <div className="search-field">
         <TextField label={t`Search consultations`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t`Patient, type or date`} />
       </div>
-      {failed && (
+      {failed === 'offline' && (
         <Alert tone="warning">
           <Trans>No connection to the server: showing the consultations saved on this device.</Trans>
         </Alert>
       )}
+      {failed && failed !== 'offline' && <Alert tone="error">{failed}</Alert>}
       {!sessions && !failed && (
         <p role="status">
           <Trans>Loading…</Trans>

@@ -28,6 +28,7 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
   const [error, setError] = useState<string>();
   const [fields, setFields] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<string>();
+  const [saving, setSaving] = useState(false);
 
   function show(view: RecordSystemView | null) {
     setSaved(view);
@@ -59,6 +60,7 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
     setError(undefined);
     setNotice(undefined);
     setFields({});
+    setSaving(true);
     try {
       const { fhir_endpoint } = await organizationsApi.saveRecordSystem(orgId, {
         base_url: baseUrl.trim(),
@@ -74,6 +76,8 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
     } catch (err) {
       setFields(fieldCodes(err));
       setError(describeFailure(i18n, err, saveFailed));
+    } finally {
+      setSaving(false);
     }
   }
 
@@ -99,10 +103,13 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
       <p className="muted">
         <Trans>Members send a consultation's finished documents to this FHIR R4 server with "Send to record".</Trans>
       </p>
-      {saved === undefined && !error ? (
-        <p role="status">
-          <Trans>Loading…</Trans>
-        </p>
+      {saved === undefined ? (
+        // Not read (offline, an error): no empty form that an admin could save over the one the server keeps.
+        !error && (
+          <p role="status">
+            <Trans>Loading…</Trans>
+          </p>
+        )
       ) : (
         <form onSubmit={(e) => void save(e)}>
           <TextField label={<Trans>FHIR base address</Trans>} type="url" required value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://ehr.example.org/fhir" error={fieldMessage(fields.base_url)} />
@@ -164,7 +171,7 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
             </>
           )}
           <div className="row-actions">
-            <Button type="submit">
+            <Button type="submit" busy={saving}>
               <Trans>Save</Trans>
             </Button>
             {saved && (

@@ -20,6 +20,7 @@ export const recordingMessages = {
   overloaded: msg`Servers a bit overloaded, try again, information is saved.`,
   createFailed: msg`Error creating session.`,
   loadFailed: msg`Error loading session.`,
+  typesLoadFailed: msg`The consultation types could not be loaded. Check the connection, then reload the page.`,
   finishFailed: msg`Error ending consultation.`,
   otherTab: msg`This consultation is being recorded in another tab of this browser. Record there, or close that tab first.`,
   handoverTimeout: msg`The other device did not let go of the recording. Check it, then try again.`,

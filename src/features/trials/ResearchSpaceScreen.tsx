@@ -24,7 +24,24 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
   const [renaming, setRenaming] = useState(false);
 
   const loadTrials = useCallback(() => researchApi.trials(spaceId).then((r) => setTrials(r.trials), (err) => setError(describeFailure(i18n, err))), [i18n, spaceId]);
-  const loadPatients = useCallback(() => researchApi.patients(spaceId).then((r) => setPatients(r.patients), (err) => setError(describeFailure(i18n, err))), [i18n, spaceId]);
+  // A refresh that fails is said, and tried again (the list keeps following the records being read).
+  const [refreshError, setRefreshError] = useState<string>();
+  const [refreshFailures, setRefreshFailures] = useState(0);
+  const loadPatients = useCallback(
+    () =>
+      researchApi.patients(spaceId).then(
+        (r) => {
+          setPatients(r.patients);
+          setRefreshError(undefined);
+          setRefreshFailures(0);
+        },
+        (err) => {
+          setRefreshError(describeFailure(i18n, err));
+          setRefreshFailures((n) => n + 1);
+        },
+      ),
+    [i18n, spaceId],
+  );
 
   useEffect(() => {
     researchApi.space(spaceId).then(
@@ -41,9 +58,9 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
   const reading = patients?.some(isBeingRead) ?? false;
   useEffect(() => {
     if (!reading) return;
-    const timer = setTimeout(() => void loadPatients(), 3000);
+    const timer = setTimeout(() => void loadPatients(), refreshFailures ? Math.min(30_000, 3000 * 2 ** Math.min(refreshFailures, 4)) : 3000);
     return () => clearTimeout(timer);
-  }, [reading, patients, loadPatients]);
+  }, [reading, patients, loadPatients, refreshFailures]);
 
   async function removeSpace() {
     if (!space) return;
@@ -104,6 +121,7 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
         />
       )}
       {error && <Alert tone="error">{error}</Alert>}
+      {refreshError && <Alert tone="warning">{refreshError}</Alert>}
       {trials && patients ? (
         <Tabs.Root defaultValue="trials">
           <Tabs.List className="tabs" aria-label={t`Research space`}>

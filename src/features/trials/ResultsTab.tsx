@@ -36,12 +36,15 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
   const unscreened = results ? patientIds.filter((id) => !results.some((r) => r.patient_id === id)) : [];
   const canScreenOnlyNew = Boolean(results?.length) && unscreened.length > 0;
 
+  // Said in the Results card itself: a failed load must not read as "Loading…" for ever.
+  const [resultsError, setResultsError] = useState<string>();
   const loadResults = useCallback(async () => {
     if (!trialId) return;
     try {
       setResults((await researchApi.results(spaceId, trialId)).results);
+      setResultsError(undefined);
     } catch (err) {
-      setError(describeFailure(i18n, err));
+      setResultsError(describeFailure(i18n, err));
     }
   }, [i18n, spaceId, trialId]);
 
@@ -201,10 +204,20 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
             <Trans>Download CSV</Trans>
           </Button>
         </div>
+        {resultsError && (
+          <Alert tone="error">
+            {resultsError}{' '}
+            <Button variant="ghost" onClick={() => void loadResults()}>
+              <Trans>Try again</Trans>
+            </Button>
+          </Alert>
+        )}
         {results === undefined ? (
-          <p className="muted">
-            <Trans>Loading…</Trans>
-          </p>
+          !resultsError && (
+            <p role="status" className="muted">
+              <Trans>Loading…</Trans>
+            </p>
+          )
         ) : results.length === 0 ? (
           <p className="muted">
             <Trans>No results for this trial yet. Run the screening.</Trans>
@@ -285,6 +298,11 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
                 </tbody>
               </table>
             </div>
+            {results.filter(shown).length === 0 && (
+              <p className="muted">
+                <Trans>No patient matches this filter.</Trans>
+              </p>
+            )}
           </>
         )}
       </section>
