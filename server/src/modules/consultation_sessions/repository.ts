@@ -83,10 +83,14 @@ export async function listChunks(db: Database, sessionId: string): Promise<Chunk
   return db.select().from(audioChunks).where(eq(audioChunks.sessionId, sessionId)).orderBy(asc(audioChunks.order));
 }
 
-/** The parts as the transcript needs them, without their files' details: what the consultation screen polls. */
+/**
+ * The parts as the transcript needs them, without their files' details: what the consultation screen polls and
+ * the wait for the transcript before a document reads every half second.
+ */
 export async function listTranscribedParts(db: Database, sessionId: string) {
   return db
     .select({
+      id: audioChunks.id,
       order: audioChunks.order,
       transcript: audioChunks.transcript,
       speakerTurns: audioChunks.speakerTurns,

@@ -11,7 +11,7 @@ import { DomainError, notFound } from '../../http/errors.js';
 import { findConsultationType, PATIENT_LANGUAGE_INPUT, templateInputId } from '../consultation_types/catalogue.js';
 import { findOwnTemplate } from '../processor_inputs/service.js';
 import { findGuide } from '../selectable_documents/service.js';
-import { findSessionById, listChunks, type SessionRow } from '../consultation_sessions/repository.js';
+import { findSessionById, listTranscribedParts, type SessionRow } from '../consultation_sessions/repository.js';
 import { assembleTranscription, partWaitOver } from '../consultation_sessions/transcription.js';
 import { describeErrorSafely } from '../../http/safe-errors.js';
 
@@ -162,7 +162,7 @@ async function waitForTranscript(ctx: AppContext, sessionId: string, stop: () =>
     // The clinician's own text wins, without waiting for the parts.
     if (session.transcriptionOverride !== null) return { transcript: session.transcriptionOverride, session };
     const waitOver = session.expectedParts !== null ? partWaitOver(session, ctx.config.partWaitMs) : Date.now() - started >= ctx.config.partWaitMs;
-    const chunks = await listChunks(ctx.db, session.id);
+    const chunks = await listTranscribedParts(ctx.db, session.id);
     const assembled = assembleTranscription(chunks, { expectedParts: session.expectedParts, waitOver });
     if (assembled.status !== 'processing' || waitOver || stop()) return { transcript: assembled.text, session, parts: partsInTranscript(assembled.text, chunks) };
     await new Promise((r) => setTimeout(r, PART_POLL_MS));
@@ -348,7 +348,7 @@ export async function requestChange(ctx: AppContext, session: SessionRow, doc: s
   if (change.kind === 'markdown') {
     // A manual edit replaces the text as written: nothing to generate; its sentences are linked all the same.
     const user = await findUserById(ctx.db, session.userId);
-    const chunks = await listChunks(ctx.db, session.id);
+    const chunks = await listTranscribedParts(ctx.db, session.id);
     const transcript = session.transcriptionOverride ?? assembleTranscription(chunks).text;
     const evidence = evidenceFor(change.content, {
       transcript,
