@@ -16,7 +16,8 @@ ensureNpmDependencies();
 ensureSystemPackages(RUNTIME_PACKAGES, 'The local speech engine');
 ensureSystemPackages(OCR_PACKAGES, 'Reading scanned PDFs');
 ensureClinicalModel();
-ensureWebBuild();
+// A worker serves no app: it neither waits for the web build nor rewrites dist/ under a running API process.
+if (process.env.ROLE !== 'worker') ensureWebBuild();
 ensureServerBuild();
 
 const port = process.env.PORT ?? '8080';

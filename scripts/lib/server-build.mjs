@@ -1,31 +1,59 @@
 import { execSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The compiled server's entry: production runs it with plain Node, with nothing to transpile at start. */
 export const SERVER_ENTRY = '.build/server/src/main.js';
+/** What the compiled copy was made from: the hash of every source's path and content (not their file times). */
+const STAMP = '.build/sources.sha256';
+const LOCK = '.build-lock';
 const SOURCES = ['server/src', 'contract', 'server/tsconfig.json', 'server/tsconfig.build.json', 'package-lock.json'];
 
-function newestMtime(p) {
-  if (!existsSync(p)) return 0;
-  const st = statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs;
-  for (const entry of readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
-  return newest;
+function files(p) {
+  if (!existsSync(p)) return [];
+  return statSync(p).isDirectory() ? readdirSync(p).sort().flatMap((entry) => files(path.join(p, entry))) : [p];
 }
 
-/** True when the compiled server is newer than every source it is made from. */
+/** Changes with any source's content, however its files were copied (rsync -a, tar and cp -p keep old times). */
+export function sourcesHash() {
+  const hash = createHash('sha256');
+  for (const file of SOURCES.flatMap(files)) hash.update(`${file}\0`).update(readFileSync(file)).update('\0');
+  return hash.digest('hex');
+}
+
+/** True when the compiled server was made from exactly the sources there are now. */
 export function serverBuildFresh() {
-  return existsSync(SERVER_ENTRY) && statSync(SERVER_ENTRY).mtimeMs > Math.max(...SOURCES.map(newestMtime));
+  return existsSync(SERVER_ENTRY) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === sourcesHash();
 }
 
-/** Compiles the server (TypeScript to JavaScript in .build/) unless the compiled copy is newer than its sources. */
+/**
+ * Compiles the server (TypeScript to JavaScript in .build/) unless the compiled copy was made from these sources.
+ * One process compiles at a time (an API and a worker started together on one machine): the other waits, then
+ * finds the copy fresh.
+ */
 export function ensureServerBuild({ force = false } = {}) {
   if (!force && serverBuildFresh()) return;
-  console.log('Compiling the server…');
-  execSync('npx tsc -p server/tsconfig.build.json', { stdio: 'inherit' });
-  // tsc leaves an unchanged file's output as it was: the entry's time says when the whole copy was last checked.
-  const now = new Date();
-  utimesSync(SERVER_ENTRY, now, now);
+  for (let waited = 0; ; waited += 200) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch {
+      // A lock left by a process that died while compiling is taken over after two minutes.
+      if (waited > 120_000 || Date.now() - statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs > 120_000) {
+        rmSync(LOCK, { recursive: true, force: true });
+        continue;
+      }
+      execSync('sleep 0.2');
+    }
+  }
+  try {
+    if (!force && serverBuildFresh()) return;
+    console.log('Compiling the server…');
+    const hash = sourcesHash();
+    execSync('npx tsc -p server/tsconfig.build.json', { stdio: 'inherit' });
+    writeFileSync(STAMP, `${hash}\n`);
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
 }

@@ -61,8 +61,9 @@ const envSchema = z.object({
   LOCAL_SPEECH_MODEL: z.enum(['clinical', 'generic']).default('clinical'),
   LOCAL_SPEECH_LM: z.string().optional(),
   LOCAL_SPEECH_DICT: z.string().optional(),
-  // One per core by default: the local engine keeps a core busy while it decodes a part.
-  TRANSCRIPTION_WORKERS: z.coerce.number().int().min(0).max(32).default(Math.min(32, Math.max(1, availableParallelism()))),
+  // One per core by default (the local engine keeps a core busy while it decodes a part), at least two (a remote
+  // engine's calls mostly wait on the network) and at most eight (each holds a decoder and a decrypted part).
+  TRANSCRIPTION_WORKERS: z.coerce.number().int().min(0).max(32).default(Math.min(8, Math.max(2, availableParallelism()))),
   INITIAL_CREDITS: z.coerce.number().int().min(0).default(100),
   GENERATION_ENGINE: z.enum(['auto', 'openai', 'local', 'composer']).default('auto'),
   LLAMA_MODEL_PATH: z.string().optional(),

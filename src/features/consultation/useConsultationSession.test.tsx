@@ -47,6 +47,10 @@ describe('the consultation screen’s copy of the session', () => {
     expect(api.progress).toHaveBeenCalledWith(ID, { from: 10, prefix: createHash('sha256').update('Dry cough.').digest('hex').slice(0, 16) });
     await waitFor(() => expect(result.current.session?.transcription).toBe('Dry cough. No fever.'));
     expect(result.current.session?.nextOrder).toBe(3);
+    // An answer that starts anywhere else than where this device's text ends (or at 0) is not used.
+    api.progress.mockResolvedValue({ consultation_progress: { ...summary, transcription: { from: 4, text: 'garbled' }, parts: 3, next_order: 3 } });
+    await result.current.refresh();
+    expect((await appDb().sessions.get(ID))?.transcription).toBe('Dry cough. No fever.');
     // The server no longer recognises the beginning (an edited transcript): it sends the whole text, which replaces it.
     api.progress.mockResolvedValue({ consultation_progress: { ...summary, transcription: { from: 0, text: 'Edited by hand.' }, parts: 3, next_order: 3 } });
     await result.current.refresh();

@@ -19,9 +19,14 @@ export async function cacheSession(s: SessionDetail): Promise<void> {
   await keep(s, s.transcription, Math.max(0, ...s.audios.map((a) => a.order + 1)));
 }
 
-/** The same from a poll's answer: the transcript is what this device held up to `from`, then what came. */
+/**
+ * The same from a poll's answer: the transcript is what this device held, then what came (or the whole text, from
+ * 0). Any other starting point is not an answer to the question asked: it is left, and the next poll asks again.
+ */
 async function cacheProgress(p: SessionProgress, held: string): Promise<void> {
-  await keep(p, held.slice(0, p.transcription.from) + p.transcription.text, p.next_order);
+  const { from, text } = p.transcription;
+  if (from !== 0 && from !== held.length) return;
+  await keep(p, held.slice(0, from) + text, p.next_order);
 }
 
 async function keep(s: SessionDetail | SessionProgress, transcription: string, nextOrder: number): Promise<void> {
