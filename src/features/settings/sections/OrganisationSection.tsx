@@ -174,7 +174,14 @@ function InvitationsCard({ orgId, invitations, act }: { orgId: string; invitatio
         onSubmit={(e) => {
           e.preventDefault();
           if (invalid.length || !valid.length || tooMany) return;
-          void act(() => organizationsApi.invite(orgId, valid), undefined, outcome).then(() => setText(''));
+          const sent = text;
+          // Emptied when the invitations went, before the answer is shown and the list reloads: addresses typed
+          // meanwhile stay, and so do the ones of a refused request (to correct and send again).
+          void act(async () => {
+            const result = await organizationsApi.invite(orgId, valid);
+            setText((current) => (current === sent ? '' : current));
+            return result;
+          }, undefined, outcome);
         }}
       >
         <TextAreaField
