@@ -18,8 +18,8 @@ export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const CONNECTIONS = 10;
 
 /** The load comes from a separate autocannon process, so it does not share the server's event loop. */
-export async function load(url: string, headers: Record<string, string> = {}) {
-  const args = ['-c', String(CONNECTIONS), '-d', String(SECONDS), '-j', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), url];
+export async function load(url: string, headers: Record<string, string> = {}, connections = CONNECTIONS) {
+  const args = ['-c', String(connections), '-d', String(SECONDS), '-j', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), url];
   const { stdout } = await run(path.resolve('node_modules/.bin/autocannon'), args, { maxBuffer: 16 * 1024 * 1024 });
   const r = JSON.parse(stdout) as autocannon.Result;
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
