@@ -11,6 +11,7 @@ import { revokeSignInTokens } from './one-time-tokens.js';
 import type { UserRow } from './users.js';
 import { BUS_RECONNECTED, type EventBus } from '../events/event-bus.js';
 import { spreadExpiry } from '../events/expiry-spread.js';
+import { readsUnderWay } from '../events/reads-under-way.js';
 
 export type SessionTokens = ReturnType<typeof createSessionTokens>;
 
@@ -34,7 +35,7 @@ export function createSessionTokens(db: Database, opts: { secret: string; ttlSec
   const live = new Map<string, { userId: string; sessionId: string; exp: number; until: number }>();
   const tokensOf = new Map<string, Set<string>>();
   // Checks under way per session: a revocation landing while one runs makes its answer unfit to keep.
-  const checking = new Map<string, Set<{ stale: boolean }>>();
+  const checking = readsUnderWay();
   const unlist = (token: string, sessionId: string) => {
     const tokens = tokensOf.get(sessionId);
     tokens?.delete(token);
@@ -43,7 +44,7 @@ export function createSessionTokens(db: Database, opts: { secret: string; ttlSec
   const forget = (sessionId: string) => {
     for (const token of tokensOf.get(sessionId) ?? []) live.delete(token);
     tokensOf.delete(sessionId);
-    for (const check of checking.get(sessionId) ?? []) check.stale = true;
+    checking.changed(sessionId);
   };
   opts.events?.subscribe(REVOKED_TOPIC, (event) => {
     if (typeof event.sessionId === 'string') forget(event.sessionId);
@@ -51,7 +52,7 @@ export function createSessionTokens(db: Database, opts: { secret: string; ttlSec
   opts.events?.subscribe(BUS_RECONNECTED, () => {
     live.clear();
     tokensOf.clear();
-    for (const checks of checking.values()) for (const check of checks) check.stale = true;
+    checking.changedAll();
   });
   const signed = async (token: string): Promise<{ jti: string; exp: number } | undefined> => {
     try {
@@ -104,27 +105,21 @@ export function createSessionTokens(db: Database, opts: { secret: string; ttlSec
       // The session is known from the signature before the database is asked, so a revocation meanwhile is seen.
       const claims = await signed(token);
       if (!claims) return undefined;
-      const check = { stale: false };
-      const checks = checking.get(claims.jti) ?? new Set();
-      checks.add(check);
-      checking.set(claims.jti, checks);
-      try {
-        const [row] = await liveSession.execute({ jti: claims.jti });
-        if (!row) return undefined;
-        if (!check.stale) {
+      const row = await checking.run(
+        claims.jti,
+        async () => (await liveSession.execute({ jti: claims.jti }))[0],
+        (found) => {
+          if (!found) return;
           if (live.size >= MAX_CACHED) {
             const [oldest, entry] = live.entries().next().value as [string, { sessionId: string }];
             live.delete(oldest);
             unlist(oldest, entry.sessionId);
           }
-          live.set(token, { userId: row.user.id, sessionId: claims.jti, exp: claims.exp, until: Date.now() + spreadExpiry(LIVENESS_CACHE_MS) });
+          live.set(token, { userId: found.user.id, sessionId: claims.jti, exp: claims.exp, until: Date.now() + spreadExpiry(LIVENESS_CACHE_MS) });
           tokensOf.set(claims.jti, (tokensOf.get(claims.jti) ?? new Set()).add(token));
-        }
-        return { userId: row.user.id, sessionId: claims.jti };
-      } finally {
-        checks.delete(check);
-        if (checks.size === 0 && checking.get(claims.jti) === checks) checking.delete(claims.jti);
-      }
+        },
+      );
+      return row ? { userId: row.user.id, sessionId: claims.jti } : undefined;
     },
 
     async revoke(sessionId: string): Promise<void> {

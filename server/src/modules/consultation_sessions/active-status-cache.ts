@@ -7,6 +7,7 @@
  */
 import { BUS_RECONNECTED, type EventBus } from '../../events/event-bus.js';
 import { spreadExpiry } from '../../events/expiry-spread.js';
+import { readsUnderWay } from '../../events/reads-under-way.js';
 
 export type ActiveStatus = { active: false } | { active: true; id: string; show_transcription: boolean; recording_state: string };
 
@@ -17,38 +18,26 @@ const TOPIC = 'active-status';
 
 export function createActiveStatusCache(bus?: EventBus) {
   const entries = new Map<string, { value: ActiveStatus; until: number }>();
-  // Reads under way per user: a change that lands while one runs makes its answer unfit to keep (it may predate it).
-  const reading = new Map<string, Set<{ stale: boolean }>>();
+  const reading = readsUnderWay();
   const drop = (userId: string) => {
     entries.delete(userId);
-    for (const read of reading.get(userId) ?? []) read.stale = true;
+    reading.changed(userId);
   };
   bus?.subscribe(TOPIC, (event) => {
     if (typeof event.userId === 'string') drop(event.userId);
   });
   bus?.subscribe(BUS_RECONNECTED, () => {
     entries.clear();
-    for (const reads of reading.values()) for (const read of reads) read.stale = true;
+    reading.changedAll();
   });
   return {
     async get(userId: string, load: () => Promise<ActiveStatus>): Promise<ActiveStatus> {
       const hit = entries.get(userId);
       if (hit && hit.until > Date.now()) return hit.value;
-      const read = { stale: false };
-      const mine = reading.get(userId) ?? new Set();
-      mine.add(read);
-      reading.set(userId, mine);
-      try {
-        const value = await load();
-        if (!read.stale) {
-          if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-          entries.set(userId, { value, until: Date.now() + spreadExpiry(TTL_MS) });
-        }
-        return value;
-      } finally {
-        mine.delete(read);
-        if (mine.size === 0 && reading.get(userId) === mine) reading.delete(userId);
-      }
+      return reading.run(userId, load, (value) => {
+        if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+        entries.set(userId, { value, until: Date.now() + spreadExpiry(TTL_MS) });
+      });
     },
     /** Called once a change is written (after its commit): a read before the write would otherwise be kept. */
     forget(userId: string): void {

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gt, inArray, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { audioChunks, consultationSessions, generatedDocuments } from '../../db/schema.js';
-import { PAGE_SIZE } from './repository.js';
+import { keptFinished, PAGE_SIZE } from './repository.js';
 import { audioDeletedAt } from './retention-state.js';
 import { assembleTranscription, type TranscribedPart } from './transcription.js';
 
@@ -21,7 +21,7 @@ export async function listHistory(db: Database, userId: string, opts: { withCont
     .where(
       and(
         eq(consultationSessions.userId, userId),
-        or(eq(consultationSessions.status, 'archived'), and(eq(consultationSessions.status, 'finished'), gt(consultationSessions.expiresAt, new Date()))),
+        or(eq(consultationSessions.status, 'archived'), keptFinished()),
         opts.before ? lt(consultationSessions.finishedAt, opts.before) : undefined,
       ),
     )

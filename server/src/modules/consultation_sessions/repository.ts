@@ -32,6 +32,9 @@ export async function findActiveSession(db: Database, userId: string): Promise<S
   return row;
 }
 
+/** A finished consultation still inside its retention window (everything kept: audio, parts, documents). */
+export const keptFinished = () => and(eq(consultationSessions.status, 'finished'), gt(consultationSessions.expiresAt, new Date()));
+
 /** A page of lists: at most this many rows, the next ones asked for with `before` (the last row's time). */
 export const PAGE_SIZE = 200;
 
@@ -46,7 +49,7 @@ export async function listVisibleSessions(db: Database, userId: string, before?:
     .where(
       and(
         eq(consultationSessions.userId, userId),
-        or(eq(consultationSessions.status, 'active'), and(eq(consultationSessions.status, 'finished'), gt(consultationSessions.expiresAt, new Date()))),
+        or(eq(consultationSessions.status, 'active'), keptFinished()),
         before ? lt(consultationSessions.createdAt, before) : undefined,
       ),
     )
@@ -61,9 +64,7 @@ export async function listRecentFinished(db: Database, userId: string): Promise<
     .where(
       and(
         eq(consultationSessions.userId, userId),
-        eq(consultationSessions.status, 'finished'),
-        isNotNull(consultationSessions.expiresAt),
-        gt(consultationSessions.expiresAt, new Date()),
+        keptFinished(),
         // A consultation that holds nothing (a start that failed, e.g. a teleconsultation whose tab was not shared,
         // then ended by the next start) is no recent consultation: nothing recorded, typed or written.
         or(

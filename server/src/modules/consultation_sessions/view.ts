@@ -38,25 +38,38 @@ export function chunkView(c: ChunkRow) {
   };
 }
 
+type TimedPart = TranscribedPart & { durationMs: number | null };
+
 /**
- * The whole session: recording details, inputs, parts and the transcript as far as it has grown. The transcript
- * stays `processing` while parts the finish named are still awaited (within `partWaitMs` of the finish).
+ * The transcript as both views show it, and the recorded length. Archiving folds the transcript into the override
+ * and drops the parts: it is the whole text, not an edit. The transcript stays `processing` while parts the finish
+ * named are still awaited (within `partWaitMs` of the finish).
  */
-export function sessionDetail(s: SessionRow, chunks: ChunkRow[], partWaitMs: number, recorder: RecorderView = null): SessionDetail {
-  const assembled = assembleTranscription(chunks, { expectedParts: s.expectedParts, waitOver: partWaitOver(s, partWaitMs) });
-  const past = isPastRetention(s);
-  // Archiving folds the transcript into the override and drops the parts: it is the whole text, not an edit.
+function transcriptOf(s: SessionRow, parts: TimedPart[], partWaitMs: number) {
+  const assembled = assembleTranscription(parts, { expectedParts: s.expectedParts, waitOver: partWaitOver(s, partWaitMs) });
   const archived = s.status === 'archived';
-  const transcription = s.transcriptionOverride ?? assembled.text;
+  const text = s.transcriptionOverride ?? assembled.text;
+  return {
+    text,
+    edited: !archived && s.transcriptionOverride !== null,
+    status: archived ? (text ? 'done' : 'none') : assembled.status,
+    recordedMs: parts.reduce((sum, c) => sum + (c.durationMs ?? 0), 0),
+  } as const;
+}
+
+/** The whole session: recording details, inputs, parts and the transcript as far as it has grown. */
+export function sessionDetail(s: SessionRow, chunks: ChunkRow[], partWaitMs: number, recorder: RecorderView = null): SessionDetail {
+  const past = isPastRetention(s);
+  const transcript = transcriptOf(s, chunks, partWaitMs);
   return {
     ...sessionSummary(s),
     mics_info: s.micsInfo ?? null,
     user_inputs: s.userInputs,
-    transcription,
-    transcription_edited: !archived && s.transcriptionOverride !== null,
-    transcription_status: archived ? (transcription ? 'done' : 'none') : assembled.status,
+    transcription: transcript.text,
+    transcription_edited: transcript.edited,
+    transcription_status: transcript.status,
     audios: chunks.map((c) => (past ? { ...chunkView(c), audio_kept: false } : chunkView(c))),
-    recorded_ms: chunks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0),
+    recorded_ms: transcript.recordedMs,
     expected_parts: s.expectedParts,
     recorder,
   };
@@ -69,24 +82,17 @@ export const transcriptPrefix = (text: string) => createHash('sha256').update(te
  * The session as the consultation screen polls it (contract: sessionProgressSchema): no list of parts, and of the
  * transcript only what follows what the screen already holds, when that is still how the transcript begins.
  */
-export function sessionProgress(
-  s: SessionRow,
-  parts: (TranscribedPart & { durationMs: number | null })[],
-  partWaitMs: number,
-  recorder: RecorderView,
-  known: { from?: number; prefix?: string },
-): SessionProgress {
-  const assembled = assembleTranscription(parts, { expectedParts: s.expectedParts, waitOver: partWaitOver(s, partWaitMs) });
-  const archived = s.status === 'archived';
-  const text = s.transcriptionOverride ?? assembled.text;
+export function sessionProgress(s: SessionRow, parts: TimedPart[], partWaitMs: number, recorder: RecorderView, known: { from?: number; prefix?: string }): SessionProgress {
+  const transcript = transcriptOf(s, parts, partWaitMs);
+  const { text } = transcript;
   const from = known.from !== undefined && known.prefix !== undefined && known.from <= text.length && transcriptPrefix(text.slice(0, known.from)) === known.prefix ? known.from : 0;
   return {
     ...sessionSummary(s),
     user_inputs: s.userInputs,
     transcription: { from, text: text.slice(from) },
-    transcription_edited: !archived && s.transcriptionOverride !== null,
-    transcription_status: archived ? (text ? 'done' : 'none') : assembled.status,
-    recorded_ms: parts.reduce((sum, c) => sum + (c.durationMs ?? 0), 0),
+    transcription_edited: transcript.edited,
+    transcription_status: transcript.status,
+    recorded_ms: transcript.recordedMs,
     parts: parts.length,
     next_order: parts.length ? parts.at(-1)!.order + 1 : 0,
     expected_parts: s.expectedParts,
