@@ -11,14 +11,14 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
 import { runBackgroundUpload, SYNC_TAG } from '../src/offline/background-sync';
+import { SERVER_NAVIGATIONS } from '../src/offline/server-navigations';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<string | { url: string; revision: string | null }> };
 type SyncEvent = ExtendableEvent & { tag: string };
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
-// /paste is the bookmarklet's window: it must come from the server, whose headers keep the link to its opener.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/v1\//, /^\/healthz/, /^\/internal\//, /^\/paste/] }));
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: SERVER_NAVIGATIONS }));
 
 registerRoute(
   ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/on-demand/'),

@@ -129,7 +129,11 @@ test('a launch from the record system signs a new clinician in and opens the con
   });
   await expect(again).not.toHaveURL(/launch_link|launch_failed/);
 
-  // A launch the record system refuses lands on the page that says why.
+  // A launch the record system refuses lands on the page that says why, also from a browser whose service worker
+  // already holds the app (it must leave the launch address to the server, not answer it with the cached app).
+  await again.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
   await again.goto(`${launchAddress}?iss=${encodeURIComponent(fhir.base)}&launch=no-such-launch`);
   await expect(again).toHaveURL(/\/launch_failed\?reason=refused$/);
   await expect(again.getByText('The record system did not authorize this app.', { exact: false })).toBeVisible();
