@@ -1,8 +1,12 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-/** fakeAi: where a browser test runs an OpenAI-format engine, and where the main server looks for one. */
-export const E2E_PORTS = { main: 41731, shortSession: 41732, fakeAi: 41733 } as const;
+/**
+ * fakeAi: where a browser test runs an OpenAI-format engine, and where the main server looks for one.
+ * Below Linux's ephemeral range (32768-60999): a port there can be taken at any moment by some process's
+ * outgoing connection or listen(0), and a server of the tests then fails to start (EADDRINUSE).
+ */
+export const E2E_PORTS = { main: 21731, shortSession: 21732, fakeAi: 21733 } as const;
 
 /** Debian's Chromium, never a downloaded browser; the flags keep it quiet on a machine without internet. */
 const CHROMIUM_ARGS = [

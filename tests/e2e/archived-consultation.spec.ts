@@ -12,7 +12,7 @@ import { OwnServer } from './support/own-server';
 import { screenshotBothWidths } from './support/screenshots';
 
 // Finished consultations are kept 30 seconds here, and the deletion sweep runs every 2 seconds.
-const server = new OwnServer('archived', 41735, ['RETENTION_MINUTES=0.5', 'RETENTION_SWEEP_SECONDS=2']);
+const server = new OwnServer('archived', 21735, ['RETENTION_MINUTES=0.5', 'RETENTION_SWEEP_SECONDS=2']);
 test.use({ baseURL: server.url, permissions: ['microphone', 'clipboard-read', 'clipboard-write'] });
 test.afterAll(() => server.stop());
 

@@ -11,7 +11,7 @@ import { OwnServer } from './support/own-server';
 import { screenshotBothWidths } from './support/screenshots';
 
 // Finished consultations are kept 30 seconds here, and the deletion sweep runs every 2 seconds.
-const server = new OwnServer('retention', 41734, ['RETENTION_MINUTES=0.5', 'RETENTION_SWEEP_SECONDS=2']);
+const server = new OwnServer('retention', 21734, ['RETENTION_MINUTES=0.5', 'RETENTION_SWEEP_SECONDS=2']);
 test.use({ baseURL: server.url });
 test.afterAll(() => server.stop());
 

@@ -6,7 +6,7 @@ import { createOrganizationWithCli, uniqueEmail } from './support/admin';
 import { fetchSession } from './support/api';
 import { OwnServer } from './support/own-server';
 
-const server = new OwnServer('restart', 41733);
+const server = new OwnServer('restart', 21736);
 test.use({ baseURL: server.url });
 test.afterAll(() => server.stop());
 
