@@ -7,6 +7,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { routePreloads } from './vite-plugins/route-preloads.ts';
 
 /**
  * Brotli and gzip copies of the built text files (.br, .gz beside each), which the server sends to browsers that
@@ -54,6 +55,7 @@ export default defineConfig({
     tanstackRouter({ target: 'react', autoCodeSplitting: true }),
     react({ plugins: [['@lingui/swc-plugin', {}]] }),
     lingui(),
+    routePreloads(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -111,7 +113,7 @@ export default defineConfig({
         test: {
           name: 'web',
           environment: 'jsdom',
-          include: ['src/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.{ts,tsx}', 'vite-plugins/**/*.test.ts'],
           setupFiles: ['fake-indexeddb/auto', './src/test-setup.ts'],
         },
       },

@@ -22,7 +22,7 @@ import { registerRoutes } from './http/routes.js';
 import { healthzRoutes } from './modules/healthz/routes.js';
 import { queueElsewhere, wakeOnRequest } from './jobs/queue-wake.js';
 import { registerSecurity } from './http/security.js';
-import { registerWebApp } from './http/web-app.js';
+import { inlineScriptHashes, registerWebApp } from './http/web-app.js';
 import { createSharedRateLimitStore } from './http/shared-rate-limit.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createEngineSwitch } from './ai/engine-switch.js';
@@ -177,7 +177,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // First: it sees each route registered, watches every request from its first hook (a client may close the
   // connection at any point) and records every access to patient data (audit/).
   registerAuditLog(app, opts.db, openAuditKeys(config));
-  await registerSecurity(app, { corsOrigins: config.corsOrigins, sentryDsn: config.sentryDsn, integrationOrigins: config.integrationOrigins });
+  await registerSecurity(app, {
+    corsOrigins: config.corsOrigins,
+    sentryDsn: config.sentryDsn,
+    integrationOrigins: config.integrationOrigins,
+    inlineScriptHashes: inlineScriptHashes(config.webDist),
+  });
   // Counted in the database so that several API processes share one allowance per client.
   await app.register(rateLimit, { global: false, store: createSharedRateLimitStore(opts.db, config.jwtSecret) });
   await app.register(multipart, { limits: { fileSize: config.maxAudioChunkBytes, files: 1 } });

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { signUpNewClinician } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
 
 test('an unauthenticated visit to a protected route lands on login', async ({ page }) => {
@@ -50,4 +51,23 @@ test('Portuguese is the default when the browser speaks no supported language', 
   await expect(page.getByRole('heading', { name: 'Iniciar sessão' })).toBeVisible();
   await expect(page.getByLabel('Palavra-passe')).toBeVisible();
   await context.close();
+});
+
+test('a signed-in screen opened cold fetches its code and the language at once, allowed by the policy', async ({ page }) => {
+  await signUpNewClinician(page, 'Dra. Inês Pressa');
+  await page.evaluate(() => localStorage.setItem('locale', 'de'));
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.reload();
+  await expect(page.getByRole('link', { name: 'Startseite' })).toBeVisible();
+  // index.html's inline script ran (the Content-Security-Policy allows it by its hash) and named home's code...
+  const preloads = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[data-route-preload]')].map((link) => link.href));
+  expect(preloads.some((href) => /\/assets\/HomeScreen-[\w-]+\.js$/.test(href))).toBe(true);
+  // ...and the catalog it chose is the one the app used: no second one was fetched.
+  const catalogs = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => /\/messages-[\w-]+\.js$/.test(name)));
+  expect(catalogs).toHaveLength(1);
+  expect(preloads).toContain(catalogs[0]);
+  expect(violations).toEqual([]);
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,12 +7,16 @@ import { createTestApp, type TestApp } from '../test-support/test-app.js';
 
 let t: TestApp;
 let web: TestApp;
+const INLINE = 'document.title="y"';
 beforeAll(async () => {
   t = await createTestApp({ MIN_CLIENT_VERSION: '0.0.20' });
   // A second app serving a small fake build, to check the static files and the SPA fallback.
   const dist = path.join(t.dataDir, 'fake-dist');
   mkdirSync(path.join(dist, 'assets'), { recursive: true });
-  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>x</title></head><body></body></html>');
+  writeFileSync(
+    path.join(dist, 'index.html'),
+    `<!doctype html><html><head><title>x</title><script type="module" src="/assets/app-abc123.js"></script><script>${INLINE}</script></head><body></body></html>`,
+  );
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
   writeFileSync(path.join(dist, 'sw.js'), '// sw');
   web = await createTestApp({ WEB_DIST: dist, SENTRY_DSN: 'https://key@sentry.example.org/42' });
@@ -103,6 +108,13 @@ describe('headers', () => {
     } finally {
       await integrated.close();
     }
+  });
+
+  it("lets index.html's own inline script run by its hash, and no other", async () => {
+    const csp = String((await web.app.inject({ method: 'GET', url: '/healthz' })).headers['content-security-policy']);
+    const scripts = /script-src ([^;]*)/.exec(csp)?.[1]?.split(' ');
+    expect(scripts).toEqual(["'self'", `'sha256-${createHash('sha256').update(INLINE).digest('base64')}'`]);
+    expect(/script-src [^;]*unsafe-inline/.test(csp)).toBe(false);
   });
 
   it('lets the configured Sentry origin through connect-src', async () => {

@@ -2,8 +2,14 @@ import cors from '@fastify/cors';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { App } from './context.js';
 
-/** The web app loads only its own scripts; it talks to this server and, when configured, to Sentry. */
-export async function registerSecurity(app: App, opts: { corsOrigins: string[]; sentryDsn?: string; integrationOrigins?: string[] }) {
+/**
+ * The web app loads only its own scripts (and index.html's inline ones, each allowed by its hash); it talks to
+ * this server and, when configured, to Sentry.
+ */
+export async function registerSecurity(
+  app: App,
+  opts: { corsOrigins: string[]; sentryDsn?: string; integrationOrigins?: string[]; inlineScriptHashes?: string[] },
+) {
   // A clinic's system configured in INTEGRATION_ORIGINS may frame this app or open it and talk to it by messages
   // (register_consultation): only then are framing by those origins and the opener link allowed.
   const integration = opts.integrationOrigins ?? [];
@@ -14,7 +20,7 @@ export async function registerSecurity(app: App, opts: { corsOrigins: string[]; 
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(opts.inlineScriptHashes ?? [])],
         // React and Radix set style attributes (positions of popovers); no inline <style> blocks are served.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],

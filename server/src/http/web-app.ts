@@ -2,12 +2,27 @@
  * Serves the built web app from WEB_DIST: hashed assets cached for a year, everything else revalidated,
  * and index.html for any other page a browser asks for (the SPA fallback). API paths never fall back.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { App } from './context.js';
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * The Content-Security-Policy sources that let the built index.html's inline scripts run (the route preloads,
+ * vite-plugins/route-preloads.ts), and nothing else inline: one hash per script, as the build wrote it.
+ */
+export function inlineScriptHashes(webDist: string): string[] {
+  const indexFile = path.join(webDist, 'index.html');
+  if (!existsSync(indexFile)) return [];
+  const html = readFileSync(indexFile, 'utf8');
+  return [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)]
+    .map((match) => match[1] ?? '')
+    .filter((code) => code.trim() !== '')
+    .map((code) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`);
+}
 
 export async function registerWebApp(app: App, opts: { webDist: string; sentryDsn?: string }) {
   const indexFile = path.join(opts.webDist, 'index.html');
