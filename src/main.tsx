@@ -4,7 +4,7 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { createRouter, RouterProvider } from '@tanstack/react-router';
 import { Provider } from 'jotai';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createApiClient } from './api/client';
 import { installApi } from './api/instance';
@@ -50,18 +50,23 @@ installApi(
 void initErrorReporting();
 await activateLocale(resolveLocale(localStorage.getItem(STORAGE_KEYS.locale), navigator.languages));
 
-createRoot(document.getElementById('root')!, {
+const root = createRoot(document.getElementById('root')!, {
   onUncaughtError: reportReactError,
   onCaughtError: reportReactError,
   onRecoverableError: reportReactError,
-}).render(
-  <StrictMode>
-    <Provider store={appStore}>
-      <I18nProvider i18n={i18n}>
-        <RouterProvider router={router} />
-      </I18nProvider>
-    </Provider>
-  </StrictMode>,
+});
+// A transition: React draws the first screen in slices, between which the browser stays responsive (on a slow
+// phone one long task otherwise blocked input for hundreds of milliseconds; the boot screen shows meanwhile).
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <Provider store={appStore}>
+        <I18nProvider i18n={i18n}>
+          <RouterProvider router={router} />
+        </I18nProvider>
+      </Provider>
+    </StrictMode>,
+  ),
 );
 
 registerServiceWorker();
