@@ -4,7 +4,8 @@
  *     (parts on a shared folder, no worker so that only ingest is measured), 200 and 1,000 concurrent recorders,
  *     against a bare Fastify upload process (bare-upload.ts) under the same load;
  *  2. active-status polls per second on one API process against a bare Fastify route in the same run;
- *  3. how many consultations one worker process transcribes in real time with the local speech engine.
+ *  3. how many consultations one worker process transcribes in real time with the local speech engine: from a
+ *     full queue, then with consultations recording live (the queue's depth over time at 20, 26 and 32).
  * Every server is its own Node process (server/src/main.ts with its ROLE); the load comes from other processes.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -23,12 +24,16 @@ import { startBalancer } from '../server/src/test-support/balancer.js';
 import { sharedSettings, startServerProcess, type ServerProcess } from '../server/src/test-support/cluster.js';
 // @ts-expect-error -- a plain ES module of the project's scripts, without type declarations
 import { startThrowawayPostgres } from '../scripts/lib/postgres.mjs';
-import { load, startHelloWorld } from './support.js';
+import { ingestKnee, load, startHelloWorld } from './support.js';
 
 const run = promisify(execFile);
 const LEVELS = (process.env.BENCH_LEVELS ?? '200,1000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SPEECH_PARTS = Number(process.env.BENCH_SPEECH_PARTS ?? 24);
+// Consultations recording live against one worker, and for how many parts each (queue depth over time).
+const SPEECH_LIVE = (process.env.BENCH_SPEECH_LIVE ?? '20,26,32').split(',').filter(Boolean).map(Number);
+const SPEECH_ROUNDS = Number(process.env.BENCH_SPEECH_ROUNDS ?? 8);
+let partSeconds = 8.5;
 // Which measures to take (all by default): e.g. BENCH_CLUSTER=ingest BENCH_INGEST=1 for one process straight only;
 // PROFILE_DIR=folder writes a CPU profile of each ingest API process there.
 const MEASURES = (process.env.BENCH_CLUSTER ?? 'ingest,polls,speech').split(',');
@@ -89,10 +94,14 @@ if (MEASURES.includes('ingest')) {
     bare.stdout.once('data', (d: Buffer) => resolve(d.toString().trim().split('\n')[0]!));
     bare.once('exit', (code) => reject(new Error(`bare upload server exited (${code})`)));
   });
+  const curve = [];
   for (const n of LEVELS) {
     const sessions = Array.from({ length: n }, () => ({ id: randomUUID(), token: 'none' }));
-    row('bare Fastify', n, await ingest(bareBase, sessions, `bare-${n}`));
+    const r = await ingest(bareBase, sessions, `bare-${n}`);
+    row('bare Fastify', n, r);
+    curve.push({ recorders: n, ...r });
   }
+  console.log(`  bare Fastify: ${ingestKnee(curve, ROUNDS)}`);
   bare.kill('SIGTERM');
 }
 // One process straight, then through the proxy (its own cost, in this same process), then three behind it.
@@ -100,10 +109,15 @@ for (const { count, proxied } of MEASURES.includes('ingest') ? INGEST_SETUPS : [
   const profile: Record<string, string> = process.env.PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.PROFILE_DIR}` } : {};
   const apis = await startAll(Array.from({ length: count }, (_, i) => `ingest-api${i + 1}`), 'api', profile);
   const proxy = proxied ? await startBalancer(apis.map((p) => p.base)) : undefined;
+  const curve = [];
+  const label = `${count}${proxied ? ', via the proxy' : ', direct'}`;
   for (const n of LEVELS) {
     const sessions = await recorders(n, `ingest${count}x${n}${proxied}`);
-    row(`${count}${proxied ? ', via the proxy' : ', direct'}`, n, await ingest(proxy?.base ?? apis[0]!.base, sessions, `${count}-${n}-${proxied}`));
+    const r = await ingest(proxy?.base ?? apis[0]!.base, sessions, `${count}-${n}-${proxied}`);
+    row(label, n, r);
+    curve.push({ recorders: n, ...r });
   }
+  console.log(`  ${label}: ${ingestKnee(curve, ROUNDS)}`);
   await proxy?.close();
   await stopAll(apis);
 }
@@ -153,9 +167,51 @@ if (MEASURES.includes('speech')) {
       const audio = row!.audioMs / 1000;
       console.log('\nOne worker process (TRANSCRIPTION_WORKERS=2), local speech engine, espeak-ng speech, queue full at start');
       console.log(`  ${SPEECH_PARTS} parts, ${audio.toFixed(1)} s of audio in ${wall.toFixed(1)} s (start-up included): ${(audio / wall).toFixed(1)} consultations in real time`);
+      partSeconds = audio / SPEECH_PARTS;
       break;
     }
     await new Promise((r) => setTimeout(r, 250));
+  }
+  // Then as consultations really arrive: N recorders each sending a part as long as the part every part's length,
+  // the worker already running. The queue's depth over time tells whether it keeps up (flat) or falls behind (grows).
+  for (const n of SPEECH_LIVE) {
+    const live = await recorders(n, `live${n}`);
+    const liveIds = live.map((s) => s.id);
+    const depth = async () =>
+      (
+        await database.db
+          .select({ left: sql<number>`count(*) filter (where ${audioChunks.transcriptionStatus} in ('pending', 'processing'))::int` })
+          .from(audioChunks)
+          .where(inArray(audioChunks.sessionId, liveIds))
+      )[0]!.left;
+    // Before each round's parts: what is left of the rounds before (0 when it keeps up), and the deepest it got.
+    const backlog: number[] = [];
+    let deepest = 0;
+    const sampler = setInterval(() => void depth().then((d) => (deepest = Math.max(deepest, d))), 250);
+    const t0 = performance.now();
+    for (let round = 0; round < SPEECH_ROUNDS; round++) {
+      if (round > 0) backlog.push(await depth());
+      const due = t0 + (round + 1) * partSeconds * 1000;
+      await Promise.all(
+        live.map(async (s) => {
+          const form = new FormData();
+          form.append('order', String(round));
+          form.append('audio_file', new Blob([speech], { type: 'audio/webm' }), 'part.webm');
+          const res = await fetch(`${api!.base}/v1/consultation_sessions/${s.id}/audios`, { method: 'POST', body: form, headers: { authorization: `Bearer ${s.token}` } });
+          await res.arrayBuffer();
+        }),
+      );
+      await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+    }
+    backlog.push(await depth());
+    const sent = performance.now();
+    while ((await depth()) > 0) await new Promise((r) => setTimeout(r, 250));
+    clearInterval(sampler);
+    const drain = (performance.now() - sent) / 1000;
+    console.log(
+      `  ${String(n).padStart(3)} consultations live (a ${partSeconds.toFixed(1)}-s part each every ${partSeconds.toFixed(1)} s, ${SPEECH_ROUNDS} rounds): ` +
+        `parts left before each next round ${backlog.join(' ')}, deepest ${deepest} of ${n}; the last round transcribed ${drain.toFixed(1)} s after the round ended`,
+    );
   }
   await stopAll([worker!, api!]);
 }

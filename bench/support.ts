@@ -61,3 +61,14 @@ export async function startApp(env: Record<string, string> = {}, engines: Pick<B
     },
   };
 }
+
+/**
+ * The knee of an ingest curve: the fewest recorders at which the server no longer keeps their pace (fewer than
+ * 95 % of the parts offered answered per second: one per recorder every 5 s, `rounds` of them over rounds + 1
+ * periods, as bench/chunk-load.ts sends them), fails a part, or its steady p99 passes 1 s.
+ */
+export function ingestKnee(levels: { recorders: number; perSecond: number; steadyP99: number; failures: number }[], rounds: number): string {
+  const pace = (recorders: number) => (recorders / 5) * (rounds / (rounds + 1));
+  const knee = levels.find((l) => l.perSecond < 0.95 * pace(l.recorders) || l.steadyP99 > 1000 || l.failures > 0);
+  return knee ? `knee at ${knee.recorders} recorders` : `no knee up to ${Math.max(...levels.map((l) => l.recorders))} recorders`;
+}
