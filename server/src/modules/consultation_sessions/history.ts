@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, inArray, lt, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { audioChunks, consultationSessions, generatedDocuments } from '../../db/schema.js';
-import { keptFinished, PAGE_SIZE } from './repository.js';
+import { afterCursor, newestFirst, PAGE_SIZE, type PageCursor } from './paging.js';
+import { keptFinished } from './repository.js';
 import { audioDeletedAt } from './retention-state.js';
 import { assembleTranscription, type TranscribedPart } from './transcription.js';
 
@@ -14,7 +15,7 @@ const EXCERPT_PARTS = 24;
  * and archived ones (text only, with save_text_data). With `withContent` off (an admin looking at a member) only
  * what happened is shown (when, which type, which documents), never what was said.
  */
-export async function listHistory(db: Database, userId: string, opts: { withContent?: boolean; before?: Date } = {}) {
+export async function listHistory(db: Database, userId: string, opts: { withContent?: boolean; cursor?: PageCursor } = {}) {
   const sessions = await db
     .select()
     .from(consultationSessions)
@@ -22,10 +23,10 @@ export async function listHistory(db: Database, userId: string, opts: { withCont
       and(
         eq(consultationSessions.userId, userId),
         or(eq(consultationSessions.status, 'archived'), keptFinished()),
-        opts.before ? lt(consultationSessions.finishedAt, opts.before) : undefined,
+        afterCursor(consultationSessions.finishedAt, consultationSessions.id, opts.cursor),
       ),
     )
-    .orderBy(desc(consultationSessions.finishedAt))
+    .orderBy(...newestFirst(consultationSessions.finishedAt, consultationSessions.id))
     .limit(PAGE_SIZE);
   const ids = sessions.map((s) => s.id);
   const docs = ids.length

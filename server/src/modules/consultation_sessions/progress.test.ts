@@ -2,7 +2,7 @@
  * GET …/:id/progress, the consultation screen's poll: no list of parts, and of the transcript only what follows
  * the beginning the screen says it holds (checked by its hash, never taken on its word).
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audioChunks, consultationSessions } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
@@ -25,7 +25,7 @@ async function consultationWithParts(texts: string[]) {
     texts.map((text, order) => ({ sessionId: id, order, blobKey: `k-${id}-${order}`, mimeType: 'audio/webm', sizeBytes: 10, durationMs: 5000, transcript: text, transcriptionStatus: 'done' })),
   );
   const progress = (query = '') => t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/progress${query}`, headers });
-  return { id, headers, progress };
+  return { id, headers, progress, userId: u.id };
 }
 
 describe('the consultation screen’s poll', () => {
@@ -96,5 +96,37 @@ describe('lists of consultations', () => {
     const history = (await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/history', headers })).json().consultation_sessions as { id: string; transcript_excerpt: string }[];
     const first = history.find((h) => h.transcript_excerpt === 'First words of the first one.');
     expect(first).toBeDefined();
+  });
+
+  it('page exactly after the last row shown, also when rows share a millisecond or differ by microseconds', async () => {
+    const { headers, userId } = await consultationWithParts(['One.']);
+    const ids = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation', force: true } })).json().consultation_session.id as string);
+    // Four consultations in one millisecond, two of them microseconds apart (the API shows milliseconds only).
+    const mine = eq(consultationSessions.userId, userId);
+    await t.ctx.db.update(consultationSessions).set({ createdAt: new Date('2026-11-20T10:00:00.123Z'), status: 'finished', finishedAt: new Date('2026-11-20T10:30:00.456Z'), expiresAt: new Date(Date.now() + 3_600_000) }).where(mine);
+    await t.ctx.db.execute(sql`update consultation_sessions set created_at = created_at + interval '400 microseconds', finished_at = finished_at + interval '400 microseconds' where id = ${ids[0]}`);
+    const walk = async (url: string, field: 'created_at' | 'finished_at') => {
+      const seen: string[] = [];
+      let query = '';
+      // One row per page is what a boundary inside the millisecond looks like; the cursor is the row last seen.
+      for (let page = 0; page < 10; page++) {
+        const rows = (await t.app.inject({ method: 'GET', url: `${url}${query}`, headers })).json().consultation_sessions as { id: string; created_at: string; finished_at: string }[];
+        const next = rows.find((r) => !seen.includes(r.id));
+        if (!next) break;
+        expect(rows[0]!.id, 'the page starts right after the cursor').toBe(next.id);
+        seen.push(next.id);
+        query = `?before=${encodeURIComponent(next[field])}&before_id=${next.id}`;
+      }
+      return seen;
+    };
+    const listed = await walk('/v1/consultation_sessions', 'created_at');
+    expect(listed).toHaveLength(4);
+    expect(new Set(listed).size).toBe(4);
+    expect(await walk('/v1/consultation_sessions/history', 'finished_at')).toEqual(listed);
+
+    const bad = await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions?before=${encodeURIComponent('2026-11-20T10:00:00.123Z')}&before_id=nope`, headers });
+    expect(bad.statusCode).toBe(400);
   });
 });

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { audioChunks, consultationSessions, generatedDocuments, users } from '../../db/schema.js';
+import { afterCursor, newestFirst, PAGE_SIZE, type PageCursor } from './paging.js';
 
 export type SessionRow = typeof consultationSessions.$inferSelect;
 export type ChunkRow = typeof audioChunks.$inferSelect;
@@ -35,14 +36,11 @@ export async function findActiveSession(db: Database, userId: string): Promise<S
 /** A finished consultation still inside its retention window (everything kept: audio, parts, documents). */
 export const keptFinished = () => and(eq(consultationSessions.status, 'finished'), gt(consultationSessions.expiresAt, new Date()));
 
-/** A page of lists: at most this many rows, the next ones asked for with `before` (the last row's time). */
-export const PAGE_SIZE = 200;
-
 /**
  * The user's active session and the finished ones still within the retention window, newest first, a page at a
- * time (those started before `before`). Filtered in SQL: archived consultations and their text are never read.
+ * time (those after the cursor). Filtered in SQL: archived consultations and their text are never read.
  */
-export async function listVisibleSessions(db: Database, userId: string, before?: Date): Promise<SessionRow[]> {
+export async function listVisibleSessions(db: Database, userId: string, cursor?: PageCursor): Promise<SessionRow[]> {
   return db
     .select()
     .from(consultationSessions)
@@ -50,10 +48,10 @@ export async function listVisibleSessions(db: Database, userId: string, before?:
       and(
         eq(consultationSessions.userId, userId),
         or(eq(consultationSessions.status, 'active'), keptFinished()),
-        before ? lt(consultationSessions.createdAt, before) : undefined,
+        afterCursor(consultationSessions.createdAt, consultationSessions.id, cursor),
       ),
     )
-    .orderBy(desc(consultationSessions.createdAt))
+    .orderBy(...newestFirst(consultationSessions.createdAt, consultationSessions.id))
     .limit(PAGE_SIZE);
 }
 

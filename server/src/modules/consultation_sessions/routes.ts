@@ -29,6 +29,7 @@ import { consultationBundle } from './fhir.js';
 import { pushToRecord } from './fhir-push.js';
 import { acquireRecording, recorderHeartbeat, recorderView, releaseRecording, requestDeviceId, requireDeviceId } from './recording-lease.js';
 import { listHistory } from './history.js';
+import { pageCursor, pageQuery } from './paging.js';
 import { streamRecording } from './recording-file.js';
 import { findActiveSession, findChunks, findSessionById, findUserOrganization, listChunks, listRecentFinished, listTranscribedParts, listVisibleSessions } from './repository.js';
 import { ActiveSessionExistsError, createSession, findOwnedSessionById, finishSession, requireOwnedSession, setRecordingState, updateSession } from './service.js';
@@ -94,10 +95,9 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   const withSession = { response: { 200: sessionEnvelope, 202: sessionEnvelope, ...errors } };
   const withTranscription = { response: { 200: transcriptionEnvelope, ...errors } };
 
-  // A page at a time (PAGE_SIZE, newest first); the next with ?before= the last one's created_at.
-  const pageQuery = z.object({ before: z.iso.datetime({ offset: true, error: 'invalid_date' }).optional() }).strict();
+  // A page at a time (PAGE_SIZE, newest first); the next with ?before= the last one's created_at and &before_id= its id.
   app.get(base, { onRequest: preHandler, schema: { querystring: pageQuery, response: { 200: sessionsEnvelope, 400: apiErrorSchema } } }, async (request) => ({
-    consultation_sessions: (await listVisibleSessions(ctx.db, currentUser(request).id, request.query.before ? new Date(request.query.before) : undefined)).map(sessionSummary),
+    consultation_sessions: (await listVisibleSessions(ctx.db, currentUser(request).id, pageCursor(request.query))).map(sessionSummary),
   }));
 
   app.get(`${base}/recent`, { onRequest: preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => {
@@ -107,7 +107,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   });
 
   app.get(`${base}/history`, { onRequest: preHandler, schema: { querystring: pageQuery } }, async (request) => ({
-    consultation_sessions: await listHistory(ctx.db, currentUser(request).id, { withContent: true, before: request.query.before ? new Date(request.query.before) : undefined }),
+    consultation_sessions: await listHistory(ctx.db, currentUser(request).id, { withContent: true, cursor: pageCursor(request.query) }),
   }));
 
   app.get(`${base}/active`, { onRequest: preHandler, schema: { response: { 200: activeSessionEnvelope } } }, async (request) => {

@@ -197,6 +197,12 @@ describe('history', () => {
     expect(JSON.stringify(byAdmin)).not.toContain('chest pain');
     const own = (await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/history', headers: member.headers })).json();
     expect(own.consultation_sessions[0].transcript_excerpt).toBe('Patient reports chest pain.');
+    // A page at a time, as the clinician's own history: the next page after the last row shown is empty.
+    const last = byAdmin.consultation_sessions[0] as { id: string; finished_at: string };
+    const next = await t.app.inject({ method: 'GET', url: `${url}?before=${encodeURIComponent(last.finished_at)}&before_id=${last.id}`, headers: admin.headers });
+    expect(next.statusCode).toBe(200);
+    expect(next.json().consultation_sessions).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: `${url}?before=yesterday`, headers: admin.headers })).statusCode).toBe(400);
   });
 });
 

@@ -5,6 +5,7 @@ import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { listHistory } from '../consultation_sessions/history.js';
+import { pageCursor, pageQuery } from '../consultation_sessions/paging.js';
 import { findEndpoint } from './fhir_endpoint/service.js';
 import {
   changeRole,
@@ -107,10 +108,12 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
   });
 
   /** Spec §6: admins see their members' history; a member sees only their own. */
-  app.get(`${base}/members/:userId/history`, { onRequest: preHandler, schema: { params: memberParams } }, async (request) => {
+  // A page at a time, as the clinician's own history: ?before= the last one's finished_at and &before_id= its id.
+  app.get(`${base}/members/:userId/history`, { onRequest: preHandler, schema: { params: memberParams, querystring: pageQuery } }, async (request) => {
     const user = currentUser(request);
     const m = await requireMembership(ctx.db, user, request.params.organizationId, request.params.userId === user.id ? 'member' : 'admin');
     const member = await requireMember(ctx.db, m.organizationId, request.params.userId);
-    return { member: { id: member.id, name: member.name }, consultation_sessions: await listHistory(ctx.db, member.id, { withContent: member.id === user.id }) };
+    const consultations = await listHistory(ctx.db, member.id, { withContent: member.id === user.id, cursor: pageCursor(request.query) });
+    return { member: { id: member.id, name: member.name }, consultation_sessions: consultations };
   });
 }
