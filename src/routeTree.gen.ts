@@ -24,6 +24,7 @@ import { Route as AppV2RouteImport } from './routes/_app/v2'
 import { Route as AutologinTokenRouteImport } from './routes/autologin.$token'
 import { Route as Confirm_emailTokenRouteImport } from './routes/confirm_email.$token'
 import { Route as IntegrationTokenRouteImport } from './routes/integration.$token'
+import { Route as LaunchSplatRouteImport } from './routes/launch.$'
 import { Route as Reset_passwordTokenRouteImport } from './routes/reset_password.$token'
 import { Route as AppConsultationIdRouteImport } from './routes/_app/consultation.$id'
 import { Route as AppConsultation_v2IdRouteImport } from './routes/_app/consultation_v2.$id'
@@ -110,6 +111,11 @@ const IntegrationTokenRoute = IntegrationTokenRouteImport.update({
   path: '/integration/$token',
   getParentRoute: () => rootRouteImport,
 } as any)
+const LaunchSplatRoute = LaunchSplatRouteImport.update({
+  id: '/launch/$',
+  path: '/launch/$',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const Reset_passwordTokenRoute = Reset_passwordTokenRouteImport.update({
   id: '/reset_password/$token',
   path: '/reset_password/$token',
@@ -190,6 +196,7 @@ export interface FileRoutesByFullPath {
   '/autologin/$token': typeof AutologinTokenRoute
   '/confirm_email/$token': typeof Confirm_emailTokenRoute
   '/integration/$token': typeof IntegrationTokenRoute
+  '/launch/$': typeof LaunchSplatRoute
   '/reset_password/$token': typeof Reset_passwordTokenRoute
   '/consultation/$id': typeof AppConsultationIdRoute
   '/consultation_v2/$id': typeof AppConsultation_v2IdRoute
@@ -216,6 +223,7 @@ export interface FileRoutesByTo {
   '/autologin/$token': typeof AutologinTokenRoute
   '/confirm_email/$token': typeof Confirm_emailTokenRoute
   '/integration/$token': typeof IntegrationTokenRoute
+  '/launch/$': typeof LaunchSplatRoute
   '/reset_password/$token': typeof Reset_passwordTokenRoute
   '/': typeof AppIndexRoute
   '/consultation/$id': typeof AppConsultationIdRoute
@@ -245,6 +253,7 @@ export interface FileRoutesById {
   '/autologin/$token': typeof AutologinTokenRoute
   '/confirm_email/$token': typeof Confirm_emailTokenRoute
   '/integration/$token': typeof IntegrationTokenRoute
+  '/launch/$': typeof LaunchSplatRoute
   '/reset_password/$token': typeof Reset_passwordTokenRoute
   '/_app/': typeof AppIndexRoute
   '/_app/consultation/$id': typeof AppConsultationIdRoute
@@ -275,6 +284,7 @@ export interface FileRouteTypes {
     | '/autologin/$token'
     | '/confirm_email/$token'
     | '/integration/$token'
+    | '/launch/$'
     | '/reset_password/$token'
     | '/consultation/$id'
     | '/consultation_v2/$id'
@@ -301,6 +311,7 @@ export interface FileRouteTypes {
     | '/autologin/$token'
     | '/confirm_email/$token'
     | '/integration/$token'
+    | '/launch/$'
     | '/reset_password/$token'
     | '/'
     | '/consultation/$id'
@@ -329,6 +340,7 @@ export interface FileRouteTypes {
     | '/autologin/$token'
     | '/confirm_email/$token'
     | '/integration/$token'
+    | '/launch/$'
     | '/reset_password/$token'
     | '/_app/'
     | '/_app/consultation/$id'
@@ -357,6 +369,7 @@ export interface RootRouteChildren {
   AutologinTokenRoute: typeof AutologinTokenRoute
   Confirm_emailTokenRoute: typeof Confirm_emailTokenRoute
   IntegrationTokenRoute: typeof IntegrationTokenRoute
+  LaunchSplatRoute: typeof LaunchSplatRoute
   Reset_passwordTokenRoute: typeof Reset_passwordTokenRoute
   OrganizationInvitationsTokenRoute: typeof OrganizationInvitationsTokenRoute
 }
@@ -466,6 +479,13 @@ declare module '@tanstack/react-router' {
       path: '/integration/$token'
       fullPath: '/integration/$token'
       preLoaderRoute: typeof IntegrationTokenRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/launch/$': {
+      id: '/launch/$'
+      path: '/launch/$'
+      fullPath: '/launch/$'
+      preLoaderRoute: typeof LaunchSplatRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/reset_password/$token': {
@@ -594,6 +614,7 @@ const rootRouteChildren: RootRouteChildren = {
   AutologinTokenRoute: AutologinTokenRoute,
   Confirm_emailTokenRoute: Confirm_emailTokenRoute,
   IntegrationTokenRoute: IntegrationTokenRoute,
+  LaunchSplatRoute: LaunchSplatRoute,
   Reset_passwordTokenRoute: Reset_passwordTokenRoute,
   OrganizationInvitationsTokenRoute: OrganizationInvitationsTokenRoute,
 }

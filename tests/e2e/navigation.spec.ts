@@ -71,3 +71,19 @@ test('a signed-in screen opened cold fetches its code and the language at once, 
   expect(preloads).toContain(catalogs[0]);
   expect(violations).toEqual([]);
 });
+
+test('a launch address answered with the app by an outdated service worker still reaches the server', async ({ page }) => {
+  // What a service worker of an older version did: answer /launch/… with the cached app. Once, as it would until
+  // removed; the app then removes the worker and asks again, and the server's answer is what the clinician sees.
+  const shell = await (await page.request.get('/', { headers: { accept: 'text/html' } })).text();
+  let answeredWithApp = 0;
+  await page.route('**/launch/**', async (route) => {
+    if (answeredWithApp++ === 0) await route.fulfill({ status: 200, contentType: 'text/html', body: shell });
+    else await route.continue();
+  });
+  await page.goto('/launch/8f0c1c9e-3f4a-4b8e-9a55-0e1b2c3d4e5f?iss=https%3A%2F%2Fehr.example%2Ffhir&launch=x');
+  // No record system is linked to that organization: the server's own answer.
+  await expect(page).toHaveURL(/\/launch_failed\?reason=unknown_record_system$/);
+  await expect(page.getByText('This record system is not linked to an organization here.', { exact: false })).toBeVisible();
+  expect(answeredWithApp).toBe(2);
+});

@@ -56,6 +56,9 @@ describe('redirectFor', () => {
     ['guest on launch_link', '/launch_link', {}, guest, null],
     ['user on launch_link', '/launch_link', {}, user, '/'],
     ['guest on launch_failed', '/launch_failed', {}, guest, null],
+    // The server's launch address, shown by an outdated service worker: left to go to the server, signed in or not
+    ['guest on the launch address', '/launch/8f0c1c9e-3f4a-4b8e-9a55-0e1b2c3d4e5f', {}, guest, null],
+    ['user on the launch address', '/launch/callback', {}, user, null],
     // Authenticated users leave the guest screens for home
     ['user on login', '/login', {}, user, '/'],
     ['user on signup', '/signup', { ref: REF }, user, '/'],

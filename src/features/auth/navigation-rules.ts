@@ -12,6 +12,7 @@ export type RouteName =
   | 'launched'
   | 'launch_link'
   | 'launch_failed'
+  | 'launch'
   | 'login'
   | 'signup'
   | 'logout'
@@ -38,6 +39,8 @@ const ROUTES: [RouteName, RegExp][] = [
   ['launched', /^\/launched$/],
   ['launch_link', /^\/launch_link$/],
   ['launch_failed', /^\/launch_failed$/],
+  // The server's launch address, reached as a page of the app only through an outdated service worker.
+  ['launch', /^\/launch\/.+$/],
   ['login', /^\/login$/],
   ['signup', /^\/signup$/],
   ['logout', /^\/logout$/],
@@ -61,7 +64,7 @@ export function routeNameOf(pathname: string): RouteName | undefined {
 }
 
 // A launch from the record system never replaces a session open in this browser (whoever is signed in stays).
-const ALWAYS_ALLOWED: ReadonlySet<RouteName> = new Set(['confirm_email', 'reset_password', 'autologin', 'organization_invitations', 'integration', 'launched', 'launch_link', 'launch_failed']);
+const ALWAYS_ALLOWED: ReadonlySet<RouteName> = new Set(['confirm_email', 'reset_password', 'autologin', 'organization_invitations', 'integration', 'launched', 'launch_link', 'launch_failed', 'launch']);
 const GUEST_ONLY: ReadonlySet<RouteName> = new Set(['login', 'signup', 'reset', 'autologin', 'integration', 'launched', 'launch_link']);
 const GUEST_ALLOWED: ReadonlySet<RouteName> = new Set(['login', 'signup', 'reset']);
 
