@@ -67,6 +67,9 @@ describe('route preloads in index.html', () => {
     expect(catalog({ locale: 'pt' })).toEqual(['/assets/messages-pt.js']);
     Object.defineProperty(navigator, 'languages', { value: ['fr-FR'], configurable: true });
     expect(catalog({})).toEqual(['/assets/messages-pt.js']);
+    // Names every object has are no languages (the app's own check refuses them too).
+    for (const odd of ['constructor', 'toString', '__proto__']) expect(catalog({ locale: odd })).toEqual(['/assets/messages-pt.js']);
+    expect(preloadsFor('/', { token: 't', locale: 'constructor' })).not.toContain('/undefined');
   });
 
   it('fetches nothing for an address no route serves', () => {

@@ -8,6 +8,8 @@ import { createTestApp, type TestApp } from '../test-support/test-app.js';
 let t: TestApp;
 let web: TestApp;
 const INLINE = 'document.title="y"';
+// A script with a src: its text never runs, so it must never be allowed by a hash.
+const NOT_INLINE = 'document.title="z"';
 beforeAll(async () => {
   t = await createTestApp({ MIN_CLIENT_VERSION: '0.0.20' });
   // A second app serving a small fake build, to check the static files and the SPA fallback.
@@ -15,7 +17,7 @@ beforeAll(async () => {
   mkdirSync(path.join(dist, 'assets'), { recursive: true });
   writeFileSync(
     path.join(dist, 'index.html'),
-    `<!doctype html><html><head><title>x</title><script type="module" src="/assets/app-abc123.js"></script><script>${INLINE}</script></head><body></body></html>`,
+    `<!doctype html><html><head><title>x</title><script type="module" src="/assets/app-abc123.js">${NOT_INLINE}</script><script>${INLINE}</script></head><body></body></html>`,
   );
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
   writeFileSync(path.join(dist, 'sw.js'), '// sw');

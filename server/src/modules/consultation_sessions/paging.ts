@@ -12,7 +12,9 @@ export const PAGE_SIZE = 200;
  */
 export const pageQuery = z
   .object({ before: z.iso.datetime({ offset: true, error: 'invalid_date' }).optional(), before_id: z.uuid({ error: 'invalid_id' }).optional() })
-  .strict();
+  .strict()
+  // An id without its time would start again from the first page: a client paging on would never end.
+  .refine((q) => q.before_id === undefined || q.before !== undefined, { error: 'before_id_without_before', path: ['before'] });
 export type PageQuery = z.infer<typeof pageQuery>;
 export type PageCursor = { before: Date; beforeId?: string };
 

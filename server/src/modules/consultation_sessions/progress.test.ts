@@ -128,5 +128,8 @@ describe('lists of consultations', () => {
 
     const bad = await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions?before=${encodeURIComponent('2026-11-20T10:00:00.123Z')}&before_id=nope`, headers });
     expect(bad.statusCode).toBe(400);
+    const idAlone = await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions?before_id=${listed[1]}`, headers });
+    expect(idAlone.statusCode).toBe(400);
+    expect(idAlone.json().error.fields).toHaveProperty('before');
   });
 });
