@@ -31,14 +31,17 @@ export function PasteScreen({ to }: { to: unknown }) {
   useEffect(() => {
     (async () => {
       const { consultation_sessions } = await consultationsApi.recent();
+      // The latest twenty: a note is pasted soon after it is written, and each one is a request (asked together,
+      // not one after another: the window is opened to paste at once).
+      const latest = consultation_sessions.slice(0, 20);
+      const docs = await Promise.all(latest.map((s) => documentsApi.get(s.id, 'main').catch(() => undefined)));
       const found: Note[] = [];
-      // The latest twenty: a note is pasted soon after it is written, and each one is a request.
-      for (const s of consultation_sessions.slice(0, 20)) {
-        const doc = await documentsApi.get(s.id, 'main').catch(() => undefined);
+      latest.forEach((s, i) => {
+        const doc = docs[i];
         if (doc?.generated_document.status === 'done') {
           found.push({ sessionId: s.id, typeId: s.consultation_type_id, when: s.finished_at ?? s.created_at, text: markdownToPlainText(doc.generated_document.text) });
         }
-      }
+      });
       setNotes(found);
     })().catch((err: unknown) => setLoadError(describeFailure(i18n, err)));
   }, [i18n]);
