@@ -22,7 +22,7 @@ import { registerRoutes } from './http/routes.js';
 import { healthzRoutes } from './modules/healthz/routes.js';
 import { queueElsewhere, wakeOnRequest } from './jobs/queue-wake.js';
 import { registerSecurity } from './http/security.js';
-import { inlineScriptHashes, registerWebApp } from './http/web-app.js';
+import { loadWebShell, registerWebApp } from './http/web-app.js';
 import { createSharedRateLimitStore } from './http/shared-rate-limit.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createEngineSwitch } from './ai/engine-switch.js';
@@ -177,11 +177,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // First: it sees each route registered, watches every request from its first hook (a client may close the
   // connection at any point) and records every access to patient data (audit/).
   registerAuditLog(app, opts.db, openAuditKeys(config));
+  // The web app's page, read once: served as it was read, and its inline scripts allowed by the hashes of that copy.
+  const shell = loadWebShell(config.webDist, config.sentryDsn);
   await registerSecurity(app, {
     corsOrigins: config.corsOrigins,
     sentryDsn: config.sentryDsn,
     integrationOrigins: config.integrationOrigins,
-    inlineScriptHashes: inlineScriptHashes(config.webDist),
+    inlineScriptHashes: shell?.scriptHashes ?? [],
   });
   // Counted in the database so that several API processes share one allowance per client.
   await app.register(rateLimit, { global: false, store: createSharedRateLimitStore(opts.db, config.jwtSecret) });
@@ -206,7 +208,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
   registerRoutes(app, ctx);
-  await registerWebApp(app, { webDist: config.webDist, sentryDsn: config.sentryDsn });
+  await registerWebApp(app, { webDist: config.webDist, shell });
   // Documents and screenings are written by the API processes (their browsers follow them live). Documents whose
   // writer died are written again by a live process: at once with PGlite (this process is the only one), once
   // their lease has passed with PostgreSQL (another instance may be writing them).

@@ -10,6 +10,8 @@ test('the shell loads offline after a first visit', async ({ page, context }) =>
   });
   await page.reload();
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  // The page the service worker answers with carries the server's runtime settings too (error reporting's address).
+  await expect(page.locator('meta[name="sentry-dsn"]')).toHaveCount(1);
 
   await context.setOffline(true);
   await page.goto('/reset');

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backgroundSettled, bearer, createOrganizationInvite, createUser, lastMailToken, login, uniqueEmail } from '../test-support/factories.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
@@ -139,6 +140,22 @@ describe('web app', () => {
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.body).toContain('<meta name="sentry-dsn" content="https://key@sentry.example.org/42">');
+  });
+
+  it('serves /index.html, which the service worker keeps, as the same page as every app address', async () => {
+    // Asked for as the service worker asks (no text/html in Accept), compressed when the browser accepts it.
+    const kept = await web.app.inject({ method: 'GET', url: '/index.html', headers: { accept: '*/*' } });
+    expect(kept.statusCode).toBe(200);
+    expect(kept.headers['cache-control']).toBe('no-cache');
+    expect(kept.body).toContain('<meta name="sentry-dsn" content="https://key@sentry.example.org/42">');
+    const page = await web.app.inject({ method: 'GET', url: '/settings/account', headers: { accept: 'text/html' } });
+    expect(kept.body).toBe(page.body);
+    const compressed = await web.app.inject({ method: 'GET', url: '/index.html', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(page.body);
+    // The policy allows the inline script of the page served, not of some other copy.
+    const inline = /<script>([\s\S]*?)<\/script>/.exec(kept.body)?.[1] ?? '';
+    expect(String(kept.headers['content-security-policy'])).toContain(`'sha256-${createHash('sha256').update(inline).digest('base64')}'`);
   });
 
   it('caches hashed assets for a year and revalidates the service worker', async () => {
