@@ -65,5 +65,21 @@ export const consultationsApi = {
         .post(`${sessions}/${id}/fhir_push`, { searchParams: document ? { document } : {} })
         .json<{ fhir_push: { status: 'sent' | 'partial'; base_url: string; resources: { resource_type: string; status: number; location: string | null; error?: string }[]; error?: string } }>(),
     ),
-  capabilities: () => call(() => api().get('start').json<ServerCapabilities>()),
+  /** The server's settings the screens need (engines, retention, integration origins), asked once for screens asking together. */
+  capabilities: () => keptCapabilities(() => call(() => api().get('start').json<ServerCapabilities>())),
 };
+
+// The frame and the consultation screen ask at the same moment: one request. Kept only a few seconds, since an
+// administrator may switch the AI engine while the app is open.
+const CAPABILITIES_KEPT_MS = 5_000;
+let capabilitiesAsked: { at: number; answer: Promise<ServerCapabilities> } | undefined;
+function keptCapabilities(ask: () => Promise<ServerCapabilities>): Promise<ServerCapabilities> {
+  if (capabilitiesAsked && Date.now() - capabilitiesAsked.at < CAPABILITIES_KEPT_MS) return capabilitiesAsked.answer;
+  const asked = { at: Date.now(), answer: ask() };
+  capabilitiesAsked = asked;
+  // A failure is not kept: the next screen asks again.
+  asked.answer.catch(() => {
+    if (capabilitiesAsked === asked) capabilitiesAsked = undefined;
+  });
+  return asked.answer;
+}
