@@ -7,6 +7,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { inlineCss } from './vite-plugins/inline-css.ts';
 import { routePreloads } from './vite-plugins/route-preloads.ts';
 
 /**
@@ -56,6 +57,7 @@ export default defineConfig({
     react({ plugins: [['@lingui/swc-plugin', {}]] }),
     lingui(),
     routePreloads(),
+    inlineCss(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',

@@ -69,6 +69,10 @@ test('a signed-in screen opened cold fetches its code and the language at once, 
   const catalogs = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => /\/messages-[\w-]+\.js$/.test(name)));
   expect(catalogs).toHaveLength(1);
   expect(preloads).toContain(catalogs[0]);
+  // The stylesheet is in the page itself: no request for it, not even from the code split from the entry.
+  const stylesheets = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.endsWith('.css')));
+  expect(stylesheets).toEqual([]);
+  expect(await page.evaluate(() => getComputedStyle(document.querySelector('.app-nav')!).display)).not.toBe('inline');
   expect(violations).toEqual([]);
 });
 
