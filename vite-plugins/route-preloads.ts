@@ -1,4 +1,6 @@
 import type { Plugin, Rollup } from 'vite';
+import { DEFAULT_LOCALE } from '../src/features/i18n/locale.ts';
+import { STORAGE_KEYS } from '../src/offline/storage-keys.ts';
 
 type OutputBundle = Rollup.OutputBundle;
 type OutputChunk = Rollup.OutputChunk;
@@ -76,8 +78,10 @@ export function preloadScript(bundle: OutputBundle, entry: OutputChunk): string 
     });
   const languages = Object.fromEntries(Object.entries(catalogs).map(([language, file]) => [language, index(file)]));
   const data = JSON.stringify({ f: files, r: table, l: languages });
-  // Plain ES5 and wrapped: a failure here only loses the head start, never the app.
-  return `(function(d){try{if(!(localStorage.getItem("token")||sessionStorage.getItem("token")))return;var h=function(x){return Object.prototype.hasOwnProperty.call(d.l,x)},L=localStorage.getItem("locale"),n=navigator.languages||[],i,p,m,k,w=[];if(!h(L)){L="pt";for(i=0;i<n.length;i++){k=String(n[i]).toLowerCase().split("-")[0];if(h(k)){L=k;break}}}p=location.pathname.length>1?location.pathname.replace(/\\/+$/,""):"/";for(i=0;i<d.r.length;i++){m=d.r[i];if(new RegExp(m[0]).test(p)){w=m[1].concat(h(L)?[d.l[L]]:[]);break}}for(i=0;i<w.length;i++){k=document.createElement("link");k.rel="modulepreload";k.href="/"+d.f[w[i]];k.setAttribute("data-route-preload","");document.head.appendChild(k)}}catch(e){}})(${data})`;
+  // Plain ES5 and wrapped: a failure here only loses the head start, never the app. The storage keys and the
+  // default language are the app's own (resolveLocale decides the same way).
+  const [token, locale, fallback] = [STORAGE_KEYS.token, STORAGE_KEYS.locale, DEFAULT_LOCALE].map((value) => JSON.stringify(value));
+  return `(function(d){try{if(!(localStorage.getItem(${token})||sessionStorage.getItem(${token})))return;var h=function(x){return Object.prototype.hasOwnProperty.call(d.l,x)},L=localStorage.getItem(${locale}),n=navigator.languages||[],i,p,m,k,w=[];if(!h(L)){L=${fallback};for(i=0;i<n.length;i++){k=String(n[i]).toLowerCase().split("-")[0];if(h(k)){L=k;break}}}p=location.pathname.length>1?location.pathname.replace(/\\/+$/,""):"/";for(i=0;i<d.r.length;i++){m=d.r[i];if(new RegExp(m[0]).test(p)){w=m[1].concat(h(L)?[d.l[L]]:[]);break}}for(i=0;i<w.length;i++){k=document.createElement("link");k.rel="modulepreload";k.href="/"+d.f[w[i]];k.setAttribute("data-route-preload","");document.head.appendChild(k)}}catch(e){}})(${data})`;
 }
 
 export function routePreloads(): Plugin {
