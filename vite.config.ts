@@ -13,7 +13,8 @@ import { routePreloads } from './vite-plugins/route-preloads.ts';
 /**
  * Brotli and gzip copies of the built text files (.br, .gz beside each), which the server sends to browsers that
  * accept them (@fastify/static preCompressed): compressed once at build time, at the highest levels, never per
- * request. The service worker is left out: another plugin writes it at the same moment.
+ * request. The service worker is left out: another plugin writes it at the same moment. So is index.html: the server
+ * serves its own copy of it, with the runtime settings added (server/src/http/web-app.ts).
  */
 function precompress(): Plugin {
   let outDir = 'dist';
@@ -29,7 +30,7 @@ function precompress(): Plugin {
       const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(path.join(dir, name)).isDirectory() ? walk(path.join(dir, name)) : [path.join(dir, name)]));
       for (const file of walk(outDir)) {
         const base = path.basename(file);
-        if (!worth.test(file) || base.startsWith('sw.') || base.startsWith('workbox-')) continue;
+        if (!worth.test(file) || base.startsWith('sw.') || base.startsWith('workbox-') || file === path.join(outDir, 'index.html')) continue;
         const data = readFileSync(file);
         if (data.length < 1024) continue;
         writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
