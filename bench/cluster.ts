@@ -137,26 +137,33 @@ if (MEASURES.includes('polls')) {
   await stopAll([api!]);
 }
 
-// 3. One worker process, local speech engine: consultations transcribed in real time.
+// 3. One worker process, local speech engine: consultations transcribed in real time, with the speech processes
+// started per part and long-lived (LOCAL_SPEECH_PROCESSES), one after the other in the same run.
+const SPEECH_PROCESSES = (process.env.BENCH_SPEECH_PROCESSES ?? 'per-part,long-lived').split(',').filter(Boolean);
 if (MEASURES.includes('speech')) {
   const speech = readFileSync(
     speechWebm(dir, 'speech', 'The patient has had a dry cough for three days, no fever, and takes ibuprofen four hundred milligrams when needed.'),
   );
-  // The ingest's parts (tones) would be transcribed first: they are removed from the queue.
-  await database.db.delete(audioChunks);
   const [api] = await startAll(['speech-api'], 'api');
-  const sessions = await recorders(SPEECH_PARTS, 'speech');
+  for (const processes of SPEECH_PROCESSES) await speechCapacity(api!, speech, processes);
+  await stopAll([api!]);
+}
+
+async function speechCapacity(api: ServerProcess, speech: Buffer, processes: string) {
+  // Earlier parts (the ingest's tones, the other mode's speech) would be transcribed first: they leave the queue.
+  await database.db.delete(audioChunks);
+  const sessions = await recorders(SPEECH_PARTS, `speech-${processes}`);
   // Every part stored first (no worker yet), so that the worker's rate is measured from a full queue.
   for (const s of sessions) {
     const form = new FormData();
     form.append('order', '0');
     form.append('audio_file', new Blob([speech], { type: 'audio/webm' }), 'part.webm');
-    const res = await fetch(`${api!.base}/v1/consultation_sessions/${s.id}/audios`, { method: 'POST', body: form, headers: { authorization: `Bearer ${s.token}` } });
+    const res = await fetch(`${api.base}/v1/consultation_sessions/${s.id}/audios`, { method: 'POST', body: form, headers: { authorization: `Bearer ${s.token}` } });
     if (res.status !== 201) throw new Error(`upload answered ${res.status}`);
   }
   const ids = sessions.map((s) => s.id);
   const started = performance.now();
-  const [worker] = await startAll(['speech-worker'], 'worker', { TRANSCRIPTION_ENGINE: 'local', TRANSCRIPTION_WORKERS: '2' });
+  const [worker] = await startAll([`speech-worker-${processes}`], 'worker', { TRANSCRIPTION_ENGINE: 'local', TRANSCRIPTION_WORKERS: '2', LOCAL_SPEECH_PROCESSES: processes });
   for (;;) {
     const [row] = await database.db
       .select({ left: sql<number>`count(*) filter (where ${audioChunks.transcriptionStatus} in ('pending', 'processing'))::int`, audioMs: sql<number>`coalesce(sum(${audioChunks.durationMs}), 0)::int` })
@@ -165,7 +172,7 @@ if (MEASURES.includes('speech')) {
     if (row!.left === 0) {
       const wall = (performance.now() - started) / 1000;
       const audio = row!.audioMs / 1000;
-      console.log('\nOne worker process (TRANSCRIPTION_WORKERS=2), local speech engine, espeak-ng speech, queue full at start');
+      console.log(`\nOne worker process (TRANSCRIPTION_WORKERS=2), local speech engine with ${processes} speech processes, espeak-ng speech, queue full at start`);
       console.log(`  ${SPEECH_PARTS} parts, ${audio.toFixed(1)} s of audio in ${wall.toFixed(1)} s (start-up included): ${(audio / wall).toFixed(1)} consultations in real time`);
       partSeconds = audio / SPEECH_PARTS;
       break;
@@ -175,7 +182,7 @@ if (MEASURES.includes('speech')) {
   // Then as consultations really arrive: N recorders each sending a part as long as the part every part's length,
   // the worker already running. The queue's depth over time tells whether it keeps up (flat) or falls behind (grows).
   for (const n of SPEECH_LIVE) {
-    const live = await recorders(n, `live${n}`);
+    const live = await recorders(n, `live${n}-${processes}`);
     const liveIds = live.map((s) => s.id);
     const depth = async () =>
       (
@@ -197,7 +204,7 @@ if (MEASURES.includes('speech')) {
           const form = new FormData();
           form.append('order', String(round));
           form.append('audio_file', new Blob([speech], { type: 'audio/webm' }), 'part.webm');
-          const res = await fetch(`${api!.base}/v1/consultation_sessions/${s.id}/audios`, { method: 'POST', body: form, headers: { authorization: `Bearer ${s.token}` } });
+          const res = await fetch(`${api.base}/v1/consultation_sessions/${s.id}/audios`, { method: 'POST', body: form, headers: { authorization: `Bearer ${s.token}` } });
           await res.arrayBuffer();
         }),
       );
@@ -213,7 +220,7 @@ if (MEASURES.includes('speech')) {
         `parts left before each next round ${backlog.join(' ')}, deepest ${deepest} of ${n}; the last round transcribed ${drain.toFixed(1)} s after the round ended`,
     );
   }
-  await stopAll([worker!, api!]);
+  await stopAll([worker!]);
 }
 
 await database.close();

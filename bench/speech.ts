@@ -1,6 +1,7 @@
 /**
  * The local speech engine on speech made by espeak-ng (the project's clinical sentences) and on Debian's real
- * LibriVox clips: real-time factor (processing time / audio length) and word error rate.
+ * LibriVox clips: real-time factor (processing time / audio length) and word error rate, with a pocketsphinx
+ * started for each part and with the long-lived processes that keep the models loaded.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { measureDurationMs } from '../server/src/ai/audio-duration.js';
 import { CLINICAL_MODEL } from '../server/src/ai/engines.js';
 import { createLocalTranscriber, localEngineAvailable } from '../server/src/ai/local-transcriber.js';
+import { decoderProcessAvailable } from '../server/src/ai/speech-process.js';
 import { wordErrors } from '../server/src/ai/word-error-rate.js';
 import { speechWebm } from '../server/src/test-support/audio-fixtures.js';
 
@@ -17,13 +19,20 @@ if (!localEngineAvailable()) {
   process.exit(0);
 }
 const dir = mkdtempSync(path.join(tmpdir(), 'cn-speech-'));
-const generic = createLocalTranscriber();
-const clinical = createLocalTranscriber(CLINICAL_MODEL);
+/** The long-lived processes against a pocketsphinx started per part, in the same run, when both are installed. */
+const modes = decoderProcessAvailable() ? (['per-part', 'long-lived'] as const) : (['per-part'] as const);
+const engines = (model: { languageModel?: string; dictionary?: string }) => modes.map((processes) => ({ processes, engine: createLocalTranscriber({ ...model, processes }) }));
+const generic = engines({});
+const clinical = engines(CLINICAL_MODEL);
 const clinicalBuilt = existsSync(CLINICAL_MODEL.languageModel);
 const sentences = readFileSync('tests/fixtures/speech/clinical-sentences.txt', 'utf8').trim().split('\n').filter((l) => l && !l.startsWith('#'));
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 
-async function measure(label: string, engine: typeof generic, items: { file: string; reference: string }[]) {
+async function measure(label: string, variants: typeof generic, items: { file: string; reference: string }[]) {
+  for (const { processes, engine } of variants) await measureOne(`${label}, ${processes}`, engine, items);
+}
+
+async function measureOne(label: string, engine: ReturnType<typeof createLocalTranscriber>, items: { file: string; reference: string }[]) {
   let errors = 0;
   let words = 0;
   let audioMs = 0;
@@ -37,7 +46,7 @@ async function measure(label: string, engine: typeof generic, items: { file: str
     errors += e.errors;
     words += e.words;
   }
-  console.log(`  ${label.padEnd(34)} ${(audioMs / 1000).toFixed(1).padStart(6)} s audio   RTF ${(workMs / audioMs).toFixed(2)}   WER ${(errors / words).toFixed(2)}`);
+  console.log(`  ${label.padEnd(46)} ${(audioMs / 1000).toFixed(1).padStart(6)} s audio   RTF ${(workMs / audioMs).toFixed(2)}   WER ${(errors / words).toFixed(2)}`);
 }
 
 console.log('\nLocal speech engine (pocketsphinx, US-English acoustic model)');

@@ -17,6 +17,8 @@ export const PACKAGES = {
   ffmpeg: { pkg: 'ffmpeg', present: () => existsSync('/usr/bin/ffmpeg') },
   pocketsphinx: { pkg: 'pocketsphinx', present: () => existsSync('/usr/bin/pocketsphinx_continuous') },
   pocketsphinxModel: { pkg: 'pocketsphinx-en-us', present: () => existsSync('/usr/share/pocketsphinx/model/en-us/en-us') },
+  // The long-lived speech processes (server/speech/decoder-process.py) drive pocketsphinx through its Python binding.
+  pythonPocketsphinx: { pkg: 'python3-pocketsphinx', present: () => existsSync('/usr/lib/python3/dist-packages/pocketsphinx/__init__.py') },
   pocketsphinxTestdata: { pkg: 'pocketsphinx-testdata', present: () => existsSync('/usr/share/pocketsphinx/test/data/goforward.raw') },
   espeak: { pkg: 'espeak-ng', present: () => existsSync('/usr/bin/espeak-ng') },
   irstlm: { pkg: 'irstlm', present: () => existsSync('/usr/lib/irstlm/bin/build-lm.sh') },
@@ -37,7 +39,7 @@ function tessdata(lang) {
 export const OCR_PACKAGES = [PACKAGES.poppler, PACKAGES.tesseract, PACKAGES.tesseractPor, PACKAGES.tesseractDeu, PACKAGES.tesseractSpa];
 
 /** What the server needs at run time: the local speech engine. */
-export const RUNTIME_PACKAGES = [PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel, PACKAGES.irstlm, PACKAGES.sphinxbaseUtils];
+export const RUNTIME_PACKAGES = [PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel, PACKAGES.pythonPocketsphinx, PACKAGES.irstlm, PACKAGES.sphinxbaseUtils];
 
 export function findPostgresBin(name) {
   for (const version of ['17', '16', '15', '14', '13']) {

@@ -61,6 +61,7 @@ const envSchema = z.object({
   LOCAL_SPEECH_MODEL: z.enum(['clinical', 'generic']).default('clinical'),
   LOCAL_SPEECH_LM: z.string().optional(),
   LOCAL_SPEECH_DICT: z.string().optional(),
+  LOCAL_SPEECH_PROCESSES: z.enum(['long-lived', 'per-part']).default('long-lived'),
   // One per core by default (the local engine keeps a core busy while it decodes a part), at least two (a remote
   // engine's calls mostly wait on the network) and at most eight (each holds a decoder and a decrypted part).
   TRANSCRIPTION_WORKERS: z.coerce.number().int().min(0).max(32).default(Math.min(8, Math.max(2, availableParallelism()))),
@@ -147,6 +148,7 @@ export type Config = {
   localSpeechModel: 'clinical' | 'generic';
   localLanguageModel: string | undefined;
   localDictionary: string | undefined;
+  localSpeechProcesses: 'long-lived' | 'per-part';
   transcriptionWorkers: number;
   initialCredits: number;
   generationEngine: 'auto' | 'openai' | 'local' | 'composer';
@@ -230,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     localSpeechModel: e.LOCAL_SPEECH_MODEL,
     localLanguageModel: e.LOCAL_SPEECH_LM,
     localDictionary: e.LOCAL_SPEECH_DICT,
+    localSpeechProcesses: e.LOCAL_SPEECH_PROCESSES,
     transcriptionWorkers: e.TRANSCRIPTION_WORKERS,
     initialCredits: e.INITIAL_CREDITS,
     generationEngine: e.GENERATION_ENGINE,

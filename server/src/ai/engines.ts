@@ -39,7 +39,7 @@ export async function createTranscriber(config: Config): Promise<Transcriber> {
     return createOpenAiTranscriber({ baseUrl: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.transcriptionModel });
   }
   if (engine === 'local' || engine === 'auto') {
-    if (localEngineAvailable()) return createLocalTranscriber(localModel(config));
+    if (localEngineAvailable()) return createLocalTranscriber({ ...localModel(config), processes: config.localSpeechProcesses });
     if (engine === 'local') throw new Error('TRANSCRIPTION_ENGINE=local needs ffmpeg and pocketsphinx (npm start installs them as root)');
   }
   return unavailableTranscriber;

@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createDecoderPool, decoderProcessAvailable } from './speech-process.js';
 import type { TimedSegment, Transcriber, TranscriptionInput } from './transcriber.js';
 
 const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
@@ -19,12 +20,27 @@ export type LocalTranscriberOptions = {
   languageModel?: string;
   dictionary?: string;
   timeoutMs?: number;
+  /**
+   * `long-lived` (the default where Debian's python3-pocketsphinx is installed): processes that keep the models
+   * loaded and are fed part after part (ai/speech-process.ts). `per-part`: a pocketsphinx_continuous for each part.
+   */
+  processes?: 'long-lived' | 'per-part';
 };
 
 export function createLocalTranscriber(opts: LocalTranscriberOptions = {}): Transcriber {
-  const sphinxArgs = ['-infile', '/dev/stdin', '-logfn', '/dev/null', '-hmm', `${MODEL_DIR}/en-us`];
-  sphinxArgs.push('-lm', opts.languageModel ?? `${MODEL_DIR}/en-us.lm.bin`);
-  sphinxArgs.push('-dict', opts.dictionary ?? `${MODEL_DIR}/cmudict-en-us.dict`);
+  const modelArgs = ['-logfn', '/dev/null', '-hmm', `${MODEL_DIR}/en-us`];
+  modelArgs.push('-lm', opts.languageModel ?? `${MODEL_DIR}/en-us.lm.bin`);
+  modelArgs.push('-dict', opts.dictionary ?? `${MODEL_DIR}/cmudict-en-us.dict`);
+  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const longLived = (opts.processes ?? 'long-lived') === 'long-lived' && decoderProcessAvailable();
+  const pool = longLived ? createDecoderPool(modelArgs) : undefined;
+  const sphinxArgs = ['-infile', '/dev/stdin', ...modelArgs];
+  const run = async (input: TranscriptionInput, timed: boolean): Promise<string> => {
+    if (!pool) return runPipeline(input, timed ? [...sphinxArgs, '-time', 'yes'] : sphinxArgs, timeoutMs);
+    const { out, decodedMs } = await pool.decode(input.filePath, timed, timeoutMs);
+    input.onDecoded?.(decodedMs);
+    return out;
+  };
   return {
     info: {
       engine: 'local',
@@ -34,8 +50,8 @@ export function createLocalTranscriber(opts: LocalTranscriberOptions = {}): Tran
         ? 'Local speech engine with a clinical language model: English only, modest accuracy.'
         : 'Local speech engine: English only, modest accuracy.',
     },
-    transcribe: async (input: TranscriptionInput) => utteranceLines(await runPipeline(input, sphinxArgs, opts.timeoutMs ?? 120_000)),
-    transcribeTimed: async (input: TranscriptionInput) => timedWords(await runPipeline(input, [...sphinxArgs, '-time', 'yes'], opts.timeoutMs ?? 120_000)),
+    transcribe: async (input: TranscriptionInput) => utteranceLines(await run(input, false)),
+    transcribeTimed: async (input: TranscriptionInput) => timedWords(await run(input, true)),
   };
 }
 
