@@ -24,6 +24,9 @@ import sys
 from pocketsphinx import Decoder
 
 CHUNK_BYTES = 2048 * 2
+# The server sends ffmpeg's output as it comes, in pieces of tens of kilobytes: a larger length means the stream
+# is out of step (it is then refused, not read).
+MAX_FRAME_BYTES = 1 << 20
 BOOLEAN_OPTIONS = {'-mmap', '-time', '-bestpath', '-fwdflat'}
 
 
@@ -88,6 +91,8 @@ def decode(decoder, frame_rate, timed):
         (size,) = struct.unpack('<I', read_exact(4))
         if size == 0:
             break
+        if size > MAX_FRAME_BYTES:
+            raise ValueError('frame too large: the audio stream is out of step')
         pending += read_exact(size)
         whole = len(pending) - len(pending) % CHUNK_BYTES
         for start in range(0, whole, CHUNK_BYTES):

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -69,6 +69,21 @@ describe.skipIf(!localEngineAvailable() || !decoderProcessAvailable() || !exists
       pool.close();
     }
   }, 90_000);
+
+  it("stops the part's ffmpeg when the part times out: nothing is left holding the audio", async () => {
+    const pool = createDecoderPool(ARGS);
+    try {
+      // Several minutes of speech: ffmpeg is still streaming, held back by the decoder, when the time runs out.
+      const long = path.join(dir, `long-${process.pid}.wav`);
+      execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-stream_loop', '60', '-i', clips[0]!, long]);
+      await expect(pool.decode(long, false, 1500)).rejects.toThrow(/timed out/);
+      await new Promise((r) => setTimeout(r, 300));
+      const left = spawnSync('pgrep', ['-f', long], { encoding: 'utf8' }).stdout.trim();
+      expect(left).toBe('');
+    } finally {
+      pool.close();
+    }
+  }, 60_000);
 
   it('serves parts at the same time from as many processes, each reply to its own part', async () => {
     const pool = createDecoderPool(ARGS);

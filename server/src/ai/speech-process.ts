@@ -39,7 +39,11 @@ class DecoderProcess {
   private buffered = '';
   private stderr = '';
   private waiting: { resolve: (r: Reply) => void; reject: (e: Error) => void } | undefined;
+  /** Stops the job's ffmpeg: it holds the decrypted part open, and would wait for ever on a decoder that is gone. */
+  private cancelJob: (() => void) | undefined;
   dead = false;
+  /** The last job ended with both its reply and ffmpeg's end: only then is the process known to be in step. */
+  clean = true;
 
   constructor(sphinxArgs: string[]) {
     // Its own process group, so that a timeout stops the fork decoding as well as the process.
@@ -74,6 +78,7 @@ class DecoderProcess {
 
   private died(why: string) {
     this.dead = true;
+    this.cancelJob?.();
     const waiting = this.waiting;
     this.waiting = undefined;
     // Its own log is about the decoder (never the audio's words): the last lines say why it stopped.
@@ -94,6 +99,7 @@ class DecoderProcess {
   }
 
   kill() {
+    this.cancelJob?.();
     if (this.dead) return;
     this.dead = true;
     try {
@@ -103,14 +109,23 @@ class DecoderProcess {
     }
   }
 
-  /** Streams the file's audio, decoded by ffmpeg, into the process as one job, and waits for its reply. */
+  /**
+   * Streams the file's audio, decoded by ffmpeg, into the process as one job, and waits for its reply. It settles
+   * at once when the process answers with an error or stops; otherwise when both the reply and ffmpeg's end came.
+   */
   run(job: 'decode' | 'decode-timed' | 'warm-up', filePath: string): Promise<DecodeResult> {
-    const reply = this.nextReply();
-    const stdin = this.child.stdin;
-    stdin.write(`${job}\n`);
+    this.clean = false;
+    // Started before the job line is written: if it cannot start at all, the process has been told nothing.
     const ff = spawn('ffmpeg', ['-nostdin', '-loglevel', 'error', '-i', filePath, '-ar', '16000', '-ac', '1', '-f', 's16le', '-'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    this.cancelJob = () => {
+      ff.stdout.destroy();
+      ff.kill('SIGKILL');
+    };
+    const reply = this.nextReply();
+    const stdin = this.child.stdin;
+    stdin.write(`${job}\n`);
     let bytes = 0;
     let ffError = '';
     ff.stderr.on('data', (d: Buffer) => (ffError = (ffError + d.toString()).slice(-1000)));
@@ -132,14 +147,35 @@ class DecoderProcess {
       ff.on('close', resolve);
     });
     // The end frame is sent whatever ffmpeg did, so that the process finishes the job and stays in step.
-    void ffDone.then(() => stdin.write(Buffer.alloc(4)));
-    return Promise.all([ffDone, reply]).then(([ffCode, r]) => {
-      if (ffCode !== 0) throw new Error(`ffmpeg or pocketsphinx failed (${ffCode}): ${ffError.trim().slice(0, 300)}`);
-      if (r.error !== undefined || r.out === undefined) {
-        this.kill();
-        throw new Error(`the speech process failed: ${r.error ?? 'no reply'}`);
-      }
-      return { out: r.out, decodedMs: Math.round(bytes / PCM_BYTES_PER_MS) };
+    void ffDone.then(() => {
+      if (!this.dead) stdin.write(Buffer.alloc(4));
+    });
+    return new Promise<DecodeResult>((resolve, reject) => {
+      let ffCode: number | null | undefined;
+      let out: string | undefined;
+      const settle = () => {
+        if (ffCode === undefined || out === undefined) return;
+        this.cancelJob = undefined;
+        this.clean = true;
+        if (ffCode !== 0) reject(new Error(`ffmpeg or pocketsphinx failed (${ffCode}): ${ffError.trim().slice(0, 300)}`));
+        else resolve({ out, decodedMs: Math.round(bytes / PCM_BYTES_PER_MS) });
+      };
+      reply.then(
+        (r) => {
+          if (r.error !== undefined || r.out === undefined) {
+            this.kill();
+            reject(new Error(`the speech process failed: ${r.error ?? 'no reply'}`));
+          } else {
+            out = r.out;
+            settle();
+          }
+        },
+        reject,
+      );
+      void ffDone.then((code) => {
+        ffCode = code;
+        settle();
+      });
     });
   }
 }
@@ -158,8 +194,15 @@ function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => void): Pr
 export function createDecoderPool(sphinxArgs: string[]): DecoderPool {
   const idle: DecoderProcess[] = [];
   let closed = false;
+  // One start at a time: several at once on a few cores (each loads the models) would each take longer than the limit.
+  let starting: Promise<unknown> = Promise.resolve();
+  const start = (): Promise<DecoderProcess> => {
+    const next = starting.then(startOne, startOne);
+    starting = next.catch(() => undefined);
+    return next;
+  };
 
-  async function start(): Promise<DecoderProcess> {
+  async function startOne(): Promise<DecoderProcess> {
     const proc = new DecoderProcess(sphinxArgs);
     try {
       await withTimeout(
@@ -192,7 +235,7 @@ export function createDecoderPool(sphinxArgs: string[]): DecoderPool {
       try {
         return await withTimeout(job.run(timed ? 'decode-timed' : 'decode', filePath), timeoutMs, () => job.kill());
       } finally {
-        if (closed || job.dead || idle.length >= MAX_IDLE) job.kill();
+        if (closed || job.dead || !job.clean || idle.length >= MAX_IDLE) job.kill();
         else {
           job.hold(false);
           idle.push(job);
