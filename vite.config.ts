@@ -103,6 +103,16 @@ export default defineConfig({
             // some of them, and none of the widgets below.
             { name: 'common', minShareCount: 2, priority: 1, test: /\/src\/(ui\/(?!Dialog|AppFrame|ConfirmDialogHost)|api\/)/, includeDependenciesRecursively: false },
             { name: 'widgets', minShareCount: 2, priority: 1, test: /lucide-react|@radix-ui/ },
+            // What the signed-in frame, home and the consultation screen share (the device's database, phone pairing,
+            // messages…): one request instead of ten, on a phone connection where each costs a round trip.
+            {
+              name: 'signed-in',
+              minShareCount: 2,
+              priority: 0,
+              // Not what these import: the sign-in screens share some of it (the messages of API errors) and must not load the rest.
+              includeDependenciesRecursively: false,
+              test: /node_modules\/dexie\/|\/src\/(offline\/(db|session-ops|chunk-queue)\.|features\/(pairing\/|recording\/recording-messages\.|home\/useConsultationTypes\.|trials\/ResearchSpacesList\.|consultation\/(useConsultationSession|session-load-problem)\.))/,
+            },
           ],
         },
       },

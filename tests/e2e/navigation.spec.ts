@@ -10,6 +10,14 @@ test('an unauthenticated visit to a protected route lands on login', async ({ pa
   }
 });
 
+test('the sign-in screen loads none of the signed-in code (the device database, pairing)', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.endsWith('.js')));
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((name) => /\/assets\/(signed-in|dexie[\w-]*|db)-[\w-]+\.js$/.test(name))).toEqual([]);
+});
+
 test('/signup without a valid ref lands on login', async ({ page }) => {
   await page.goto('/signup');
   await expect(page).toHaveURL(/\/login$/);
