@@ -32,6 +32,7 @@ import { startTranscriptionWorkers } from './jobs/transcription-worker.js';
 import { startOcrWorker } from './jobs/pdf-ocr.js';
 import { openBlobStore } from './storage/encrypted-blob-store.js';
 import { plaintextCheckFromDatabase } from './storage/blob-records.js';
+import { createPartsCache } from './modules/consultation_sessions/parts-cache.js';
 import { createActiveStatusCache } from './modules/consultation_sessions/active-status-cache.js';
 import { createLiveDocuments } from './modules/generated_documents/live-documents.js';
 import { createLocalEventBus, createPostgresEventBus } from './events/event-bus.js';
@@ -161,6 +162,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     transcriptionQueue,
     ocrQueue,
     activeStatus,
+    partsCache: createPartsCache(),
     textGenerator: engines.textGenerator,
     engines,
     liveDocuments: createLiveDocuments(events, (err) => app.log.warn({ err: describeErrorSafely(err) }, 'a document event was not sent')),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DocumentEvidence } from '../modules/generated_documents/evidence.js';
-import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgSequence, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { ChannelLayout, SpeakerTurn } from '../../../contract/speakers.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -214,6 +214,8 @@ export const consultationSessions = pgTable(
  * uploads idempotent. Each part is a standalone audio file (the recorder restarts at a quiet moment), so it
  * can be transcribed on its own; transcription_status is its job's state.
  */
+export const audioChunksRevision = pgSequence('audio_chunks_revision');
+
 export const audioChunks = pgTable(
   'audio_chunks',
   {
@@ -240,6 +242,12 @@ export const audioChunks = pgTable(
     lastError: text('last_error'),
     /** Set when the audio itself was removed (the user keeps no audio); the row and its transcript remain. */
     audioDeletedAt: timestamp('audio_deleted_at', { withTimezone: true }),
+    /**
+     * Drawn from one sequence when the part is stored and, by a trigger (migration 0033), whenever what the transcript
+     * is made of changes (transcript, speakers, status, length): a consultation's parts are unchanged while their
+     * count and highest revision are. Null on parts stored before the column, until they change.
+     */
+    revision: bigint('revision', { mode: 'number' }).default(sql`nextval('audio_chunks_revision')`),
     createdAt: createdAt(),
   },
   (t) => [

@@ -10,6 +10,7 @@ import type { TranscriptionQueue } from '../jobs/transcription-worker.js';
 import type { OcrQueue } from '../jobs/pdf-ocr.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { ActiveStatusCache } from '../modules/consultation_sessions/active-status-cache.js';
+import type { PartsCache } from '../modules/consultation_sessions/parts-cache.js';
 import type { LiveDocuments } from '../modules/generated_documents/live-documents.js';
 import type { TextGenerator } from '../ai/text-generator.js';
 import type { EngineSwitch } from '../ai/engine-switch.js';
@@ -28,6 +29,8 @@ export type AppContext = {
   /** Reads scanned patient records in the background. */
   ocrQueue: OcrQueue;
   activeStatus: ActiveStatusCache;
+  /** Consultations' parts, read again only when they changed (consultation_sessions/parts-cache.ts). */
+  partsCache: PartsCache;
   textGenerator: TextGenerator;
   /** Which engines run and where they come from; settings › AI engines changes them (ai/engine-switch.ts). */
   engines: EngineSwitch;

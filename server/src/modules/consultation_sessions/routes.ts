@@ -31,7 +31,7 @@ import { acquireRecording, recorderHeartbeat, recorderView, releaseRecording, re
 import { listHistory } from './history.js';
 import { pageCursor, pageQuery } from './paging.js';
 import { streamRecording } from './recording-file.js';
-import { findActiveSession, findChunks, findSessionById, findUserOrganization, listChunks, listRecentFinished, listTranscribedParts, listVisibleSessions } from './repository.js';
+import { findActiveSession, findChunks, findSessionById, findUserOrganization, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
 import { ActiveSessionExistsError, createSession, findOwnedSessionById, finishSession, requireOwnedSession, setRecordingState, updateSession } from './service.js';
 import { chunkView, sessionDetail, sessionProgress, sessionSummary } from './view.js';
 import { mainDocumentExcerpts } from './excerpt.js';
@@ -142,9 +142,10 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     { onRequest: preHandler, schema: { params: idParams, querystring: progressQuery, response: { 200: progressEnvelope, ...errors } } },
     async (request) => {
       const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
-      const parts = await listTranscribedParts(ctx.db, session.id);
+      const parts = await ctx.partsCache.parts(ctx.db, session.id);
       const { transcription_from: from, transcription_prefix: prefix } = request.query;
-      return { consultation_progress: sessionProgress(session, parts, ctx.config.partWaitMs, recorderView(session, requestDeviceId(request)), { from, prefix }) };
+      const work = ctx.partsCache.work(session.id, parts);
+      return { consultation_progress: sessionProgress(session, parts, ctx.config.partWaitMs, recorderView(session, requestDeviceId(request)), { from, prefix }, work) };
     },
   );
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RecorderView, SessionDetail, SessionProgress, SessionSummary } from '../../../../contract/consultations.js';
-import { assembleTranscription, partWaitOver, type TranscribedPart } from './transcription.js';
+import { assembleTranscription, partWaitOver, type PartExpectation, type TranscribedPart } from './transcription.js';
 import type { ChunkRow, SessionRow } from './repository.js';
 import { audioDeletedAt, isPastRetention } from './retention-state.js';
 
@@ -40,13 +40,19 @@ export function chunkView(c: ChunkRow) {
 
 type TimedPart = TranscribedPart & { durationMs: number | null };
 
+/** How a transcript is assembled and named; the polls pass versions that remember the answers (parts-cache.ts). */
+export type TranscriptWork = {
+  assemble: (parts: TimedPart[], expectation: PartExpectation) => ReturnType<typeof assembleTranscription>;
+  prefix: (text: string) => string;
+};
+
 /**
  * The transcript as both views show it, and the recorded length. Archiving folds the transcript into the override
  * and drops the parts: it is the whole text, not an edit. The transcript stays `processing` while parts the finish
  * named are still awaited (within `partWaitMs` of the finish).
  */
-function transcriptOf(s: SessionRow, parts: TimedPart[], partWaitMs: number) {
-  const assembled = assembleTranscription(parts, { expectedParts: s.expectedParts, waitOver: partWaitOver(s, partWaitMs) });
+function transcriptOf(s: SessionRow, parts: TimedPart[], partWaitMs: number, assemble: TranscriptWork['assemble'] = assembleTranscription) {
+  const assembled = assemble(parts, { expectedParts: s.expectedParts, waitOver: partWaitOver(s, partWaitMs) });
   const archived = s.status === 'archived';
   const text = s.transcriptionOverride ?? assembled.text;
   return {
@@ -82,10 +88,19 @@ export const transcriptPrefix = (text: string) => createHash('sha256').update(te
  * The session as the consultation screen polls it (contract: sessionProgressSchema): no list of parts, and of the
  * transcript only what follows what the screen already holds, when that is still how the transcript begins.
  */
-export function sessionProgress(s: SessionRow, parts: TimedPart[], partWaitMs: number, recorder: RecorderView, known: { from?: number; prefix?: string }): SessionProgress {
-  const transcript = transcriptOf(s, parts, partWaitMs);
+export function sessionProgress(
+  s: SessionRow,
+  parts: TimedPart[],
+  partWaitMs: number,
+  recorder: RecorderView,
+  known: { from?: number; prefix?: string },
+  work: TranscriptWork = { assemble: assembleTranscription, prefix: transcriptPrefix },
+): SessionProgress {
+  const transcript = transcriptOf(s, parts, partWaitMs, work.assemble);
   const { text } = transcript;
-  const from = known.from !== undefined && known.prefix !== undefined && known.from <= text.length && transcriptPrefix(text.slice(0, known.from)) === known.prefix ? known.from : 0;
+  // Most polls hold the whole text already: its name is then the one remembered for it.
+  const held = (from: number) => (from === text.length ? work.prefix(text) : transcriptPrefix(text.slice(0, from)));
+  const from = known.from !== undefined && known.prefix !== undefined && known.from <= text.length && held(known.from) === known.prefix ? known.from : 0;
   return {
     ...sessionSummary(s),
     user_inputs: s.userInputs,

@@ -162,8 +162,9 @@ async function waitForTranscript(ctx: AppContext, sessionId: string, stop: () =>
     // The clinician's own text wins, without waiting for the parts.
     if (session.transcriptionOverride !== null) return { transcript: session.transcriptionOverride, session };
     const waitOver = session.expectedParts !== null ? partWaitOver(session, ctx.config.partWaitMs) : Date.now() - started >= ctx.config.partWaitMs;
-    const chunks = await listTranscribedParts(ctx.db, session.id);
-    const assembled = assembleTranscription(chunks, { expectedParts: session.expectedParts, waitOver });
+    // Every half second while parts are awaited: read again only when they changed.
+    const chunks = await ctx.partsCache.parts(ctx.db, session.id);
+    const assembled = ctx.partsCache.work(session.id, chunks).assemble(chunks, { expectedParts: session.expectedParts, waitOver });
     if (assembled.status !== 'processing' || waitOver || stop()) return { transcript: assembled.text, session, parts: partsInTranscript(assembled.text, chunks) };
     await new Promise((r) => setTimeout(r, PART_POLL_MS));
   }
