@@ -49,9 +49,10 @@ export function ensureServerBuild({ force = false } = {}) {
   }
   try {
     if (!force && serverBuildFresh()) return;
-    console.log('Compiling the server…');
+    // On standard error, so that a command's own output (npm run admin) stays what it prints.
+    console.error('Compiling the server…');
     const hash = sourcesHash();
-    execSync('npx tsc -p server/tsconfig.build.json', { stdio: 'inherit' });
+    execSync('npx tsc -p server/tsconfig.build.json', { stdio: ['ignore', 2, 2] });
     writeFileSync(STAMP, `${hash}\n`);
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
