@@ -4,6 +4,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetSequences } from '../../admin/backup-catalog.js';
 import { audioChunks } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
@@ -85,6 +86,37 @@ describe('the parts kept between polls', () => {
     // Any read lets go of what was idle that long: b's read drops a's parts.
     await cache.parts(t.ctx.db, b.id);
     expect(await cache.parts(t.ctx.db, a.id)).not.toBe(first);
+  });
+
+  it('keep no more transcript text than they have room for', async () => {
+    const a = await consultation([{ text: 'Dry cough.', status: 'done' }]);
+    const b = await consultation([{ text: 'No fever.', status: 'done' }]);
+    const big = await consultation([{ text: 'x'.repeat(100), status: 'done' }]);
+    const cache = createPartsCache(10, undefined, 40);
+    const first = await cache.parts(t.ctx.db, a.id);
+    expect(await cache.parts(t.ctx.db, a.id)).toBe(first);
+    // 20 + 18 characters fit; then a third would not, and the least recently read goes.
+    const second = await cache.parts(t.ctx.db, b.id);
+    expect(await cache.parts(t.ctx.db, a.id)).toBe(first);
+    await cache.parts(t.ctx.db, a.id);
+    const extra = await consultation([{ text: 'Lungs.', status: 'done' }]);
+    await cache.parts(t.ctx.db, extra.id);
+    expect(await cache.parts(t.ctx.db, b.id)).not.toBe(second);
+    // Larger than all the room: answered every time, never kept.
+    const once = await cache.parts(t.ctx.db, big.id);
+    expect(once.map((p) => p.transcript)).toEqual(['x'.repeat(100)]);
+    expect(await cache.parts(t.ctx.db, big.id)).not.toBe(once);
+  });
+
+  it('draw revisions above any restored from a backup', async () => {
+    const { id } = await consultation([{ text: 'Dry cough.', status: 'done' }]);
+    const restored = 10_000_000;
+    await t.ctx.db.update(audioChunks).set({ revision: restored }).where(part(id, 0));
+    await resetSequences(t.ctx.db);
+    await t.ctx.db.insert(audioChunks).values({ sessionId: id, order: 1, blobKey: `k-${id}-1`, mimeType: 'audio/webm', sizeBytes: 10, transcriptionStatus: 'pending' });
+    await t.ctx.db.update(audioChunks).set({ transcriptionStatus: 'processing' }).where(part(id, 0));
+    const revisions = (await t.ctx.db.select({ revision: audioChunks.revision }).from(audioChunks).where(eq(audioChunks.sessionId, id))).map((r) => r.revision!);
+    expect(Math.min(...revisions)).toBeGreaterThan(restored);
   });
 
   it('give the poll the words a worker wrote since the last one', async () => {

@@ -16,11 +16,13 @@ import { transcriptPrefix, type TranscriptWork } from './view.js';
 
 export type TranscribedPartRow = Awaited<ReturnType<typeof listTranscribedParts>>[number];
 
-/** About 200 KB each for an hour-long consultation with its transcript: 40 MB at most. */
 const MAX_ENTRIES = 200;
+/** The transcripts held, all consultations together (characters; an hour-long consultation has about 55,000). */
+const MAX_CHARACTERS = 4_000_000;
 /**
- * Patients' words are not kept in memory longer than a screen follows them: a consultation not read for this
- * long is let go (its retention deletion must not leave a copy here).
+ * Patients' words are not kept in memory much longer than a screen follows them: a consultation not read for this
+ * long is let go, within a minute more. (The consultation screen stops polling once the transcript is done; the
+ * retention window is far longer than this.)
  */
 export const IDLE_MS = 5 * 60_000;
 
@@ -30,15 +32,25 @@ type Entry = {
   assembled: Map<string, ReturnType<typeof assembleTranscription>>;
   prefixes: Map<string, string>;
   usedAt: number;
+  /** Its parts' transcripts, counted twice: the text assembled from them is kept too. */
+  characters: number;
 };
 
-export function createPartsCache(maxEntries = MAX_ENTRIES, now: () => number = Date.now) {
+/** `now` is a monotonic clock (a wall clock set back would keep entries past their time). */
+export function createPartsCache(maxEntries = MAX_ENTRIES, now: () => number = () => performance.now(), maxCharacters = MAX_CHARACTERS) {
   // In order of use, the least recently used first.
   const entries = new Map<string, Entry>();
+  let characters = 0;
+  const letGo = (id: string) => {
+    const entry = entries.get(id);
+    if (!entry) return;
+    characters -= entry.characters;
+    entries.delete(id);
+  };
   const letGoOfIdle = () => {
     for (const [id, entry] of entries) {
       if (now() - entry.usedAt < IDLE_MS) break;
-      entries.delete(id);
+      letGo(id);
     }
   };
   setInterval(letGoOfIdle, 60_000).unref();
@@ -61,9 +73,13 @@ export function createPartsCache(maxEntries = MAX_ENTRIES, now: () => number = D
         return hit.parts;
       }
       const parts = await listTranscribedParts(db, sessionId);
-      entries.delete(sessionId);
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-      entries.set(sessionId, { fingerprint, parts, assembled: new Map(), prefixes: new Map(), usedAt: now() });
+      letGo(sessionId);
+      const size = 2 * parts.reduce((sum, p) => sum + (p.transcript?.length ?? 0), 0);
+      // Larger than all the room there is: answered, not kept.
+      if (size > maxCharacters) return parts;
+      while (entries.size > 0 && (entries.size >= maxEntries || characters + size > maxCharacters)) letGo(entries.keys().next().value as string);
+      entries.set(sessionId, { fingerprint, parts, assembled: new Map(), prefixes: new Map(), usedAt: now(), characters: size });
+      characters += size;
       return parts;
     },
     /**
