@@ -46,7 +46,8 @@ test('pairing: the phone signs in by the QR link and records; the computer follo
   await page.getByRole('button', { name: 'Record here instead' }).click();
   await page.getByRole('alertdialog', { name: 'Record on this device instead?' }).getByRole('button', { name: 'Record here' }).click();
   await expect(phone.getByText(/Recording continues on your other device/)).toBeVisible({ timeout: 20_000 });
-  await expect(page.getByText('Recording', { exact: true })).toBeVisible({ timeout: 20_000 });
+  // The status line, not the panel's heading (also "Recording"), which matched at once whatever the state.
+  await expect(page.locator('.recording-status').getByText('Recording', { exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(phone.getByText('Recording on another device', { exact: true })).toBeVisible({ timeout: 15_000 });
   await page.waitForTimeout(6000);
   const onComputer = new ConsultationPage(page);
