@@ -8,8 +8,7 @@
  */
 import { audioChunks } from '../server/src/db/schema.js';
 import { listTranscribedParts } from '../server/src/modules/consultation_sessions/repository.js';
-import { assembleTranscription } from '../server/src/modules/consultation_sessions/transcription.js';
-import { transcriptPrefix } from '../server/src/modules/consultation_sessions/view.js';
+import { PLAIN_TRANSCRIPT_WORK, transcriptPrefix } from '../server/src/modules/consultation_sessions/view.js';
 import { startApp } from './support.js';
 
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 60);
@@ -60,7 +59,7 @@ const progressPoll = async (id: string, headers: Record<string, string>, held: {
 const delta = await consultation(b!.token, progressPoll);
 // The same poll with every part read, joined and hashed again each time (what it did before parts-cache.ts).
 const cache = server.ctx.partsCache;
-server.ctx.partsCache = { parts: (db, id) => listTranscribedParts(db, id), work: () => ({ assemble: assembleTranscription, prefix: transcriptPrefix }) };
+server.ctx.partsCache = { parts: (db, id) => listTranscribedParts(db, id), work: () => PLAIN_TRANSCRIPT_WORK };
 const uncached = await consultation(c!.token, progressPoll);
 server.ctx.partsCache = cache;
 if (whole.transcriptChars !== delta.transcriptChars) throw new Error(`transcripts differ: ${whole.transcriptChars} vs ${delta.transcriptChars}`);

@@ -12,7 +12,7 @@ import type { Database } from '../../db/client.js';
 import { audioChunks } from '../../db/schema.js';
 import { listTranscribedParts } from './repository.js';
 import { assembleTranscription } from './transcription.js';
-import { transcriptPrefix, type TranscriptWork } from './view.js';
+import { PLAIN_TRANSCRIPT_WORK, transcriptPrefix, type TranscriptWork } from './view.js';
 
 export type TranscribedPartRow = Awaited<ReturnType<typeof listTranscribedParts>>[number];
 
@@ -68,8 +68,10 @@ export function createPartsCache(maxEntries = MAX_ENTRIES, now: () => number = (
       letGoOfIdle();
       const hit = entries.get(sessionId);
       if (hit?.fingerprint === fingerprint) {
+        // Moved to the end: the most recently used.
+        hit.usedAt = now();
         entries.delete(sessionId);
-        entries.set(sessionId, { ...hit, usedAt: now() });
+        entries.set(sessionId, hit);
         return hit.parts;
       }
       const parts = await listTranscribedParts(db, sessionId);
@@ -88,7 +90,7 @@ export function createPartsCache(maxEntries = MAX_ENTRIES, now: () => number = (
      */
     work(sessionId: string, parts: TranscribedPartRow[]): TranscriptWork {
       const entry = entries.get(sessionId);
-      if (!entry || entry.parts !== parts) return { assemble: assembleTranscription, prefix: transcriptPrefix };
+      if (!entry || entry.parts !== parts) return PLAIN_TRANSCRIPT_WORK;
       return {
         assemble: (given, expectation) => {
           const key = `${expectation.expectedParts}:${expectation.waitOver}`;

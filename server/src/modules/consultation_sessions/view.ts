@@ -84,6 +84,9 @@ export function sessionDetail(s: SessionRow, chunks: ChunkRow[], partWaitMs: num
 /** The first 16 hex digits of the SHA-256 of a text's UTF-8 bytes: how the screen names the transcript it holds. */
 export const transcriptPrefix = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 
+/** Assembling and naming the transcript afresh each time: what every caller without remembered answers uses. */
+export const PLAIN_TRANSCRIPT_WORK: TranscriptWork = { assemble: assembleTranscription, prefix: transcriptPrefix };
+
 /**
  * The session as the consultation screen polls it (contract: sessionProgressSchema): no list of parts, and of the
  * transcript only what follows what the screen already holds, when that is still how the transcript begins.
@@ -94,7 +97,7 @@ export function sessionProgress(
   partWaitMs: number,
   recorder: RecorderView,
   known: { from?: number; prefix?: string },
-  work: TranscriptWork = { assemble: assembleTranscription, prefix: transcriptPrefix },
+  work: TranscriptWork = PLAIN_TRANSCRIPT_WORK,
 ): SessionProgress {
   const transcript = transcriptOf(s, parts, partWaitMs, work.assemble);
   const { text } = transcript;
