@@ -17,6 +17,7 @@ import { deviceId } from './api/device-id';
 import { registerServiceWorker } from './features/pwa/register-service-worker';
 import { STORAGE_KEYS } from './offline/storage-keys';
 import { routeTree } from './routeTree.gen';
+import { loadWebFont } from './ui/web-font';
 
 const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });
 
@@ -47,6 +48,7 @@ installApi(
   }),
 );
 
+loadWebFont();
 void initErrorReporting();
 await activateLocale(resolveLocale(localStorage.getItem(STORAGE_KEYS.locale), navigator.languages));
 

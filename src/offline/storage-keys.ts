@@ -8,6 +8,8 @@
  *                                 server lets a device that signed in before through while strangers' failed guesses
  *                                 pause the account, and with the calls about recording so only one device records a
  *                                 consultation at a time; no credential by itself. Kept at logout, gone with the site data.
+ *               `web_font`        the app's typeface was loaded once, so it is used from the first screen on
+ *                                 (src/ui/web-font.ts). No personal data.
  *               `consultation_types.<locale>`  the last list of consultation types in that language, so a
  *                                 consultation can be chosen with no network. No patient data.
  * sessionStorage `token`, `user`  the session without "remember me"; gone when the tab closes.
@@ -20,5 +22,6 @@ export const STORAGE_KEYS = {
   v2Home: 'v2_home',
   deviceId: 'device_id',
   deprecatedReloadDone: 'deprecated_reload_done',
+  webFont: 'web_font',
   consultationTypes: (locale: string) => `consultation_types.${locale}`,
 } as const;
