@@ -2,14 +2,13 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useBlocker } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { finishWaiting, startWaiting } from '../../offline/session-ops';
 import { confirm } from '../../ui/confirm';
 import { consultationsApi, type ConsultationTypeView } from '../../api/consultations';
 import { Alert } from '../../ui/Alert';
 import { RecordingPanel } from '../recording/RecordingPanel';
 import { recordingMessages } from '../recording/recording-messages';
-import { DocumentsPanel } from '../documents/DocumentsPanel';
 import { Button } from '../../ui/Button';
 import { FeedbackDialog } from './FeedbackDialog';
 import { NotesDataForm } from './NotesDataForm';
@@ -19,6 +18,18 @@ import { isGone, type SessionLoadProblem } from './session-load-problem';
 import { useConsultationSession } from './useConsultationSession';
 import { cachedTypes } from '../home/useConsultationTypes';
 
+/**
+ * The documents (and the markdown renderer they need, a third of the screen's code) load once a consultation has
+ * ended: a consultation being recorded never waits for them. The service worker keeps their code for offline use;
+ * where it cannot arrive (a first visit that lost its connection) the screen says so and the rest keeps working.
+ */
+const DocumentsPanel = lazy(() =>
+  import('../documents/DocumentsPanel').then(
+    (m) => ({ default: m.DocumentsPanel }),
+    () => ({ default: DocumentsUnavailable }),
+  ),
+);
+
 export type ConsultationVariant = 'consultation' | 'consultation_v2' | 'dictaphone';
 
 /**
@@ -27,11 +38,15 @@ export type ConsultationVariant = 'consultation' | 'consultation_v2' | 'dictapho
  */
 export function ConsultationScreen({ id, variant }: { id: string; variant: ConsultationVariant }) {
   const { i18n, t } = useLingui();
-  const { session, problem, refresh } = useConsultationSession(id);
+  const { session: latest, problem, refresh } = useConsultationSession(id);
+  // What arrives from the server (the consultation, its type) is drawn as background work, in slices between which
+  // the phone stays responsive: the consultation's panels are one long task otherwise on a slow phone.
+  const session = useDeferredValue(latest);
   // What this device still has to tell the server about the consultation (kept apart from the cached copy).
   const queuedStart = useLiveQuery(() => startWaiting(id), [id]);
   const queuedFinish = useLiveQuery(() => finishWaiting(id), [id]);
-  const [type, setType] = useState<ConsultationTypeView>();
+  const [typeLoaded, setType] = useState<ConsultationTypeView>();
+  const type = useDeferredValue(typeLoaded);
   const [typeFailed, setTypeFailed] = useState(false);
   const [engineNote, setEngineNote] = useState<string>();
   const [usesAi, setUsesAi] = useState(true);
@@ -41,7 +56,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
   const hasDocument = useRef(false);
   // Nothing can be generated any more in an archived or deleted consultation: no warning on leaving it.
   const nothingToLose = useRef(false);
-  nothingToLose.current = session?.read_only === true || isGone(problem);
+  nothingToLose.current = latest?.read_only === true || isGone(problem);
   const onWritten = useCallback(() => {
     hasDocument.current = true;
   }, []);
@@ -61,8 +76,8 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
   });
 
   useEffect(() => {
-    if (!session?.consultation_type_id) return;
-    const typeId = session.consultation_type_id;
+    if (!latest?.consultation_type_id) return;
+    const typeId = latest.consultation_type_id;
     // With no network, the type as last seen on this device.
     consultationsApi.type(typeId).then(
       (r) => {
@@ -77,7 +92,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
       },
     );
     // Asked again in the new language when the clinician switches it.
-  }, [session?.consultation_type_id, i18n.locale]);
+  }, [latest?.consultation_type_id, i18n.locale]);
 
   useEffect(() => {
     consultationsApi.capabilities().then(
@@ -125,11 +140,29 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
           <Trans>This consultation type could not be loaded, so its documents and data fields are not shown. The recording is not affected; reload the page when the connection is back.</Trans>
         </Alert>
       )}
-      {session.status !== 'active' && type && <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} readOnly={readOnly} onWritten={onWritten} />}
+      {session.status !== 'active' && type && (
+        <Suspense
+          fallback={
+            <p role="status">
+              <Trans>Loading…</Trans>
+            </p>
+          }
+        >
+          <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} readOnly={readOnly} onWritten={onWritten} />
+        </Suspense>
+      )}
       <TranscriptPanel session={session} engineNote={readOnly ? undefined : engineNote} live={variant === 'dictaphone'} readOnly={readOnly} />
       {type && !readOnly && <NotesDataForm session={session} type={type} />}
       {rating && <FeedbackDialog sessionId={id} open onOpenChange={setRating} />}
     </div>
+  );
+}
+
+function DocumentsUnavailable() {
+  return (
+    <Alert tone="warning">
+      <Trans>The documents could not be loaded: the connection was lost. The transcript and the recording are not affected; reload the page when the connection is back.</Trans>
+    </Alert>
   );
 }
 

@@ -38,13 +38,16 @@ beforeEach(async () => {
 
 describe('the consultation screen’s copy of the session', () => {
   it('is read whole once, then grows by what each poll brings after the text it holds', async () => {
-    api.get.mockResolvedValue({ consultation_session: { ...summary, transcription: 'Dry cough.', audios: [{ order: 0 }, { order: 1 }] } });
+    // The screen's first question: the whole transcript (from 0), asked before the device's database answered.
+    api.progress.mockResolvedValueOnce({ consultation_progress: { ...summary, transcription: { from: 0, text: 'Dry cough.' }, parts: 2, next_order: 2 } });
     api.progress.mockResolvedValue({ consultation_progress: { ...summary, transcription: { from: 10, text: ' No fever.' }, parts: 3, next_order: 3 } });
     const { result } = renderHook(() => useConsultationSession(ID));
     await waitFor(() => expect(result.current.session?.transcription).toBe('Dry cough.'));
+    expect(api.progress).toHaveBeenNthCalledWith(1, ID, undefined);
+    expect(api.get).not.toHaveBeenCalled();
     expect(result.current.session?.nextOrder).toBe(2);
     await result.current.refresh();
-    expect(api.progress).toHaveBeenCalledWith(ID, { from: 10, prefix: createHash('sha256').update('Dry cough.').digest('hex').slice(0, 16) });
+    expect(api.progress).toHaveBeenLastCalledWith(ID, { from: 10, prefix: createHash('sha256').update('Dry cough.').digest('hex').slice(0, 16) });
     await waitFor(() => expect(result.current.session?.transcription).toBe('Dry cough. No fever.'));
     expect(result.current.session?.nextOrder).toBe(3);
     // An answer that starts anywhere else than where this device's text ends (or at 0) is not used.

@@ -1,5 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { consultationsApi, type SessionDetail, type SessionProgress } from '../../api/consultations';
 import { appDb, type CachedSession } from '../../offline/db';
 import { startWaiting } from '../../offline/session-ops';
@@ -63,14 +63,24 @@ export function useConsultationSession(id: string): { session: CachedSession | u
   const session = useLiveQuery(() => appDb().sessions.get(id), [id]);
   const [problem, setProblem] = useState<SessionLoadProblem>();
 
+  // The screen's first question goes at once, without waiting for the device's database (on a first visit it is
+  // being created): the consultation from the start of its transcript. Later polls name the text they hold.
+  const opening = useRef(true);
+
   const refresh = useCallback(async () => {
+    const early = opening.current ? consultationsApi.progress(id, undefined) : undefined;
+    opening.current = false;
+    // Answered below, or not wanted (a consultation started offline): never an unhandled rejection.
+    early?.catch(() => undefined);
     // Started with no network: the server has not heard of it yet, so there is nothing to ask it. (The queued start
     // is the truth: the service worker may have sent it without touching this cache.)
     if (await startWaiting(id)) return;
     try {
       // Once the whole session is here, each poll brings only what changed in the transcript (and no list of parts).
       const held = await appDb().sessions.get(id);
-      if (held?.transcription !== undefined) {
+      if (early) {
+        await cacheProgress((await early).consultation_progress, held?.transcription ?? '');
+      } else if (held?.transcription !== undefined) {
         const prefix = await transcriptPrefix(held.transcription);
         const known = prefix ? { from: held.transcription.length, prefix } : undefined;
         await cacheProgress((await consultationsApi.progress(id, known)).consultation_progress, held.transcription);
