@@ -3,7 +3,7 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { FlaskConical, House, LayoutTemplate, MessageCircleQuestion, Settings } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { LANGUAGES, type Language } from '../../contract/constants';
 import { activateLocale } from '../features/i18n/activate';
 import { accountApi } from '../api/account';
@@ -28,6 +28,9 @@ export function AppFrame() {
   const user = auth?.user;
   const home = user?.v2_home ? '/v2' : '/';
   const [assistantOpen, setAssistantOpen] = useState(false);
+  // The router draws its first screen in one piece (a synchronous render): the frame first, then the screen as
+  // background work in slices, so that a slow phone answers a touch meanwhile. Only when the frame first appears.
+  const screenDrawn = useDeferredValue(true, false);
   const changeLanguage = (language: Language) => {
     // The account's language decides the language of its mails; keep it in step, quietly.
     if (user) accountApi.updateAccount({ language }).then(({ d_user }) => updateUser(d_user), () => undefined);
@@ -127,7 +130,7 @@ export function AppFrame() {
         </Link>
       </nav>
       <main id="main" className="app-main">
-        <Outlet />
+        {screenDrawn && <Outlet />}
       </main>
       <ActiveSessionFollower />
       <RegisterConsultationListener />

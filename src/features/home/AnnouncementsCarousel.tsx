@@ -8,9 +8,9 @@ type Announcement = { id: string; title: string; body: string; published_at: str
 
 /**
  * Spec §2 home announcements carousel. It never moves on its own (WCAG 2.2.2): the clinician pages through with
- * the buttons; the slide change is announced politely.
+ * the buttons; the slide change is announced politely. `hidden`: asked for already, shown later.
  */
-export function AnnouncementsCarousel() {
+export function AnnouncementsCarousel({ hidden = false }: { hidden?: boolean }) {
   const { i18n, t } = useLingui();
   const [items, setItems] = useState<Announcement[]>([]);
   const [index, setIndex] = useState(0);
@@ -25,7 +25,7 @@ export function AnnouncementsCarousel() {
     );
   }, [i18n.locale]);
 
-  if (items.length === 0) return null;
+  if (hidden || items.length === 0) return null;
   const current = items[Math.min(index, items.length - 1)]!;
   const position = index + 1;
   const total = items.length;

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import * as Tabs from '@radix-ui/react-tabs';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { homeCatalogueOf } from '../../../contract/constants';
 import { authAtom } from '../../app-state';
@@ -24,8 +24,11 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
   const activeStatus = useActiveStatus();
   // Drawn at once when what goes at the top is known: nothing then moves under the clinician's finger. Once drawn,
   // it stays (a change of language reloads the types without taking the screen away).
-  const [drawn, setDrawn] = useState(false);
-  if (!drawn && activeStatus.settled && (types !== undefined || failed)) setDrawn(true);
+  const [known, setKnown] = useState(false);
+  if (!known && activeStatus.settled && (types !== undefined || failed)) setKnown(true);
+  // The screen's content is drawn as background work, in slices between which the phone stays responsive to the
+  // clinician's touch (one long task otherwise, on a slow phone), the loading line showing until it is done.
+  const drawn = useDeferredValue(known);
   const name = user?.name ?? '';
   // The classic home lists the international assistants and those of the clinician's country; home-v2 has the whole catalogue.
   const homeCatalogue = homeCatalogueOf(user?.language ?? 'pt');
@@ -59,13 +62,14 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
               ) : (
                 <ConsultationTypesList types={types?.filter((ty) => ty.catalogue === 'international' || ty.catalogue === homeCatalogue)} loadFailed={failed} offline={offline} />
               )}
-              {/* Below the first action: news arrives late, and must not push the buttons down when it does. */}
-              <AnnouncementsCarousel />
-              {variant === 'home' && <RecentConsultations types={types} />}
-              {/* One place only: choosing "my phone" must not remount the card and lose its code. */}
-              {!isMobileDevice() && <PairPhoneCard />}
             </>
           )}
+          {/* Below the first action: news arrives late, and must not push the buttons down when it does. Both are
+              asked for with the rest, not one round trip after it, and shown with it. */}
+          <AnnouncementsCarousel hidden={!drawn} />
+          {variant === 'home' && <RecentConsultations types={types} hidden={!drawn} />}
+          {/* One place only: choosing "my phone" must not remount the card and lose its code. */}
+          {drawn && !isMobileDevice() && <PairPhoneCard />}
         </Tabs.Content>
         <Tabs.Content value="trials" className="tab-panel">
           <p className="muted">

@@ -40,8 +40,9 @@ async function cachedFinishedSessions(): Promise<SessionSummary[]> {
 /**
  * Finished consultations still kept, each with the time left before its data is deleted; searchable by patient,
  * type, date and the notes' first words. `compact` is quick access's form: a sub-heading and the latest few.
+ * `hidden`: asked for already, shown later (home asks for everything it shows at once, then draws it together).
  */
-export function RecentConsultations({ types, compact = false }: { types: ConsultationTypeView[] | undefined; compact?: boolean }) {
+export function RecentConsultations({ types, compact = false, hidden = false }: { types: ConsultationTypeView[] | undefined; compact?: boolean; hidden?: boolean }) {
   const { i18n, t } = useLingui();
   const v2Home = useAtomValue(authAtom)?.user?.v2_home ?? false;
   const [sessions, setSessions] = useState<SessionSummary[]>();
@@ -90,6 +91,7 @@ export function RecentConsultations({ types, compact = false }: { types: Consult
       );
   }, [sessions, now, query, typeName, i18n]);
 
+  if (hidden) return null;
   const Heading = compact ? 'h3' : 'h2';
   const shown = compact && !showAll && !query ? visible.slice(0, QUICK_COUNT) : visible;
   return (
