@@ -15,7 +15,7 @@ const FAMILY = "'Inter Variable'";
 // an ordinary mobile link, short enough that the swap happens while the clinician is still reading.
 const SETTLE_MS = 1500;
 
-function useInter(): void {
+function applyInter(): void {
   document.documentElement.dataset.font = 'inter';
 }
 
@@ -26,12 +26,12 @@ export function loadWebFont(): void {
   } catch {
     // Storage refused (a private mode): every visit is then a first visit.
   }
-  if (seen) return useInter();
+  if (seen) return applyInter();
   const fetchFont = () =>
     document.fonts.load(`400 1em ${FAMILY}`).then(
       (faces) => {
         if (faces.length === 0) return;
-        useInter();
+        applyInter();
         try {
           localStorage.setItem(STORAGE_KEYS.webFont, '1');
         } catch {

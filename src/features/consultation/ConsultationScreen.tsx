@@ -39,14 +39,17 @@ export type ConsultationVariant = 'consultation' | 'consultation_v2' | 'dictapho
 export function ConsultationScreen({ id, variant }: { id: string; variant: ConsultationVariant }) {
   const { i18n, t } = useLingui();
   const { session: latest, problem, refresh } = useConsultationSession(id);
-  // What arrives from the server (the consultation, its type) is drawn as background work, in slices between which
-  // the phone stays responsive: the consultation's panels are one long task otherwise on a slow phone.
-  const session = useDeferredValue(latest);
+  // The consultation's panels first appear as background work, in slices between which a slow phone stays responsive
+  // (one long task otherwise). Only their first appearance: every later change, a finish above all, shows at once.
+  const sessionDrawn = useDeferredValue(latest !== undefined);
+  const session = sessionDrawn ? latest : undefined;
   // What this device still has to tell the server about the consultation (kept apart from the cached copy).
   const queuedStart = useLiveQuery(() => startWaiting(id), [id]);
   const queuedFinish = useLiveQuery(() => finishWaiting(id), [id]);
   const [typeLoaded, setType] = useState<ConsultationTypeView>();
-  const type = useDeferredValue(typeLoaded);
+  // The documents and the notes' data it brings, the same way.
+  const typeDrawn = useDeferredValue(typeLoaded !== undefined);
+  const type = typeDrawn ? typeLoaded : undefined;
   const [typeFailed, setTypeFailed] = useState(false);
   const [engineNote, setEngineNote] = useState<string>();
   const [usesAi, setUsesAi] = useState(true);

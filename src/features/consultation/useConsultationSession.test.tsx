@@ -60,6 +60,29 @@ describe('the consultation screen’s copy of the session', () => {
     await waitFor(() => expect(result.current.session?.transcription).toBe('Edited by hand.'));
   });
 
+  it('keeps no answer older than one already kept: a slow first answer does not overwrite the next poll', async () => {
+    let answerFirst: (value: unknown) => void = () => undefined;
+    api.progress.mockReturnValueOnce(new Promise((resolve) => (answerFirst = resolve)));
+    api.get.mockResolvedValue({ consultation_session: { ...summary, status: 'finished', transcription: 'Dry cough. No fever.', audios: [{ order: 0 }, { order: 1 }, { order: 2 }] } });
+    const { result } = renderHook(() => useConsultationSession(ID));
+    await result.current.refresh();
+    await waitFor(() => expect(result.current.session?.status).toBe('finished'));
+    answerFirst({ consultation_progress: { ...summary, transcription: { from: 0, text: 'Dry cough.' }, parts: 2, next_order: 2 } });
+    await new Promise((r) => setTimeout(r, 50));
+    const cached = await appDb().sessions.get(ID);
+    expect(cached?.status).toBe('finished');
+    expect(cached?.transcription).toBe('Dry cough. No fever.');
+  });
+
+  it('asks again when the first question failed (a start sent meanwhile may have made the consultation known)', async () => {
+    api.progress.mockRejectedValueOnce(new Error('not found'));
+    api.get.mockResolvedValue({ consultation_session: { ...summary, transcription: 'Dry cough.', audios: [{ order: 0 }] } });
+    const { result } = renderHook(() => useConsultationSession(ID));
+    await waitFor(() => expect(result.current.session?.transcription).toBe('Dry cough.'));
+    expect(result.current.problem).toBeUndefined();
+    expect(api.get).toHaveBeenCalledTimes(1);
+  });
+
   it('names a text as the server does, by the SHA-256 of its UTF-8 bytes', async () => {
     const text = 'Dor torácica, 2 dias — sem febre';
     expect(await transcriptPrefix(text)).toBe(createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16));

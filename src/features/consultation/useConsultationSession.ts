@@ -66,8 +66,13 @@ export function useConsultationSession(id: string): { session: CachedSession | u
   // The screen's first question goes at once, without waiting for the device's database (on a first visit it is
   // being created): the consultation from the start of its transcript. Later polls name the text they hold.
   const opening = useRef(true);
+  // Refreshes can overlap (a slow answer, then the next poll): an answer is kept only when no later question's
+  // answer was kept before it, so an older state never overwrites a newer one.
+  const asked = useRef(0);
+  const kept = useRef(0);
 
   const refresh = useCallback(async () => {
+    const question = ++asked.current;
     const early = opening.current ? consultationsApi.progress(id, undefined) : undefined;
     opening.current = false;
     // Answered below, or not wanted (a consultation started offline): never an unhandled rejection.
@@ -76,17 +81,30 @@ export function useConsultationSession(id: string): { session: CachedSession | u
     // is the truth: the service worker may have sent it without touching this cache.)
     if (await startWaiting(id)) return;
     try {
-      // Once the whole session is here, each poll brings only what changed in the transcript (and no list of parts).
       const held = await appDb().sessions.get(id);
-      if (early) {
-        await cacheProgress((await early).consultation_progress, held?.transcription ?? '');
+      // The first answer is used unless it failed: then the question is asked again, as any refresh asks it (the
+      // uploader may have sent a start made offline after the first question left, which the server then did not know).
+      const first = early && (await early.catch(() => undefined));
+      let store: () => Promise<void>;
+      if (first) {
+        store = () => cacheProgress(first.consultation_progress, held?.transcription ?? '');
       } else if (held?.transcription !== undefined) {
+        // Once the whole session is here, each poll brings only what changed in the transcript (and no list of parts).
         const prefix = await transcriptPrefix(held.transcription);
         const known = prefix ? { from: held.transcription.length, prefix } : undefined;
-        await cacheProgress((await consultationsApi.progress(id, known)).consultation_progress, held.transcription);
+        const { consultation_progress: progress } = await consultationsApi.progress(id, known);
+        store = () => cacheProgress(progress, held.transcription ?? '');
       } else {
-        await cacheSession((await consultationsApi.get(id)).consultation_session);
+        const { consultation_session: whole } = await consultationsApi.get(id);
+        store = () => cacheSession(whole);
       }
+      // One writer at a time (a read-write transaction on the table), so the check and the write go together.
+      const db = appDb();
+      await db.transaction('rw', db.sessions, async () => {
+        if (question < kept.current) return;
+        kept.current = question;
+        await store();
+      });
       setProblem(undefined);
     } catch (err) {
       const seen = (await appDb().sessions.get(id).catch(() => undefined)) !== undefined;
