@@ -2,11 +2,12 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useBlocker } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { finishWaiting, startWaiting } from '../../offline/session-ops';
 import { confirm } from '../../ui/confirm';
 import { consultationsApi, type ConsultationTypeView } from '../../api/consultations';
 import { Alert } from '../../ui/Alert';
+import { useDrawnInBackground } from '../../ui/use-drawn-in-background';
 import { RecordingPanel } from '../recording/RecordingPanel';
 import { recordingMessages } from '../recording/recording-messages';
 import { Button } from '../../ui/Button';
@@ -39,17 +40,13 @@ export type ConsultationVariant = 'consultation' | 'consultation_v2' | 'dictapho
 export function ConsultationScreen({ id, variant }: { id: string; variant: ConsultationVariant }) {
   const { i18n, t } = useLingui();
   const { session: latest, problem, refresh } = useConsultationSession(id);
-  // The consultation's panels first appear as background work, in slices between which a slow phone stays responsive
-  // (one long task otherwise). Only their first appearance: every later change, a finish above all, shows at once.
-  const sessionDrawn = useDeferredValue(latest !== undefined);
-  const session = sessionDrawn ? latest : undefined;
+  const session = useDrawnInBackground(latest);
   // What this device still has to tell the server about the consultation (kept apart from the cached copy).
   const queuedStart = useLiveQuery(() => startWaiting(id), [id]);
   const queuedFinish = useLiveQuery(() => finishWaiting(id), [id]);
   const [typeLoaded, setType] = useState<ConsultationTypeView>();
-  // The documents and the notes' data it brings, the same way.
-  const typeDrawn = useDeferredValue(typeLoaded !== undefined);
-  const type = typeDrawn ? typeLoaded : undefined;
+  // The documents and the notes' data it brings.
+  const type = useDrawnInBackground(typeLoaded);
   const [typeFailed, setTypeFailed] = useState(false);
   const [engineNote, setEngineNote] = useState<string>();
   const [usesAi, setUsesAi] = useState(true);

@@ -73,10 +73,9 @@ export function useConsultationSession(id: string): { session: CachedSession | u
 
   const refresh = useCallback(async () => {
     const question = ++asked.current;
-    const early = opening.current ? consultationsApi.progress(id, undefined) : undefined;
+    // A failure leaves no answer (and never an unhandled rejection, when a consultation started offline needs none).
+    const early = opening.current ? consultationsApi.progress(id, undefined).catch(() => undefined) : undefined;
     opening.current = false;
-    // Answered below, or not wanted (a consultation started offline): never an unhandled rejection.
-    early?.catch(() => undefined);
     // Started with no network: the server has not heard of it yet, so there is nothing to ask it. (The queued start
     // is the truth: the service worker may have sent it without touching this cache.)
     if (await startWaiting(id)) return;
@@ -84,7 +83,7 @@ export function useConsultationSession(id: string): { session: CachedSession | u
       const held = await appDb().sessions.get(id);
       // The first answer is used unless it failed: then the question is asked again, as any refresh asks it (the
       // uploader may have sent a start made offline after the first question left, which the server then did not know).
-      const first = early && (await early.catch(() => undefined));
+      const first = await early;
       let store: () => Promise<void>;
       if (first) {
         store = () => cacheProgress(first.consultation_progress, held?.transcription ?? '');
