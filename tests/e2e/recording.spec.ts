@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { digitsForSpokenNumbers } from '../../server/src/ai/structurer/spoken-numbers';
+import { withoutFillers } from '../../server/src/clinical/fillers';
+import { digitsForSpokenNumbers } from '../../server/src/clinical/units';
 import { ConsultationPage } from './pages/consultation-page';
 import { signUpNewClinician } from './support/accounts';
 import { fetchSession } from './support/api';
@@ -52,7 +53,7 @@ test('the whole loop: record → finish → transcript → document → edit by 
   expect(finished.expected_parts).toBe(finished.audios.length);
   // The notes hold the consultation's own sentences, numbers in digits and cut where a statement starts: the
   // last words are there in order, whatever separates them.
-  const lastWords = digitsForSpokenNumbers(finished.transcription.trim(), 'en').split(/\s+/).slice(-4);
+  const lastWords = withoutFillers(digitsForSpokenNumbers(finished.transcription.trim(), 'en'), 'en').split(/\s+/).slice(-4);
   expect(lastWords.length).toBeGreaterThan(0);
   await expect(documentText).toContainText(new RegExp(lastWords.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]{1,8}'), 'i'));
   await expect(page.getByText('Version 1 of 1')).toBeVisible();

@@ -7,7 +7,9 @@
  */
 import { formatDocumentDate } from '../../../contract/document-date.js';
 import type { Language } from '../../../contract/constants.js';
-import { allergiesIn, followUpIn, measurementsIn, medicinesIn, referralIn, sickLeaveIn, type Measure } from './structurer/facts.js';
+import { transcriptLanguage } from '../clinical/language.js';
+import { readMeasurements, type Measure, type ValueToCheck } from '../clinical/measurements.js';
+import { allergiesIn, followUpIn, medicinesIn, referralIn, sickLeaveIn } from './structurer/facts.js';
 import { structure, type NoteSentence, type Section } from './structurer/structure.js';
 import { applyTextCommand } from './structurer/text-commands.js';
 import type { DocumentRequest, NotesData, TextGenerator } from './text-generator.js';
@@ -162,8 +164,9 @@ export type SuggestedInput = { processor_input_id: keyof NotesData; value: strin
  * the medicines named into the medication. Each with the sentence it was heard in; nothing is saved by this.
  */
 export function suggestedInputs(transcript: string, language: Language): SuggestedInput[] {
-  const texts = structure(transcript, language).map((s) => s.text);
-  const measured = measurementsIn(texts);
+  const reading = transcriptLanguage(transcript) ?? language;
+  const texts = structure(transcript, reading).map((s) => s.text);
+  const measured = readMeasurements(texts, reading).values;
   const out: SuggestedInput[] = [];
   const exam: { line: string; source: string }[] = [];
   for (const { measure, field, label } of MEASURE_ORDER) {
@@ -173,7 +176,7 @@ export function suggestedInputs(transcript: string, language: Language): Suggest
     else exam.push({ line: `${label[language]}: ${fact.value}`, source: fact.source });
   }
   if (exam.length) out.push({ processor_input_id: 'physical_exam', value: exam.map((e) => e.line).join('; '), source: [...new Set(exam.map((e) => e.source))].join(' ') });
-  const medicines = medicinesIn(texts);
+  const medicines = medicinesIn(texts, reading);
   if (medicines.length) out.push({ processor_input_id: 'medication', value: medicines.map((m) => m.value).join('; '), source: [...new Set(medicines.map((m) => m.source))].join(' ') });
   return out;
 }
@@ -191,28 +194,46 @@ type Consultation = {
   referral?: string;
 };
 
-function read(req: DocumentRequest): Consultation {
+/** A value to check, marked where it stands in its sentence, in the clinician's language. */
+export const CHECK_VALUE: L = { pt: '[verificar valor]', en: '[check value]', de: '[Wert prüfen]', es: '[verificar valor]' };
+
+function markChecks(sentences: NoteSentence[], checks: ValueToCheck[], language: Language): NoteSentence[] {
+  return sentences.map((s, i) => {
+    const here = checks.filter((c) => c.sentence === i);
+    return here.reduce((out, c) => {
+      const at = out.text.indexOf(c.written);
+      return at < 0 ? out : { ...out, text: `${out.text.slice(0, at + c.written.length)} ${CHECK_VALUE[language]}${out.text.slice(at + c.written.length)}` };
+    }, s);
+  });
+}
+
+/**
+ * What a consultation says, read in the transcript's own language (`reading`: a consultation in English is read
+ * as English whatever the clinician's interface says); labels are written in the clinician's language (`lang`).
+ */
+function read(req: DocumentRequest, reading: Language): Consultation {
   const lang = req.language;
-  const sentences = structure(req.transcript, lang);
-  const texts = sentences.map((s) => s.text);
-  const measured = measurementsIn(texts);
+  const structured = structure(req.transcript, reading);
+  const texts = structured.map((s) => s.text);
+  const { values: measured, checks } = readMeasurements(texts, reading);
+  const sentences = markChecks(structured, checks, lang);
   const v = (key: keyof NotesData) => req.data[key]?.trim() || undefined;
   // The clinician's notes data wins over what was heard; each is said once.
   const measurements = MEASURE_ORDER.flatMap(({ measure, field, label }) => {
     const value = (field && v(field)) || measured[measure]?.value;
     return value ? [`- ${label[lang]}: ${value}`] : [];
   });
-  const allergies = allergiesIn(texts, lang);
+  const allergies = allergiesIn(texts, reading);
   return {
     sentences,
     said: (section) => sentences.filter((s) => s.section === section).map((s) => s.text),
     measurements,
-    medicines: medicinesIn(texts).map((m) => m.value),
-    prescribed: medicinesIn(sentences.filter((s) => s.section === 'plan').map((s) => s.text)).map((m) => m.value),
+    medicines: medicinesIn(texts, reading).map((m) => m.value),
+    prescribed: medicinesIn(structured.filter((s) => s.section === 'plan').map((s) => s.text), reading).map((m) => m.value),
     allergies: allergies && (allergies.value === 'none' ? NO_KNOWN_ALLERGIES[lang] : allergies.value),
     followUp: followUpIn(texts)?.value,
     sickLeaveDays: sickLeaveIn(texts)?.value,
-    referral: referralIn(texts)?.value,
+    referral: referralIn(texts, reading)?.value,
   };
 }
 
@@ -224,7 +245,8 @@ function compose(req: DocumentRequest): string {
   const out = req.outputLanguage ?? lang;
   const blank = BLANK[out];
   const v = (key: keyof NotesData) => req.data[key]?.trim() || undefined;
-  const c = read(req);
+  const reading = transcriptLanguage(req.transcript) ?? lang;
+  const c = read(req, reading);
   const heading = (l: L) => `## ${l[out]}`;
   /** A section's lines, or the marked blank when there are none. */
   const section = (lines: (string | undefined)[]) => {
@@ -274,7 +296,7 @@ function compose(req: DocumentRequest): string {
     case 'patient_summary': {
       // No translation without a model: in another language than the consultation's, the patient reads the
       // sentences as they were said, and is told so.
-      const asSaid = out !== lang ? ['', `_${P.asSaid[out].replace('{language}', P.languageNames[out][lang])}_`] : [];
+      const asSaid = out !== reading ? ['', `_${P.asSaid[out].replace('{language}', P.languageNames[out][reading])}_`] : [];
       const medicines = (medication ?? '').split(/;\s*|\n+/).map((m) => m.trim()).filter(Boolean);
       body = [
         P.intro[out], ...asSaid, '',

@@ -4,9 +4,13 @@
  * where the patient is referred. Each fact keeps the sentence it came from, so a note can show its source.
  */
 import type { Language } from '../../../../contract/constants.js';
+import { readMeasurements, type Measure } from '../../clinical/measurements.js';
+import { frequencyIn } from '../../clinical/frequency.js';
+import { clauseAround, scopesOf, type Scope } from '../../clinical/scope.js';
+import { fold } from '../../clinical/text.js';
 import { ALLERGY, NO_ALLERGY } from './cues.js';
 
-export const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+export { fold };
 
 /**
  * Common diagnoses as word stems in the four languages (lower case, no accents). A document naming one the
@@ -60,36 +64,15 @@ export const namesDiagnosis = (folded: string) => CHRONIC.test(folded) || DIAGNO
 
 
 
-export type Measure = 'bloodpressure' | 'heartrate' | 'temperature' | 'saturation' | 'weight' | 'bmi' | 'hba1c' | 'cholesterol';
+export type { Measure } from '../../clinical/measurements.js';
 export type Fact<T = string> = { value: T; source: string };
 
-const MEASURES: { key: Measure; pattern: RegExp; format: (m: RegExpMatchArray) => string }[] = [
-  {
-    key: 'bloodpressure',
-    pattern: /(?:blood pressure|pressure|\bbp\b|tensao(?: arterial)?|pressao arterial|\bta\b|\bpa\b|blutdruck|\brr\b|tension(?: arterial)?|presion(?: arterial)?)\D{0,30}?(\d{2,3})\s*(?:\/|over|por|sobre|com|con|zu|auf|a)\s*(\d{2,3})\b/,
-    format: (m) => `${m[1]}/${m[2]} mmHg`,
-  },
-  { key: 'heartrate', pattern: /(?:heart rate|pulse|frequencia cardiaca|\bfc\b|pulso|herzfrequenz|\bpuls\b|frecuencia cardiaca)\D{0,20}?(\d{2,3})\b/, format: (m) => `${m[1]} bpm` },
-  { key: 'temperature', pattern: /(?:temperature|temperatura|temperatur|fever of|febre de|fieber von|fiebre de)\D{0,20}?((?:3\d|4[0-2])(?:[.,]\d)?)\b/, format: (m) => `${m[1]} °C` },
-  { key: 'saturation', pattern: /(?:saturation|saturacao|sattigung|saturacion|spo2|\bsat\b)\D{0,20}?(\d{2,3})\b/, format: (m) => `${m[1]} %` },
-  { key: 'weight', pattern: /(?:weight|weighs|\bpeso\b|\bpesa\b|gewicht|wiegt)\D{0,20}?(\d{2,3}(?:[.,]\d)?)\s*(?:kg|kilos?|quilos?|kilogramm|kilogramos?|quilogramas?)?\b/, format: (m) => `${m[1]} kg` },
-  { key: 'bmi', pattern: /(?:\bbmi\b|\bimc\b|body mass index|indice de massa corporal|indice de masa corporal)\D{0,20}?(\d{2}(?:[.,]\d)?)\b/, format: (m) => `${m[1]} kg/m²` },
-  { key: 'hba1c', pattern: /(?:hba1c|\ba1c\b|hemoglobina glicada|hemoglobina glicosilada|glykiertes hamoglobin)\D{0,20}?(\d{1,2}(?:[.,]\d)?)\b/, format: (m) => `${m[1]} %` },
-  { key: 'cholesterol', pattern: /(?:cholesterol|colesterol|cholesterin|\bldl\b)\D{0,20}?(\d{2,3})\b/, format: (m) => `${m[1]} mg/dL` },
-];
-
-/** The measurements said, the first of each kind. */
-export function measurementsIn(sentences: string[]): Partial<Record<Measure, Fact>> {
-  const found: Partial<Record<Measure, Fact>> = {};
-  for (const s of sentences) {
-    const text = fold(s);
-    for (const { key, pattern, format } of MEASURES) {
-      if (found[key]) continue;
-      const m = text.match(pattern);
-      if (m) found[key] = { value: format(m), source: s };
-    }
-  }
-  return found;
+/**
+ * The measurements stated unambiguously, one value each (clinical/measurements.ts): a value heard twice
+ * differently, out of its unit, of another time or person, or implausible has none.
+ */
+export function measurementsIn(sentences: string[], language: Language): Partial<Record<Measure, Fact>> {
+  return readMeasurements(sentences, language).values;
 }
 
 /** Common medicines by name (international, and as written in pt, de, es), and the endings of most others. */
@@ -117,43 +100,64 @@ function medicineNames(text: string): { name: string; index: number }[] {
   return found.sort((a, b) => a.index - b.index);
 }
 const DOSE = String.raw`\d+(?:[.,]\d+)?\s*(?:mg|milligrams?|miligramas?|miligramos?|milligramm|mcg|µg|micrograms?|g|grams?|gramas?|gramos?|gramm|ml|units?|unidades|einheiten|ui|ie|puffs?|inalacoes|hube|inhalaciones)`;
-const FREQUENCY = String.raw`(?:once|twice|three times|four times|\d+ times)(?: a| per)? day|every \d+ hours|daily|at night|in the morning|as needed|de \d+ em \d+ horas|\d+ vezes por dia|uma vez por dia|duas vezes por dia|a noite|de manha|em sos|se necessario|\d+ ?x ?(?:pro )?tag|einmal taglich|zweimal taglich|dreimal taglich|taglich|morgens|abends|bei bedarf|\d+-\d+-\d+|cada \d+ horas|una vez al dia|dos veces al dia|\d+ veces al dia|por la noche|por la manana|si precisa|a demanda`;
 const DURATION = String.raw`(?:for|durante|por|fur|during) \d+ (?:days?|weeks?|months?|dias|semanas|meses|tage|tagen|wochen|monate|monaten)`;
 
 // Compiled once: notes and their evidence read every sentence with them.
-const DOSE_AFTER = new RegExp(`^\\s*(?:(?:para|to|auf|a|at|hasta|up to)\\s+)?(${DOSE})`);
-const FREQUENCY_IN = new RegExp(FREQUENCY);
+const DOSE_AFTER = new RegExp(`^\\s*(?:(?:para|to|auf|a|at|hasta|up to)\\s+)?(${DOSE})(?![\\p{L}\\d])`, 'u');
 const DURATION_IN = new RegExp(DURATION);
+/** Where what is said of one medicine ends: the next sentence part, or the next medicine. */
+const STRETCH_END = /[;.!?]|,\s*(?:and|e|und|y)\s|\s(?:and|e|und|y|but|mas|aber|pero)\s(?=\p{L}+\s+\d)/u;
 
-/** A medicine with what the sentence says of its dose, frequency and duration, as said. */
-export function medicinesIn(sentences: string[]): Fact[] {
+/** Scopes in which a medicine named is not one the patient takes or is given ('no aspirin', 'if we tried …'). */
+const NOT_TAKEN: Scope[] = ['negated', 'past', 'family', 'hypothetical'];
+
+/**
+ * A medicine with what the sentence says of its dose, frequency and duration, as said, within its own stretch
+ * (a frequency said of the next medicine is not this one's). With the language, a medicine named in a negated,
+ * past, someone else's or hypothetical clause is left out: the sentence still says it, the list does not.
+ */
+export function medicinesIn(sentences: string[], language?: Language): Fact[] {
   const found: Fact[] = [];
   const seen = new Set<string>();
   for (const s of sentences) {
     const text = fold(s);
     // What the patient is allergic to is not a medicine they take.
     if (Object.values(ALLERGY).some((cue) => cue.test(text))) continue;
-    for (const m of medicineNames(text)) {
+    const names = medicineNames(text);
+    names.forEach((m, k) => {
       const name = m.name;
-      if (seen.has(name)) continue;
+      if (seen.has(name)) return;
+      if (language) {
+        const clause = clauseAround(text, m.index, m.index + name.length, language);
+        const scopes = scopesOf(text.slice(clause.start, clause.end), language);
+        if (NOT_TAKEN.some((scope) => scopes.has(scope))) return;
+      }
       seen.add(name);
-      const after = text.slice(m.index + name.length, m.index + name.length + 80);
+      const next = names[k + 1]?.index ?? text.length;
+      let after = text.slice(m.index + name.length, Math.min(next, m.index + name.length + 80));
+      const cut = after.search(STRETCH_END);
+      if (cut >= 0) after = after.slice(0, cut);
       // 'ramipril 5 mg', 'aumentar o ramipril para 10 miligramas', 'Ramipril auf 10 mg'.
       const dose = after.match(DOSE_AFTER)?.[1];
-      const frequency = after.match(FREQUENCY_IN)?.[0];
+      const frequency = frequencyIn(after);
       const duration = after.match(DURATION_IN)?.[0];
       // The name as the sentence writes it (its capitals), then what it says of it.
       const written = s.slice(m.index, m.index + name.length);
       found.push({ value: [written, dose, frequency, duration].filter(Boolean).join(' '), source: s });
-    }
+    });
   }
   return found;
 }
+
+const NOT_DRUG_ALLERGY = /(?<![\p{L}])(?:seasonal|environmental|food|pollen|hay fever|dust|pet|cat|dog|grass|sazona\p{L}*|alimentar\p{L}*|polen|po|saisonal\p{L}*|heuschnupfen|nahrungsmittel\p{L}*|estacional\p{L}*|alimentari\p{L}*)(?![\p{L}])/u;
 
 /** What the patient is allergic to, or that they have no allergies; the answer to 'Any allergies?' too. */
 export function allergiesIn(sentences: string[], language: Language): Fact | undefined {
   for (let i = 0; i < sentences.length; i++) {
     const text = fold(sentences[i]!);
+    // Hay fever and food are not what a prescriber's allergy line is about: 'no seasonal allergies' says
+    // nothing of medicines, either way.
+    if (NOT_DRUG_ALLERGY.test(text)) continue;
     if (NO_ALLERGY[language].test(text)) return { value: 'none', source: sentences[i]! };
     if (!ALLERGY[language].test(text)) continue;
     const stated = text.match(/(?:allergic to|allergy to|alergic[oa] a|alergia a|allergisch gegen|allergie gegen)\s+(?:a |o |la |el |der |die |das )?([\p{L}\d -]{3,40}?)(?=[.,;!?]|$| and | e | und | y )/u);
@@ -189,22 +193,37 @@ export function sickLeaveIn(sentences: string[]): Fact<number> | undefined {
   return undefined;
 }
 
-/** When the patient comes back ('come back in 2 weeks', 'volte daqui a 15 dias', 'Kontrolle in 4 Wochen'). */
+const INTERVAL = String.raw`((?:\d+(?:\s*(?:-|to|or|a|ou|bis|o)\s*\d+)?|a|an|one|a couple of|a few|uma|um|umas|uns|eine|einer|ein paar|un|una|unas|unos) (?:days?|weeks?|months?|years?|dias?|semanas?|mes|meses|anos?|tagen?|wochen?|monaten?|jahr|jahren|anos?))`;
+const FOLLOW_UP = new RegExp(
+  String.raw`(?:come back|come in|follow up|follow-up|followup|review|see you|see him|see her|check back|recheck|return|schedule|appointment|visit|touch base|volte|voltar|regresse|reavaliacao|revisao|consulta|wiedervorstellung|kontrolle|kommen sie|termin|vuelva|volver|revision|control|cita)\D{0,40}?(?:in|em|daqui a|dentro de|na|en|within|nach|after)\s+(?:(?:about|around|another|approximately|roughly|the next|cerca de|mais|outros?|outras?|etwa|weiteren|otros?|otras?|unos|unas)\s+)?` + INTERVAL,
+);
+
+/** When the patient comes back ('come back in 2 weeks', 'see you again in about 3 months', 'volte daqui a 15 dias', 'Kontrolle in 4 Wochen'). */
 export function followUpIn(sentences: string[]): Fact | undefined {
-  const cue = /(?:come back|follow up|follow-up|review|see you|volte|voltar|regresse|reavaliacao|revisao|consulta|wiedervorstellung|kontrolle|kommen sie|vuelva|volver|revision|control)\D{0,30}?(?:in|em|daqui a|dentro de|na|en|within)\s+((?:\d+|a|an|one|uma|um|eine|einer|un|una) (?:days?|weeks?|months?|dias?|semanas?|mes|meses|tagen?|wochen?|monaten?))/;
   for (const s of sentences) {
-    const m = fold(s).match(cue);
+    const m = fold(s).match(FOLLOW_UP);
     if (m) return { value: m[1]!, source: s };
   }
   return undefined;
 }
 
-/** Where the patient is referred ('refer you to cardiology', 'encaminhar para ortopedia', 'Überweisung zur Kardiologie'). */
-export function referralIn(sentences: string[]): Fact | undefined {
+/**
+ * Where the patient is referred ('refer you to cardiology', 'encaminhar para ortopedia', 'Überweisung zur
+ * Kardiologie'): only a referral said as agreed, not one offered, declined or only considered ('we could refer
+ * you to…', 'I don't want to see…').
+ */
+export function referralIn(sentences: string[], language?: Language): Fact | undefined {
   const cue = /(?:refer(?:ring)? (?:you |him |her |the patient )?to|referral to|encaminh\w* (?:para|a|ao|a consulta de)|referenci\w* (?:para|a|ao)|uberweis\w* (?:sie )?(?:an|zu|zur|zum|in die)|derivar\w* (?:a|al)|le derivo (?:a|al))\s+(?:the |a |o |la |el |die |den |der )?([\p{L} -]{3,40}?)(?=[.,;!?]|$| and | e | und | y | for | para | por | wegen )/u;
   for (const s of sentences) {
-    const m = fold(s).match(cue);
-    if (m) return { value: m[1]!.trim(), source: s };
+    const text = fold(s);
+    const m = text.match(cue);
+    if (!m) continue;
+    if (language) {
+      const clause = clauseAround(text, m.index!, m.index! + m[0].length, language);
+      const scopes = scopesOf(text.slice(clause.start, clause.end), language);
+      if (scopes.has('negated') || scopes.has('hypothetical') || scopes.has('uncertain')) continue;
+    }
+    return { value: m[1]!.trim(), source: s };
   }
   return undefined;
 }

@@ -9,7 +9,9 @@ import type { Language } from '../../../../contract/constants.js';
 import { labelledStretches } from '../../../../contract/speakers.js';
 import { ASSESSMENT, FIRST_PERSON, NO_ANSWER, OBJECTIVE, PLAN, QUESTION_START, RESULTS, SMALL_TALK, TAKES_ALREADY, TIME_AHEAD } from './cues.js';
 import { fold, measurementsIn, medicinesIn, namesDiagnosis } from './facts.js';
-import { digitsForSpokenNumbers } from './spoken-numbers.js';
+import { withoutFillers } from '../../clinical/fillers.js';
+import { sentenceSpans } from '../../clinical/sentences.js';
+import { digitsForSpokenNumbers } from '../../clinical/units.js';
 
 export type Section = 'subjective' | 'objective' | 'assessment' | 'plan';
 /** A sentence of the note: its words (digits for numbers), where it sits, and its span in the transcript. */
@@ -35,18 +37,18 @@ export function utterances(transcript: string, language: Language): Utterance[] 
 
 function utterancesOf(transcript: string, language: Language, punctuated: boolean): Utterance[] {
   const out: Utterance[] = [];
-  const pieces = punctuated ? [...transcript.matchAll(/[^.?!]+[.?!]*/g)] : [...transcript.matchAll(/[^\n]+/g)];
+  // Punctuated text is cut where its sentences end (never inside '37.9' or after 'Mrs.'); an engine's text
+  // without punctuation, line by line and then where a question or a statement starts.
+  const pieces = punctuated ? sentenceSpans(transcript) : [...transcript.matchAll(/[^\n]+/g)].map((m) => ({ text: m[0], start: m.index!, end: m.index! + m[0].length }));
   for (const piece of pieces) {
-    let start = piece.index!;
-    const raw = piece[0];
-    const chunks = punctuated ? [raw] : splitUnpunctuated(raw, language);
+    const chunks = punctuated ? [piece.text] : splitUnpunctuated(piece.text, language);
+    let from = 0;
     for (const chunk of chunks) {
-      const offset = raw.indexOf(chunk, start - piece.index!);
-      const s = piece.index! + Math.max(0, offset);
+      const offset = piece.text.indexOf(chunk, from);
+      from = offset + chunk.length;
       const text = chunk.trim();
-      start = s + chunk.length;
       if (!/\p{L}/u.test(text)) continue;
-      const lead = s + chunk.indexOf(text);
+      const lead = piece.start + offset + chunk.indexOf(text);
       // Without punctuation a question and its answer stay in one piece, read as one sentence.
       out.push({ text, start: lead, end: lead + text.length, question: punctuated && /\?\s*$/.test(text) });
     }
@@ -159,8 +161,11 @@ function clauses(u: Utterance, language: Language): Utterance[] {
 
 /** The consultation's sentences placed in the note's sections, in the order they were said. */
 export function structure(transcript: string, language: Language): NoteSentence[] {
+  // Hesitations, backchannels and wake words out first: what is left is read for its cues, and a sentence of
+  // nothing but 'mm-hmm' or 'okay' is no sentence (its span stays the utterance's).
   const said = utterances(transcript, language)
-    .filter((u) => !smallTalkOnly(u.text, language) && !PROCEDURE[language].test(fold(u.text)))
+    .map((u) => ({ ...u, text: withoutFillers(u.text, language) }))
+    .filter((u) => u.text && !smallTalkOnly(u.text, language) && !PROCEDURE[language].test(fold(u.text)))
     .map((u) => ({ ...u, text: withoutGreeting(u.text, language) }));
   const out: NoteSentence[] = [];
   for (let i = 0; i < said.length; i++) {
@@ -203,7 +208,7 @@ export function structure(transcript: string, language: Language): NoteSentence[
     const pair = `${text} ${reply}`;
     // A question and its answer are history, unless the answer is a finding with its number ('Your pressure?
     // 150 over 95'); a 'no' answer is a pertinent negative.
-    const section = !NO_ANSWER[language].test(fold(reply)) && Object.keys(measurementsIn([reply])).length > 0 ? 'objective' : 'subjective';
+    const section = !NO_ANSWER[language].test(fold(reply)) && Object.keys(measurementsIn([pair], language)).length > 0 ? 'objective' : 'subjective';
     out.push({ text: pair, section, start: u.start, end: answer.end });
     i++;
   }

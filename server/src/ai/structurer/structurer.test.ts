@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { composeDocument } from '../offline-composer.js';
 import type { DocumentRequest } from '../text-generator.js';
 import { allergiesIn, followUpIn, measurementsIn, medicinesIn, referralIn, sickLeaveIn } from './facts.js';
-import { digitsForSpokenNumbers } from './spoken-numbers.js';
+import { digitsForSpokenNumbers } from '../../clinical/units.js';
 import { structure } from './structure.js';
 import { applyTextCommand } from './text-commands.js';
 
@@ -40,7 +40,7 @@ describe('sections', () => {
     // Past time is history: 'for two weeks', 'há duas semanas', 'seit zwei Wochen'.
     expect(sections('The cough started two weeks ago.', 'en')[0]![0]).toBe('subjective');
     expect(sections('Die TSH liegt bei neun Komma acht.', 'de')).toEqual([['objective', 'Die TSH liegt bei 9,8.']]);
-    expect(sections('So, a flare of your COPD.', 'en')).toEqual([['assessment', 'So, a flare of your COPD.']]);
+    expect(sections('So, a flare of your COPD.', 'en')).toEqual([['assessment', 'A flare of your COPD.']]);
     // The same diagnosis in the patient's own words is history.
     expect(sections('I have had asthma since I was a child.', 'en')[0]![0]).toBe('subjective');
     expect(sections('Prednisolone 40 mg once a day for five days.', 'en')[0]![0]).toBe('plan');
@@ -140,7 +140,7 @@ describe('facts', () => {
     'Come back in 2 weeks.',
   ];
   it('reads measurements, medicines, allergies, referral, sick leave and follow-up with their source', () => {
-    expect(measurementsIn(said)).toMatchObject({ bloodpressure: { value: '150/95 mmHg' }, heartrate: { value: '88 bpm' }, temperature: { value: '38.4 °C' }, saturation: { value: '97 %' } });
+    expect(measurementsIn(said, 'en')).toMatchObject({ bloodpressure: { value: '150/95 mmHg' }, heartrate: { value: '88 bpm' }, temperature: { value: '38.4 °C' }, saturation: { value: '97 %' } });
     expect(medicinesIn(said)).toEqual([{ value: 'Metformin 500 mg twice a day', source: said[3] }]);
     expect(allergiesIn(said, 'en')).toEqual({ value: 'Penicillin', source: said[2] });
     expect(referralIn(said)?.value).toBe('cardiology');

@@ -8,7 +8,7 @@
 import { LANGUAGES, type Language } from '../../../../contract/constants.js';
 import { BLANK, COMPOSER_LABEL, formatDocumentDate } from '../../ai/offline-composer.js';
 import { DIAGNOSES, fold, medicinesIn } from '../../ai/structurer/facts.js';
-import { numbersAsNoted } from '../../ai/structurer/spoken-numbers.js';
+import { numbersAsNoted } from '../../clinical/units.js';
 import { utterances } from '../../ai/structurer/structure.js';
 // The screener's cross-language names of conditions: a document's diagnoses are checked against what was said.
 import { conceptMentions, conceptOf } from '../research_spaces/clinical-concepts.js';

@@ -1,0 +1,60 @@
+/**
+ * What a note leaves out of what was said: hesitations ('um', 'äh'), backchannels ('mm-hmm', 'okay'), a speech
+ * engine's wake words ('hey dragon') and a word said twice in a row ('your, your medications'). Only words that
+ * carry nothing are taken out; the lists are data, per language, matched whole-word and case-insensitively.
+ */
+import type { Language } from '../../../contract/constants.js';
+
+const FILLERS: Record<Language, string[]> = {
+  en: ['um', 'umm', 'uh', 'uhm', 'er', 'erm', 'hmm', 'hm', 'mm', 'mmm', 'mm-hmm', 'mhm', 'uh-huh', 'huh', 'ah', 'oh', 'okay', 'ok', 'alright', 'all right', 'hey dragon', 'hey dax'],
+  pt: ['hum', 'hã', 'ãh', 'eh', 'ah', 'oh', 'hmm', 'ok', 'okay'],
+  de: ['äh', 'ähm', 'öh', 'hm', 'hmm', 'mhm', 'ah', 'oh', 'okay', 'ok', 'naja', 'na ja'],
+  es: ['eh', 'em', 'ehm', 'mmm', 'hmm', 'ah', 'oh'],
+};
+
+/**
+ * Words that are fillers only when set apart by commas or opening a sentence ('you know, it hurts'), and carry
+ * meaning elsewhere ('do you know your numbers', 'I'm not well', 'este medicamento').
+ */
+const SET_APART: Record<Language, string[]> = {
+  en: ['you know', 'i mean', 'like', 'well', 'so', 'sort of', 'kind of', 'yeah', 'right', 'now'],
+  pt: ['pronto', 'olhe', 'pois', 'quer dizer', 'digamos', 'portanto', 'então', 'bem', 'sabe'],
+  de: ['also', 'sozusagen', 'halt', 'quasi', 'ja', 'gut', 'so', 'wissen sie'],
+  es: ['vale', 'o sea', 'pues', 'bueno', 'este', 'bien', 'mire', 'sabe'],
+};
+
+const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
+const PATTERNS = Object.fromEntries(
+  Object.entries(FILLERS).map(([l, list]) => [
+    l,
+    // The word with the comma or stop that set it apart ('um, how long' → 'how long').
+    new RegExp(`(?<![\\p{L}\\d'-])(?:${[...list].sort((a, b) => b.length - a.length).map(escape).join('|')})(?![\\p{L}\\d'-])(?:\\s*[,.…]+)?`, 'giu'),
+  ]),
+) as Record<Language, RegExp>;
+
+const SET_APART_PATTERNS = Object.fromEntries(
+  Object.entries(SET_APART).map(([l, list]) => [l, new RegExp(`(^|[,.;]\\s*)(?:${list.map(escape).join('|')})\\s*,`, 'giu')]),
+) as Record<Language, RegExp>;
+
+/** A word said again straight after itself, with or without a comma ('i, i just', 'the the'); numbers excepted. */
+const REPEATED = /(?<![\p{L}\d'-])(\p{L}[\p{L}'’]*)(?:\s*,)?\s+\1(?![\p{L}\d'-])/giu;
+
+/** The sentence without its fillers, repeated words said once, spaces and capitals tidied. */
+export function withoutFillers(sentence: string, language: Language): string {
+  let text = sentence.replace(PATTERNS[language], ' ');
+  for (let i = 0; i < 3; i++) text = text.trimStart().replace(SET_APART_PATTERNS[language], '$1');
+  for (let i = 0; i < 3 && REPEATED.test(text); i++) text = text.replace(REPEATED, '$1');
+  text = text
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([,.;:!?])/g, '$1')
+    .replace(/^[\s,.;:]+/, '')
+    .replace(/([,;:])(?=[.!?]$)/, '')
+    .replace(/,\s*,/g, ',')
+    .trim();
+  // A sentence whose opening filler went keeps a capital; one said in lower case throughout stays so.
+  const opened = /^\p{Lu}/u.test(sentence.trimStart()) || !sentence.trimStart().startsWith(text.slice(0, 1));
+  return opened ? text.replace(/^\p{Ll}/u, (c) => c.toUpperCase()) : text;
+}
+
+/** Whether nothing is left of a sentence once its fillers are out. */
+export const onlyFillers = (sentence: string, language: Language) => !/[\p{L}\d]/u.test(withoutFillers(sentence, language));

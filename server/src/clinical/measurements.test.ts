@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { Language } from '../../../contract/constants.js';
+import { readMeasurements } from './measurements.js';
+import { digitsForSpokenNumbers } from './units.js';
+
+const read = (sentences: string[], language: Language) => readMeasurements(sentences.map((s) => digitsForSpokenNumbers(s, language)), language);
+const values = (sentences: string[], language: Language = 'en') => Object.fromEntries(Object.entries(read(sentences, language).values).map(([k, v]) => [k, v.value]));
+
+describe('measurements', () => {
+  it('read a value named, in its unit, in the four languages', () => {
+    expect(values(['your blood pressure is one twenty four over seventy six'])).toEqual({ bloodpressure: '124/76 mmHg' });
+    expect(values(['your blood pressure looks pretty good today at one twenty eight over seventy two'])).toEqual({ bloodpressure: '128/72 mmHg' });
+    expect(values(['Temperature 37.9.', 'HbA1c: 7.4 %'])).toEqual({ temperature: '37.9 °C', hba1c: '7.4 %' });
+    expect(values(['your temperature is ninety eight point six'])).toEqual({ temperature: '98.6 °F (37 °C)' });
+    expect(values(['A tensão arterial é de cento e quarenta e dois por oitenta e cinco.', 'O peso é 82,5 kg.'], 'pt')).toEqual({ bloodpressure: '142/85 mmHg', weight: '82,5 kg' });
+    expect(values(['Der Blutdruck ist hundertvierzig zu neunzig, Puls zweiundsiebzig.'], 'de')).toEqual({ bloodpressure: '140/90 mmHg', heartrate: '72 bpm' });
+    expect(values(['La tensión es de ciento treinta con ochenta, saturación noventa y siete por ciento.'], 'es')).toEqual({ bloodpressure: '130/80 mmHg', saturation: '97 %' });
+  });
+
+  it('keep the unit said: pounds stay pounds, the conversion only beside them; a weight in English without a unit is none', () => {
+    expect(values(['I weigh 154 pounds'])).toEqual({ weight: '154 lb (69.9 kg)' });
+    expect(values(['his weight is 80 today'])).toEqual({});
+  });
+
+  it('write nothing from another clause, time, person or a value said two ways', () => {
+    expect(values(['we will get another a1c in 4 months', 'your a1c was 8 today'])).toEqual({ hba1c: '8 %' });
+    expect(values(['if I weigh 250 pounds I will be happy'])).toEqual({});
+    expect(values(['last time it was 180 over 95, blood pressure'])).toEqual({});
+    expect(values(['at home my blood pressure runs around 120 over 70'])).toEqual({});
+    expect(values(['my mother has a blood pressure of 170 over 100'])).toEqual({});
+    expect(values(['blood pressure 150/90', 'repeat blood pressure 140/85'])).toEqual({});
+    expect(values(['blood pressure 150/90', 'blood pressure 140/85'])).toEqual({});
+    expect(values(['heart rate is 80 to 90'])).toEqual({});
+    expect(values(['Is your heart rate 80?'])).toEqual({});
+  });
+
+  it('return an implausible value named now as a check, not a value', () => {
+    const r = read(['the temperature we thirty see'], 'en');
+    expect(r.values).toEqual({});
+    expect(r.checks).toEqual([{ measure: 'temperature', written: '30', sentence: 0 }]);
+    expect(read(['blood pressure 25/76'], 'en').checks).toHaveLength(1);
+  });
+});

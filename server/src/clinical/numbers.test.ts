@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { wordsToDigits } from './numbers.js';
+import { digitsForSpokenNumbers, numbersAsNoted } from './units.js';
+
+describe('numbers said in words', () => {
+  it('read compound readings as one number, and a blood pressure said the colloquial way', () => {
+    expect(numbersAsNoted('your blood pressure is one twenty four over seventy six', 'en')).toBe('your blood pressure is 124/76');
+    expect(numbersAsNoted('one ten over sixty five', 'en')).toBe('110/65');
+    expect(numbersAsNoted('a hundred and forty over over seventy', 'en')).toBe('140/70');
+    expect(wordsToDigits('ninety eight point six, two and a half, twenty-four hours', 'en')).toBe('98.6, 2.5, 24 hours');
+    expect(wordsToDigits('two thousand and twenty, one thousand five hundred', 'en')).toBe('2020, 1500');
+    expect(wordsToDigits('I weigh one sixty pounds', 'en')).toBe('I weigh 160 pounds');
+  });
+
+  it('never add up a repetition or a list of numbers', () => {
+    expect(wordsToDigits('five hundred five hundred milligrams', 'en')).toBe('500 milligrams');
+    expect(wordsToDigits('eighty eighty thirty', 'en')).toBe('eighty eighty thirty');
+    expect(wordsToDigits('one two three', 'en')).toBe('one two three');
+    // Without a measurement being said, 'one twenty' is one tablet of twenty.
+    expect(wordsToDigits('take one twenty milligram tablet', 'en')).toBe('take one twenty milligram tablet');
+    expect(wordsToDigits('one fifty', 'en')).toBe('one fifty');
+  });
+
+  it('read Portuguese, German and Spanish numbers, decimals and halves', () => {
+    expect(numbersAsNoted('cento e vinte e quatro por oitenta e cinco, uma semana', 'pt')).toBe('124/85, uma semana');
+    expect(wordsToDigits('trinta e sete vírgula nove, dois mil e quinhentos', 'pt')).toBe('37,9, 2500');
+    expect(digitsForSpokenNumbers('peso sessenta e sete quilos e meio', 'pt')).toBe('peso 67,5 kg');
+    expect(numbersAsNoted('hundertzwanzig zu achtzig, hundert zwanzig, neun Komma acht, zweieinhalb Tabletten', 'de')).toBe('120/80, 120, 9,8, 2,5 Tabletten');
+    expect(wordsToDigits('eine Woche', 'de')).toBe('eine Woche');
+    expect(numbersAsNoted('ciento veinticuatro con ochenta, treinta y ocho coma cinco, una semana', 'es')).toBe('124/80, 38,5, una semana');
+  });
+
+  it('leave written digits and their decimals whole, and abbreviate units without changing them', () => {
+    expect(digitsForSpokenNumbers('methotrexate 2.5 mg once weekly, HbA1c 7.4 %', 'en')).toBe('methotrexate 2.5 mg once weekly, HbA1c 7.4 %');
+    expect(digitsForSpokenNumbers('he weighs 154 pounds, 38 point 4', 'en')).toBe('he weighs 154 lb, 38.4');
+    expect(digitsForSpokenNumbers('zwanzig Milligramm, sieben Prozent', 'de')).toBe('20 mg, 7 %');
+  });
+});
