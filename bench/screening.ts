@@ -9,7 +9,7 @@ import { jsPDF } from 'jspdf';
 import type { Criterion } from '../server/src/modules/research_spaces/criteria.js';
 import { screenOffline } from '../server/src/modules/research_spaces/offline-screener.js';
 import { readPdfText } from '../server/src/modules/research_spaces/pdf-text.js';
-import { normalise, sentences } from '../server/src/modules/research_spaces/text-normalise.js';
+import { normalise, sentences } from '../server/src/clinical/record-text.js';
 
 const line = (i: number) =>
   [

@@ -1,132 +1,161 @@
 /**
- * `npm run eval:notes`: runs the consultation dialogues of tests/fixtures/dialogues (written for this project, in
- * pt, en, de and es; `held-out/` written without reading the structurer) through the configured document engine (the same settings as the server; the offline
- * structurer when no model is configured) and scores each note:
- *  - facts kept: reference facts (any of their spellings) found in the note;
- *  - facts placed: kept facts found under the section the reference puts them in (Subjective, Objective,
- *    Assessment, Plan, in the note's language);
- *  - invented: numbers and drug-like words in the note found nowhere in the transcript or the inputs (must stay 0);
- *  - linked: the share of the note's sentences that rest on the transcript or the inputs (most of their words are
- *    in one sentence of them), the rest being the document's own frame (headings, labels, blanks).
+ * `npm run eval:notes`: writes consultation notes through the configured document engine (the same settings as the
+ * server; the offline composer when no model is configured) and measures them.
+ *
+ * First report: the project's own dialogues (tests/fixtures/dialogues), scored against the facts each lists.
+ * Then the public development sets, which nobody on the team wrote, from EVAL_DATA_DIR: ACI-Bench train and
+ * valid (full notes) and MTS-Dialog train and valid (one note section each), each dialogue in the transcript forms
+ * the product receives (labelled, punctuated, asr; for ACI valid also the real speech-engine output), scored by
+ * scripts/eval/ against the clinicians' reference notes. The test sets are held out and never read.
+ *
+ *   --set own,aci-train,aci-valid,mts-train,mts-valid   (default: all)
+ *   --form labelled,punctuated,asr,real-asr             (default: all)
+ *   --limit N            at most N dialogues of each set
+ *   --all-mts-train      every MTS-Dialog training dialogue (default: a sample of 100, every k-th)
+ *   --verbose            each dialogue's misses
+ *
  * A measurement, not a test: it always exits 0.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Language } from '../contract/constants.js';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import { createTextGenerator } from '../server/src/ai/engines.js';
-import { BLANK, COMPOSER_LABEL, NO_KNOWN_ALLERGIES } from '../server/src/ai/offline-composer.js';
-import { fold } from '../server/src/ai/structurer/facts.js';
-import { numbersAsNoted } from '../server/src/ai/structurer/spoken-numbers.js';
 import type { DocumentRequest } from '../server/src/ai/text-generator.js';
 import { loadConfig } from '../server/src/config.js';
+import { everyKth, HOW_TO_GET_DATA, loadSet, SET_NAMES, type EvalDialogue, type SetName } from './eval/datasets.js';
+import { FORMS, transcriptOf, type Form } from './eval/forms.js';
+import { FILLERS } from './eval/lexicon.js';
+import { ownReport } from './eval/own-report.js';
+import { scoreDialogue, type DialogueScore } from './eval/score.js';
+import { markdownTable, type Row } from './eval/table.js';
 
-type Section = 'subjective' | 'objective' | 'assessment' | 'plan';
-type Fact = { any: string[]; section: Section };
-type Dialogue = { language: Language; document: string; transcript: string; data: Record<string, string>; facts: Fact[] };
+const MTS_TRAIN_SAMPLE = 100;
 
-const DIR = 'tests/fixtures/dialogues';
+const { values: flags } = parseArgs({
+  options: {
+    set: { type: 'string', default: ['own', ...SET_NAMES].join(',') },
+    form: { type: 'string', default: FORMS.join(',') },
+    limit: { type: 'string' },
+    'all-mts-train': { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (flags.help) {
+  // The usage is this file's opening comment, so the two cannot drift apart.
+  console.log(readFileSync(new URL(import.meta.url), 'utf8').match(/\/\*\*([\s\S]*?)\*\//)![1]!.replace(/^ \* ?/gm, ''));
+  process.exit(0);
+}
+
+const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+const sets = list(flags.set);
+const forms = list(flags.form) as Form[];
+for (const s of sets) if (s !== 'own' && !(SET_NAMES as readonly string[]).includes(s)) throw new Error(`--set: unknown set ${s} (own, ${SET_NAMES.join(', ')})`);
+for (const f of forms) if (!(FORMS as readonly string[]).includes(f)) throw new Error(`--form: unknown form ${f} (${FORMS.join(', ')})`);
+const limit = flags.limit === undefined ? Infinity : Number(flags.limit);
+if (!(limit > 0)) throw new Error('--limit takes a positive number');
+const verbose = flags.verbose;
+
+const started = performance.now();
 const generator = await createTextGenerator(loadConfig({ ...process.env, DATA_DIR: process.env.DATA_DIR ?? '.tmp/eval' }));
+const engine = `${generator.info.engine}${generator.info.model ? ` (${generator.info.model})` : ''}`;
+console.log(`Notes evaluation with ${engine}`);
 
-/** The heading words of each section, in the four languages (and the usual variants a model writes). */
-const HEADINGS: Record<Section, string[]> = {
-  subjective: ['subjective', 'subjetivo', 'subjektiv', 'history', 'anamnese', 'anamnesis'],
-  objective: ['objective', 'objetivo', 'objektiv', 'examination', 'exame', 'befund', 'exploracion'],
-  assessment: ['assessment', 'avaliacao', 'beurteilung', 'evaluacion', 'diagnosis', 'diagnostico', 'diagnose'],
-  plan: ['plan', 'plano'],
-};
+if (sets.includes('own')) await ownReport(generator, verbose);
 
-/** The note cut into its sections by their headings; text before the first heading belongs to none. */
-function sectionsOf(note: string): Partial<Record<Section, string>> {
-  const out: Partial<Record<Section, string>> = {};
-  let current: Section | undefined;
-  for (const line of note.split('\n')) {
-    const heading = line.match(/^#{1,4}\s+(.+)$/) ?? line.match(/^\*\*([^*]+)\*\*:?\s*$/);
-    if (heading) {
-      const words = fold(heading[1]!);
-      current = (Object.keys(HEADINGS) as Section[]).find((s) => HEADINGS[s].some((h) => words.includes(h)));
-      continue;
+async function write(transcript: string): Promise<string> {
+  const request: DocumentRequest = { documentKind: 'consultation_notes', language: 'en', transcript, data: {}, clinician: { name: 'Dr. Eval' }, date: new Date('2026-01-15T10:00:00Z') };
+  let note = '';
+  for await (const delta of generator.write(request)) note += delta;
+  return note;
+}
+
+function printMisses(d: EvalDialogue, form: Form, s: DialogueScore): void {
+  const lines = [
+    s.facts.missing.length && `missing (said, not in the note): ${s.facts.missing.join('; ')}`,
+    s.facts.misplaced.length && `elsewhere: ${s.facts.misplaced.join('; ')}`,
+    s.wrong.wrong.length && `wrong values: ${s.wrong.wrong.join('; ')}`,
+    s.wrong.unitMismatches.length && `unit mismatches: ${s.wrong.unitMismatches.join('; ')}`,
+    s.decimals.cut.length && `decimals cut: ${s.decimals.cut.join('; ')}`,
+    s.invented.length && `invented: ${s.invented.join('; ')}`,
+    s.followUp && !s.followUp.captured && `follow-up not captured: ${s.followUp.interval.value} ${s.followUp.interval.unit}`,
+  ].filter((l): l is string => typeof l === 'string');
+  const figures = `R-L ${s.rouge.rougeL.toFixed(1)}, kept ${s.facts.kept}/${s.facts.countable}, placed ${s.facts.placed}, fillers ${s.fillers.fillers}/${s.fillers.words} w`;
+  console.log(`  ${d.id} [${form}] ${figures}${d.referenceSection ? ` (${d.referenceSection})` : ''}`);
+  for (const l of lines) console.log(`      ${l}`);
+}
+
+const publicSets = sets.filter((s): s is SetName => s !== 'own');
+const rows: Row[] = [];
+if (publicSets.length) {
+  const root = process.env.EVAL_DATA_DIR;
+  console.log('\nPublic development sets (ACI-Bench, CC BY 4.0; MTS-Dialog), against the clinicians\' reference notes');
+  if (!root) console.log(`\nEVAL_DATA_DIR is not set: the public sets are skipped.\n${HOW_TO_GET_DATA}`);
+  else {
+    let missingAny = false;
+    for (const set of publicSets) {
+      const loaded = loadSet(root, set);
+      if (loaded.missing.length) {
+        missingAny = true;
+        console.log(`  ${set}: not in EVAL_DATA_DIR: ${loaded.missing.join(', ')}`);
+      }
+      let dialogues = loaded.dialogues;
+      if (set === 'mts-train' && !flags['all-mts-train'] && dialogues.length > MTS_TRAIN_SAMPLE) {
+        const sampled = everyKth(dialogues, MTS_TRAIN_SAMPLE);
+        console.log(`  mts-train: a sample of ${sampled.length} of its ${dialogues.length} dialogues, every ${Math.floor(dialogues.length / MTS_TRAIN_SAMPLE)}th (--all-mts-train for all)`);
+        dialogues = sampled;
+      }
+      dialogues = dialogues.slice(0, limit);
+      for (const form of forms) {
+        const source = form === 'real-asr' ? loaded.realAsr.slice(0, limit) : dialogues;
+        if (source.length === 0) continue;
+        const scores: DialogueScore[] = [];
+        for (const d of source) {
+          const transcript = transcriptOf(d.turns, form);
+          const note = await write(transcript);
+          const score = scoreDialogue({ note, transcript, reference: d.reference, ...(d.referenceSection !== undefined ? { referenceSection: d.referenceSection } : {}) });
+          if (verbose) printMisses(d, form, score);
+          scores.push(score);
+        }
+        rows.push({ set, form, scores });
+      }
     }
-    if (current) out[current] = `${out[current] ?? ''}\n${line}`;
+    if (missingAny) console.log(`\n${HOW_TO_GET_DATA}`);
   }
-  return out;
 }
 
-/** Numbers (with decimals or slashes) and long words ending like drug names, as they appear in a note. */
-function checkableTokens(text: string): string[] {
-  const numbers = text.match(/\b\d+(?:[.,/]\d+)*\b/g) ?? [];
-  const drugs = text.match(/\b[a-záéíóúâêôãõçäöüß]{5,}(?:pril|olol|statin|statina|formin|formina|cillin|cilina|profen|profeno|azole|azol|sartan|mab|pine|pina|tide)\b/gi) ?? [];
-  return [...new Set([...numbers, ...drugs].map(fold))];
+if (rows.length) {
+  console.log(`
+How to read the table (scripts/eval/; nothing of the product's structurer or clinical rules is used to score):
+  R-1/R-2/R-L   ROUGE F1 ×100 of the note body (no title, no-AI label, date, clinician, blanks) against the reference
+                (ACI-Bench: the whole note; MTS-Dialog: one section, so precision and R-L are low by construction);
+                rouge-score tokens ([a-z0-9]+, lower case) with Porter stemming (original algorithm, as NLTK's
+                ORIGINAL_ALGORITHM mode, written in scripts/eval/porter.ts); mean over dialogues.
+  pasted        the same for the transcript pasted whole as the note (a baseline, same run).
+  facts         reference facts (numbers with units, ratios, decimals, measurement-line values; medicines and
+                diagnoses of the scorer's lexicon) that the transcript states: countable/all. kept = found in the
+                note; placed = found in the section the reference puts it in (S; O; A or P), as % of countable.
+  wrong values  numbers written with a unit or on a measurement line that neither transcript nor reference
+                states with a fitting unit (a right conversion beside a said value is not wrong): wrong/checked.
+                unit mismatch = said in one unit, written in another of the same kind (154 pounds → 154 kg).
+  decimals cut  decimals said (digits, 'point', or ACI-Bench's 'seven . three') that the note has only in
+                pieces ('7.', '5 mg', '98 6'): cut/said.
+  invented      medicines and diagnoses named in the note that the transcript never names, in any spelling.
+  fillers       per 100 words of the body: ${FILLERS.map((f) => f.name).join(', ')}.
+  fragments     body lines of three words or fewer; verbatim: body sentences of 6+ words found word for word
+                in the transcript, as % of such sentences.
+  length        body words / reference words, median and mean. follow-up: notes stating the reference's
+                follow-up interval (same number and unit) / references stating one.
+  omission recall  n/a until the writer returns a list of what it left out (scripts/eval/omissions.ts).
+Transcript forms: labelled ('Clinician: …' / 'Patient: …' lines); punctuated (the same without labels); asr (lower
+case, numbers in words, no punctuation, one line); real-asr (ACI-Bench's speech-engine output for its 11 valid
+'aci' dialogues, made like asr). ACI-Bench's tokenised text is tidied (no space before punctuation, "do n't" →
+"don't", "gon na" → "gonna") and each sentence starts with a capital.
+`);
+  const all: Row = { set: 'all', form: 'all', scores: rows.flatMap((r) => r.scores) };
+  console.log(markdownTable([...rows, all]));
 }
 
-const NUMBER_WORDS = /\b\d+(?:[.,]\d+)?\b/g;
-// Units a note adds to a value said without them are not words to find.
-const contentWords = (s: string) => (fold(s).match(/[\p{L}\d]{4,}/gu) ?? []).filter((w) => !/^\d+$/.test(w) && !['mmhg'].includes(w));
-
-/** Whether a sentence of the note rests on one sentence of the sources: most of its content words are there. */
-function linked(sentence: string, sources: string[]): boolean {
-  const words = contentWords(sentence);
-  if (words.length === 0) return true;
-  return sources.some((source) => {
-    const have = new Set(contentWords(source));
-    return words.filter((w) => have.has(w)).length / words.length >= 0.6;
-  });
-}
-
-/** Writes a note for every dialogue of a folder and prints its figures. */
-async function report(title: string, dir: string): Promise<void> {
-  console.log(`\n${title}: notes evaluation with ${generator.info.engine}${generator.info.model ? ` (${generator.info.model})` : ''}`);
-  console.log('  dialogue                 facts kept   in the right section   invented   sentences linked');
-  let kept = 0;
-  let placed = 0;
-  let total = 0;
-  let invented = 0;
-  let sentences = 0;
-  let linkedSentences = 0;
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-    const d = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Dialogue;
-    const request: DocumentRequest = { documentKind: d.document, language: d.language, transcript: d.transcript, data: d.data, clinician: { name: 'Dr. Eval' }, date: new Date('2026-01-15T10:00:00Z') };
-    let note = '';
-    for await (const delta of generator.write(request)) note += delta;
-    const haystack = fold(note);
-    const bySection = sectionsOf(note);
-    const found = d.facts.filter((f) => f.any.some((s) => haystack.includes(fold(s))));
-    const right = found.filter((f) => f.any.some((s) => fold(bySection[f.section] ?? '').includes(fold(s))));
-    if (process.argv.includes('--verbose')) {
-      for (const f of d.facts.filter((x) => !found.includes(x))) console.log(`    missing: ${f.any[0]} (${f.section})`);
-      for (const f of found.filter((x) => !right.includes(x))) console.log(`    elsewhere: ${f.any[0]} (expected in ${f.section})`);
-    }
-    // Spoken numbers are written as digits in a note: the transcript's numbers count in either form.
-    const source = fold(`${d.transcript} ${Object.values(d.data).join(' ')} 2026-01-15 15 january 2026 15 de janeiro de 2026 15. januar 2026 15 de enero de 2026`);
-    // '150 over 95' is written 150/95 in a note.
-    const digits = numbersAsNoted(d.transcript, d.language);
-    const madeUp = checkableTokens(note).filter((token) => !source.includes(token) && !fold(digits).includes(token));
-    // The note's own sentences, without its frame: headings, the no-AI label, labels, blanks, the date line.
-    const frame = [COMPOSER_LABEL[d.language], BLANK[d.language], NO_KNOWN_ALLERGIES[d.language], 'Dr. Eval', '2026'].map(fold);
-    const noteSentences = note
-      .split('\n')
-      .map((l) => l.replace(/^[-*]\s+/, '').replace(/^\*\*[^*]+:\*\*\s*/, '').replace(/^[^:]{2,30}:\s+/, '').trim())
-      .filter((l) => l && !l.startsWith('#') && !frame.some((f) => fold(l).includes(f)) && contentWords(l).length > 0);
-    // A question and its answer are one source sentence too ('Any allergies? Penicillin.').
-    const said = `${digits} ${d.transcript}`.split(/(?<=[.?!])\s+/);
-    const sourceSentences = [...said, ...said.slice(1).map((s, i) => `${said[i]} ${s}`), ...Object.values(d.data)];
-    const unlinked = noteSentences.filter((s) => !linked(s.replace(NUMBER_WORDS, ' '), sourceSentences));
-    const linkedHere = noteSentences.length - unlinked.length;
-    if (process.argv.includes('--verbose')) for (const s of unlinked) console.log(`    not linked: ${s}`);
-    kept += found.length;
-    placed += right.length;
-    total += d.facts.length;
-    invented += madeUp.length;
-    sentences += noteSentences.length;
-    linkedSentences += linkedHere;
-    console.log(
-      `  ${file.replace('.json', '').padEnd(24)} ${`${found.length}/${d.facts.length}`.padStart(10)}   ${`${right.length}/${d.facts.length}`.padStart(20)}   ${String(madeUp.length).padStart(8)}   ${`${linkedHere}/${noteSentences.length}`.padStart(16)}${madeUp.length ? `  (${madeUp.join(', ')})` : ''}`,
-    );
-  }
-  const pct = (n: number, d: number) => `${((n / d) * 100).toFixed(0)} %`;
-  console.log(`  ${'all'.padEnd(24)} ${pct(kept, total).padStart(10)}   ${pct(placed, total).padStart(20)}   ${String(invented).padStart(8)}   ${pct(linkedSentences, sentences).padStart(16)}`);
-}
-
-await report('Development dialogues (the structurer was written against them)', DIR);
-await report('First held-out dialogues (written without reading the structurer, scored blind; their misses then guided general rules)', path.join(DIR, 'held-out'));
-await report('Second held-out dialogues (written without reading the structurer; never tuned against)', path.join(DIR, 'held-out-2'));
+console.log(`\nWall time: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 process.exitCode = 0;

@@ -16,7 +16,7 @@ import { loadConfig } from '../server/src/config.js';
 import { documentsText } from '../server/src/jobs/screening.js';
 import { classify, type CriterionAssessment, type Verdict } from '../server/src/modules/research_spaces/criteria.js';
 import { screenerEngine, screenPatient } from '../server/src/modules/research_spaces/screener.js';
-import { normalise } from '../server/src/modules/research_spaces/text-normalise.js';
+import { normalise } from '../server/src/clinical/record-text.js';
 import { EVAL_SET, type EvalPatient, type EvalTrial, type Label } from '../tests/fixtures/screening/eval-set.js';
 import { HELD_OUT_SET } from '../tests/fixtures/screening/held-out.js';
 import { HELD_OUT_2_SET } from '../tests/fixtures/screening/held-out-2.js';

@@ -41,3 +41,11 @@ describe('measurements', () => {
     expect(read(['blood pressure 25/76'], 'en').checks).toHaveLength(1);
   });
 });
+
+describe('a value cut by a stop', () => {
+  it('is no value', () => {
+    expect(values(['your a1c was seven . three'])).toEqual({ hba1c: '7.3 %' });
+    // Read as given, a value the stop cuts is none.
+    expect(readMeasurements(['your a1c was 7 . 3 of them were high'], 'en').values).toEqual({});
+  });
+});

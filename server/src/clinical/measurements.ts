@@ -61,7 +61,8 @@ function unitAfter(rest: string): Unit | 'other' | 'degrees' | undefined {
   const t = rest.trimStart();
   for (const [pattern, unit] of UNIT_WORDS) if (pattern.test(t)) return unit;
   if (DEGREES.test(t)) return 'degrees';
-  if (OTHER_UNIT.test(t) || RANGE_AFTER.test(t) || /^\?/.test(t)) return 'other';
+  // 'a1c 7 . 3': a value cut by a stop is not the value.
+  if (OTHER_UNIT.test(t) || RANGE_AFTER.test(t) || /^\?/.test(t) || /^[.,]\s*\d/.test(t)) return 'other';
   return undefined;
 }
 

@@ -36,3 +36,19 @@ describe('numbers said in words', () => {
     expect(digitsForSpokenNumbers('zwanzig Milligramm, sieben Prozent', 'de')).toBe('20 mg, 7 %');
   });
 });
+
+describe('hundreds past nine and a stop inside a number', () => {
+  it('read fifteen hundred, and leave a number cut by a stop as it was said', () => {
+    expect(wordsToDigits('fifteen hundred milligrams, twenty three hundred and fifty', 'en')).toBe('1500 milligrams, 2350');
+    expect(wordsToDigits('aldactone twelve . five milligrams', 'en')).toBe('aldactone 12 . 5 milligrams');
+    expect(digitsForSpokenNumbers('aldactone twelve . five milligrams', 'en')).toBe('aldactone 12.5 mg');
+  });
+});
+
+describe('a decimal point written as a stop', () => {
+  it('is joined where a unit or the clause end follows its one digit, and a new sentence is left alone', () => {
+    expect(digitsForSpokenNumbers('your temperature is ninety eight . two , heart rate 72', 'en')).toBe('your temperature is 98.2 , heart rate 72');
+    expect(digitsForSpokenNumbers('aldactone twelve. five milligrams daily', 'en')).toBe('aldactone 12.5 mg daily');
+    expect(digitsForSpokenNumbers('I was twelve. Two years later', 'en')).toBe('I was 12. 2 years later');
+  });
+});

@@ -182,9 +182,16 @@ class NumberReader {
     if (w in this.table.hundreds) hundreds = this.table.hundreds[w]!;
     else if (this.table.hundredWord && !this.closes(i) && this.w(i + 1) === this.table.hundredWord) {
       const multiplier = w === 'a' || w === 'an' ? 1 : this.small(i);
-      if (multiplier !== undefined && multiplier >= 1 && multiplier <= 9) {
+      if (multiplier !== undefined && multiplier >= 1 && multiplier <= 19) {
         hundreds = multiplier * 100;
         next = i + 2;
+      }
+    } else if (this.table.hundredWord) {
+      // 'fifteen hundred', 'twenty three hundred': hundreds counted past nine.
+      const count = this.below100(i);
+      if (count && count.value >= 10 && !this.closes(count.to) && this.w(count.to + 1) === this.table.hundredWord) {
+        hundreds = count.value * 100;
+        next = count.to + 2;
       }
     }
     if (hundreds === undefined) return this.below100(i);
@@ -356,10 +363,41 @@ function germanDecimal(run: Reading[], words: Word[]): { value: number; to: numb
   return digits.length ? { value: Number(`${r.value}.${digits.join('')}`), to: r.to + 1 + digits.length } : undefined;
 }
 
+/** Number words up to nine, in the four languages (folded). */
+const DIGIT_WORDS = 'zero|oh|one|two|three|four|five|six|seven|eight|nine|um|uma|dois|duas|tres|quatro|cinco|seis|sete|oito|nove|uno|una|dos|cuatro|siete|ocho|nueve|null|eins|zwei|drei|vier|funf|sechs|sieben|acht|neun';
+const NUMBER_BEFORE_STOP = new RegExp(`(?:\\d|(?<![\\p{L}])(?:${DIGIT_WORDS}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred))\\s*$`, 'u');
+/** One digit after the stop, then a unit or the clause's end: no new sentence starts that way. */
+const DIGIT_THEN_END = new RegExp(
+  `^\\s*(?:\\d|${DIGIT_WORDS})(?:\\s*(?:[,;!?]|\\.(?!\\d)|$)|\\s*(?:mg|milligrams?|miligramas?|miligramos?|milligramm|mcg|micrograms?|grams?|g|ml|%|percent|per cent|por cento|por ciento|prozent|degrees?|cm|centimet(?:er|re)s?|mm|millimet(?:er|re)s?|kg|kilos?|pounds?|lbs?|units?|mmol)(?![\\p{L}]))`,
+  'u',
+);
+const ONE_DIGIT_AFTER = new RegExp(`^\\s*(?:\\d|${DIGIT_WORDS})(?![\\p{L}\\d])`, 'u');
+/** A measurement named just before: what follows is its value, and a stop inside it its decimal point. */
+const VALUE_NAMED = /(?<![\p{L}])(?:temperature|temp|fever|febre|fieber|fiebre|temperatura|temperatur|a1c|hba1c|hemoglobin|haemoglobin|hemoglobina|creatinine|creatinina|kreatinin|potassium|potasio|potassio|kalium|sodium|inr|tsh|psa|ferritin|bmi|imc|ejection fraction|measuring|measures|measured)(?![\p{L}])[^.?!]{0,50}$/u;
+
+/**
+ * Whether a stop between a number and one digit is a decimal point ('ninety eight . two', '7. 3 %'): some
+ * transcripts write the point said that way. It is where a unit or the clause's end follows the digit, or where a
+ * measurement was named just before; elsewhere a new sentence may start ('I was twelve. Two years later').
+ * `before` and `after` are folded text on either side of the stop.
+ */
+export function stopIsDecimalPoint(before: string, after: string): boolean {
+  if (!NUMBER_BEFORE_STOP.test(before) || !ONE_DIGIT_AFTER.test(after)) return false;
+  return DIGIT_THEN_END.test(after) || VALUE_NAMED.test(before);
+}
+
+const STOP_AS_POINT = /(?<![\d.,])(\d{1,3}) ?\. (\d|zero|oh|one)(?![\p{L}\d])/giu;
+const DIGIT_WORD: Record<string, string> = { zero: '0', oh: '0', one: '1' };
+
 /** A number of digits with its decimal said as a word ('38 point 4', '2 and a half'), written as one. */
 export function joinSpokenDecimals(text: string, language: Language): string {
   const mark = language === 'en' ? '.' : ',';
   return text
+    .replace(STOP_AS_POINT, (all: string, whole: string, digit: string, at: number, whole_text: string) =>
+      language === 'en' && stopIsDecimalPoint(foldWord(whole_text.slice(Math.max(0, at - 80), at + whole.length)), foldWord(whole_text.slice(at + all.indexOf('.') + 1, at + all.length + 40)))
+        ? `${whole}.${DIGIT_WORD[digit.toLowerCase()] ?? digit}`
+        : all,
+    )
     .replace(/(?<![\d.,])(\d+) (?:point|virgula|vírgula|ponto|komma|coma|punto) (\d+)(?![\d.,]\d)/giu, `$1${mark}$2`)
     .replace(/(?<![\d.,])(\d+) (?:and a half|e meio|e meia|y medio|y media|einhalb)(?!\p{L})/giu, (_all, whole: string) => `${whole}${mark}5`);
 }

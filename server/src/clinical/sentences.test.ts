@@ -20,3 +20,11 @@ describe('sentences', () => {
     for (const s of spans) expect(text.slice(s.start, s.end)).toBe(s.text);
   });
 });
+
+describe('a stop between a number and a dose', () => {
+  it('does not cut the dose from its number, and a stop elsewhere still ends the sentence', () => {
+    expect(texts('he takes aldactone twelve . five milligrams . and then')).toEqual(['he takes aldactone twelve . five milligrams .', 'and then']);
+    expect(texts('I was twelve. Five years later it came back.')).toEqual(['I was twelve.', 'Five years later it came back.']);
+    expect(texts('temperature ninety eight . two , heart rate 72. Fine.')).toEqual(['temperature ninety eight . two , heart rate 72.', 'Fine.']);
+  });
+});

@@ -4,6 +4,7 @@
  * 'Dr.', 'z. B.', 'p. ex.'), after an initial ('J. Silva') or in a time ('10.30'); '?' and '!' always end one, and
  * so does a line break. A sentence never loses a character: spans cover the text as written.
  */
+import { stopIsDecimalPoint } from './numbers.js';
 import { fold } from './text.js';
 
 /** Words that end with a full stop without ending a sentence (folded, without the stop), four languages. */
@@ -24,6 +25,9 @@ export type Span = { text: string; start: number; end: number };
 function fullStopEnds(text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 20), at);
   const after = text.slice(at + 1, at + 3);
+  // 'twelve . five milligrams', '7. 5 %': a decimal point written as a stop (or a stop where one was said) is
+  // never cut, or '5 mg' would stand alone as another sentence's dose.
+  if (stopIsDecimalPoint(fold(text.slice(Math.max(0, at - 80), at)), fold(text.slice(at + 1, at + 40)))) return false;
   // Inside a number or a time: '37.9', '10.30', '1.73 m²'.
   if (/\d$/.test(before) && /^\d/.test(after)) return false;
   // Part of an ellipsis or a run of dots, which ends at its last dot.

@@ -14,7 +14,7 @@ import { debitGeneration, refundGeneration } from '../modules/credits/service.js
 import { classify, type Criterion } from '../modules/research_spaces/criteria.js';
 import { screenPatient } from '../modules/research_spaces/screener.js';
 import { visibleTo, type ScreeningRow } from '../modules/research_spaces/service.js';
-import { DOCUMENT_SEPARATOR } from '../modules/research_spaces/text-normalise.js';
+import { DOCUMENT_SEPARATOR } from '../clinical/record-text.js';
 
 /** A running screening that has not moved on for this long was interrupted (no patient takes this long). */
 export const STALE_SCREENING_MS = 15 * 60_000;

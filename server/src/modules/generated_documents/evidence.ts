@@ -11,7 +11,7 @@ import { DIAGNOSES, fold, medicinesIn } from '../../ai/structurer/facts.js';
 import { numbersAsNoted } from '../../clinical/units.js';
 import { utterances } from '../../ai/structurer/structure.js';
 // The screener's cross-language names of conditions: a document's diagnoses are checked against what was said.
-import { conceptMentions, conceptOf } from '../research_spaces/clinical-concepts.js';
+import { conceptMentions, conceptOf } from '../../clinical/concepts.js';
 
 /**
  * A stretch of the transcript, with its words: the transcript may be corrected after the version was written.

@@ -5,7 +5,7 @@
  */
 import type { Conversation, TextGenerator } from '../../ai/text-generator.js';
 import { CRITERION_TYPES, type CriterionType } from './criteria.js';
-import { normalise } from './text-normalise.js';
+import { normalise } from '../../clinical/record-text.js';
 
 export type DraftCriterion = { definition: string; type: CriterionType };
 

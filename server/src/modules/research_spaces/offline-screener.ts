@@ -7,10 +7,10 @@
  * evidence is always one or two whole sentences of the record, never a file name (text-normalise.ts).
  */
 import type { Criterion, CriterionAssessment, Verdict } from './criteria.js';
-import { conceptKind, conceptOf, exclusiveWith, isConcept, withConcepts } from './clinical-concepts.js';
-import { analyteIn, boundsIn, eventSpan, measuredValue, patientAge, recordDate, windowIn, within } from './clinical-numbers.js';
-import { scopeWords, type ScopedWord, type Status } from './negation-scope.js';
-import { normalise, repairOcrDigits, sentences } from './text-normalise.js';
+import { conceptKind, conceptOf, exclusiveWith, isConcept, withConcepts } from '../../clinical/concepts.js';
+import { analyteIn, boundsIn, eventSpan, measuredValue, patientAge, recordDate, windowIn, within } from '../../clinical/record-numbers.js';
+import { scopeWords, type ScopedWord, type Status } from '../../clinical/word-scope.js';
+import { normalise, repairOcrDigits, sentences } from '../../clinical/record-text.js';
 
 /** Words that say nothing about what a criterion asks (four languages). */
 const STOPWORDS = new Set(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { screenOffline } from './offline-screener.js';
-import { sentences } from './text-normalise.js';
+import { sentences } from '../../clinical/record-text.js';
 
 const today = new Date('2026-11-22T12:00:00Z');
 

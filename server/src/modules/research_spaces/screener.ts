@@ -9,7 +9,7 @@ import type { Language } from '../../../../contract/constants.js';
 import type { TextGenerator } from '../../ai/text-generator.js';
 import { isExclusion, type Criterion, type CriterionAssessment, type Verdict } from './criteria.js';
 import { screenOffline } from './offline-screener.js';
-import { sentences } from './text-normalise.js';
+import { sentences } from '../../clinical/record-text.js';
 
 export type Screening = { assessments: CriterionAssessment[]; explanation: string };
 

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Criterion } from './criteria.js';
-import { eventSpan, windowIn } from './clinical-numbers.js';
+import { eventSpan, windowIn } from '../../clinical/record-numbers.js';
 import { screenOffline } from './offline-screener.js';
-import { repairOcrDigits, sentences } from './text-normalise.js';
+import { repairOcrDigits, sentences } from '../../clinical/record-text.js';
 
 const today = new Date('2026-11-22T12:00:00Z');
 const c = (id: string, definition: string, type: Criterion['type'] = 'critical_inclusion'): Criterion => ({ id, definition, type, needsReview: false });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { classify, type Criterion } from './criteria.js';
 import { extractCriteria } from './criteria-extraction.js';
 import { screenOffline } from './offline-screener.js';
-import { DOCUMENT_SEPARATOR, sentences } from './text-normalise.js';
+import { DOCUMENT_SEPARATOR, sentences } from '../../clinical/record-text.js';
 
 const today = new Date('2026-11-22T12:00:00Z');
 const c = (id: string, definition: string, type: Criterion['type'] = 'critical_inclusion'): Criterion => ({ id, definition, type, needsReview: false });

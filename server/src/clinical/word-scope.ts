@@ -6,7 +6,7 @@
  * concept tokens (clinical-concepts.ts), in the four languages.
  */
 
-import { isAbbreviation } from './text-normalise.js';
+import { isAbbreviation } from './sentences.js';
 
 export type Status = 'present' | 'negated' | 'past' | 'other_person' | 'uncertain';
 

@@ -5,7 +5,8 @@
  * ('7,5 %', '1.73 m²'), after an abbreviation ('Dr.', 'z. B.', 'p. ex.') or a list number ('1.'), and lines a
  * PDF wrapped mid-sentence are joined again (headings are not), so a quote is always a whole sentence.
  */
-import { fold } from '../../ai/structurer/facts.js';
+import { isAbbreviation } from './sentences.js';
+import { fold } from './text.js';
 
 /** Lower case without accents, so 'Diabético' and 'diabetico', 'años' and 'anos' compare equal. */
 export const normalise = fold;
@@ -16,23 +17,11 @@ export const DOCUMENT_SEPARATOR = '\n\n\f\n\n';
 /** A line that only names a file: a header between files, not part of any record. */
 const FILE_HEADER = /^\s*={2,}\s*.*?\s*={2,}\s*$|^\s*[^\s/\\]+\.(?:pdf|txt|docx?|png|jpe?g|tiff?)\s*$/i;
 
-/** Words that end with a full stop without ending a sentence (normalised, without the stop), four languages. */
-const ABBREVIATIONS = new Set(
-  (
-    'dr dra drs sr sra srs prof mr mrs ms st no nr n vs etc approx ca cf fig ref resp incl max min mg ml dl kg cm mm ' +
-    'eg e g ie i z b d h u a o s p ex sr sra ex dto dta pag tel av hab jan fev feb mar abr apr mai jun jul ago aug set sep out okt oct nov dez dic dec ' +
-    'eos bzw bzgl ggf evtl inkl lt std tgl vgl zn usw pct pac pat geb doente art insuf'
-  ).split(/\s+/),
-);
-
-/** A word that ends with a full stop without ending a sentence (normalised), or a single letter ('z. n.'). */
-export const isAbbreviation = (word: string) => ABBREVIATIONS.has(word) || /^[a-z]$/.test(word);
-
 /** Whether the full stop at the end of `before` ends a sentence, given the text that follows it. */
 function endsSentence(before: string, after: string): boolean {
   const word = normalise(before.match(/([\p{L}\p{N}]+)\.$/u)?.[1] ?? '');
   if (!/^\s*(?:[\p{Lu}\p{N}"'(«¿¡—–-]|\p{Ll}\p{Lu})/u.test(after)) return false; // the next starts with a capital ('eGFR' too) or a number
-  if (ABBREVIATIONS.has(word)) return false;
+  if (isAbbreviation(word) && !/^\p{L}$/u.test(word)) return false;
   if (/^\p{L}$/u.test(word)) return false; // an initial ('J. Silva') or 'z. B.'
   if (/^\d{1,2}$/.test(word) && /^\s*\d{1,2}\.$/.test(before)) return false; // a list number at the line's start
   return true;
