@@ -57,6 +57,7 @@ export const errorCodes = [
   'custom_request_pending',
   'file_content_mismatch',
   'generation_failed',
+  'change_not_applied',
   'server_admin_only',
   'locked_by_environment',
   'saved_key_unusable',

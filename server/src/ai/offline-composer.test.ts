@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../../contract/constants.js';
-import { BLANK, cleanDictation, COMPOSER_LABEL, composeDocument } from './offline-composer.js';
+import { BLANK, ChangeNotApplied, cleanDictation, COMPOSER_LABEL, composeDocument } from './offline-composer.js';
 import type { DocumentRequest } from './text-generator.js';
 
 const KINDS = ['consultation_notes', 'clinical_summary', 'sick_leave_certificate', 'referral_letter', 'patient_summary', 'dictation', 'report'];
@@ -69,11 +69,34 @@ describe('offline composer', () => {
     expect(composeDocument(base({ language: 'de' }))).toContain('22. November 2026');
   });
 
-  it('keeps a change request it cannot apply visibly, unapplied, saying which ones it can', () => {
-    const text = composeDocument(base({ change: { previousText: '# Notes\nBody', instructions: 'Make it sound more formal.' } }));
-    expect(text).toContain('# Notes\nBody');
-    expect(text).toContain('Changes requested (not applied: without AI only simple requests are applied');
-    expect(text).toContain('Make it sound more formal.');
+  it('writes every document after a correction from the corrected notes, not from what they corrected', () => {
+    const transcript = 'Temperature 39.5. I will start amoxicillin 500 mg three times a day. Come back in 2 weeks.';
+    const editedNotes = [
+      '# Consultation notes', COMPOSER_LABEL.en, '', '**Date:** 22 November 2026', '', '**Clinician:** Dra. Ana Lima', '',
+      '## Subjective', '- Cough for 3 days.', '', '**Allergies:** penicillin', '',
+      '## Objective', '- Temperature: 37.9 °C', '', '## Assessment', '- Viral bronchitis.', '',
+      '## Plan', '- Rest and fluids.', '- Medication: paracetamol 1 g as needed', '- Next consultation: in 1 week', '',
+    ].join('\n');
+    for (const documentKind of ['clinical_summary', 'referral_letter', 'patient_summary']) {
+      const text = composeDocument(base({ documentKind, transcript, editedNotes, data: { medication: 'amoxicillin 500 mg' } }));
+      expect(text).not.toMatch(/39\.5|amoxicillin|2 weeks/);
+      expect(text).toContain('paracetamol 1 g as needed');
+      if (documentKind !== 'patient_summary') expect(text).toContain('Temperature: 37.9 °C');
+      expect(text).toContain(documentKind === 'patient_summary' ? 'Rest and fluids.' : 'Cough for 3 days.');
+    }
+    expect(composeDocument(base({ documentKind: 'clinical_summary', transcript, editedNotes }))).toContain('## Next consultation\nin 1 week');
+  });
+
+  it('never writes a change request it cannot apply into the document', () => {
+    expect(() => composeDocument(base({ change: { previousText: '# Notes\nBody', instructions: 'Make it sound more formal.' } }))).toThrow(ChangeNotApplied);
+  });
+
+  it('changes the value of a named measurement, not its name', () => {
+    const previousText = '# Notes\n\n## Objective\n- Heart rate: 80 bpm\n- The heart rate was 80 at rest.\n';
+    const text = composeDocument(base({ change: { previousText, instructions: 'Change heart rate to 88 bpm' } }));
+    expect(text).toContain('- Heart rate: 88 bpm');
+    expect(text).toContain('The heart rate was 88 bpm at rest.');
+    expect(text).not.toContain('88 bpm: 80');
   });
 
   it('cleans hesitations from a dictation', () => {

@@ -9,6 +9,7 @@ import { formatDocumentDate } from '../../../contract/document-date.js';
 import type { Language } from '../../../contract/constants.js';
 import { transcriptLanguage } from '../clinical/language.js';
 import { readMeasurements, type Measure, type ValueToCheck } from '../clinical/measurements.js';
+import { readEditedNotes } from './structurer/edited-notes.js';
 import { allergiesIn, followUpIn, medicinesIn, referralIn, sickLeaveIn } from './structurer/facts.js';
 import { structure, type NoteSentence, type Section } from './structurer/structure.js';
 import { applyTextCommand } from './structurer/text-commands.js';
@@ -22,6 +23,13 @@ export const COMPOSER_LABEL: L = {
   de: '_Ohne KI aus Ihren Angaben und der Transkription zusammengestellt. Prüfen Sie es vor der Verwendung._',
   es: '_Documento montado sin IA a partir de sus datos y de la transcripción. Revíselo antes de usarlo._',
 };
+
+/** A change request the composer cannot apply without a model: nothing is written. */
+export class ChangeNotApplied extends Error {
+  constructor() {
+    super('This change cannot be applied without an AI engine');
+  }
+}
 
 /** What a note says when the patient answered that they have no allergies. */
 export const NO_KNOWN_ALLERGIES: L = { pt: 'sem alergias conhecidas', en: 'no known allergies', de: 'keine bekannten Allergien', es: 'sin alergias conocidas' };
@@ -81,12 +89,6 @@ const T = {
     es: 'Le derivo a este/a paciente para su valoración por el motivo indicado abajo.',
   },
   regards: { pt: 'Com os melhores cumprimentos,', en: 'Kind regards,', de: 'Mit freundlichen Grüßen', es: 'Atentamente,' },
-  changes: {
-    pt: 'Alterações pedidas (por aplicar: sem IA só se aplicam pedidos simples como «acrescentar … ao plano», «remover a frase sobre …» ou «substituir … por …»)',
-    en: 'Changes requested (not applied: without AI only simple requests are applied, such as "add … to the plan", "remove the sentence about …" or "replace … with …")',
-    de: 'Gewünschte Änderungen (nicht angewendet: ohne KI werden nur einfache Wünsche umgesetzt, etwa „… zum Plan hinzufügen“, „Satz über … entfernen“ oder „… durch … ersetzen“)',
-    es: 'Cambios solicitados (sin aplicar: sin IA solo se aplican peticiones sencillas como «añadir … al plan», «eliminar la frase sobre …» o «reemplazar … por …»)',
-  },
   presenting: { pt: 'Motivo da consulta', en: 'Presenting complaint', de: 'Vorstellungsgrund', es: 'Motivo de consulta' },
   allergies: { pt: 'Alergias', en: 'Allergies', de: 'Allergien', es: 'Alergias' },
   heartrate: { pt: 'Frequência cardíaca', en: 'Heart rate', de: 'Herzfrequenz', es: 'Frecuencia cardiaca' },
@@ -237,6 +239,24 @@ function read(req: DocumentRequest, reading: Language): Consultation {
   };
 }
 
+/** What the clinician's corrected notes say, read as the consultation: they are the source once corrected. */
+function fromEditedNotes(notes: string, reading: Language): Consultation {
+  const e = readEditedNotes(notes);
+  const texts = e.sentences.map((s) => s.text);
+  const medicines = e.medication ? e.medication.split(/;\s*/).map((m) => m.trim()).filter(Boolean) : medicinesIn(texts, reading).map((m) => m.value);
+  return {
+    sentences: e.sentences,
+    said: (section) => e.sentences.filter((s) => s.section === section).map((s) => s.text),
+    measurements: e.measurements,
+    medicines,
+    prescribed: medicines,
+    allergies: e.allergies,
+    followUp: e.followUp ?? followUpIn(texts)?.value,
+    sickLeaveDays: sickLeaveIn(texts)?.value,
+    referral: referralIn(texts, reading)?.value,
+  };
+}
+
 const bullets = (lines: (string | undefined)[]) => lines.filter((l): l is string => !!l?.trim()).map((l) => (l.startsWith('- ') ? l : `- ${l}`));
 
 function compose(req: DocumentRequest): string {
@@ -244,9 +264,10 @@ function compose(req: DocumentRequest): string {
   // What the document's own words are written in; the consultation's sentences stay in `lang`, as they were said.
   const out = req.outputLanguage ?? lang;
   const blank = BLANK[out];
-  const v = (key: keyof NotesData) => req.data[key]?.trim() || undefined;
-  const reading = transcriptLanguage(req.transcript) ?? lang;
-  const c = read(req, reading);
+  const reading = transcriptLanguage(req.editedNotes ?? req.transcript) ?? lang;
+  // Corrected notes already hold the notes data the clinician gave (and may have corrected it): they alone speak.
+  const v = (key: keyof NotesData) => (req.editedNotes ? undefined : req.data[key]?.trim() || undefined);
+  const c = req.editedNotes ? fromEditedNotes(req.editedNotes, reading) : read(req, reading);
   const heading = (l: L) => `## ${l[out]}`;
   /** A section's lines, or the marked blank when there are none. */
   const section = (lines: (string | undefined)[]) => {
@@ -345,10 +366,12 @@ export function composeDocument(req: DocumentRequest): string {
     return `${COMPOSER_LABEL[req.language]}\n\n${fillTemplate(req.template ?? '', values, req.language)}`;
   }
   if (req.change) {
-    // Simple requests are applied as asked; others need a language model, and are kept, visibly, for the clinician.
+    // Simple requests are applied as asked; any other needs a language model. It is never written into the
+    // document (it would reach the copy, the PDF and the record system): the request is refused before a version
+    // is made (generated_documents/service.ts), and failing here covers an engine switched in between.
     const applied = applyTextCommand(req.change.previousText, req.change.instructions, req.language);
     if (applied !== undefined) return applied;
-    return `${req.change.previousText.trim()}\n\n## ${T.changes[req.language]}\n\n${req.change.instructions.trim()}\n`;
+    throw new ChangeNotApplied();
   }
   if (req.template) return composeFromTemplate(req);
   return compose(req);

@@ -36,6 +36,11 @@ export type DocumentRequest = {
   template?: string;
   /** The clinician's standing preferences for this kind of document (a user guide). */
   guide?: string;
+  /**
+   * The consultation notes as the clinician corrected them, when they did: the source of this document over the
+   * transcript and the notes data, which the corrections may contradict (a medicine removed, a value corrected).
+   */
+  editedNotes?: string;
   /** A change request: the previous text and what to change in it. */
   change?: { previousText: string; instructions: string };
   /** Free-form data for a custom template (POST /generate). */

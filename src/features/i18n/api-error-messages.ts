@@ -57,6 +57,7 @@ const byCode: Record<ErrorCode, MessageDescriptor> = {
   locked_by_environment: msg`The server's environment settings choose this engine; change it there.`,
   custom_request_pending: msg`A request sent to support is waiting for approval. You can make a new one once it is approved.`,
   file_content_mismatch: msg`This file is not the kind of file its name says. Choose a PDF, Word, text or picture file.`,
+  change_not_applied: msg`This change cannot be made without an AI engine, and nothing was changed. Edit the text yourself, or ask in one of these forms: “add … to the plan”, “remove the sentence about …”, “replace … with …”.`,
   insufficient_credits: msg`No credits left. More credits are bought through support; this consultation is kept.`,
 };
 

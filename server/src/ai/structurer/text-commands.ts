@@ -98,7 +98,40 @@ export function applyTextCommand(text: string, instruction: string, language: La
     return removed ? `${kept.join('\n')}\n` : undefined;
   }
   const from = command.from;
+  // 'Change heart rate to 88 bpm': a value given for a named measurement changes its value, never its name.
+  if (/\d/.test(command.to) && !/\d/.test(from)) {
+    const changed = withNamedValue(lines, from, command.to);
+    return changed && `${changed.join('\n')}\n`;
+  }
   const pattern = new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
   if (!pattern.test(text)) return undefined;
   return `${lines.map((l) => (/^#{1,3} /.test(l) ? l : l.replace(pattern, command.to))).join('\n')}\n`;
+}
+
+const VALUE = String.raw`\d+(?:[.,/]\d+)*(?:\s*(?:bpm|mmhg|%|°c|°f|kg\/m²|kg|lb|mg\/dl|mmol\/l|mg|g|ml|cm)(?![\p{L}]))?`;
+
+/**
+ * The lines with the value of a named measurement replaced: in a labelled line ('- Heart rate: 80 bpm') the value
+ * after the label, in a sentence the value said within a few words after the name ('heart rate was 80'). Undefined
+ * when the name is not followed by a value anywhere.
+ */
+function withNamedValue(lines: string[], name: string, value: string): string[] | undefined {
+  const wanted = fold(name)
+    .replace(/^(?:the|a|o|as|os|der|die|das|den|el|la|los|las)\s+/, '')
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const labelled = new RegExp(`^(\\s*(?:[-*]\\s+)?(?:\\*\\*)?[^:]*?${wanted}[^:]*?(?:\\*\\*)?:(?:\\*\\*)?\\s*)(${VALUE})`, 'u');
+  const said = new RegExp(`(${wanted}(?:[^\\p{L}\\d.!?]+\\p{L}+){0,3}?[^\\p{L}\\d.!?]+)(${VALUE})`, 'u');
+  let changed = false;
+  const out = lines.map((line) => {
+    if (/^#{1,3} /.test(line)) return line;
+    const folded = fold(line);
+    // Positions are read on the folded line; folding keeps one character for each only where the lengths agree.
+    if (folded.length !== line.length) return line;
+    const m = folded.match(labelled) ?? folded.match(said);
+    if (!m) return line;
+    changed = true;
+    const at = m.index! + m[1]!.length;
+    return `${line.slice(0, at)}${value}${line.slice(at + m[2]!.length)}`;
+  });
+  return changed ? out : undefined;
 }

@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({}, { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'words' } });
+  t = await createTestApp({}, { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'add rest for a week to the plan' } });
 });
 afterAll(() => t.close());
 
@@ -81,12 +81,19 @@ describe('generated documents', () => {
   it('each change is a new version; earlier versions stay readable', async () => {
     const { headers, id } = await finishedSession();
     await waitDone(headers, id, 'main');
-    const byText = multipart({ requested_changes: JSON.stringify({ text: 'Mention that the pain radiates to the left arm.' }) });
+    // Without a model a request it cannot apply is refused, and nothing is written or made a version.
+    const vague = multipart({ requested_changes: JSON.stringify({ text: 'Mention that the pain radiates to the left arm.' }) });
+    const refused = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...vague.headers }, payload: vague.payload });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error.code).toBe('change_not_applied');
+    expect((await getDoc(headers, id, 'main')).json().generated_document).toMatchObject({ version: 1, total_versions: 1 });
+    const byText = multipart({ requested_changes: JSON.stringify({ text: 'Add the pain radiates to the left arm to the plan.' }) });
     const v2 = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...byText.headers }, payload: byText.payload });
     expect(v2.statusCode).toBe(202);
     const second = await waitDone(headers, id, 'main');
     expect(second).toMatchObject({ version: 2, total_versions: 2, change_kind: 'text' });
-    expect(second.text).toContain('Mention that the pain radiates to the left arm.');
+    expect(second.text).toContain('- The pain radiates to the left arm');
+    expect(second.text).not.toContain('Changes requested');
 
     const byMarkdown = multipart({ requested_changes: JSON.stringify({ markdown: '# Notes\n\nRewritten by hand.' }) });
     const v3 = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...byMarkdown.headers }, payload: byMarkdown.payload });
@@ -96,6 +103,18 @@ describe('generated documents', () => {
     const first = (await getDoc(headers, id, 'main', 1)).json().generated_document;
     expect(first).toMatchObject({ version: 1, total_versions: 3 });
     expect(first.text).toContain('Assembled without AI');
+  });
+
+  it('a document written after the notes were corrected takes the corrected notes as its source', async () => {
+    const { headers, id } = await finishedSession([{ processor_input_id: 'medication', value: 'ibuprofen 400 mg' }]);
+    await waitDone(headers, id, 'main');
+    const corrected = multipart({ requested_changes: JSON.stringify({ markdown: '# Notes\n\n## Subjective\n- Chest pain for three days, on exertion.\n\n## Plan\n- Medication: aspirin 75 mg daily\n' }) });
+    await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...corrected.headers }, payload: corrected.payload });
+    await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/referral_letter`, headers });
+    const letter = await waitDone(headers, id, 'referral_letter');
+    expect(letter.text).toContain('Chest pain for three days, on exertion.');
+    expect(letter.text).toContain('aspirin 75 mg daily');
+    expect(letter.text).not.toMatch(/ibuprofen|2 days/);
   });
 
   it('generates a selectable document on request, and refuses documents the type does not have', async () => {
@@ -152,7 +171,8 @@ describe('voice change requests and audio to text', () => {
       const res = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...short.headers }, payload: short.payload });
       expect(res.statusCode).toBe(202);
       const v2 = await waitDone(headers, id, 'main');
-      expect(v2).toMatchObject({ version: 2, change_kind: 'text', change_text: 'words' });
+      expect(v2).toMatchObject({ version: 2, change_kind: 'text', change_text: 'add rest for a week to the plan' });
+      expect(v2.text).toContain('- Rest for a week');
       const long = audioMultipart('audio', makeWebm(dir, 'long', 95));
       const refused = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...long.headers }, payload: long.payload });
       expect(refused.statusCode).toBe(400);
@@ -170,7 +190,7 @@ describe('voice change requests and audio to text', () => {
       const body = audioMultipart('audio', makeWebm(dir, 'a', 1), { clean: 'true', prompt: 'metformin' });
       const res = await t.app.inject({ method: 'POST', url: '/audio-to-text', headers: { ...headers, ...body.headers }, payload: body.payload });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ text: 'words', model: 'whisper-1' });
+      expect(res.json()).toEqual({ text: 'add rest for a week to the plan', model: 'whisper-1' });
       const notAudio = audioMultipart('audio', Buffer.from('definitely not audio data'));
       expect((await t.app.inject({ method: 'POST', url: '/audio-to-text-upload', headers: { ...headers, ...notAudio.headers }, payload: notAudio.payload })).statusCode).toBe(415);
       expect((await t.app.inject({ method: 'POST', url: '/audio-to-text', payload: body.payload, headers: body.headers })).statusCode).toBe(401);

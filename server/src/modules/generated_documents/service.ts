@@ -3,6 +3,7 @@ import { evidenceFor, partsInTranscript, type PartText } from './evidence.js';
 import { isLanguage, type Language } from '../../../../contract/constants.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
 import { findUserById, type UserRow } from '../../auth/users.js';
+import { applyTextCommand } from '../../ai/structurer/text-commands.js';
 import { attachDocument, debitGeneration, refundGeneration } from '../credits/service.js';
 import type { Database } from '../../db/client.js';
 import { documentFeedback, generatedDocuments } from '../../db/schema.js';
@@ -132,6 +133,23 @@ export function documentLanguage(session: Pick<SessionRow, 'userInputs'>, key: s
   if (key !== 'patient_summary') return clinicianLanguage;
   const chosen = (session.userInputs as { processor_input_id?: string; value?: string }[]).find((i) => i.processor_input_id === PATIENT_LANGUAGE_INPUT)?.value;
   return isLanguage(chosen) ? chosen : clinicianLanguage;
+}
+
+/**
+ * The consultation notes as the clinician corrected them (a later version of the main document than the first,
+ * by hand or by a change request), for any other document written after: undefined for the notes themselves,
+ * and while nobody has corrected them.
+ */
+async function correctedNotes(ctx: AppContext, session: SessionRow, key: string): Promise<string | undefined> {
+  const main = findConsultationType(session.consultationTypeId)?.documents[0];
+  if (!main || main === key) return undefined;
+  const [latest] = await ctx.db
+    .select({ version: generatedDocuments.version, text: generatedDocuments.text })
+    .from(generatedDocuments)
+    .where(and(eq(generatedDocuments.sessionId, session.id), eq(generatedDocuments.documentKey, main), eq(generatedDocuments.status, 'done')))
+    .orderBy(desc(generatedDocuments.version))
+    .limit(1);
+  return latest && latest.version > 1 && latest.text.trim() ? latest.text : undefined;
 }
 
 export type Personalisation = { templateId?: string; template?: string; guide?: string };
@@ -265,6 +283,7 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     let savedAt = Date.now();
     let saving: Promise<unknown> | undefined;
     const outputLanguage = documentLanguage(waited.session ?? session, row.documentKey, language);
+    const editedNotes = change ? undefined : await correctedNotes(ctx, waited.session ?? session, row.documentKey);
     for await (const delta of untilStopped(ctx.shutdown, ctx.textGenerator.write({
       documentKind: row.documentKey,
       language,
@@ -276,6 +295,7 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       template: personal.template,
       guide: personal.guide,
       change,
+      ...(editedNotes ? { editedNotes } : {}),
     }))) {
       if (interrupted()) throw new WritingInterrupted();
       text += delta;
@@ -296,7 +316,7 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       }
     }
     await saving;
-    const evidence = evidenceFor(text, { transcript: waited.transcript, data: { ...data, previous: change?.previousText }, clinician: user?.name ?? '', language, date, parts: waited.parts });
+    const evidence = evidenceFor(text, { transcript: waited.transcript, data: { ...data, previous: change?.previousText ?? editedNotes }, clinician: user?.name ?? '', language, date, parts: waited.parts });
     const saved = await ctx.db
       .update(generatedDocuments)
       .set({ status: 'done', text, evidence, engine: writer.engine, completedAt: new Date(), leaseUntil: null })
@@ -364,6 +384,14 @@ export async function requestChange(ctx: AppContext, session: SessionRow, doc: s
     return row!;
   }
   if (!previous || previous.status !== 'done') throw new DomainError(409, 'invalid_request', 'There is no finished version to change yet');
+  // Without a model only simple requests can be made: any other is refused now, before a version or a charge,
+  // and never written into the document.
+  if (!ctx.textGenerator.info.usesAi) {
+    const user = await findUserById(ctx.db, session.userId);
+    if (applyTextCommand(previous.text, change.content, (user?.language ?? 'pt') as Language) === undefined) {
+      throw new DomainError(422, 'change_not_applied', 'This change cannot be made without an AI engine; edit the text, or ask to add, remove or replace');
+    }
+  }
   // A change keeps the template the previous version was written with; only the guide is read again.
   const personal = { ...(await personalisation(ctx, session, key)), templateId: previous.templateId ?? undefined, template: undefined };
   const started = await insertCharged(ctx, session, key, { changeKind: 'text', changeText: change.content, templateId: previous.templateId });
