@@ -147,7 +147,8 @@ How to read the table (scripts/eval/; nothing of the product's structurer or cli
                 in the transcript, as % of such sentences.
   length        body words / reference words, median and mean. follow-up: notes stating the reference's
                 follow-up interval (same number and unit) / references stating one.
-  omission recall  n/a until the writer returns a list of what it left out (scripts/eval/omissions.ts).
+  omission recall  of the reference facts the transcript states and the note leaves out, the share the product's list
+                   of what was said but not put in the note names (scripts/eval/omissions.ts); and its length per note.
 Transcript forms: labelled ('Clinician: …' / 'Patient: …' lines); punctuated (the same without labels); asr (lower
 case, numbers in words, no punctuation, one line); real-asr (ACI-Bench's speech-engine output for its 11 valid
 'aci' dialogues, made like asr). ACI-Bench's tokenised text is tidied (no space before punctuation, "do n't" →

@@ -104,7 +104,8 @@ export function saidQuantities(transcript: string): Quantity[] {
   return [...statedQuantities(transcript), ...joined];
 }
 
-export type FactScore = { total: number; countable: number; kept: number; placed: number; missing: string[]; misplaced: string[] };
+/** `missed`: the countable facts the note does not state, for the omission list's recall. */
+export type FactScore = { total: number; countable: number; kept: number; placed: number; missing: string[]; misplaced: string[]; missed: Fact[] };
 
 /**
  * Facts kept and placed, among the reference facts the transcript states (a fact never said cannot be kept).
@@ -117,7 +118,7 @@ export function scoreFacts(facts: Fact[], body: NoteBody, transcript: string): F
   const sectionQuantities = Object.fromEntries(Object.entries(body.sections).map(([s, text]) => [s, statedQuantities(text)])) as Partial<Record<NoteSection, Quantity[]>>;
   const noteConcepts = new Set(conceptsIn(body.text).map((c) => c.name));
   const sectionConcepts = Object.fromEntries(Object.entries(body.sections).map(([s, text]) => [s, new Set(conceptsIn(text).map((c) => c.name))])) as Partial<Record<NoteSection, Set<string>>>;
-  const score: FactScore = { total: facts.length, countable: 0, kept: 0, placed: 0, missing: [], misplaced: [] };
+  const score: FactScore = { total: facts.length, countable: 0, kept: 0, placed: 0, missing: [], misplaced: [], missed: [] };
   for (const fact of facts) {
     const q = fact.quantity;
     // Said with a fitting unit, or without one for a value that stands alone (124/80, 98.6, 45): a '3 months' is
@@ -129,6 +130,7 @@ export function scoreFacts(facts: Fact[], body: NoteBody, transcript: string): F
       q ? (quantities ?? []).some((n) => sameQuantity(q, n)) : (concepts?.has(fact.concept!) ?? false);
     if (!inText(noteQuantities, noteConcepts)) {
       score.missing.push(fact.label);
+      score.missed.push(fact);
       continue;
     }
     score.kept++;

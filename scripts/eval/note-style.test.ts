@@ -39,5 +39,8 @@ describe('follow-up interval', () => {
 });
 
 describe('omission list hook', () => {
-  it('has nothing to read yet', () => expect(omissionsOf('note', 'transcript')).toBeUndefined());
+  it('reads the product’s list of what was said and left out of the note', () => {
+    expect(omissionsOf('## Plan\n- Review.', 'I will start lisinopril 10 mg daily.')).toEqual(['I will start lisinopril 10 mg daily.']);
+    expect(omissionsOf('## Plan\n- Lisinopril 10 mg daily.', 'I will start lisinopril 10 mg daily.')).toEqual([]);
+  });
 });

@@ -1,8 +1,11 @@
 /**
- * The hook for omission-list recall: when the note writer returns its own list of stretches that were said but
- * not put in the note, this is where the report reads it, to measure how many of the missed reference facts the
- * list names. No writer returns one yet, so it gives undefined and the report prints n/a.
+ * The omission list under measure: the product's list of what was said, carries a clinical fact and is not in
+ * the note (generated_documents/omissions.ts), as the clinician sees it beside the note. Its recall is scored
+ * with the scorer's own fact matching: of the reference facts the transcript states and the note leaves out,
+ * how many the list names.
  */
-export function omissionsOf(_note: string, _transcript: string): string[] | undefined {
-  return undefined;
+import { omittedFacts } from '../../server/src/modules/generated_documents/omissions.js';
+
+export function omissionsOf(note: string, transcript: string): string[] | undefined {
+  return omittedFacts(note, transcript, 'en').map((o) => o.text);
 }

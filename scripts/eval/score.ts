@@ -21,8 +21,8 @@ export type DialogueScore = {
   /** Note body words / reference words. */
   length: number;
   followUp?: { interval: Interval; captured: boolean };
-  /** The writer's own list of what it left out, when it gives one (not yet). */
-  omissions?: string[];
+  /** What the omission list beside the note names, and how many of the facts the note missed it names. */
+  omissions?: { listed: number; missed: number; named: number };
 };
 
 export type ScoreInput = { note: string; transcript: string; reference: string; referenceSection?: string };
@@ -30,11 +30,13 @@ export type ScoreInput = { note: string; transcript: string; reference: string; 
 export function scoreDialogue({ note, transcript, reference, referenceSection }: ScoreInput): DialogueScore {
   const body = noteBody(note);
   const interval = followUpInterval(reference);
-  const omissions = omissionsOf(note, transcript);
+  const listed = omissionsOf(note, transcript);
+  const facts = scoreFacts(referenceFacts(reference, referenceSection), body, transcript);
+  const omissions = listed && { listed: listed.length, missed: facts.missed.length, named: scoreFacts(facts.missed, noteBody(listed.join('\n')), transcript).kept };
   return {
     rouge: rouge(body.text, reference),
     pasted: rouge(transcript, reference),
-    facts: scoreFacts(referenceFacts(reference, referenceSection), body, transcript),
+    facts,
     wrong: wrongValues(body, transcript, reference),
     decimals: decimalsCut(body.text, transcript),
     invented: invented(body.text, transcript),

@@ -40,7 +40,7 @@ export function rowCells({ set, form, scores: s }: Row): string[] {
     pct(sum(s, (x) => x.verbatim.verbatim), sum(s, (x) => x.verbatim.sentences)),
     `${two(median(s.map((x) => x.length)))} / ${two(mean(s.map((x) => x.length)))}`,
     `${followUps.filter((x) => x.followUp!.captured).length}/${followUps.length}`,
-    withOmissions.length ? 'see hook' : 'n/a',
+    withOmissions.length ? `${pct(sum(withOmissions, (x) => x.omissions!.named), sum(withOmissions, (x) => x.omissions!.missed))} (${two(sum(withOmissions, (x) => x.omissions!.listed) / withOmissions.length)} listed/note)` : 'n/a',
   ];
 }
 

@@ -10,9 +10,13 @@ export type EvidenceSpan = {
   /** The recorded part it was said in and about when within it; present only while that audio is kept. */
   audio?: { id: string; offset_ms: number };
 };
+/** Something said that carries a clinical fact the note does not state, and the section it belongs in. */
+export type Omission = { text: string; section: 'subjective' | 'objective' | 'assessment' | 'plan'; missing: string[]; start: number; end: number };
 export type DocumentEvidence = {
   sentences: { text: string; spans: EvidenceSpan[]; source: 'transcript' | 'inputs' | 'none' }[];
   flagged: string[];
+  /** Consultation notes only; absent for versions written before it was computed. */
+  omitted?: Omission[];
 };
 
 export type GeneratedDocument = {

@@ -10,6 +10,9 @@
  *                                 consultation at a time; no credential by itself. Kept at logout, gone with the site data.
  *               `web_font`        the app's typeface was loaded once, so it is used from the first screen on
  *                                 (src/ui/web-font.ts). No personal data.
+ *               `dismissed_omissions`  per consultation and document, where in the transcript the things said but
+ *                                 left out of the notes that the clinician dismissed lie (offsets only, no text);
+ *                                 the 100 most recent documents are kept (src/features/documents/omission-dismissals.ts).
  *               `consultation_types.<locale>`  the last list of consultation types in that language, so a
  *                                 consultation can be chosen with no network. No patient data.
  * sessionStorage `token`, `user`  the session without "remember me"; gone when the tab closes.
@@ -23,5 +26,6 @@ export const STORAGE_KEYS = {
   deviceId: 'device_id',
   deprecatedReloadDone: 'deprecated_reload_done',
   webFont: 'web_font',
+  dismissedOmissions: 'dismissed_omissions',
   consultationTypes: (locale: string) => `consultation_types.${locale}`,
 } as const;

@@ -11,6 +11,7 @@ import { DocumentActions } from './DocumentActions';
 import { documentMessages } from './document-messages';
 import { EditNotesDialog } from './EditNotesDialog';
 import { EvidenceList } from './EvidenceList';
+import { OmissionList } from './OmissionList';
 import { versionNav } from './version-nav';
 
 const POLL_MS = 1000;
@@ -157,6 +158,9 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
             <Alert tone="warning">
               <Trans>Not in the transcript or your inputs: {doc.evidence!.flagged.join(', ')}. Check these before you copy or export the text.</Trans>
             </Alert>
+          )}
+          {doc.status === 'done' && doc.version === doc.total_versions && (doc.evidence?.omitted?.length ?? 0) > 0 && (
+            <OmissionList key={doc.id} sessionId={sessionId} docKey={docKey} doc={doc} omitted={doc.evidence!.omitted!} readOnly={readOnly} onNewVersion={showNewVersion} />
           )}
           <article className="document-text" data-testid="document-text" ref={rendered}>
             <Markdown>{doc.status === 'generating' ? (streamed ?? doc.text) : doc.text}</Markdown>

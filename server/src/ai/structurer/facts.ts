@@ -56,7 +56,7 @@ export const DIAGNOSES: RegExp[] = [
 ];
 
 /** Long-term conditions a clinician names as a conclusion ('So, a flare of your COPD'), stems in four languages. */
-const CHRONIC =
+export const CHRONIC =
   /\b(?:hypertens\p{L}*|hipertens\p{L}*|hypertonie|diabet\p{L}*|asthma|asma|copd|dpoc|epoc|bpco|atrial fibrillation|fibrilhacao auricular|fibrilacion auricular|vorhofflimmern|heart failure|insuficiencia cardiaca|herzinsuffizienz|stroke|acidente vascular|ictus|schlaganfall)\b/u;
 
 /** Whether a (folded) sentence names a diagnosis. */

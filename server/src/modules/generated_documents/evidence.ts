@@ -10,6 +10,8 @@ import { BLANK, COMPOSER_LABEL, formatDocumentDate } from '../../ai/offline-comp
 import { DIAGNOSES, fold, medicinesIn } from '../../ai/structurer/facts.js';
 import { numbersAsNoted } from '../../clinical/units.js';
 import { utterances } from '../../ai/structurer/structure.js';
+import { transcriptLanguage } from '../../clinical/language.js';
+import { omittedFacts, type Omission } from './omissions.js';
 // The screener's cross-language names of conditions: a document's diagnoses are checked against what was said.
 import { conceptMentions, conceptOf } from '../../clinical/concepts.js';
 
@@ -50,7 +52,8 @@ function withAudio(span: Span, parts: PartText[]): Span {
 }
 /** A document sentence and where it comes from: transcript spans, the inputs, or nowhere (unsupported). */
 export type LinkedSentence = { text: string; spans: Span[]; source: 'transcript' | 'inputs' | 'none' };
-export type DocumentEvidence = { sentences: LinkedSentence[]; flagged: string[] };
+/** `omitted`: what was said and carries a clinical fact the note does not state (omissions.ts), for notes only. */
+export type DocumentEvidence = { sentences: LinkedSentence[]; flagged: string[]; omitted?: Omission[] };
 
 /** Words too common to show that two sentences say the same thing, in the four languages. */
 const COMMON = new Set(
@@ -113,18 +116,21 @@ function cover(words: string[], numbers: string[], source: Pick<Source, 'words' 
 /** The evidence of a version: the clinician's inputs, their name and the document's date count as sources. */
 export function evidenceFor(
   text: string,
-  input: { transcript: string; data: Record<string, string | undefined>; clinician: string; language: Language; date: Date; parts?: PartText[] },
+  input: { transcript: string; data: Record<string, string | undefined>; clinician: string; language: Language; date: Date; parts?: PartText[]; omissions?: boolean },
 ): DocumentEvidence {
   const dates = LANGUAGES.map((l) => formatDocumentDate(input.date, l));
+  // The transcript is read in its own language, whatever the clinician's interface speaks.
+  const reading = transcriptLanguage(input.transcript) ?? input.language;
   const linked = linkEvidence(text, {
     transcript: input.transcript,
     inputs: [...Object.values(input.data).filter((v): v is string => !!v), input.clinician, input.date.toISOString().slice(0, 10), ...dates],
-    language: input.language,
+    language: reading,
     frame: [COMPOSER_LABEL[input.language], BLANK[input.language], input.clinician, ...dates],
   });
+  const withOmissions = input.omissions ? { ...linked, omitted: omittedFacts(text, input.transcript, reading) } : linked;
   const parts = input.parts;
-  if (!parts?.length) return linked;
-  return { ...linked, sentences: linked.sentences.map((s) => ({ ...s, spans: s.spans.map((span) => withAudio(span, parts)) })) };
+  if (!parts?.length) return withOmissions;
+  return { ...withOmissions, sentences: withOmissions.sentences.map((s) => ({ ...s, spans: s.spans.map((span) => withAudio(span, parts)) })) };
 }
 
 export function linkEvidence(text: string, input: { transcript: string; inputs: string[]; language: Language; frame: string[] }): DocumentEvidence {

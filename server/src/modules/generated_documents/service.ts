@@ -135,6 +135,9 @@ export function documentLanguage(session: Pick<SessionRow, 'userInputs'>, key: s
   return isLanguage(chosen) ? chosen : clinicianLanguage;
 }
 
+/** Whether a document is a consultation's notes, beside which what was said and left out is listed. */
+const isNotes = (key: string) => key === 'consultation_notes';
+
 /**
  * The consultation notes as the clinician corrected them (a later version of the main document than the first,
  * by hand or by a change request), for any other document written after: undefined for the notes themselves,
@@ -316,7 +319,7 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       }
     }
     await saving;
-    const evidence = evidenceFor(text, { transcript: waited.transcript, data: { ...data, previous: change?.previousText ?? editedNotes }, clinician: user?.name ?? '', language, date, parts: waited.parts });
+    const evidence = evidenceFor(text, { transcript: waited.transcript, data: { ...data, previous: change?.previousText ?? editedNotes }, clinician: user?.name ?? '', language, date, parts: waited.parts, omissions: isNotes(row.documentKey) });
     const saved = await ctx.db
       .update(generatedDocuments)
       .set({ status: 'done', text, evidence, engine: writer.engine, completedAt: new Date(), leaseUntil: null })
@@ -378,6 +381,7 @@ export async function requestChange(ctx: AppContext, session: SessionRow, doc: s
       language: (user?.language ?? 'pt') as Language,
       date: new Date(),
       parts: session.transcriptionOverride === null ? partsInTranscript(transcript, chunks) : undefined,
+      omissions: isNotes(key),
     });
     const row = await insertVersion(ctx, ctx.db, session.id, key, { status: 'done', text: change.content, engine: 'manual', changeKind: 'markdown', templateId: previous?.templateId ?? null, completedAt: new Date(), evidence });
     // Only a finish-triggered insert can come back empty.

@@ -1,0 +1,76 @@
+/**
+ * Said but not in the note: the stretches of a consultation that carry a clinical fact (a measurement with its
+ * value, a medicine, a diagnosis, an allergy, a follow-up interval) that the note does not state. Clinician-
+ * annotated studies of scribes find omissions about twice as often as inventions; whatever engine wrote the note,
+ * these are shown beside it, each placed in the section it belongs to, for the clinician to add or dismiss.
+ * A fact counts as in the note when its number (as a note writes it), its medicine's name or its diagnosis is.
+ */
+import type { Language } from '../../../../contract/constants.js';
+import { fold } from '../../clinical/text.js';
+import { numbersAsNoted } from '../../clinical/units.js';
+import { ALLERGY } from '../../ai/structurer/cues.js';
+import { CHRONIC, DIAGNOSES, followUpIn, medicinesIn } from '../../ai/structurer/facts.js';
+import { structure, type Section } from '../../ai/structurer/structure.js';
+
+export type Omission = {
+  /** The stretch as a note would write it (numbers in digits). */
+  text: string;
+  /** The section of a note it belongs in. */
+  section: Section;
+  /** The facts of it the note does not state, as written in it. */
+  missing: string[];
+  /** Where it was said in the transcript. */
+  start: number;
+  end: number;
+};
+
+/** At most this many are listed: past it, the note is not a note of this consultation. */
+const MOST = 40;
+
+const UNIT = String.raw`(?:mg|mcg|µg|g|ml|mmhg|%|kg|lb|bpm|°c|°f|degrees?|units?|mmol\/l|mg\/dl|cm|mm)(?![\p{L}])`;
+const VALUE = new RegExp(String.raw`(?<![\d.,/])(\d{2,3}\/\d{2,3}|\d+(?:[.,]\d+)?\s*${UNIT})`, 'gu');
+const numberOf = (s: string) => s.match(/\d+(?:[.,/]\d+)*/)?.[0]?.replace(',', '.') ?? '';
+
+/** The facts a (digitised) sentence carries, each with how to recognise it in a note (folded). */
+function factsOf(sentence: string, language: Language): { shown: string; seen: (note: string, numbers: Set<string>) => boolean }[] {
+  const folded = fold(sentence);
+  const facts: { shown: string; seen: (note: string, numbers: Set<string>) => boolean }[] = [];
+  for (const m of sentence.matchAll(VALUE)) {
+    const n = numberOf(m[0]);
+    facts.push({ shown: m[0].trim(), seen: (_note, numbers) => numbers.has(n) });
+  }
+  for (const m of medicinesIn([sentence], language)) {
+    const name = fold(m.value.split(' ')[0]!);
+    facts.push({ shown: m.value.split(' ')[0]!, seen: (note) => note.includes(name) });
+  }
+  for (const pattern of [...DIAGNOSES, CHRONIC]) {
+    const m = folded.match(pattern);
+    if (m && m.index !== undefined) {
+      const stem = m[0].slice(0, Math.max(5, m[0].length - 3));
+      facts.push({ shown: sentence.slice(m.index, m.index + m[0].length), seen: (note) => note.includes(stem) });
+    }
+  }
+  if (ALLERGY[language].test(folded)) facts.push({ shown: sentence, seen: (note) => /alerg|allerg/.test(note) });
+  const followUp = followUpIn([sentence]);
+  if (followUp) {
+    const interval = followUp.value;
+    facts.push({ shown: interval, seen: (note) => note.includes(interval) });
+  }
+  // In the order the sentence says them.
+  return facts.sort((a, b) => sentence.indexOf(a.shown) - sentence.indexOf(b.shown));
+}
+
+/** The consultation's fact-carrying stretches that the note does not state, in the order they were said. */
+export function omittedFacts(note: string, transcript: string, language: Language): Omission[] {
+  const written = fold(`${note}\n${numbersAsNoted(note, language)}`);
+  const numbers = new Set((written.match(/\d+(?:[.,/]\d+)*/g) ?? []).flatMap((n) => [n.replace(',', '.'), ...n.split('/')]));
+  const out: Omission[] = [];
+  for (const s of structure(transcript, language)) {
+    const text = numbersAsNoted(s.text, language);
+    const missing = factsOf(text, language).filter((f) => !f.seen(written, numbers));
+    if (missing.length === 0) continue;
+    out.push({ text, section: s.section, missing: [...new Set(missing.map((f) => f.shown))], start: s.start, end: s.end });
+    if (out.length >= MOST) break;
+  }
+  return out;
+}
