@@ -6,7 +6,7 @@
 import type { Language } from '../../../contract/constants.js';
 
 const FILLERS: Record<Language, string[]> = {
-  en: ['um', 'umm', 'uh', 'uhm', 'er', 'erm', 'hmm', 'hm', 'mm', 'mmm', 'mm-hmm', 'mhm', 'uh-huh', 'huh', 'ah', 'oh', 'okay', 'ok', 'alright', 'all right', 'hey dragon', 'hey dax'],
+  en: ['um', 'umm', 'uh', 'uhm', 'er', 'erm', 'hmm', 'hm', 'mm', 'mmm', 'mm-hmm', 'mhm', 'uh-huh', 'huh', 'ah', 'oh', 'okay', 'ok', 'alright', 'all right'],
   pt: ['hum', 'hã', 'ãh', 'eh', 'ah', 'oh', 'hmm', 'ok', 'okay'],
   de: ['äh', 'ähm', 'öh', 'hm', 'hmm', 'mhm', 'ah', 'oh', 'okay', 'ok', 'naja', 'na ja'],
   es: ['eh', 'em', 'ehm', 'mmm', 'hmm', 'ah', 'oh'],
@@ -41,7 +41,8 @@ const REPEATED = /(?<![\p{L}\d'-])(\p{L}[\p{L}'’]*)(?:\s*,)?\s+\1(?![\p{L}\d'-
 
 /** The sentence without its fillers, repeated words said once, spaces and capitals tidied. */
 export function withoutFillers(sentence: string, language: Language): string {
-  let text = sentence.replace(PATTERNS[language], ' ');
+  // A word broken off and said again ('I f- felt', 'a refill- actually'): the broken piece goes.
+  let text = sentence.replace(/(?<![\p{L}\d])\p{L}{1,4}-(?=\s|$)/gu, ' ').replace(PATTERNS[language], ' ');
   for (let i = 0; i < 3; i++) text = text.trimStart().replace(SET_APART_PATTERNS[language], '$1');
   for (let i = 0; i < 3 && REPEATED.test(text); i++) text = text.replace(REPEATED, '$1');
   text = text
@@ -55,6 +56,15 @@ export function withoutFillers(sentence: string, language: Language): string {
   const opened = /^\p{Lu}/u.test(sentence.trimStart()) || !sentence.trimStart().startsWith(text.slice(0, 1));
   return opened ? text.replace(/^\p{Ll}/u, (c) => c.toUpperCase()) : text;
 }
+
+/**
+ * A sentence said to a speech assistant rather than to the patient ('hey dragon, show me the vital signs', 'hey
+ * dax, order an A1c', 'finalize the note'): the order itself is said to the patient too, and the command is no
+ * part of the consultation.
+ */
+const ASSISTANT_COMMAND = /^(?:[\s,.]*(?:so|and|okay|ok|alright)[\s,.]+)?(?:hey|hi|ok|okay)[\s,.]+(?:dragon|dax|assistant|scribe)\b|(?:^|[\s,.])(?:finali[sz]e|sign|close) (?:the|my) note\b|\bdax\b/i;
+
+export const isAssistantCommand = (sentence: string) => ASSISTANT_COMMAND.test(sentence);
 
 /** Whether nothing is left of a sentence once its fillers are out. */
 export const onlyFillers = (sentence: string, language: Language) => !/[\p{L}\d]/u.test(withoutFillers(sentence, language));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutFillers } from './fillers.js';
+import { isAssistantCommand, withoutFillers } from './fillers.js';
 import { frequencyIn } from './frequency.js';
 import { transcriptLanguage } from './language.js';
 import { clauseAround, scopesOf } from './scope.js';
@@ -19,7 +19,11 @@ describe('fillers', () => {
   it('go, with wake words and words said twice; words that mean something stay', () => {
     expect(withoutFillers('um , how long has that been going on for ?', 'en')).toBe('How long has that been going on for?');
     expect(withoutFillers('i , i just feel out of sorts lately .', 'en')).toBe('i just feel out of sorts lately.');
-    expect(withoutFillers('hey dragon, show me the blood pressure', 'en')).toBe('Show me the blood pressure');
+    // Said to a speech assistant, not to the patient: the whole sentence goes.
+    expect(isAssistantCommand('hey, dragon, show me the vital signs')).toBe(true);
+    expect(isAssistantCommand('i know the nurse told you about dax')).toBe(true);
+    expect(isAssistantCommand('Hey Dragon, finalize the note.')).toBe(true);
+    expect(isAssistantCommand('I was golfing and hurt my back.')).toBe(false);
     expect(withoutFillers('mm-hmm .', 'en')).toBe('');
     expect(withoutFillers('do you know your blood pressure', 'en')).toBe('do you know your blood pressure');
     expect(withoutFillers("i'm not feeling well", 'en')).toBe("i'm not feeling well");
@@ -55,5 +59,11 @@ describe('the scope of a statement', () => {
     expect(scopes('Não tem febre', 'febre', 'pt')).toEqual(['negated']);
     expect(scopes('Der Vater hatte einen Herzinfarkt', 'herzinfarkt', 'de')).toEqual(['family']);
     expect(scopes('Si le duele, tome paracetamol', 'duele', 'es')).toEqual(['hypothetical']);
+  });
+});
+
+describe('words broken off', () => {
+  it('go, hyphenated words stay', () => {
+    expect(withoutFillers('I f- felt the pop, and a follow-up in 2 weeks.', 'en')).toBe('I felt the pop, and a follow-up in 2 weeks.');
   });
 });

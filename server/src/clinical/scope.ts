@@ -78,7 +78,9 @@ export function clauseAround(folded: string, from: number, to: number, language:
 
 /** The scopes a folded clause carries; an empty set is a statement of this patient now. */
 export function scopesOf(foldedClause: string, language: Language): Set<Scope> {
+  // 'I would like to start…', 'I'd like you to…': an intention said politely, not a hypothesis.
+  const clause = language === 'en' ? foldedClause.replace(/(?:\bwould|'d) like\b/g, 'want') : foldedClause;
   const found = new Set<Scope>();
-  for (const scope of Object.keys(PATTERNS) as Scope[]) if (PATTERNS[scope][language].test(foldedClause)) found.add(scope);
+  for (const scope of Object.keys(PATTERNS) as Scope[]) if (PATTERNS[scope][language].test(clause)) found.add(scope);
   return found;
 }

@@ -6,6 +6,7 @@
 import type { Language } from '../../../../contract/constants.js';
 import { readMeasurements, type Measure } from '../../clinical/measurements.js';
 import { frequencyIn } from '../../clinical/frequency.js';
+import { MEDICINE_ENDING, MEDICINE_PHRASES, MEDICINE_WORDS } from '../../clinical/medicine-names.js';
 import { clauseAround, scopesOf, type Scope } from '../../clinical/scope.js';
 import { fold } from '../../clinical/text.js';
 import { ALLERGY, NO_ALLERGY } from './cues.js';
@@ -75,19 +76,8 @@ export function measurementsIn(sentences: string[], language: Language): Partial
   return readMeasurements(sentences, language).values;
 }
 
-/** Common medicines by name (international, and as written in pt, de, es), and the endings of most others. */
-const MEDICINE_NAMES =
-  'paracetamol|acetaminophen|ibuprofen|ibuprofeno|naproxen|naproxeno|diclofenac|diclofenaco|metamizol|metamizole|aspirin|aspirina|acido acetilsalicilico|codeine|codeina|codein|tramadol|morphine|morfina|morphin|' +
-  'amoxicillin|amoxicilina|amoxicillin|clavulanate|clavulanico|azithromycin|azitromicina|azithromycin|clarithromycin|claritromicina|doxycycline|doxiciclina|ciprofloxacin|ciprofloxacino|nitrofurantoin|nitrofurantoina|fosfomycin|fosfomicina|' +
-  'metformin|metformina|insulin|insulina|gliclazide|gliclazida|sitagliptin|sitagliptina|empagliflozin|empagliflozina|dapagliflozin|dapagliflozina|' +
-  'omeprazole|omeprazol|pantoprazole|pantoprazol|esomeprazole|esomeprazol|salbutamol|albuterol|budesonide|budesonido|prednisolone|prednisolona|prednisolon|prednisone|prednisona|' +
-  'levothyroxine|levotiroxina|levothyroxin|furosemide|furosemida|furosemid|hydrochlorothiazide|hidroclorotiazida|indapamide|indapamida|amlodipine|amlodipina|amlodipin|' +
-  'warfarin|varfarina|apixaban|apixabano|rivaroxaban|rivaroxabano|sertraline|sertralina|sertralin|fluoxetine|fluoxetina|escitalopram|alprazolam|diazepam|lorazepam|zolpidem|' +
-  'cetirizine|cetirizina|cetirizin|loratadine|loratadina|loratadin|allopurinol|alopurinol|colchicine|colchicina|colchicin|vitamin d|vitamina d';
-/** Single-word names, looked up word by word; the two-word ones are found by their text. */
-const NAMED = new Set(MEDICINE_NAMES.split('|').filter((n) => !n.includes(' ')));
-const NAMED_PHRASES = MEDICINE_NAMES.split('|').filter((n) => n.includes(' '));
-const MEDICINE_ENDING = /^\p{L}{3,}(?:pril|olol|sartan|statin|statina|estatina|dipine|dipina|formin|cillin|cilina|floxacin|floxacino|prazole|prazol|azole|azol|tidine|tidina|mab|lukast)$/u;
+const NAMED = MEDICINE_WORDS;
+const NAMED_PHRASES = MEDICINE_PHRASES;
 
 /** The medicines a (folded) sentence names, with where each starts: read word by word, which stays fast on long text. */
 function medicineNames(text: string): { name: string; index: number }[] {

@@ -8,8 +8,10 @@
 import type { Language } from '../../../../contract/constants.js';
 import { labelledStretches } from '../../../../contract/speakers.js';
 import { ASSESSMENT, FIRST_PERSON, NO_ANSWER, OBJECTIVE, PLAN, QUESTION_START, RESULTS, SMALL_TALK, TAKES_ALREADY, TIME_AHEAD } from './cues.js';
+import { namesClinicalThing } from '../../clinical/clinical-words.js';
+import { conceptMentions } from '../../clinical/concepts.js';
 import { fold, measurementsIn, medicinesIn, namesDiagnosis } from './facts.js';
-import { withoutFillers } from '../../clinical/fillers.js';
+import { isAssistantCommand, withoutFillers } from '../../clinical/fillers.js';
 import { sentenceSpans } from '../../clinical/sentences.js';
 import { digitsForSpokenNumbers } from '../../clinical/units.js';
 
@@ -159,11 +161,41 @@ function clauses(u: Utterance, language: Language): Utterance[] {
   return parts;
 }
 
+/** A sentence of one or two words that names nothing clinical and answers nothing. */
+function saysNothing(text: string, language: Language): boolean {
+  const folded = fold(text);
+  const words = folded.match(/[\p{L}\d]+/gu) ?? [];
+  if (words.length > 2 || /\d/.test(folded) || NO_ANSWER[language].test(folded.replace(/^[¿¡]/, ''))) return false;
+  return conceptMentions(folded).length === 0 && !namesDiagnosis(folded) && medicinesIn([text]).length === 0;
+}
+
+/** A sentence with no number, medicine, diagnosis or clinical word: conversation, not history. */
+function isConversation(text: string, language: Language): boolean {
+  const folded = fold(text);
+  return !/\d/.test(folded) && !namesClinicalThing(folded, language) && !namesDiagnosis(folded) && conceptMentions(folded).length === 0 && medicinesIn([text]).length === 0;
+}
+
+/**
+ * A sentence as a note writes it, where the transcript was written with punctuation (typed, or by an engine that
+ * punctuates): a capital to start, and English's 'I'. Text of an engine without punctuation stays as it came.
+ */
+function asWritten(text: string, language: Language): string {
+  const capital = text.replace(/^([¿¡"'«(]*)(\p{Ll})/u, (_m, lead: string, c: string) => lead + c.toUpperCase());
+  return language === 'en' ? capital.replace(/(?<![\p{L}'’-])i(?=(?:['’](?:m|d|ll|ve))?(?![\p{L}'’-]))/gu, 'I') : capital;
+}
+
 /** The consultation's sentences placed in the note's sections, in the order they were said. */
 export function structure(transcript: string, language: Language): NoteSentence[] {
+  const punctuated = /[.?!]/.test(transcript);
+  const sentences = structureSaid(transcript, language);
+  return punctuated ? sentences.map((s) => ({ ...s, text: asWritten(s.text, language) })) : sentences;
+}
+
+function structureSaid(transcript: string, language: Language): NoteSentence[] {
   // Hesitations, backchannels and wake words out first: what is left is read for its cues, and a sentence of
   // nothing but 'mm-hmm' or 'okay' is no sentence (its span stays the utterance's).
   const said = utterances(transcript, language)
+    .filter((u) => !isAssistantCommand(u.text))
     .map((u) => ({ ...u, text: withoutFillers(u.text, language) }))
     .filter((u) => u.text && !smallTalkOnly(u.text, language) && !PROCEDURE[language].test(fold(u.text)))
     .map((u) => ({ ...u, text: withoutGreeting(u.text, language) }));
@@ -174,14 +206,20 @@ export function structure(transcript: string, language: Language): NoteSentence[
     // patient's are a question with its answer, punctuated or not.
     const asks = u.question || (u.speaker === 'clinician' && said[i + 1]?.speaker === 'patient' && QUESTION_START[language].test(fold(u.text).replace(/^[¿¡]/, '')));
     if (!asks) {
+      // 'Sure.', 'Good.', 'Yeah.' on their own, answering nothing, say nothing.
+      if (saysNothing(u.text, language)) continue;
       // What the patient says is their history, whatever its words ('I think it's the stress', 'I take …').
       if (u.speaker === 'patient') {
+        if (isConversation(digitsForSpokenNumbers(u.text, language), language)) continue;
         out.push({ text: digitsForSpokenNumbers(u.text, language), section: 'subjective', start: u.start, end: u.end });
         continue;
       }
       for (const clause of clauses(u, language)) {
         const text = digitsForSpokenNumbers(clause.text, language);
-        out.push({ text, section: sectionOf(text, language), start: clause.start, end: clause.end });
+        const section = sectionOf(text, language);
+        // History is what the patient has and does; a line of it that names nothing clinical is conversation.
+        if (section === 'subjective' && isConversation(text, language)) continue;
+        out.push({ text, section, start: clause.start, end: clause.end });
       }
       continue;
     }
@@ -190,6 +228,9 @@ export function structure(transcript: string, language: Language): NoteSentence[
     // spread anywhere? To my left arm sometimes.'), left out when none follows.
     const answer = said[i + 1];
     if (!answer || (answer.question && answer.speaker !== 'patient')) continue;
+    // Where speakers are known, the clinician going on after their own question answered nothing: the question
+    // is left out and what they said next is read on its own ('Shall we look at you? Your vital signs look great.').
+    if (u.speaker && answer.speaker === u.speaker) continue;
     const reply = digitsForSpokenNumbers(answer.text, language);
     if (reply.split(/\s+/).length > 15 && !u.question) {
       // Only taken for a question by who spoke next: the clinician's words are kept, placed by their own cues.
@@ -206,6 +247,10 @@ export function structure(transcript: string, language: Language): NoteSentence[
       continue;
     }
     const pair = `${text} ${reply}`;
+    if (isConversation(pair, language) && !NO_ANSWER[language].test(fold(reply))) {
+      i++;
+      continue;
+    }
     // A question and its answer are history, unless the answer is a finding with its number ('Your pressure?
     // 150 over 95'); a 'no' answer is a pertinent negative.
     const section = !NO_ANSWER[language].test(fold(reply)) && Object.keys(measurementsIn([pair], language)).length > 0 ? 'objective' : 'subjective';

@@ -10,7 +10,8 @@ import { fold } from '../../clinical/text.js';
 import { numbersAsNoted } from '../../clinical/units.js';
 import { ALLERGY } from '../../ai/structurer/cues.js';
 import { CHRONIC, DIAGNOSES, followUpIn, medicinesIn } from '../../ai/structurer/facts.js';
-import { structure, type Section } from '../../ai/structurer/structure.js';
+import { structure, utterances, type Section } from '../../ai/structurer/structure.js';
+import { isAssistantCommand, withoutFillers } from '../../clinical/fillers.js';
 
 export type Omission = {
   /** The stretch as a note would write it (numbers in digits). */
@@ -60,16 +61,28 @@ function factsOf(sentence: string, language: Language): { shown: string; seen: (
   return facts.sort((a, b) => sentence.indexOf(a.shown) - sentence.indexOf(b.shown));
 }
 
-/** The consultation's fact-carrying stretches that the note does not state, in the order they were said. */
+/**
+ * The consultation's fact-carrying stretches that the note does not state, in the order they were said: every
+ * sentence said is read (a question with its answer together), including those a note would leave out as
+ * conversation, each placed in the section the structurer gives it (history when it gives none).
+ */
 export function omittedFacts(note: string, transcript: string, language: Language): Omission[] {
   const written = fold(`${note}\n${numbersAsNoted(note, language)}`);
   const numbers = new Set((written.match(/\d+(?:[.,/]\d+)*/g) ?? []).flatMap((n) => [n.replace(',', '.'), ...n.split('/')]));
+  const placed = structure(transcript, language);
+  const said = utterances(transcript, language).filter((u) => !isAssistantCommand(u.text));
   const out: Omission[] = [];
-  for (const s of structure(transcript, language)) {
-    const text = numbersAsNoted(s.text, language);
+  for (let i = 0; i < said.length; i++) {
+    const u = said[i]!;
+    const answer = u.question || (u.speaker === 'clinician' && said[i + 1]?.speaker === 'patient') ? said[i + 1] : undefined;
+    const end = answer && answer.text.split(/\s+/).length <= 15 ? answer.end : u.end;
+    const raw = transcript.slice(u.start, end).replace(/^[^:\n]{1,40}:\s*/gm, '').replace(/\s+/g, ' ').trim();
+    const text = numbersAsNoted(withoutFillers(raw, language), language);
     const missing = factsOf(text, language).filter((f) => !f.seen(written, numbers));
+    if (end !== u.end) i++;
     if (missing.length === 0) continue;
-    out.push({ text, section: s.section, missing: [...new Set(missing.map((f) => f.shown))], start: s.start, end: s.end });
+    const section = placed.find((p) => p.start < end && p.end > u.start)?.section ?? 'subjective';
+    out.push({ text, section, missing: [...new Set(missing.map((f) => f.shown))], start: u.start, end });
     if (out.length >= MOST) break;
   }
   return out;
