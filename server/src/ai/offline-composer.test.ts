@@ -87,6 +87,13 @@ describe('offline composer', () => {
     expect(composeDocument(base({ documentKind: 'clinical_summary', transcript, editedNotes }))).toContain('## Next consultation\nin 1 week');
   });
 
+  it('says why the patient came from the answer to the opening question, never a greeting', () => {
+    const transcript = 'Clinician: Good morning, nice to see you. What brings you in today?\nPatient: I have had a sore throat and a fever for three days.\nClinician: I think this is tonsillitis.';
+    const summary = composeDocument(base({ documentKind: 'patient_summary', transcript }));
+    expect(summary).toContain('## Why you came\n- I have had a sore throat and a fever for 3 days.');
+    expect(summary).not.toMatch(/Good morning|nice to see you/);
+  });
+
   it('never writes a change request it cannot apply into the document', () => {
     expect(() => composeDocument(base({ change: { previousText: '# Notes\nBody', instructions: 'Make it sound more formal.' } }))).toThrow(ChangeNotApplied);
   });

@@ -7,7 +7,9 @@
  */
 import { formatDocumentDate } from '../../../contract/document-date.js';
 import type { Language } from '../../../contract/constants.js';
+import { namesClinicalThing } from '../clinical/clinical-words.js';
 import { transcriptLanguage } from '../clinical/language.js';
+import { fold } from '../clinical/text.js';
 import { readMeasurements, type Measure, type ValueToCheck } from '../clinical/measurements.js';
 import { readEditedNotes } from './structurer/edited-notes.js';
 import { allergiesIn, followUpIn, medicinesIn, referralIn, sickLeaveIn } from './structurer/facts.js';
@@ -186,6 +188,8 @@ export function suggestedInputs(transcript: string, language: Language): Suggest
 /** What a consultation says, read once for every document written from it. */
 type Consultation = {
   sentences: NoteSentence[];
+  /** Why the patient came, in their words: the answer to the opening question, else the first complaint. */
+  reason?: string;
   said: (section: Section) => string[];
   measurements: string[];
   medicines: string[];
@@ -228,6 +232,7 @@ function read(req: DocumentRequest, reading: Language): Consultation {
   const allergies = allergiesIn(texts, reading);
   return {
     sentences,
+    reason: reasonForVisit(sentences, reading),
     said: (section) => sentences.filter((s) => s.section === section).map((s) => s.text),
     measurements,
     medicines: medicinesIn(texts, reading).map((m) => m.value),
@@ -239,6 +244,20 @@ function read(req: DocumentRequest, reading: Language): Consultation {
   };
 }
 
+/** The question that opens a consultation, whose answer is why the patient came (folded). */
+const OPENING = /(?:what brings you|what can i do for you|how can i help|what's going on|what is going on|what happened|what seems to be|what's the problem|o que o traz|o que a traz|em que posso ajudar|o que se passa|o que aconteceu|was fuhrt sie|wie kann ich (?:ihnen )?helfen|was ist passiert|was fehlt ihnen|que le trae|en que puedo ayudar|que le pasa|que le ocurre)[^?]*\?\s*/;
+
+function reasonForVisit(sentences: NoteSentence[], reading: Language): string | undefined {
+  const history = sentences.filter((s) => s.section === 'subjective');
+  for (const s of history) {
+    const m = fold(s.text).match(OPENING);
+    const answer = m && m.index !== undefined ? s.text.slice(m.index + m[0].length).trim() : '';
+    if (answer.split(/\s+/).length >= 2) return answer.replace(/^\p{Ll}/u, (c) => c.toUpperCase());
+  }
+  // Else the first complaint said as a statement, not a question.
+  return history.find((s) => !s.text.includes('?') && s.text.split(/\s+/).length >= 4 && namesClinicalThing(fold(s.text), reading))?.text;
+}
+
 /** What the clinician's corrected notes say, read as the consultation: they are the source once corrected. */
 function fromEditedNotes(notes: string, reading: Language): Consultation {
   const e = readEditedNotes(notes);
@@ -246,6 +265,7 @@ function fromEditedNotes(notes: string, reading: Language): Consultation {
   const medicines = e.medication ? e.medication.split(/;\s*/).map((m) => m.trim()).filter(Boolean) : medicinesIn(texts, reading).map((m) => m.value);
   return {
     sentences: e.sentences,
+    reason: e.sentences.find((s) => s.section === 'subjective')?.text,
     said: (section) => e.sentences.filter((s) => s.section === section).map((s) => s.text),
     measurements: e.measurements,
     medicines,
@@ -322,7 +342,7 @@ function compose(req: DocumentRequest): string {
       body = [
         P.intro[out], ...asSaid, '',
         // The reason in a line or two: the patient knows their story, the summary is for what comes next.
-        heading(P.why), ...section([v('text'), ...c.said('subjective').slice(0, 2)]), '',
+        heading(P.why), ...section([v('text'), c.reason]), '',
         heading(P.found), ...section(assessment), '',
         heading(P.todo), ...section(c.said('plan')), '',
         heading(P.medicines), ...section(medicines), '',

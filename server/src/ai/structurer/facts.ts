@@ -142,7 +142,9 @@ export function medicinesIn(sentences: string[], language?: Language): Fact[] {
 const NOT_DRUG_ALLERGY = /(?<![\p{L}])(?:seasonal|environmental|food|pollen|hay fever|dust|pet|cat|dog|grass|sazona\p{L}*|alimentar\p{L}*|polen|po|saisonal\p{L}*|heuschnupfen|nahrungsmittel\p{L}*|estacional\p{L}*|alimentari\p{L}*)(?![\p{L}])/u;
 
 /** What the patient is allergic to, or that they have no allergies; the answer to 'Any allergies?' too. */
-export function allergiesIn(sentences: string[], language: Language): Fact | undefined {
+export function allergiesIn(said: string[], language: Language): Fact | undefined {
+  // 'No seasonal allergies, but allergic to penicillin': each part is read on its own.
+  const sentences = said.flatMap((s) => s.split(/;|,?\s+(?=(?:but|mas|aber|pero)\s)/u).map((p) => p.replace(/^(?:but|mas|aber|pero)\s+/u, '').trim()).filter(Boolean));
   for (let i = 0; i < sentences.length; i++) {
     const text = fold(sentences[i]!);
     // Hay fever and food are not what a prescriber's allergy line is about: 'no seasonal allergies' says
@@ -183,9 +185,9 @@ export function sickLeaveIn(sentences: string[]): Fact<number> | undefined {
   return undefined;
 }
 
-const INTERVAL = String.raw`((?:\d+(?:\s*(?:-|to|or|a|ou|bis|o)\s*\d+)?|a|an|one|a couple of|a few|uma|um|umas|uns|eine|einer|ein paar|un|una|unas|unos) (?:days?|weeks?|months?|years?|dias?|semanas?|mes|meses|anos?|tagen?|wochen?|monaten?|jahr|jahren|anos?))`;
+const INTERVAL = String.raw`((?:\d+(?:\s*(?:-|to|or|a|ou|bis|o)\s*\d+)?|a|an|one|a couple of|a couple|a few|uma|um|umas|uns|eine|einer|ein paar|un|una|unas|unos) (?:days?|weeks?|months?|years?|dias?|semanas?|mes|meses|anos?|tagen?|wochen?|monaten?|jahr|jahren|anos?))`;
 const FOLLOW_UP = new RegExp(
-  String.raw`(?:come back|come in|follow up|follow-up|followup|review|see you|see him|see her|check back|recheck|return|schedule|appointment|visit|touch base|volte|voltar|regresse|reavaliacao|revisao|consulta|wiedervorstellung|kontrolle|kommen sie|termin|vuelva|volver|revision|control|cita)\D{0,40}?(?:in|em|daqui a|dentro de|na|en|within|nach|after)\s+(?:(?:about|around|another|approximately|roughly|the next|cerca de|mais|outros?|outras?|etwa|weiteren|otros?|otras?|unos|unas)\s+)?` + INTERVAL,
+  String.raw`(?:come back|come in|check you|take a look|follow up|follow-up|followup|review|see you|see him|see her|check back|recheck|return|schedule|appointment|visit|touch base|volte|voltar|regresse|reavaliacao|revisao|consulta|wiedervorstellung|kontrolle|kommen sie|termin|vuelva|volver|revision|control|cita)\D{0,40}?(?:in|em|daqui a|dentro de|na|en|within|nach|after)\s+(?:(?:about|around|another|approximately|roughly|the next|cerca de|mais|outros?|outras?|etwa|weiteren|otros?|otras?|unos|unas)\s+)?` + INTERVAL,
 );
 
 /** When the patient comes back ('come back in 2 weeks', 'see you again in about 3 months', 'volte daqui a 15 dias', 'Kontrolle in 4 Wochen'). */

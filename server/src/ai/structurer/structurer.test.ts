@@ -139,6 +139,19 @@ describe('facts', () => {
     'I will refer you to cardiology and give you a sick note for 5 days.',
     'Come back in 2 weeks.',
   ];
+  it('reads follow-ups said the usual ways, hay fever as no drug allergy, a declined referral as none, and a negated medicine as not taken', () => {
+    expect(followUpIn(['I wanna see you again in about 3 to 4 weeks.'])?.value).toBe('3 to 4 weeks');
+    expect(followUpIn(["We're gonna check you in 2 weeks to see if those bones have healed."])?.value).toBe('2 weeks');
+    expect(followUpIn(['You have had pain for 2 weeks, let me take a look at it.'])).toBeUndefined();
+    expect(allergiesIn(['No seasonal allergies.'], 'en')).toBeUndefined();
+    expect(allergiesIn(['No seasonal allergies, but I am allergic to penicillin.'], 'en')?.value).toBe('penicillin');
+    expect(allergiesIn(['Any allergies to medications? No.'], 'en')?.value).toBe('none');
+    expect(referralIn(["We could refer you to cardiology, but you don't want that."], 'en')).toBeUndefined();
+    expect(referralIn(['I will refer you to cardiology.'], 'en')?.value).toBe('cardiology');
+    expect(medicinesIn(['I stopped taking aspirin last year, and I take metformin 500 mg twice daily.'], 'en').map((m) => m.value)).toEqual(['metformin 500 mg twice daily']);
+    expect(medicinesIn(['Lisinopril 20 mg and metformin 1000 mg twice daily.'], 'en').map((m) => m.value)).toEqual(['Lisinopril 20 mg', 'metformin 1000 mg twice daily']);
+  });
+
   it('reads measurements, medicines, allergies, referral, sick leave and follow-up with their source', () => {
     expect(measurementsIn(said, 'en')).toMatchObject({ bloodpressure: { value: '150/95 mmHg' }, heartrate: { value: '88 bpm' }, temperature: { value: '38.4 °C' }, saturation: { value: '97 %' } });
     expect(medicinesIn(said)).toEqual([{ value: 'Metformin 500 mg twice a day', source: said[3] }]);
