@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { aciTurns, ALLOWED_FILES, assertNotHeldOut, everyKth, loadSet, mtsTurns, readAllowed } from './datasets.js';
+import { aciTurns, ALLOWED_FILES, assertNotHeldOut, BART_SECTIONS, everyKth, loadBartValid, loadSet, mtsTurns, readAllowed } from './datasets.js';
 
 // The fixtures are made here; no held-out file is ever opened by these tests.
 function cache(): string {
@@ -79,5 +79,40 @@ describe('loading the sets', () => {
     expect(sample).toHaveLength(100);
     expect(sample.slice(0, 3)).toEqual([0, 12, 24]);
     expect(everyKth([1, 2], 100)).toEqual([1, 2]);
+  });
+});
+
+describe("ACI-Bench's BART valid predictions", () => {
+  const talk = (name: string) => Array.from({ length: 8 }, (_, i) => `[doctor] hi , ${name} . how are you on day ${i} ?\n[patient] i do n't know , ${name} is tired .`).join('\n');
+  function withPredictions(entries: (source: string) => { source: string; true: string; pred: string }) {
+    const root = cache();
+    const dialogues = [
+      { file: 'D1', src: talk('brian'), tgt: 'note one' },
+      { file: 'D2', src: talk('megan'), tgt: 'note two' },
+    ];
+    writeFileSync(path.join(root, ALLOWED_FILES['aci-valid']), JSON.stringify({ data: dialogues }));
+    mkdirSync(path.join(root, 'aci-bench/baselines/predictions/prediction_sections'), { recursive: true });
+    // Reversed and re-tokenised as the published files are, each source cut inside a speaker tag.
+    const sources = dialogues.reverse().map((d) => `${d.src.replace(/ ([,.?])/g, '$1').replace(/ n't/g, "n't").split('\n').slice(0, 10).join('\n')}\n[pat`);
+    for (const section of BART_SECTIONS) {
+      writeFileSync(path.join(root, ALLOWED_FILES[`aci-valid-bart-${section}`]), JSON.stringify(sources.map((s) => ({ ...entries(s), pred: `${section.toUpperCase()} of ${s.includes('megan') ? 'megan' : 'brian'}\n\n` }))));
+    }
+    return root;
+  }
+  it('joins the four sections of each dialogue, matched by source, not by position', () => {
+    const root = withPredictions((source) => ({ source, true: '', pred: '' }));
+    const { dialogues } = loadSet(root, 'aci-valid');
+    const { notes, missing } = loadBartValid(root, dialogues);
+    expect(missing).toEqual([]);
+    expect(notes.map((n) => n.id)).toEqual(['D2', 'D1']);
+    expect(notes[1]!.note).toBe('SUBJECTIVE of brian\n\nOBJECTIVE_EXAM of brian\n\nOBJECTIVE_RESULTS of brian\n\nASSESSMENT_AND_PLAN of brian');
+  });
+  it('refuses a source that matches no dialogue, and reports missing files', () => {
+    const root = withPredictions((source) => ({ source: source.replace('megan', 'julia'), true: '', pred: '' }));
+    expect(() => loadBartValid(root, loadSet(root, 'aci-valid').dialogues)).toThrow(/matches 0 dialogues/);
+    expect(loadBartValid(cache(), []).missing).toHaveLength(4);
+  });
+  it('never opens a prediction file of a test set', () => {
+    expect(() => readAllowed(cache(), 'aci-bench/baselines/predictions/prediction_sections/ablation_bart-large-xsum-samsum_clinicalnlp_taskB_test1_subjective.json')).toThrow(/held-out/);
   });
 });

@@ -19,11 +19,21 @@ export const ALLOWED_FILES = {
   'aci-valid-asr': 'aci-bench/data/src_experiment_data_json/valid_aci_asr.json',
   'mts-train': 'MTS-Dialog/Main-Dataset/MTS-Dialog-TrainingSet.csv',
   'mts-valid': 'MTS-Dialog/Main-Dataset/MTS-Dialog-ValidationSet.csv',
+  // ACI-Bench's published BART predictions for the valid dialogues, one file per note section: real model
+  // output nobody on the team wrote, for measuring the hallucination guard (npm run eval:guard).
+  'aci-valid-bart-subjective': 'aci-bench/baselines/predictions/prediction_sections/ablation_bart-large-xsum-samsum_valid_subjective.json',
+  'aci-valid-bart-objective_exam': 'aci-bench/baselines/predictions/prediction_sections/ablation_bart-large-xsum-samsum_valid_objective_exam.json',
+  'aci-valid-bart-objective_results': 'aci-bench/baselines/predictions/prediction_sections/ablation_bart-large-xsum-samsum_valid_objective_results.json',
+  'aci-valid-bart-assessment_and_plan': 'aci-bench/baselines/predictions/prediction_sections/ablation_bart-large-xsum-samsum_valid_assessment_and_plan.json',
 } as const;
 type AllowedKey = keyof typeof ALLOWED_FILES;
 
+/** The note sections ACI-Bench's models were trained and published by, in the order of a note. */
+export const BART_SECTIONS = ['subjective', 'objective_exam', 'objective_results', 'assessment_and_plan'] as const;
+
 export const HOW_TO_GET_DATA = `The public development sets are read from EVAL_DATA_DIR, a folder holding clones (or copies) of two public GitHub repositories:
   aci-bench/    github.com/wyim/aci-bench (CC BY 4.0): ${ALLOWED_FILES['aci-train']}, ${ALLOWED_FILES['aci-valid']}, ${ALLOWED_FILES['aci-valid-asr']}
+                (npm run eval:guard also reads the BART valid predictions: ${BART_SECTIONS.map((s) => ALLOWED_FILES[`aci-valid-bart-${s}`]).join(', ')})
   MTS-Dialog/   github.com/abachaa/MTS-Dialog: ${ALLOWED_FILES['mts-train']}, ${ALLOWED_FILES['mts-valid']}
 e.g.  git clone --depth 1 https://github.com/wyim/aci-bench DIR/aci-bench && git clone --depth 1 https://github.com/abachaa/MTS-Dialog DIR/MTS-Dialog
 then  EVAL_DATA_DIR=DIR npm run eval:notes
@@ -121,4 +131,47 @@ export function everyKth<T>(items: T[], n: number): T[] {
   if (n <= 0 || items.length <= n) return items;
   const k = Math.floor(items.length / n);
   return items.filter((_, i) => i % k === 0).slice(0, n);
+}
+
+type Prediction = { source: string; true: string; pred: string };
+export type ModelNote = { id: string; note: string };
+export type LoadedPredictions = { notes: ModelNote[]; missing: string[] };
+
+/**
+ * Letters and digits only, speaker tags left out: the prediction files re-tokenised the dialogue ('hi, brian.' for
+ * 'hi , brian .'), and a dialogue's turns no longer carry its tags.
+ */
+const bare = (s: string) => s.replace(/\[[a-z_]+\]/gi, ' ').toLowerCase().replace(/[^a-z0-9]+/g, '');
+/** Enough of a dialogue's opening to tell it from the others of its set. */
+const MIN_SOURCE = 200;
+
+/**
+ * ACI-Bench's BART predictions for the valid dialogues, each dialogue's four section predictions joined (a blank
+ * line between) into the model's note. The files are matched to the dialogues by their `source`, never by
+ * position: the model read only the opening of each dialogue (its input was cut to fit), so a source is a prefix
+ * of the dialogue it was made from, and must be one of exactly one dialogue, the same in all four files.
+ */
+export function loadBartValid(root: string, dialogues: EvalDialogue[]): LoadedPredictions {
+  assertNotHeldOut(path.resolve(root));
+  const missing: string[] = [];
+  const files: Prediction[][] = [];
+  for (const section of BART_SECTIONS) {
+    const relative = ALLOWED_FILES[`aci-valid-bart-${section}`];
+    const text = readAllowed(root, relative);
+    if (text === undefined) missing.push(relative);
+    else files.push(JSON.parse(text) as Prediction[]);
+  }
+  if (missing.length) return { notes: [], missing };
+  const first = files[0]!;
+  if (files.some((f) => f.length !== first.length)) throw new Error('The BART prediction files differ in length');
+  const sources = dialogues.map((d) => bare(d.turns.map((t) => t.text).join(' ')));
+  const notes = first.map((p, i): ModelNote => {
+    if (files.some((f) => f[i]!.source !== p.source)) throw new Error(`BART predictions: entry ${i} has a different source in one section file`);
+    // The cut may fall inside a speaker tag ('…so that's good.\n[patient').
+    const source = bare(p.source.replace(/\[[a-z_]*\s*$/i, ''));
+    const matches = sources.flatMap((s, k) => (source.length >= MIN_SOURCE && s.startsWith(source) ? [k] : []));
+    if (matches.length !== 1) throw new Error(`BART predictions: entry ${i} matches ${matches.length} dialogues (expected exactly one)`);
+    return { id: dialogues[matches[0]!]!.id, note: files.map((f) => f[i]!.pred.trim()).join('\n\n') };
+  });
+  return { notes, missing };
 }

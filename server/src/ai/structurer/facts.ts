@@ -141,6 +141,13 @@ export function medicinesIn(sentences: string[], language?: Language): Fact[] {
 
 const NOT_DRUG_ALLERGY = /(?<![\p{L}])(?:seasonal|environmental|food|pollen|hay fever|dust|pet|cat|dog|grass|sazona\p{L}*|alimentar\p{L}*|polen|po|saisonal\p{L}*|heuschnupfen|nahrungsmittel\p{L}*|estacional\p{L}*|alimentari\p{L}*)(?![\p{L}])/u;
 
+/** Words a question uses for what it asks about ('any medicine', 'algum medicamento'): never an allergen. */
+const ASKED_ABOUT = /^(?:any|anything|some|something|algum|alguma|algo|einen|eine|irgend\p{L}*|algun|alguna|algo)(?![\p{L}])/u;
+/** A reply that says no (folded): 'no', 'não, a nada', 'I don't think so', 'nope', 'keine', 'ninguna'. */
+const NO_REPLY = /^(?:no|nope|none|nothing|not that i know|i don'?t think so|i don'?t|nao|nada|nenhum|nenhuma|nein|keine|keiner|nichts|ninguna|ninguno)(?![\p{L}])/u;
+/** Allergens a short reply names besides medicines (folded). */
+const ALLERGENS = /(?<![\p{L}])(?:penicillin\p{L}*|penicilin\p{L}*|sulfa\p{L}*|latex|iodine|iodo|jod|yodo|contrast|nuts?|peanuts?|shellfish|marisco\p{L}*|eggs?|ovo|huevo|bees?|wasp|abelha|insect\p{L}*|nsaids?|aines|codeine|morphine|pollen|polen)(?![\p{L}])/u;
+
 /** What the patient is allergic to, or that they have no allergies; the answer to 'Any allergies?' too. */
 export function allergiesIn(said: string[], language: Language): Fact | undefined {
   // 'No seasonal allergies, but allergic to penicillin': each part is read on its own.
@@ -153,15 +160,18 @@ export function allergiesIn(said: string[], language: Language): Fact | undefine
     if (NO_ALLERGY[language].test(text)) return { value: 'none', source: sentences[i]! };
     if (!ALLERGY[language].test(text)) continue;
     const stated = text.match(/(?:allergic to|allergy to|alergic[oa] a|alergia a|allergisch gegen|allergie gegen)\s+(?:a |o |la |el |der |die |das )?([\p{L}\d -]{3,40}?)(?=[.,;!?]|$| and | e | und | y )/u);
-    if (stated) return { value: stated[1]!.trim(), source: sentences[i]! };
+    // What a question asks about is no allergy ('Are you allergic to any medicine?'): its answer says.
+    const inQuestion = stated && text.slice(stated.index! + stated[0].length).trimStart().startsWith('?');
+    if (stated && !inQuestion && !ASKED_ABOUT.test(stated[1]!)) return { value: stated[1]!.trim(), source: sentences[i]! };
     // A question with its answer, in one sentence or the next: 'Any allergies? Penicillin.'
     const asked = sentences[i]!.indexOf('?');
     const reply = asked >= 0 && asked < sentences[i]!.trim().length - 1 ? sentences[i]!.slice(asked + 1) : asked >= 0 ? sentences[i + 1] : undefined;
     if (reply) {
       const source = asked < sentences[i]!.trim().length - 1 ? sentences[i]! : `${sentences[i]} ${reply}`;
       const answer = fold(reply).replace(/[.!]+$/, '').trim();
-      if (/^(?:no|nao|nein|none|nenhuma|keine|ninguna)\b/.test(answer)) return { value: 'none', source };
-      if (answer.split(/\s+/).length <= 5) return { value: reply.replace(/[.!]+$/, '').trim(), source };
+      if (NO_REPLY.test(answer)) return { value: 'none', source };
+      // A short answer is the allergy only when it names a medicine or a usual allergen; 'I don't think so' is none.
+      if (answer.split(/\s+/).length <= 5 && (medicinesIn([reply]).length > 0 || ALLERGENS.test(answer))) return { value: reply.replace(/[.!]+$/, '').trim(), source };
     }
   }
   return undefined;

@@ -146,6 +146,11 @@ describe('facts', () => {
     expect(allergiesIn(['No seasonal allergies.'], 'en')).toBeUndefined();
     expect(allergiesIn(['No seasonal allergies, but I am allergic to penicillin.'], 'en')?.value).toBe('penicillin');
     expect(allergiesIn(['Any allergies to medications? No.'], 'en')?.value).toBe('none');
+    // The question's words are never the allergy, and an answer that names nothing is none or nothing.
+    expect(allergiesIn(['É alérgico a algum medicamento? Não, a nada.'], 'pt')?.value).toBe('none');
+    expect(allergiesIn(['Are you allergic to any medicine?', "I don't think so."], 'en')?.value).toBe('none');
+    expect(allergiesIn(['Any allergies?', 'Just the usual.'], 'en')).toBeUndefined();
+    expect(allergiesIn(['Any allergies?', 'Penicillin.'], 'en')?.value).toBe('Penicillin');
     expect(referralIn(["We could refer you to cardiology, but you don't want that."], 'en')).toBeUndefined();
     expect(referralIn(['I will refer you to cardiology.'], 'en')?.value).toBe('cardiology');
     expect(medicinesIn(['I stopped taking aspirin last year, and I take metformin 500 mg twice daily.'], 'en').map((m) => m.value)).toEqual(['metformin 500 mg twice daily']);
