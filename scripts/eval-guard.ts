@@ -92,24 +92,33 @@ const cells = (c: KindCounts) => [c.invented, c.caught, c.missed, c.falseAlarms,
 const shown = (t: InventedTerm) => `${t.label}${t.negated ? ' (denied)' : ''}`;
 
 const results: { id: string; comparison: Comparison }[] = [];
-for (const { id, note } of predictions.notes.slice(0, limit)) {
-  const dialogue = loaded.dialogues.find((d) => d.id === id)!;
-  const transcript = labelled(dialogue.turns);
-  const text = await write(note, transcript);
-  const { flagged } = evidenceFor(text, { transcript, data: {}, clinician: CLINICIAN, language: 'en', date: DATE });
-  results.push({ id, comparison: compareFlags(flagged, { note: text, transcript, truth: inventedTerms(text, transcript) }, wordKind) });
+try {
+  for (const { id, note } of predictions.notes.slice(0, limit)) {
+    const dialogue = loaded.dialogues.find((d) => d.id === id)!;
+    const transcript = labelled(dialogue.turns);
+    const text = await write(note, transcript);
+    const { flagged } = evidenceFor(text, { transcript, data: {}, clinician: CLINICIAN, language: 'en', date: DATE });
+    results.push({ id, comparison: compareFlags(flagged, { note: text, transcript, truth: inventedTerms(text, transcript) }, wordKind) });
+  }
+} finally {
+  // An open server would keep the process alive after a failure.
+  await fake.close();
 }
-await fake.close();
 
-console.log(`Hallucination guard on ACI-Bench's BART valid predictions (CC BY 4.0), ${results.length} notes, through the product's OpenAI generator (a local OpenAI-format server answering with the model's note)
+console.log(`Hallucination guard on ACI-Bench's BART valid predictions (CC BY 4.0), ${results.length} notes, through the product's OpenAI
+generator (a local OpenAI-format server answering with the model's note); the guard run as the service runs it.
 
-Ground truth (scripts/eval/guard-truth.ts, the scorer's own rules): medicines and diagnoses of the scorer's lexicon the
-transcript never names; numbers the note states (digits or words) that the transcript does not state (a value with a
-fitting unit or none, or a right conversion; a bare number said anywhere) -- dates and list numbers left out.
-  inv     invented terms in the note        caught  invented terms a flag names (same number; or words one containing the other)
-  missed  invented terms no flag names      false   flags naming no invented term, said in the transcript (by the scorer's reading)
-  unj     flags the ground truth cannot judge (a date or list number it skips, a word outside its lexicon nobody said)
-  flags   all the guard's flags; precision = flags that catch / (those + false alarms); recall = caught / invented
+Ground truth (scripts/eval/guard-truth.ts, the scorer's own rules, none of the product's): medicines and diagnoses of the
+scorer's lexicon the transcript never names (a name inside another's, 'infection' in 'urinary tract infection', once);
+numbers the note states, in digits or words, that the transcript does not (a value with a fitting unit or none, or a
+right conversion; a bare number said anywhere; a score N/10 when N is said); dates and list numbers left out. Names of
+people are in neither the guard's kinds nor the ground truth.
+  inv     invented terms in the note        ca      caught: invented terms a flag names (same number; words one containing the other)
+  mis     invented terms no flag names      fal     false alarms: flags naming no invented term that the transcript says, by the
+                                                    scorer's reading (a piece of a said decimal included: '7' of a said 38.7)
+  unj     flags the ground truth cannot judge: a date, time or list number it skips, part of a word (L5, x3), a piece of an
+          invented decimal ('5' of 0.5, not its value), a word outside its lexicon nobody said
+  flg     all the guard's flags, as it lists them; precision = flags that catch / (those + false alarms); recall = ca / inv
 `);
 
 const header = TERM_KINDS.map((k) => `${KIND_NAMES[k].padEnd(23)}`).join(' | ');
@@ -127,7 +136,9 @@ for (const { id, comparison } of results) {
     if (!inv.length && !fl.length) continue;
     const caught = inv.filter((t) => t.caught).map(shown);
     const missedTerms = inv.filter((t) => !t.caught).map((t) => (t.context ? `${shown(t)} ("${t.context}")` : shown(t)));
-    const line = (label: string, items: string[]) => items.length && console.log(`      ${KIND_NAMES[kind]} ${label}: ${items.join('; ')}`);
+    const line = (label: string, items: string[]) => {
+      if (items.length) console.log(`      ${KIND_NAMES[kind]} ${label}: ${items.join('; ')}`);
+    };
     line('caught', caught);
     line('missed', missedTerms);
     line('false alarms', fl.filter((f) => f.verdict === 'false alarm').map((f) => `${f.text} (${f.why})`));
@@ -140,9 +151,11 @@ console.log(`\nTotals        invented  caught  missed  false alarms  unjudged  f
 for (const [name, c] of [...TERM_KINDS.map((k) => [KIND_NAMES[k], totals[k]] as const), ['all', all] as const])
   console.log(`${name.padEnd(13)} ${[c.invented, c.caught, c.missed].map((n) => String(n).padStart(8)).join('')}  ${String(c.falseAlarms).padStart(12)}  ${String(c.unjudged).padStart(8)}  ${String(c.flags).padStart(5)}  ${pct(precision(c)).padStart(9)}  ${pct(recall(c)).padStart(6)}`);
 
+const pieces = results.flatMap((r) => r.comparison.flags.filter((f) => f.why?.includes('piece of')));
+if (pieces.length) console.log(`\n${pieces.length} number flags are a piece of a decimal the note writes (${pieces.map((f) => f.text).join(', ')}): the guard read only the digits after its point.`);
 const concepts = results.flatMap((r) => r.comparison.invented.filter((t) => t.kind !== 'number'));
 const denied = concepts.filter((t) => t.negated);
-console.log(`\nOf the ${concepts.length} invented medicines and diagnoses, ${denied.length} are named only in sentences that deny them ('No murmurs, gallops, or rubs'); the guard caught ${denied.filter((t) => t.caught).length} of those and ${concepts.filter((t) => !t.negated && t.caught).length} of the other ${concepts.length - denied.length}.`);
+console.log(`${pieces.length ? '' : '\n'}Of the ${concepts.length} invented medicines and diagnoses, ${denied.length} are named only in sentences that deny them ('No murmurs, gallops, or rubs'); the guard caught ${denied.filter((t) => t.caught).length} of those and ${concepts.filter((t) => !t.negated && t.caught).length} of the other ${concepts.length - denied.length}.`);
 
 if (verbose) {
   console.log('\nInvented terms by the ground truth, to check by eye (* = caught by the guard; (denied) = named only in a denial):');

@@ -190,8 +190,7 @@ export type Comparison = { invented: (InventedTerm & { caught: boolean })[]; fla
  * finds it said in the transcript (a number it reads there; a concept of its lexicon the transcript names; or the
  * flag's words, in a row; a piece of a decimal the transcript says); otherwise the ground truth cannot judge it (a
  * date, time or list number it skips, a piece of an invented decimal, a word outside its lexicon that nobody
- * said), and it is counted apart. `wordKind` tells a
- * word flag's kind where the scorer's lexicon does not know it.
+ * said), and it is counted apart. `wordKind` tells a word flag's kind where the scorer's lexicon does not know it.
  */
 export function compareFlags(
   flags: string[],
