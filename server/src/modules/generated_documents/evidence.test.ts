@@ -78,3 +78,15 @@ describe('parts in a labelled transcript', () => {
     ]);
   });
 });
+
+describe('the guard on numbers', () => {
+  const input = { transcript: 'Your temperature is ninety nine point seven. Tenderness at the fifth lumbar level. Come at half past eight.', data: {}, clinician: 'Dr. X', language: 'en' as const, date: new Date('2026-11-27T10:00:00Z') };
+  it('checks a decimal whole, never its pieces, and leaves numbers inside words and times alone', () => {
+    const flagged = evidenceFor('## Objective\n- Temperature 99.9 °F.\n- Pain at L5, 3rd visit, appointment at 8:30.\n', input).flagged;
+    expect(flagged).toEqual(['99.9']);
+    expect(evidenceFor('## Objective\n- Temperature 99.7 °F.\n', input).flagged).toEqual([]);
+  });
+  it('names a term once whatever its case', () => {
+    expect(evidenceFor('Diabetes. Known diabetes.', input).flagged).toEqual(['Diabetes']);
+  });
+});

@@ -11,6 +11,7 @@ import { DIAGNOSES, fold, medicinesIn } from '../../ai/structurer/facts.js';
 import { numbersAsNoted } from '../../clinical/units.js';
 import { utterances } from '../../ai/structurer/structure.js';
 import { transcriptLanguage } from '../../clinical/language.js';
+import { sentenceSpans } from '../../clinical/sentences.js';
 import { omittedFacts, type Omission } from './omissions.js';
 // The screener's cross-language names of conditions: a document's diagnoses are checked against what was said.
 import { conceptMentions, conceptOf } from '../../clinical/concepts.js';
@@ -67,7 +68,8 @@ const COMMON = new Set(
 
 const contentWords = (s: string) => (fold(s).match(/[\p{L}]{4,}/gu) ?? []).filter((w) => !COMMON.has(w));
 /** The numbers written in a text, decimal commas as points, so '38,5' and '38.5' are one number. */
-const numbersIn = (s: string) => (s.match(/\d+(?:[.,/]\d+)*/g) ?? []).map((n) => n.replace(',', '.'));
+// Not a piece of a word or a time ('L5', '3rd', 'x3', '8:30'): those are no values to check.
+const numbersIn = (s: string) => (s.match(/(?<![\p{L}\d:.,/])\d+(?:[.,/]\d+)*(?![\p{L}\d]|:\d)/gu) ?? []).map((n) => n.replace(',', '.'));
 /** Inflections differ between what was said and what was written ('coughing' / 'cough', 'dores' / 'dor'). */
 const stem = (w: string) => w.slice(0, Math.max(4, Math.min(w.length - 1, 6)));
 
@@ -85,7 +87,8 @@ export function documentSentences(text: string, frame: string[]): string[] {
         .replace(/[*_`>]/g, '')
         .trim(),
     )
-    .flatMap((line) => line.match(/[^.!?]+[.!?]*(?:\s+|$)/g) ?? [])
+    // Cut where sentences end, never inside '99.9' or after 'Mrs.' (clinical/sentences.ts).
+    .flatMap((line) => sentenceSpans(line).map((s) => s.text))
     .map((s) => s.trim())
     .filter((s) => contentWords(s).length + numbersIn(s).length > 0 && !framed.some((f) => f && (fold(s).includes(f) || f.includes(fold(s)))));
 }
@@ -201,5 +204,7 @@ function termsNotSaid(sentences: string[], input: { transcript: string; inputs: 
   const medicines = medicinesIn(body.split('\n'))
     .map((m) => m.value.split(' ')[0]!)
     .filter((name) => !said.includes(fold(name)));
-  return [...new Set([...numbers, ...medicines, ...diagnosesNotSaid(body, said)])];
+  // Each term once, whatever its case ('Diabetes' opening a line, 'diabetes' in one).
+  const seen = new Set<string>();
+  return [...numbers, ...medicines, ...diagnosesNotSaid(body, said)].filter((t) => !seen.has(fold(t)) && !!seen.add(fold(t)));
 }
