@@ -13,7 +13,9 @@ import { fold } from '../clinical/text.js';
 import { readMeasurements, type Measure, type ValueToCheck } from '../clinical/measurements.js';
 import { readEditedNotes } from './structurer/edited-notes.js';
 import { allergiesIn, followUpIn, medicinesIn, referralIn, sickLeaveIn } from './structurer/facts.js';
-import { structure, type NoteSentence, type Section } from './structurer/structure.js';
+import { structure, utterances, type NoteSentence, type Section } from './structurer/structure.js';
+import { withoutFillers } from '../clinical/fillers.js';
+import { digitsForSpokenNumbers } from '../clinical/units.js';
 import { applyTextCommand } from './structurer/text-commands.js';
 import type { DocumentRequest, NotesData, TextGenerator } from './text-generator.js';
 
@@ -204,12 +206,21 @@ type Consultation = {
 export const CHECK_VALUE: L = { pt: '[verificar valor]', en: '[check value]', de: '[Wert prüfen]', es: '[verificar valor]' };
 
 function markChecks(sentences: NoteSentence[], checks: ValueToCheck[], language: Language): NoteSentence[] {
+  const bySentence = new Map<number, ValueToCheck[]>();
+  for (const c of checks) bySentence.set(c.sentence, [...(bySentence.get(c.sentence) ?? []), c]);
   return sentences.map((s, i) => {
-    const here = checks.filter((c) => c.sentence === i);
-    return here.reduce((out, c) => {
-      const at = out.text.indexOf(c.written);
-      return at < 0 ? out : { ...out, text: `${out.text.slice(0, at + c.written.length)} ${CHECK_VALUE[language]}${out.text.slice(at + c.written.length)}` };
-    }, s);
+    const here = bySentence.get(i);
+    if (!here) return s;
+    // Marked right after the value it checks, by its position (the same number may be said before as something
+    // else: 'aspirin 300 mg, and pulse is 300'), in one pass over the sentence.
+    const pieces: string[] = [];
+    let from = 0;
+    for (const c of [...here].sort((a, b) => a.end - b.end)) {
+      pieces.push(s.text.slice(from, c.end), ` ${CHECK_VALUE[language]}`);
+      from = c.end;
+    }
+    pieces.push(s.text.slice(from));
+    return { ...s, text: pieces.join('') };
   });
 }
 
@@ -238,7 +249,8 @@ function read(req: DocumentRequest, reading: Language): Consultation {
     medicines: medicinesIn(texts, reading).map((m) => m.value),
     prescribed: medicinesIn(structured.filter((s) => s.section === 'plan').map((s) => s.text), reading).map((m) => m.value),
     allergies: allergies && (allergies.value === 'none' ? NO_KNOWN_ALLERGIES[lang] : allergies.value),
-    followUp: followUpIn(texts)?.value,
+    // Read from every sentence said: 'See you in 6 weeks' is a courtesy to the note, and a follow-up to this.
+    followUp: followUpIn(utterances(req.transcript, reading).map((u) => digitsForSpokenNumbers(withoutFillers(u.text, reading), reading)), reading)?.value,
     sickLeaveDays: sickLeaveIn(texts)?.value,
     referral: referralIn(texts, reading)?.value,
   };
@@ -271,7 +283,7 @@ function fromEditedNotes(notes: string, reading: Language): Consultation {
     medicines,
     prescribed: medicines,
     allergies: e.allergies,
-    followUp: e.followUp ?? followUpIn(texts)?.value,
+    followUp: e.followUp ?? followUpIn(texts, reading)?.value,
     sickLeaveDays: sickLeaveIn(texts)?.value,
     referral: referralIn(texts, reading)?.value,
   };

@@ -6,7 +6,7 @@
 import type { Language } from '../../../contract/constants.js';
 
 const FILLERS: Record<Language, string[]> = {
-  en: ['um', 'umm', 'uh', 'uhm', 'er', 'erm', 'hmm', 'hm', 'mm', 'mmm', 'mm-hmm', 'mhm', 'uh-huh', 'huh', 'ah', 'oh', 'okay', 'ok', 'alright', 'all right'],
+  en: ['um', 'umm', 'uh', 'uhm', 'er', 'erm', 'hmm', 'hm', 'mm', 'mmm', 'mm-hmm', 'mhm', 'uh-huh', 'huh', 'ah', 'okay', 'ok', 'alright', 'all right'],
   pt: ['hum', 'hã', 'ãh', 'eh', 'ah', 'oh', 'hmm', 'ok', 'okay'],
   de: ['äh', 'ähm', 'öh', 'hm', 'hmm', 'mhm', 'ah', 'oh', 'okay', 'ok', 'naja', 'na ja'],
   es: ['eh', 'em', 'ehm', 'mmm', 'hmm', 'ah', 'oh'],
@@ -17,7 +17,7 @@ const FILLERS: Record<Language, string[]> = {
  * meaning elsewhere ('do you know your numbers', 'I'm not well', 'este medicamento').
  */
 const SET_APART: Record<Language, string[]> = {
-  en: ['you know', 'i mean', 'like', 'well', 'so', 'sort of', 'kind of', 'yeah', 'right', 'now'],
+  en: ['you know', 'i mean', 'like', 'well', 'so', 'sort of', 'kind of', 'yeah', 'right', 'now', 'oh'],
   pt: ['pronto', 'olhe', 'pois', 'quer dizer', 'digamos', 'portanto', 'então', 'bem', 'sabe'],
   de: ['also', 'sozusagen', 'halt', 'quasi', 'ja', 'gut', 'so', 'wissen sie'],
   es: ['vale', 'o sea', 'pues', 'bueno', 'este', 'bien', 'mire', 'sabe'],
@@ -39,12 +39,15 @@ const SET_APART_PATTERNS = Object.fromEntries(
 /** A word said again straight after itself, with or without a comma ('i, i just', 'the the'); numbers excepted. */
 const REPEATED = /(?<![\p{L}\d'-])(\p{L}[\p{L}'’]*)(?:\s*,)?\s+\1(?![\p{L}\d'-])/giu;
 
+const NUMBER_WORD = /^(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|um|uma|dois|duas|tr[eê]s|quatro|cinco|seis|sete|oito|nove|dez|vinte|trinta|quarenta|cinquenta|sessenta|setenta|oitenta|noventa|cem|cento|mil|uno|una|dos|cuatro|siete|ocho|nueve|diez|veinte|treinta|cuarenta|sesenta|ochenta|ciento|eins|zwei|drei|vier|f[uü]nf|sechs|sieben|acht|neun|zehn|zwanzig|drei[sß]ig|vierzig|f[uü]nfzig|sechzig|siebzig|achtzig|neunzig|hundert|tausend)$/i;
+
 /** The sentence without its fillers, repeated words said once, spaces and capitals tidied. */
 export function withoutFillers(sentence: string, language: Language): string {
   // A word broken off and said again ('I f- felt', 'a refill- actually'): the broken piece goes.
   let text = sentence.replace(/(?<![\p{L}\d])\p{L}{1,4}-(?=\s|$)/gu, ' ').replace(PATTERNS[language], ' ');
   for (let i = 0; i < 3; i++) text = text.trimStart().replace(SET_APART_PATTERNS[language], '$1');
-  for (let i = 0; i < 3 && REPEATED.test(text); i++) text = text.replace(REPEATED, '$1');
+  // A number said twice is left to the number reader ('ninety ninety seven' is no 97, 'twenty twenty' may be two).
+  for (let i = 0; i < 3 && REPEATED.test(text); i++) text = text.replace(REPEATED, (all, word: string) => (NUMBER_WORD.test(word) ? all : word));
   text = text
     .replace(/\s+/g, ' ')
     .replace(/\s+([,.;:!?])/g, '$1')

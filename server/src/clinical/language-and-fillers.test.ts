@@ -54,10 +54,12 @@ describe('the scope of a statement', () => {
   it('is read within the clause, in the four languages', () => {
     expect(scopes('no fever, temperature 37.2', 'temperature')).toEqual([]);
     expect(scopes('if I weigh 250 pounds', 'weigh')).toEqual(['hypothetical']);
-    expect(scopes('my mother had a stroke', 'stroke')).toEqual(['family']);
+    expect(scopes('my mother had a stroke', 'stroke')).toEqual(['family', 'past']);
+    expect(scopes("your blood pressure isn't 180", 'pressure')).toEqual(['negated']);
+    expect(scopes('we will stop lisinopril', 'lisinopril')).toEqual(['planned', 'stopped']);
     expect(scopes('we will recheck it in 3 months', 'recheck')).toEqual(['planned']);
     expect(scopes('Não tem febre', 'febre', 'pt')).toEqual(['negated']);
-    expect(scopes('Der Vater hatte einen Herzinfarkt', 'herzinfarkt', 'de')).toEqual(['family']);
+    expect(scopes('Der Vater hatte einen Herzinfarkt', 'herzinfarkt', 'de')).toEqual(['family', 'past']);
     expect(scopes('Si le duele, tome paracetamol', 'duele', 'es')).toEqual(['hypothetical']);
   });
 });

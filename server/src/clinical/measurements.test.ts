@@ -37,7 +37,7 @@ describe('measurements', () => {
   it('return an implausible value named now as a check, not a value', () => {
     const r = read(['the temperature we thirty see'], 'en');
     expect(r.values).toEqual({});
-    expect(r.checks).toEqual([{ measure: 'temperature', written: '30', sentence: 0 }]);
+    expect(r.checks).toEqual([{ measure: 'temperature', written: '30', sentence: 0, at: 19, end: 21 }]);
     expect(read(['blood pressure 25/76'], 'en').checks).toHaveLength(1);
   });
 });
@@ -47,5 +47,31 @@ describe('a value cut by a stop', () => {
     expect(values(['your a1c was seven . three'])).toEqual({ hba1c: '7.3 %' });
     // Read as given, a value the stop cuts is none.
     expect(readMeasurements(['your a1c was 7 . 3 of them were high'], 'en').values).toEqual({});
+  });
+});
+
+describe('values that are not the value now', () => {
+  it('are none: negated, changes, past times, targets, exercise, other labs, a second value after', () => {
+    for (const said of [
+      "Your blood pressure isn't 180/100.",
+      'Weight loss of 5 kg.',
+      'Your weight is up 10 pounds.',
+      'Blood pressure yesterday was 150/95.',
+      'Two weeks ago, blood pressure 150/95.',
+      'Had a fever of 39.',
+      'Keep your A1c at 7.',
+      'Heart rate peaks at 150 on exercise.',
+      'Heart rate of 72 and 80.',
+      'Blood pressure 130/80 and then 120/70.',
+      'Blood pressure 130/80/70.',
+      'LDL 160.',
+      'HDL cholesterol 1.2.',
+      'Pulse oximetry 95.',
+      'Heart rate is ninety ninety seven.',
+      'Temperature of 38 5.',
+    ])
+      expect(values([said]), said).toEqual({});
+    expect(values(['o peso é de cento e dez'], 'pt')).toEqual({ weight: '110 kg' });
+    expect(values(['a frequência cardíaca é cento e dez'], 'pt')).toEqual({ heartrate: '110 bpm' });
   });
 });

@@ -9,25 +9,27 @@
  */
 import type { Language } from '../../../contract/constants.js';
 import { formatNumber } from './numbers.js';
-import { clauseAround, scopesOf } from './scope.js';
+import { clauseAround, scopesOf, sentenceIsPast } from './scope.js';
 import { fold } from './text.js';
 
 export type Measure = 'bloodpressure' | 'heartrate' | 'temperature' | 'saturation' | 'weight' | 'bmi' | 'hba1c' | 'cholesterol';
 export type MeasuredValue = { value: string; source: string };
 /** A value named and of now, but outside what a living patient could have: its sentence is marked. */
-export type ValueToCheck = { measure: Measure; written: string; sentence: number };
+export type ValueToCheck = { measure: Measure; written: string; sentence: number; at: number; end: number };
 
 type Unit = 'mmHg' | 'bpm' | '°C' | '°F' | '%' | 'kg' | 'lb' | 'kg/m²' | 'mg/dL' | 'mmol/L';
 
 const CUES: Record<Measure, RegExp> = {
   bloodpressure: /(?:blood pressures?|pressure|\bbp\b|tensao(?: arterial)?|pressao arterial|\bta\b|\bpa\b|blutdruck|\brr\b|tension(?: arterial)?|presion(?: arterial)?)/g,
-  heartrate: /(?:heart rate|pulse|\bhr\b|frequencia cardiaca|\bfc\b|pulso|herzfrequenz|\bpuls\b|frecuencia cardiaca)/g,
+  // 'Pulse oximetry' is the saturation.
+  heartrate: /(?:heart rate|pulse(?! ?ox)|\bhr\b|frequencia cardiaca|\bfc\b|pulso(?! ?ox)|herzfrequenz|\bpuls\b(?! ?ox)|frecuencia cardiaca)/g,
   temperature: /(?:temperature|\btemp\b|temperatura|temperatur|fever of|febre de|fieber von|fiebre de)/g,
   saturation: /(?:saturation|\bsats?\b|saturacao|sattigung|saturacion|\bspo2\b|\bo2 sat\w*|oxygen level)/g,
   weight: /(?:weight|weighs?|weighed|weighing|\bpeso\b|\bpesa\b|\bpesava\b|gewicht|wiegt|wiege)/g,
   bmi: /(?:\bbmi\b|\bimc\b|body mass index|indice de massa corporal|indice de masa corporal)/g,
   hba1c: /(?:hba1c|hb a1c|\ba1c\b|hemoglobin a1c|haemoglobin a1c|hemoglobina glicada|hemoglobina glicosilada|glykiertes hamoglobin|glycated ha?emoglobin)/g,
-  cholesterol: /(?:cholesterol|colesterol|cholesterin|\bldl\b)/g,
+  // Total cholesterol only: LDL, HDL and ratios are other values.
+  cholesterol: /(?<!(?:ldl|hdl|non-hdl) )(?:cholesterol|colesterol|cholesterin)(?! ?(?:ratio|ldl|hdl))/g,
 };
 const ANY_CUE = new RegExp(Object.values(CUES).map((c) => c.source).join('|'));
 
@@ -46,7 +48,7 @@ const UNIT_WORDS: [RegExp, Unit][] = [
 /** Words after a number that make it something else than the value: a duration, a dose, a count. */
 const OTHER_UNIT = /^(?:days?|weeks?|months?|years?|hours?|minutes?|times|dias?|semanas?|mes|meses|anos?|horas?|minutos?|vezes|tage?n?|wochen?|monate?n?|jahre?n?|stunden?|minuten?|mal|veces|mg|milligrams?|mcg|ml|units?|tablets?|pills?|puffs?|o'?clock|am|pm|a\.m|p\.m)(?![\p{L}])/u;
 /** A number followed by a range or another number is not one value ('80 to 90', '80 or 90'). */
-const RANGE_AFTER = /^(?:-|–|to|or|a|ou|bis|oder|o)\s*\d/;
+const RANGE_AFTER = /^(?:-|–|to|or|a|ou|bis|oder|o|and|e|und|y|,)?\s*(?:then\s+|depois\s+|dann\s+|luego\s+|now\s+|agora\s+|jetzt\s+|ahora\s+)?\d/;
 /** Words that say 'degrees' with no scale. */
 const DEGREES = /^(?:degrees?|graus?|grad|grados?)(?![\p{L}])/u;
 
@@ -119,7 +121,7 @@ function plausible(measure: Measure, numbers: number[], unit: Unit): boolean {
 }
 
 const VALUE = /^(\d{1,3}(?:[.,]\d{1,2})?)(?![\d])/;
-const PAIR = /^(\d{2,3})\s*(?:\/|(?:over\s+)+|por\s+|sobre\s+|con\s+|zu\s+|auf\s+)(\d{2,3})(?![\d.,]\d|\d)/;
+const PAIR = /^(\d{2,3})\s*(?:\/|(?:over\s+)+|por\s+|sobre\s+|con\s+|zu\s+|auf\s+)(\d{2,3})(?![\d.,]\d|\d|\/\d)/;
 
 /**
  * Every value named in a sentence (folded) with its unit as said: `found` in a clause of now, `planned` in a
@@ -137,17 +139,20 @@ function valuesIn(folded: string, sentence: number, language: Language): { found
       const lead = window.match(/^(?:[\s:=,?'’s-]*(?:[\p{L}'’]+[\s:=,?-]*){0,6}?)(?=\d)/u);
       if (!lead || /\d/.test(lead[0]) || ANY_CUE.test(lead[0]) || /[.!;]/.test(lead[0])) continue;
       const at = from + lead[0].length;
-      const rest = folded.slice(at);
+      // A window, not the rest of the sentence: a long sentence is read value after value.
+      const rest = folded.slice(at, at + 40);
       const m = measure === 'bloodpressure' ? rest.match(PAIR) : rest.match(VALUE);
       if (!m) continue;
       const numbers = measure === 'bloodpressure' ? [Number(m[1]), Number(m[2])] : [Number(m[1]!.replace(',', '.'))];
       const end = at + m[0].length;
-      const after = unitAfter(folded.slice(end));
+      const after = unitAfter(folded.slice(end, end + 60));
       if (after === 'other') continue;
       const unit = unitFor(measure, after, numbers[0]!, language);
       if (unit === 'wrong') continue;
       const clause = clauseAround(folded, cue.index!, end, language);
       const scopes = scopesOf(folded.slice(clause.start, clause.end), language);
+      // A time said anywhere in the sentence ('Two weeks ago, blood pressure 150/95') makes it no value of now.
+      if (sentenceIsPast(folded, language)) scopes.add('past');
       const value = { measure, numbers, ...(unit ? { unit } : {}), sentence, at, end };
       if (scopes.size === 0) found.push(value);
       else if (scopes.size === 1 && scopes.has('planned')) planned.push(value);
@@ -165,14 +170,18 @@ export function readMeasurements(sentences: string[], language: Language): { val
   const repeated = new Set<Measure>();
   sentences.forEach((s, i) => {
     const { found, planned } = valuesIn(fold(s), i, language);
-    for (const f of found) byMeasure.set(f.measure, [...(byMeasure.get(f.measure) ?? []), f]);
+    for (const f of found) {
+      const list = byMeasure.get(f.measure);
+      if (list) list.push(f);
+      else byMeasure.set(f.measure, [f]);
+    }
     for (const f of planned) repeated.add(f.measure);
   });
   const values: Partial<Record<Measure, MeasuredValue>> = {};
   const checks: ValueToCheck[] = [];
   for (const [measure, all] of byMeasure) {
     const good = all.filter((f) => f.unit && plausible(measure, f.numbers, f.unit));
-    for (const f of all) if (f.unit && !plausible(measure, f.numbers, f.unit)) checks.push({ measure, written: sentences[f.sentence]!.slice(f.at, f.end).trim(), sentence: f.sentence });
+    for (const f of all) if (f.unit && !plausible(measure, f.numbers, f.unit)) checks.push({ measure, written: sentences[f.sentence]!.slice(f.at, f.end).trim(), sentence: f.sentence, at: f.at, end: f.end });
     const distinct = new Set(good.map((f) => `${f.numbers.join('/')} ${f.unit}`));
     if (good.length === 0 || distinct.size !== 1 || all.some((f) => !f.unit) || repeated.has(measure)) continue;
     const first = good[0]!;

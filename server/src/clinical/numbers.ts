@@ -200,7 +200,10 @@ class NumberReader {
     const joined = this.w(next) === this.table.join && !this.closes(next) ? this.below100(next + 1) : undefined;
     const direct = this.below100(next);
     // 'five hundred five hundred' is said twice, not 505 and a stray 'hundred'.
-    const multiplies = (r: Reading) => [this.table.hundredWord, this.table.thousand].includes(this.w(r.to + 1)) && !this.closes(r.to);
+    const multiplies = (r: Reading) => {
+      const next = this.w(r.to + 1);
+      return next !== undefined && (next === this.table.hundredWord || next === this.table.thousand) && !this.closes(r.to);
+    };
     if (joined && joined.value > 0 && !multiplies(joined)) return { value: hundreds + joined.value, from: i, to: joined.to, words: joined.to - i + 1 };
     if (direct && direct.value > 0 && !multiplies(direct)) return { value: hundreds + direct.value, from: i, to: direct.to, words: direct.to - i + 1 };
     return { value: hundreds, from: i, to: next - 1, words: next - i };
@@ -255,6 +258,8 @@ class NumberReader {
 
 /** Words before a number that say a measurement follows, where 'one twenty' reads as 120. */
 const MEASUREMENT_BEFORE = /^(?:pressure|pressures|bp|pulse|rate|sugar|sugars|glucose|weight|weigh|weighs|weighed|weighing|cholesterol|ldl|hdl|triglycerides|platelets|systolic|diastolic|reading|readings|numbers)$/;
+/** Words after a number that make it a dose or a measure of something ('milligrams', 'tablets', 'pounds'). */
+const DOSE_OR_UNIT = /^(?:mg|milligrams?|miligramas?|miligramos?|milligramm|mcg|micrograms?|grams?|gramas?|gramos?|ml|units?|tablets?|pills?|capsules?|comprimidos?|tabletten?|pastillas?|pounds?|lbs?|kilos?|kg|percent|por|prozent)$/;
 /** Words after a number that say it is a measurement ('… over seventy', '… pounds'). */
 const MEASUREMENT_AFTER = /^(?:over|pounds|lbs|lb|mmhg)$/;
 
@@ -279,16 +284,25 @@ function oneNumber(run: Reading[], words: Word[], table: Table | undefined, lang
     if (first.words === 1 && !first.decimal && (table ? table.articles : DE_ARTICLES).includes(foldWord(words[first.from]!.text))) return undefined;
     return first.value;
   }
-  // The same number said again is said once ('five hundred, five hundred milligrams').
-  if (run.every((r) => r.value === first.value)) return first.value;
+  // The same number said again before its unit is said once ('five hundred five hundred milligrams'); elsewhere
+  // it may be two ('twenty twenty vision', 'in twenty twenty') and stays words.
+  const last = run[run.length - 1]!;
+  const unitAfter = !words[last.to]!.trailing && DOSE_OR_UNIT.test(foldWord(words[last.to + 1]?.text ?? ''));
+  if (run.every((r) => r.value === first.value)) return unitAfter ? first.value : undefined;
   if (run.length !== 2) return undefined;
   const second = run[1]!;
   // German written apart ('hundert zwanzig'): hundreds then the rest.
   if (language === 'de' && first.value % 100 === 0 && first.value < 1000 && second.value < 100 && !first.decimal) return first.value + second.value;
   if (language !== 'en' || first.words !== 1 || first.value < 1 || first.value > 9 || second.value < 10 || second.value > 99 || second.decimal || second.words > 2) return undefined;
-  // 'one twenty four': a measurement's colloquial reading, only where a measurement is being said.
+  // 'one twenty four': a measurement's colloquial reading, only where a measurement is being said: before 'over'
+  // or 'pounds', or within three words after its name in the same clause, and never before a dose.
   const after = words[second.to + 1] && !words[second.to]!.trailing ? foldWord(words[second.to + 1]!.text) : '';
-  const before = words.slice(Math.max(0, first.from - 6), first.from).map((w) => foldWord(w.text).replace(/'s$/, ''));
+  if (DOSE_OR_UNIT.test(after) && !MEASUREMENT_AFTER.test(after)) return undefined;
+  const before: string[] = [];
+  for (let k = first.from - 1; k >= Math.max(0, first.from - 3); k--) {
+    if (words[k]!.trailing) break;
+    before.push(foldWord(words[k]!.text).replace(/'s$/, ''));
+  }
   if (MEASUREMENT_AFTER.test(after) || before.some((w) => MEASUREMENT_BEFORE.test(w))) return first.value * 100 + second.value;
   return undefined;
 }
@@ -371,6 +385,8 @@ const DIGIT_THEN_END = new RegExp(
   `^\\s*(?:\\d|${DIGIT_WORDS})(?:\\s*(?:[,;!?]|\\.(?!\\d)|$)|\\s*(?:mg|milligrams?|miligramas?|miligramos?|milligramm|mcg|micrograms?|grams?|g|ml|%|percent|per cent|por cento|por ciento|prozent|degrees?|cm|centimet(?:er|re)s?|mm|millimet(?:er|re)s?|kg|kilos?|pounds?|lbs?|units?|mmol)(?![\\p{L}]))`,
   'u',
 );
+/** After a measurement's name, the digit followed by what goes on the clause ('… . two your pulse is'), not a noun it counts ('4. 5 people'). */
+const DIGIT_THEN_CLAUSE = new RegExp(`^\\s*(?:\\d|${DIGIT_WORDS})\\s*(?:$|[,;.!?]|(?:and|so|your|you|it|its|it's|which|that|is|was|today|now|but|the|on|in|at|with|we|i|he|she|they|his|her|my|for|e|und|y|o|a)(?![\\p{L}]))`, 'u');
 const ONE_DIGIT_AFTER = new RegExp(`^\\s*(?:\\d|${DIGIT_WORDS})(?![\\p{L}\\d])`, 'u');
 /** A measurement named just before: what follows is its value, and a stop inside it its decimal point. */
 const VALUE_NAMED = /(?<![\p{L}])(?:temperature|temp|fever|febre|fieber|fiebre|temperatura|temperatur|a1c|hba1c|hemoglobin|haemoglobin|hemoglobina|creatinine|creatinina|kreatinin|potassium|potasio|potassio|kalium|sodium|inr|tsh|psa|ferritin|bmi|imc|ejection fraction|measuring|measures|measured)(?![\p{L}])[^.?!]{0,50}$/u;
@@ -383,7 +399,7 @@ const VALUE_NAMED = /(?<![\p{L}])(?:temperature|temp|fever|febre|fieber|fiebre|t
  */
 export function stopIsDecimalPoint(before: string, after: string): boolean {
   if (!NUMBER_BEFORE_STOP.test(before) || !ONE_DIGIT_AFTER.test(after)) return false;
-  return DIGIT_THEN_END.test(after) || VALUE_NAMED.test(before);
+  return DIGIT_THEN_END.test(after) || (VALUE_NAMED.test(before) && DIGIT_THEN_CLAUSE.test(after));
 }
 
 const STOP_AS_POINT = /(?<![\d.,])(\d{1,3}) ?\. (\d|zero|oh|one)(?![\p{L}\d])/giu;

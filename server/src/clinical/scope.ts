@@ -8,7 +8,7 @@
 import type { Language } from '../../../contract/constants.js';
 import { wordsPattern } from './text.js';
 
-export type Scope = 'negated' | 'past' | 'family' | 'hypothetical' | 'planned' | 'uncertain';
+export type Scope = 'negated' | 'past' | 'family' | 'hypothetical' | 'planned' | 'uncertain' | 'stopped' | 'changed';
 
 const TRIGGERS: Record<Scope, Record<Language, string[]>> = {
   negated: {
@@ -18,10 +18,10 @@ const TRIGGERS: Record<Scope, Record<Language, string[]>> = {
     es: ['no', 'nunca', 'niega', 'nego', 'sin', 'ningun', 'ninguna', 'negativo para'],
   },
   past: {
-    en: ['last time', 'last visit', 'last year', 'last month', 'last week', 'ago', 'previously', 'used to', 'in the past', 'back in', 'history of', 'before', 'at one point', 'when you went', 'when i went', 'when he went', 'when she went', 'was up to', 'went up to'],
-    pt: ['da ultima vez', 'na ultima consulta', 'no ano passado', 'no mes passado', 'na semana passada', 'ha', 'antes', 'anteriormente', 'antigamente', 'costumava', 'historia de'],
-    de: ['letztes mal', 'beim letzten mal', 'letzte woche', 'letzten monat', 'letztes jahr', 'vor', 'fruher', 'vorher', 'damals', 'zuvor'],
-    es: ['la ultima vez', 'en la ultima consulta', 'el ano pasado', 'el mes pasado', 'la semana pasada', 'hace', 'antes', 'anteriormente', 'solia'],
+    en: ['yesterday', 'last night', 'this morning', 'had', 'in march', 'at the pharmacy', 'in the er', 'at the er', 'in the hospital', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'last time', 'last visit', 'last year', 'last month', 'last week', 'ago', 'previously', 'used to', 'in the past', 'history of', 'before', 'at one point', 'when you went', 'when i went', 'when he went', 'when she went', 'was up to', 'went up to'],
+    pt: ['ontem', 'esta manha', 'tinha', 'teve', 'era', 'na farmacia', 'na urgencia', 'da ultima vez', 'na ultima consulta', 'no ano passado', 'no mes passado', 'na semana passada', 'ha', 'antes', 'anteriormente', 'antigamente', 'costumava', 'historia de'],
+    de: ['gestern', 'heute morgen', 'hatte', 'war', 'in der apotheke', 'in der notaufnahme', 'letztes mal', 'beim letzten mal', 'letzte woche', 'letzten monat', 'letztes jahr', 'vor', 'fruher', 'vorher', 'damals', 'zuvor'],
+    es: ['ayer', 'esta manana', 'tenia', 'tuvo', 'era', 'en la farmacia', 'en urgencias', 'la ultima vez', 'en la ultima consulta', 'el ano pasado', 'el mes pasado', 'la semana pasada', 'hace', 'antes', 'anteriormente', 'solia'],
   },
   family: {
     en: ['mother', 'father', 'mom', 'dad', 'sister', 'brother', 'son', 'daughter', 'wife', 'husband', 'grandmother', 'grandfather', 'aunt', 'uncle', 'cousin', 'family'],
@@ -40,6 +40,18 @@ const TRIGGERS: Record<Scope, Record<Language, string[]>> = {
     pt: ['vou', 'vamos', 'vai', 'irei', 'pedir', 'repetir', 'outra', 'outro', 'proxima', 'daqui a', 'controlar'],
     de: ['werde', 'werden', 'wird', 'kontrollieren', 'wiederholen', 'nochmal', 'nachste', 'nachsten', 'in einer', 'in zwei'],
     es: ['voy a', 'vamos a', 'va a', 'pedir', 'repetir', 'otra', 'otro', 'proxima', 'proximo', 'dentro de', 'controlar'],
+  },
+  stopped: {
+    en: ['stop', 'stopped', 'stopping', 'hold', 'holding', 'discontinue', 'discontinued', 'avoid', 'quit', 'no longer', 'decided against', 'instead of', 'come off', 'taper off', 'wean off'],
+    pt: ['parar', 'parou', 'pare', 'suspender', 'suspendeu', 'suspenda', 'deixar de', 'deixou de', 'deixe de', 'evite', 'evitar', 'em vez de', 'ja nao'],
+    de: ['absetzen', 'abgesetzt', 'setzen sie', 'pausieren', 'pausiert', 'vermeiden', 'aufgehort', 'nicht mehr', 'statt', 'anstatt'],
+    es: ['suspender', 'suspendio', 'suspenda', 'dejar de', 'dejo de', 'deje de', 'evite', 'evitar', 'en vez de', 'ya no'],
+  },
+  changed: {
+    en: ['loss', 'lost', 'lose', 'gain', 'gained', 'up', 'down', 'more', 'less', 'went from', 'increase', 'increased', 'decrease', 'decreased', 'drop', 'dropped', 'change', 'difference', 'peaks', 'peak', 'exercise', 'after', 'ratio', 'keep', 'needs to be', 'should be', 'want', 'goal'],
+    pt: ['perda', 'perdeu', 'perder', 'ganhou', 'ganho', 'aumento', 'aumentou', 'subiu', 'desceu', 'baixou', 'mais', 'menos', 'diferenca', 'esforco', 'apos', 'depois', 'manter', 'deve ser'],
+    de: ['abgenommen', 'zugenommen', 'verloren', 'mehr', 'weniger', 'gestiegen', 'gesunken', 'anstieg', 'abfall', 'belastung', 'halten', 'sollte'],
+    es: ['perdida', 'perdio', 'perder', 'gano', 'aumento', 'subio', 'bajo', 'mas', 'menos', 'diferencia', 'esfuerzo', 'despues', 'mantener', 'debe ser'],
   },
   uncertain: {
     en: ['about', 'around', 'roughly', 'approximately', 'maybe', 'probably', 'i think', 'not sure', 'runs', 'running', 'usually', 'normally', 'typically', 'at home', 'sometimes', 'somewhere', 'between', 'or so', 'ish', 'guess'],
@@ -63,24 +75,57 @@ const CLAUSE_BREAK: Record<Language, RegExp> = {
 
 /** The clause of a folded sentence around the span [from, to): from the break before it to the break after it. */
 export function clauseAround(folded: string, from: number, to: number, language: Language): { start: number; end: number } {
+  const breaks = breaksOf(folded, language);
   let start = 0;
   let end = folded.length;
-  for (const m of folded.matchAll(CLAUSE_BREAK[language])) {
-    const at = m.index!;
-    if (at + m[0].length <= from) start = at + m[0].length;
-    else if (at >= to) {
-      end = at;
-      break;
-    }
+  // The last break ending at or before `from`, and the first starting at or after `to` (binary searches: a long
+  // sentence read for many values must not be scanned from its start each time).
+  let lo = 0;
+  let hi = breaks.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (breaks[mid]!.end <= from) {
+      start = breaks[mid]!.end;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  lo = 0;
+  hi = breaks.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (breaks[mid]!.at >= to) {
+      end = breaks[mid]!.at;
+      hi = mid - 1;
+    } else lo = mid + 1;
   }
   return { start, end };
+}
+
+/** The clause breaks of the sentence read last, kept while the same sentence is asked about again. */
+let cached: { text: string; language: Language; breaks: { at: number; end: number }[] } | undefined;
+function breaksOf(folded: string, language: Language): { at: number; end: number }[] {
+  if (cached?.text === folded && cached.language === language) return cached.breaks;
+  const breaks = [...folded.matchAll(CLAUSE_BREAK[language])].map((m) => ({ at: m.index!, end: m.index! + m[0].length }));
+  cached = { text: folded, language, breaks };
+  return breaks;
 }
 
 /** The scopes a folded clause carries; an empty set is a statement of this patient now. */
 export function scopesOf(foldedClause: string, language: Language): Set<Scope> {
   // 'I would like to start…', 'I'd like you to…': an intention said politely, not a hypothesis.
-  const clause = language === 'en' ? foldedClause.replace(/(?:\bwould|'d) like\b/g, 'want') : foldedClause;
+  // 'To see if the bones have healed' is a purpose, not a condition.
+  const clause = (language === 'en' ? foldedClause.replace(/(?:\bwould|'d) like\b/g, 'intend') : foldedClause).replace(
+    /(?<![\p{L}])(?:(?:to )?see (?:if|whether)|para ver se|para ver si|ob sich|um zu sehen, ob)(?![\p{L}])/gu,
+    'see',
+  );
   const found = new Set<Scope>();
   for (const scope of Object.keys(PATTERNS) as Scope[]) if (PATTERNS[scope][language].test(clause)) found.add(scope);
+  // "isn't", "don't": the negation is part of the word before it.
+  if (language === 'en' && /n['’]t(?![\p{L}])/u.test(clause)) found.add('negated');
   return found;
+}
+
+/** A time said anywhere in a sentence ('Two weeks ago, blood pressure 150/95') reaches all of it. */
+export function sentenceIsPast(foldedSentence: string, language: Language): boolean {
+  return PATTERNS.past[language].test(foldedSentence);
 }

@@ -99,7 +99,7 @@ const DURATION_IN = new RegExp(DURATION);
 const STRETCH_END = /[;.!?]|,\s*(?:and|e|und|y)\s|\s(?:and|e|und|y|but|mas|aber|pero)\s(?=\p{L}+\s+\d)/u;
 
 /** Scopes in which a medicine named is not one the patient takes or is given ('no aspirin', 'if we tried …'). */
-const NOT_TAKEN: Scope[] = ['negated', 'past', 'family', 'hypothetical'];
+const NOT_TAKEN: Scope[] = ['negated', 'past', 'family', 'hypothetical', 'stopped'];
 
 /**
  * A medicine with what the sentence says of its dose, frequency and duration, as said, within its own stretch
@@ -157,19 +157,37 @@ export function allergiesIn(said: string[], language: Language): Fact | undefine
     // Hay fever and food are not what a prescriber's allergy line is about: 'no seasonal allergies' says
     // nothing of medicines, either way.
     if (NOT_DRUG_ALLERGY.test(text)) continue;
-    if (NO_ALLERGY[language].test(text)) return { value: 'none', source: sentences[i]! };
+    // Someone else's allergy, a doubted one or one that was not, is no allergy line ('My mother is allergic to…',
+    // 'I thought I was allergic to penicillin but I am not').
+    const scopes = scopesOf(text, language);
+    if (scopes.has('family') || scopes.has('hypothetical') || scopes.has('uncertain') || scopes.has('past')) continue;
+    // 'No allergies to penicillin' says nothing of others: only a general 'no allergies' is none.
+    const none = text.match(NO_ALLERGY[language]);
+    if (none) {
+      if (/^\s*(?:to|a|ao|gegen|al?)\s+\p{L}/u.test(text.slice(none.index! + none[0].length)) || text.includes('?')) continue;
+      return { value: 'none', source: sentences[i]! };
+    }
     if (!ALLERGY[language].test(text)) continue;
     const stated = text.match(/(?:allergic to|allergy to|alergic[oa] a|alergia a|allergisch gegen|allergie gegen)\s+(?:a |o |la |el |der |die |das )?([\p{L}\d -]{3,40}?)(?=[.,;!?]|$| and | e | und | y )/u);
     // What a question asks about is no allergy ('Are you allergic to any medicine?'): its answer says.
     const inQuestion = stated && text.slice(stated.index! + stated[0].length).trimStart().startsWith('?');
-    if (stated && !inQuestion && !ASKED_ABOUT.test(stated[1]!)) return { value: stated[1]!.trim(), source: sentences[i]! };
+    if (stated && !inQuestion && !ASKED_ABOUT.test(stated[1]!)) {
+      if (scopes.has('negated')) continue;
+      // Only what names a medicine or a usual allergen: 'cats and penicillin' is left to the sentence.
+      const allergen = stated[1]!.trim();
+      if ((medicinesIn([allergen]).length > 0 || ALLERGENS.test(allergen)) && !/ and | e | und | y /.test(text.slice(stated.index!))) return { value: allergen, source: sentences[i]! };
+      continue;
+    }
     // A question with its answer, in one sentence or the next: 'Any allergies? Penicillin.'
     const asked = sentences[i]!.indexOf('?');
     const reply = asked >= 0 && asked < sentences[i]!.trim().length - 1 ? sentences[i]!.slice(asked + 1) : asked >= 0 ? sentences[i + 1] : undefined;
     if (reply) {
       const source = asked < sentences[i]!.trim().length - 1 ? sentences[i]! : `${sentences[i]} ${reply}`;
       const answer = fold(reply).replace(/[.!]+$/, '').trim();
-      if (NO_REPLY.test(answer)) return { value: 'none', source };
+      // 'Allergic to penicillin? No.' answers for penicillin only; 'Not to medications, but…' is not a plain no.
+      const specific = stated && !ASKED_ABOUT.test(stated[1]!);
+      if (NO_REPLY.test(answer) && !specific && !/(?:but|mas|aber|pero)/.test(answer)) return { value: 'none', source };
+      if (NO_REPLY.test(answer)) continue;
       // A short answer is the allergy only when it names a medicine or a usual allergen; 'I don't think so' is none.
       if (answer.split(/\s+/).length <= 5 && (medicinesIn([reply]).length > 0 || ALLERGENS.test(answer))) return { value: reply.replace(/[.!]+$/, '').trim(), source };
     }
@@ -197,16 +215,27 @@ export function sickLeaveIn(sentences: string[]): Fact<number> | undefined {
 
 const INTERVAL = String.raw`((?:\d+(?:\s*(?:-|to|or|a|ou|bis|o)\s*\d+)?|a|an|one|a couple of|a couple|a few|uma|um|umas|uns|eine|einer|ein paar|un|una|unas|unos) (?:days?|weeks?|months?|years?|dias?|semanas?|mes|meses|anos?|tagen?|wochen?|monaten?|jahr|jahren|anos?))`;
 const FOLLOW_UP = new RegExp(
-  String.raw`(?:come back|come in|check you|take a look|follow up|follow-up|followup|review|see you|see him|see her|check back|recheck|return|schedule|appointment|visit|touch base|volte|voltar|regresse|reavaliacao|revisao|consulta|wiedervorstellung|kontrolle|kommen sie|termin|vuelva|volver|revision|control|cita)\D{0,40}?(?:in|em|daqui a|dentro de|na|en|within|nach|after)\s+(?:(?:about|around|another|approximately|roughly|the next|cerca de|mais|outros?|outras?|etwa|weiteren|otros?|otras?|unos|unas)\s+)?` + INTERVAL,
+  String.raw`(?:come back|come in|check you|take a look|follow up|follow-up|followup|review|see you|see him|see her|check back|recheck|return|schedule|appointment|visit|touch base|volte|voltar|regresse|reavaliacao|revisao|consulta|wiedervorstellung|kontrolle|kommen sie|termin|vuelva|volver|revision|control|cita)\D{0,40}?(?:in|em|daqui a|dentro de|na|en|within|nach|after)\s+(?:(about|around|approximately|roughly|cerca de|etwa|ungefahr|unos|unas)\s+|(?:another|the next|mais|outros?|outras?|weiteren|otros?|otras?)\s+)?` + INTERVAL,
 );
 
 /** When the patient comes back ('come back in 2 weeks', 'see you again in about 3 months', 'volte daqui a 15 dias', 'Kontrolle in 4 Wochen'). */
-export function followUpIn(sentences: string[]): Fact | undefined {
+export function followUpIn(sentences: string[], language: Language = 'en'): Fact | undefined {
+  const found: Fact[] = [];
   for (const s of sentences) {
-    const m = fold(s).match(FOLLOW_UP);
-    if (m) return { value: m[1]!, source: s };
+    const text = fold(s);
+    const m = text.match(FOLLOW_UP);
+    if (!m) continue;
+    // Not a question, not a condition, not another appointment or a past one.
+    const clause = clauseAround(text, m.index!, m.index! + m[0].length, language);
+    const scopes = scopesOf(text.slice(clause.start, clause.end), language);
+    // A condition reaches the whole sentence ('If it does not improve, come back in 2 days').
+    if (scopesOf(text, language).has('hypothetical')) scopes.add('hypothetical');
+    if (s.includes('?') || ['negated', 'past', 'hypothetical'].some((sc) => scopes.has(sc as Scope))) continue;
+    // 'About 3 to 4 weeks' keeps its 'about': an interval said roughly is written roughly.
+    found.push({ value: m[1] ? `${m[1]} ${m[2]}` : m[2]!, source: s });
   }
-  return undefined;
+  // Said two different ways, the follow-up is no value: the sentences say it.
+  return new Set(found.map((f) => f.value)).size === 1 ? found[0] : undefined;
 }
 
 /**

@@ -140,7 +140,9 @@ describe('facts', () => {
     'Come back in 2 weeks.',
   ];
   it('reads follow-ups said the usual ways, hay fever as no drug allergy, a declined referral as none, and a negated medicine as not taken', () => {
-    expect(followUpIn(['I wanna see you again in about 3 to 4 weeks.'])?.value).toBe('3 to 4 weeks');
+    expect(followUpIn(['I wanna see you again in about 3 to 4 weeks.'])?.value).toBe('about 3 to 4 weeks');
+    expect(followUpIn(['If it does not improve, come back in 2 days.'])).toBeUndefined();
+    expect(followUpIn(['Your appointment with the cardiologist is in 4 months.', 'See you in 6 weeks.'])).toBeUndefined();
     expect(followUpIn(["We're gonna check you in 2 weeks to see if those bones have healed."])?.value).toBe('2 weeks');
     expect(followUpIn(['You have had pain for 2 weeks, let me take a look at it.'])).toBeUndefined();
     expect(allergiesIn(['No seasonal allergies.'], 'en')).toBeUndefined();
