@@ -84,11 +84,11 @@ test('the whole loop: record → finish → transcript → document → edit by 
   await expect(dialog).toBeVisible();
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'edit-notes-dialog');
-  await dialog.getByLabel('Request a change').fill('Add that the patient walks daily.');
+  await dialog.getByLabel('Request a change').fill('Add the patient walks daily to the plan.');
   await dialog.getByRole('button', { name: 'Send change' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('Version 2 of 2')).toBeVisible({ timeout: 20_000 });
-  await expect(documentText).toContainText('Add that the patient walks daily.');
+  await expect(documentText).toContainText('The patient walks daily');
   await page.getByRole('button', { name: 'Previous version' }).first().click();
   await expect(page.getByText('Version 1 of 2')).toBeVisible();
   await expect(documentText).not.toContainText('walks daily');
