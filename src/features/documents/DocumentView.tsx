@@ -159,12 +159,13 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
               <Trans>Not in the transcript or your inputs: {doc.evidence!.flagged.join(', ')}. Check these before you copy or export the text.</Trans>
             </Alert>
           )}
-          {doc.status === 'done' && doc.version === doc.total_versions && (doc.evidence?.omitted?.length ?? 0) > 0 && (
-            <OmissionList key={doc.id} sessionId={sessionId} docKey={docKey} doc={doc} omitted={doc.evidence!.omitted!} readOnly={readOnly} onNewVersion={showNewVersion} />
-          )}
           <article className="document-text" data-testid="document-text" ref={rendered}>
             <Markdown>{doc.status === 'generating' ? (streamed ?? doc.text) : doc.text}</Markdown>
           </article>
+          {/* Below the note it completes: on a phone the note comes first. */}
+          {doc.status === 'done' && doc.version === doc.total_versions && (doc.evidence?.omitted?.length ?? 0) > 0 && (
+            <OmissionList key={doc.id} sessionId={sessionId} docKey={docKey} doc={doc} omitted={doc.evidence!.omitted!} readOnly={readOnly} onNewVersion={showNewVersion} />
+          )}
           {doc.status === 'done' && doc.evidence && (
             <div className="document-sources">
               <Button variant="ghost" aria-expanded={sources} onClick={() => setSources((s) => !s)}>
