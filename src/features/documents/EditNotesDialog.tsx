@@ -87,7 +87,7 @@ function TextCommandPanel(props: PanelProps) {
       }}
     >
       {error && <Alert tone="error">{error}</Alert>}
-      <TextAreaField label={<Trans>Request a change</Trans>} rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder={t`For example: add that the pain radiates to the left arm.`} />
+      <TextAreaField label={<Trans>Request a change</Trans>} rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder={t`For example: add pain radiating to the left arm to the subjective.`} />
       <Button type="submit" busy={busy} disabled={!text.trim()}>
         <Trans>Send change</Trans>
       </Button>
