@@ -26,3 +26,9 @@ const PATTERNS = Object.fromEntries(
 
 /** Whether a folded sentence names something clinical by its words. */
 export const namesClinicalThing = (folded: string, language: Language) => PATTERNS[language].test(folded);
+
+/**
+ * Whether a folded sentence names something clinical in any of the four languages: a short transcript whose
+ * language could not be told is read in the clinician's, and its words must not be taken for conversation then.
+ */
+export const namesClinicalThingInAny = (folded: string) => (Object.keys(PATTERNS) as Language[]).some((l) => PATTERNS[l].test(folded));

@@ -8,7 +8,7 @@
 import type { Language } from '../../../../contract/constants.js';
 import { labelledStretches } from '../../../../contract/speakers.js';
 import { ASSESSMENT, FIRST_PERSON, NO_ANSWER, OBJECTIVE, PLAN, QUESTION_START, RESULTS, SMALL_TALK, TAKES_ALREADY, TIME_AHEAD } from './cues.js';
-import { namesClinicalThing } from '../../clinical/clinical-words.js';
+import { namesClinicalThing, namesClinicalThingInAny } from '../../clinical/clinical-words.js';
 import { conceptMentions } from '../../clinical/concepts.js';
 import { fold, measurementsIn, medicinesIn, namesDiagnosis } from './facts.js';
 import { isAssistantCommand, withoutFillers } from '../../clinical/fillers.js';
@@ -172,7 +172,7 @@ function saysNothing(text: string, language: Language): boolean {
 /** A sentence with no number, medicine, diagnosis or clinical word: conversation, not history. */
 function isConversation(text: string, language: Language): boolean {
   const folded = fold(text);
-  return !/\d/.test(folded) && !namesClinicalThing(folded, language) && !namesDiagnosis(folded) && conceptMentions(folded).length === 0 && medicinesIn([text]).length === 0;
+  return !/\d/.test(folded) && !namesClinicalThing(folded, language) && !namesClinicalThingInAny(folded) && !namesDiagnosis(folded) && conceptMentions(folded).length === 0 && medicinesIn([text]).length === 0;
 }
 
 /**

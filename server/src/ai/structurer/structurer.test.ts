@@ -240,3 +240,9 @@ describe('change requests without a model', () => {
     expect(applyTextCommand(note, 'Add a line to the appendix', 'en')).toBeUndefined();
   });
 });
+
+describe('a short consultation read in another language than it was said', () => {
+  it('keeps its clinical sentences: a clinical word in any of the four languages is no conversation', () => {
+    expect(structure('Chest pain for two days, worse on effort. Started aspirin.', 'pt').map((s) => s.text)).toEqual(['Chest pain for two days, worse on effort.', 'Started aspirin.']);
+  });
+});
