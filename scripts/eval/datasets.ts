@@ -1,9 +1,8 @@
 /**
  * Reads the public development sets from a cache folder (EVAL_DATA_DIR): ACI-Bench (CC BY 4.0) and MTS-Dialog.
- * Only the train and validation files named below are ever opened. The test sets (and the GPT-4/ChatGPT
- * prediction files, made for the test sets only) are held out: nothing here lists a folder, and a path with
- * 'test' anywhere in it is refused before it is opened, so a held-out file cannot be read by mistake or by a
- * symlink or a renamed allow-list entry.
+ * Only the train and validation files named below are ever opened; every other file is held out: nothing here
+ * lists a folder, and a path with 'test' anywhere in it is refused before it is opened, so a held-out file cannot
+ * be read by mistake or by a symlink or a renamed allow-list entry.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
