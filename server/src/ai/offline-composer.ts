@@ -207,7 +207,11 @@ export const CHECK_VALUE: L = { pt: '[verificar valor]', en: '[check value]', de
 
 function markChecks(sentences: NoteSentence[], checks: ValueToCheck[], language: Language): NoteSentence[] {
   const bySentence = new Map<number, ValueToCheck[]>();
-  for (const c of checks) bySentence.set(c.sentence, [...(bySentence.get(c.sentence) ?? []), c]);
+  for (const c of checks) {
+    const list = bySentence.get(c.sentence);
+    if (list) list.push(c);
+    else bySentence.set(c.sentence, [c]);
+  }
   return sentences.map((s, i) => {
     const here = bySentence.get(i);
     if (!here) return s;

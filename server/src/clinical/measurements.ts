@@ -9,7 +9,7 @@
  */
 import type { Language } from '../../../contract/constants.js';
 import { formatNumber } from './numbers.js';
-import { clauseAround, scopesOf, sentenceIsPast } from './scope.js';
+import { scopesAround, sentenceIsPast } from './scope.js';
 import { fold } from './text.js';
 
 export type Measure = 'bloodpressure' | 'heartrate' | 'temperature' | 'saturation' | 'weight' | 'bmi' | 'hba1c' | 'cholesterol';
@@ -149,8 +149,7 @@ function valuesIn(folded: string, sentence: number, language: Language): { found
       if (after === 'other') continue;
       const unit = unitFor(measure, after, numbers[0]!, language);
       if (unit === 'wrong') continue;
-      const clause = clauseAround(folded, cue.index!, end, language);
-      const scopes = scopesOf(folded.slice(clause.start, clause.end), language);
+      const scopes = scopesAround(folded, cue.index!, end, language);
       // A time said anywhere in the sentence ('Two weeks ago, blood pressure 150/95') makes it no value of now.
       if (sentenceIsPast(folded, language)) scopes.add('past');
       const value = { measure, numbers, ...(unit ? { unit } : {}), sentence, at, end };

@@ -21,7 +21,7 @@ const FILE_HEADER = /^\s*={2,}\s*.*?\s*={2,}\s*$|^\s*[^\s/\\]+\.(?:pdf|txt|docx?
 function endsSentence(before: string, after: string): boolean {
   const word = normalise(before.match(/([\p{L}\p{N}]+)\.$/u)?.[1] ?? '');
   if (!/^\s*(?:[\p{Lu}\p{N}"'(«¿¡—–-]|\p{Ll}\p{Lu})/u.test(after)) return false; // the next starts with a capital ('eGFR' too) or a number
-  if (isAbbreviation(word) && !/^\p{L}$/u.test(word)) return false;
+  if (isAbbreviation(word)) return false;
   if (/^\p{L}$/u.test(word)) return false; // an initial ('J. Silva') or 'z. B.'
   if (/^\d{1,2}$/.test(word) && /^\s*\d{1,2}\.$/.test(before)) return false; // a list number at the line's start
   return true;

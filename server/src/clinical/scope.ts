@@ -125,6 +125,12 @@ export function scopesOf(foldedClause: string, language: Language): Set<Scope> {
   return found;
 }
 
+/** The scopes of the clause of a folded sentence that holds the span [from, to). */
+export function scopesAround(folded: string, from: number, to: number, language: Language): Set<Scope> {
+  const clause = clauseAround(folded, from, to, language);
+  return scopesOf(folded.slice(clause.start, clause.end), language);
+}
+
 /** A time said anywhere in a sentence ('Two weeks ago, blood pressure 150/95') reaches all of it. */
 export function sentenceIsPast(foldedSentence: string, language: Language): boolean {
   return PATTERNS.past[language].test(foldedSentence);

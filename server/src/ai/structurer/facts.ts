@@ -7,7 +7,7 @@ import type { Language } from '../../../../contract/constants.js';
 import { readMeasurements, type Measure } from '../../clinical/measurements.js';
 import { frequencyIn } from '../../clinical/frequency.js';
 import { MEDICINE_ENDING, MEDICINE_PHRASES, MEDICINE_WORDS } from '../../clinical/medicine-names.js';
-import { clauseAround, scopesOf, type Scope } from '../../clinical/scope.js';
+import { scopesAround, scopesOf, type Scope } from '../../clinical/scope.js';
 import { fold } from '../../clinical/text.js';
 import { ALLERGY, NO_ALLERGY } from './cues.js';
 
@@ -76,17 +76,14 @@ export function measurementsIn(sentences: string[], language: Language): Partial
   return readMeasurements(sentences, language).values;
 }
 
-const NAMED = MEDICINE_WORDS;
-const NAMED_PHRASES = MEDICINE_PHRASES;
-
 /** The medicines a (folded) sentence names, with where each starts: read word by word, which stays fast on long text. */
 function medicineNames(text: string): { name: string; index: number }[] {
   const found: { name: string; index: number }[] = [];
-  for (const phrase of NAMED_PHRASES) {
+  for (const phrase of MEDICINE_PHRASES) {
     const at = text.indexOf(phrase);
     if (at >= 0 && !/\p{L}/u.test(text[at - 1] ?? '') && !/\p{L}/u.test(text[at + phrase.length] ?? '')) found.push({ name: phrase, index: at });
   }
-  for (const m of text.matchAll(/\p{L}+/gu)) if (NAMED.has(m[0]) || MEDICINE_ENDING.test(m[0])) found.push({ name: m[0], index: m.index! });
+  for (const m of text.matchAll(/\p{L}+/gu)) if (MEDICINE_WORDS.has(m[0]) || MEDICINE_ENDING.test(m[0])) found.push({ name: m[0], index: m.index! });
   return found.sort((a, b) => a.index - b.index);
 }
 const DOSE = String.raw`\d+(?:[.,]\d+)?\s*(?:mg|milligrams?|miligramas?|miligramos?|milligramm|mcg|µg|micrograms?|g|grams?|gramas?|gramos?|gramm|ml|units?|unidades|einheiten|ui|ie|puffs?|inalacoes|hube|inhalaciones)`;
@@ -118,8 +115,7 @@ export function medicinesIn(sentences: string[], language?: Language): Fact[] {
       const name = m.name;
       if (seen.has(name)) return;
       if (language) {
-        const clause = clauseAround(text, m.index, m.index + name.length, language);
-        const scopes = scopesOf(text.slice(clause.start, clause.end), language);
+        const scopes = scopesAround(text, m.index, m.index + name.length, language);
         if (NOT_TAKEN.some((scope) => scopes.has(scope))) return;
       }
       seen.add(name);
@@ -226,8 +222,7 @@ export function followUpIn(sentences: string[], language: Language = 'en'): Fact
     const m = text.match(FOLLOW_UP);
     if (!m) continue;
     // Not a question, not a condition, not another appointment or a past one.
-    const clause = clauseAround(text, m.index!, m.index! + m[0].length, language);
-    const scopes = scopesOf(text.slice(clause.start, clause.end), language);
+    const scopes = scopesAround(text, m.index!, m.index! + m[0].length, language);
     // A condition reaches the whole sentence ('If it does not improve, come back in 2 days').
     if (scopesOf(text, language).has('hypothetical')) scopes.add('hypothetical');
     if (s.includes('?') || ['negated', 'past', 'hypothetical'].some((sc) => scopes.has(sc as Scope))) continue;
@@ -250,8 +245,7 @@ export function referralIn(sentences: string[], language?: Language): Fact | und
     const m = text.match(cue);
     if (!m) continue;
     if (language) {
-      const clause = clauseAround(text, m.index!, m.index! + m[0].length, language);
-      const scopes = scopesOf(text.slice(clause.start, clause.end), language);
+      const scopes = scopesAround(text, m.index!, m.index! + m[0].length, language);
       if (scopes.has('negated') || scopes.has('hypothetical') || scopes.has('uncertain')) continue;
     }
     return { value: m[1]!.trim(), source: s };

@@ -8,7 +8,7 @@
 import type { Language } from '../../../../contract/constants.js';
 import { labelledStretches } from '../../../../contract/speakers.js';
 import { ASSESSMENT, FIRST_PERSON, NO_ANSWER, OBJECTIVE, PLAN, QUESTION_START, RESULTS, SMALL_TALK, TAKES_ALREADY, TIME_AHEAD } from './cues.js';
-import { namesClinicalThing, namesClinicalThingInAny } from '../../clinical/clinical-words.js';
+import { namesClinicalThingInAny } from '../../clinical/clinical-words.js';
 import { conceptMentions } from '../../clinical/concepts.js';
 import { fold, measurementsIn, medicinesIn, namesDiagnosis } from './facts.js';
 import { isAssistantCommand, withoutFillers } from '../../clinical/fillers.js';
@@ -169,10 +169,10 @@ function saysNothing(text: string, language: Language): boolean {
   return conceptMentions(folded).length === 0 && !namesDiagnosis(folded) && medicinesIn([text]).length === 0;
 }
 
-/** A sentence with no number, medicine, diagnosis or clinical word: conversation, not history. */
-function isConversation(text: string, language: Language): boolean {
+/** A sentence with no number, medicine, diagnosis or clinical word (in any of the four languages): conversation. */
+function isConversation(text: string): boolean {
   const folded = fold(text);
-  return !/\d/.test(folded) && !namesClinicalThing(folded, language) && !namesClinicalThingInAny(folded) && !namesDiagnosis(folded) && conceptMentions(folded).length === 0 && medicinesIn([text]).length === 0;
+  return !/\d/.test(folded) && !namesClinicalThingInAny(folded) && !namesDiagnosis(folded) && conceptMentions(folded).length === 0 && medicinesIn([text]).length === 0;
 }
 
 /**
@@ -210,15 +210,16 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
       if (saysNothing(u.text, language)) continue;
       // What the patient says is their history, whatever its words ('I think it's the stress', 'I take …').
       if (u.speaker === 'patient') {
-        if (isConversation(digitsForSpokenNumbers(u.text, language), language)) continue;
-        out.push({ text: digitsForSpokenNumbers(u.text, language), section: 'subjective', start: u.start, end: u.end });
+        const text = digitsForSpokenNumbers(u.text, language);
+        if (isConversation(text)) continue;
+        out.push({ text, section: 'subjective', start: u.start, end: u.end });
         continue;
       }
       for (const clause of clauses(u, language)) {
         const text = digitsForSpokenNumbers(clause.text, language);
         const section = sectionOf(text, language);
         // History is what the patient has and does; a line of it that names nothing clinical is conversation.
-        if (section === 'subjective' && isConversation(text, language)) continue;
+        if (section === 'subjective' && isConversation(text)) continue;
         out.push({ text, section, start: clause.start, end: clause.end });
       }
       continue;
@@ -247,7 +248,7 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
       continue;
     }
     const pair = `${text} ${reply}`;
-    if (isConversation(pair, language) && !NO_ANSWER[language].test(fold(reply))) {
+    if (isConversation(pair) && !NO_ANSWER[language].test(fold(reply))) {
       i++;
       continue;
     }
