@@ -92,6 +92,9 @@ describe('offline composer', () => {
     const summary = composeDocument(base({ documentKind: 'patient_summary', transcript }));
     expect(summary).toContain('## Why you came\n- I have had a sore throat and a fever for 3 days.');
     expect(summary).not.toMatch(/Good morning|nice to see you/);
+    // The same from notes the clinician corrected.
+    const editedNotes = '# Consultation notes\n\n## Subjective\n- What brings you in today? I have had a sore throat for 3 days.\n';
+    expect(composeDocument(base({ documentKind: 'patient_summary', transcript, editedNotes }))).toContain('## Why you came\n- I have had a sore throat for 3 days.');
   });
 
   it('never writes a change request it cannot apply into the document', () => {

@@ -281,7 +281,7 @@ function fromEditedNotes(notes: string, reading: Language): Consultation {
   const medicines = e.medication ? e.medication.split(/;\s*/).map((m) => m.trim()).filter(Boolean) : medicinesIn(texts, reading).map((m) => m.value);
   return {
     sentences: e.sentences,
-    reason: e.sentences.find((s) => s.section === 'subjective')?.text,
+    reason: reasonForVisit(e.sentences, reading),
     said: (section) => e.sentences.filter((s) => s.section === section).map((s) => s.text),
     measurements: e.measurements,
     medicines,
