@@ -61,7 +61,7 @@ export async function listTables(db: Queryable): Promise<TableInfo[]> {
     sql`SELECT cl.relname AS child, pr.relname AS parent
         FROM pg_constraint co JOIN pg_class cl ON cl.oid = co.conrelid JOIN pg_class pr ON pr.oid = co.confrelid
         JOIN pg_namespace n ON n.oid = cl.relnamespace
-        WHERE co.contype = 'f' AND n.nspname = 'public'`,
+        WHERE co.contype = 'f' AND n.nspname = 'public' ORDER BY cl.relname, co.conname`,
   );
   const guarded = await rowsOf<{ name: string }>(
     db,
@@ -84,7 +84,8 @@ export async function listTables(db: Queryable): Promise<TableInfo[]> {
       ];
     }),
   );
-  // Depth-first: parents before children. A table referencing itself needs no ordering across tables.
+  // Depth-first: parents before children. The references are read in a fixed order, so two listings of one schema
+  // agree (PostgreSQL returns catalog rows in whatever order its plan gives, and a backup compared with a restore must match). A table referencing itself needs no ordering across tables.
   const ordered: TableInfo[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (name: string, path: string[]) => {
