@@ -14,6 +14,7 @@ import { fold, measurementsIn, medicinesIn, namesDiagnosis } from './facts.js';
 import { isAssistantCommand, withoutFillers } from '../../clinical/fillers.js';
 import { sentenceSpans } from '../../clinical/sentences.js';
 import { digitsForSpokenNumbers } from '../../clinical/units.js';
+import { asInstruction, withoutLinkingWords } from './concise.js';
 
 export type Section = 'subjective' | 'objective' | 'assessment' | 'plan';
 /** A sentence of the note: its words (digits for numbers), where it sits, and its span in the transcript. */
@@ -43,7 +44,9 @@ function utterancesOf(transcript: string, language: Language, punctuated: boolea
   // without punctuation, line by line and then where a question or a statement starts.
   const pieces = punctuated ? sentenceSpans(transcript) : [...transcript.matchAll(/[^\n]+/g)].map((m) => ({ text: m[0], start: m.index!, end: m.index! + m[0].length }));
   for (const piece of pieces) {
-    const chunks = punctuated ? [piece.text] : splitUnpunctuated(piece.text, language);
+    // A transcript with some punctuation can still hold long stretches an engine or a typist left without any
+    // (a whole examination and plan said in one breath): those are cut as unpunctuated text is.
+    const chunks = !punctuated || piece.text.split(/\s+/).length > LONG_RUN ? splitUnpunctuated(piece.text, language) : [piece.text];
     let from = 0;
     for (const chunk of chunks) {
       const offset = piece.text.indexOf(chunk, from);
@@ -58,9 +61,12 @@ function utterancesOf(transcript: string, language: Language, punctuated: boolea
   return out;
 }
 
+/** Words past which a sentence with no stop in it is taken for several said in one breath. */
+const LONG_RUN = 30;
+
 /** Words that start a clinician's statement, where an unpunctuated text has a sentence end to put back. */
 const OPENERS: Record<Language, RegExp> = {
-  en: /^(?:i will|i'll|we will|we'll|i am going to|your blood pressure|your pressure|on examination|i think|it looks like)\b/,
+  en: /^(?:i will|i'll|we will|we'll|i am going to|i'm going to|i am gonna|i'm gonna|i wanna|i want you to|i would like to|i'd like to|i would recommend|i recommend|let's|your blood pressure|your pressure|your vital signs|your vitals|on examination|on (?:your )?(?:physical )?exam|on (?:your )?[a-z]+ exam|for your (?:first|second|third|next|last|primary) problem|as far as your|in terms of your|regarding your|i think|it looks like|i reviewed|looking at your)\b/,
   pt: /^(?:vou|vamos|no exame|ao exame|a tensao|a sua tensao|acho que|parece-me|volte)\b/,
   de: /^(?:ich werde|wir werden|ich verschreibe|ihr blutdruck|der blutdruck|bei der untersuchung|ich denke|kommen sie)\b/,
   es: /^(?:voy a|vamos a|le receto|su tension|la tension|a la exploracion|creo que|vuelva)\b/,
@@ -184,6 +190,11 @@ function asWritten(text: string, language: Language): string {
   return language === 'en' ? capital.replace(/(?<![\p{L}'’-])i(?=(?:['’](?:m|d|ll|ve))?(?![\p{L}'’-]))/gu, 'I') : capital;
 }
 
+/** A sentence as the note writes it: a plan as an instruction, and no sentence opening with 'and so'. */
+function written(said: string, section: Section, byClinician: boolean, language: Language): string {
+  return section === 'plan' ? asInstruction(said, language, byClinician) : withoutLinkingWords(said, language);
+}
+
 /** The consultation's sentences placed in the note's sections, in the order they were said. */
 export function structure(transcript: string, language: Language): NoteSentence[] {
   const punctuated = /[.?!]/.test(transcript);
@@ -210,21 +221,21 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
       if (saysNothing(u.text, language)) continue;
       // What the patient says is their history, whatever its words ('I think it's the stress', 'I take …').
       if (u.speaker === 'patient') {
-        const text = digitsForSpokenNumbers(u.text, language);
+        const text = withoutLinkingWords(digitsForSpokenNumbers(u.text, language), language);
         if (isConversation(text)) continue;
         out.push({ text, section: 'subjective', start: u.start, end: u.end });
         continue;
       }
       for (const clause of clauses(u, language)) {
-        const text = digitsForSpokenNumbers(clause.text, language);
-        const section = sectionOf(text, language);
+        const said = digitsForSpokenNumbers(clause.text, language);
+        const section = sectionOf(said, language);
         // History is what the patient has and does; a line of it that names nothing clinical is conversation.
-        if (section === 'subjective' && isConversation(text)) continue;
-        out.push({ text, section, start: clause.start, end: clause.end });
+        if (section === 'subjective' && isConversation(said)) continue;
+        out.push({ text: written(said, section, u.speaker === 'clinician', language), section, start: clause.start, end: clause.end });
       }
       continue;
     }
-    const text = digitsForSpokenNumbers(u.text, language);
+    const text = withoutLinkingWords(digitsForSpokenNumbers(u.text, language), language);
     // A question means something only with its answer: kept together when the answer is short ('Does it
     // spread anywhere? To my left arm sometimes.'), left out when none follows.
     const answer = said[i + 1];
@@ -232,12 +243,13 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
     // Where speakers are known, the clinician going on after their own question answered nothing: the question
     // is left out and what they said next is read on its own ('Shall we look at you? Your vital signs look great.').
     if (u.speaker && answer.speaker === u.speaker) continue;
-    const reply = digitsForSpokenNumbers(answer.text, language);
+    const reply = withoutLinkingWords(digitsForSpokenNumbers(answer.text, language), language);
     if (reply.split(/\s+/).length > 15 && !u.question) {
       // Only taken for a question by who spoke next: the clinician's words are kept, placed by their own cues.
       for (const clause of clauses(u, language)) {
-        const text = digitsForSpokenNumbers(clause.text, language);
-        out.push({ text, section: sectionOf(text, language), start: clause.start, end: clause.end });
+        const said = digitsForSpokenNumbers(clause.text, language);
+        const section = sectionOf(said, language);
+        out.push({ text: written(said, section, true, language), section, start: clause.start, end: clause.end });
       }
       continue;
     }

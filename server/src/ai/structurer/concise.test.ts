@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { asInstruction, withoutLinkingWords } from './concise.js';
+
+describe('a sentence said aloud, written as a note writes it', () => {
+  it('drops the words that only link a sentence to the last, in the four languages', () => {
+    expect(withoutLinkingWords('And so, I have had a cough for two weeks.', 'en')).toBe('I have had a cough for two weeks.');
+    expect(withoutLinkingWords('But no fever.', 'en')).toBe('No fever.');
+    expect(withoutLinkingWords('E então comecei a ter febre.', 'pt')).toBe('Comecei a ter febre.');
+    expect(withoutLinkingWords('Und dann kam das Fieber.', 'de')).toBe('Dann kam das Fieber.');
+    expect(withoutLinkingWords('Pues me duele desde el lunes.', 'es')).toBe('Me duele desde el lunes.');
+    // An engine's lower case stays lower case.
+    expect(withoutLinkingWords('and it hurts when i walk', 'en')).toBe('it hurts when i walk');
+  });
+
+  it('keeps them where they carry meaning: sequence, "so far", "now that", the verb "é"', () => {
+    expect(withoutLinkingWords('So far so good.', 'en')).toBe('So far so good.');
+    expect(withoutLinkingWords('Now that you mention it, yes.', 'en')).toBe('Now that you mention it, yes.');
+    expect(withoutLinkingWords('Then stop the tablets.', 'en')).toBe('Then stop the tablets.');
+    expect(withoutLinkingWords('É gota.', 'pt')).toBe('É gota.');
+    expect(withoutLinkingWords('Depois tome o outro.', 'pt')).toBe('Depois tome o outro.');
+    expect(withoutLinkingWords('Luego tome la otra.', 'es')).toBe('Luego tome la otra.');
+    // A sentence that is nothing but its linking word stays as said.
+    expect(withoutLinkingWords('And?', 'en')).toBe('And?');
+  });
+
+  it('writes a clinician’s decided plan as the instruction it is', () => {
+    expect(asInstruction("And I'm gonna go ahead and prescribe meloxicam 15 mg once a day.", 'en', true)).toBe('Prescribe meloxicam 15 mg once a day.');
+    expect(asInstruction('I would like to increase your metformin to 1,000 mg twice daily.', 'en', true)).toBe('Increase your metformin to 1,000 mg twice daily.');
+    expect(asInstruction("We'll see you in two weeks.", 'en', true)).toBe('See you in two weeks.');
+    expect(asInstruction('I want you to take that once a day.', 'en', true)).toBe('Take that once a day.');
+    expect(asInstruction("Let's go ahead and order an x-ray.", 'en', true)).toBe('Order an x-ray.');
+    expect(asInstruction('If it gets worse, we will go ahead and get an MRI.', 'en', true)).toBe('If it gets worse, we will get an MRI.');
+    expect(asInstruction('Vou pedir umas análises ao sangue.', 'pt', true)).toBe('Pedir umas análises ao sangue.');
+    expect(asInstruction('Vamos a pedir una radiografía.', 'es', true)).toBe('Pedir una radiografía.');
+  });
+
+  it('leaves a plan said as a possibility, or a patient’s intention, in its own words', () => {
+    expect(asInstruction('I might increase the dose later.', 'en', true)).toBe('I might increase the dose later.');
+    expect(asInstruction('We could try physiotherapy.', 'en', true)).toBe('We could try physiotherapy.');
+    expect(asInstruction('I think we should start a statin.', 'en', true)).toBe('I think we should start a statin.');
+    // Who spoke is not known: 'stop' may be the patient's own intention; 'prescribe' is only ever a prescriber's.
+    expect(asInstruction("I'm going to stop smoking.", 'en', false)).toBe("I'm going to stop smoking.");
+    expect(asInstruction("I'm going to prescribe amoxicillin.", 'en', false)).toBe('Prescribe amoxicillin.');
+    // German says its plan with the verb second ('Ich verschreibe Ihnen …'): left as said.
+    expect(asInstruction('Ich verschreibe Ihnen Ibuprofen.', 'de', true)).toBe('Ich verschreibe Ihnen Ibuprofen.');
+  });
+});

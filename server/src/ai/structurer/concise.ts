@@ -1,0 +1,92 @@
+/**
+ * A sentence said aloud, written the way a note writes it, by rules that cannot change what it means: the words
+ * that only link speech ('And so, …', 'E então …') go, and a clinician's plan said in the first person becomes
+ * the instruction it is ('I'm gonna go ahead and prescribe meloxicam' → 'Prescribe meloxicam'). Only a verb of a
+ * short list of what clinicians do is turned round, and only after a phrase that states the plan as decided: a
+ * plan said as a possibility ('I might increase …', 'we could try …') keeps its words.
+ */
+import type { Language } from '../../../../contract/constants.js';
+
+/**
+ * Words that open a spoken sentence and link it to the last, and the words after which they carry meaning and stay
+ * ('so far', 'now that'; 'É gota' opens with 'é', never 'e', as accents are kept here). Words of sequence ('then',
+ * 'depois', 'dann', 'luego') stay: 'Then stop it' after 'Take it for a week' says when.
+ */
+const LINKING: Record<Language, RegExp> = {
+  en: /^(?:and|but|so(?! (?:far|much|many|long|bad|good|that|to|it is|is)\b)|now(?! that\b)|also|anyway|therefore)\b[\s,]*/iu,
+  pt: /^(?:e|mas|então|pois|agora|portanto|por isso|assim)(?![\p{L}\d-])[\s,]*/iu,
+  de: /^(?:und|aber|also|nun|jetzt|deshalb|daher)(?![\p{L}\d-])[\s,]*/iu,
+  es: /^(?:y|pero|entonces|pues|ahora|por eso|así que)(?![\p{L}\d-])[\s,]*/iu,
+};
+
+/** What a clinician decides to do, as the verbs a plan's instruction starts with. */
+const PLAN_VERBS: Partial<Record<Language, string>> = {
+  en: 'prescribe|start|restart|increase|decrease|reduce|continue|stop|discontinue|hold|taper|switch|change|add|order|repeat|recheck|check|obtain|draw|arrange|schedule|book|request|refer|send|see|follow up|give|put|try|recommend|refill|renew|monitor|keep',
+  pt: 'receitar|prescrever|pedir|requisitar|marcar|encaminhar|referenciar|aumentar|reduzir|diminuir|manter|suspender|parar|iniciar|começar|repetir|fazer|rever|reavaliar|passar',
+  es: 'recetar|prescribir|pedir|solicitar|derivar|aumentar|reducir|disminuir|mantener|suspender|iniciar|empezar|comenzar|repetir|hacer|revisar|citar|programar',
+};
+
+/** The first-person phrases that state a plan as decided, with what may follow them before the verb. */
+const DECIDED: Partial<Record<Language, string>> = {
+  en: "(?:i|we)\\s*(?:would like to|'d like to|want to|wanna|am going to|'m going to|are going to|'re going to|am gonna|'m gonna|are gonna|'re gonna|will|'ll)|let's|let us",
+  pt: 'vou|vamos|irei|iremos',
+  es: 'voy a|vamos a',
+};
+
+/**
+ * The verbs only a prescriber says of themselves: where the transcript does not say who spoke, 'I'm going to stop
+ * taking it' may be the patient's intention, and 'I'll prescribe' cannot be.
+ */
+const PRESCRIBER_VERBS: Partial<Record<Language, string>> = {
+  en: 'prescribe|order|refer|increase|decrease|refill|renew|schedule|obtain|draw|recheck|request',
+  pt: 'receitar|prescrever|requisitar|encaminhar|referenciar',
+  es: 'recetar|prescribir|solicitar|derivar',
+};
+
+const planPattern = (verbs: Partial<Record<Language, string>>) =>
+  Object.fromEntries(
+    Object.entries(verbs).map(([l, list]) => [
+      l,
+      new RegExp(`^(?:${DECIDED[l as Language]})\\s+(?:(?:go ahead and|just|also|then|now|first)\\s+)*(?=(?:${list})(?![\\p{L}\\d-]))`, 'iu'),
+    ]),
+  ) as Partial<Record<Language, RegExp>>;
+const FIRST_PERSON_PLAN = planPattern(PLAN_VERBS);
+const PRESCRIBER_PLAN = planPattern(PRESCRIBER_VERBS);
+
+/** 'I want you to take that once a day' is the instruction 'Take that once a day', whatever the verb. */
+const DIRECTIVE: Partial<Record<Language, RegExp>> = {
+  en: /^(?:i|we)\s*(?:want|would like|'d like|need) you to\s+(?:(?:go ahead and|just|also|continue to)\s+)?(?=\p{L})/iu,
+};
+
+/** Phrases that pad speech and say nothing a note needs ('we'll go ahead and get an x-ray'). */
+const PADDING: Record<Language, RegExp | undefined> = { en: /(?<![\p{L}'])go ahead and\s+(?=\p{L})/giu, pt: undefined, de: undefined, es: undefined };
+
+/** The new start written with a capital where the sentence as said had one (an engine's lower case stays so). */
+const capitalLike = (said: string, text: string) => (/^\P{L}*\p{Lu}/u.test(said) ? text.replace(/^\p{Ll}/u, (c) => c.toUpperCase()) : text);
+
+/** The sentence without the words that only link it to the one before, or pad it. */
+export function withoutLinkingWords(text: string, language: Language): string {
+  const padding = PADDING[language];
+  let out = padding ? text.replace(padding, '') : text;
+  for (let i = 0; i < 3; i++) {
+    const next = out.replace(LINKING[language], '');
+    // A sentence that was nothing but its linking word stays as it was said.
+    if (next === out || !/\p{L}/u.test(next)) break;
+    out = next;
+  }
+  return out === text ? text : capitalLike(text, out);
+}
+
+/**
+ * A sentence of the plan, as an instruction where it was said as a decided first-person plan; any other sentence
+ * without its linking words only. `byClinician` when the transcript says the clinician said it; otherwise only a
+ * prescriber's verb is turned round, as a patient's 'I'm going to stop smoking' is what they intend, not an order.
+ */
+export function asInstruction(text: string, language: Language, byClinician: boolean): string {
+  const linked = withoutLinkingWords(text, language);
+  const decided = (byClinician ? FIRST_PERSON_PLAN : PRESCRIBER_PLAN)[language];
+  const directive = byClinician ? DIRECTIVE[language] : undefined;
+  const turned = (decided && linked.replace(decided, '')) || linked;
+  const out = turned !== linked ? turned : (directive && linked.replace(directive, '')) || linked;
+  return out === linked ? linked : capitalLike(linked, out);
+}
