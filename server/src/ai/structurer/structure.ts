@@ -66,7 +66,7 @@ const LONG_RUN = 30;
 
 /** Words that start a clinician's statement, where an unpunctuated text has a sentence end to put back. */
 const OPENERS: Record<Language, RegExp> = {
-  en: /^(?:i will|i'll|we will|we'll|i am going to|i'm going to|i am gonna|i'm gonna|i wanna|i want you to|i would like to|i'd like to|i would recommend|i recommend|let's|your blood pressure|your pressure|your vital signs|your vitals|on examination|on (?:your )?(?:physical )?exam|on (?:your )?[a-z]+ exam|for your (?:first|second|third|next|last|primary) problem|as far as your|in terms of your|regarding your|i think|it looks like|i reviewed|looking at your)\b/,
+  en: /^(?:i will|i'll|we will|we'll|i am going to|i'm going to|i am gonna|i'm gonna|i'm just gonna|i'm just going to|listen to your|your (?:heart|lungs?|abdomen|belly|neck|skin|throat|ears?|eyes?) (?:sounds?|is|are|looks?|exam)|i wanna|i want you to|i would like to|i'd like to|i would recommend|i recommend|let's|your blood pressure|your pressure|your vital signs|your vitals|on examination|on (?:your )?(?:physical )?exam|on (?:your )?[a-z]+ exam|for your (?:first|second|third|next|last|primary) problem|as far as your|in terms of your|regarding your|i think|it looks like|i reviewed|looking at your)\b/,
   pt: /^(?:vou|vamos|no exame|ao exame|a tensao|a sua tensao|acho que|parece-me|volte)\b/,
   de: /^(?:ich werde|wir werden|ich verschreibe|ihr blutdruck|der blutdruck|bei der untersuchung|ich denke|kommen sie)\b/,
   es: /^(?:voy a|vamos a|le receto|su tension|la tension|a la exploracion|creo que|vuelva)\b/,
@@ -98,11 +98,30 @@ function splitUnpunctuated(text: string, language: Language): string[] {
 
 /** Announcing an examination says nothing of its findings ('Let me listen to your chest'). */
 const PROCEDURE: Record<Language, RegExp> = {
-  en: /^(?:let me|i will just|i'll just|can you lie|could you lie|please lie|take a deep breath|breathe in)\b/,
+  en: /^(?:let me|i will just|i'll just|can you lie|could you lie|please lie|take a deep breath|breathe in|(?:just )?(?:go ahead and )?(?:take (?:a |a couple of |a few |some )?deep breaths?|bend (?:forward|over|down)|lie (?:back|down)|lay (?:back|down)|sit up|stand up|tilt your|look up|look down|follow my finger|squeeze my|push against|pull against|relax your|turn your head|open your mouth|say ah)|let's (?:go ahead and )?(?:take a look|have a look|examine you|do (?:a|the|my|your) (?:quick )?(?:physical )?exam)|i'm (?:gonna|going to) (?:just )?(?:listen to|examine|take a look|have a look|look at|press on|feel your|do (?:a|my|the) (?:quick )?(?:physical )?exam))\b/,
   pt: /^(?:deixe-me|deixe me|vou so|vou auscultar|vou observar|vou examinar|deite-se|respire fundo|inspire)\b/,
   de: /^(?:lassen sie mich|ich hore|ich untersuche|ich schaue|legen sie sich|atmen sie tief)\b/,
   es: /^(?:dejeme|deje que|voy a auscultar|voy a explorar|voy a mirar|tumbese|respire hondo)\b/,
 };
+
+/**
+ * Whether a sentence only announces an examination or tells the patient how to move for it. Where a speech
+ * engine ran the findings on in the same breath ('i'm gonna do a quick exam your lungs are clear'), the sentence
+ * says more than that and stays.
+ */
+function onlyAnnouncesExam(text: string, language: Language): boolean {
+  const folded = fold(text);
+  const m = folded.match(PROCEDURE[language]);
+  if (!m) return false;
+  const rest = folded.slice(m[0].length);
+  return !/\d/.test(rest) && (rest.match(/[\p{L}]+/gu) ?? []).length <= 6;
+}
+
+/** A clinician's question nobody answered (they went on talking): short, and so holding no answer of its own. */
+function unansweredQuestion(text: string, language: Language): boolean {
+  const folded = fold(text).replace(/^[¿¡]/, '');
+  return QUESTION_START[language].test(folded) && !/\d/.test(folded) && (folded.match(/[\p{L}]+/gu) ?? []).length <= 8;
+}
 
 /** A sentence without the greeting it opens with ('Good morning, what brings you in?'). */
 function withoutGreeting(text: string, language: Language): string {
@@ -207,8 +226,8 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
   // nothing but 'mm-hmm' or 'okay' is no sentence (its span stays the utterance's).
   const said = utterances(transcript, language)
     .filter((u) => !isAssistantCommand(u.text))
-    .map((u) => ({ ...u, text: withoutFillers(u.text, language) }))
-    .filter((u) => u.text && !smallTalkOnly(u.text, language) && !PROCEDURE[language].test(fold(u.text)))
+    .map((u) => ({ ...u, text: withoutLinkingWords(withoutFillers(u.text, language), language) }))
+    .filter((u) => u.text && !smallTalkOnly(u.text, language) && !onlyAnnouncesExam(u.text, language))
     .map((u) => ({ ...u, text: withoutGreeting(u.text, language) }));
   const out: NoteSentence[] = [];
   for (let i = 0; i < said.length; i++) {
@@ -231,6 +250,7 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
         const section = sectionOf(said, language);
         // History is what the patient has and does; a line of it that names nothing clinical is conversation.
         if (section === 'subjective' && isConversation(said)) continue;
+        if (section === 'subjective' && u.speaker === 'clinician' && unansweredQuestion(said, language)) continue;
         out.push({ text: written(said, section, u.speaker === 'clinician', language), section, start: clause.start, end: clause.end });
       }
       continue;

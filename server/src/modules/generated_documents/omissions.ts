@@ -28,8 +28,10 @@ export type Omission = {
 /** At most this many are listed: past it, the note is not a note of this consultation. */
 const MOST = 40;
 
-const UNIT = String.raw`(?:mg|mcg|µg|g|ml|mmhg|%|kg|lb|bpm|°c|°f|degrees?|units?|mmol\/l|mg\/dl|cm|mm)(?![\p{L}])`;
-const VALUE = new RegExp(String.raw`(?<![\d.,/])(\d{2,3}\/\d{2,3}|\d+(?:[.,]\d+)?\s*${UNIT})`, 'gu');
+// Durations and ages are facts too ('for 6 months', 'a 48-year-old'), in the four languages.
+const UNIT = String.raw`(?:mg|mcg|µg|g|ml|mmhg|%|kg|lb|bpm|°c|°f|degrees?|units?|mmol\/l|mg\/dl|cm|mm|days?|weeks?|months?|years?|dias?|semanas?|m[eê]s|meses|anos?|tagen?|wochen?|monate?n?|jahren?|d[ií]as|años?)(?![\p{L}])`;
+const TIME_UNIT = /(?:day|week|month|year|dia|semana|mes|ano|tag|woche|monat|jahr|ano)\p{L}*$/u;
+const VALUE = new RegExp(String.raw`(?<![\d.,/])(\d{2,3}\/\d{2,3}|\d+(?:[.,]\d+)?[\s-]*${UNIT})`, 'giu');
 const numberOf = (s: string) => s.match(/\d+(?:[.,/]\d+)*/)?.[0]?.replace(',', '.') ?? '';
 
 /** The facts a (digitised) sentence carries, each with how to recognise it in a note (folded). */
@@ -38,7 +40,12 @@ function factsOf(sentence: string, language: Language): { shown: string; seen: (
   const facts: { shown: string; seen: (note: string, numbers: Set<string>) => boolean }[] = [];
   for (const m of sentence.matchAll(VALUE)) {
     const n = numberOf(m[0]);
-    facts.push({ shown: m[0].trim(), seen: (_note, numbers) => numbers.has(n) });
+    const time = fold(m[0]).match(TIME_UNIT);
+    // A duration is in the note only with its unit: a '6' elsewhere in the note is not 'for 6 months'.
+    const seen = time
+      ? (note: string) => new RegExp(String.raw`(?<![\d.,])${n.replace('.', '[.,]')}[\s-]*${time[0].slice(0, 3)}`, 'u').test(note)
+      : (_note: string, numbers: Set<string>) => numbers.has(n);
+    facts.push({ shown: m[0].trim(), seen });
   }
   for (const m of medicinesIn([sentence], language)) {
     const name = fold(m.value.split(' ')[0]!);
