@@ -44,7 +44,11 @@ const NUMBER_WORD = /^(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|te
 /** The sentence without its fillers, repeated words said once, spaces and capitals tidied. */
 export function withoutFillers(sentence: string, language: Language): string {
   // A word broken off and said again ('I f- felt', 'a refill- actually'): the broken piece goes.
-  let text = sentence.replace(/(?<![\p{L}\d])\p{L}{1,4}-(?=\s|$)/gu, ' ').replace(PATTERNS[language], ' ');
+  // A stammered start said again at once ('I-i'd like', 'y-you know'): the first go goes.
+  let text = sentence
+    .replace(/(?<![\p{L}\d])(\p{L}{1,3})-(?=\1)/giu, '')
+    .replace(/(?<![\p{L}\d])\p{L}{1,4}-(?=\s|$)/gu, ' ')
+    .replace(PATTERNS[language], ' ');
   for (let i = 0; i < 3; i++) text = text.trimStart().replace(SET_APART_PATTERNS[language], '$1');
   // A number said twice is left to the number reader ('ninety ninety seven' is no 97, 'twenty twenty' may be two).
   for (let i = 0; i < 3 && REPEATED.test(text); i++) text = text.replace(REPEATED, (all, word: string) => (NUMBER_WORD.test(word) ? all : word));
@@ -62,10 +66,12 @@ export function withoutFillers(sentence: string, language: Language): string {
 
 /**
  * A sentence said to a speech assistant rather than to the patient ('hey dragon, show me the vital signs', 'hey
- * dax, order an A1c', 'finalize the note'): the order itself is said to the patient too, and the command is no
- * part of the consultation.
+ * dax, order an A1c', 'finalize the note', 'show me the vital signs'): the order itself is said to the patient too,
+ * and the command is no part of the consultation. 'Show me the …' only of the record's data, and only as the
+ * whole sentence ('show me the rash' is said to the patient).
  */
-const ASSISTANT_COMMAND = /^(?:[\s,.]*(?:so|and|okay|ok|alright)[\s,.]+)?(?:hey|hi|ok|okay)[\s,.]+(?:dragon|dax|assistant|scribe)\b|(?:^|[\s,.])(?:finali[sz]e|sign|close) (?:the|my) note\b|\bdax\b/i;
+const ASSISTANT_COMMAND =
+  /^(?:[\s,.]*(?:so|and|okay|ok|alright)[\s,.]+)?(?:hey|hi|ok|okay)[\s,.]+(?:dragon|dax|assistant|scribe)\b|(?:^|[\s,.])(?:finali[sz]e|sign|close) (?:the|my) note\b|\bdax\b|^(?:[\s,.]*(?:so|and|okay|ok|alright)[\s,.]+)?show me the (?:[\w-]+ ){0,3}(?:vital signs|vitals|readings|labs|lab results|results|x-ray|xray|x-rays|echo|echocardiogram|ecg|ekg|imaging|report|blood pressure|a1c|mri|ct)[\s.!]*$/i;
 
 export const isAssistantCommand = (sentence: string) => ASSISTANT_COMMAND.test(sentence);
 

@@ -24,6 +24,15 @@ describe('fillers', () => {
     expect(isAssistantCommand('i know the nurse told you about dax')).toBe(true);
     expect(isAssistantCommand('Hey Dragon, finalize the note.')).toBe(true);
     expect(isAssistantCommand('I was golfing and hurt my back.')).toBe(false);
+    // Said to the assistant without its wake word: the record's data, and nothing else in the sentence.
+    expect(isAssistantCommand('Show me the vital signs.')).toBe(true);
+    expect(isAssistantCommand('Okay, show me the back x-ray.')).toBe(true);
+    expect(isAssistantCommand('Show me the rash on your arm.')).toBe(false);
+    expect(isAssistantCommand('Show me the labs from last year, and then we talk about your sugar.')).toBe(false);
+    // A stammered start said again goes; words with a hyphen stay.
+    expect(withoutFillers("I-i'd like to increase the dose.", 'en')).toBe("I'd like to increase the dose.");
+    expect(withoutFillers('Y-you know, it hurts.', 'en')).toBe('It hurts.');
+    expect(withoutFillers('An x-ray of the knee.', 'en')).toBe('An x-ray of the knee.');
     expect(withoutFillers('mm-hmm .', 'en')).toBe('');
     expect(withoutFillers('do you know your blood pressure', 'en')).toBe('do you know your blood pressure');
     expect(withoutFillers("i'm not feeling well", 'en')).toBe("i'm not feeling well");

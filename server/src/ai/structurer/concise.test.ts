@@ -8,6 +8,10 @@ describe('a sentence said aloud, written as a note writes it', () => {
     expect(withoutLinkingWords('E então comecei a ter febre.', 'pt')).toBe('Comecei a ter febre.');
     expect(withoutLinkingWords('Und dann kam das Fieber.', 'de')).toBe('Dann kam das Fieber.');
     expect(withoutLinkingWords('Pues me duele desde el lunes.', 'es')).toBe('Me duele desde el lunes.');
+    expect(withoutLinkingWords('Well, I think it is better.', 'en')).toBe('I think it is better.');
+    expect(withoutLinkingWords('Well controlled on two tablets.', 'en')).toBe('Well controlled on two tablets.');
+    expect(withoutLinkingWords("Let me go ahead, I'll check your knee.", 'en')).toBe("I'll check your knee.");
+    expect(withoutLinkingWords('We will go ahead with the injection.', 'en')).toBe('We will go ahead with the injection.');
     // An engine's lower case stays lower case.
     expect(withoutLinkingWords('and it hurts when i walk', 'en')).toBe('it hurts when i walk');
   });

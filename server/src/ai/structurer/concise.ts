@@ -13,7 +13,7 @@ import type { Language } from '../../../../contract/constants.js';
  * 'depois', 'dann', 'luego') stay: 'Then stop it' after 'Take it for a week' says when.
  */
 const LINKING: Record<Language, RegExp> = {
-  en: /^(?:and|but|so(?! (?:far|much|many|long|bad|good|that|to|it is|is)\b)|now(?! that\b)|also|anyway|therefore)\b[\s,]*/iu,
+  en: /^(?:and|but|so(?! (?:far|much|many|long|bad|good|that|to|it is|is)\b)|now(?! that\b)|also|anyway|therefore|well(?=,? (?:i|i'm|i'd|i'll|we|we'll|you|let|let's|it|it's|that|the|your|my)\b))\b[\s,]*/iu,
   pt: /^(?:e|mas|então|pois|agora|portanto|por isso|assim)(?![\p{L}\d-])[\s,]*/iu,
   de: /^(?:und|aber|also|nun|jetzt|deshalb|daher)(?![\p{L}\d-])[\s,]*/iu,
   es: /^(?:y|pero|entonces|pues|ahora|por eso|así que)(?![\p{L}\d-])[\s,]*/iu,
@@ -59,15 +59,25 @@ const DIRECTIVE: Partial<Record<Language, RegExp>> = {
 };
 
 /** Phrases that pad speech and say nothing a note needs ('we'll go ahead and get an x-ray'). */
-const PADDING: Record<Language, RegExp | undefined> = { en: /(?<![\p{L}'])go ahead and\s+(?=\p{L})/giu, pt: undefined, de: undefined, es: undefined };
+const PADDING: Record<Language, RegExp | undefined> = {
+  en: /(?<![\p{L}'])(?:let me go ahead,?\s+(?!and\b)|go ahead,?\s+(?:and\s+)?(?!with\b|and\b))(?=\p{L})/giu,
+  pt: undefined,
+  de: undefined,
+  es: undefined,
+};
 
 /** The new start written with a capital where the sentence as said had one (an engine's lower case stays so). */
 const capitalLike = (said: string, text: string) => (/^\P{L}*\p{Lu}/u.test(said) ? text.replace(/^\p{Ll}/u, (c) => c.toUpperCase()) : text);
 
+/** The sentence without the phrases that pad speech; read before its fillers, which the padding may hide. */
+export function withoutPadding(text: string, language: Language): string {
+  const padding = PADDING[language];
+  return padding ? text.replace(padding, '') : text;
+}
+
 /** The sentence without the words that only link it to the one before, or pad it. */
 export function withoutLinkingWords(text: string, language: Language): string {
-  const padding = PADDING[language];
-  let out = padding ? text.replace(padding, '') : text;
+  let out = withoutPadding(text, language);
   for (let i = 0; i < 3; i++) {
     const next = out.replace(LINKING[language], '');
     // A sentence that was nothing but its linking word stays as it was said.

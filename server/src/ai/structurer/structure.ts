@@ -14,7 +14,7 @@ import { fold, measurementsIn, medicinesIn, namesDiagnosis } from './facts.js';
 import { isAssistantCommand, withoutFillers } from '../../clinical/fillers.js';
 import { sentenceSpans } from '../../clinical/sentences.js';
 import { digitsForSpokenNumbers } from '../../clinical/units.js';
-import { asInstruction, withoutLinkingWords } from './concise.js';
+import { asInstruction, withoutLinkingWords, withoutPadding } from './concise.js';
 
 export type Section = 'subjective' | 'objective' | 'assessment' | 'plan';
 /** A sentence of the note: its words (digits for numbers), where it sits, and its span in the transcript. */
@@ -98,7 +98,7 @@ function splitUnpunctuated(text: string, language: Language): string[] {
 
 /** Announcing an examination says nothing of its findings ('Let me listen to your chest'). */
 const PROCEDURE: Record<Language, RegExp> = {
-  en: /^(?:let me|i will just|i'll just|can you lie|could you lie|please lie|take a deep breath|breathe in|(?:just )?(?:go ahead and )?(?:take (?:a |a couple of |a few |some )?deep breaths?|bend (?:forward|over|down)|lie (?:back|down)|lay (?:back|down)|sit up|stand up|tilt your|look up|look down|follow my finger|squeeze my|push against|pull against|relax your|turn your head|open your mouth|say ah)|let's (?:go ahead and )?(?:take a look|have a look|examine you|do (?:a|the|my|your) (?:quick )?(?:physical )?exam)|i'm (?:gonna|going to) (?:just )?(?:listen to|examine|take a look|have a look|look at|press on|feel your|do (?:a|my|the) (?:quick )?(?:physical )?exam))\b/,
+  en: /^(?:let me|i will just|i'll just|can you lie|could you lie|please lie|take a deep breath|breathe in|(?:just )?(?:go ahead and )?(?:take (?:a |a couple of |a few |some )?deep breaths?|bend (?:forward|over|down)|lie (?:back|down)|lay (?:back|down)|sit up|stand up|tilt your|look up|look down|follow my finger|squeeze my|push against|pull against|kick against|press against|resist me|relax your|turn your head|open your mouth|say ah)|let's (?:go ahead and )?(?:take a look|have a look|examine you|do (?:a|the|my|your) (?:quick )?(?:physical )?exam)|i (?:want|would like|'d like) to (?:just )?(?:do|perform) (?:a|my|the|your) (?:quick )?(?:physical )?exam(?:ination)?|i'm (?:gonna|going to) (?:just )?(?:listen to|examine|take a look|have a look|look at|press on|feel your|do (?:a|my|the) (?:quick )?(?:physical )?exam))\b/,
   pt: /^(?:deixe-me|deixe me|vou so|vou auscultar|vou observar|vou examinar|deite-se|respire fundo|inspire)\b/,
   de: /^(?:lassen sie mich|ich hore|ich untersuche|ich schaue|legen sie sich|atmen sie tief)\b/,
   es: /^(?:dejeme|deje que|voy a auscultar|voy a explorar|voy a mirar|tumbese|respire hondo)\b/,
@@ -226,7 +226,7 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
   // nothing but 'mm-hmm' or 'okay' is no sentence (its span stays the utterance's).
   const said = utterances(transcript, language)
     .filter((u) => !isAssistantCommand(u.text))
-    .map((u) => ({ ...u, text: withoutLinkingWords(withoutFillers(u.text, language), language) }))
+    .map((u) => ({ ...u, text: withoutLinkingWords(withoutFillers(withoutPadding(u.text, language), language), language) }))
     .filter((u) => u.text && !smallTalkOnly(u.text, language) && !onlyAnnouncesExam(u.text, language))
     .map((u) => ({ ...u, text: withoutGreeting(u.text, language) }));
   const out: NoteSentence[] = [];
