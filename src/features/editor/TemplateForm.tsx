@@ -2,6 +2,7 @@ import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { Button } from '../../ui/Button';
 import { TextAreaField } from '../../ui/TextAreaField';
 import { TextField } from '../../ui/TextField';
@@ -107,11 +108,11 @@ export function TemplateForm({ initial, submitLabel, onSubmit, onCancel }: { ini
                 const end = area?.selectionEnd ?? at;
                 const token = `{{${f.key}}}`;
                 const next = draft.template.slice(0, at) + token + draft.template.slice(end);
-                setDraft({ ...draft, template: next });
-                requestAnimationFrame(() => {
-                  area?.focus();
-                  area?.setSelectionRange(at + token.length, at + token.length);
-                });
+                // Committed at once and the cursor placed in the same step: a key pressed straight after the click
+                // (a fast typist, or a test) lands after the field, not where a re-render left the cursor.
+                flushSync(() => setDraft({ ...draft, template: next }));
+                area?.focus();
+                area?.setSelectionRange(at + token.length, at + token.length);
               }}
             >
               + {name}
