@@ -11,6 +11,7 @@ import { namesClinicalThing } from '../clinical/clinical-words.js';
 import { transcriptLanguage } from '../clinical/language.js';
 import { fold } from '../clinical/text.js';
 import { readMeasurements, type Measure, type ValueToCheck } from '../clinical/measurements.js';
+import { OPENING_QUESTION } from './structurer/cues.js';
 import { readEditedNotes } from './structurer/edited-notes.js';
 import { allergiesIn, followUpIn, medicinesIn, referralIn, sickLeaveIn } from './structurer/facts.js';
 import { structure, utterances, type NoteSentence, type Section } from './structurer/structure.js';
@@ -261,10 +262,13 @@ function read(req: DocumentRequest, reading: Language): Consultation {
 }
 
 /** The question that opens a consultation, whose answer is why the patient came (folded). */
-const OPENING = /(?:what brings you|what can i do for you|how can i help|what's going on|what is going on|what happened|what seems to be|what's the problem|o que o traz|o que a traz|em que posso ajudar|o que se passa|o que aconteceu|was fuhrt sie|wie kann ich (?:ihnen )?helfen|was ist passiert|was fehlt ihnen|que le trae|en que puedo ayudar|que le pasa|que le ocurre)[^?]*\?\s*/;
+const OPENING = new RegExp(`${OPENING_QUESTION.source}[^?]*\\?\\s*`);
 
 function reasonForVisit(sentences: NoteSentence[], reading: Language): string | undefined {
   const history = sentences.filter((s) => s.section === 'subjective');
+  // The note keeps the answer to the opening question without the question, marked as such.
+  const answered = history.find((s) => s.reason);
+  if (answered) return answered.text;
   for (const s of history) {
     const m = fold(s.text).match(OPENING);
     const answer = m && m.index !== undefined ? s.text.slice(m.index + m[0].length).trim() : '';

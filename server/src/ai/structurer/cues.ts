@@ -96,5 +96,9 @@ export const NO_ALLERGY = compile({
   es: ['sin alergias', 'no tengo alergias', 'no soy alergic', 'ninguna alergia', 'no alergias conocidas'],
 });
 
+/** The question that opens a consultation, whose answer is why the patient came (on folded text, any language). */
+export const OPENING_QUESTION =
+  /(?:what brings you|what brought you|what can i do for you|how can i help|what's going on|what is going on|what happened|what seems to be|what's the problem|o que o traz|o que a traz|em que posso ajudar|o que se passa|o que aconteceu|was fuhrt sie|wie kann ich (?:ihnen )?helfen|was ist passiert|was fehlt ihnen|que le trae|en que puedo ayudar|que le pasa|que le ocurre)/;
+
 /** A bare 'no' answer in each language. */
 export const NO_ANSWER: Record<Language, RegExp> = { en: /^no\b/, pt: /^(?:nao|nunca)\b/, de: /^(?:nein|nie)\b/, es: /^(?:no|nunca)\b/ };

@@ -7,7 +7,7 @@
  */
 import type { Language } from '../../../../contract/constants.js';
 import { labelledStretches } from '../../../../contract/speakers.js';
-import { ASSESSMENT, FIRST_PERSON, NO_ANSWER, OBJECTIVE, PLAN, QUESTION_START, RESULTS, SMALL_TALK, TAKES_ALREADY, TIME_AHEAD } from './cues.js';
+import { ASSESSMENT, FIRST_PERSON, NO_ANSWER, OBJECTIVE, OPENING_QUESTION, PLAN, QUESTION_START, RESULTS, SMALL_TALK, TAKES_ALREADY, TIME_AHEAD } from './cues.js';
 import { namesClinicalThingInAny } from '../../clinical/clinical-words.js';
 import { conceptMentions } from '../../clinical/concepts.js';
 import { fold, measurementsIn, medicinesIn, namesDiagnosis } from './facts.js';
@@ -17,8 +17,11 @@ import { digitsForSpokenNumbers } from '../../clinical/units.js';
 import { asInstruction, withoutLinkingWords, withoutPadding } from './concise.js';
 
 export type Section = 'subjective' | 'objective' | 'assessment' | 'plan';
-/** A sentence of the note: its words (digits for numbers), where it sits, and its span in the transcript. */
-export type NoteSentence = { text: string; section: Section; start: number; end: number };
+/**
+ * A sentence of the note: its words (digits for numbers), where it sits, and its span in the transcript. `reason`
+ * marks the answer to the question that opened the consultation, kept without the question: why the patient came.
+ */
+export type NoteSentence = { text: string; section: Section; start: number; end: number; reason?: true };
 /** `speaker` where the transcript says who spoke (a teleconsultation's labelled lines). */
 export type Utterance = { text: string; start: number; end: number; question: boolean; speaker?: 'clinician' | 'patient' };
 
@@ -277,6 +280,13 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
       // A long answer that starts by agreeing confirms what was asked ('Six weeks on sertraline now, isn't it?
       // Yes, I take …'): the question is history too, and the answer is read on its own.
       if (YES[language].test(fold(reply))) out.push({ text, section: 'subjective', start: u.start, end: u.end });
+      continue;
+    }
+    // The opening question's answer says all on its own ('What brings you in? I've had a cough for two weeks.'):
+    // the question folds into it. A short answer ('My back.') keeps the question that gives it its sense.
+    if (OPENING_QUESTION.test(fold(text)) && reply.split(/\s+/).length >= 4 && !NO_ANSWER[language].test(fold(reply))) {
+      out.push({ text: reply.replace(/^\p{Ll}/u, (c) => (/^\P{L}*\p{Lu}/u.test(text) ? c.toUpperCase() : c)), section: 'subjective', start: u.start, end: answer.end, reason: true });
+      i++;
       continue;
     }
     const pair = `${text} ${reply}`;

@@ -63,7 +63,7 @@ describe('sections', () => {
         'en',
       ),
     ).toEqual([
-      ['subjective', 'What brings you in? A cough for 5 days.'],
+      ['subjective', 'A cough for 5 days.'],
       ['objective', 'There are crackles on the right.'],
       ['assessment', 'I think this is pneumonia.'],
       ['plan', 'Prescribe amoxicillin.'],
@@ -101,7 +101,7 @@ describe('sections', () => {
     const transcript =
       'Clinician: what brings you in today\nPatient: i think it is the stress at work and i take ibuprofen\nClinician: the lungs are clear\nPatient: i will come back next week if it gets worse\nClinician: i think this is a tension headache\nClinician: we will start amitriptyline';
     expect(sections(transcript, 'en')).toEqual([
-      ['subjective', 'what brings you in today i think it is the stress at work and i take ibuprofen'],
+      ['subjective', 'i think it is the stress at work and i take ibuprofen'],
       ['objective', 'the lungs are clear'],
       ['subjective', 'i will come back next week if it gets worse'],
       ['assessment', 'i think this is a tension headache'],
@@ -195,7 +195,8 @@ describe('documents without a model', () => {
 
   it('write SOAP notes from the consultation’s own sentences, the notes data beside them', () => {
     const text = composeDocument(request({ data: { text: 'Works in a warehouse.', bloodpressure: '130/80' } }));
-    expect(text).toContain('## Subjective\n- Works in a warehouse.\n- What brings you in? Back pain since Monday after lifting boxes.');
+    // The opening question folds into its answer, which says why the patient came on its own.
+    expect(text).toContain('## Subjective\n- Works in a warehouse.\n- Back pain since Monday after lifting boxes.');
     expect(text).toContain('**Allergies:** no known allergies');
     expect(text).toContain('## Objective\n- Blood pressure: 130/80\n- On examination there is lumbar muscle spasm.');
     expect(text).toContain('## Assessment\n- I think this is a lumbar strain.');
