@@ -41,12 +41,20 @@ const REPEATED = /(?<![\p{L}\d'-])(\p{L}[\p{L}'’]*)(?:\s*,)?\s+\1(?![\p{L}\d'-
 
 const NUMBER_WORD = /^(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|um|uma|dois|duas|tr[eê]s|quatro|cinco|seis|sete|oito|nove|dez|vinte|trinta|quarenta|cinquenta|sessenta|setenta|oitenta|noventa|cem|cento|mil|uno|una|dos|cuatro|siete|ocho|nueve|diez|veinte|treinta|cuarenta|sesenta|ochenta|ciento|eins|zwei|drei|vier|f[uü]nf|sechs|sieben|acht|neun|zehn|zwanzig|drei[sß]ig|vierzig|f[uü]nfzig|sechzig|siebzig|achtzig|neunzig|hundert|tausend)$/i;
 
+/** The short words a speaker stumbles on and says again ('I-I think', 'th-the'). */
+const STAMMERED_ON = /^(?:i|i'd|i'm|i'll|i've|you|your|we|we're|the|that|this|they|it|it's|he|she|my|what|when|and|but)$/;
+
 /** The sentence without its fillers, repeated words said once, spaces and capitals tidied. */
 export function withoutFillers(sentence: string, language: Language): string {
   // A word broken off and said again ('I f- felt', 'a refill- actually'): the broken piece goes.
-  // A stammered start said again at once ('I-i'd like', 'y-you know'): the first go goes.
+  // A stammered start said again at once ('I-i'd like', 'y-you know', 'th-the'): the first go goes, only before the
+  // short words people stammer on, never inside a name or a hyphenated word ('co-codamol', 'T-tube', 'so-so').
   let text = sentence
-    .replace(/(?<![\p{L}\d])(\p{L}{1,3})-(?=\1)/giu, '')
+    .replace(/(?<![\p{L}\d-])(\p{L}{1,2})-([\p{L}'’]+)(?![\p{L}\d-])/gu, (all, piece: string, word: string) => {
+      const p = piece.toLowerCase();
+      const w = word.toLowerCase();
+      return STAMMERED_ON.test(w) && w.startsWith(p) && (w.length > p.length || p === 'i') ? word : all;
+    })
     .replace(/(?<![\p{L}\d])\p{L}{1,4}-(?=\s|$)/gu, ' ')
     .replace(PATTERNS[language], ' ');
   for (let i = 0; i < 3; i++) text = text.trimStart().replace(SET_APART_PATTERNS[language], '$1');

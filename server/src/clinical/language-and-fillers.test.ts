@@ -33,6 +33,9 @@ describe('fillers', () => {
     expect(withoutFillers("I-i'd like to increase the dose.", 'en')).toBe("I'd like to increase the dose.");
     expect(withoutFillers('Y-you know, it hurts.', 'en')).toBe('It hurts.');
     expect(withoutFillers('An x-ray of the knee.', 'en')).toBe('An x-ray of the knee.');
+    for (const kept of ['Co-codamol 30/500 two tablets.', 'Start a P-P-I.', 'The A-a gradient is 30.', 'A T-tube.', 'I feel so-so.', 'Pre-pregnancy weight.'])
+      expect(withoutFillers(kept, 'en')).toBe(kept);
+    expect(withoutFillers('I-I think th-the knee is worse.', 'en')).toBe('I think the knee is worse.');
     expect(withoutFillers('mm-hmm .', 'en')).toBe('');
     expect(withoutFillers('do you know your blood pressure', 'en')).toBe('do you know your blood pressure');
     expect(withoutFillers("i'm not feeling well", 'en')).toBe("i'm not feeling well");

@@ -23,6 +23,17 @@ describe('a sentence said aloud, written as a note writes it', () => {
     expect(withoutLinkingWords('É gota.', 'pt')).toBe('É gota.');
     expect(withoutLinkingWords('Depois tome o outro.', 'pt')).toBe('Depois tome o outro.');
     expect(withoutLinkingWords('Luego tome la otra.', 'es')).toBe('Luego tome la otra.');
+    expect(withoutLinkingWords('Now you take 20 mg.', 'en')).toBe('Now you take 20 mg.');
+    expect(withoutLinkingWords('And so did my brother, at 45.', 'en')).toBe('So did my brother, at 45.');
+    expect(withoutLinkingWords('So-called white coat hypertension.', 'en')).toBe('So-called white coat hypertension.');
+    expect(withoutLinkingWords('Assim que possível, faça as análises.', 'pt')).toBe('Assim que possível, faça as análises.');
+    expect(withoutLinkingWords('Pois não.', 'pt')).toBe('Pois não.');
+    expect(withoutLinkingWords('Ahora mismo no tengo dolor.', 'es')).toBe('Ahora mismo no tengo dolor.');
+    // German puts the verb first after these: without them a statement would read as an order or a question.
+    expect(withoutLinkingWords('Deshalb nehmen Sie kein Ibuprofen mehr.', 'de')).toBe('Deshalb nehmen Sie kein Ibuprofen mehr.');
+    expect(withoutLinkingWords('Jetzt habe ich keine Schmerzen mehr.', 'de')).toBe('Jetzt habe ich keine Schmerzen mehr.');
+    // 'go ahead' without its 'and' is a decision.
+    expect(withoutLinkingWords('The surgery can go ahead next week.', 'en')).toBe('The surgery can go ahead next week.');
     // A sentence that is nothing but its linking word stays as said.
     expect(withoutLinkingWords('And?', 'en')).toBe('And?');
   });
@@ -42,6 +53,12 @@ describe('a sentence said aloud, written as a note writes it', () => {
     expect(asInstruction('I might increase the dose later.', 'en', true)).toBe('I might increase the dose later.');
     expect(asInstruction('We could try physiotherapy.', 'en', true)).toBe('We could try physiotherapy.');
     expect(asInstruction('I think we should start a statin.', 'en', true)).toBe('I think we should start a statin.');
+    // A reservation, a condition or a question keeps the clinician's words.
+    expect(asInstruction("I'd like to start a statin but let's wait for the labs.", 'en', true)).toBe("I'd like to start a statin but let's wait for the labs.");
+    expect(asInstruction('I would like to try a statin, what do you think?', 'en', true)).toBe('I would like to try a statin, what do you think?');
+    expect(asInstruction("I'll refer myself to physio.", 'en', true)).toBe("I'll refer myself to physio.");
+    expect(asInstruction("We'll see.", 'en', true)).toBe("We'll see.");
+    expect(asInstruction("I'm gonna decrease the insulin when I exercise.", 'en', false)).toBe("I'm gonna decrease the insulin when I exercise.");
     // Who spoke is not known: 'stop' may be the patient's own intention; 'prescribe' is only ever a prescriber's.
     expect(asInstruction("I'm going to stop smoking.", 'en', false)).toBe("I'm going to stop smoking.");
     expect(asInstruction("I'm going to prescribe amoxicillin.", 'en', false)).toBe('Prescribe amoxicillin.');

@@ -9,14 +9,16 @@ import type { Language } from '../../../../contract/constants.js';
 
 /**
  * Words that open a spoken sentence and link it to the last, and the words after which they carry meaning and stay
- * ('so far', 'now that'; 'É gota' opens with 'é', never 'e', as accents are kept here). Words of sequence ('then',
- * 'depois', 'dann', 'luego') stay: 'Then stop it' after 'Take it for a week' says when.
+ * ('so far', 'so did my brother', 'pois não'; 'É gota' opens with 'é', never 'e', as accents are kept here). Words
+ * of sequence or time ('then', 'now', 'agora', 'dann', 'luego') stay: 'Then stop it' says when, 'Now you take
+ * 20 mg' says a dose changed. German's 'deshalb', 'also', 'jetzt' put the verb before its subject, so without them
+ * a statement reads as an order or a question: only 'und' and 'aber' go.
  */
 const LINKING: Record<Language, RegExp> = {
-  en: /^(?:and|but|so(?! (?:far|much|many|long|bad|good|that|to|it is|is)\b)|now(?! that\b)|also|anyway|therefore|well(?=,? (?:i|i'm|i'd|i'll|we|we'll|you|let|let's|it|it's|that|the|your|my)\b))\b[\s,]*/iu,
-  pt: /^(?:e|mas|então|pois|agora|portanto|por isso|assim)(?![\p{L}\d-])[\s,]*/iu,
-  de: /^(?:und|aber|also|nun|jetzt|deshalb|daher)(?![\p{L}\d-])[\s,]*/iu,
-  es: /^(?:y|pero|entonces|pues|ahora|por eso|así que)(?![\p{L}\d-])[\s,]*/iu,
+  en: /^(?:and|but|so(?! (?:far|much|many|long|bad|good|that|to|it is|is|did|does|do|was|were|am|are|have|has|had|can|could|will|would)\b)|also|anyway|therefore|well(?=,? (?:i|i'm|i'd|i'll|we|we'll|you|let|let's|it|it's|that|the|your|my)\b))(?=[\s,])[\s,]*/iu,
+  pt: /^(?:e|mas|então|pois(?! não)|portanto|por isso)(?=[\s,])[\s,]*/iu,
+  de: /^(?:und|aber)(?=[\s,])[\s,]*/iu,
+  es: /^(?:y|pero|entonces|pues|por eso|así que)(?=[\s,])[\s,]*/iu,
 };
 
 /** What a clinician decides to do, as the verbs a plan's instruction starts with. */
@@ -34,13 +36,23 @@ const DECIDED: Partial<Record<Language, string>> = {
 };
 
 /**
- * The verbs only a prescriber says of themselves: where the transcript does not say who spoke, 'I'm going to stop
- * taking it' may be the patient's intention, and 'I'll prescribe' cannot be.
+ * The verbs only a prescriber says of themselves: where the transcript does not say who spoke, 'I'm gonna decrease
+ * the insulin when I exercise' or 'I'll order it online' may be the patient's, and 'I'll prescribe' cannot be.
  */
 const PRESCRIBER_VERBS: Partial<Record<Language, string>> = {
-  en: 'prescribe|order|refer|increase|decrease|refill|renew|schedule|obtain|draw|recheck|request',
-  pt: 'receitar|prescrever|requisitar|encaminhar|referenciar',
-  es: 'recetar|prescribir|solicitar|derivar',
+  en: 'prescribe',
+  pt: 'receitar|prescrever',
+  es: 'recetar|prescribir',
+};
+
+/**
+ * What keeps a plan in its own words: a condition, a reservation, a question or the speaker themself ('I'd like to
+ * start a statin but let's wait for the labs', 'I would like to try it, what do you think?', 'refer myself').
+ */
+const NOT_DECIDED: Partial<Record<Language, RegExp>> = {
+  en: /(?<![\p{L}'])(?:but|if|unless|though|although|when i|when we|once you|once we|once the|maybe|perhaps|what do you think|myself|ourselves|wait)(?![\p{L}'])|\?/iu,
+  pt: /(?<![\p{L}])(?:mas|se|caso|quando|talvez|embora|o que acha|esperar)(?![\p{L}])|\?/iu,
+  es: /(?<![\p{L}])(?:pero|si|cuando|quizás|quizas|aunque|qué le parece|que le parece|esperar)(?![\p{L}])|\?/iu,
 };
 
 const planPattern = (verbs: Partial<Record<Language, string>>) =>
@@ -60,7 +72,8 @@ const DIRECTIVE: Partial<Record<Language, RegExp>> = {
 
 /** Phrases that pad speech and say nothing a note needs ('we'll go ahead and get an x-ray'). */
 const PADDING: Record<Language, RegExp | undefined> = {
-  en: /(?<![\p{L}'])(?:let me go ahead,?\s+(?!and\b)|go ahead,?\s+(?:and\s+)?(?!with\b|and\b))(?=\p{L})/giu,
+  // Only with its 'and': 'The surgery can go ahead next week' says a decision.
+  en: /(?<![\p{L}'])(?:let me go ahead,?\s+(?!and\b)|go ahead and\s+)(?=\p{L})/giu,
   pt: undefined,
   de: undefined,
   es: undefined,
@@ -94,9 +107,12 @@ export function withoutLinkingWords(text: string, language: Language): string {
  */
 export function asInstruction(text: string, language: Language, byClinician: boolean): string {
   const linked = withoutLinkingWords(text, language);
+  if (NOT_DECIDED[language]?.test(linked)) return linked;
   const decided = (byClinician ? FIRST_PERSON_PLAN : PRESCRIBER_PLAN)[language];
   const directive = byClinician ? DIRECTIVE[language] : undefined;
   const turned = (decided && linked.replace(decided, '')) || linked;
   const out = turned !== linked ? turned : (directive && linked.replace(directive, '')) || linked;
-  return out === linked ? linked : capitalLike(linked, out);
+  // A verb with nothing after it ('We'll see.', 'I'll try.') is no instruction.
+  if (out === linked || (out.match(/\p{L}+/gu) ?? []).length < 2) return linked;
+  return capitalLike(linked, out);
 }

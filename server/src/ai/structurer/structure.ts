@@ -49,7 +49,8 @@ function utterancesOf(transcript: string, language: Language, punctuated: boolea
   for (const piece of pieces) {
     // A transcript with some punctuation can still hold long stretches an engine or a typist left without any
     // (a whole examination and plan said in one breath): those are cut as unpunctuated text is.
-    const chunks = !punctuated || piece.text.split(/\s+/).length > LONG_RUN ? splitUnpunctuated(piece.text, language) : [piece.text];
+    const unpunctuatedRun = piece.text.split(/\s+/).length > LONG_RUN && !/[,;:]/.test(piece.text);
+    const chunks = !punctuated || unpunctuatedRun ? splitUnpunctuated(piece.text, language) : [piece.text];
     let from = 0;
     for (const chunk of chunks) {
       const offset = piece.text.indexOf(chunk, from);
@@ -75,6 +76,34 @@ const OPENERS: Record<Language, RegExp> = {
   es: /^(?:voy a|vamos a|le receto|su tension|la tension|a la exploracion|creo que|vuelva)\b/,
 };
 
+/**
+ * A last word that binds the next words to it: a negation, a word of condition or cause, a 'that' or a 'to'.
+ * ('no | voy a recetar', 'not because | I think you have cancer'). 'And' and 'but' are where speech does turn.
+ */
+const BINDS: Record<Language, RegExp> = {
+  en: /(?<![\p{L}'])(?:no|not|never|don't|didn't|won't|can't|if|when|because|that|to|than|unless)$/u,
+  pt: /(?<![\p{L}])(?:nao|nunca|nem|se|quando|porque|que)$/u,
+  de: /(?<![\p{L}])(?:nicht|kein|keine|nie|wenn|falls|weil|dass|zu)$/u,
+  es: /(?<![\p{L}])(?:no|nunca|ni|si|cuando|porque|que)$/u,
+};
+
+/** A negation among the last three words, whose object may be what follows ('you don't have | any fever'). */
+const NEGATED_LAST: Record<Language, RegExp> = {
+  en: /(?<![\p{L}'])(?:no|not|never|don't|didn't|doesn't|haven't|hasn't|isn't|aren't|without)(?:\s+\S+){0,2}$/u,
+  pt: /(?<![\p{L}])(?:nao|nunca|sem|nem)(?:\s+\S+){0,2}$/u,
+  de: /(?<![\p{L}])(?:nicht|kein|keine|keinen|nie|ohne)(?:\s+\S+){0,2}$/u,
+  es: /(?<![\p{L}])(?:no|nunca|sin|ni)(?:\s+\S+){0,2}$/u,
+};
+
+/** A condition opened in the last few words, which the rest of the breath completes ('if it is still high when
+ * you come back | I'll increase …'); further back, speech has moved on. */
+const CONDITION: Record<Language, RegExp> = {
+  en: /(?<![\p{L}'])(?:if|unless)(?:\s+\S+){0,15}$/u,
+  pt: /(?<![\p{L}])(?:se|caso)(?:\s+\S+){0,15}$/u,
+  de: /(?<![\p{L}])(?:wenn|falls|sofern)(?:\s+\S+){0,15}$/u,
+  es: /(?<![\p{L}])(?:si)(?:\s+\S+){0,15}$/u,
+};
+
 /** Text with no punctuation, cut before each word that starts a question, a greeting or a clinician's statement. */
 function splitUnpunctuated(text: string, language: Language): string[] {
   const words = text.split(/(?=\s)/);
@@ -86,7 +115,11 @@ function splitUnpunctuated(text: string, language: Language): string[] {
   for (const w of words) {
     const rest = fold(text.slice(at, at + w.length + 30)).trim();
     at += w.length;
-    const opens = count >= 3 && (QUESTION_START[language].test(rest) || OPENERS[language].test(rest) || rest.search(SMALL_TALK[language]) === 0);
+    // Never cut after a negation or a word that ties what follows to what came ('no | voy a recetar', 'not because |
+    // I think you have cancer'), nor inside a condition still open ('if your pressure is still high | I'll increase').
+    const soFar = fold(current).trimEnd();
+    const held = BINDS[language].test(soFar) || NEGATED_LAST[language].test(soFar) || CONDITION[language].test(soFar);
+    const opens = count >= 3 && !held && (QUESTION_START[language].test(rest) || OPENERS[language].test(rest) || rest.search(SMALL_TALK[language]) === 0);
     if (opens) {
       chunks.push(current);
       current = '';
@@ -116,14 +149,24 @@ function onlyAnnouncesExam(text: string, language: Language): boolean {
   const folded = fold(text);
   const m = folded.match(PROCEDURE[language]);
   if (!m) return false;
+  // What follows the announcement: a few words of where ('to your chest', 'for me'), nothing more. A finding after a
+  // comma ('Follow my finger, no nystagmus'), a condition ('Lie down if you feel faint'), a number or a time stays.
   const rest = folded.slice(m[0].length);
-  return !/\d/.test(rest) && (rest.match(/[\p{L}]+/gu) ?? []).length <= 6;
+  return !/[\d,;:]/.test(rest) && !EXAM_REST_SAYS_MORE.test(rest) && (rest.match(/[\p{L}]+/gu) ?? []).length <= 5;
 }
 
-/** A clinician's question nobody answered (they went on talking): short, and so holding no answer of its own. */
+/** Words that make what follows an examination's announcement more than where it is done. */
+const EXAM_REST_SAYS_MORE =
+  /(?<![\p{L}])(?:if|when|while|after|before|until|next|tomorrow|week|weeks|results?|but|there|it's|they're|is|are|was|no|not|se|quando|depois|si|cuando|despues|wenn|nach|nicht|kein)(?![\p{L}])/u;
+
+/**
+ * A clinician's question nobody answered (they went on talking), where the transcript has no question mark: only
+ * English's asking word order ('do you', 'is there') tells a question from a statement; 'Toma varfarina' is one.
+ */
 function unansweredQuestion(text: string, language: Language): boolean {
-  const folded = fold(text).replace(/^[¿¡]/, '');
-  return QUESTION_START[language].test(folded) && !/\d/.test(folded) && (folded.match(/[\p{L}]+/gu) ?? []).length <= 8;
+  if (language !== 'en') return false;
+  const folded = fold(text);
+  return /^(?:do you|did you|are you|have you|has it|is it|is there|are there|does it|does that|can you|could you)(?![\p{L}'])/u.test(folded) && !/[\d.!]/.test(folded) && (folded.match(/[\p{L}]+/gu) ?? []).length <= 8;
 }
 
 /** A sentence without the greeting it opens with ('Good morning, what brings you in?'). */
@@ -212,6 +255,18 @@ function asWritten(text: string, language: Language): string {
   return language === 'en' ? capital.replace(/(?<![\p{L}'’-])i(?=(?:['’](?:m|d|ll|ve))?(?![\p{L}'’-]))/gu, 'I') : capital;
 }
 
+/**
+ * Whether a question is only the consultation's opening one ('What brings you in today?'), asked of nothing in
+ * particular: 'What happened after the second dose?' or 'What happened to your mother?' give their answer its sense.
+ */
+function opensTheConsultation(question: string): boolean {
+  const folded = fold(question).replace(/^[¿¡]/, '');
+  const m = folded.match(OPENING_QUESTION);
+  if (!m || m.index !== 0) return false;
+  const rest = folded.slice(m[0].length).match(/[\p{L}']+/gu) ?? [];
+  return rest.length <= 4 && !rest.some((w) => /^(?:to|with|after|when|before|about|of|com|depois|quando|ao|a|mit|nach|als|con|despues|cuando|al)$/.test(w));
+}
+
 /** A sentence as the note writes it: a plan as an instruction, and no sentence opening with 'and so'. */
 function written(said: string, section: Section, byClinician: boolean, language: Language): string {
   return section === 'plan' ? asInstruction(said, language, byClinician) : withoutLinkingWords(said, language);
@@ -284,7 +339,7 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
     }
     // The opening question's answer says all on its own ('What brings you in? I've had a cough for two weeks.'):
     // the question folds into it. A short answer ('My back.') keeps the question that gives it its sense.
-    if (OPENING_QUESTION.test(fold(text)) && reply.split(/\s+/).length >= 4 && !NO_ANSWER[language].test(fold(reply))) {
+    if (opensTheConsultation(text) && reply.split(/\s+/).length >= 4 && !NO_ANSWER[language].test(fold(reply))) {
       out.push({ text: reply.replace(/^\p{Ll}/u, (c) => (/^\P{L}*\p{Lu}/u.test(text) ? c.toUpperCase() : c)), section: 'subjective', start: u.start, end: answer.end, reason: true });
       i++;
       continue;

@@ -89,6 +89,25 @@ describe('sections', () => {
     ]);
   });
 
+  it('keeps a negation, a condition and a finding with the words they belong to', () => {
+    const texts = (t: string, l: 'en' | 'pt' | 'es' | 'de') => structure(t, l).map((s) => s.text);
+    // A long sentence with commas is one sentence: a negation or a condition is never cut from what it governs.
+    const es = texts('Mire, usted no tiene fiebre ni placas y por eso no voy a recetar antibióticos esta vez, tome solo paracetamol y beba mucha agua durante unos días hasta que mejore.', 'es');
+    expect(es.join(' ')).toContain('no voy a recetar antibióticos');
+    const unpunctuated = texts('Patient: my head hurts\nClinician: so your blood pressure is high today and if it is still high when you come back in two weeks i am going to increase the lisinopril to twenty milligrams', 'en');
+    expect(unpunctuated.some((t) => /if it is still high.*increase the lisinopril/.test(t))).toBe(true);
+    // Findings said after an examination's announcement stay.
+    for (const finding of ["I'm gonna listen to your heart, there's a murmur.", 'Follow my finger, no nystagmus.', 'Lie down if you feel faint.'])
+      expect(texts(`Clinician: ${finding}`, 'en')).toHaveLength(1);
+    // A statement that starts as a question might is not taken for an unanswered question.
+    expect(texts('Médico: Toma varfarina, por isso nada de anti-inflamatórios.\nMédico: Receito paracetamol.', 'pt')).toHaveLength(2);
+    expect(texts('Médico: Es alérgico a la penicilina.\nMédico: Le receto azitromicina.', 'es')).toHaveLength(2);
+    // Only the consultation's opening question folds into its answer; one about something keeps it.
+    expect(texts('Clinician: What happened after you took the second dose?\nPatient: I broke out in hives all over.', 'en')).toEqual([
+      'What happened after you took the second dose? I broke out in hives all over.',
+    ]);
+  });
+
   it('cuts where the local engine heard a pause (one line per utterance)', () => {
     expect(sections('she has had a cough for a week\nthe lungs are clear\nwe will start amoxicillin', 'en')).toEqual([
       ['subjective', 'she has had a cough for a week'],
