@@ -22,8 +22,10 @@ test('the bookmarklet pastes a consultation note into another system’s text bo
   await expect(page.getByTestId('document-text').first()).toContainText('Assembled without AI', { timeout: 30_000 });
 
   await page.goto('/settings/tools');
-  const code = (await page.getByTestId('bookmarklet').getAttribute('href'))!;
-  expect(code).toMatch(/^javascript:/);
+  // The link's code is set once the page has rendered (React will not render a javascript: address itself).
+  const link = page.getByTestId('bookmarklet');
+  await expect(link).toHaveAttribute('href', /^javascript:/);
+  const code = (await link.getAttribute('href'))!;
 
   // Another system, on another origin, with a text box and without one.
   await context.route(`${EHR}/**`, (route) =>
