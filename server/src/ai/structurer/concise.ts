@@ -79,8 +79,8 @@ const PADDING: Record<Language, RegExp | undefined> = {
   es: undefined,
 };
 
-/** The new start written with a capital where the sentence as said had one (an engine's lower case stays so). */
-const capitalLike = (said: string, text: string) => (/^\P{L}*\p{Lu}/u.test(said) ? text.replace(/^\p{Ll}/u, (c) => c.toUpperCase()) : text);
+/** A new start written with a capital where the sentence as said had one (an engine's lower case stays so). */
+export const capitalLike = (said: string, text: string) => (/^\P{L}*\p{Lu}/u.test(said) ? text.replace(/^\p{Ll}/u, (c) => c.toUpperCase()) : text);
 
 /** The sentence without the phrases that pad speech; read before its fillers, which the padding may hide. */
 export function withoutPadding(text: string, language: Language): string {

@@ -14,7 +14,7 @@ import { fold, measurementsIn, medicinesIn, namesDiagnosis } from './facts.js';
 import { isAssistantCommand, withoutFillers } from '../../clinical/fillers.js';
 import { sentenceSpans } from '../../clinical/sentences.js';
 import { digitsForSpokenNumbers } from '../../clinical/units.js';
-import { asInstruction, withoutLinkingWords, withoutPadding } from './concise.js';
+import { asInstruction, capitalLike, withoutLinkingWords, withoutPadding } from './concise.js';
 
 export type Section = 'subjective' | 'objective' | 'assessment' | 'plan';
 /**
@@ -298,7 +298,7 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
       if (saysNothing(u.text, language)) continue;
       // What the patient says is their history, whatever its words ('I think it's the stress', 'I take …').
       if (u.speaker === 'patient') {
-        const text = withoutLinkingWords(digitsForSpokenNumbers(u.text, language), language);
+        const text = digitsForSpokenNumbers(u.text, language);
         if (isConversation(text)) continue;
         out.push({ text, section: 'subjective', start: u.start, end: u.end });
         continue;
@@ -313,7 +313,7 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
       }
       continue;
     }
-    const text = withoutLinkingWords(digitsForSpokenNumbers(u.text, language), language);
+    const text = digitsForSpokenNumbers(u.text, language);
     // A question means something only with its answer: kept together when the answer is short ('Does it
     // spread anywhere? To my left arm sometimes.'), left out when none follows.
     const answer = said[i + 1];
@@ -321,7 +321,7 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
     // Where speakers are known, the clinician going on after their own question answered nothing: the question
     // is left out and what they said next is read on its own ('Shall we look at you? Your vital signs look great.').
     if (u.speaker && answer.speaker === u.speaker) continue;
-    const reply = withoutLinkingWords(digitsForSpokenNumbers(answer.text, language), language);
+    const reply = digitsForSpokenNumbers(answer.text, language);
     if (reply.split(/\s+/).length > 15 && !u.question) {
       // Only taken for a question by who spoke next: the clinician's words are kept, placed by their own cues.
       for (const clause of clauses(u, language)) {
@@ -340,7 +340,7 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
     // The opening question's answer says all on its own ('What brings you in? I've had a cough for two weeks.'):
     // the question folds into it. A short answer ('My back.') keeps the question that gives it its sense.
     if (opensTheConsultation(text) && reply.split(/\s+/).length >= 4 && !NO_ANSWER[language].test(fold(reply))) {
-      out.push({ text: reply.replace(/^\p{Ll}/u, (c) => (/^\P{L}*\p{Lu}/u.test(text) ? c.toUpperCase() : c)), section: 'subjective', start: u.start, end: answer.end, reason: true });
+      out.push({ text: capitalLike(text, reply), section: 'subjective', start: u.start, end: answer.end, reason: true });
       i++;
       continue;
     }
