@@ -51,4 +51,15 @@ describe('a decimal point written as a stop', () => {
     expect(digitsForSpokenNumbers('aldactone twelve. five milligrams daily', 'en')).toBe('aldactone 12.5 mg daily');
     expect(digitsForSpokenNumbers('I was twelve. Two years later', 'en')).toBe('I was 12. 2 years later');
   });
+  it('is joined before a medicine the dose is of, and after a measurement named earlier in the clause', () => {
+    expect(digitsForSpokenNumbers("you're on two . five of norvasc for your blood pressure", 'en')).toBe("you're on 2.5 of norvasc for your blood pressure");
+    expect(digitsForSpokenNumbers('keep you on that two . five norvasc', 'en')).toBe('keep you on that 2.5 norvasc');
+    expect(digitsForSpokenNumbers('a low-grade fever of about a hundred . four right now', 'en')).toBe('a low-grade fever of about 100.4 right now');
+    expect(digitsForSpokenNumbers('we checked your hemoglobin a1c last time and it showed that it was you know seven . one so it is good', 'en')).toBe(
+      'we checked your hemoglobin a1c last time and it showed that it was you know 7.1 so it is good',
+    );
+    // A count of things, and a stop far from any measurement, still end the sentence.
+    expect(digitsForSpokenNumbers('I have two. Five of my friends came', 'en')).toBe('I have 2. 5 of my friends came');
+    expect(digitsForSpokenNumbers('I was twelve. Two right now', 'en')).toBe('I was 12. 2 right now');
+  });
 });

@@ -10,6 +10,7 @@
  * 'ein', 'un' stays a word: it is more often an article.
  */
 import type { Language } from '../../../contract/constants.js';
+import { MEDICINE_ENDING, MEDICINE_WORDS } from './medicine-names.js';
 
 type Table = {
   /** 0–19 (and Spanish 21–29, said as one word). */
@@ -386,10 +387,16 @@ const DIGIT_THEN_END = new RegExp(
   'u',
 );
 /** After a measurement's name, the digit followed by what goes on the clause ('… . two your pulse is'), not a noun it counts ('4. 5 people'). */
-const DIGIT_THEN_CLAUSE = new RegExp(`^\\s*(?:\\d|${DIGIT_WORDS})\\s*(?:$|[,;.!?]|(?:and|so|your|you|it|its|it's|which|that|is|was|today|now|but|the|on|in|at|with|we|i|he|she|they|his|her|my|for|e|und|y|o|a)(?![\\p{L}]))`, 'u');
+const DIGIT_THEN_CLAUSE = new RegExp(`^\\s*(?:\\d|${DIGIT_WORDS})\\s*(?:$|[,;.!?]|(?:right now|and|so|your|you|it|its|it's|which|that|is|was|today|now|but|the|on|in|at|with|we|i|he|she|they|his|her|my|for|e|und|y|o|a)(?![\\p{L}]))`, 'u');
 const ONE_DIGIT_AFTER = new RegExp(`^\\s*(?:\\d|${DIGIT_WORDS})(?![\\p{L}\\d])`, 'u');
 /** A measurement named just before: what follows is its value, and a stop inside it its decimal point. */
-const VALUE_NAMED = /(?<![\p{L}])(?:temperature|temp|fever|febre|fieber|fiebre|temperatura|temperatur|a1c|hba1c|hemoglobin|haemoglobin|hemoglobina|creatinine|creatinina|kreatinin|potassium|potasio|potassio|kalium|sodium|inr|tsh|psa|ferritin|bmi|imc|ejection fraction|measuring|measures|measured)(?![\p{L}])[^.?!]{0,50}$/u;
+const VALUE_NAMED = /(?<![\p{L}])(?:temperature|temp|fever|febre|fieber|fiebre|temperatura|temperatur|a1c|hba1c|hemoglobin|haemoglobin|hemoglobina|creatinine|creatinina|kreatinin|potassium|potasio|potassio|kalium|sodium|inr|tsh|psa|ferritin|bmi|imc|ejection fraction|measuring|measures|measured)(?![\p{L}])[^.?!]{0,90}$/u;
+/** A dose said before its medicine's name ('two . five of norvasc', 'that 12. 5 metoprolol'). */
+const DIGIT_THEN_NAME = new RegExp(`^\\s*(?:\\d|${DIGIT_WORDS})\\s+(?:of\\s+)?(\\p{L}+)`, 'u');
+function digitThenMedicine(after: string): boolean {
+  const name = DIGIT_THEN_NAME.exec(after)?.[1];
+  return name !== undefined && (MEDICINE_WORDS.has(name) || MEDICINE_ENDING.test(name));
+}
 
 /**
  * Whether a stop between a number and one digit is a decimal point ('ninety eight . two', '7. 3 %'): some
@@ -399,7 +406,7 @@ const VALUE_NAMED = /(?<![\p{L}])(?:temperature|temp|fever|febre|fieber|fiebre|t
  */
 export function stopIsDecimalPoint(before: string, after: string): boolean {
   if (!NUMBER_BEFORE_STOP.test(before) || !ONE_DIGIT_AFTER.test(after)) return false;
-  return DIGIT_THEN_END.test(after) || (VALUE_NAMED.test(before) && DIGIT_THEN_CLAUSE.test(after));
+  return DIGIT_THEN_END.test(after) || digitThenMedicine(after) || (VALUE_NAMED.test(before) && DIGIT_THEN_CLAUSE.test(after));
 }
 
 const STOP_AS_POINT = /(?<![\d.,])(\d{1,3}) ?\. (\d|zero|oh|one)(?![\p{L}\d])/giu;
@@ -410,7 +417,7 @@ export function joinSpokenDecimals(text: string, language: Language): string {
   const mark = language === 'en' ? '.' : ',';
   return text
     .replace(STOP_AS_POINT, (all: string, whole: string, digit: string, at: number, whole_text: string) =>
-      language === 'en' && stopIsDecimalPoint(foldWord(whole_text.slice(Math.max(0, at - 80), at + whole.length)), foldWord(whole_text.slice(at + all.indexOf('.') + 1, at + all.length + 40)))
+      language === 'en' && stopIsDecimalPoint(foldWord(whole_text.slice(Math.max(0, at - 120), at + whole.length)), foldWord(whole_text.slice(at + all.indexOf('.') + 1, at + all.length + 40)))
         ? `${whole}.${DIGIT_WORD[digit.toLowerCase()] ?? digit}`
         : all,
     )

@@ -27,7 +27,7 @@ function fullStopEnds(text: string, at: number): boolean {
   const after = text.slice(at + 1, at + 3);
   // 'twelve . five milligrams', '7. 5 %': a decimal point written as a stop (or a stop where one was said) is
   // never cut, or '5 mg' would stand alone as another sentence's dose.
-  if (stopIsDecimalPoint(fold(text.slice(Math.max(0, at - 80), at)), fold(text.slice(at + 1, at + 40)))) return false;
+  if (stopIsDecimalPoint(fold(text.slice(Math.max(0, at - 120), at)), fold(text.slice(at + 1, at + 40)))) return false;
   // Inside a number or a time: '37.9', '10.30', '1.73 m²'.
   if (/\d$/.test(before) && /^\d/.test(after)) return false;
   // Part of an ellipsis or a run of dots, which ends at its last dot.

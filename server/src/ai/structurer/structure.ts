@@ -77,14 +77,15 @@ const OPENERS: Record<Language, RegExp> = {
 };
 
 /**
- * A last word that binds the next words to it: a negation, a word of condition or cause, a 'that' or a 'to'.
- * ('no | voy a recetar', 'not because | I think you have cancer'). 'And' and 'but' are where speech does turn.
+ * A last word that binds the next words to it: a negation, a word of condition or cause, a 'that' or a 'to', a
+ * subject or an article whose verb or noun is still to come ('no | voy a recetar', 'not because | I think you
+ * have cancer', 'last time I'm | looking at your records'). 'And' and 'but' are where speech does turn.
  */
 const BINDS: Record<Language, RegExp> = {
-  en: /(?<![\p{L}'])(?:no|not|never|don't|didn't|won't|can't|if|when|because|that|to|than|unless)$/u,
-  pt: /(?<![\p{L}])(?:nao|nunca|nem|se|quando|porque|que)$/u,
-  de: /(?<![\p{L}])(?:nicht|kein|keine|nie|wenn|falls|weil|dass|zu)$/u,
-  es: /(?<![\p{L}])(?:no|nunca|ni|si|cuando|porque|que)$/u,
+  en: /(?<![\p{L}'])(?:no|not|never|don't|didn't|won't|can't|if|when|because|that|to|than|unless|i|i'm|we're|you're|they're|the|a|an|my|your|his|her|our|their|of|with)$/u,
+  pt: /(?<![\p{L}])(?:nao|nunca|nem|se|quando|porque|que|eu|o|a|os|as|um|uma|de|do|da|meu|minha|seu|sua|com)$/u,
+  de: /(?<![\p{L}])(?:nicht|kein|keine|nie|wenn|falls|weil|dass|zu|ich|wir|der|die|das|den|dem|ein|eine|einen|mein|meine|ihr|ihre|mit|von)$/u,
+  es: /(?<![\p{L}])(?:no|nunca|ni|si|cuando|porque|que|yo|el|la|los|las|un|una|de|del|mi|su|con)$/u,
 };
 
 /** A negation among the last three words, whose object may be what follows ('you don't have | any fever'). */

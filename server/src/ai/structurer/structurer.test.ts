@@ -96,6 +96,12 @@ describe('sections', () => {
     expect(es.join(' ')).toContain('no voy a recetar antibióticos');
     const unpunctuated = texts('Patient: my head hurts\nClinician: so your blood pressure is high today and if it is still high when you come back in two weeks i am going to increase the lisinopril to twenty milligrams', 'en');
     expect(unpunctuated.some((t) => /if it is still high.*increase the lisinopril/.test(t))).toBe(true);
+    // A breath is never cut after a subject or an article, nor a measurement's decimal from its name.
+    const a1c = texts(
+      'Patient: My sugars are fine.\nClinician: Okay we checked your hemoglobin a1c last time i\'m looking at your records in epic and it showed that it was you know seven. One so it\'s good but it could be better any you know we talked about your diet and exercise at home',
+      'en',
+    );
+    expect(a1c.join(' | ')).toMatch(/a1c last time I'm looking at your records[^|]*7\.1/);
     // Findings said after an examination's announcement stay.
     for (const finding of ["I'm gonna listen to your heart, there's a murmur.", 'Follow my finger, no nystagmus.', 'Lie down if you feel faint.'])
       expect(texts(`Clinician: ${finding}`, 'en')).toHaveLength(1);
