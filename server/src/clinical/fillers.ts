@@ -50,6 +50,7 @@ export function withoutFillers(sentence: string, language: Language): string {
   // A stammered start said again at once ('I-i'd like', 'y-you know', 'th-the'): the first go goes, only before the
   // short words people stammer on, never inside a name or a hyphenated word ('co-codamol', 'T-tube', 'so-so').
   let text = sentence
+    .replace(WAKE_WORDS, ' ')
     .replace(/(?<![\p{L}\d-])(\p{L}{1,2})-([\p{L}'’]+)(?![\p{L}\d-])/gu, (all, piece: string, word: string) => {
       const p = piece.toLowerCase();
       const w = word.toLowerCase();
@@ -72,14 +73,29 @@ export function withoutFillers(sentence: string, language: Language): string {
   return opened ? text.replace(/^\p{Ll}/u, (c) => c.toUpperCase()) : text;
 }
 
+/** What may come before the command: hesitations, 'okay', 'so' (one way only to read them: no backtracking). */
+const HESITATIONS = String.raw`(?:(?:so|and|okay|ok|alright|all right|well|um+|uh+|er|erm|hmm)[\s,.]+)*`;
+const BEFORE_COMMAND = String.raw`^[\s,.]*${HESITATIONS}`;
+/** A speech assistant's wake words ('hey dragon', 'hey, dax'), with the commas and stops after them. */
+const WAKE = String.raw`(?:hey|hi|ok|okay)[\s,.]+(?:dragon|dax|assistant|scribe)(?![\p{L}\d])[\s,.]*`;
+const WAKE_WORDS = new RegExp(`(?<![\\p{L}\\d])${WAKE}`, 'giu');
+
 /**
- * A sentence said to a speech assistant rather than to the patient ('hey dragon, show me the vital signs', 'hey
- * dax, order an A1c', 'finalize the note', 'show me the vital signs'): the order itself is said to the patient too,
- * and the command is no part of the consultation. 'Show me the …' only of the record's data, and only as the
- * whole sentence ('show me the rash' is said to the patient).
+ * A sentence said to a speech assistant about the record rather than about the patient ('hey dragon, show me the
+ * vital signs', 'finalize the note', 'order the medications discussed', a wake word alone, a mention of DAX): no
+ * part of the consultation. What is dictated after a wake word ('hey dragon, ms. Thompson is a 43 year old female
+ * …', 'hey dragon, order amoxicillin 500 mg … for 10 days') is the note's, and only the wake words leave it.
+ * 'Show me the …' only of the record's data, and only as the whole sentence ('show me the rash' is said to the
+ * patient).
  */
-const ASSISTANT_COMMAND =
-  /^(?:[\s,.]*(?:so|and|okay|ok|alright)[\s,.]+)?(?:hey|hi|ok|okay)[\s,.]+(?:dragon|dax|assistant|scribe)\b|(?:^|[\s,.])(?:finali[sz]e|sign|close) (?:the|my) note\b|\bdax\b|^(?:[\s,.]*(?:so|and|okay|ok|alright)[\s,.]+)?show me the (?:[\w-]+ ){0,3}(?:vital signs|vitals|readings|labs|lab results|results|x-ray|xray|x-rays|echo|echocardiogram|ecg|ekg|imaging|report|blood pressure|a1c|mri|ct)[\s.!]*$/i;
+const ASSISTANT_COMMAND = new RegExp(
+  `(?:^|[\\s,.])(?:finali[sz]e|sign|close) (?:the|my) (?:note|report)(?![\\p{L}])|(?<![\\p{L}])dax(?![\\p{L}])|` +
+    `${BEFORE_COMMAND}(?:${WAKE}${HESITATIONS})?(?:` +
+    `show me the (?:[\\w-]+ ){0,3}(?:vital signs|vitals|readings|labs|lab results|results|x-ray|xray|x-rays|echo|echocardiogram|ecg|ekg|imaging|report|blood pressure|a1c|mri|ct|ct scan|scan|ultrasound|strep|strep test|titer|titre|culture|swab|panel)[\\s.!]*$|` +
+    `order (?:all )?(?:the )?(?:medications?|meds|procedures?|tests|labs|orders|referrals?)(?: and (?:the )?(?:medications?|meds|procedures?|tests|labs|orders|referrals?))? (?:we )?(?:discussed|talked about|mentioned)(?![\\p{L}])|` +
+    `$)`,
+  'iu',
+);
 
 export const isAssistantCommand = (sentence: string) => ASSISTANT_COMMAND.test(sentence);
 

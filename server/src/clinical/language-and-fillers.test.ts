@@ -23,6 +23,17 @@ describe('fillers', () => {
     expect(isAssistantCommand('hey, dragon, show me the vital signs')).toBe(true);
     expect(isAssistantCommand('i know the nurse told you about dax')).toBe(true);
     expect(isAssistantCommand('Hey Dragon, finalize the note.')).toBe(true);
+    expect(isAssistantCommand('Um, hey dragon, uh, show me the rapid strep.')).toBe(true);
+    expect(isAssistantCommand('Hey, dragon, order the medications and procedures discussed, and finalize the report.')).toBe(true);
+    expect(isAssistantCommand('Okay. Hey dragon.')).toBe(true);
+    // Dictated after the wake words, it is the note's: only the wake words go.
+    expect(isAssistantCommand('Um, hey dragon, order a western blot pcr for lyme.')).toBe(false);
+    expect(isAssistantCommand('All right, hey, dragon, ms. Thompson is a 43 year old female here for right knee pain.')).toBe(false);
+    expect(withoutFillers('All right, hey, dragon, ms. Thompson is a 43 year old female here for right knee pain.', 'en')).toBe('Ms. Thompson is a 43 year old female here for right knee pain.');
+    expect(withoutFillers('Um, hey dragon, order a western blot pcr for lyme.', 'en')).toBe('Order a western blot pcr for lyme.');
+    expect(withoutFillers('They say hey to the dragon boat team.', 'en')).toBe('They say hey to the dragon boat team.');
+    // A long run of hesitations that is no command is answered at once (one way to read the opening words).
+    expect(isAssistantCommand(`${'um , '.repeat(5000)}x`)).toBe(false);
     expect(isAssistantCommand('I was golfing and hurt my back.')).toBe(false);
     // Said to the assistant without its wake word: the record's data, and nothing else in the sentence.
     expect(isAssistantCommand('Show me the vital signs.')).toBe(true);

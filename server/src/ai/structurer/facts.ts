@@ -97,6 +97,11 @@ const STRETCH_END = /[;.!?]|,\s*(?:and|e|und|y)\s|\s(?:and|e|und|y|but|mas|aber|
 
 /** Scopes in which a medicine named is not one the patient takes or is given ('no aspirin', 'if we tried …'). */
 const NOT_TAKEN: Scope[] = ['negated', 'past', 'family', 'hypothetical', 'stopped'];
+/**
+ * Between two names, a correction of the first ('penicillin or, I'm sorry, amoxicillin', 'ramipril, quer dizer,
+ * lisinopril'): the first was never meant, and is no medicine of the patient's.
+ */
+const CORRECTED_BY_NEXT = /^[\s,.]*(?:(?:or|ou|oder|o)[\s,.]+)?(?:i'm sorry|i am sorry|sorry|i mean|rather|no wait|actually|quer dizer|digo|perdao|desculpe|ich meine|nein|entschuldigung|quiero decir|perdon)[\s,.]*$/u;
 
 /**
  * A medicine with what the sentence says of its dose, frequency and duration, as said, within its own stretch
@@ -114,12 +119,14 @@ export function medicinesIn(sentences: string[], language?: Language): Fact[] {
     names.forEach((m, k) => {
       const name = m.name;
       if (seen.has(name)) return;
+      const following = names[k + 1];
+      if (following && CORRECTED_BY_NEXT.test(text.slice(m.index + name.length, following.index))) return;
       if (language) {
         const scopes = scopesAround(text, m.index, m.index + name.length, language);
         if (NOT_TAKEN.some((scope) => scopes.has(scope))) return;
       }
       seen.add(name);
-      const next = names[k + 1]?.index ?? text.length;
+      const next = following?.index ?? text.length;
       let after = text.slice(m.index + name.length, Math.min(next, m.index + name.length + 80));
       const cut = after.search(STRETCH_END);
       if (cut >= 0) after = after.slice(0, cut);

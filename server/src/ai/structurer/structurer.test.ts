@@ -185,6 +185,10 @@ describe('facts', () => {
     expect(referralIn(['I will refer you to cardiology.'], 'en')?.value).toBe('cardiology');
     expect(medicinesIn(['I stopped taking aspirin last year, and I take metformin 500 mg twice daily.'], 'en').map((m) => m.value)).toEqual(['metformin 500 mg twice daily']);
     expect(medicinesIn(['Lisinopril 20 mg and metformin 1000 mg twice daily.'], 'en').map((m) => m.value)).toEqual(['Lisinopril 20 mg', 'metformin 1000 mg twice daily']);
+    // A name the clinician corrects at once is not the patient's medicine.
+    expect(medicinesIn(["We're gonna treat you with penicillin or, I'm sorry, amoxicillin 500 mg three times a day."], 'en').map((m) => m.value)).toEqual(['amoxicillin 500 mg three times a day']);
+    expect(medicinesIn(['Vou receitar ramipril, quer dizer, lisinopril 10 mg.'], 'pt').map((m) => m.value)).toEqual(['lisinopril 10 mg']);
+    expect(medicinesIn(['Penicillin or amoxicillin, whichever the pharmacy has.'], 'en').map((m) => m.value)).toEqual(['Penicillin', 'amoxicillin']);
   });
 
   it('reads measurements, medicines, allergies, referral, sick leave and follow-up with their source', () => {
