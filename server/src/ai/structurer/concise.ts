@@ -15,7 +15,7 @@ import type { Language } from '../../../../contract/constants.js';
  * a statement reads as an order or a question: only 'und' and 'aber' go.
  */
 const LINKING: Record<Language, RegExp> = {
-  en: /^(?:and|but|so(?! (?:far|much|many|long|bad|good|that|to|it is|is|did|does|do|was|were|am|are|have|has|had|can|could|will|would)\b)|also|anyway|therefore|well(?=,? (?:i|i'm|i'd|i'll|we|we'll|you|let|let's|it|it's|that|the|your|my)\b))(?=[\s,])[\s,]*/iu,
+  en: /^(?:and|but|then(?= (?:so|do|does|did|tell|how|what|where|when|why|is|are|any|have|has|can|could|would|you)\b)|so(?! (?:far|much|many|long|bad|good|that|to|it is|is|did|does|do|was|were|am|are|have|has|had|can|could|will|would)\b)|also|anyway|therefore|well(?=,? (?:i|i'm|i'd|i'll|we|we'll|you|let|let's|it|it's|that|the|your|my)\b))(?=[\s,])[\s,]*/iu,
   pt: /^(?:e|mas|então|pois(?! não)|portanto|por isso)(?=[\s,])[\s,]*/iu,
   de: /^(?:und|aber)(?=[\s,])[\s,]*/iu,
   es: /^(?:y|pero|entonces|pues|por eso|así que)(?=[\s,])[\s,]*/iu,

@@ -162,12 +162,26 @@ const EXAM_REST_SAYS_MORE =
 
 /**
  * A clinician's question nobody answered (they went on talking), where the transcript has no question mark: only
- * English's asking word order ('do you', 'is there') tells a question from a statement; 'Toma varfarina' is one.
+ * English's asking word order ('do you', 'is there', 'tell me about') tells a question from a statement; 'Toma
+ * varfarina' is one.
  */
 function unansweredQuestion(text: string, language: Language): boolean {
   if (language !== 'en') return false;
   const folded = fold(text);
-  return /^(?:do you|did you|are you|have you|has it|is it|is there|are there|does it|does that|can you|could you)(?![\p{L}'])/u.test(folded) && !/[\d.!]/.test(folded) && (folded.match(/[\p{L}]+/gu) ?? []).length <= 8;
+  return (
+    /^(?:do you|did you|are you|have you|has it|is it|is there|are there|does it|does that|can you|could you|(?:can you |could you )?tell me (?:a (?:little )?(?:bit )?)?(?:more )?about)(?![\p{L}'])/u.test(folded) &&
+    !/[\d.!]/.test(folded) &&
+    (folded.match(/[\p{L}]+/gu) ?? []).length <= 10
+  );
+}
+
+/**
+ * A clinician's words that only ask (they open with an asking word) and name no number, medicine or diagnosis:
+ * 'What do you think has been causing that pain', not 'Did the metformin upset your stomach'.
+ */
+function asksOnly(text: string, language: Language): boolean {
+  const folded = fold(text).replace(/^[¿¡]/, '');
+  return QUESTION_START[language].test(folded) && !/\d/.test(folded) && !namesDiagnosis(folded) && medicinesIn([text]).length === 0;
 }
 
 /** A sentence without the greeting it opens with ('Good morning, what brings you in?'). */
@@ -177,11 +191,15 @@ function withoutGreeting(text: string, language: Language): string {
 }
 
 /** Whether a sentence says nothing once its greetings and courtesies are taken out. */
+const GREETS_BY_NAME = /^(?:hey|hi|hello|good (?:morning|afternoon|evening)|ola|bom dia|boa tarde|boa noite|hallo|guten (?:morgen|tag|abend)|hola|buenos dias|buenas tardes|buenas noches)[\s,]+(?:(?:mr|mrs|ms|miss|dr|d|sr|sra|frau|herr|senor|senora|dona)\.?\s+)?\p{L}+(?![\p{L}])/u;
 function smallTalkOnly(text: string, language: Language): boolean {
   // A bare 'No.' answers the question before it.
   if (NO_ANSWER[language].test(fold(text).replace(/^[¿¡]/, ''))) return false;
-  const rest = fold(text).replace(new RegExp(SMALL_TALK[language].source, 'gu'), ' ').replace(/[^\p{L}\d]+/gu, ' ').trim();
-  return rest.split(/\s+/).filter((w) => w.length > 2).length === 0;
+  const folded = fold(text).replace(/^[¿¡]/, '');
+  const rest = folded.replace(new RegExp(SMALL_TALK[language].source, 'gu'), ' ').replace(/[^\p{L}\d]+/gu, ' ').trim();
+  const words = rest.split(/\s+/).filter((w) => w.length > 2);
+  // A greeting may name whom it greets, right after it ('Hey Lawrence, how're you doing?', 'Bom dia, D. Rosa').
+  return words.length === 0 || (words.length === 1 && GREETS_BY_NAME.test(folded) && folded.includes(words[0]!) && !namesClinicalThingInAny(rest));
 }
 
 /**
@@ -323,7 +341,14 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
     // is left out and what they said next is read on its own ('Shall we look at you? Your vital signs look great.').
     if (u.speaker && answer.speaker === u.speaker) continue;
     const reply = digitsForSpokenNumbers(answer.text, language);
-    if (reply.split(/\s+/).length > 15 && !u.question) {
+    const long = reply.split(/\s+/).length > 15;
+    // A long answer that starts with yes or no confirms or denies what was asked ('Any chest pain? No, I've been
+    // walking every day …'): the question is history too, and the answer is read on its own after it.
+    const answersYesOrNo = YES[language].test(fold(reply)) || NO_ANSWER[language].test(fold(reply));
+    // Otherwise a long answer says what it is about on its own ('Where does it hurt? It hurts a lot on the inside
+    // of my elbow …'), and a question that names no number, medicine or diagnosis adds nothing to it.
+    if (long && !answersYesOrNo && u.speaker === 'clinician' && u.speaker !== answer.speaker && asksOnly(text, language)) continue;
+    if (long && !u.question) {
       // Only taken for a question by who spoke next: the clinician's words are kept, placed by their own cues.
       for (const clause of clauses(u, language)) {
         const said = digitsForSpokenNumbers(clause.text, language);
@@ -332,10 +357,9 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
       }
       continue;
     }
-    if (reply.split(/\s+/).length > 15) {
-      // A long answer that starts by agreeing confirms what was asked ('Six weeks on sertraline now, isn't it?
-      // Yes, I take …'): the question is history too, and the answer is read on its own.
-      if (YES[language].test(fold(reply))) out.push({ text, section: 'subjective', start: u.start, end: u.end });
+    if (long) {
+      // ('Six weeks on sertraline now, isn't it? Yes, I take …')
+      if (answersYesOrNo) out.push({ text, section: 'subjective', start: u.start, end: u.end });
       continue;
     }
     // The opening question's answer says all on its own ('What brings you in? I've had a cough for two weeks.'):

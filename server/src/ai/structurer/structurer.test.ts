@@ -96,6 +96,21 @@ describe('sections', () => {
     expect(es.join(' ')).toContain('no voy a recetar antibióticos');
     const unpunctuated = texts('Patient: my head hurts\nClinician: so your blood pressure is high today and if it is still high when you come back in two weeks i am going to increase the lisinopril to twenty milligrams', 'en');
     expect(unpunctuated.some((t) => /if it is still high.*increase the lisinopril/.test(t))).toBe(true);
+    // A greeting by name is small talk; a question a long answer speaks for on its own goes, one answered yes or no stays.
+    const dialogue = texts(
+      [
+        "Clinician: Hey lawrence how're you doing",
+        "Patient: I'm doing alright aside from this elbow pain",
+        'Clinician: Okay and then so tell me a little bit more about that elbow pain where does it hurt exactly',
+        'Patient: You know it hurts a lot in the inside of my elbow and it started last week when I was doing a lot of pottery at home',
+        'Clinician: Any numbness or tingling in your hand or fingers',
+        'Patient: No not really I have been working with my hands every day and they feel normal apart from the elbow pain',
+      ].join('\n'),
+      'en',
+    );
+    expect(dialogue.join(' | ')).not.toMatch(/lawrence|tell me|^Then/i);
+    expect(dialogue).toContain('Any numbness or tingling in your hand or fingers');
+    expect(dialogue.join(' | ')).toMatch(/it hurts a lot in the inside of my elbow/);
     // A breath is never cut after a subject or an article, nor a measurement's decimal from its name.
     const a1c = texts(
       'Patient: My sugars are fine.\nClinician: Okay we checked your hemoglobin a1c last time i\'m looking at your records in epic and it showed that it was you know seven. One so it\'s good but it could be better any you know we talked about your diet and exercise at home',
