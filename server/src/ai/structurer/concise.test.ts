@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asInstruction, withoutLinkingWords } from './concise.js';
+import { asInstruction, pertinentNegative, withoutLinkingWords } from './concise.js';
 
 describe('a sentence said aloud, written as a note writes it', () => {
   it('drops the words that only link a sentence to the last, in the four languages', () => {
@@ -64,5 +64,19 @@ describe('a sentence said aloud, written as a note writes it', () => {
     expect(asInstruction("I'm going to prescribe amoxicillin.", 'en', false)).toBe('Prescribe amoxicillin.');
     // German says its plan with the verb second ('Ich verschreibe Ihnen …'): left as said.
     expect(asInstruction('Ich verschreibe Ihnen Ibuprofen.', 'de', true)).toBe('Ich verschreibe Ihnen Ibuprofen.');
+  });
+
+  it('writes a symptom asked about and answered only no as a pertinent negative', () => {
+    expect(pertinentNegative('Have you had any fever or chills?', 'I have not.', 'en')).toBe('No fever or chills.');
+    expect(pertinentNegative('Any burning when you urinate or anything like that?', 'Not at all.', 'en')).toBeUndefined();
+    expect(pertinentNegative('Any chest pain or shortness of breath at all?', 'No.', 'en')).toBe('No chest pain or shortness of breath.');
+    expect(pertinentNegative('Tem febre?', 'Não.', 'pt')).toBe('Sem febre.');
+    expect(pertinentNegative('¿Ha tenido vómitos?', 'No, ninguno.', 'es')).toBe('Sin vómitos.');
+    // An answer that says more, a question about something else, or one with a number keeps its words.
+    expect(pertinentNegative('Have you had any fever?', 'No, but I had a cough.', 'en')).toBeUndefined();
+    expect(pertinentNegative('Have you had any fever?', 'Yes.', 'en')).toBeUndefined();
+    expect(pertinentNegative('Did you take your metformin today?', 'No.', 'en')).toBeUndefined();
+    expect(pertinentNegative('Any fever above 38 degrees?', 'No.', 'en')).toBeUndefined();
+    expect(pertinentNegative('Hast du Fieber?', 'Nein.', 'de')).toBeUndefined();
   });
 });

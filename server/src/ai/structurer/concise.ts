@@ -11,11 +11,12 @@ import type { Language } from '../../../../contract/constants.js';
  * Words that open a spoken sentence and link it to the last, and the words after which they carry meaning and stay
  * ('so far', 'so did my brother', 'pois não'; 'É gota' opens with 'é', never 'e', as accents are kept here). Words
  * of sequence or time ('then', 'now', 'agora', 'dann', 'luego') stay: 'Then stop it' says when, 'Now you take
- * 20 mg' says a dose changed. German's 'deshalb', 'also', 'jetzt' put the verb before its subject, so without them
- * a statement reads as an order or a question: only 'und' and 'aber' go.
+ * 20 mg' says a dose changed; only before a question ('and then so tell me', 'then does it spread') is 'then'
+ * linking. German's 'deshalb', 'also', 'jetzt' put the verb before its subject, so without them a statement reads
+ * as an order or a question: only 'und' and 'aber' go.
  */
 const LINKING: Record<Language, RegExp> = {
-  en: /^(?:and|but|then(?= (?:so|do|does|did|tell|how|what|where|when|why|is|are|any|have|has|can|could|would|you)\b)|so(?! (?:far|much|many|long|bad|good|that|to|it is|is|did|does|do|was|were|am|are|have|has|had|can|could|will|would)\b)|also|anyway|therefore|well(?=,? (?:i|i'm|i'd|i'll|we|we'll|you|let|let's|it|it's|that|the|your|my)\b))(?=[\s,])[\s,]*/iu,
+  en: /^(?:and|but|then(?= (?:so|do|does|did|tell|how|what|where|when|why|any|have you|has it|can you|could you|would you)\b)|so(?! (?:far|much|many|long|bad|good|that|to|it is|is|did|does|do|was|were|am|are|have|has|had|can|could|will|would)\b)|also|anyway|therefore|well(?=,? (?:i|i'm|i'd|i'll|we|we'll|you|let|let's|it|it's|that|the|your|my)\b))(?=[\s,])[\s,]*/iu,
   pt: /^(?:e|mas|então|pois(?! não)|portanto|por isso)(?=[\s,])[\s,]*/iu,
   de: /^(?:und|aber)(?=[\s,])[\s,]*/iu,
   es: /^(?:y|pero|entonces|pues|por eso|así que)(?=[\s,])[\s,]*/iu,
@@ -115,4 +116,35 @@ export function asInstruction(text: string, language: Language, byClinician: boo
   // A verb with nothing after it ('We'll see.', 'I'll try.') is no instruction.
   if (out === linked || (out.match(/\p{L}+/gu) ?? []).length < 2) return linked;
   return capitalLike(linked, out);
+}
+
+/** A question after what the patient has ('have you had any …', 'tem …', '¿tiene …'): what it names follows. */
+const ASKS_IF_ANY: Partial<Record<Language, RegExp>> = {
+  en: /^(?:(?:and|so|okay|now)[\s,]+)?(?:have you (?:had|noticed|been having|experienced|felt|seen)|do you have|did you have|are you having|have there been|any)(?:\s+any)?\s+(?<what>[\p{L}\s,'-]+?)(?:,?\s+(?:or anything (?:like that|else)|or anything|at all))*[\s?.]*$/iu,
+  pt: /^(?:tem|teve|sente|sentiu|notou)(?:\s+(?:tido|sentido))?(?:\s+(?:algum|alguma|alguns|algumas))?\s+(?<what>[\p{L}\s,'-]+?)[\s?.]*$/iu,
+  es: /^¿?(?:tiene|ha tenido|ha notado|nota)(?:\s+(?:algun|alguna|algún|algunos|algunas))?\s+(?<what>[\p{L}\s,'-]+?)[\s?.]*$/iu,
+};
+/** An answer that only says no (folded, without its stop). */
+const ONLY_NO: Partial<Record<Language, RegExp>> = {
+  en: /^(?:no|nope|none|nah|not really|not at all|no not really|no i have not|no i haven't|i have not|i haven't|no i don't|i don't|no none|no nothing like that|nothing like that)$/u,
+  pt: /^(?:nao )?(?:nao|nao tenho|nao tive|nao senti|nada|nenhum|nenhuma|nunca)$/u,
+  es: /^(?:no )?(?:no|no tengo|no he tenido|ninguno|ninguna|nada|nunca)$/u,
+};
+const NONE_OF: Partial<Record<Language, string>> = { en: 'No', pt: 'Sem', es: 'Sin' };
+
+/**
+ * A question after a symptom answered only 'no', written as the note writes a pertinent negative: 'Have you had
+ * any fever or chills? I have not.' → 'No fever or chills.' Only a question that asks whether there is any of
+ * something, of four to ten words after its asking words, and an answer of nothing but no; otherwise undefined.
+ */
+export function pertinentNegative(question: string, answer: string, language: Language): string | undefined {
+  const asks = ASKS_IF_ANY[language];
+  const no = ONLY_NO[language];
+  if (!asks || !no) return undefined;
+  const reply = answer.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/[.,!]/g, ' ').replace(/\s+/g, ' ').trim();
+  if (!no.test(reply)) return undefined;
+  const what = asks.exec(question.trim())?.groups?.what?.trim().replace(/,$/, '');
+  const words = what?.split(/\s+/) ?? [];
+  if (!what || words.length > 8 || /\b(?:you|your|i|me|my|we|voce|usted|que|that|which|when|if)\b/iu.test(what)) return undefined;
+  return `${NONE_OF[language]} ${what}.`;
 }

@@ -14,7 +14,7 @@ import { fold, measurementsIn, medicinesIn, namesDiagnosis } from './facts.js';
 import { isAssistantCommand, withoutFillers } from '../../clinical/fillers.js';
 import { sentenceSpans } from '../../clinical/sentences.js';
 import { digitsForSpokenNumbers } from '../../clinical/units.js';
-import { asInstruction, capitalLike, withoutLinkingWords, withoutPadding } from './concise.js';
+import { asInstruction, capitalLike, pertinentNegative, withoutLinkingWords, withoutPadding } from './concise.js';
 
 export type Section = 'subjective' | 'objective' | 'assessment' | 'plan';
 /**
@@ -371,6 +371,13 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
     }
     const pair = `${text} ${reply}`;
     if (isConversation(pair) && !NO_ANSWER[language].test(fold(reply))) {
+      i++;
+      continue;
+    }
+    // 'Any fever or chills? No.' is written as the note writes it: 'No fever or chills.'
+    const negative = isConversation(text) ? undefined : pertinentNegative(text, reply, language);
+    if (negative) {
+      out.push({ text: negative, section: 'subjective', start: u.start, end: answer.end });
       i++;
       continue;
     }

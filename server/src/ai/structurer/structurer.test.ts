@@ -75,7 +75,7 @@ describe('sections', () => {
       ['plan', 'Ich verschreibe Ibuprofen.'],
     ]);
     expect(sections('Buenos días. ¿Tiene alergias? No. A la exploración, abdomen blando. Creo que es una gastroenteritis. Vuelva en una semana.', 'es')).toEqual([
-      ['subjective', '¿Tiene alergias? No.'],
+      ['subjective', 'Sin alergias.'],
       ['objective', 'A la exploración, abdomen blando.'],
       ['assessment', 'Creo que es una gastroenteritis.'],
       ['plan', 'Vuelva en una semana.'],
@@ -161,7 +161,7 @@ describe('sections', () => {
     const plan = 'Clinician: when you start the amlodipine five milligrams take it every morning\nPatient: i will try but i usually forget my tablets in the morning because i leave for work very early most days';
     expect(sections(plan, 'en')[0]).toEqual(['plan', 'when you start the amlodipine 5 mg take it every morning']);
     expect(sections('Médico: Tem alergias?\nDoente: Não.\nDoente: Acho que é da coluna.', 'pt')).toEqual([
-      ['subjective', 'Tem alergias? Não.'],
+      ['subjective', 'Sem alergias.'],
       ['subjective', 'Acho que é da coluna.'],
     ]);
   });
