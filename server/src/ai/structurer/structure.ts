@@ -133,9 +133,14 @@ function splitUnpunctuated(text: string, language: Language): string[] {
   return chunks;
 }
 
+/** An intention broken off before saying what ('I'm gonna go ahead and', 'let's'): nothing to write. */
+const EMPTY_INTENT: Partial<Record<Language, RegExp>> = {
+  en: /^(?:and |so )?(?:i'm gonna|i am gonna|i'm going to|i am going to|we're gonna|we are going to|let's|i will|i'll|we'll)(?: just| go ahead| and)*[\s,.]*$/u,
+};
+
 /** Announcing an examination says nothing of its findings ('Let me listen to your chest'). */
 const PROCEDURE: Record<Language, RegExp> = {
-  en: /^(?:let me|i will just|i'll just|can you lie|could you lie|please lie|take a deep breath|breathe in|(?:just )?(?:go ahead and )?(?:take (?:a |a couple of |a few |some )?deep breaths?|bend (?:forward|over|down)|lie (?:back|down)|lay (?:back|down)|sit up|stand up|tilt your|look up|look down|follow my finger|squeeze my|push against|pull against|kick against|press against|resist me|relax your|turn your head|open your mouth|say ah)|let's (?:go ahead and )?(?:take a look|have a look|examine you|do (?:a|the|my|your) (?:quick )?(?:physical )?exam)|i (?:want|would like|'d like) to (?:just )?(?:do|perform) (?:a|my|the|your) (?:quick )?(?:physical )?exam(?:ination)?|i'm (?:gonna|going to) (?:just )?(?:listen to|examine|take a look|have a look|look at|press on|feel your|do (?:a|my|the) (?:quick )?(?:physical )?exam))\b/,
+  en: /^(?:let me|i will just|i'll just|can you lie|could you lie|please lie|(?:i'm (?:gonna|going to) |i want to |i'd like to )?(?:go ahead and )?have you (?:turn|rest|lie|lay|sit|stand|bend|raise|put|push|pull|squeeze|hold|walk|move|lift|make|straighten|extend|flex|open|close)|(?:i want you to |i'd like you to |can you |could you |please )?(?:put (?:some )?resistance|press here|make a fist|spread your fingers|(?:raise|turn|rest|hold|lift|straighten|extend) your (?:wrist|hand|arm|arms|leg|legs|foot|feet|ankle|knee|elbow|fingers|head))|take a deep breath|breathe in|(?:just )?(?:go ahead and )?(?:take (?:a |a couple of |a few |some )?deep breaths?|bend (?:forward|over|down)|lie (?:back|down)|lay (?:back|down)|sit up|stand up|tilt your|look up|look down|follow my finger|squeeze my|push against|pull against|kick against|press against|resist me|relax your|turn your head|open your mouth|say ah)|let's (?:go ahead and )?(?:take a look|have a look|examine you|do (?:a|the|my|your) (?:quick )?(?:physical )?exam)|i (?:want|would like|'d like) to (?:just )?(?:do|perform) (?:a|my|the|your) (?:quick )?(?:physical )?exam(?:ination)?|i'm (?:gonna|going to) (?:just )?(?:listen to|examine|take a look|have a look|look at|press on|feel your|do (?:a|my|the) (?:quick )?(?:physical )?exam))\b/,
   pt: /^(?:deixe-me|deixe me|vou so|vou auscultar|vou observar|vou examinar|deite-se|respire fundo|inspire)\b/,
   de: /^(?:lassen sie mich|ich hore|ich untersuche|ich schaue|legen sie sich|atmen sie tief)\b/,
   es: /^(?:dejeme|deje que|voy a auscultar|voy a explorar|voy a mirar|tumbese|respire hondo)\b/,
@@ -324,6 +329,7 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
       }
       for (const clause of clauses(u, language)) {
         const said = digitsForSpokenNumbers(clause.text, language);
+        if (EMPTY_INTENT[language]?.test(fold(said))) continue;
         const section = sectionOf(said, language);
         // History is what the patient has and does; a line of it that names nothing clinical is conversation.
         if (section === 'subjective' && isConversation(said)) continue;

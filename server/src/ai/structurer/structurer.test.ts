@@ -117,6 +117,9 @@ describe('sections', () => {
       'en',
     );
     expect(a1c.join(' | ')).toMatch(/a1c last time I'm looking at your records[^|]*7\.1/);
+    // How to move for the examination, and an intention broken off, say nothing to write.
+    for (const instruction of ['Clinician: I want you to raise your hand.\nClinician: Make a fist.', "Clinician: Have you rest your arm on the table.\nClinician: I'm gonna go ahead and."])
+      expect(texts(`${instruction}\nPatient: Okay.`, 'en')).toEqual([]);
     // Findings said after an examination's announcement stay.
     for (const finding of ["I'm gonna listen to your heart, there's a murmur.", 'Follow my finger, no nystagmus.', 'Lie down if you feel faint.'])
       expect(texts(`Clinician: ${finding}`, 'en')).toHaveLength(1);
