@@ -119,7 +119,10 @@ function splitUnpunctuated(text: string, language: Language): string[] {
     // Never cut after a negation or a word that ties what follows to what came ('no | voy a recetar', 'not because |
     // I think you have cancer'), nor inside a condition still open ('if your pressure is still high | I'll increase').
     const soFar = fold(current).trimEnd();
-    const held = BINDS[language].test(soFar) || NEGATED_LAST[language].test(soFar) || CONDITION[language].test(soFar);
+    // English's 'no' before a question is the answer to the last one ('… or wheezing no | have you applied …'):
+    // it negates no verb that follows, as Portuguese's and Spanish's do ('no | voy a recetar').
+    const answeredNo = language === 'en' && /(?<![\p{L}'])no$/u.test(soFar) && QUESTION_START.en.test(rest);
+    const held = !answeredNo && (BINDS[language].test(soFar) || NEGATED_LAST[language].test(soFar) || CONDITION[language].test(soFar));
     const opens = count >= 3 && !held && (QUESTION_START[language].test(rest) || OPENERS[language].test(rest) || rest.search(SMALL_TALK[language]) === 0);
     if (opens) {
       chunks.push(current);
@@ -224,6 +227,34 @@ function sectionOf(text: string, language: Language): Section {
   return 'subjective';
 }
 
+/**
+ * A piece of a speech engine's text (no punctuation) with no speaker that opens with a question: the line holds the
+ * question and its answer ('have you had shortness of breath or wheezing no', 'when did it start a day or 2 ago').
+ * Typed or punctuated text marks its questions, and 'What we'll do is …' is no question there.
+ */
+function askedAndAnswered(u: Utterance, said: string, language: Language): boolean {
+  return !u.speaker && !u.question && !said.includes('?') && QUESTION_START[language].test(fold(said));
+}
+
+/**
+ * Where a question with its answer goes: history, as the patient's answers are, unless it holds a measurement with
+ * its number (a finding) or puts a plan as a question ('why don't we start …'). The examination's words a
+ * question names ('any swelling to your lips') and what it asks about ('when did it start') make no finding or plan.
+ */
+function historySection(said: string, language: Language): Section {
+  if (Object.keys(measurementsIn([said], language)).length > 0) return 'objective';
+  const folded = fold(said);
+  return PROPOSES[language].test(folded) && PLAN[language].test(folded) ? 'plan' : 'subjective';
+}
+
+/** A plan put as a question ('why don't we start …', 'que tal começar …'). */
+const PROPOSES: Record<Language, RegExp> = {
+  en: /^(?:why don't we|why dont we|how about (?:we|i|you)|what if we|shall we|should we|can we|could we|would you like (?:me|us) to)\b/,
+  pt: /^(?:e se|que tal|porque nao|por que nao)\b/,
+  de: /^(?:wie ware es|sollen wir|wollen wir|warum nicht)\b/,
+  es: /^(?:que tal|por que no|y si)\b/,
+};
+
 /** An answer that starts by agreeing. */
 const YES: Record<Language, RegExp> = { en: /^(?:yes|yeah|yep|that's right)\b/, pt: /^(?:sim|e verdade|exato|exatamente)\b/, de: /^(?:ja|genau|stimmt)\b/, es: /^(?:si|eso es|exacto|efectivamente)\b/ };
 
@@ -304,6 +335,8 @@ export function structure(transcript: string, language: Language): NoteSentence[
 }
 
 function structureSaid(transcript: string, language: Language): NoteSentence[] {
+  // Only a speech engine's text without punctuation holds a question and its answer in one line.
+  const punctuated = /[.?!]/.test(transcript);
   // Hesitations, backchannels and wake words out first: what is left is read for its cues, and a sentence of
   // nothing but 'mm-hmm' or 'okay' is no sentence (its span stays the utterance's).
   const said = utterances(transcript, language)
@@ -330,7 +363,7 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
       for (const clause of clauses(u, language)) {
         const said = digitsForSpokenNumbers(clause.text, language);
         if (EMPTY_INTENT[language]?.test(fold(said))) continue;
-        const section = sectionOf(said, language);
+        const section = !punctuated && askedAndAnswered(u, said, language) ? historySection(said, language) : sectionOf(said, language);
         // History is what the patient has and does; a line of it that names nothing clinical is conversation.
         if (section === 'subjective' && isConversation(said)) continue;
         if (section === 'subjective' && u.speaker === 'clinician' && unansweredQuestion(said, language)) continue;

@@ -138,6 +138,17 @@ describe('sections', () => {
       ['objective', 'the lungs are clear'],
       ['plan', 'we will start amoxicillin'],
     ]);
+    // An engine's line that opens with a question holds its answer: history, whatever the examination's or plan's
+    // words the question names; a 'no' before the next question answers the last one.
+    expect(
+      sections('when did it start about a day or two ago any itchiness yes a lot have you had swelling of your lips or throat no have you applied anything to the rash no why don\'t we start a cream twice a day', 'en'),
+    ).toEqual([
+      ['subjective', 'when did it start about a day or 2 ago'],
+      ['subjective', 'any itchiness yes a lot'],
+      ['subjective', 'have you had swelling of your lips or throat no'],
+      ['subjective', 'have you applied anything to the rash no'],
+      ['plan', "why don't we start a cream twice a day"],
+    ]);
   });
 
   it('reads who spoke where the transcript says it: the patient’s words are history whatever their cues, a clinician’s question keeps its answer', () => {
