@@ -89,9 +89,10 @@ const WAKE_WORDS = new RegExp(`(?<![\\p{L}\\d])${WAKE}`, 'giu');
  * patient).
  */
 const ASSISTANT_COMMAND = new RegExp(
-  `(?:^|[\\s,.])(?:finali[sz]e|sign|close) (?:the|my) (?:note|report)(?![\\p{L}])|(?<![\\p{L}])dax(?![\\p{L}])|` +
+  `(?:^|[\\s,.])(?:finali[sz]e|sign|close) (?:the|my) note(?![\\p{L}])|(?<![\\p{L}])dax(?![\\p{L}])|` +
     `${BEFORE_COMMAND}(?:${WAKE}${HESITATIONS})?(?:` +
     `show me the (?:[\\w-]+ ){0,3}(?:vital signs|vitals|readings|labs|lab results|results|x-ray|xray|x-rays|echo|echocardiogram|ecg|ekg|imaging|report|blood pressure|a1c|mri|ct|ct scan|scan|ultrasound|strep|strep test|titer|titre|culture|swab|panel)[\\s.!]*$|` +
+    `(?:finali[sz]e|sign|close) (?:the|my) report[\\s.!]*$|` +
     `order (?:all )?(?:the )?(?:medications?|meds|procedures?|tests|labs|orders|referrals?)(?: and (?:the )?(?:medications?|meds|procedures?|tests|labs|orders|referrals?))? (?:we )?(?:discussed|talked about|mentioned)(?![\\p{L}])|` +
     `$)`,
   'iu',

@@ -26,6 +26,7 @@ describe('fillers', () => {
     expect(isAssistantCommand('Um, hey dragon, uh, show me the rapid strep.')).toBe(true);
     expect(isAssistantCommand('Hey, dragon, order the medications and procedures discussed, and finalize the report.')).toBe(true);
     expect(isAssistantCommand('Okay. Hey dragon.')).toBe(true);
+    expect(isAssistantCommand('Once they sign the report we will know if there is a fracture.')).toBe(false);
     // Dictated after the wake words, it is the note's: only the wake words go.
     expect(isAssistantCommand('Um, hey dragon, order a western blot pcr for lyme.')).toBe(false);
     expect(isAssistantCommand('All right, hey, dragon, ms. Thompson is a 43 year old female here for right knee pain.')).toBe(false);

@@ -61,5 +61,11 @@ describe('a decimal point written as a stop', () => {
     // A count of things, and a stop far from any measurement, still end the sentence.
     expect(digitsForSpokenNumbers('I have two. Five of my friends came', 'en')).toBe('I have 2. 5 of my friends came');
     expect(digitsForSpokenNumbers('I was twelve. Two right now', 'en')).toBe('I was 12. 2 right now');
+    // Tablets counted before a list, and a number with another said between it and the measurement, stay apart.
+    expect(digitsForSpokenNumbers('Three. One aspirin, one metformin and one lisinopril.', 'en')).toBe('3. One aspirin, one metformin and one lisinopril.');
+    expect(digitsForSpokenNumbers('I took 2. 2 tylenol every six hours', 'en')).toBe('I took 2. 2 tylenol every 6 hours');
+    expect(digitsForSpokenNumbers('my temperature was high for about 3 days and then I checked it again at 9. 2 in the morning', 'en')).toBe(
+      'my temperature was high for about 3 days and then I checked it again at 9. 2 in the morning',
+    );
   });
 });

@@ -391,11 +391,32 @@ const DIGIT_THEN_CLAUSE = new RegExp(`^\\s*(?:\\d|${DIGIT_WORDS})\\s*(?:$|[,;.!?
 const ONE_DIGIT_AFTER = new RegExp(`^\\s*(?:\\d|${DIGIT_WORDS})(?![\\p{L}\\d])`, 'u');
 /** A measurement named just before: what follows is its value, and a stop inside it its decimal point. */
 const VALUE_NAMED = /(?<![\p{L}])(?:temperature|temp|fever|febre|fieber|fiebre|temperatura|temperatur|a1c|hba1c|hemoglobin|haemoglobin|hemoglobina|creatinine|creatinina|kreatinin|potassium|potasio|potassio|kalium|sodium|inr|tsh|psa|ferritin|bmi|imc|ejection fraction|measuring|measures|measured)(?![\p{L}])[^.?!]{0,90}$/u;
-/** A dose said before its medicine's name ('two . five of norvasc', 'that 12. 5 metoprolol'). */
-const DIGIT_THEN_NAME = new RegExp(`^\\s*(?:\\d|${DIGIT_WORDS})\\s+(?:of\\s+)?(\\p{L}+)`, 'u');
-function digitThenMedicine(after: string): boolean {
-  const name = DIGIT_THEN_NAME.exec(after)?.[1];
+/**
+ * A dose said before its medicine's name: 'of' after the digit ('2. 5 of norvasc'), or a stop set apart on both
+ * sides as a spoken point is written ('two . five norvasc'). 'Three. One aspirin, one metformin' counts tablets.
+ */
+const DIGIT_OF_NAME = new RegExp(`^\\s*(?:\\d|${DIGIT_WORDS})\\s+of\\s+(\\p{L}+)`, 'u');
+const DIGIT_THEN_NAME = new RegExp(`^\\s+(?:\\d|${DIGIT_WORDS})\\s+(\\p{L}+)`, 'u');
+function digitThenMedicine(before: string, after: string): boolean {
+  const name = DIGIT_OF_NAME.exec(after)?.[1] ?? (/\s$/.test(before) ? DIGIT_THEN_NAME.exec(after)?.[1] : undefined);
   return name !== undefined && (MEDICINE_WORDS.has(name) || MEDICINE_ENDING.test(name));
+}
+
+/** Numbers said between a measurement's name and a value ('um' and 'oh' are more often hesitations). */
+const NUMBER_WORD_OR_DIGITS =
+  '(?:\\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dois|duas|tres|quatro|cinco|seis|sete|oito|nove|uno|dos|cuatro|siete|ocho|nueve|zwei|drei|vier|funf|sechs|sieben|acht|neun)';
+const NUMBER_IN = new RegExp(`(?<![\\p{L}\\d])${NUMBER_WORD_OR_DIGITS}(?![\\p{L}\\d])`, 'u');
+const NUMBER_AT_END = new RegExp(`(?:(?<![\\p{L}\\d])${NUMBER_WORD_OR_DIGITS}[\\s-]*)+$`, 'u');
+const VALUE_NAME = new RegExp(VALUE_NAMED.source.replace(/\[\^\.\?!\]\{0,90\}\$$/, ''), 'gu');
+/**
+ * The measurement named last before this number, in the same sentence and at most 90 characters back, with no
+ * other number said between them ('a1c last time … it was you know 7', not 'temperature … for 3 days … at 9').
+ */
+function valueNamedBefore(before: string): boolean {
+  if (!VALUE_NAMED.test(before)) return false;
+  const last = [...before.matchAll(VALUE_NAME)].at(-1)!;
+  const between = before.slice(last.index + last[0].length);
+  return between.length <= 90 && !/[.?!]/.test(between) && !NUMBER_IN.test(between.replace(NUMBER_AT_END, ''));
 }
 
 /**
@@ -406,7 +427,7 @@ function digitThenMedicine(after: string): boolean {
  */
 export function stopIsDecimalPoint(before: string, after: string): boolean {
   if (!NUMBER_BEFORE_STOP.test(before) || !ONE_DIGIT_AFTER.test(after)) return false;
-  return DIGIT_THEN_END.test(after) || digitThenMedicine(after) || (VALUE_NAMED.test(before) && DIGIT_THEN_CLAUSE.test(after));
+  return DIGIT_THEN_END.test(after) || digitThenMedicine(before, after) || (valueNamedBefore(before) && DIGIT_THEN_CLAUSE.test(after));
 }
 
 const STOP_AS_POINT = /(?<![\d.,])(\d{1,3}) ?\. (\d|zero|oh|one)(?![\p{L}\d])/giu;
@@ -417,7 +438,7 @@ export function joinSpokenDecimals(text: string, language: Language): string {
   const mark = language === 'en' ? '.' : ',';
   return text
     .replace(STOP_AS_POINT, (all: string, whole: string, digit: string, at: number, whole_text: string) =>
-      language === 'en' && stopIsDecimalPoint(foldWord(whole_text.slice(Math.max(0, at - 120), at + whole.length)), foldWord(whole_text.slice(at + all.indexOf('.') + 1, at + all.length + 40)))
+      language === 'en' && stopIsDecimalPoint(foldWord(whole_text.slice(Math.max(0, at - 120), at + all.indexOf('.'))), foldWord(whole_text.slice(at + all.indexOf('.') + 1, at + all.length + 40)))
         ? `${whole}.${DIGIT_WORD[digit.toLowerCase()] ?? digit}`
         : all,
     )

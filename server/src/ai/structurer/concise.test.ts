@@ -78,5 +78,15 @@ describe('a sentence said aloud, written as a note writes it', () => {
     expect(pertinentNegative('Did you take your metformin today?', 'No.', 'en')).toBeUndefined();
     expect(pertinentNegative('Any fever above 38 degrees?', 'No.', 'en')).toBeUndefined();
     expect(pertinentNegative('Hast du Fieber?', 'Nein.', 'de')).toBeUndefined();
+    // A choice, a limit, a hedge or a participle is not a question of whether there is any.
+    expect(pertinentNegative('Any fever or just a cough?', 'No.', 'en')).toBeUndefined();
+    expect(pertinentNegative('Any chest pain at rest or only with exercise?', 'No.', 'en')).toBeUndefined();
+    expect(pertinentNegative('Have you had any fever, or has it gone away?', 'No.', 'en')).toBeUndefined();
+    expect(pertinentNegative('Do you have pain only at night?', 'No.', 'en')).toBeUndefined();
+    expect(pertinentNegative('Have you had any fever?', 'Not really.', 'en')).toBeUndefined();
+    expect(pertinentNegative('Tem febre ou só tosse?', 'Não.', 'pt')).toBeUndefined();
+    expect(pertinentNegative('¿Ha tenido fiebre o solo tos?', 'No.', 'es')).toBeUndefined();
+    expect(pertinentNegative('Tem tomado a metformina?', 'Não.', 'pt')).toBeUndefined();
+    expect(pertinentNegative('Tem dormido bem?', 'Não.', 'pt')).toBeUndefined();
   });
 });

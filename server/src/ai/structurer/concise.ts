@@ -16,7 +16,7 @@ import type { Language } from '../../../../contract/constants.js';
  * as an order or a question: only 'und' and 'aber' go.
  */
 const LINKING: Record<Language, RegExp> = {
-  en: /^(?:and|but|then(?= (?:so|do|does|did|tell|how|what|where|when|why|any|have you|has it|can you|could you|would you)\b)|so(?! (?:far|much|many|long|bad|good|that|to|it is|is|did|does|do|was|were|am|are|have|has|had|can|could|will|would)\b)|also|anyway|therefore|well(?=,? (?:i|i'm|i'd|i'll|we|we'll|you|let|let's|it|it's|that|the|your|my)\b))(?=[\s,])[\s,]*/iu,
+  en: /^(?:and|but|then(?= (?:so|does|did|tell|how|what|where|when|why|any|have you|has it|can you|could you|would you)\b)|so(?! (?:far|much|many|long|bad|good|that|to|it is|is|did|does|do|was|were|am|are|have|has|had|can|could|will|would)\b)|also|anyway|therefore|well(?=,? (?:i|i'm|i'd|i'll|we|we'll|you|let|let's|it|it's|that|the|your|my)\b))(?=[\s,])[\s,]*/iu,
   pt: /^(?:e|mas|então|pois(?! não)|portanto|por isso)(?=[\s,])[\s,]*/iu,
   de: /^(?:und|aber)(?=[\s,])[\s,]*/iu,
   es: /^(?:y|pero|entonces|pues|por eso|así que)(?=[\s,])[\s,]*/iu,
@@ -126,10 +126,13 @@ const ASKS_IF_ANY: Partial<Record<Language, RegExp>> = {
 };
 /** An answer that only says no (folded, without its stop). */
 const ONLY_NO: Partial<Record<Language, RegExp>> = {
-  en: /^(?:no|nope|none|nah|not really|not at all|no not really|no i have not|no i haven't|i have not|i haven't|no i don't|i don't|no none|no nothing like that|nothing like that)$/u,
+  en: /^(?:no|nope|none|nah|not at all|no i have not|no i haven't|i have not|i haven't|no i don't|i don't|no none|no nothing like that|nothing like that)$/u,
   pt: /^(?:nao )?(?:nao|nao tenho|nao tive|nao senti|nada|nenhum|nenhuma|nunca)$/u,
   es: /^(?:no )?(?:no|no tengo|no he tenido|ninguno|ninguna|nada|nunca)$/u,
 };
+/** Words that make a question about a choice, a limit or a change rather than about whether there is any. */
+const LIMITS_OR_CHOICE =
+  /(?<![\p{L}])(?:only|just|still|even|anymore|só|somente|solo|sólo|apenas|ainda|todavia|todavía|nur|noch|(?:or|ou|o|oder) (?:is|are|has|have|does|do|did|was|were|just|only|e|é|esta|está|tem|es|tiene|ha|ist|hat|sind))(?![\p{L}])/iu;
 const NONE_OF: Partial<Record<Language, string>> = { en: 'No', pt: 'Sem', es: 'Sin' };
 
 /**
@@ -145,6 +148,10 @@ export function pertinentNegative(question: string, answer: string, language: La
   if (!no.test(reply)) return undefined;
   const what = asks.exec(question.trim())?.groups?.what?.trim().replace(/,$/, '');
   const words = what?.split(/\s+/) ?? [];
-  if (!what || words.length > 8 || /\b(?:you|your|i|me|my|we|voce|usted|que|that|which|when|if)\b/iu.test(what)) return undefined;
+  if (!what || words.length > 8 || /(?<![\p{L}])(?:you|your|i|me|my|we|voce|usted|que|that|which|when|if)(?![\p{L}])/iu.test(what)) return undefined;
+  // 'Any fever or just a cough?', 'pain only at night?', 'or has it gone away?': a 'no' answers a choice or a
+  // limit, not whether there is any; and a Portuguese or Spanish participle ('Tem tomado a metformina?') asks
+  // whether something is done.
+  if (LIMITS_OR_CHOICE.test(what) || (language !== 'en' && /^\p{L}+(?:ado|ido|ada|ida)(?![\p{L}])/u.test(what))) return undefined;
   return `${NONE_OF[language]} ${what}.`;
 }

@@ -101,7 +101,8 @@ const NOT_TAKEN: Scope[] = ['negated', 'past', 'family', 'hypothetical', 'stoppe
  * Between two names, a correction of the first ('penicillin or, I'm sorry, amoxicillin', 'ramipril, quer dizer,
  * lisinopril'): the first was never meant, and is no medicine of the patient's.
  */
-const CORRECTED_BY_NEXT = /^[\s,.]*(?:(?:or|ou|oder|o)[\s,.]+)?(?:i'm sorry|i am sorry|sorry|i mean|rather|no wait|actually|quer dizer|digo|perdao|desculpe|ich meine|nein|entschuldigung|quiero decir|perdon)[\s,.]*$/u;
+const CORRECTED_BY_NEXT =
+  /^(?:\s*\d+(?:[.,]\d+)?\s*(?:mg|milligrams?|miligramas?|miligramos?|mcg|g|ml|units?))?[\s,]*(?:(?:or|ou|oder|o)[\s,]+)?(?:i'm sorry|i am sorry|sorry|i mean|i meant|no wait|quer dizer|ou melhor|digo|perdao|desculpe|ich meine|ich meinte|entschuldigung|quiero decir|mejor dicho|o sea|perdon)[\s,]*$/u;
 
 /**
  * A medicine with what the sentence says of its dose, frequency and duration, as said, within its own stretch

@@ -118,7 +118,8 @@ function splitUnpunctuated(text: string, language: Language): string[] {
     at += w.length;
     // Never cut after a negation or a word that ties what follows to what came ('no | voy a recetar', 'not because |
     // I think you have cancer'), nor inside a condition still open ('if your pressure is still high | I'll increase').
-    const soFar = fold(current).trimEnd();
+    // Only the last words can bind what follows: folding the whole growing piece at each word would be quadratic.
+    const soFar = fold(current.slice(-200)).trimEnd();
     // English's 'no' before a question is the answer to the last one ('… or wheezing no | have you applied …'):
     // it negates no verb that follows, as Portuguese's and Spanish's do ('no | voy a recetar').
     const answeredNo = language === 'en' && /(?<![\p{L}'])no$/u.test(soFar) && QUESTION_START.en.test(rest);
@@ -143,7 +144,7 @@ const EMPTY_INTENT: Partial<Record<Language, RegExp>> = {
 
 /** Announcing an examination says nothing of its findings ('Let me listen to your chest'). */
 const PROCEDURE: Record<Language, RegExp> = {
-  en: /^(?:let me|i will just|i'll just|can you lie|could you lie|please lie|(?:i'm (?:gonna|going to) |i want to |i'd like to )?(?:go ahead and )?have you (?:turn|rest|lie|lay|sit|stand|bend|raise|put|push|pull|squeeze|hold|walk|move|lift|make|straighten|extend|flex|open|close)|(?:i want you to |i'd like you to |can you |could you |please )?(?:put (?:some )?resistance|press here|make a fist|spread your fingers|(?:raise|turn|rest|hold|lift|straighten|extend) your (?:wrist|hand|arm|arms|leg|legs|foot|feet|ankle|knee|elbow|fingers|head))|take a deep breath|breathe in|(?:just )?(?:go ahead and )?(?:take (?:a |a couple of |a few |some )?deep breaths?|bend (?:forward|over|down)|lie (?:back|down)|lay (?:back|down)|sit up|stand up|tilt your|look up|look down|follow my finger|squeeze my|push against|pull against|kick against|press against|resist me|relax your|turn your head|open your mouth|say ah)|let's (?:go ahead and )?(?:take a look|have a look|examine you|do (?:a|the|my|your) (?:quick )?(?:physical )?exam)|i (?:want|would like|'d like) to (?:just )?(?:do|perform) (?:a|my|the|your) (?:quick )?(?:physical )?exam(?:ination)?|i'm (?:gonna|going to) (?:just )?(?:listen to|examine|take a look|have a look|look at|press on|feel your|do (?:a|my|the) (?:quick )?(?:physical )?exam))\b/,
+  en: /^(?:let me|i will just|i'll just|can you lie|could you lie|please lie|(?:i'm (?:gonna|going to)|i want to|i'd like to|let me|i'll) (?:go ahead and )?have you (?:turn|lie|lay|sit|stand|bend|raise|push|pull|squeeze|hold|walk|move|lift|make a fist|straighten|extend|flex|open|close)|(?:i want you to |i'd like you to |can you |could you |please )?(?:put (?:some )?resistance|press here|make a fist|spread your fingers|(?:raise|turn|hold|lift|straighten|extend) your (?:wrist|hand|arm|arms|leg|legs|foot|feet|ankle|knee|elbow|fingers|head))|take a deep breath|breathe in|(?:just )?(?:go ahead and )?(?:take (?:a |a couple of |a few |some )?deep breaths?|bend (?:forward|over|down)|lie (?:back|down)|lay (?:back|down)|sit up|stand up|tilt your|look up|look down|follow my finger|squeeze my|push against|pull against|kick against|press against|resist me|relax your|turn your head|open your mouth|say ah)|let's (?:go ahead and )?(?:take a look|have a look|examine you|do (?:a|the|my|your) (?:quick )?(?:physical )?exam)|i (?:want|would like|'d like) to (?:just )?(?:do|perform) (?:a|my|the|your) (?:quick )?(?:physical )?exam(?:ination)?|i'm (?:gonna|going to) (?:just )?(?:listen to|examine|take a look|have a look|look at|press on|feel your|do (?:a|my|the) (?:quick )?(?:physical )?exam))\b/,
   pt: /^(?:deixe-me|deixe me|vou so|vou auscultar|vou observar|vou examinar|deite-se|respire fundo|inspire)\b/,
   de: /^(?:lassen sie mich|ich hore|ich untersuche|ich schaue|legen sie sich|atmen sie tief)\b/,
   es: /^(?:dejeme|deje que|voy a auscultar|voy a explorar|voy a mirar|tumbese|respire hondo)\b/,
@@ -189,6 +190,8 @@ function unansweredQuestion(text: string, language: Language): boolean {
  */
 function asksOnly(text: string, language: Language): boolean {
   const folded = fold(text).replace(/^[¿¡]/, '');
+  // 'What makes it worse?' and 'What makes it better?' have the same answer's words: the question tells them apart.
+  if (/(?<![\p{L}])(?:worse|worst|better|best|help|helps|relieve|relieves|trigger|triggers|pior|piora|melhor|melhora|alivia|schlimmer|besser|hilft|lindert|peor|empeora|mejor|mejora|alivia)(?![\p{L}])/u.test(folded)) return false;
   return QUESTION_START[language].test(folded) && !/\d/.test(folded) && !namesDiagnosis(folded) && medicinesIn([text]).length === 0;
 }
 

@@ -110,6 +110,8 @@ describe('sections', () => {
     );
     expect(dialogue.join(' | ')).not.toMatch(/lawrence|tell me|^Then/i);
     expect(dialogue).toContain('Any numbness or tingling in your hand or fingers');
+    // What makes it worse or better: the answer's words alone would say either.
+    expect(texts('Clinician: what makes the pain worse\nPatient: walking up the stairs and lying flat at night and when I carry the shopping home from the market', 'en').join(' ')).toMatch(/worse/);
     expect(dialogue.join(' | ')).toMatch(/it hurts a lot in the inside of my elbow/);
     // A breath is never cut after a subject or an article, nor a measurement's decimal from its name.
     const a1c = texts(
@@ -118,8 +120,11 @@ describe('sections', () => {
     );
     expect(a1c.join(' | ')).toMatch(/a1c last time I'm looking at your records[^|]*7\.1/);
     // How to move for the examination, and an intention broken off, say nothing to write.
-    for (const instruction of ['Clinician: I want you to raise your hand.\nClinician: Make a fist.', "Clinician: Have you rest your arm on the table.\nClinician: I'm gonna go ahead and."])
+    for (const instruction of ['Clinician: I want you to raise your hand.\nClinician: Make a fist.', "Clinician: I'm gonna have you turn your wrist for me.\nClinician: I'm gonna go ahead and."])
       expect(texts(`${instruction}\nPatient: Okay.`, 'en')).toEqual([]);
+    // Advice to rest, and a question about putting on weight, are no examination's instructions.
+    expect(texts('Patient: It hurts.\nClinician: Rest your ankle and keep it elevated.', 'en')).toContain('Rest your ankle and keep it elevated.');
+    expect(texts('Clinician: Have you put on any weight?\nPatient: Yes, about ten pounds.', 'en').join(' ')).toMatch(/put on any weight/);
     // Findings said after an examination's announcement stay.
     for (const finding of ["I'm gonna listen to your heart, there's a murmur.", 'Follow my finger, no nystagmus.', 'Lie down if you feel faint.'])
       expect(texts(`Clinician: ${finding}`, 'en')).toHaveLength(1);
@@ -218,6 +223,11 @@ describe('facts', () => {
     expect(medicinesIn(["We're gonna treat you with penicillin or, I'm sorry, amoxicillin 500 mg three times a day."], 'en').map((m) => m.value)).toEqual(['amoxicillin 500 mg three times a day']);
     expect(medicinesIn(['Vou receitar ramipril, quer dizer, lisinopril 10 mg.'], 'pt').map((m) => m.value)).toEqual(['lisinopril 10 mg']);
     expect(medicinesIn(['Penicillin or amoxicillin, whichever the pharmacy has.'], 'en').map((m) => m.value)).toEqual(['Penicillin', 'amoxicillin']);
+    expect(medicinesIn(['Start lisinopril 10 mg, sorry, losartan 50 mg daily.'], 'en').map((m) => m.value)).toEqual(['losartan 50 mg daily']);
+    expect(medicinesIn(['Tome enalapril, o sea, losartán.'], 'es').map((m) => m.value)).toEqual(['losartán']);
+    // 'Actually' adds as often as it corrects, and a sentence's end is no correction.
+    expect(medicinesIn(['I take metformin, actually lisinopril as well.'], 'en').map((m) => m.value)).toEqual(['metformin', 'lisinopril']);
+    expect(medicinesIn(['I take metformin. Sorry. Lisinopril too.'], 'en').map((m) => m.value)).toEqual(['metformin', 'Lisinopril']);
   });
 
   it('reads measurements, medicines, allergies, referral, sick leave and follow-up with their source', () => {
