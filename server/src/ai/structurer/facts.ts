@@ -217,10 +217,24 @@ export function sickLeaveIn(sentences: string[]): Fact<number> | undefined {
   return undefined;
 }
 
-const INTERVAL = String.raw`((?:\d+(?:\s*(?:-|to|or|a|ou|bis|o)\s*\d+)?|a|an|one|a couple of|a couple|a few|uma|um|umas|uns|eine|einer|ein paar|un|una|unas|unos) (?:days?|weeks?|months?|years?|dias?|semanas?|mes|meses|anos?|tagen?|wochen?|monaten?|jahr|jahren|anos?))`;
+const INTERVAL = String.raw`((?:(?:a|an|one|\d+) (?:days?|weeks?|months?) (?:to|or) \d+ (?:days|weeks|months)|(?:\d+(?:\s*(?:-|to|or|a|ou|bis|o)\s*\d+)?|a|an|one|a couple of|a couple|a few|uma|um|umas|uns|eine|einer|ein paar|un|una|unas|unos) (?:days?|weeks?|months?|years?|dias?|semanas?|mes|meses|anos?|tagen?|wochen?|monaten?|jahr|jahren|anos?)))`;
 const FOLLOW_UP = new RegExp(
   String.raw`(?:come back|come in|check you|take a look|follow up|follow-up|followup|review|see you|see him|see her|check back|recheck|return|schedule|appointment|visit|touch base|volte|voltar|regresse|reavaliacao|revisao|consulta|wiedervorstellung|kontrolle|kommen sie|termin|vuelva|volver|revision|control|cita)\D{0,40}?(?:in|em|daqui a|dentro de|na|en|within|nach|after)\s+(?:(about|around|approximately|roughly|cerca de|etwa|ungefahr|unos|unas)\s+|(?:another|the next|mais|outros?|outras?|weiteren|otros?|otras?)\s+)?` + INTERVAL,
 );
+
+const CONDITION_WORD = /(?<![\p{L}])(?:if|unless|se|caso|wenn|falls|si)(?![\p{L}])/gu;
+/** 'See if', 'saber se', 'sehen, ob': whether, not a condition. */
+const WHETHER_BEFORE = /(?:see|check|know|ask|find out|ver|saber|perguntar|sehen|wissen|fragen)\s*$/u;
+
+function conditionGoverns(text: string, start: number, end: number): boolean {
+  for (const c of text.matchAll(CONDITION_WORD)) {
+    if (WHETHER_BEFORE.test(text.slice(0, c.index))) continue;
+    if (c.index < start) return true;
+    const gap = text.slice(end, c.index).trim();
+    if (gap.split(/\s+/).filter(Boolean).length <= 3 && !/(?:^|\s)(?:and|but|so|e|mas|und|aber|y|pero)$/u.test(gap.replace(/[,;]$/, '').trim())) return true;
+  }
+  return false;
+}
 
 /** When the patient comes back ('come back in 2 weeks', 'see you again in about 3 months', 'volte daqui a 15 dias', 'Kontrolle in 4 Wochen'). */
 export function followUpIn(sentences: string[], language: Language = 'en'): Fact | undefined {
@@ -231,8 +245,10 @@ export function followUpIn(sentences: string[], language: Language = 'en'): Fact
     if (!m) continue;
     // Not a question, not a condition, not another appointment or a past one.
     const scopes = scopesAround(text, m.index!, m.index! + m[0].length, language);
-    // A condition reaches the whole sentence ('If it does not improve, come back in 2 days').
-    if (scopesOf(text, language).has('hypothetical')) scopes.add('hypothetical');
+    // A condition before the follow-up, or right after it, reaches it ('If it does not improve, come back in 2 days',
+    // 'come back in 2 days if …'); one that opens a later clause does not ('check you in 2 weeks to see if the bones
+    // have realigned, and if they haven't, …').
+    if (scopesOf(text, language).has('hypothetical') && conditionGoverns(text, m.index!, m.index! + m[0].length)) scopes.add('hypothetical');
     if (s.includes('?') || ['negated', 'past', 'hypothetical'].some((sc) => scopes.has(sc as Scope))) continue;
     // 'About 3 to 4 weeks' keeps its 'about': an interval said roughly is written roughly.
     found.push({ value: m[1] ? `${m[1]} ${m[2]}` : m[2]!, source: s });

@@ -204,6 +204,10 @@ describe('facts', () => {
   it('reads follow-ups said the usual ways, hay fever as no drug allergy, a declined referral as none, and a negated medicine as not taken', () => {
     expect(followUpIn(['I wanna see you again in about 3 to 4 weeks.'])?.value).toBe('about 3 to 4 weeks');
     expect(followUpIn(['If it does not improve, come back in 2 days.'])).toBeUndefined();
+    expect(followUpIn(['Come back in 2 days if it does not improve.'])).toBeUndefined();
+    // A condition that opens a later clause, or 'see if', leaves the follow-up as said; a range stays a range.
+    expect(followUpIn(["We're gonna check you in 2 weeks to see if those bones have realigned and if they haven't, we'll talk about surgery."])?.value).toBe('2 weeks');
+    expect(followUpIn(['I wanna see you back in about a week to 2 weeks and if you are still having symptoms we can talk.'])?.value).toBe('about a week to 2 weeks');
     expect(followUpIn(['Your appointment with the cardiologist is in 4 months.', 'See you in 6 weeks.'])).toBeUndefined();
     expect(followUpIn(["We're gonna check you in 2 weeks to see if those bones have healed."])?.value).toBe('2 weeks');
     expect(followUpIn(['You have had pain for 2 weeks, let me take a look at it.'])).toBeUndefined();
