@@ -205,6 +205,7 @@ describe('facts', () => {
     expect(followUpIn(['I wanna see you again in about 3 to 4 weeks.'])?.value).toBe('about 3 to 4 weeks');
     expect(followUpIn(['If it does not improve, come back in 2 days.'])).toBeUndefined();
     expect(followUpIn(['Come back in 2 days if it does not improve.'])).toBeUndefined();
+    expect(sections('Patient: I have a sore throat.\nClinician: I would like to see you back in about a week to check on it.', 'en').at(-1)?.[0]).toBe('plan');
     // A condition that opens a later clause, or 'see if', leaves the follow-up as said; a range stays a range.
     expect(followUpIn(["We're gonna check you in 2 weeks to see if those bones have realigned and if they haven't, we'll talk about surgery."])?.value).toBe('2 weeks');
     expect(followUpIn(['I wanna see you back in about a week to 2 weeks and if you are still having symptoms we can talk.'])?.value).toBe('about a week to 2 weeks');
