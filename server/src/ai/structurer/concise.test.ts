@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asInstruction, pertinentNegative, withCorrectionsMade, withoutLinkingWords } from './concise.js';
+import { asInstruction, pertinentNegative, withoutLinkingWords } from './concise.js';
 
 describe('a sentence said aloud, written as a note writes it', () => {
   it('drops the words that only link a sentence to the last, in the four languages', () => {
@@ -88,13 +88,5 @@ describe('a sentence said aloud, written as a note writes it', () => {
     expect(pertinentNegative('¿Ha tenido fiebre o solo tos?', 'No.', 'es')).toBeUndefined();
     expect(pertinentNegative('Tem tomado a metformina?', 'Não.', 'pt')).toBeUndefined();
     expect(pertinentNegative('Tem dormido bem?', 'Não.', 'pt')).toBeUndefined();
-  });
-
-  it('writes a medicine or a side corrected at once as corrected, and any other correction as said', () => {
-    expect(withCorrectionsMade("We're gonna treat you with penicillin or, I'm sorry, amoxicillin 500 mg.")).toBe("We're gonna treat you with amoxicillin 500 mg.");
-    expect(withCorrectionsMade('It is your left, sorry, right knee.')).toBe('It is your right knee.');
-    expect(withCorrectionsMade('Vou receitar ramipril, quer dizer, lisinopril.')).toBe('Vou receitar lisinopril.');
-    expect(withCorrectionsMade('It started Monday, sorry, Tuesday.')).toBe('It started Monday, sorry, Tuesday.');
-    expect(withCorrectionsMade('I take metformin, sorry, I forgot the aspirin.')).toBe('I take metformin, sorry, I forgot the aspirin.');
   });
 });

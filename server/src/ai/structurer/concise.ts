@@ -6,8 +6,6 @@
  * plan said as a possibility ('I might increase …', 'we could try …') keeps its words.
  */
 import type { Language } from '../../../../contract/constants.js';
-import { MEDICINE_ENDING, MEDICINE_WORDS } from '../../clinical/medicine-names.js';
-import { fold } from '../../clinical/text.js';
 
 /**
  * Words that open a spoken sentence and link it to the last, and the words after which they carry meaning and stay
@@ -156,23 +154,4 @@ export function pertinentNegative(question: string, answer: string, language: La
   // whether something is done.
   if (LIMITS_OR_CHOICE.test(what) || (language !== 'en' && /^\p{L}+(?:ado|ido|ada|ida)(?![\p{L}])/u.test(what))) return undefined;
   return `${NONE_OF[language]} ${what}.`;
-}
-
-/** A word said and put right at once ('penicillin or, I'm sorry, amoxicillin', 'left, sorry, right'). */
-const SELF_REPAIR =
-  /(?<![\p{L}\d])(\p{L}[\p{L}-]*)(?:,\s*|\s+)(?:(?:or|ou|oder|o),?\s+)?(?:i'm sorry|i am sorry|sorry|i mean|i meant|quer dizer|ou melhor|perdão|desculpe|ich meine|ich meinte|entschuldigung|quiero decir|mejor dicho|o sea|perdón),?\s+(\p{L}[\p{L}-]*)(?![\p{L}\d])/giu;
-const SIDES = new Set(['left', 'right', 'esquerdo', 'esquerda', 'direito', 'direita', 'links', 'rechts', 'linken', 'rechten', 'linke', 'rechte', 'izquierdo', 'izquierda', 'derecho', 'derecha']);
-const isMedicine = (word: string) => MEDICINE_WORDS.has(word) || MEDICINE_ENDING.test(word);
-
-/**
- * A medicine or a side the speaker corrected at once, written as corrected: 'treat you with penicillin or, I'm
- * sorry, amoxicillin' → 'treat you with amoxicillin', 'your left, sorry, right knee' → 'your right knee'. Only
- * between two medicine names or two sides, so that a correction of anything else keeps the words as said.
- */
-export function withCorrectionsMade(text: string): string {
-  return text.replace(SELF_REPAIR, (all, said: string, meant: string) => {
-    const a = fold(said);
-    const b = fold(meant);
-    return (isMedicine(a) && isMedicine(b)) || (SIDES.has(a) && SIDES.has(b)) ? meant : all;
-  });
 }

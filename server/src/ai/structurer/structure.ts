@@ -14,7 +14,7 @@ import { fold, measurementsIn, medicinesIn, namesDiagnosis } from './facts.js';
 import { isAssistantCommand, withoutFillers } from '../../clinical/fillers.js';
 import { sentenceSpans } from '../../clinical/sentences.js';
 import { digitsForSpokenNumbers } from '../../clinical/units.js';
-import { asInstruction, capitalLike, pertinentNegative, withCorrectionsMade, withoutLinkingWords, withoutPadding } from './concise.js';
+import { asInstruction, capitalLike, pertinentNegative, withoutLinkingWords, withoutPadding } from './concise.js';
 
 export type Section = 'subjective' | 'objective' | 'assessment' | 'plan';
 /**
@@ -344,7 +344,7 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
   // nothing but 'mm-hmm' or 'okay' is no sentence (its span stays the utterance's).
   const said = utterances(transcript, language)
     .filter((u) => !isAssistantCommand(u.text))
-    .map((u) => ({ ...u, text: withCorrectionsMade(withoutLinkingWords(withoutFillers(withoutPadding(u.text, language), language), language)) }))
+    .map((u) => ({ ...u, text: withoutLinkingWords(withoutFillers(withoutPadding(u.text, language), language), language) }))
     .filter((u) => u.text && !smallTalkOnly(u.text, language) && !onlyAnnouncesExam(u.text, language))
     .map((u) => ({ ...u, text: withoutGreeting(u.text, language) }));
   const out: NoteSentence[] = [];
