@@ -52,7 +52,7 @@ export const TAKES_ALREADY = compile({
 
 /** A plan given by its time alone ('Ultrasound in six weeks', 'Control en dos semanas'): a time ahead, not past. */
 export const TIME_AHEAD: Record<Language, RegExp> = {
-  en: /(?<![\p{L}\d])(?:in|within|after) (?:(?:about|around|approximately|roughly) )?(?:\d+|a|an|one|a few|a couple of) (?:days?|weeks?|months?)(?![\p{L}\d])|(?<![\p{L}\d])next (?:week|month)(?![\p{L}\d])/u,
+  en: /(?<![\p{L}\d])(?:(?:in|within) (?:(?:about|around|approximately|roughly) )?|after )(?:\d+|a|an|one|a few|a couple of) (?:days?|weeks?|months?)(?![\p{L}\d])|(?<![\p{L}\d])next (?:week|month)(?![\p{L}\d])/u,
   pt: /(?<![\p{L}\d])(?:daqui a|dentro de|ao fim de|em) (?:\d+|um|uma) (?:dias?|semanas?|mes|meses)(?![\p{L}\d])|(?<![\p{L}\d])(?:proxima|na proxima) (?:semana|mes)(?![\p{L}\d])/u,
   de: /(?<![\p{L}\d])(?:in|nach) (?:\d+|einer|einem|ein paar) (?:tag|tagen|woche|wochen|monat|monaten)(?![\p{L}\d])|(?<![\p{L}\d])nachste woche(?![\p{L}\d])/u,
   es: /(?<![\p{L}\d])(?:en|dentro de|al cabo de) (?:\d+|un|una) (?:dias?|semanas?|mes|meses)(?![\p{L}\d])|(?<![\p{L}\d])(?:la semana que viene|el mes que viene|proxima semana|proximo mes)(?![\p{L}\d])/u,
@@ -76,7 +76,7 @@ export const ASSESSMENT = compile({
 
 /** What will be done: prescriptions, tests, referrals, advice, follow-up, sick leave. */
 export const PLAN = compile({
-  en: ['i will', "i'll", 'we will', "we'll", 'i am going to', 'i am prescribing', 'i prescribe', 'prescribe', 'request', 'order', 'refer', 'referral', 'start', 'stop taking', 'continue', 'take', 'come back', 'follow up', 'follow-up', 'review in', 'see you in', 'see you back', 'see you again', 'sick note', 'certificate', 'off work', 'rest', 'avoid', 'drink plenty', "i'm gonna", "we're gonna", 'increase the', 'increase your', 'decrease the', 'decrease your', 'recommend', 'schedule', 'refill'],
+  en: ['i will', "i'll", 'we will', "we'll", 'i am going to', 'i am prescribing', 'i prescribe', 'prescribe', 'request', 'order', 'refer', 'referral', 'start', 'stop taking', 'continue', 'take', 'come back', 'follow up', 'follow-up', 'review in', 'see you in', 'see you back in', 'see you again in', 'see you back within', 'see you again within', 'sick note', 'certificate', 'off work', 'rest', 'avoid', 'drink plenty', "i'm gonna", "we're gonna", 'increase the', 'increase your', 'decrease the', 'decrease your', 'recommend', 'schedule', 'refill'],
   pt: ['vou', 'vamos', 'receito', 'receitar', 'passar', 'pedir', 'peco', 'encaminhar', 'encaminho', 'referenciar', 'referencio', 'comece', 'suspenda', 'mantenha', 'tome', 'volte', 'voltar', 'regresse', 'reavaliacao', 'revisao', 'proxima consulta', 'certificado', 'baixa', 'repouso', 'evite', 'beba'],
   de: ['ich werde', 'wir werden', 'ich verschreibe', 'verschreiben', 'verordne', 'verordnen', 'veranlasse', 'veranlassen', 'uberweise', 'uberweisung', 'beginnen sie', 'setzen sie', 'nehmen sie', 'kommen sie', 'wiedervorstellung', 'kontrolle in', 'krankschreibung', 'krankgeschrieben', 'arbeitsunfahig', 'schonen', 'vermeiden', 'trinken sie'],
   es: ['voy a', 'vamos a', 'le receto', 'receto', 'recetar', 'pedir', 'pido', 'solicito', 'derivar', 'derivo', 'le derivo', 'empiece', 'suspenda', 'mantenga', 'tome', 'vuelva', 'volver', 'revision', 'proxima consulta', 'baja', 'certificado', 'reposo', 'evite', 'beba'],

@@ -96,6 +96,8 @@ const DURATION_IN = new RegExp(DURATION);
 const STRETCH_END = /[;.!?]|,\s*(?:and|e|und|y)\s|\s(?:and|e|und|y|but|mas|aber|pero)\s(?=\p{L}+\s+\d)/u;
 
 /** Scopes in which a medicine named is not one the patient takes or is given ('no aspirin', 'if we tried …'). */
+/** Words after a name that add it to what was said before ('too', 'as well', 'também', 'auch'). */
+const ADDED_TOO = /^[\s,]*(?:\d+(?:[.,]\d+)?\s*\p{L}*\s*)?(?:too|also|as well|either|tambem|auch|ebenfalls|tambien|tampoco)(?![\p{L}])/u;
 const NOT_TAKEN: Scope[] = ['negated', 'past', 'family', 'hypothetical', 'stopped'];
 /**
  * Between two names, a correction of the first ('penicillin or, I'm sorry, amoxicillin', 'ramipril, quer dizer,
@@ -121,7 +123,9 @@ export function medicinesIn(sentences: string[], language?: Language): Fact[] {
       const name = m.name;
       if (seen.has(name)) return;
       const following = names[k + 1];
-      if (following && CORRECTED_BY_NEXT.test(text.slice(m.index + name.length, following.index))) return;
+      // Not where the next name is added to it ('metformin, sorry, insulin too'): that is a list, not a correction.
+      const afterNext = following ? text.slice(following.index + following.name.length) : '';
+      if (following && CORRECTED_BY_NEXT.test(text.slice(m.index + name.length, following.index)) && !ADDED_TOO.test(afterNext)) return;
       if (language) {
         const scopes = scopesAround(text, m.index, m.index + name.length, language);
         if (NOT_TAKEN.some((scope) => scopes.has(scope))) return;

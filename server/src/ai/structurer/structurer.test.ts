@@ -206,6 +206,7 @@ describe('facts', () => {
     expect(followUpIn(['If it does not improve, come back in 2 days.'])).toBeUndefined();
     expect(followUpIn(['Come back in 2 days if it does not improve.'])).toBeUndefined();
     expect(sections('Patient: I have a sore throat.\nClinician: I would like to see you back in about a week to check on it.', 'en').at(-1)?.[0]).toBe('plan');
+    expect(sections('Patient: I have a sore throat.\nClinician: It is lovely to see you back, your throat looks red.', 'en').at(-1)?.[0]).not.toBe('plan');
     // A condition that opens a later clause, or 'see if', leaves the follow-up as said; a range stays a range.
     expect(followUpIn(["We're gonna check you in 2 weeks to see if those bones have realigned and if they haven't, we'll talk about surgery."])?.value).toBe('2 weeks');
     expect(followUpIn(['I wanna see you back in about a week to 2 weeks and if you are still having symptoms we can talk.'])?.value).toBe('about a week to 2 weeks');
@@ -230,6 +231,7 @@ describe('facts', () => {
     expect(medicinesIn(['Penicillin or amoxicillin, whichever the pharmacy has.'], 'en').map((m) => m.value)).toEqual(['Penicillin', 'amoxicillin']);
     expect(medicinesIn(['Start lisinopril 10 mg, sorry, losartan 50 mg daily.'], 'en').map((m) => m.value)).toEqual(['losartan 50 mg daily']);
     expect(medicinesIn(['Tome enalapril, o sea, losartán.'], 'es').map((m) => m.value)).toEqual(['losartán']);
+    expect(medicinesIn(['Metformin, sorry, insulin too, and aspirin.'], 'en').map((m) => m.value)).toEqual(['Metformin', 'insulin', 'aspirin']);
     // 'Actually' adds as often as it corrects, and a sentence's end is no correction.
     expect(medicinesIn(['I take metformin, actually lisinopril as well.'], 'en').map((m) => m.value)).toEqual(['metformin', 'lisinopril']);
     expect(medicinesIn(['I take metformin. Sorry. Lisinopril too.'], 'en').map((m) => m.value)).toEqual(['metformin', 'Lisinopril']);
