@@ -389,8 +389,9 @@ const DIGIT_THEN_END = new RegExp(
 /** After a measurement's name, the digit followed by what goes on the clause ('… . two your pulse is'), not a noun it counts ('4. 5 people'). */
 const DIGIT_THEN_CLAUSE = new RegExp(`^\\s*(?:\\d|${DIGIT_WORDS})\\s*(?:$|[,;.!?]|(?:right now|and|so|your|you|it|its|it's|which|that|is|was|today|now|but|the|on|in|at|with|we|i|he|she|they|his|her|my|for|e|und|y|o|a)(?![\\p{L}]))`, 'u');
 const ONE_DIGIT_AFTER = new RegExp(`^\\s*(?:\\d|${DIGIT_WORDS})(?![\\p{L}\\d])`, 'u');
-/** A measurement named just before: what follows is its value, and a stop inside it its decimal point. */
-const VALUE_NAMED = /(?<![\p{L}])(?:temperature|temp|fever|febre|fieber|fiebre|temperatura|temperatur|a1c|hba1c|hemoglobin|haemoglobin|hemoglobina|creatinine|creatinina|kreatinin|potassium|potasio|potassio|kalium|sodium|inr|tsh|psa|ferritin|bmi|imc|ejection fraction|measuring|measures|measured)(?![\p{L}])[^.?!]{0,90}$/u;
+/** A measurement's name: what follows it is its value, and a stop inside that value its decimal point. */
+const VALUE_NAME =
+  /(?<![\p{L}])(?:temperature|temp|fever|febre|fieber|fiebre|temperatura|temperatur|a1c|hba1c|hemoglobin|haemoglobin|hemoglobina|creatinine|creatinina|kreatinin|potassium|potasio|potassio|kalium|sodium|inr|tsh|psa|ferritin|bmi|imc|ejection fraction|measuring|measures|measured)(?![\p{L}])/gu;
 /**
  * A dose said before its medicine's name: 'of' after the digit ('2. 5 of norvasc'), or a stop set apart on both
  * sides as a spoken point is written ('two . five norvasc'). 'Three. One aspirin, one metformin' counts tablets.
@@ -407,14 +408,13 @@ const NUMBER_WORD_OR_DIGITS =
   '(?:\\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dois|duas|tres|quatro|cinco|seis|sete|oito|nove|uno|dos|cuatro|siete|ocho|nueve|zwei|drei|vier|funf|sechs|sieben|acht|neun)';
 const NUMBER_IN = new RegExp(`(?<![\\p{L}\\d])${NUMBER_WORD_OR_DIGITS}(?![\\p{L}\\d])`, 'u');
 const NUMBER_AT_END = new RegExp(`(?:(?<![\\p{L}\\d])${NUMBER_WORD_OR_DIGITS}[\\s-]*)+$`, 'u');
-const VALUE_NAME = new RegExp(VALUE_NAMED.source.replace(/\[\^\.\?!\]\{0,90\}\$$/, ''), 'gu');
 /**
  * The measurement named last before this number, in the same sentence and at most 90 characters back, with no
  * other number said between them ('a1c last time … it was you know 7', not 'temperature … for 3 days … at 9').
  */
 function valueNamedBefore(before: string): boolean {
-  if (!VALUE_NAMED.test(before)) return false;
-  const last = [...before.matchAll(VALUE_NAME)].at(-1)!;
+  const last = [...before.matchAll(VALUE_NAME)].at(-1);
+  if (!last) return false;
   const between = before.slice(last.index + last[0].length);
   return between.length <= 90 && !/[.?!]/.test(between) && !NUMBER_IN.test(between.replace(NUMBER_AT_END, ''));
 }

@@ -6,6 +6,7 @@
  * plan said as a possibility ('I might increase …', 'we could try …') keeps its words.
  */
 import type { Language } from '../../../../contract/constants.js';
+import { fold } from '../../clinical/text.js';
 
 /**
  * Words that open a spoken sentence and link it to the last, and the words after which they carry meaning and stay
@@ -144,7 +145,7 @@ export function pertinentNegative(question: string, answer: string, language: La
   const asks = ASKS_IF_ANY[language];
   const no = ONLY_NO[language];
   if (!asks || !no) return undefined;
-  const reply = answer.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/[.,!]/g, ' ').replace(/\s+/g, ' ').trim();
+  const reply = fold(answer).replace(/[.,!]/g, ' ').replace(/\s+/g, ' ').trim();
   if (!no.test(reply)) return undefined;
   const what = asks.exec(question.trim())?.groups?.what?.trim().replace(/,$/, '');
   const words = what?.split(/\s+/) ?? [];

@@ -231,12 +231,13 @@ function sectionOf(text: string, language: Language): Section {
 }
 
 /**
- * A piece of a speech engine's text (no punctuation) with no speaker that opens with a question: the line holds the
- * question and its answer ('have you had shortness of breath or wheezing no', 'when did it start a day or 2 ago').
- * Typed or punctuated text marks its questions, and 'What we'll do is …' is no question there.
+ * A piece of a speech engine's text (no punctuation, so no question mark) with no speaker that opens with a
+ * question: the line holds the question and its answer ('have you had shortness of breath or wheezing no', 'when
+ * did it start a day or 2 ago'). Typed or punctuated text marks its questions, and 'What we'll do is …' is no
+ * question there: the caller asks only of text without punctuation.
  */
 function askedAndAnswered(u: Utterance, said: string, language: Language): boolean {
-  return !u.speaker && !u.question && !said.includes('?') && QUESTION_START[language].test(fold(said));
+  return !u.speaker && QUESTION_START[language].test(fold(said));
 }
 
 /**
@@ -386,10 +387,11 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
     const long = reply.split(/\s+/).length > 15;
     // A long answer that starts with yes or no confirms or denies what was asked ('Any chest pain? No, I've been
     // walking every day …'): the question is history too, and the answer is read on its own after it.
-    const answersYesOrNo = YES[language].test(fold(reply)) || NO_ANSWER[language].test(fold(reply));
+    const replyFolded = fold(reply);
+    const answersYesOrNo = YES[language].test(replyFolded) || NO_ANSWER[language].test(replyFolded);
     // Otherwise a long answer says what it is about on its own ('Where does it hurt? It hurts a lot on the inside
     // of my elbow …'), and a question that names no number, medicine or diagnosis adds nothing to it.
-    if (long && !answersYesOrNo && u.speaker === 'clinician' && u.speaker !== answer.speaker && asksOnly(text, language)) continue;
+    if (long && !answersYesOrNo && u.speaker === 'clinician' && asksOnly(text, language)) continue;
     if (long && !u.question) {
       // Only taken for a question by who spoke next: the clinician's words are kept, placed by their own cues.
       for (const clause of clauses(u, language)) {
