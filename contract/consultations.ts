@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATALOGUES } from './constants.js';
+import { CATALOGUES, LANGUAGES } from './constants.js';
 
 /** `archived`: past its retention window, audio deleted, text kept and read-only. */
 export const sessionStatus = z.enum(['active', 'finished', 'archived']);
@@ -38,6 +38,8 @@ export const sessionSummarySchema = z.object({
   audio_deleted_at: z.string().nullable(),
   /** Whom the consultation was with, in the clinician's words (or the record system's); optional. */
   patient_label: z.string().nullable(),
+  /** The language spoken in the consultation; null on one begun before it was kept (the clinician's then). */
+  language: z.enum(LANGUAGES).nullable(),
   /** The first words of the notes, in the list of recent consultations only. */
   excerpt: z.string().nullable().optional(),
 });
@@ -78,6 +80,8 @@ export const sessionDetailSchema = sessionSummarySchema.extend({
   transcription: z.string(),
   transcription_edited: z.boolean(),
   transcription_status: transcriptionStatus,
+  /** The speech engines that wrote the transcript's parts ('pocketsphinx:clinical', 'openai:whisper-1'…). */
+  transcription_engines: z.array(z.string()),
   audios: z.array(audioPartSchema),
   recorded_ms: z.number().int(),
   /** The parts (orders 0..n-1) the client said it recorded when it finished; null when it did not say. */
@@ -104,6 +108,7 @@ export const sessionProgressSchema = sessionSummarySchema.extend({
   transcription: z.object({ from: z.number().int(), text: z.string() }),
   transcription_edited: z.boolean(),
   transcription_status: transcriptionStatus,
+  transcription_engines: z.array(z.string()),
   recorded_ms: z.number().int(),
   /** The parts stored so far, and the order after the last one (a new recorder's next part). */
   parts: z.number().int(),

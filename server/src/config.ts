@@ -58,7 +58,7 @@ const envSchema = z.object({
   TRANSCRIPTION_MODEL: z.string().default('whisper-1'),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
-  LOCAL_SPEECH_MODEL: z.enum(['clinical', 'generic']).default('clinical'),
+  LOCAL_SPEECH_MODEL: z.enum(['clinical', 'generic']).default('generic'),
   LOCAL_SPEECH_LM: z.string().optional(),
   LOCAL_SPEECH_DICT: z.string().optional(),
   LOCAL_SPEECH_PROCESSES: z.enum(['long-lived', 'per-part']).default('long-lived'),

@@ -2,6 +2,7 @@ import { api } from './instance';
 import { call } from './client';
 
 import type { ConsultationTypeView, RecorderView, SessionDetail, SessionProgress, SessionSummary } from '../../contract/consultations';
+import type { Language } from '../../contract/constants';
 
 export type { ConsultationTypeView, RecorderView, SessionDetail, SessionProgress, SessionSummary };
 
@@ -53,6 +54,7 @@ export const consultationsApi = {
   saveInputs: (id: string, userInputs: UserInput[]) =>
     call(() => api().put(`${sessions}/${id}`, { json: { user_inputs: userInputs } }).json<{ consultation_session: SessionDetail }>()),
   /** Whom the consultation was with, in the clinician's words; blank clears it. */
+  setLanguage: (id: string, language: Language) => call(() => api().put(`${sessions}/${id}`, { json: { language } }).json<{ consultation_session: SessionDetail }>()),
   setPatientLabel: (id: string, label: string) =>
     call(() => api().put(`${sessions}/${id}`, { json: { patient_label: label } }).json<{ consultation_session: SessionDetail }>()),
   activeStatus: () => call(() => api().get(`${sessions}/active/status`).json<{ active: boolean; id?: string; show_transcription?: boolean }>()),

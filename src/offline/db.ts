@@ -22,6 +22,7 @@
 import Dexie, { type EntityTable } from 'dexie';
 import type { RecorderView } from '../../contract/consultations';
 import type { ChannelLayout } from '../../contract/speakers';
+import type { Language } from '../../contract/constants';
 
 export type ChunkStatus = 'recording' | 'pending' | 'uploading' | 'failed';
 
@@ -61,8 +62,12 @@ export type CachedSession = {
   audio_deleted_at?: string | null;
   /** Whom it was with, in the clinician's words (not indexed). */
   patient_label?: string | null;
+  /** The language spoken in it (null: the clinician's own). */
+  language?: Language | null;
   transcription?: string;
   transcription_status?: string;
+  /** The speech engines that wrote it (not indexed). */
+  transcription_engines?: string[];
   /** The notes generation data and chosen templates (not indexed). */
   user_inputs?: unknown[];
   /** Parts the recorder handed out so far; the next part continues from here, even after a reload. */

@@ -13,16 +13,16 @@ import type { TextGenerator } from './text-generator.js';
 import { SERVER_ROOT } from '../paths.js';
 
 export const unavailableTranscriber: Transcriber = {
-  info: { engine: 'none', languages: [], note: 'No speech engine is available on this server.' },
+  info: { engine: 'none', id: 'none', languages: [], note: 'No speech engine is available on this server.' },
   transcribe: () => Promise.reject(new TranscriptionUnavailableError('No speech engine is available on this server.')),
 };
 
 /** Built by scripts/build-clinical-model.mjs (npm start and npm test run it when missing). */
 const CLINICAL_DIR = path.join(SERVER_ROOT, 'speech/build');
-export const CLINICAL_MODEL = { languageModel: path.join(CLINICAL_DIR, 'clinical.lm.bin'), dictionary: path.join(CLINICAL_DIR, 'clinical.dict') };
+export const CLINICAL_MODEL = { languageModel: path.join(CLINICAL_DIR, 'clinical.lm.bin'), dictionary: path.join(CLINICAL_DIR, 'clinical.dict'), modelName: 'clinical' };
 
 /** Explicit files win; otherwise the clinical model when chosen and built; otherwise Debian's generic model. */
-function localModel(config: Config): { languageModel?: string; dictionary?: string } {
+function localModel(config: Config): { languageModel?: string; dictionary?: string; modelName?: string } {
   if (config.localLanguageModel || config.localDictionary) return { languageModel: config.localLanguageModel, dictionary: config.localDictionary };
   if (config.localSpeechModel === 'clinical' && existsSync(CLINICAL_MODEL.languageModel) && existsSync(CLINICAL_MODEL.dictionary)) return CLINICAL_MODEL;
   return {};

@@ -1,3 +1,4 @@
+import { withoutUncertainMarks } from '../../../contract/uncertain-words.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +32,8 @@ describe.skipIf(!haveEngine || !haveTestData)('local speech engine on real human
   it('goforward.raw gives exactly "go forward ten meters"', async () => {
     const wav = path.join(dir, 'goforward.wav');
     execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 's16le', '-ar', '16000', '-ac', '1', '-i', `${DATA}/goforward.raw`, wav]);
-    expect(await transcribe(wav)).toBe('go forward ten meters');
+    // The words, whichever the decoder was unsure of (their marks are the confidence's, tested apart).
+    expect(withoutUncertainMarks(await transcribe(wav))).toBe('go forward ten meters');
   });
 
   const clips = readFileSync(`${DATA}/librivox/transcription`, 'utf8')

@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createDecoderPool, decoderProcessAvailable } from './speech-process.js';
 import type { TimedSegment, Transcriber, TranscriptionInput } from './transcriber.js';
+import { markedText } from './word-confidence.js';
 
 const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
@@ -18,6 +19,8 @@ export function localEngineAvailable(): boolean {
 export type LocalTranscriberOptions = {
   /** A language model and dictionary to use instead of the generic ones (e.g. the clinical model). */
   languageModel?: string;
+  /** The model's name, as transcripts record it ('clinical'). */
+  modelName?: string;
   dictionary?: string;
   timeoutMs?: number;
   /**
@@ -44,39 +47,54 @@ export function createLocalTranscriber(opts: LocalTranscriberOptions = {}): Tran
   return {
     info: {
       engine: 'local',
+      id: `pocketsphinx:${opts.modelName ?? (opts.languageModel ? 'custom' : 'generic')}`,
+      demoQuality: true,
       wordTimes: true,
       languages: ['en'],
       note: opts.languageModel
         ? 'Local speech engine with a clinical language model: English only, modest accuracy.'
         : 'Local speech engine: English only, modest accuracy.',
     },
-    transcribe: async (input: TranscriptionInput) => utteranceLines(await run(input, false)),
+    // Decoded with word times too: each word's confidence decides whether it is written as uncertain.
+    transcribe: async (input: TranscriptionInput) => markedUtterances(await run(input, true)),
     transcribeTimed: async (input: TranscriptionInput) => timedWords(await run(input, true)),
   };
 }
 
 /**
- * One line per utterance: pocketsphinx separates them at pauses, and the lines are kept, since this engine writes
- * no punctuation and the notes are cut into sentences where the speaker paused.
+ * One line per utterance (pocketsphinx separates them at pauses), its uncertain words marked: the lines are kept,
+ * since this engine writes no punctuation and the notes are cut into sentences where the speaker paused.
  */
-const utteranceLines = (out: string) =>
-  out
-    .split('\n')
-    .map((l) => l.trim())
+export function markedUtterances(out: string): string {
+  const lines: TimedSegment[][] = [];
+  for (const raw of out.split('\n')) {
+    const line = raw.trim();
+    if (!line) continue;
+    // The utterance's text comes first, then its words with their times.
+    if (!WORD_TIME.test(line)) lines.push([]);
+    else lines.at(-1)?.push(...timedWords(line));
+  }
+  return lines
+    .map(markedText)
     .filter(Boolean)
     .join('\n');
+}
 
 /** `word start end confidence`, the lines `-time yes` adds after each utterance's text (times in seconds). */
-const WORD_TIME = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) -?\d+(?:\.\d+)?(?:e-?\d+)?$/;
+const WORD_TIME = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?(?:e-?\d+)?)$/;
 
-/** Each spoken word with its times, from `-time yes` output (alternative pronunciations' marks taken off). */
+/**
+ * Each spoken word with its times and the decoder's posterior probability of it, from `-time yes` output
+ * (alternative pronunciations' marks taken off).
+ */
 export function timedWords(out: string): TimedSegment[] {
   const words: TimedSegment[] = [];
   for (const raw of out.split('\n')) {
     const word = WORD_TIME.exec(raw.trim());
     // Silence, sentence marks and noises bound the utterances but are not speech.
     if (!word || /^(?:<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+)$/.test(word[1]!)) continue;
-    words.push({ startMs: Math.round(Number(word[2]) * 1000), endMs: Math.round(Number(word[3]) * 1000), text: word[1]!.replace(/\(\d+\)$/, '') });
+    const confidence = Math.min(1, Math.max(0, Number(word[4])));
+    words.push({ startMs: Math.round(Number(word[2]) * 1000), endMs: Math.round(Number(word[3]) * 1000), text: word[1]!.replace(/\(\d+\)$/, ''), confidence });
   }
   return words;
 }

@@ -5,6 +5,7 @@
  * structurer/facts.ts) and the clinician's notes data, which wins where both say something. It says plainly
  * that no AI wrote it, leaves a marked blank wherever a fact is missing, and invents nothing.
  */
+import { hasUncertainWords } from '../../../contract/uncertain-words.js';
 import { formatDocumentDate } from '../../../contract/document-date.js';
 import type { Language } from '../../../contract/constants.js';
 import { namesClinicalThing } from '../clinical/clinical-words.js';
@@ -172,7 +173,7 @@ export type SuggestedInput = { processor_input_id: keyof NotesData; value: strin
  */
 export function suggestedInputs(transcript: string, language: Language): SuggestedInput[] {
   const reading = transcriptLanguage(transcript) ?? language;
-  const texts = structure(transcript, reading).map((s) => s.text);
+  const texts = certainOnly(structure(transcript, reading).map((s) => s.text));
   const measured = readMeasurements(texts, reading).values;
   const out: SuggestedInput[] = [];
   const exam: { line: string; source: string }[] = [];
@@ -187,6 +188,14 @@ export function suggestedInputs(transcript: string, language: Language): Suggest
   if (medicines.length) out.push({ processor_input_id: 'medication', value: medicines.map((m) => m.value).join('; '), source: [...new Set(medicines.map((m) => m.source))].join(' ') });
   return out;
 }
+
+/**
+ * The sentences values may be read from: one with a word the speech engine was not sure of gives no value, no
+ * medicine and no date (it stays in the note as it was heard, marked); an empty string keeps the others' places.
+ */
+const certainOnly = (texts: string[]) => texts.map((t) => (hasUncertainWords(t) || HALF_MARK.test(t) ? '' : t));
+/** Half of a mark, should a rewrite have cut one: the sentence is as uncertain as the whole mark was. */
+const HALF_MARK = /\[[^\]]*$|^[^[]*\?\]/m;
 
 /** What a consultation says, read once for every document written from it. */
 type Consultation = {
@@ -236,7 +245,7 @@ function markChecks(sentences: NoteSentence[], checks: ValueToCheck[], language:
 function read(req: DocumentRequest, reading: Language): Consultation {
   const lang = req.language;
   const structured = structure(req.transcript, reading);
-  const texts = structured.map((s) => s.text);
+  const texts = certainOnly(structured.map((s) => s.text));
   const { values: measured, checks } = readMeasurements(texts, reading);
   const sentences = markChecks(structured, checks, lang);
   const v = (key: keyof NotesData) => req.data[key]?.trim() || undefined;
@@ -252,10 +261,10 @@ function read(req: DocumentRequest, reading: Language): Consultation {
     said: (section) => sentences.filter((s) => s.section === section).map((s) => s.text),
     measurements,
     medicines: medicinesIn(texts, reading).map((m) => m.value),
-    prescribed: medicinesIn(structured.filter((s) => s.section === 'plan').map((s) => s.text), reading).map((m) => m.value),
+    prescribed: medicinesIn(certainOnly(structured.filter((s) => s.section === 'plan').map((s) => s.text)), reading).map((m) => m.value),
     allergies: allergies && (allergies.value === 'none' ? NO_KNOWN_ALLERGIES[lang] : allergies.value),
     // Read from every sentence said: 'See you in 6 weeks' is a courtesy to the note, and a follow-up to this.
-    followUp: followUpIn(utterances(req.transcript, reading).map((u) => digitsForSpokenNumbers(withoutFillers(u.text, reading), reading)), reading)?.value,
+    followUp: followUpIn(certainOnly(utterances(req.transcript, reading).map((u) => digitsForSpokenNumbers(withoutFillers(u.text, reading), reading))), reading)?.value,
     sickLeaveDays: sickLeaveIn(texts)?.value,
     referral: referralIn(texts, reading)?.value,
   };
@@ -281,7 +290,7 @@ function reasonForVisit(sentences: NoteSentence[], reading: Language): string | 
 /** What the clinician's corrected notes say, read as the consultation: they are the source once corrected. */
 function fromEditedNotes(notes: string, reading: Language): Consultation {
   const e = readEditedNotes(notes);
-  const texts = e.sentences.map((s) => s.text);
+  const texts = certainOnly(e.sentences.map((s) => s.text));
   const medicines = e.medication ? e.medication.split(/;\s*/).map((m) => m.trim()).filter(Boolean) : medicinesIn(texts, reading).map((m) => m.value);
   return {
     sentences: e.sentences,

@@ -99,7 +99,7 @@ describe('OpenAI-compatible text generation', () => {
 
 describe('OpenAI-compatible transcription', () => {
   it('posts the audio with the model and the language', async () => {
-    const fake = await startFakeOpenAi([{ text: 'bom dia, o que o traz cá hoje' }]);
+    const fake = await startFakeOpenAi([{ text: 'bom dia, o que o traz cá hoje', segments: [{ start: 0, end: 2, text: ' bom dia, o que o traz cá hoje', avg_logprob: -0.2 }] }]);
     try {
       const engine = createOpenAiTranscriber({ baseUrl: fake.baseUrl, apiKey: 'k', model: 'whisper-1' });
       const file = path.join(dir, 'tone.webm');
@@ -110,6 +110,31 @@ describe('OpenAI-compatible transcription', () => {
       expect(got.headers['content-type']).toMatch(/^multipart\/form-data/);
       expect(got.body).toContain('name="model"\r\n\r\nwhisper-1');
       expect(got.body).toContain('name="language"\r\n\r\npt');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("marks the words of a segment the model was unsure of, a medicine's name held to more; plain text from a model that gives no segments", async () => {
+    const fake = await startFakeOpenAi([
+      {
+        text: 'toma ramipril. dá-lhe tosse',
+        segments: [
+          { start: 0, end: 1, text: ' toma ramipril.', avg_logprob: -0.6 },
+          { start: 1, end: 2, text: ' dá-lhe tosse', avg_logprob: -1.4 },
+        ],
+      },
+      { text: 'refused' },
+      { text: 'toma ramipril' },
+    ]);
+    try {
+      const file = path.join(dir, 'tone.webm');
+      makeWebm(dir, 'tone', 1);
+      const input = { filePath: file, workDir: dir, mimeType: 'audio/webm', language: 'pt' };
+      const whisper = createOpenAiTranscriber({ baseUrl: fake.baseUrl, apiKey: 'k', model: 'whisper-1', maxRetries: 0 });
+      expect(await whisper.transcribe(input)).toBe('toma [ramipril?]. [dá-lhe tosse?]');
+      const plain = createOpenAiTranscriber({ baseUrl: fake.baseUrl, apiKey: 'k', model: 'gpt-4o-transcribe', maxRetries: 0 });
+      expect(await plain.transcribe(input)).toBe('toma ramipril');
     } finally {
       await fake.close();
     }

@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import OpenAI, { BadRequestError } from 'openai';
 import type { TranscriptionDiarized } from 'openai/resources/audio/transcriptions';
 import type { TimedSegment, Transcriber, TranscriptionInput } from './transcriber.js';
+import { markedText } from './word-confidence.js';
 
 export type OpenAiTranscriberOptions = {
   baseUrl?: string;
@@ -36,9 +37,40 @@ export function createOpenAiTranscriber(opts: OpenAiTranscriberOptions): Transcr
   /** Set once the model refused timed output (gpt-4o-transcribe gives plain text only): not asked again. */
   let untimed = false;
 
-  async function transcribe(input: TranscriptionInput) {
+  async function plainText(input: TranscriptionInput) {
     const result = await client.audio.transcriptions.create(common(input), call());
     return result.text.trim();
+  }
+
+  /**
+   * The words in timed segments, each with its mean token probability (Whisper's avg_logprob) where the server
+   * gives it; undefined once the model refused the format (gpt-4o-transcribe gives plain text only).
+   */
+  async function verboseSegments(input: TranscriptionInput): Promise<TimedSegment[] | undefined> {
+    if (untimed) return undefined;
+    try {
+      const result = await client.audio.transcriptions.create({ ...common(input), response_format: 'verbose_json', timestamp_granularities: ['segment'] }, call());
+      if (!result.segments) return result.text?.trim() ? [{ startMs: -1, endMs: -1, text: result.text.trim() }] : [];
+      return result.segments
+        .map((s) => ({
+          startMs: Math.round(s.start * 1000),
+          endMs: Math.round(s.end * 1000),
+          text: s.text.trim(),
+          ...(typeof s.avg_logprob === 'number' && Number.isFinite(s.avg_logprob) ? { confidence: Math.exp(Math.min(0, s.avg_logprob)) } : {}),
+        }))
+        .filter((s) => s.text);
+    } catch (err) {
+      // Only a refusal of the format itself (too short or broken audio is a 400 too, and is the part's own).
+      if (!(err instanceof BadRequestError && /response_format|timestamp|verbose/i.test(err.message))) throw err;
+      untimed = true;
+      return undefined;
+    }
+  }
+
+  /** The part's text, its uncertain words marked where the server says how sure it is. */
+  async function transcribe(input: TranscriptionInput) {
+    const segments = diarizes ? undefined : await verboseSegments(input);
+    return segments ? markedText(segments) : plainText(input);
   }
 
   async function transcribeTimed(input: TranscriptionInput): Promise<TimedSegment[]> {
@@ -49,23 +81,15 @@ export function createOpenAiTranscriber(opts: OpenAiTranscriberOptions): Transcr
       if (!Array.isArray(result.segments)) return result.text?.trim() ? [{ startMs: -1, endMs: -1, text: result.text.trim() }] : [];
       return result.segments.map((s) => ({ startMs: Math.round(s.start * 1000), endMs: Math.round(s.end * 1000), text: String(s.text ?? '').trim(), speaker: String(s.speaker ?? '') })).filter((s) => s.text);
     }
-    if (!untimed) {
-      try {
-        const result = await client.audio.transcriptions.create({ ...common(input), response_format: 'verbose_json', timestamp_granularities: ['segment'] }, call());
-        if (result.segments) return result.segments.map((s) => ({ startMs: Math.round(s.start * 1000), endMs: Math.round(s.end * 1000), text: s.text.trim() })).filter((s) => s.text);
-      } catch (err) {
-        // Only a refusal of the format itself (too short or broken audio is a 400 too, and is the part's own).
-        if (!(err instanceof BadRequestError && /response_format|timestamp|verbose/i.test(err.message))) throw err;
-        untimed = true;
-      }
-    }
+    const segments = await verboseSegments(input);
+    if (segments) return segments;
     // No times: the caller places the text by where the voice is heard in its channel.
-    const text = await transcribe(input);
+    const text = await plainText(input);
     return text ? [{ startMs: -1, endMs: -1, text }] : [];
   }
 
   return {
-    info: { engine: 'openai', languages: ['pt', 'en', 'de', 'es'], ...(diarizes ? { diarizes } : {}) },
+    info: { engine: 'openai', id: `openai:${opts.model}`, languages: ['pt', 'en', 'de', 'es'], ...(diarizes ? { diarizes } : {}) },
     transcribe,
     transcribeTimed,
   };

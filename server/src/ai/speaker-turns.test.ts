@@ -48,9 +48,9 @@ describe('pocketsphinx word times', () => {
   it('reads each word with its times, without silences, noises and pronunciation marks', () => {
     const out = 'what are the\n<s> 0.000 0.020 0.999600\nwhat 0.030 0.180 0.140208\n<sil> 0.190 0.400 0.3\nare(2) 0.410 0.580 0.137061\n[NOISE] 0.6 0.7 0.1\nthe 1.210 1.340 1.000000\n</s> 1.810 2.110 1.000000\n';
     expect(timedWords(out)).toEqual([
-      { startMs: 30, endMs: 180, text: 'what' },
-      { startMs: 410, endMs: 580, text: 'are' },
-      { startMs: 1210, endMs: 1340, text: 'the' },
+      { startMs: 30, endMs: 180, text: 'what', confidence: 0.140208 },
+      { startMs: 410, endMs: 580, text: 'are', confidence: 0.137061 },
+      { startMs: 1210, endMs: 1340, text: 'the', confidence: 1 },
     ]);
   });
 });

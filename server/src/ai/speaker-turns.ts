@@ -10,6 +10,8 @@ import { renderTurns, speakerLabel, type ChannelLayout, type Speaker, type Speak
 import type { Language } from '../../../contract/constants.js';
 import { runFfmpeg } from './ffmpeg.js';
 import type { TimedSegment, Transcriber, TranscriptionInput } from './transcriber.js';
+import { markedSegmentText, markedText } from './word-confidence.js';
+import { joinUncertain } from '../../../contract/uncertain-words.js';
 
 export type PartTranscript = { text: string; turns: SpeakerTurn[] | null };
 
@@ -172,9 +174,12 @@ export function turnsInOrder(segments: (TimedSegment & { speaker: Speaker })[], 
   const sorted = [...segments].sort((a, b) => a.startMs - b.startMs || rank(a.speaker) - rank(b.speaker));
   const turns: SpeakerTurn[] = [];
   for (const s of sorted) {
+    // The engine's uncertain words are written marked (word-confidence.ts).
+    const text = markedSegmentText(s);
+    if (!text) continue;
     const last = turns.at(-1);
-    if (last?.speaker === s.speaker) last.text = `${last.text} ${s.text.trim()}`;
-    else turns.push({ speaker: s.speaker, label: speakerLabel(s.speaker, language), text: s.text.trim() });
+    if (last?.speaker === s.speaker) last.text = joinUncertain(`${last.text} ${text}`);
+    else turns.push({ speaker: s.speaker, label: speakerLabel(s.speaker, language), text });
   }
   return turns;
 }
@@ -214,7 +219,7 @@ export async function transcribePart(transcriber: Transcriber, input: Transcript
       const turns = turnsInOrder(voicesOf(segments), input.language);
       return { text: renderTurns(turns), turns };
     }
-    return { text: segments.map((s) => s.text.trim()).join(' '), turns: null };
+    return { text: markedText(segments), turns: null };
   }
   return { text: await transcriber.transcribe(request), turns: null };
 }

@@ -24,6 +24,13 @@ export type TranscriptionInput = {
 
 export type TranscriberInfo = {
   engine: 'local' | 'openai' | 'none';
+  /**
+   * Which engine and model, as each part's transcript records it ('pocketsphinx:clinical', 'openai:whisper-1',
+   * 'whisper.cpp:ggml-base.bin'); the engine kind where not given.
+   */
+  id?: string;
+  /** Its transcripts are demonstration quality: every value is to be checked against the recording. */
+  demoQuality?: boolean;
   /** Languages it transcribes; empty when none. */
   languages: string[];
   /** A plain note for the UI, e.g. the local engine's modest accuracy. */
@@ -38,7 +45,17 @@ export type TranscriberInfo = {
  * A stretch of the transcription with where it lies in the audio (milliseconds; -1 when the engine gave no
  * times); `speaker` when the engine told voices apart.
  */
-export type TimedSegment = { startMs: number; endMs: number; text: string; speaker?: string };
+export type TimedSegment = {
+  startMs: number;
+  endMs: number;
+  text: string;
+  speaker?: string;
+  /**
+   * How sure the engine is of these words, 0 to 1 (a posterior probability, or a mean token probability), when it
+   * says: below ai/word-confidence.ts's thresholds the words are marked uncertain in the transcript.
+   */
+  confidence?: number;
+};
 
 export interface Transcriber {
   readonly info: TranscriberInfo;

@@ -59,7 +59,7 @@ export async function createWhisperTranscriber(modelPath: string, binding?: Whis
     }
   }
   return {
-    info: { engine: 'local', languages: ['pt', 'en', 'de', 'es'], note: 'Local Whisper engine.' },
+    info: { engine: 'local', id: `whisper.cpp:${path.basename(modelPath)}`, languages: ['pt', 'en', 'de', 'es'], note: 'Local Whisper engine.' },
     transcribe: async (input) => (await run(input)).result.trim(),
     async transcribeTimed(input): Promise<TimedSegment[]> {
       const { result, segments } = await run(input);

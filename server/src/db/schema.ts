@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DocumentEvidence } from '../modules/generated_documents/evidence.js';
 import { bigint, bigserial, boolean, index, integer, jsonb, pgSequence, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { ChannelLayout, SpeakerTurn } from '../../../contract/speakers.js';
+import type { Language } from '../../../contract/constants.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -171,6 +172,12 @@ export const consultationSessions = pgTable(
     status: text('status').notNull().default('active'),
     /** The clinician's own words for whom this consultation was with (or the record system's), shown in lists. */
     patientLabel: text('patient_label'),
+    /**
+     * The language spoken in the consultation (the clinician's setting when it began, changeable per consultation):
+     * the speech engine is asked for it, and one that cannot transcribe it is not asked at all. Null on consultations
+     * begun before the column: their clinician's language.
+     */
+    language: text('language').$type<Language>(),
     recordingState: text('recording_state').notNull().default('idle'),
     mobile: boolean('mobile').notNull().default(false),
     showTranscription: boolean('show_transcription').notNull().default(false),
@@ -235,6 +242,11 @@ export const audioChunks = pgTable(
     transcript: text('transcript'),
     /** Who said what, when the part's speakers are known (the transcript holds the same, labelled). */
     speakerTurns: jsonb('speaker_turns').$type<SpeakerTurn[]>(),
+    /**
+     * The speech engine that wrote the transcript (ai/transcriber.ts, TranscriberInfo.id: 'pocketsphinx:clinical',
+     * 'openai:whisper-1'…): each transcript says which engine wrote it, and a demo-quality one says so.
+     */
+    transcribedBy: text('transcribed_by'),
     transcriptionStatus: text('transcription_status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),

@@ -27,6 +27,8 @@ export const MAX_ATTEMPTS = 3;
 /** A claim's lock, renewed every third of it while the engine works: a dead worker's part waits this long at most. */
 export const DEFAULT_LEASE_SECONDS = 60;
 const IDLE_POLL_MS = 2000;
+/** How often an idle worker looks again for parts an engine could not transcribe but the current one can. */
+const REQUEUE_EVERY_MS = 30_000;
 /** How long a stopping worker goes on with the parts it holds before it hands them back. */
 export const STOP_GRACE_MS = 6000;
 
@@ -62,6 +64,25 @@ async function failAbandonedTooOften(db: Database): Promise<void> {
     .where(and(eq(audioChunks.transcriptionStatus, 'processing'), lt(audioChunks.lockedUntil, sql`now()`), gte(audioChunks.attempts, MAX_ATTEMPTS)));
 }
 
+/**
+ * Parts kept untranscribed for want of an engine (none, or none that speaks their consultation's language) go back
+ * to the queue once the current engine speaks it: connected in Settings › AI engines, or the consultation's
+ * language changed. Only while their audio is kept.
+ */
+export async function requeueSpeakable(db: Database, languages: string[], sessionId?: string): Promise<number> {
+  if (!languages.length) return 0;
+  // Never past the consultation's retention window (its audio is being deleted), never once archived.
+  const rows = await db.execute(sql`
+    UPDATE ${audioChunks} c SET transcription_status = 'pending', attempts = 0, next_attempt_at = now(), last_error = NULL
+    FROM ${consultationSessions} s JOIN ${users} u ON u.id = s.user_id
+    WHERE c.session_id = s.id AND c.transcription_status = 'unavailable' AND c.audio_deleted_at IS NULL
+      AND s.status <> 'archived' AND (s.expires_at IS NULL OR s.expires_at > now())
+      AND coalesce(s.language, u.language) IN (${sql.join(languages.map((l) => sql`${l}`), sql`, `)})
+      ${sessionId ? sql`AND s.id = ${sessionId}` : sql``}
+    RETURNING c.id`);
+  return (rows as unknown as { rows: unknown[] }).rows.length;
+}
+
 async function claimNext(db: Database, leaseSeconds: number): Promise<Claimed | undefined> {
   const result = await db.execute(sql`
     UPDATE ${audioChunks} SET transcription_status = 'processing', attempts = attempts + 1,
@@ -77,7 +98,8 @@ async function claimNext(db: Database, leaseSeconds: number): Promise<Claimed | 
   const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0];
   if (!row) return undefined;
   const [owner] = await db
-    .select({ language: users.language, keepAudio: users.saveAudios })
+    // The consultation's language; its clinician's for one begun before it was kept.
+    .select({ language: sql<string>`coalesce(${consultationSessions.language}, ${users.language})`, keepAudio: users.saveAudios })
     .from(consultationSessions)
     .innerJoin(users, eq(users.id, consultationSessions.userId))
     .where(eq(consultationSessions.id, String(row.session_id)));
@@ -124,6 +146,9 @@ export function startTranscriptionWorkers(opts: {
 
   let stopping = false;
   let lastAbandonedSweep = 0;
+  /** The languages of the engine the last requeue looked for, and when: asked again when they change. */
+  let requeuedFor = '';
+  let lastRequeue = 0;
   const wakers = new Set<() => void>();
   const wakeAll = () => {
     for (const wake of [...wakers]) wake();
@@ -157,6 +182,14 @@ export function startTranscriptionWorkers(opts: {
 
   async function transcribeAndRecord(job: Claimed, settle: () => Promise<void>) {
     let heard: { durationMs: number | null } & PartTranscript;
+    // Asked once: the engine may be switched while this part is transcribed, and the part names the one that wrote it.
+    const info = transcriber.info;
+    // An engine that does not speak the consultation's language would write words that were never said: the part
+    // is kept, untranscribed, until one that does is connected (requeueSpeakable).
+    if (!info.languages.includes(job.language)) {
+      await settle();
+      return recordFailure(job, new TranscriptionUnavailableError(info.languages.length ? `the speech engine does not transcribe ${job.language}` : 'no speech engine'));
+    }
     try {
       // The decrypted copy, and whatever the engine converts it to, exist only while the engine reads it (removed
       // before the row is updated), in DATA_DIR's scratch space.
@@ -176,7 +209,7 @@ export function startTranscriptionWorkers(opts: {
     // A part the server could not measure keeps the recorder's own figure.
     const recorded = await db
       .update(audioChunks)
-      .set({ transcript: heard.text, speakerTurns: heard.turns, transcriptionStatus: 'done', ...(heard.durationMs === null ? {} : { durationMs: heard.durationMs }), lockedUntil: null, lastError: null })
+      .set({ transcript: heard.text, speakerTurns: heard.turns, transcribedBy: info.id ?? info.engine, transcriptionStatus: 'done', ...(heard.durationMs === null ? {} : { durationMs: heard.durationMs }), lockedUntil: null, lastError: null })
       .where(heldBy(job))
       .returning({ id: audioChunks.id });
     if (!recorded.length) {
@@ -215,6 +248,21 @@ export function startTranscriptionWorkers(opts: {
         if (!stopping) log.error({ err }, 'could not claim a transcription job');
       }
       if (!job) {
+        // Idle: parts waiting for an engine that speaks their language, if this one does (at once when it changed).
+        const languages = transcriber.info.languages.join(',');
+        if (languages && (languages !== requeuedFor || Date.now() - lastRequeue >= REQUEUE_EVERY_MS)) {
+          requeuedFor = languages;
+          lastRequeue = Date.now();
+          const requeued = await requeueSpeakable(db, transcriber.info.languages).catch((err: unknown) => {
+            log.warn({ err: describeErrorSafely(err) }, 'parts waiting for a speech engine not put back in the queue');
+            return 0;
+          });
+          if (requeued) {
+            log.info({ parts: requeued }, 'parts kept for want of a speech engine are being transcribed');
+            busy--;
+            continue;
+          }
+        }
         // Idle, and a lease may have passed since: parts abandoned too often are marked failed (claims skip them).
         if (Date.now() - lastAbandonedSweep >= leaseSeconds * 1000) {
           lastAbandonedSweep = Date.now();
@@ -235,7 +283,11 @@ export function startTranscriptionWorkers(opts: {
 
   const loops = Array.from({ length: opts.workers }, () => loop());
   return {
-    wake: wakeAll,
+    wake() {
+      // Something changed (a part came, a consultation's language did): parts kept waiting are looked at again too.
+      lastRequeue = 0;
+      wakeAll();
+    },
     /** Resolves when no part is waiting (tests and benchmarks). */
     drain: () => new Promise<void>((resolve) => {
       idleWaiters.add(() => {

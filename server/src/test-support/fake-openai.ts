@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
  * `segments`: a transcription's timed stretches, given for `verbose_json` and `diarized_json`; without them
  * those formats are refused with a 400, as models that give plain text only do.
  */
-export type Behaviour = { status: number; retryAfterMs?: number } | { text: string; delayMs?: number; chunks?: number; segments?: { start: number; end: number; text: string; speaker?: string }[] };
+export type Behaviour = { status: number; retryAfterMs?: number } | { text: string; delayMs?: number; chunks?: number; segments?: { start: number; end: number; text: string; speaker?: string; avg_logprob?: number }[] };
 export type Received = { path: string; headers: IncomingMessage['headers']; body: string };
 
 /** `port` 0 takes any free one; a browser test gives a fixed one, where the server under test looks for engines. */

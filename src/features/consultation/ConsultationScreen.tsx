@@ -14,6 +14,8 @@ import { Button } from '../../ui/Button';
 import { FeedbackDialog } from './FeedbackDialog';
 import { NotesDataForm } from './NotesDataForm';
 import { PatientLabelField } from './PatientLabelField';
+import { ConsultationLanguageField } from './ConsultationLanguageField';
+import { TranscriptQuality } from './TranscriptQuality';
 import { TranscriptPanel } from './TranscriptPanel';
 import { isGone, type SessionLoadProblem } from './session-load-problem';
 import { useConsultationSession } from './useConsultationSession';
@@ -49,6 +51,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
   const type = useDrawnInBackground(typeLoaded);
   const [typeFailed, setTypeFailed] = useState(false);
   const [engineNote, setEngineNote] = useState<string>();
+  const [speechLanguages, setSpeechLanguages] = useState<string[]>();
   const [usesAi, setUsesAi] = useState(true);
   const [rating, setRating] = useState(false);
 
@@ -98,6 +101,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
     consultationsApi.capabilities().then(
       (c) => {
         setEngineNote(c.transcription.engine === 'local' ? i18n._(localEngineNote) : undefined);
+        setSpeechLanguages(c.transcription.languages);
         setUsesAi(c.generation.usesAi);
       },
       () => undefined,
@@ -122,6 +126,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
         )}
       </div>
       <PatientLabelField sessionId={id} label={session.patient_label} readOnly={readOnly} />
+      <ConsultationLanguageField sessionId={id} language={session.language} speechLanguages={readOnly ? undefined : speechLanguages} readOnly={readOnly} onChanged={() => void refresh()} />
       {readOnly && <ArchivedNotice audioDeletedAt={session.audio_deleted_at ?? session.expires_at} />}
       {problem && <Alert tone="warning">{i18n._(refreshProblem(problem, readOnly))}</Alert>}
       {queuedStart && queuedStart.status !== 'failed' && (
@@ -140,6 +145,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
           <Trans>This consultation type could not be loaded, so its documents and data fields are not shown. The recording is not affected; reload the page when the connection is back.</Trans>
         </Alert>
       )}
+      {session.status !== 'active' && type && <TranscriptQuality transcript={session.transcription} engines={session.transcription_engines} place="documents" />}
       {session.status !== 'active' && type && (
         <Suspense
           fallback={
@@ -151,7 +157,7 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
           <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} readOnly={readOnly} onWritten={onWritten} />
         </Suspense>
       )}
-      <TranscriptPanel session={session} engineNote={readOnly ? undefined : engineNote} live={variant === 'dictaphone'} readOnly={readOnly} />
+      <TranscriptPanel session={session} speechLanguages={speechLanguages} engineNote={readOnly ? undefined : engineNote} live={variant === 'dictaphone'} readOnly={readOnly} />
       {type && !readOnly && <NotesDataForm session={session} type={type} />}
       {rating && <FeedbackDialog sessionId={id} open onOpenChange={setRating} />}
     </div>

@@ -1,5 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useAtom } from 'jotai';
+import { useAtom, useAtomValue } from 'jotai';
+import { authAtom } from '../../app-state';
+import { effectiveLanguage } from './ConsultationLanguageField';
 import { useEffect, useId, useState } from 'react';
 import { consultationsApi } from '../../api/consultations';
 import type { CachedSession } from '../../offline/db';
@@ -7,10 +9,27 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { evidenceHighlightAtom, highlightPieces } from '../documents/evidence-highlight';
 import { recordingMessages } from '../recording/recording-messages';
+import { hasUncertainWords } from '../../../contract/uncertain-words';
+import { TranscriptText } from './TranscriptText';
+import { TranscriptQuality } from './TranscriptQuality';
 
 /** The transcript as it grows, readable and correctable by the clinician (only readable once archived). */
-export function TranscriptPanel({ session, engineNote, live, readOnly = false }: { session: CachedSession; engineNote?: string; live: boolean; readOnly?: boolean }) {
+export function TranscriptPanel({
+  session,
+  engineNote,
+  speechLanguages,
+  live,
+  readOnly = false,
+}: {
+  session: CachedSession;
+  engineNote?: string;
+  /** What this server's speech engine transcribes, when known. */
+  speechLanguages?: string[];
+  live: boolean;
+  readOnly?: boolean;
+}) {
   const { i18n } = useLingui();
+  const user = useAtomValue(authAtom)?.user;
   const id = useId();
   const [highlight, setHighlight] = useAtom(evidenceHighlightAtom);
   const [editing, setEditing] = useState(false);
@@ -40,18 +59,29 @@ export function TranscriptPanel({ session, engineNote, live, readOnly = false }:
       <h2 id={`${id}-title`}>
         <Trans>Transcript</Trans>
       </h2>
-      {engineNote && <p className="muted">{engineNote}</p>}
-      {status === 'unavailable' && (
-        <Alert tone="warning">
-          <Trans>No speech engine is available on this server, so this recording cannot be transcribed. The audio is kept.</Trans>
-        </Alert>
-      )}
+      {engineNote && !session.transcription_engines?.length && <p className="muted">{engineNote}</p>}
+      {session.transcription && <TranscriptQuality transcript={session.transcription} engines={session.transcription_engines} place="transcript" />}
+      {status === 'unavailable' &&
+        (speechLanguages?.length && !speechLanguages.includes(effectiveLanguage(session.language, user?.language)) ? (
+          <Alert tone="warning">
+            <Trans>Not transcribed: the speech engine on this server does not speak this consultation's language. The audio is kept and transcribed once an engine that does is connected, or if you change the language above.</Trans>
+          </Alert>
+        ) : (
+          <Alert tone="warning">
+            <Trans>No speech engine is available on this server, so this recording cannot be transcribed. The audio is kept.</Trans>
+          </Alert>
+        ))}
       {status === 'partial' && (
         <Alert tone="warning">
           <Trans>Some parts could not be transcribed; they are marked in the text.</Trans>
         </Alert>
       )}
       {error && <Alert tone="error">{error}</Alert>}
+      {session.transcription && hasUncertainWords(session.transcription) && (
+        <p className="muted" data-testid="uncertain-legend">
+          <Trans>Words underlined with dots were not heard clearly (in the text, between [ and ?]). They never go into the note's values or medicines: check them against the recording, then correct or confirm them by editing the transcript.</Trans>
+        </p>
+      )}
       {editing && !readOnly ? (
         <div className="field">
           <label htmlFor={`${id}-text`}>
@@ -75,14 +105,14 @@ export function TranscriptPanel({ session, engineNote, live, readOnly = false }:
                 highlightPieces(session.transcription, highlight.spans).map((piece, i) =>
                   piece.marked ? (
                     <mark key={i} data-testid="evidence-highlight">
-                      {piece.text}
+                      <TranscriptText text={piece.text} />
                     </mark>
                   ) : (
-                    piece.text
+                    <TranscriptText key={i} text={piece.text} />
                   ),
                 )
               ) : (
-                session.transcription
+                <TranscriptText text={session.transcription} />
               )
             ) : (
               <span className="muted">{status === 'processing' ? <Trans>Transcribing…</Trans> : <Trans>Nothing transcribed yet.</Trans>}</span>

@@ -33,6 +33,7 @@ async function cachedFinishedSessions(): Promise<SessionSummary[]> {
       read_only: false,
       audio_deleted_at: null,
       patient_label: null,
+      language: r.language ?? null,
     }))
     .sort((a, b) => (b.finished_at ?? '').localeCompare(a.finished_at ?? ''));
 }

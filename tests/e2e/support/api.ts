@@ -10,7 +10,9 @@ export type ServerSession = {
   transcription: string;
   transcription_status: string;
   expected_parts: number | null;
-  audios: { order: number; duration_ms: number | null; transcription_status: string }[];
+  language: string | null;
+  transcription_engines: string[];
+  audios: { order: number; duration_ms: number | null; transcription_status: string; audio_kept: boolean }[];
 };
 
 export async function fetchSession(request: APIRequestContext, page: Page, id: string): Promise<ServerSession> {

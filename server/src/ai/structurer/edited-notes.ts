@@ -30,6 +30,9 @@ const LABEL_MEASUREMENT = /^(?:blood pressure|tensao arterial|blutdruck|presion 
 /** Lines that are the document's frame, not what the consultation says. */
 const FRAME = /^(?:_.*_|\*\*(?:date|data|datum|fecha|clinician|medico\(a\)|arztin\/arzt|medico\/a)[:*].*|\[(?:a preencher|to be completed|auszufullen|a completar)\])$/;
 
+/** '[to be completed]', '[check value]': a marked blank; '[chest pain since monday?]' is uncertain words, kept. */
+const isBlank = (text: string) => /^\[[^\]]+\]$/.test(text) && !text.endsWith('?]');
+
 export function readEditedNotes(notes: string): EditedNotes {
   const out: EditedNotes = { sentences: [], measurements: [] };
   let section: Section | 'medication' | 'other' = 'other';
@@ -49,7 +52,7 @@ export function readEditedNotes(notes: string): EditedNotes {
     if (labelled) {
       const label = fold(labelled[1]!).trim();
       const value = labelled[2]!.trim();
-      const blank = /^\[[^\]]+\]$/.test(value);
+      const blank = isBlank(value);
       if (LABEL_MEDICATION.test(label)) {
         if (!blank) out.medication = value;
         continue;
@@ -67,7 +70,7 @@ export function readEditedNotes(notes: string): EditedNotes {
         continue;
       }
     }
-    if (/^\[[^\]]+\]$/.test(text)) continue;
+    if (isBlank(text)) continue;
     if (section === 'medication') {
       out.medication = out.medication ? `${out.medication}; ${text}` : text;
       continue;

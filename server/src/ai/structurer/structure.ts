@@ -7,6 +7,7 @@
  */
 import type { Language } from '../../../../contract/constants.js';
 import { labelledStretches } from '../../../../contract/speakers.js';
+import { UNCERTAIN_SPAN } from '../../../../contract/uncertain-words.js';
 import { ASSESSMENT, FIRST_PERSON, NO_ANSWER, OBJECTIVE, OPENING_QUESTION, PLAN, QUESTION_START, RESULTS, SMALL_TALK, TAKES_ALREADY, TIME_AHEAD } from './cues.js';
 import { namesClinicalThingInAny } from '../../clinical/clinical-words.js';
 import { conceptMentions } from '../../clinical/concepts.js';
@@ -30,6 +31,28 @@ export type Utterance = { text: string; start: number; end: number; question: bo
  * sentence: each speaker's stretch is cut on its own and its sentences carry who said them.
  */
 export function utterances(transcript: string, language: Language): Utterance[] {
+  return heard(transcript, language).map((u) => ({ ...u, text: showUncertain(u.text) }));
+}
+
+/**
+ * An uncertain stretch's mark, `[the codeine?]`, is read as `⟦the codeine⸮⟧` while the transcript is cut and
+ * placed: the same length (spans stay the transcript's), no question mark that would make a question of it, and
+ * no sentence end inside it (its stops are stood in for), so that a mark is never cut in two.
+ */
+const INNER_STOPS: Record<string, string> = { '.': '\uE000', '!': '\uE001', '?': '\uE002' };
+const hideUncertain = (text: string) => text.replace(UNCERTAIN_SPAN, (_m, words: string) => `⟦${words.replace(/[.!?]/g, (c) => INNER_STOPS[c]!)}⸮⟧`);
+/** Character by character, so that a rewrite that kept only one side of a mark still shows it; a mark left empty (its filler taken out) goes. */
+const showUncertain = (text: string) =>
+  text
+    .replace(/⟦\s*⸮⟧\s?/g, '')
+    .replace(/⟦/g, '[')
+    .replace(/⸮⟧/g, '?]')
+    .replace(/[\uE000-\uE002]/g, (c) => '.!?'[c.charCodeAt(0) - 0xe000]!);
+const HIDDEN_MARK = /⟦|⸮⟧/;
+
+/** utterances() with the uncertain marks hidden (above). */
+function heard(said: string, language: Language): Utterance[] {
+  const transcript = hideUncertain(said);
   const punctuated = /[.?!]/.test(transcript);
   return labelledStretches(transcript).flatMap((stretch) =>
     utterancesOf(transcript.slice(stretch.start, stretch.end), language, punctuated).map((u) => ({
@@ -332,10 +355,11 @@ function written(said: string, section: Section, byClinician: boolean, language:
 }
 
 /** The consultation's sentences placed in the note's sections, in the order they were said. */
-export function structure(transcript: string, language: Language): NoteSentence[] {
+export function structure(said: string, language: Language): NoteSentence[] {
+  const transcript = hideUncertain(said);
   const punctuated = /[.?!]/.test(transcript);
   const sentences = structureSaid(transcript, language);
-  return punctuated ? sentences.map((s) => ({ ...s, text: asWritten(s.text, language) })) : sentences;
+  return sentences.map((s) => ({ ...s, text: showUncertain(punctuated ? asWritten(s.text, language) : s.text) }));
 }
 
 function structureSaid(transcript: string, language: Language): NoteSentence[] {
@@ -343,7 +367,7 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
   const punctuated = /[.?!]/.test(transcript);
   // Hesitations, backchannels and wake words out first: what is left is read for its cues, and a sentence of
   // nothing but 'mm-hmm' or 'okay' is no sentence (its span stays the utterance's).
-  const said = utterances(transcript, language)
+  const said = heard(transcript, language)
     .filter((u) => !isAssistantCommand(u.text))
     .map((u) => ({ ...u, text: withoutLinkingWords(withoutFillers(withoutPadding(u.text, language), language), language) }))
     .filter((u) => u.text && !smallTalkOnly(u.text, language) && !onlyAnnouncesExam(u.text, language))
@@ -419,7 +443,8 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
       continue;
     }
     // 'Any fever or chills? No.' is written as the note writes it: 'No fever or chills.'
-    const negative = isConversation(text) ? undefined : pertinentNegative(text, reply, language);
+    // Not where a word of it was uncertain: the question and its answer stay as heard.
+    const negative = isConversation(text) || HIDDEN_MARK.test(pair) ? undefined : pertinentNegative(text, reply, language);
     if (negative) {
       out.push({ text: negative, section: 'subjective', start: u.start, end: answer.end });
       i++;

@@ -95,6 +95,7 @@ export async function listTranscribedParts(db: Database, sessionId: string) {
       speakerTurns: audioChunks.speakerTurns,
       transcriptionStatus: audioChunks.transcriptionStatus,
       durationMs: audioChunks.durationMs,
+      transcribedBy: audioChunks.transcribedBy,
     })
     .from(audioChunks)
     .where(eq(audioChunks.sessionId, sessionId))

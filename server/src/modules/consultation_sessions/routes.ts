@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { suggestedInputs } from '../../ai/offline-composer.js';
-import type { Language } from '../../../../contract/constants.js';
+import { LANGUAGES, type Language } from '../../../../contract/constants.js';
 import {
   activeSessionEnvelope,
   activeStatusSchema,
@@ -38,6 +38,7 @@ import { mainDocumentExcerpts } from './excerpt.js';
 import { isPastRetention } from './retention-state.js';
 import { latestVersion, resolveDocumentKey, startGeneration } from '../generated_documents/service.js';
 import { recordAsOwner } from '../../audit/audit-hook.js';
+import { requeueSpeakable } from '../../jobs/transcription-worker.js';
 
 const idParams = z.object({ id: z.uuid({ error: 'invalid_id' }) });
 const userInput = z.object({
@@ -67,6 +68,8 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
           force: z.boolean().optional(),
           // Chosen by a device that started the consultation with no network; sending it again is harmless.
           id: z.uuid({ error: 'invalid_id' }).optional(),
+          // The language spoken; the clinician's own when not given.
+          language: z.enum(LANGUAGES, { error: 'unsupported_language' }).optional(),
         }),
       },
     },
@@ -167,23 +170,28 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
               .refine((v) => !/[\p{Cc}\p{Cs}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u.test(v), { error: 'invalid_characters' })
               .nullable()
               .optional(),
+            language: z.enum(LANGUAGES, { error: 'unsupported_language' }).optional(),
           })
           .strict()
-          .refine((b) => b.user_inputs !== undefined || b.patient_label !== undefined, { error: 'required' }),
+          .refine((b) => b.user_inputs !== undefined || b.patient_label !== undefined || b.language !== undefined, { error: 'required' }),
         ...withSession,
       },
     },
     async (request) => {
       const userId = currentUser(request).id;
-      const { user_inputs, patient_label } = request.body;
-      if (patient_label !== undefined) {
+      const { user_inputs, patient_label, language } = request.body;
+      if (patient_label !== undefined || language !== undefined) {
         const session = await requireOwnedSession(ctx, userId, request.params.id);
         if (isPastRetention(session)) throw new DomainError(409, 'consultation_archived', 'This consultation is past its retention window and can no longer be changed');
       }
       await updateSession(ctx, userId, request.params.id, {
         ...(user_inputs !== undefined ? { userInputs: user_inputs } : {}),
         ...(patient_label !== undefined ? { patientLabel: patient_label || null } : {}),
+        ...(language !== undefined ? { language } : {}),
       });
+      // Parts kept for want of an engine that speaks the old language are transcribed in the new one, if it can:
+      // queued now, so that the answer already says they are on their way.
+      if (language !== undefined && (await requeueSpeakable(ctx.db, ctx.transcriber.info.languages, request.params.id)) > 0) ctx.transcriptionQueue.wake();
       return detail(request.params.id, userId);
     },
   );

@@ -1,4 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Language } from '../../../../contract/constants.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { consultationSessions, users } from '../../db/schema.js';
@@ -17,7 +18,7 @@ export class ActiveSessionExistsError extends DomainError {
 export async function createSession(
   ctx: AppContext,
   userId: string,
-  input: { consultation_type_id: string; mobile?: boolean; force?: boolean; id?: string },
+  input: { consultation_type_id: string; mobile?: boolean; force?: boolean; id?: string; language?: Language },
 ): Promise<SessionRow> {
   const type = findConsultationType(input.consultation_type_id);
   if (!type) {
@@ -37,6 +38,7 @@ export async function createSession(
           organizationId: sql`(select ${users.organizationId} from ${users} where ${users.id} = ${userId})`,
           consultationTypeId: type.id,
           mobile: input.mobile ?? false,
+          language: input.language ?? sql`(select ${users.language} from ${users} where ${users.id} = ${userId})`,
           showTranscription: type.showTranscription,
         })
         .returning();

@@ -22,6 +22,7 @@ export function sessionSummary(s: SessionRow): SessionSummary {
     read_only: past,
     audio_deleted_at: deleted?.toISOString() ?? null,
     patient_label: s.patientLabel,
+    language: s.language ?? null,
   };
 }
 
@@ -38,7 +39,7 @@ export function chunkView(c: ChunkRow) {
   };
 }
 
-type TimedPart = TranscribedPart & { durationMs: number | null };
+type TimedPart = TranscribedPart & { durationMs: number | null; transcribedBy?: string | null };
 
 /** How a transcript is assembled and named; the polls pass versions that remember the answers (parts-cache.ts). */
 export type TranscriptWork = {
@@ -60,6 +61,7 @@ function transcriptOf(s: SessionRow, parts: TimedPart[], partWaitMs: number, ass
     edited: !archived && s.transcriptionOverride !== null,
     status: archived ? (text ? 'done' : 'none') : assembled.status,
     recordedMs: parts.reduce((sum, c) => sum + (c.durationMs ?? 0), 0),
+    engines: [...new Set(parts.flatMap((c) => (c.transcribedBy ? [c.transcribedBy] : [])))].sort(),
   } as const;
 }
 
@@ -74,6 +76,7 @@ export function sessionDetail(s: SessionRow, chunks: ChunkRow[], partWaitMs: num
     transcription: transcript.text,
     transcription_edited: transcript.edited,
     transcription_status: transcript.status,
+    transcription_engines: transcript.engines,
     audios: chunks.map((c) => (past ? { ...chunkView(c), audio_kept: false } : chunkView(c))),
     recorded_ms: transcript.recordedMs,
     expected_parts: s.expectedParts,
@@ -110,6 +113,7 @@ export function sessionProgress(
     transcription: { from, text: text.slice(from) },
     transcription_edited: transcript.edited,
     transcription_status: transcript.status,
+    transcription_engines: transcript.engines,
     recorded_ms: transcript.recordedMs,
     parts: parts.length,
     next_order: parts.length ? parts.at(-1)!.order + 1 : 0,

@@ -6,6 +6,7 @@
  * Stored with the version it was computed for.
  */
 import { LANGUAGES, type Language } from '../../../../contract/constants.js';
+import { withoutUncertainWords } from '../../../../contract/uncertain-words.js';
 import { BLANK, COMPOSER_LABEL, formatDocumentDate } from '../../ai/offline-composer.js';
 import { DIAGNOSES, fold, medicinesIn } from '../../ai/structurer/facts.js';
 import { numbersAsNoted } from '../../clinical/units.js';
@@ -196,8 +197,11 @@ function diagnosesNotSaid(body: string, said: string): string[] {
 
 /** Numbers, medicine names and diagnoses of the document that neither the transcript nor the inputs say. */
 function termsNotSaid(sentences: string[], input: { transcript: string; inputs: string[]; language: Language }): string[] {
-  const body = sentences.join('\n');
-  const said = fold(`${input.transcript}\n${numbersAsNoted(input.transcript, input.language)}\n${input.inputs.join('\n')}`);
+  // A word the speech engine was not sure of says nothing for sure: a model that wrote it as a fact is flagged,
+  // and a document that kept it marked claims nothing by it.
+  const body = withoutUncertainWords(sentences.join('\n'));
+  const transcript = withoutUncertainWords(input.transcript);
+  const said = fold(`${transcript}\n${numbersAsNoted(transcript, input.language)}\n${input.inputs.join('\n')}`);
   // '150/95' says 150 and 95 too.
   const saidNumbers = new Set(numbersIn(said).flatMap((n) => [n, ...n.split('/')]));
   const numbers = numbersIn(body).filter((n) => !saidNumbers.has(n) && !n.split('/').every((part) => saidNumbers.has(part)));

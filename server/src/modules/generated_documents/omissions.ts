@@ -5,6 +5,7 @@
  * these are shown beside it, each placed in the section it belongs to, for the clinician to add or dismiss.
  * A fact counts as in the note when its number (as a note writes it), its medicine's name or its diagnosis is.
  */
+import { hasUncertainWords } from '../../../../contract/uncertain-words.js';
 import type { Language } from '../../../../contract/constants.js';
 import { fold } from '../../clinical/text.js';
 import { numbersAsNoted } from '../../clinical/units.js';
@@ -85,7 +86,9 @@ export function omittedFacts(note: string, transcript: string, language: Languag
     const end = answer && answer.text.split(/\s+/).length <= 15 ? answer.end : u.end;
     const raw = transcript.slice(u.start, end).replace(/^[^:\n]{1,40}:\s*/gm, '').replace(/\s+/g, ' ').trim();
     const text = numbersAsNoted(withoutFillers(raw, language), language);
-    const missing = factsOf(text, language).filter((f) => !f.seen(written, numbers));
+    // A sentence with a word the engine was not sure of gives no fact (as in the notes): the note rightly leaves
+    // it as heard, marked, or out.
+    const missing = hasUncertainWords(text) ? [] : factsOf(text, language).filter((f) => !f.seen(written, numbers));
     if (end !== u.end) i++;
     if (missing.length === 0) continue;
     const section = placed.find((p) => p.start < end && p.end > u.start)?.section ?? 'subjective';

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { evidenceFor, partsInTranscript, type PartText } from './evidence.js';
 import { isLanguage, type Language } from '../../../../contract/constants.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
@@ -6,7 +6,8 @@ import { findUserById, type UserRow } from '../../auth/users.js';
 import { applyTextCommand } from '../../ai/structurer/text-commands.js';
 import { attachDocument, debitGeneration, refundGeneration } from '../credits/service.js';
 import type { Database } from '../../db/client.js';
-import { documentFeedback, generatedDocuments } from '../../db/schema.js';
+import { audioChunks, documentFeedback, generatedDocuments } from '../../db/schema.js';
+import { transcriptQualityLine, withoutQualityLine } from '../../ai/transcript-quality.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { findConsultationType, PATIENT_LANGUAGE_INPUT, templateInputId } from '../consultation_types/catalogue.js';
@@ -175,6 +176,12 @@ async function personalisation(ctx: AppContext, session: SessionRow, key: string
  * the missing stretch); without a count, when the stored parts are transcribed or that long from now. The session
  * is read again on every look: a repeated finish may raise the count, the clinician may type the transcript.
  */
+/** The speech engines that wrote a consultation's parts. */
+async function transcriptEngines(db: AppContext['db'], sessionId: string): Promise<string[]> {
+  const rows = await db.selectDistinct({ by: audioChunks.transcribedBy }).from(audioChunks).where(and(eq(audioChunks.sessionId, sessionId), isNotNull(audioChunks.transcribedBy)));
+  return rows.map((r) => r.by!);
+}
+
 async function waitForTranscript(ctx: AppContext, sessionId: string, stop: () => boolean): Promise<{ transcript: string; session: SessionRow | undefined; parts?: PartText[] }> {
   const started = Date.now();
   for (;;) {
@@ -286,7 +293,10 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     let savedAt = Date.now();
     let saving: Promise<unknown> | undefined;
     const outputLanguage = documentLanguage(waited.session ?? session, row.documentKey, language);
-    const editedNotes = change ? undefined : await correctedNotes(ctx, waited.session ?? session, row.documentKey);
+    const corrected = change ? undefined : await correctedNotes(ctx, waited.session ?? session, row.documentKey);
+    // Written from the text alone: the line about the transcript's quality is the new version's own (added below).
+    const editedNotes = corrected === undefined ? undefined : withoutQualityLine(corrected);
+    const asked = change ? { ...change, previousText: withoutQualityLine(change.previousText) } : undefined;
     for await (const delta of untilStopped(ctx.shutdown, ctx.textGenerator.write({
       documentKind: row.documentKey,
       language,
@@ -297,7 +307,7 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       date,
       template: personal.template,
       guide: personal.guide,
-      change,
+      change: asked,
       ...(editedNotes ? { editedNotes } : {}),
     }))) {
       if (interrupted()) throw new WritingInterrupted();
@@ -319,7 +329,17 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       }
     }
     await saving;
-    const evidence = evidenceFor(text, { transcript: waited.transcript, data: { ...data, previous: change?.previousText ?? editedNotes }, clinician: user?.name ?? '', language, date, parts: waited.parts, omissions: isNotes(row.documentKey) });
+    const written = text;
+    // Every copy of the document (on screen, copied, as a PDF, in the record system) says how good its transcript was.
+    // A transcript the clinician wrote over is theirs, not the engine's: only its uncertain words still speak.
+    const engines = (waited.session ?? session).transcriptionOverride === null ? await transcriptEngines(ctx.db, session.id) : [];
+    const quality = transcriptQualityLine({ engines, transcript: waited.transcript }, outputLanguage);
+    if (quality) {
+      const footer = `${text.endsWith('\n') ? '' : '\n'}\n${quality}\n`;
+      text += footer;
+      ctx.liveDocuments.append(row.id, footer);
+    }
+    const evidence = evidenceFor(written, { transcript: waited.transcript, data: { ...data, previous: change?.previousText ?? editedNotes }, clinician: user?.name ?? '', language, date, parts: waited.parts, omissions: isNotes(row.documentKey) });
     const saved = await ctx.db
       .update(generatedDocuments)
       .set({ status: 'done', text, evidence, engine: writer.engine, completedAt: new Date(), leaseUntil: null })
@@ -374,7 +394,8 @@ export async function requestChange(ctx: AppContext, session: SessionRow, doc: s
     const user = await findUserById(ctx.db, session.userId);
     const chunks = await listTranscribedParts(ctx.db, session.id);
     const transcript = session.transcriptionOverride ?? assembleTranscription(chunks).text;
-    const evidence = evidenceFor(change.content, {
+    // The line about the transcript's quality is no sentence of the consultation.
+    const evidence = evidenceFor(withoutQualityLine(change.content), {
       transcript,
       data: notesData(session),
       clinician: user?.name ?? '',
