@@ -163,7 +163,8 @@ const BLOOD_PRESSURE = /\b(?:blood pressure|bp|b\.p\.|pa|ta|tensao arterial|pres
 const ANALYTES: Analyte[] = [
   {
     id: 'hba1c',
-    names: /\b(?:hb\s?a[1li]\s?c|a[1li]c|hba[1li]|hemoglobina (?:glicada|glicosilada|glucosilada|a1c)|glyc(?:at|osyl)ed ha?emoglobin|glykiertes hamoglobin|glykohamoglobin)\b/,
+    // A scan's OCR reads the '1' of 'HbA1c' as l, I or t ('HbAtc'): after 'Hb' nothing else is meant.
+    names: /\b(?:hb\s?a[1lit]\s?c|a[1li]c|hba[1li]|hemoglobina (?:glicada|glicosilada|glucosilada|a1c)|glyc(?:at|osyl)ed ha?emoglobin|glykiertes hamoglobin|glykohamoglobin)\b/,
     // IFCC units (mmol/mol) to NGSP (%), the unit criteria are written in.
     convert: (v, unit) => (/mmol/.test(unit) || v > 20 ? Math.round((v / 10.929 + 2.15) * 10) / 10 : v),
   },

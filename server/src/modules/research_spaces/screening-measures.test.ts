@@ -102,6 +102,15 @@ describe("a scan's confusions", () => {
     expect(repairOcrDigits('hba1c 7,2 %; fev1 38 %; o2-langzeittherapie; t2dm')).toBe('hba1c 7,2 %; fev1 38 %; o2-langzeittherapie; t2dm');
   });
 
+  it("reads HbA1c through OCR's confusions of its '1', when its value and unit follow", () => {
+    const hba1c = c('hba1c', 'HbA1c between 7% and 10%');
+    expect(verdict(hba1c, 'Type 2 diabetes mellitus since 2012.\nHbAtc 12.5 %.')).toBe('not_met');
+    expect(verdict(hba1c, 'HbAlc 8.2 %')).toBe('met');
+    expect(verdict(hba1c, 'HbAIc 8,2 %')).toBe('met');
+    // 'ATC' (a drug's classification code) is no HbA1c.
+    expect(verdict(hba1c, 'ATC code A10BA02, 8 %')).toBe('unclear');
+  });
+
   it('joins a word hyphenated at a line end', () => {
     expect(sentences('Diagnose: Diabetes mel-\nlitus Typ 2, art. Hypertonie')).toEqual(['Diagnose: Diabetes mellitus Typ 2, art. Hypertonie']);
     const result = screen([c('age', 'Age 18 years or older'), c('copd', 'Diagnosis of COPD')], 'Doente: J. M. P., sexo mascu-\nlino, 8l anos\nDiagnose: C0PD GOLD 2, kein Asthma');
