@@ -18,6 +18,9 @@ const MIN_WORDS = String.raw`>=|≥|=>|>|at least|minimum|minimo|mindestens|al m
 const MAX_WORDS = String.raw`<=|≤|=<|<|at most|maximum|maximo|hochstens|no more than|not older than|up to|until|ate|bis|hasta|under|younger than|below|less than|lower than|menos de|inferior a|abaixo de|unter|menor(?:es)? de|no maximo`;
 const INCLUSIVE = /^(>=|≥|=>|<=|≤|=<|at least|minimum|minimo|mindestens|al menos|as minimo|no minimo|at most|maximum|maximo|hochstens|no more than|not older than|up to|until|ate|bis|hasta|no maximo|mayor(?:es)? de|maior(?:es)? de|a partir de|ab|from)$/;
 
+/** '18 years of age or older', '18 anos de idade ou mais'. */
+const OF_AGE = String.raw`(?:(?:of age|de idade|de edad)\s*)?`;
+
 /** The bounds a criterion puts on a number (units removed first: '1.73 m²' is not a bound). */
 export function boundsIn(criterion: string): Bounds | undefined {
   const text = criterion.replace(/\/\s*1[.,]73\s*m(?:2|²)?/g, ' ');
@@ -31,10 +34,11 @@ export function boundsIn(criterion: string): Bounds | undefined {
     }
   }
   const bounds: Bounds = {};
-  const min = text.match(new RegExp(`(?<![a-z])(${MIN_WORDS})\\s*(?:de\\s*|of\\s*)?${NUMBER}`));
-  const max = text.match(new RegExp(`(?<![a-z])(${MAX_WORDS})\\s*(?:de\\s*|of\\s*)?${NUMBER}`));
-  const orMore = text.match(new RegExp(`${NUMBER}${UNIT}(?:\\+|or older|or over|or more|or above|or higher|or greater|and older|and over|and above|ou mais|ou superior|o mas|o mayor|o superior|oder alter|oder mehr|oder hoher|oder daruber|und alter|und mehr)`));
-  const orLess = text.match(new RegExp(`${NUMBER}${UNIT}(?:or younger|or less|or under|or below|and younger|ou menos|ou inferior|o menos|oder junger|oder weniger)`));
+  // A word ('over') must not end another ('Rover'); a sign may follow a word directly ('Age>18', 'Age≥ 40years').
+  const min = text.match(new RegExp(`(?:(?<![a-z])|(?=[<>=≥≤]))(${MIN_WORDS})\\s*(?:de\\s*|of\\s*)?${NUMBER}`));
+  const max = text.match(new RegExp(`(?:(?<![a-z])|(?=[<>=≥≤]))(${MAX_WORDS})\\s*(?:de\\s*|of\\s*)?${NUMBER}`));
+  const orMore = text.match(new RegExp(`${NUMBER}${UNIT}${OF_AGE}(?:\\+|or older|or over|or more|or above|or higher|or greater|and older|and over|and above|ou mais|ou superior|o mas|o mayor|o superior|oder alter|oder mehr|oder hoher|oder daruber|und alter|und mehr)`));
+  const orLess = text.match(new RegExp(`${NUMBER}${UNIT}${OF_AGE}(?:or younger|or less|or under|or below|and younger|ou menos|ou inferior|o menos|oder junger|oder weniger)`));
   if (min) Object.assign(bounds, { min: toNumber(min[2]!), minStrict: !INCLUSIVE.test(min[1]!) });
   else if (orMore) bounds.min = toNumber(orMore[1]!);
   if (max && (!min || max.index! !== min.index)) Object.assign(bounds, { max: toNumber(max[2]!), maxStrict: !INCLUSIVE.test(max[1]!) });
@@ -100,6 +104,9 @@ const STATED_AGE = [
   // Not an age at some event ('diagnosed aged 9', 'at age 40').
   /(?<!(?:diagnosed|diagnosticad[oa]|at|since|when|from|until|com|aos|mit|con|a los|desde) )\b(?:age|aged|idade|alter|edad)\s*[:=]?\s*(\d{1,3})\b/,
   /\b(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|y)\s*(?:-|\s)?old\b/,
+  // '44 yo man', 'a 44 y/o woman', '44 y.o. female': only where a person or the sentence's end follows ('a los 20
+  // yo empecé' is Spanish for 'at 20 I began').
+  /\b(\d{1,3})\s*(?:yo|y\/o|y\.o\.?)(?=\s*(?:$|[,.;)]|(?:old\s+)?(?:man|woman|male|female|patient|gentleman|lady|boy|girl|m|f|white|black|african|caucasian|hispanic|asian|with|who|presents|presenting|presented|admitted)\b))/,
   /\b(\d{1,3})\s*anos de (?:idade|edad)\b/,
   /\b(\d{1,3})\s*jahre a[l1]t\b/, // 'a1t': a scan's l read as 1
   /\b(\d{1,3})\s*-?\s*jahrige\w*/,

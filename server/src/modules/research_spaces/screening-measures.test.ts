@@ -265,3 +265,17 @@ describe('prefixes', () => {
     expect(verdict(bio, 'Rastreio pré-biológico: IGRA (QuantiFERON) negativo.')).toBe('unclear');
   });
 });
+
+describe('ages as criteria and records write them', () => {
+  it('reads the bounds of age criteria written with a sign against the word, or "of age"', () => {
+    for (const definition of ['18 years of age or older', 'Age>18', 'Age≥ 18years', 'Patients aged 18 years or older']) expect(verdict(c('age', definition), 'A 44-year-old man with chest pain.'), definition).toBe('met');
+    for (const definition of ['Age<40', '40 years of age or younger', 'Age ≤ 40 years']) expect(verdict(c('age', definition), 'A 44-year-old man with chest pain.'), definition).toBe('not_met');
+  });
+
+  it("reads '44 yo', '44 y/o' and '44 y.o.' before a person or a sentence's end, never Spanish 'yo'", () => {
+    const young = c('age', 'Age between 18 and 40 years');
+    for (const record of ['44 yo man with cough.', 'A 44 y/o woman.', 'Pt is a 44 y.o. female with dyspnoea.']) expect(verdict(young, record), record).toBe('not_met');
+    expect(verdict(young, 'A 32 yo woman.')).toBe('met');
+    expect(verdict(young, 'Fumadora: a los 20 yo empecé a fumar.')).toBe('unclear');
+  });
+});
