@@ -17,10 +17,15 @@ export const DOCUMENT_SEPARATOR = '\n\n\f\n\n';
 /** A line that only names a file: a header between files, not part of any record. */
 const FILE_HEADER = /^\s*={2,}\s*.*?\s*={2,}\s*$|^\s*[^\s/\\]+\.(?:pdf|txt|docx?|png|jpe?g|tiff?)\s*$/i;
 
+const UNIT_END = /(?:\d\s*(?:\/\s*)?(?:cm|mm|m|kg|g|mg|mcg|µg|ml|l|min|h|hrs?|bpm|mmhg|mm hg|kg\/m2|kg\/m²)|\b(?:days?|weeks?|months?|years?|hours?|minutes?)\s+ago)\.$/iu;
+
 /** Whether the full stop at the end of `before` ends a sentence, given the text that follows it. */
 function endsSentence(before: string, after: string): boolean {
   const word = normalise(before.match(/([\p{L}\p{N}]+)\.$/u)?.[1] ?? '');
   if (!/^\s*(?:[\p{Lu}\p{N}"'(«¿¡—–-]|\p{Ll}\p{Lu})/u.test(after)) return false; // the next starts with a capital ('eGFR' too) or a number
+  // A unit after its number, or 'ago' after a time, ends the sentence before a capitalised word ('2 days ago. She
+  // denies…', 'Height 172 cm. Weight…', '18/min. Temperature…'), though each is an abbreviation elsewhere.
+  if (UNIT_END.test(before) && /^\s*\p{Lu}(?:\p{Ll}|\p{Lu}*(?!\p{L}))/u.test(after)) return true;
   if (isAbbreviation(word)) return false;
   if (/^\p{L}$/u.test(word)) return false; // an initial ('J. Silva') or 'z. B.'
   if (/^\d{1,2}$/.test(word) && /^\s*\d{1,2}\.$/.test(before)) return false; // a list number at the line's start
@@ -48,7 +53,7 @@ function splitLine(line: string): string[] {
 /**
  * The record's lines as written, with a PDF's wrapped lines joined: a line that does not end a sentence, a label
  * or a list item continues on the next one when that starts in lower case or with a number and unit ('12 weeks of'
- * + 'gestation.').
+ * + 'gestation.', 'recorded as' + '115/80 mm Hg').
  */
 function logicalLines(text: string): string[] {
   const lines: string[] = [];
@@ -69,7 +74,7 @@ function logicalLines(text: string): string[] {
       continue;
     }
     // A short line is a heading ('Antecedentes pessoais'), not a sentence the PDF wrapped.
-    const continues = previous && previous.split(' ').length >= 4 && !/[.!?:;]$/.test(previous) && /^\(?\p{Ll}[\p{Ll}'-]*(?:[\s,.;:)]|$)|^\d+(?:[.,]\d+)?\s*[\p{Ll}%]/u.test(line) && !/^[-*•·–]\s/.test(line);
+    const continues = previous && previous.split(' ').length >= 4 && !/[.!?:;]$/.test(previous) && /^\(?\p{Ll}[\p{Ll}'-]*(?:[\s,.;:)]|$)|^\d+(?:[.,/]\d+)*\s*[\p{Ll}%]/u.test(line) && !/^[-*•·–]\s/.test(line);
     if (continues) lines[lines.length - 1] = `${previous} ${line}`;
     else lines.push(line);
   }

@@ -279,3 +279,20 @@ describe('ages as criteria and records write them', () => {
     expect(verdict(young, 'Fumadora: a los 20 yo empecé a fumar.')).toBe('unclear');
   });
 });
+
+describe('a PDF text cut into sentences', () => {
+  it("ends a sentence after a unit or 'ago' before a capital, and joins a line wrapped before a blood pressure", () => {
+    const text = 'Chest pain started 2 days ago. She denies fever.\nHeight 172 cm. Weight 80 kg.\nHeart rate 88/min. Respiratory rate 18/min. BP was recorded as\n115/80 mm Hg on arrival. Seen by Dr. Smith today.';
+    expect(sentences(text)).toEqual([
+      'Chest pain started 2 days ago.',
+      'She denies fever.',
+      'Height 172 cm.',
+      'Weight 80 kg.',
+      'Heart rate 88/min.',
+      'Respiratory rate 18/min.',
+      'BP was recorded as 115/80 mm Hg on arrival.',
+      'Seen by Dr. Smith today.',
+    ]);
+    expect(verdict(c('sbp', 'Systolic blood pressure ≥ 140 mmHg'), 'On examination the BP was recorded as\n115/80 mm Hg on arrival.')).toBe('not_met');
+  });
+});
