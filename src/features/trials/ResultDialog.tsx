@@ -6,7 +6,7 @@ import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { TextAreaField } from '../../ui/TextAreaField';
 import { DecidedBy, ScreeningChangedBadge } from './DecisionNotes';
-import { criterionTypeLabel, preEvaluationLabel, resultStatusLabel, verdictLabel } from './research-labels';
+import { criterionTypeLabel, criterionVerdictLabel, preEvaluationLabel, resultStatusLabel } from './research-labels';
 
 /** Whether the verdict keeps the patient in: a met exclusion rules them out just as an unmet inclusion does. */
 const outcome = (c: CriterionResult) => (c.verdict === 'unclear' ? 'unclear' : (c.verdict === 'met') === c.type.endsWith('inclusion') ? 'passes' : 'fails');
@@ -26,7 +26,7 @@ export function ResultDialog({ result, onDecide, onClose }: { result: Evaluation
           {i18n._(preEvaluationLabel[result.pre_evaluation])}
         </span>{' '}
         <Trans>
-          {result.criteria_met} of {result.criteria_total} criteria met
+          {result.criteria_met} of {result.criteria_total} criteria satisfied
         </Trans>{' '}
         · {i18n._(resultStatusLabel[result.status])} <ScreeningChangedBadge result={result} />
       </p>
@@ -56,7 +56,7 @@ export function ResultDialog({ result, onDecide, onClose }: { result: Evaluation
               <span className="badge" data-criterion={c.type}>
                 {i18n._(criterionTypeLabel[c.type])}
               </span>{' '}
-              <strong>{i18n._(verdictLabel[c.verdict])}</strong>
+              <strong>{i18n._(criterionVerdictLabel(c.type, c.verdict))}</strong>
               <p>{c.definition}</p>
               {c.explanation && <p className="muted">{c.explanation}</p>}
               {c.evidence ? (

@@ -23,8 +23,20 @@ export const resultStatusLabel: Record<ResultStatus, MessageDescriptor> = {
   requires_review: msg`Requires review`,
 };
 
-export const verdictLabel: Record<Verdict, MessageDescriptor> = {
-  met: msg`Met`,
-  not_met: msg`Not met`,
+/**
+ * A criterion's verdict as what it means for the patient: an inclusion is satisfied or not, an exclusion applies
+ * or not. Never one word for both ('met' would say a patient ruled out by an exclusion met something).
+ */
+export function criterionVerdictLabel(type: CriterionType, verdict: Verdict): MessageDescriptor {
+  if (verdict === 'unclear') return VERDICT.unclear;
+  const inclusion = type.endsWith('inclusion');
+  if (verdict === 'met') return inclusion ? VERDICT.satisfied : VERDICT.applies;
+  return inclusion ? VERDICT.notSatisfied : VERDICT.doesNotApply;
+}
+const VERDICT = {
+  satisfied: msg`Satisfied`,
+  notSatisfied: msg`Not satisfied`,
+  applies: msg`Exclusion applies`,
+  doesNotApply: msg`Exclusion does not apply`,
   unclear: msg`Unclear`,
 };
