@@ -66,6 +66,9 @@ type Finding = { holds: boolean | undefined; quote: string; line?: Line; concept
 /** The record read once for every criterion: its sentences, the patient's age and the record's own date. */
 type Record_ = { lines: Line[]; age: { age: number; quote: string } | undefined; recordOn: Date };
 
+/** Words that say a state has ended, not only that it was once. */
+const ENDED = /(?<![a-z])(?:former|formerly|ex|quit|quitted|stopped|discontinued|ceased|resolved|suspend\w*|suspens[oa]|interrompid[oa]|interrumpid[oa]|withdrawn|abstinent|deixou|parou|abandonou|antig[oa]|ex-\w+|ehemalig\w*|aufgehort|dejo|exfumador\w*|exfumadora|resolvid[oa]|resuelt[oa]|abgeklungen|abgesetzt|previously|previous)(?![a-z])/;
+
 /** A medication list ('Medication:', 'Terapêutica habitual:', 'Dauermedikation:'), which names what is taken. */
 const MEDICATION_LIST = /^(?:current |usual |regular )?(?:medication|medications|meds|medicines|drugs|medicacao|terapeutica|medicamentos|medikation|medikamente|dauermedikation|tratamiento|medicacion|hoja de tratamiento)\b[^:;.]{0,24}:/;
 
@@ -74,10 +77,14 @@ function conceptFinding(concept: string, wantsEver: boolean, record: Record_, re
   let absent: Finding;
   let present: Finding;
   let denied: Finding;
+  let pastState: Finding;
   for (const line of record.lines) {
     for (const status of line.stems.get(concept) ?? []) {
       if (status === 'other_person' || status === 'uncertain') continue;
       if (status === 'present' || (status === 'past' && wantsEver)) present ??= { holds: true, quote: line.text, line };
+      // A state had once ('an ectopic pregnancy in 2019') says nothing of now: neither a pregnancy nor its absence.
+      // One ended ('former smoker', 'quit', 'resolved') is absent now.
+      else if (status === 'past' && conceptKind(concept) === 'state' && !ENDED.test(line.norm)) pastState ??= { holds: undefined, quote: line.text, line };
       else absent ??= { holds: false, quote: line.text, line };
       if (status === 'negated') denied ??= { holds: false, quote: line.text, line };
     }
@@ -86,7 +93,8 @@ function conceptFinding(concept: string, wantsEver: boolean, record: Record_, re
   // for the coordinator to settle; a condition once had and now absent still counts as had.
   if (present && denied && conceptKind(concept) === 'state') return { holds: undefined, quote: `${present.quote} ${denied.quote}` };
   if (present) return present;
-  if (absent || !readRelated) return absent;
+  if (absent || !readRelated) return absent ?? pastState;
+  if (pastState) return pastState;
   // Type 1 diabetes written plainly settles a criterion asking for type 2.
   for (const other of exclusiveWith(concept)) {
     const found = conceptFinding(other, true, record, false);
@@ -181,9 +189,12 @@ function conceptVerdict(criterion: string, record: Record_): { verdict: Verdict;
 }
 
 /** Any other criterion: the sentence sharing most of its words, read as present or (in a negation's scope) absent. */
-function mention(criterion: string, lines: Line[]): { quote: string; negated: boolean; complete: boolean } | undefined {
+function mention(criterion: string, lines: Line[], acronyms: string[] = []): { quote: string; negated: boolean; complete: boolean } | undefined {
   const words = contentWords(criterion);
   if (words.length === 0) return undefined;
+  // A concept matches as a whole: 'HIV infection' is not any infection. The criterion's acronyms ('HIV', 'HCV')
+  // that name no known concept must be in the sentence.
+  const named = acronyms.filter((a) => criterion.includes(a));
   const needed = words.length <= 2 ? 1 : Math.ceil(words.length * 0.6);
   // The past is an absence only when the criterion asks about now ('active cancer', not 'history of cancer').
   const absent = (s: Status) => s === 'negated' || (s === 'past' && CURRENT.test(criterion));
@@ -191,6 +202,7 @@ function mention(criterion: string, lines: Line[]): { quote: string; negated: bo
   for (const line of lines) {
     // A word said of someone else, or left open, is no mention of the patient.
     const about = (w: string) => (line.stems.get(stem(w)) ?? []).filter((s) => s !== 'other_person' && s !== 'uncertain');
+    if (named.some((a) => !new RegExp(`(?<![a-z0-9])${a}(?![a-z0-9])`).test(line.norm))) continue;
     const matched = words.filter((w) => about(w).length > 0);
     const score = matched.length;
     const negated = matched.some((w) => about(w).some(absent));
@@ -205,13 +217,17 @@ const ZERO_WHEN_ABSENT: Record<string, string> = { packyears: 'conceptsmoking' }
 type Assessed = { verdict: Verdict; quote: string };
 
 /** One criterion, or one part of it, against the record; undefined when nothing in it can be looked for. */
-function assess(text: string, record: Record_): Assessed | undefined {
+function assess(text: string, record: Record_, acronyms: string[] = []): Assessed | undefined {
   const analyte = analyteIn(text);
   const concepts = /\bconcept/.test(withConcepts(text));
+  // A gestational age is weeks of a pregnancy, not the patient's years: not read offline.
+  if (GESTATION.test(text) && boundsIn(text)) return { verdict: 'unclear', quote: '' };
   if (!analyte && (AGE_WORDS.test(text) || (YEARS.test(text) && !concepts && !DURATION.test(text)))) {
     const bounds = boundsIn(text);
-    if (bounds && record.age) return { verdict: within(record.age.age, bounds) ? 'met' : 'not_met', quote: record.age.quote };
-    if (bounds) return { verdict: 'unclear', quote: '' };
+    const age: Assessed | undefined = bounds && record.age ? { verdict: within(record.age.age, bounds) ? 'met' : 'not_met', quote: record.age.quote } : bounds ? { verdict: 'unclear', quote: '' } : undefined;
+    // An age joined to a condition ('over 65 with heart failure') needs both: the age alone settles only its absence.
+    if (age && concepts) return both(age, conceptVerdict(text, record) ?? { verdict: 'unclear', quote: '' });
+    if (age) return age;
   }
   if (analyte) {
     const bounds = boundsIn(text.replace(analyte.names, ' '));
@@ -227,7 +243,7 @@ function assess(text: string, record: Record_): Assessed | undefined {
   const byConcept = conceptVerdict(text, record);
   if (byConcept) return byConcept;
   if (concepts) return { verdict: 'unclear', quote: '' };
-  const found = mention(text, record.lines);
+  const found = mention(text, record.lines, acronyms);
   if (!found) return undefined;
   // A criterion worded as an absence ('no prior surgery') is met when the record says it is absent.
   const criterionNegated = scopeWords(text).some((w) => w.status === 'negated');
@@ -238,6 +254,16 @@ function assess(text: string, record: Record_): Assessed | undefined {
   return { verdict: present !== criterionNegated ? 'met' : 'not_met', quote: found.quote };
 }
 
+/** Two parts that must both hold: one not met settles it; both met do; otherwise it stays open. */
+function both(a: Assessed, b: Assessed): Assessed {
+  const quote = [...new Set([a.quote, b.quote].filter(Boolean))].join(' ');
+  if (a.verdict === 'not_met') return a;
+  if (b.verdict === 'not_met') return b;
+  return { verdict: a.verdict === 'met' && b.verdict === 'met' ? 'met' : 'unclear', quote };
+}
+
+const GESTATION = /\b(?:gestational|gestation|gestacional|gestacao|gestacion|gestationsalter|schwangerschaftswoche\w*|ssw)\b/;
+
 const OR_JOIN = /\s(?:or|ou|oder|o)\s/;
 const AND_JOIN = /\s(?:and|e|und|y)\s/;
 
@@ -246,14 +272,14 @@ const AND_JOIN = /\s(?:and|e|und|y)\s/;
  * 'eGFR < 30 or dialysis'): each part is screened on its own, and the parts settle the whole as 'or' or 'and'
  * do; a part left open leaves the whole open unless another part settles it.
  */
-function assessParts(text: string, record: Record_): Assessed | undefined {
+function assessParts(text: string, record: Record_, acronyms: string[] = []): Assessed | undefined {
   const join = OR_JOIN.test(text) ? 'or' : AND_JOIN.test(text) && !/\b(between|entre|zwischen)\b/.test(text) ? 'and' : undefined;
   if (!join) return undefined;
   const parts = text.split(join === 'or' ? OR_JOIN : AND_JOIN).map((p) => p.trim()).filter(Boolean);
   // Only where the criterion names a measure and something besides it: a list of conditions is read whole.
   const measures = parts.filter((p) => analyteIn(p) && boundsIn(p)).length;
   if (parts.length < 2 || measures === 0 || measures + parts.filter((p) => /\bconcept/.test(withConcepts(p))).length < 2) return undefined;
-  const results = parts.map((p) => assess(p, record) ?? { verdict: 'unclear' as Verdict, quote: '' });
+  const results = parts.map((p) => assess(p, record, acronyms) ?? { verdict: 'unclear' as Verdict, quote: '' });
   const quoteOf = (rs: Assessed[]) => [...new Set(rs.map((r) => r.quote).filter(Boolean))].join(' ');
   const met = results.filter((r) => r.verdict === 'met');
   const notMet = results.filter((r) => r.verdict === 'not_met');
@@ -278,7 +304,9 @@ export function screenOffline(criteria: Criterion[], documents: string, today = 
     // criterion is what is left, unless only the parenthesis holds its numbers ('BMI (≥ 30 kg/m²)').
     const stripped = written.replace(/\([^()]*\)/g, ' ').replace(/\s+/g, ' ').trim();
     const text = boundsIn(written) && !boundsIn(stripped) ? written : stripped;
-    const result = assessParts(text, record) ?? assess(text, record) ?? { verdict: 'unclear', quote: '' };
+    // Acronyms as the criterion writes them ('HIV', 'HCV'), which no sentence may match without.
+    const acronyms = [...new Set((c.definition.match(/(?<![\p{L}\d])\p{Lu}[\p{Lu}\d]{1,5}(?![\p{L}\d])/gu) ?? []).map((a) => normalise(a)))].filter((a) => !isConcept(withConcepts(a).trim()));
+    const result = assessParts(text, record, acronyms) ?? assess(text, record, acronyms) ?? { verdict: 'unclear', quote: '' };
     return { criterion_id: c.id, verdict: result.verdict, evidence: result.quote };
   });
 }

@@ -296,3 +296,28 @@ describe('a PDF text cut into sentences', () => {
     expect(verdict(c('sbp', 'Systolic blood pressure ≥ 140 mmHg'), 'On examination the BP was recorded as\n115/80 mm Hg on arrival.')).toBe('not_met');
   });
 });
+
+describe('precision first: a criterion is settled only by a statement that settles it', () => {
+  it('never takes a pregnancy once had for one now, nor a gestational age for the patient’s age', () => {
+    expect(verdict(c('preg', 'Current pregnancy', 'critical_exclusion'), 'She had an ectopic pregnancy in 2019. No other history.')).toBe('unclear');
+    expect(verdict(c('preg', 'Current pregnancy', 'critical_exclusion'), 'She had an ectopic pregnancy in 2019. Pregnancy test today: negative.')).toBe('not_met');
+    expect(verdict(c('preg', 'Current pregnancy', 'critical_exclusion'), 'She is pregnant, 12 weeks.')).toBe('met');
+    expect(verdict(c('ga', 'Gestational age < 23 weeks'), 'A 27-year-old woman, G2P1, presents with abdominal pain.')).toBe('unclear');
+    // A condition dated in a year is still had; 'since' a year, still now.
+    expect(verdict(c('dm', 'History of diabetes'), 'Diabetes diagnosed in 2012, on metformin.')).toBe('met');
+  });
+
+  it('matches a concept as a whole: an acronym the criterion names must be said', () => {
+    const hiv = c('hiv', 'HIV infection', 'critical_exclusion');
+    expect(verdict(hiv, 'Urine showed white cells, suggesting infection. Cells were cultured.')).toBe('unclear');
+    expect(verdict(hiv, 'Known HIV infection on antiretrovirals.')).toBe('met');
+  });
+
+  it('needs every part of an age joined to a condition', () => {
+    const old = c('old-hf', 'Age over 65 with heart failure');
+    expect(verdict(old, 'A 70-year-old man with COPD. No heart failure.')).toBe('not_met');
+    expect(verdict(old, 'A 70-year-old man with COPD.')).toBe('unclear');
+    expect(verdict(old, 'A 70-year-old man with heart failure.')).toBe('met');
+    expect(verdict(old, 'A 50-year-old man with heart failure.')).toBe('not_met');
+  });
+});
