@@ -254,6 +254,7 @@ function patternsOf(analyte: Analyte) {
 function valuesOf(analyte: Analyte, lines: Sentence[]): { value: number; quote: string; date?: Date }[] {
   const found: { value: number; quote: string; date?: Date }[] = [];
   const patterns = patternsOf(analyte);
+  const otherNames = new RegExp(`\\(\\s*(?:${analyte.names.source})\\s*\\)`, 'g');
   const read = (raw: string, unit: string) => {
     const value = analyte.grouped ? Number(raw.replace(/[ .](?=\d{3}\b)/g, '').replace(',', '.')) : toNumber(raw);
     return analyte.convert ? analyte.convert(value, unit) : value;
@@ -274,6 +275,8 @@ function valuesOf(analyte: Analyte, lines: Sentence[]): { value: number; quote: 
         const after = line.norm
           .slice(m.index! + m[0].length, m.index! + m[0].length + 60)
           .replace(DATE, ' ')
+          // The analyte's other name in parentheses is no value: 'Hemoglobina glicada (HbA1c): 8,2 %' is 8.2, not 1.
+          .replace(otherNames, ' ')
           .replace(/\b(?:ckd[- ]?epi|mdrd|dcct|ifcc|ngsp)(?:\s*\d{4})?\b/g, ' ');
         if (pair !== undefined) {
           // The first pair within reach: 'Tensão arterial no consultório (média de 2 medições): 140/86'.

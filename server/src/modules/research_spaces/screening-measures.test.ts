@@ -102,6 +102,14 @@ describe("a scan's confusions", () => {
     expect(repairOcrDigits('hba1c 7,2 %; fev1 38 %; o2-langzeittherapie; t2dm')).toBe('hba1c 7,2 %; fev1 38 %; o2-langzeittherapie; t2dm');
   });
 
+  it('reads a lab line whose name is given twice, the other in parentheses, with a decimal comma or point', () => {
+    const hba1c = c('hba1c', 'HbA1c between 7% and 10%');
+    expect(verdict(hba1c, 'Hemoglobina glicada (HbA1c): 8,2 %')).toBe('met');
+    expect(verdict(hba1c, 'Glycated haemoglobin (HbA1c): 8.2 %')).toBe('met');
+    expect(verdict(hba1c, 'HbA1c (hemoglobina glicada) 11,2 %')).toBe('not_met');
+    expect(verdict(hba1c, 'Glykiertes Hämoglobin (HbA1c) 64 mmol/mol')).toBe('met');
+  });
+
   it("reads HbA1c through OCR's confusions of its '1', when its value and unit follow", () => {
     const hba1c = c('hba1c', 'HbA1c between 7% and 10%');
     expect(verdict(hba1c, 'Type 2 diabetes mellitus since 2012.\nHbAtc 12.5 %.')).toBe('not_met');
