@@ -106,7 +106,7 @@ const STATED_AGE = [
   /\b(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|y)\s*(?:-|\s)?old\b/,
   // '44 yo man', 'a 44 y/o woman', '44 y.o. female': only where a person or the sentence's end follows ('a los 20
   // yo empecé' is Spanish for 'at 20 I began').
-  /\b(\d{1,3})\s*(?:yo|y\/o|y\.o\.?)(?=\s*(?:$|[,.;)]|(?:old\s+)?(?:man|woman|male|female|patient|gentleman|lady|boy|girl|m|f|white|black|african|caucasian|hispanic|asian|with|who|presents|presenting|presented|admitted)\b))/,
+  /(?<!(?:at|since|when|from|until|aos|a los|con|desde|mit|com|daughter|son|mother|father|brother|sister|child|filha|filho|mae|pai|hija|hijo|madre|padre|tochter|sohn|mutter|vater|kind)\s+)\b(\d{1,3})\s*(?:yo|y\/o|y\.o\.?)(?=\s*(?:$|[,.;)]|(?:old\s+)?(?:man|woman|male|female|patient|gentleman|lady|boy|girl|m|f|white|black|african|caucasian|hispanic|asian|with|who|presents|presenting|presented|admitted)\b))/,
   /\b(\d{1,3})\s*anos de (?:idade|edad)\b/,
   /\b(\d{1,3})\s*jahre a[l1]t\b/, // 'a1t': a scan's l read as 1
   /\b(\d{1,3})\s*-?\s*jahrige\w*/,

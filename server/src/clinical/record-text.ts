@@ -74,7 +74,7 @@ function logicalLines(text: string): string[] {
       continue;
     }
     // A short line is a heading ('Antecedentes pessoais'), not a sentence the PDF wrapped.
-    const continues = previous && previous.split(' ').length >= 4 && !/[.!?:;]$/.test(previous) && /^\(?\p{Ll}[\p{Ll}'-]*(?:[\s,.;:)]|$)|^\d+(?:[.,/]\d+)*\s*[\p{Ll}%]/u.test(line) && !/^[-*•·–]\s/.test(line);
+    const continues = previous && previous.split(' ').length >= 4 && !/[.!?:;]$/.test(previous) && /^\(?\p{Ll}[\p{Ll}'-]*(?:[\s,.;:)]|$)|^\d+(?:[.,]\d+)?\s*[\p{Ll}%]|^\d{2,3}\s*\/\s*\d{2,3}\s*mm\s?[hH][gG]\b/u.test(line) && !/^[-*•·–]\s/.test(line);
     if (continues) lines[lines.length - 1] = `${previous} ${line}`;
     else lines.push(line);
   }

@@ -145,8 +145,6 @@ function statusAt(tokens: string[], i: number): Status {
     if (NEGATION_CLOSING.has(t) && j <= i + 2 && closes) return 'negated';
     // 'Asma en la infancia, resuelta': a word that closes the clause reaches further back than one inside it.
     if (PAST_AFTER.has(t) && status === 'present' && (j <= i + 3 || closes)) status = 'past';
-    // Dated in a year ('ectopic pregnancy in 2019'): an event then, not a state now ('since 2012' is still now).
-    if (/^(?:in|em|en|im)$/.test(t) && /^(?:19|20)\d{2}$/.test(tokens[j + 1] ?? '') && status === 'present') status = 'past';
   }
   return status;
 }

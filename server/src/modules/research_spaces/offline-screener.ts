@@ -66,6 +66,9 @@ type Finding = { holds: boolean | undefined; quote: string; line?: Line; concept
 /** The record read once for every criterion: its sentences, the patient's age and the record's own date. */
 type Record_ = { lines: Line[]; age: { age: number; quote: string } | undefined; recordOn: Date };
 
+/** A sentence that dates what it says 'in' a year before the record's own ('in 2019'). */
+const datedBefore = (norm: string, recordOn: Date) => [...norm.matchAll(/\b(?:in|em|en|im)\s+((?:19|20)\d{2})\b/g)].some((m) => Number(m[1]) < recordOn.getUTCFullYear());
+
 /** Words that say a state has ended, not only that it was once. */
 const ENDED = /(?<![a-z])(?:former|formerly|ex|quit|quitted|stopped|discontinued|ceased|resolved|suspend\w*|suspens[oa]|interrompid[oa]|interrumpid[oa]|withdrawn|abstinent|deixou|parou|abandonou|antig[oa]|ex-\w+|ehemalig\w*|aufgehort|dejo|exfumador\w*|exfumadora|resolvid[oa]|resuelt[oa]|abgeklungen|abgesetzt|previously|previous)(?![a-z])/;
 
@@ -81,7 +84,9 @@ function conceptFinding(concept: string, wantsEver: boolean, record: Record_, re
   for (const line of record.lines) {
     for (const status of line.stems.get(concept) ?? []) {
       if (status === 'other_person' || status === 'uncertain') continue;
-      if (status === 'present' || (status === 'past' && wantsEver)) present ??= { holds: true, quote: line.text, line };
+      // A state dated in an earlier year than the record's ('an ectopic pregnancy in 2019') says nothing of now.
+      if (status === 'present' && !wantsEver && conceptKind(concept) === 'state' && datedBefore(line.norm, record.recordOn)) pastState ??= { holds: undefined, quote: line.text, line };
+      else if (status === 'present' || (status === 'past' && wantsEver)) present ??= { holds: true, quote: line.text, line };
       // A state had once ('an ectopic pregnancy in 2019') says nothing of now: neither a pregnancy nor its absence.
       // One ended ('former smoker', 'quit', 'resolved') is absent now.
       else if (status === 'past' && conceptKind(concept) === 'state' && !ENDED.test(line.norm)) pastState ??= { holds: undefined, quote: line.text, line };
@@ -93,8 +98,10 @@ function conceptFinding(concept: string, wantsEver: boolean, record: Record_, re
   // for the coordinator to settle; a condition once had and now absent still counts as had.
   if (present && denied && conceptKind(concept) === 'state') return { holds: undefined, quote: `${present.quote} ${denied.quote}` };
   if (present) return present;
+  // Dated once and ended elsewhere ('started in 2020; previously peritoneal dialysis') is still open; only a
+  // denial ('pregnancy test today: negative') settles it.
+  if (pastState && !denied) return pastState;
   if (absent || !readRelated) return absent ?? pastState;
-  if (pastState) return pastState;
   // Type 1 diabetes written plainly settles a criterion asking for type 2.
   for (const other of exclusiveWith(concept)) {
     const found = conceptFinding(other, true, record, false);
@@ -194,7 +201,7 @@ function mention(criterion: string, lines: Line[], acronyms: string[] = []): { q
   if (words.length === 0) return undefined;
   // A concept matches as a whole: 'HIV infection' is not any infection. The criterion's acronyms ('HIV', 'HCV')
   // that name no known concept must be in the sentence.
-  const named = acronyms.filter((a) => criterion.includes(a));
+  const named = acronyms.filter((a) => new RegExp(`(?<![a-z0-9])${a}(?![a-z0-9])`).test(criterion));
   const needed = words.length <= 2 ? 1 : Math.ceil(words.length * 0.6);
   // The past is an absence only when the criterion asks about now ('active cancer', not 'history of cancer').
   const absent = (s: Status) => s === 'negated' || (s === 'past' && CURRENT.test(criterion));
@@ -211,6 +218,9 @@ function mention(criterion: string, lines: Line[], acronyms: string[] = []): { q
   return best && { quote: best.quote, negated: best.negated, complete: best.score === words.length };
 }
 
+/** Words written in capitals for emphasis ('OR', 'AND', 'NOT'), which are no acronyms. */
+const CONNECTIVE = new Set('or and not no nor with without of in on to at by for the an vs ou e nao sem com de do da em oder und nicht ohne mit y o ni sin con del'.split(' '));
+
 /** What a record says instead of a number: a never-smoker has smoked no pack-years. */
 const ZERO_WHEN_ABSENT: Record<string, string> = { packyears: 'conceptsmoking' };
 
@@ -225,8 +235,7 @@ function assess(text: string, record: Record_, acronyms: string[] = []): Assesse
   if (!analyte && (AGE_WORDS.test(text) || (YEARS.test(text) && !concepts && !DURATION.test(text)))) {
     const bounds = boundsIn(text);
     const age: Assessed | undefined = bounds && record.age ? { verdict: within(record.age.age, bounds) ? 'met' : 'not_met', quote: record.age.quote } : bounds ? { verdict: 'unclear', quote: '' } : undefined;
-    // An age joined to a condition ('over 65 with heart failure') needs both: the age alone settles only its absence.
-    if (age && concepts) return both(age, conceptVerdict(text, record) ?? { verdict: 'unclear', quote: '' });
+    if (age && concepts) return ageWithCondition(text, age, record);
     if (age) return age;
   }
   if (analyte) {
@@ -252,6 +261,22 @@ function assess(text: string, record: Record_, acronyms: string[] = []): Assesse
   // researcher, with the quote.
   if (present && !found.complete) return { verdict: 'unclear', quote: found.quote };
   return { verdict: present !== criterionNegated ? 'met' : 'not_met', quote: found.quote };
+}
+
+/**
+ * An age in a criterion that names conditions too. Joined by 'with' or 'and' ('over 65 with heart failure') both
+ * must hold. Otherwise how they join cannot be told ('Age ≥ 65 years or prior stroke', 'Current or former smokers
+ * aged 40 or older', 'with type 2 diabetes, not on insulin'): only an age outside it in a criterion with no 'or'
+ * settles it; else it stays open.
+ */
+function ageWithCondition(text: string, age: Assessed, record: Record_): Assessed {
+  const scoped = scopeWords(withConcepts(text));
+  const alternatives = OR_JOIN.test(text) || /,/.test(text);
+  const negatedPart = scoped.some((w) => w.status === 'negated');
+  const sexOnly = scoped.filter((w) => isConcept(w.word)).every((w) => /^concept(?:male|female)sex$/.test(w.word));
+  if (alternatives) return { verdict: 'unclear', quote: age.quote };
+  if (negatedPart || sexOnly) return age.verdict === 'not_met' ? age : { verdict: 'unclear', quote: age.quote };
+  return both(age, conceptVerdict(text, record) ?? { verdict: 'unclear', quote: '' });
 }
 
 /** Two parts that must both hold: one not met settles it; both met do; otherwise it stays open. */
@@ -305,7 +330,9 @@ export function screenOffline(criteria: Criterion[], documents: string, today = 
     const stripped = written.replace(/\([^()]*\)/g, ' ').replace(/\s+/g, ' ').trim();
     const text = boundsIn(written) && !boundsIn(stripped) ? written : stripped;
     // Acronyms as the criterion writes them ('HIV', 'HCV'), which no sentence may match without.
-    const acronyms = [...new Set((c.definition.match(/(?<![\p{L}\d])\p{Lu}[\p{Lu}\d]{1,5}(?![\p{L}\d])/gu) ?? []).map((a) => normalise(a)))].filter((a) => !isConcept(withConcepts(a).trim()));
+    const acronyms = [...new Set((c.definition.match(/(?<![\p{L}\d])\p{Lu}[\p{Lu}\d]{1,5}(?![\p{L}\d])/gu) ?? []).map((a) => normalise(a)))].filter(
+      (a) => !CONNECTIVE.has(a) && !/^[ivx]+$/.test(a) && !isConcept(withConcepts(a).trim()),
+    );
     const result = assessParts(text, record, acronyms) ?? assess(text, record, acronyms) ?? { verdict: 'unclear', quote: '' };
     return { criterion_id: c.id, verdict: result.verdict, evidence: result.quote };
   });

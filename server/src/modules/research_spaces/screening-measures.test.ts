@@ -329,3 +329,29 @@ describe('precision first: a criterion is settled only by a statement that settl
     expect(verdict(old, 'A 50-year-old man with heart failure.')).toBe('not_met');
   });
 });
+
+describe('no wrong verdict where a criterion or a sentence cannot be read whole (review of the rules above)', () => {
+  const cases: [string, string, Criterion['type']][] = [
+    ['Age ≥ 18 years with type 2 diabetes, not on insulin', 'A 58-year-old man with type 2 diabetes on metformin. Insulin: none.', 'critical_inclusion'],
+    ['Male or non-pregnant female, aged 18 to 75 years', 'A 52-year-old man with type 2 diabetes.', 'critical_inclusion'],
+    ['Age ≥ 65 years or prior stroke', 'A 70-year-old woman. No history of stroke.', 'critical_inclusion'],
+    ['Idade ≥ 65 anos ou AVC prévio', 'Mulher de 70 anos. Sem antecedentes de AVC.', 'critical_inclusion'],
+    ['Male or female aged 18 years or older', 'A 30-year-old woman, pregnant, 12 weeks.', 'critical_inclusion'],
+    ['Current or former smokers aged 40 years or older', 'A 55-year-old former smoker.', 'critical_inclusion'],
+    ['Current hypertension', 'Hypertension diagnosed in 2019, on ramipril.', 'critical_inclusion'],
+    ['Active cancer', 'Breast cancer diagnosed in 2023, currently on chemotherapy.', 'critical_exclusion'],
+    ['Current insulin therapy', 'Insulin glargine started in 2020, metformin stopped.', 'critical_inclusion'],
+    ['Current oral anticoagulation', 'Apixaban started in 2021 for AF; aspirin discontinued.', 'critical_exclusion'],
+    ['Current pregnancy', 'Pregnancy confirmed in 2026 (previous miscarriage in 2023).', 'critical_exclusion'],
+    ['Currently on dialysis', 'Haemodialysis started in 2020; previously peritoneal dialysis.', 'critical_inclusion'],
+    ['Tabagismo ativo', 'Fumador, iniciou em 1990, 30 UMA; deixou o álcool.', 'critical_inclusion'],
+    ['History of seizures OR epilepsy', 'Seizures since childhood, on valproate. No status epilepticus or trauma.', 'critical_exclusion'],
+    ['Fever OR cough', 'Fever 38.5 °C since yesterday. No cough or dyspnoea.', 'critical_inclusion'],
+    ['History of myocardial infarction', 'No known drug allergies\n05/2019 myocardial infarction, treated with PCI', 'critical_inclusion'],
+    ['Age between 18 and 40 years', 'Antecedentes: a los 15 yo, asma. Mujer de 35 años.', 'critical_inclusion'],
+    ['Age between 18 and 40 years', 'Daughter 8 yo with asthma. Patient is a 35 year old woman.', 'critical_inclusion'],
+  ];
+  it.each(cases)('%s, from "%s": never "not met"', (definition, record, type) => {
+    expect(verdict(c('x', definition, type), record)).not.toBe('not_met');
+  });
+});
