@@ -25,6 +25,7 @@ import { createLocalTranscriber, localEngineAvailable } from '../server/src/ai/l
 import { normalizeWords, wordErrors } from '../server/src/ai/word-error-rate.js';
 import { composeDocument, suggestedInputs } from '../server/src/ai/offline-composer.js';
 import { markedText } from '../server/src/ai/word-confidence.js';
+import { wavFile } from '../server/src/ai/speaker-turns.js';
 import { UNCERTAIN_SPAN } from '../contract/uncertain-words.js';
 import { everyKth, HOW_TO_GET_DATA, loadSet, type EvalDialogue, type Turn } from '../scripts/eval/datasets.js';
 import {
@@ -144,22 +145,7 @@ function wavSamples(file: string): Int16Array {
   throw new Error(`no audio in ${file}`);
 }
 
-function wavFile(file: string, samples: Int16Array) {
-  const head = Buffer.alloc(44);
-  head.write('RIFF', 0, 'ascii');
-  head.writeUInt32LE(36 + samples.length * 2, 4);
-  head.write('WAVEfmt ', 8, 'ascii');
-  head.writeUInt32LE(16, 16);
-  head.writeUInt16LE(1, 20);
-  head.writeUInt16LE(1, 22);
-  head.writeUInt32LE(SAMPLE_RATE, 24);
-  head.writeUInt32LE(SAMPLE_RATE * 2, 28);
-  head.writeUInt16LE(2, 32);
-  head.writeUInt16LE(16, 34);
-  head.write('data', 36, 'ascii');
-  head.writeUInt32LE(samples.length * 2, 40);
-  writeFileSync(file, Buffer.concat([head, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)]));
-}
+const writeWav = (file: string, samples: Int16Array) => writeFileSync(file, wavFile(samples, SAMPLE_RATE));
 
 const msToSamples = (ms: number) => Math.round((ms * SAMPLE_RATE) / 1000);
 
@@ -196,7 +182,7 @@ function speak(s: Sample): Spoken {
   const parts = cutParts(audioMs, silences(all, SAMPLE_RATE)).map((p, i) => {
     const wav = path.join(dir, `part-${i}.wav`);
     const file = path.join(dir, `part-${i}.webm`);
-    wavFile(wav, all.subarray(msToSamples(p.startMs), msToSamples(p.endMs)));
+    writeWav(wav, all.subarray(msToSamples(p.startMs), msToSamples(p.endMs)));
     execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', wav, '-c:a', 'libopus', '-b:a', '32k', file]);
     return { file, ...p };
   });

@@ -18,7 +18,8 @@ export type PartTranscript = { text: string; turns: SpeakerTurn[] | null };
 const RATE = 16_000;
 const FRAME = RATE / 50;
 
-function wavFile(samples: Int16Array): Buffer {
+/** 16-bit mono PCM samples as a WAV file (16 kHz unless told). */
+export function wavFile(samples: Int16Array, rate = RATE): Buffer {
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');
   header.writeUInt32LE(36 + samples.length * 2, 4);
@@ -26,8 +27,8 @@ function wavFile(samples: Int16Array): Buffer {
   header.writeUInt32LE(16, 16);
   header.writeUInt16LE(1, 20);
   header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(RATE, 24);
-  header.writeUInt32LE(RATE * 2, 28);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
   header.writeUInt16LE(2, 32);
   header.writeUInt16LE(16, 34);
   header.write('data', 36, 'ascii');

@@ -4,19 +4,7 @@
  * quality; any engine's transcript with many words it was not sure of is said to be so.
  */
 import type { Language } from '../../../contract/constants.js';
-import { uncertainShare } from '../../../contract/uncertain-words.js';
-
-/** Engines (TranscriberInfo.id) whose transcripts are demonstration quality. */
-export const isDemoQualityEngine = (id: string) => id.startsWith('pocketsphinx');
-
-/** A share of uncertain words above which a transcript is unreliable overall (of at least MIN_WORDS words). */
-export const LOW_CONFIDENCE_SHARE = 0.2;
-const MIN_WORDS = 10;
-
-export function lowConfidence(transcript: string): boolean {
-  const { uncertain, words } = uncertainShare(transcript);
-  return words >= MIN_WORDS && uncertain / words > LOW_CONFIDENCE_SHARE;
-}
+import { isDemoQualityEngine, lowConfidence } from '../../../contract/transcript-quality.js';
 
 const DEMO: Record<Language, string> = {
   pt: 'Transcrição do motor de voz local: qualidade de demonstração — confirme cada valor na gravação.',

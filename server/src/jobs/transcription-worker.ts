@@ -283,11 +283,7 @@ export function startTranscriptionWorkers(opts: {
 
   const loops = Array.from({ length: opts.workers }, () => loop());
   return {
-    wake() {
-      // Something changed (a part came, a consultation's language did): parts kept waiting are looked at again too.
-      lastRequeue = 0;
-      wakeAll();
-    },
+    wake: wakeAll,
     /** Resolves when no part is waiting (tests and benchmarks). */
     drain: () => new Promise<void>((resolve) => {
       idleWaiters.add(() => {

@@ -1,17 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { uncertainShare } from '../../../contract/uncertain-words';
+import { isDemoQualityEngine, lowConfidence } from '../../../contract/transcript-quality';
 import { Alert } from '../../ui/Alert';
 
-/** Mirrors the server's rule (ai/transcript-quality.ts): over a fifth of at least ten words marked uncertain. */
-const LOW_CONFIDENCE_SHARE = 0.2;
-const MIN_WORDS = 10;
-
+/** The server's rule (contract/transcript-quality.ts), for the warnings on screen. */
 export function transcriptQuality(transcript: string | undefined, engines: string[] | undefined) {
-  const { uncertain, words } = uncertainShare(transcript ?? '');
-  return {
-    demo: (engines ?? []).some((e) => e.startsWith('pocketsphinx')),
-    low: words >= MIN_WORDS && uncertain / words > LOW_CONFIDENCE_SHARE,
-  };
+  return { demo: (engines ?? []).some(isDemoQualityEngine), low: lowConfidence(transcript ?? '') };
 }
 
 /** An engine's id ('pocketsphinx:clinical', 'openai:whisper-1', 'whisper.cpp:ggml-base.bin') as the clinician reads it. */

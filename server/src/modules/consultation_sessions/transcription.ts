@@ -14,6 +14,9 @@ export const untranscribedPartMarker = (order: number) => `[part ${order + 1} wa
 
 const TRANSCRIBED = ['done', 'failed'];
 
+/** The speech engines that wrote a consultation's parts, each once, in order. */
+export const transcriptEngines = (parts: { transcribedBy?: string | null }[]): string[] => [...new Set(parts.flatMap((c) => (c.transcribedBy ? [c.transcribedBy] : [])))].sort();
+
 /** What the transcript is made of: a part's place, its text (or speakers' turns) and how its transcription went. */
 export type TranscribedPart = Pick<ChunkRow, 'order' | 'transcript' | 'speakerTurns' | 'transcriptionStatus'>;
 

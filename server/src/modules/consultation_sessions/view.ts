@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RecorderView, SessionDetail, SessionProgress, SessionSummary } from '../../../../contract/consultations.js';
-import { assembleTranscription, partWaitOver, type PartExpectation, type TranscribedPart } from './transcription.js';
+import { assembleTranscription, partWaitOver, transcriptEngines, type PartExpectation, type TranscribedPart } from './transcription.js';
 import type { ChunkRow, SessionRow } from './repository.js';
 import { audioDeletedAt, isPastRetention } from './retention-state.js';
 
@@ -61,7 +61,7 @@ function transcriptOf(s: SessionRow, parts: TimedPart[], partWaitMs: number, ass
     edited: !archived && s.transcriptionOverride !== null,
     status: archived ? (text ? 'done' : 'none') : assembled.status,
     recordedMs: parts.reduce((sum, c) => sum + (c.durationMs ?? 0), 0),
-    engines: [...new Set(parts.flatMap((c) => (c.transcribedBy ? [c.transcribedBy] : [])))].sort(),
+    engines: transcriptEngines(parts),
   } as const;
 }
 

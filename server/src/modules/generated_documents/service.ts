@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { evidenceFor, partsInTranscript, type PartText } from './evidence.js';
 import { isLanguage, type Language } from '../../../../contract/constants.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
@@ -6,7 +6,7 @@ import { findUserById, type UserRow } from '../../auth/users.js';
 import { applyTextCommand } from '../../ai/structurer/text-commands.js';
 import { attachDocument, debitGeneration, refundGeneration } from '../credits/service.js';
 import type { Database } from '../../db/client.js';
-import { audioChunks, documentFeedback, generatedDocuments } from '../../db/schema.js';
+import { documentFeedback, generatedDocuments } from '../../db/schema.js';
 import { transcriptQualityLine, withoutQualityLine } from '../../ai/transcript-quality.js';
 import type { AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
@@ -14,7 +14,7 @@ import { findConsultationType, PATIENT_LANGUAGE_INPUT, templateInputId } from '.
 import { findOwnTemplate } from '../processor_inputs/service.js';
 import { findGuide } from '../selectable_documents/service.js';
 import { findSessionById, listTranscribedParts, type SessionRow } from '../consultation_sessions/repository.js';
-import { assembleTranscription, partWaitOver } from '../consultation_sessions/transcription.js';
+import { assembleTranscription, partWaitOver, transcriptEngines } from '../consultation_sessions/transcription.js';
 import { describeErrorSafely } from '../../http/safe-errors.js';
 
 export type DocumentRow = typeof generatedDocuments.$inferSelect;
@@ -176,24 +176,18 @@ async function personalisation(ctx: AppContext, session: SessionRow, key: string
  * the missing stretch); without a count, when the stored parts are transcribed or that long from now. The session
  * is read again on every look: a repeated finish may raise the count, the clinician may type the transcript.
  */
-/** The speech engines that wrote a consultation's parts. */
-async function transcriptEngines(db: AppContext['db'], sessionId: string): Promise<string[]> {
-  const rows = await db.selectDistinct({ by: audioChunks.transcribedBy }).from(audioChunks).where(and(eq(audioChunks.sessionId, sessionId), isNotNull(audioChunks.transcribedBy)));
-  return rows.map((r) => r.by!);
-}
-
-async function waitForTranscript(ctx: AppContext, sessionId: string, stop: () => boolean): Promise<{ transcript: string; session: SessionRow | undefined; parts?: PartText[] }> {
+async function waitForTranscript(ctx: AppContext, sessionId: string, stop: () => boolean): Promise<{ transcript: string; session: SessionRow | undefined; parts?: PartText[]; engines: string[] }> {
   const started = Date.now();
   for (;;) {
     const session = await findSessionById(ctx.db, sessionId);
-    if (!session) return { transcript: '', session };
-    // The clinician's own text wins, without waiting for the parts.
-    if (session.transcriptionOverride !== null) return { transcript: session.transcriptionOverride, session };
+    if (!session) return { transcript: '', session, engines: [] };
+    // The clinician's own text wins, without waiting for the parts; it is theirs, not an engine's.
+    if (session.transcriptionOverride !== null) return { transcript: session.transcriptionOverride, session, engines: [] };
     const waitOver = session.expectedParts !== null ? partWaitOver(session, ctx.config.partWaitMs) : Date.now() - started >= ctx.config.partWaitMs;
     // Every half second while parts are awaited: read again only when they changed.
     const chunks = await ctx.partsCache.parts(ctx.db, session.id);
     const assembled = ctx.partsCache.work(session.id, chunks).assemble(chunks, { expectedParts: session.expectedParts, waitOver });
-    if (assembled.status !== 'processing' || waitOver || stop()) return { transcript: assembled.text, session, parts: partsInTranscript(assembled.text, chunks) };
+    if (assembled.status !== 'processing' || waitOver || stop()) return { transcript: assembled.text, session, parts: partsInTranscript(assembled.text, chunks), engines: transcriptEngines(chunks) };
     await new Promise((r) => setTimeout(r, PART_POLL_MS));
   }
 }
@@ -331,9 +325,8 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     await saving;
     const written = text;
     // Every copy of the document (on screen, copied, as a PDF, in the record system) says how good its transcript was.
-    // A transcript the clinician wrote over is theirs, not the engine's: only its uncertain words still speak.
-    const engines = (waited.session ?? session).transcriptionOverride === null ? await transcriptEngines(ctx.db, session.id) : [];
-    const quality = transcriptQualityLine({ engines, transcript: waited.transcript }, outputLanguage);
+    // A transcript the clinician wrote over names no engine: only its uncertain words still speak.
+    const quality = transcriptQualityLine({ engines: waited.engines, transcript: waited.transcript }, outputLanguage);
     if (quality) {
       const footer = `${text.endsWith('\n') ? '' : '\n'}\n${quality}\n`;
       text += footer;
