@@ -100,6 +100,9 @@ export const yearsBetween = (from: Date, to: Date) => {
 
 type Sentence = { text: string; norm: string };
 
+const RELATIVE =
+  /(?<![a-z])(?:fh|family history|historia familiar|antecedentes familiares|familienanamnese|familiar\w*|brother|sister|mother|father|son|daughter|wife|husband|sibling|grandmother|grandfather|uncle|aunt|cousin|irmao|irma|mae|pai|filho|filha|avo|tio|tia|hermano|hermana|madre|padre|hijo|hija|abuel[oa]|bruder|schwester|mutter|vater|sohn|tochter|ehefrau|ehemann|onkel|tante)(?![a-z])/;
+
 const STATED_AGE = [
   // Not an age at some event ('diagnosed aged 9', 'at age 40').
   /(?<!(?:diagnosed|diagnosticad[oa]|at|since|when|from|until|com|aos|mit|con|a los|desde) )\b(?:age|aged|idade|alter|edad)\s*[:=]?\s*(\d{1,3})\b/,
@@ -107,6 +110,8 @@ const STATED_AGE = [
   // '44 yo man', 'a 44 y/o woman', '44 y.o. female': only where a person or the sentence's end follows ('a los 20
   // yo empecé' is Spanish for 'at 20 I began').
   /(?<!(?:at|since|when|from|until|aos|a los|con|desde|mit|com|daughter|son|mother|father|brother|sister|child|filha|filho|mae|pai|hija|hijo|madre|padre|tochter|sohn|mutter|vater|kind)\s+)\b(\d{1,3})\s*(?:yo|y\/o|y\.o\.?)(?=\s*(?:$|[,.;)]|(?:old\s+)?(?:man|woman|male|female|patient|gentleman|lady|boy|girl|m|f|white|black|african|caucasian|hispanic|asian|with|who|presents|presenting|presented|admitted)\b))/,
+  // A case summary's opening '48 M with a h/o HTN', '62 F, admitted…'.
+  /^(\d{1,3})\s?(?:m|f)\b(?=\s*(?:,|w\/|h\/o|s\/p|(?:with|who|presents|presenting|presented|admitted|pmh|history)\b))/,
   /\b(\d{1,3})\s*anos de (?:idade|edad)\b/,
   /\b(\d{1,3})\s*jahre a[l1]t\b/, // 'a1t': a scan's l read as 1
   /\b(\d{1,3})\s*-?\s*jahrige\w*/,
@@ -121,6 +126,8 @@ export function patientAge(lines: Sentence[], today: Date): { age: number; quote
     if (BIRTH.test(norm)) continue;
     for (const pattern of STATED_AGE) {
       const m = norm.match(pattern);
+      // An age after a relative or a family history ('FH: brother had bowel cancer aged 70') is theirs.
+      if (m && RELATIVE.test(norm.slice(0, m.index))) continue;
       if (m && Number(m[1]) < 125) return { age: Number(m[1]), quote: text };
     }
   }
@@ -272,6 +279,8 @@ function valuesOf(analyte: Analyte, lines: Sentence[]): { value: number; quote: 
     }
     for (const { names, pair } of patterns.names) {
       for (const m of line.norm.matchAll(names)) {
+        // An equation's year is no value: 'eGFR 41 (CKD-EPI 2021)' is 41, never 2021.
+        if (/^(?:ckd[- ]?epi|mdrd)$/.test(m[0]) && /^\s*(?:19|20)\d{2}\b/.test(line.norm.slice(m.index! + m[0].length))) continue;
         const after = line.norm
           .slice(m.index! + m[0].length, m.index! + m[0].length + 60)
           .replace(DATE, ' ')
@@ -296,6 +305,11 @@ function valuesOf(analyte: Analyte, lines: Sentence[]): { value: number; quote: 
  * The analyte's value in the record, with its sentence: the latest dated one where the record gives several
  * with dates, else the first; dates and method names are never read as values.
  */
+/** Every value of a measurement the record gives, in the record's order. */
+export function measuredValues(analyteId: string, lines: Sentence[]): { value: number; quote: string }[] {
+  return valuesOf(ANALYTES.find((a) => a.id === analyteId)!, lines).map(({ value, quote }) => ({ value, quote }));
+}
+
 export function measuredValue(analyteId: string, lines: Sentence[]): { value: number; quote: string } | undefined {
   const values = valuesOf(ANALYTES.find((a) => a.id === analyteId)!, lines);
   const dated = values.filter((v) => v.date).sort((a, b) => b.date!.getTime() - a.date!.getTime());

@@ -31,6 +31,8 @@ const NEGATION_AFTER = new Set(
 const NEGATION_CLOSING = new Set(['no', 'nao', 'nein', 'keine', 'keiner', 'nicht', 'nunca', 'never']);
 
 const TEST_RESULT_NEGATIVE = new Set(['negative', 'negativo', 'negativa', 'negativ']);
+/** Words that start the next clause after a test's result. */
+const JOINING_CLAUSE = new Set(['and', 'e', 'und', 'y']);
 
 /** Words that join a list a negation reaches across ('no stroke or TIA', 'sem diálise nem transplante'). */
 const JOINING = new Set(['or', 'nor', 'and', 'ou', 'nem', 'e', 'oder', 'noch', 'und', 'o', 'ni', 'y']);
@@ -140,7 +142,8 @@ function statusAt(tokens: string[], i: number): Status {
     if (UNCERTAIN.has(t) && j <= i + 2) return 'uncertain';
     if (NEGATION_AFTER.has(t) && j <= i + 2) return 'negated';
     // A test's result closing its clause: 'Test de embarazo en orina (hoy): negativo'.
-    if (TEST_RESULT_NEGATIVE.has(t) && (j + 1 === tokens.length || CLAUSE_END.has(tokens[j + 1]!))) return 'negated';
+    // 'Her pregnancy test is negative and she is not breastfeeding' too.
+    if (TEST_RESULT_NEGATIVE.has(t) && (j + 1 === tokens.length || CLAUSE_END.has(tokens[j + 1]!) || JOINING_CLAUSE.has(tokens[j + 1]!))) return 'negated';
     const closes = j + 1 === tokens.length || CLAUSE_END.has(tokens[j + 1]!);
     if (NEGATION_CLOSING.has(t) && j <= i + 2 && closes) return 'negated';
     // 'Asma en la infancia, resuelta': a word that closes the clause reaches further back than one inside it.

@@ -8,7 +8,7 @@
  */
 import type { Criterion, CriterionAssessment, Verdict } from './criteria.js';
 import { conceptKind, conceptOf, exclusiveWith, isConcept, withConcepts } from '../../clinical/concepts.js';
-import { analyteIn, boundsIn, eventSpan, measuredValue, patientAge, recordDate, windowIn, within } from '../../clinical/record-numbers.js';
+import { analyteIn, boundsIn, datesIn, eventSpan, measuredValue, measuredValues, patientAge, recordDate, windowIn, within } from '../../clinical/record-numbers.js';
 import { scopeWords, type ScopedWord, type Status } from '../../clinical/word-scope.js';
 import { normalise, repairOcrDigits, sentences } from '../../clinical/record-text.js';
 
@@ -227,7 +227,9 @@ const ZERO_WHEN_ABSENT: Record<string, string> = { packyears: 'conceptsmoking' }
 type Assessed = { verdict: Verdict; quote: string };
 
 /** One criterion, or one part of it, against the record; undefined when nothing in it can be looked for. */
-function assess(text: string, record: Record_, acronyms: string[] = []): Assessed | undefined {
+function assess(asked: string, record: Record_, acronyms: string[] = []): Assessed | undefined {
+  // 'Male or female, 40 years of age or older' asks the age of anyone.
+  const text = asked.replace(EITHER_SEX, ' ').replace(/^[\s,;:]+/, '');
   const analyte = analyteIn(text);
   const concepts = /\bconcept/.test(withConcepts(text));
   // A gestational age is weeks of a pregnancy, not the patient's years: not read offline.
@@ -235,7 +237,8 @@ function assess(text: string, record: Record_, acronyms: string[] = []): Assesse
   if (!analyte && (AGE_WORDS.test(text) || (YEARS.test(text) && !concepts && !DURATION.test(text)))) {
     const bounds = boundsIn(text);
     const age: Assessed | undefined = bounds && record.age ? { verdict: within(record.age.age, bounds) ? 'met' : 'not_met', quote: record.age.quote } : bounds ? { verdict: 'unclear', quote: '' } : undefined;
-    if (age && concepts) return ageWithCondition(text, age, record);
+    // 'Men aged 40 or older', 'Women 18–45 years': the age alone settles it only when outside.
+    if (age && (concepts || ONE_SEX.test(text))) return ageWithCondition(text, age, record);
     if (age) return age;
   }
   if (analyte) {
@@ -246,7 +249,15 @@ function assess(text: string, record: Record_, acronyms: string[] = []): Assesse
       const found = conceptFinding(zeroWhen, true, record, false);
       if (found?.holds === false) value = { value: 0, quote: found.quote };
     }
-    if (bounds && value) return { verdict: within(value.value, bounds) ? 'met' : 'not_met', quote: value.quote };
+    if (bounds && value) {
+      // Values on both sides of the limit are for the coordinator to weigh when the criterion looks back in time
+      // ('at screening or documented within the previous 12 months') or the record dates none of them; otherwise
+      // the latest dated one is the patient's now.
+      const all = measuredValues(analyte.id, record.lines);
+      const sides = new Set(all.map((v) => within(v.value, bounds)));
+      if (sides.size > 1 && (windowIn(text) || LOOKS_BACK.test(text) || !all.some((v) => datesIn(normalise(v.quote)).length > 0))) return { verdict: 'unclear', quote: value.quote };
+      return { verdict: within(value.value, bounds) ? 'met' : 'not_met', quote: value.quote };
+    }
     if (bounds) return { verdict: 'unclear', quote: '' };
   }
   const byConcept = conceptVerdict(text, record);
@@ -254,6 +265,9 @@ function assess(text: string, record: Record_, acronyms: string[] = []): Assesse
   if (concepts) return { verdict: 'unclear', quote: '' };
   const found = mention(text, record.lines, acronyms);
   if (!found) return undefined;
+  // A limit on a quantity the screener cannot measure ('Platelet count < 100,000/µL', 'more than two
+  // exacerbations'): a sentence naming it is no value, so it settles nothing.
+  if (boundsIn(text)) return { verdict: 'unclear', quote: found.quote };
   // A criterion worded as an absence ('no prior surgery') is met when the record says it is absent.
   const criterionNegated = scopeWords(text).some((w) => w.status === 'negated');
   const present = !found.negated;
@@ -271,10 +285,16 @@ function assess(text: string, record: Record_, acronyms: string[] = []): Assesse
  */
 function ageWithCondition(text: string, age: Assessed, record: Record_): Assessed {
   const scoped = scopeWords(withConcepts(text));
-  const alternatives = OR_JOIN.test(text) || /,/.test(text);
+  // 'or older', 'ou mais' is part of the age, no alternative.
+  const joins = text.replace(/\b(?:or|ou|oder|o)\s+(?:older|more|above|over|greater|higher|less|younger|below|under|mais|menos|superior|inferior|alter|mehr|alteren?|mas|mayor(?:es)?)\b/g, ' ');
+  const alternatives = OR_JOIN.test(joins) || /,/.test(joins);
   const negatedPart = scoped.some((w) => w.status === 'negated');
   const sexOnly = scoped.filter((w) => isConcept(w.word)).every((w) => /^concept(?:male|female)sex$/.test(w.word));
   if (alternatives) return { verdict: 'unclear', quote: age.quote };
+  // 'Men aged 50 or older' against 'a 63-year-old man': the sentence giving the age gives the sex too.
+  const asked = sexIn(text);
+  const stated = sexIn(normalise(age.quote));
+  if (sexOnly && !negatedPart && asked && stated) return asked === stated ? age : { verdict: 'not_met', quote: age.quote };
   if (negatedPart || sexOnly) return age.verdict === 'not_met' ? age : { verdict: 'unclear', quote: age.quote };
   return both(age, conceptVerdict(text, record) ?? { verdict: 'unclear', quote: '' });
 }
@@ -286,6 +306,25 @@ function both(a: Assessed, b: Assessed): Assessed {
   if (b.verdict === 'not_met') return b;
   return { verdict: a.verdict === 'met' && b.verdict === 'met' ? 'met' : 'unclear', quote };
 }
+
+/** Both sexes named together, which asks nothing of the patient's sex. */
+const EITHER_SEX =
+  /\b(?:(?:male|men)\s*(?:or|and|\/)\s*(?:female|women)|(?:female|women)\s*(?:or|and|\/)\s*(?:male|men)|both sexes|of either sex|homens e mulheres|mulheres e homens|ambos os sexos|masculino ou feminino|hombres y mujeres|mujeres y hombres|ambos sexos|masculino o femenino|manner und frauen|frauen und manner|mannlich oder weiblich|beide geschlechter|beiderlei geschlechts)\b/g;
+
+/** A sex the criterion asks for, named by a word that is no concept of the lexicon. */
+const ONE_SEX = /\b(?:men|males?|man|women|woman|females?|boys|girls|homens?|mulher(?:es)?|masculino|feminino|manner|mannlich\w*|frauen|frau|weiblich\w*|hombres?|mujer(?:es)?|femenino|varon(?:es)?)\b/;
+
+const MALE = /\b(?:men|males?|man|gentleman|boys?|homens?|masculino|senhor|manner|mann|mannlich\w*|herr|hombres?|varon(?:es)?)\b/;
+const FEMALE = /\b(?:women|woman|females?|lady|girls?|mulher(?:es)?|feminino|senhora|frauen|frau|weiblich\w*|mujer(?:es)?|femenino|senora)\b/;
+/** The one sex a (normalised) text names, or undefined when it names none or both. */
+function sexIn(norm: string): 'male' | 'female' | undefined {
+  const male = MALE.test(norm);
+  const female = FEMALE.test(norm);
+  return male === female ? undefined : male ? 'male' : 'female';
+}
+
+/** A criterion that accepts a value from the past too. */
+const LOOKS_BACK = /\b(?:documented|ever|any time|at any point|history of|previous|prior|historic\w*|documentad[oa]|previ[oa]|alguma vez|jemals|dokumentiert\w*|vorbekannt\w*)\b/;
 
 const GESTATION = /\b(?:gestational|gestation|gestacional|gestacao|gestacion|gestationsalter|schwangerschaftswoche\w*|ssw)\b/;
 

@@ -355,3 +355,59 @@ describe('no wrong verdict where a criterion or a sentence cannot be read whole 
     expect(verdict(c('x', definition, type), record)).not.toBe('not_met');
   });
 });
+
+describe('values and ages that belong elsewhere', () => {
+  it('reads no age from a relative or a family history', () => {
+    expect(verdict(c('age', 'Age ≥ 65 years'), 'FH: brother had bowel cancer aged 70. Attends for review.')).toBe('unclear');
+    expect(verdict(c('age', 'Age ≥ 65 years'), 'His mother, 82 years old, lives with him.')).toBe('unclear');
+    expect(verdict(c('age', 'Age ≥ 65 years'), 'A 45-year-old man; his father died aged 80.')).toBe('not_met');
+  });
+
+  it("reads no eGFR from its equation's year", () => {
+    expect(verdict(c('egfr', 'eGFR between 25 and 60 mL/min/1.73 m²'), 'Labs: eGFR 41 mL/min/1.73 m2 (CKD-EPI 2021), K 5.0.')).toBe('met');
+    expect(verdict(c('egfr', 'eGFR between 25 and 60 mL/min/1.73 m²'), 'eGFR (CKD-EPI 2021) 60 ml/min/1,73m²')).toBe('met');
+  });
+
+  it('leaves open a measure the record gives on both sides of the limit', () => {
+    const eos = c('eos', 'Blood eosinophil count ≥ 300 cells/µL at screening or documented within the previous 12 months');
+    expect(verdict(eos, 'Eosinophils 450 cells/µL (03/2026). Eosinophils 250 cells/µL (10/2026).')).toBe('unclear');
+    expect(verdict(eos, 'Eosinophils 450 cells/µL (03/2026). Eosinophils 350 cells/µL (10/2026).')).toBe('met');
+  });
+});
+
+describe('phrasings of case summaries and trial registries', () => {
+  it("reads a case summary's opening age ('48 M with…'), never a distance or a dose", () => {
+    const adult = c('age', 'Age ≥ 18 years');
+    expect(verdict(adult, '48 M with a h/o HTN and hyperlipidemia.')).toBe('met');
+    expect(verdict(adult, '62 F, admitted with dyspnoea.')).toBe('met');
+    expect(verdict(adult, '10 m walk test completed without aids.')).toBe('unclear');
+  });
+
+  it("reads 'Male or female, 40 years of age or older' as an age, 'Male, 40 years…' as both", () => {
+    expect(verdict(c('age', 'Male or female, 40 years of age or older'), 'A 66-year-old woman with hand pain.')).toBe('met');
+    expect(verdict(c('age', 'Male or female, 40 years of age or older'), 'A 35-year-old man with knee pain.')).toBe('not_met');
+    expect(verdict(c('age', 'Men aged 40 years or older'), 'A 66-year-old woman with hand pain.')).not.toBe('met');
+  });
+
+  it('settles no limit on a quantity it cannot measure from a sentence naming it', () => {
+    expect(verdict(c('plt', 'Platelet count < 100,000/µL', 'non_critical_exclusion'), 'Laboratory findings reveal a normal platelet count.')).toBe('unclear');
+    expect(verdict(c('exa', 'More than two exacerbations in the past year', 'critical_inclusion'), 'One COPD exacerbation in March.')).toBe('unclear');
+  });
+
+  it("reads a negative test followed by another clause as a denial ('pregnancy test is negative and…')", () => {
+    expect(verdict(c('preg', 'Pregnant or breastfeeding women', 'critical_exclusion'), 'Her pregnancy test is negative and she is not breastfeeding.')).toBe('not_met');
+  });
+});
+
+describe('an age asked of one sex', () => {
+  const men = c('age', 'Men aged 50 years or older');
+  it('settles it when the sentence giving the age gives the sex', () => {
+    expect(verdict(men, 'The patient is a 63-year-old man presenting with urinary retention.')).toBe('met');
+    expect(verdict(men, 'A 63-year-old woman presenting with urinary retention.')).toBe('not_met');
+    expect(verdict(men, 'A 45-year-old man.')).toBe('not_met');
+  });
+  it('leaves it open when that sentence names no sex, or both', () => {
+    expect(verdict(men, 'Age 63. Lives with his wife.')).toBe('unclear');
+    expect(verdict(men, 'A 63-year-old man, brought in by a woman from his street.')).toBe('unclear');
+  });
+});
