@@ -18,8 +18,19 @@ export type TextStatus = 'read' | 'ocr_pending' | 'ocr_running' | 'ocr_done' | '
 export type Patient = { id: string; label: string; created_at: string; files: { id: string; file_name: string; size_bytes: number; pages: number; text_status: TextStatus }[] };
 export const isBeingRead = (p: Patient) => p.files.some((f) => f.text_status === 'ocr_pending' || f.text_status === 'ocr_running');
 export type Screening = { id: string; trial_id: string; status: 'running' | 'completed' | 'failed'; total: number; done: number; engine: string; error: string | null; created_at: string; completed_at: string | null };
-/** `explanation`: the model's reason, when a model screened it. */
-export type CriterionResult = { criterion_id: string; definition: string; type: CriterionType; needs_review: boolean; verdict: Verdict; evidence: string; explanation?: string };
+/** A sentence of the record that speaks to a criterion, with the words of it that matched. */
+export type Passage = { text: string; matched: string[] };
+/** `explanation`: the model's reason, when a model screened it; `passages`: under an unclear verdict, the record's best sentences. */
+export type CriterionResult = {
+  criterion_id: string;
+  definition: string;
+  type: CriterionType;
+  needs_review: boolean;
+  verdict: Verdict;
+  evidence: string;
+  explanation?: string;
+  passages?: Passage[];
+};
 export type EvaluationResult = {
   id: string;
   trial_id: string;
@@ -28,6 +39,8 @@ export type EvaluationResult = {
   pre_evaluation: PreEvaluation;
   criteria_met: number;
   criteria_total: number;
+  /** How likely this is the trial's patient, 0–100; null when screened before it was kept. */
+  relevance: number | null;
   criteria: CriterionResult[];
   explanation: string;
   /** The reviewer's decision when there is one, else the screening's own status. */

@@ -116,7 +116,7 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
   expect(download.suggestedFilename()).toBe('DIA-3-results.csv');
   const csv = readFileSync(await download.path(), 'utf8').replace('\uFEFF', '').trim().split('\r\n');
-  expect(csv[0]).toContain('"Patient","Trial","Pre-evaluation","Criteria met","Screening status","Explanation","Screened at","Decision","Decision note","Decided by"');
+  expect(csv[0]).toContain('"Patient","Trial","Pre-evaluation","Criteria satisfied","Relevance","Screening status","Explanation","Screened at","Decision","Decision note","Decided by"');
   expect(csv[1]).toContain('"P-0042","DIA-3","Fit","4/4"');
   // The reviewer's decision, an empty note, its author and time; an explanation even without AI.
   expect(csv[1]).toMatch(/"Approved","","[^"]+","\d{4}-\d\d-\d\dT/);

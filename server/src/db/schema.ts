@@ -624,7 +624,17 @@ export const trialScreenings = pgTable(
   (t) => [index('trial_screenings_trial_idx').on(t.trialId), uniqueIndex('trial_screenings_one_running').on(t.trialId).where(sql`status = 'running'`)],
 );
 
-export type CriterionVerdict = { criterion_id: string; definition: string; type: string; needs_review: boolean; verdict: 'met' | 'not_met' | 'unclear'; evidence: string; explanation?: string };
+/** `passages`: under an unclear verdict, the record's sentences that best answer the criterion, with the words that matched. */
+export type CriterionVerdict = {
+  criterion_id: string;
+  definition: string;
+  type: string;
+  needs_review: boolean;
+  verdict: 'met' | 'not_met' | 'unclear';
+  evidence: string;
+  explanation?: string;
+  passages?: { text: string; matched: string[] }[];
+};
 
 /** The screening's verdict a reviewer saw when deciding: a later screening that differs from it is flagged. */
 export type DecidedOn = { pre_evaluation: string; verdicts: Record<string, CriterionVerdict['verdict']> };
@@ -646,6 +656,8 @@ export const evaluationResults = pgTable(
     criteriaTotal: integer('criteria_total').notNull(),
     criteria: jsonb('criteria').$type<CriterionVerdict[]>().notNull(),
     explanation: text('explanation').notNull().default(''),
+    /** How likely this is the trial's patient, 0–100 (relevance.ts); null for results screened before it was kept. */
+    relevance: integer('relevance'),
     /**
      * The screening's own status, in_review or requires_review. A screening rewrites it (and the columns above);
      * the reviewer's decision below is theirs, and no screening touches it.

@@ -12,6 +12,7 @@ import type { AppContext } from '../http/context.js';
 import { DomainError } from '../http/errors.js';
 import { debitGeneration, refundGeneration } from '../modules/credits/service.js';
 import { classify, type Criterion } from '../modules/research_spaces/criteria.js';
+import { relevanceOf, unclearPassages } from '../modules/research_spaces/relevance.js';
 import { screenPatient } from '../modules/research_spaces/screener.js';
 import { visibleTo, type ScreeningRow } from '../modules/research_spaces/service.js';
 import { DOCUMENT_SEPARATOR } from '../clinical/record-text.js';
@@ -29,7 +30,9 @@ async function documentsOf(ctx: AppContext, patientId: string): Promise<string> 
   return documentsText(await ctx.db.select().from(researchPatientFiles).where(eq(researchPatientFiles.patientId, patientId)).orderBy(asc(researchPatientFiles.createdAt)));
 }
 
-async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, criteria: Criterion[], patientId: string) {
+type TrialText = { name: string; description: string };
+
+async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, trial: TrialText, criteria: Criterion[], patientId: string) {
   const documents = await documentsOf(ctx, patientId);
   // Records with no legible text leave every criterion unclear; no model is asked, nothing is charged.
   const engine = documents ? run.engine : 'offline';
@@ -45,6 +48,7 @@ async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, crit
   const { assessments, explanation } = screening;
   const verdicts = new Map(assessments.map((a) => [a.criterion_id, a]));
   const { preEvaluation, met, status } = classify(criteria, assessments);
+  const passages = unclearPassages(criteria, assessments, documents);
   const values = {
     screeningId: run.id,
     preEvaluation,
@@ -53,9 +57,11 @@ async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, crit
     // The criteria are copied as they were screened: editing them later does not rewrite past results.
     criteria: criteria.map((c) => {
       const { verdict, evidence, explanation } = verdicts.get(c.id)!;
-      return { criterion_id: c.id, definition: c.definition, type: c.type, needs_review: c.needsReview, verdict, evidence, ...(explanation ? { explanation } : {}) };
+      const best = passages.get(c.id);
+      return { criterion_id: c.id, definition: c.definition, type: c.type, needs_review: c.needsReview, verdict, evidence, ...(explanation ? { explanation } : {}), ...(best ? { passages: best } : {}) };
     }),
     explanation,
+    relevance: relevanceOf(trial, criteria, assessments, documents).score,
     status,
     engine,
     // Only the screening's own columns: a reviewer's decision and note (and who made them) outlive a new screening.
@@ -86,6 +92,7 @@ async function stillAllowed(ctx: AppContext, run: ScreeningRow, userId: string):
 async function runScreening(ctx: AppContext, run: ScreeningRow, startedBy: UserRow, criteria: Criterion[], patientIds: string[]) {
   const failures: string[] = [];
   let accessLost = false;
+  const [trial] = await ctx.db.select({ name: clinicalTrials.name, description: clinicalTrials.description }).from(clinicalTrials).where(eq(clinicalTrials.id, run.trialId));
   for (const patientId of patientIds) {
     if (ctx.shutdown.aborted) break;
     const user = await stillAllowed(ctx, run, startedBy.id);
@@ -94,7 +101,7 @@ async function runScreening(ctx: AppContext, run: ScreeningRow, startedBy: UserR
       break;
     }
     try {
-      await screenOne(ctx, run, user, criteria, patientId);
+      await screenOne(ctx, run, user, trial ?? { name: '', description: '' }, criteria, patientId);
     } catch (err) {
       if (err instanceof DomainError && err.status === 402) {
         failures.push(err.message);

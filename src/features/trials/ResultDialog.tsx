@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
-import type { CriterionResult, DecisionChange, EvaluationResult } from '../../api/research';
+import type { CriterionResult, DecisionChange, EvaluationResult, Passage } from '../../api/research';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -10,6 +10,42 @@ import { criterionTypeLabel, criterionVerdictLabel, preEvaluationLabel, resultSt
 
 /** Whether the verdict keeps the patient in: a met exclusion rules them out just as an unmet inclusion does. */
 const outcome = (c: CriterionResult) => (c.verdict === 'unclear' ? 'unclear' : (c.verdict === 'met') === c.type.endsWith('inclusion') ? 'passes' : 'fails');
+
+/** A sentence with the words that matched the criterion marked, so the reader sees at once why it was chosen. */
+function MarkedPassage({ passage }: { passage: Passage }) {
+  const words = [...passage.matched]
+    .filter(Boolean)
+    .sort((a, b) => b.length - a.length)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (words.length === 0) return <>{passage.text}</>;
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(${words.join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+  const parts = passage.text.split(pattern);
+  // split keeps the matched words at the odd indexes.
+  return <>{parts.map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : part))}</>;
+}
+
+/** Under an unclear verdict: the record's sentences closest to the criterion, best first, with what matched. */
+function ClosestPassages({ passages }: { passages: Passage[] }) {
+  return (
+    <div className="passages">
+      <p className="muted">
+        <Trans>Closest sentences in the records, best first:</Trans>
+      </p>
+      <ol>
+        {passages.map((p, i) => (
+          <li key={i}>
+            <blockquote className="evidence">
+              <MarkedPassage passage={p} />
+            </blockquote>
+            <p className="muted">
+              <Trans>Matched: {p.matched.join(', ')}</Trans>
+            </p>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
 
 /** One patient's screening: each criterion with its verdict and the words it rests on, and the researcher's decision. */
 export function ResultDialog({ result, onDecide, onClose }: { result: EvaluationResult; onDecide: (change: DecisionChange) => void; onClose: () => void }) {
@@ -28,7 +64,14 @@ export function ResultDialog({ result, onDecide, onClose }: { result: Evaluation
         <Trans>
           {result.criteria_met} of {result.criteria_total} criteria satisfied
         </Trans>{' '}
-        · {i18n._(resultStatusLabel[result.status])} <ScreeningChangedBadge result={result} />
+        · {i18n._(resultStatusLabel[result.status])}
+        {result.relevance !== null && (
+          <>
+            {' '}
+            · <Trans>Relevance {result.relevance}/100</Trans>
+          </>
+        )}{' '}
+        <ScreeningChangedBadge result={result} />
       </p>
       {result.decided_at && (
         <p>
@@ -62,10 +105,13 @@ export function ResultDialog({ result, onDecide, onClose }: { result: Evaluation
               {c.evidence ? (
                 <blockquote className="evidence">{c.evidence}</blockquote>
               ) : (
-                <p className="muted">
-                  <Trans>Not found in the records.</Trans>
-                </p>
+                !c.passages?.length && (
+                  <p className="muted">
+                    <Trans>Not found in the records.</Trans>
+                  </p>
+                )
               )}
+              {c.verdict === 'unclear' && c.passages?.length ? <ClosestPassages passages={c.passages} /> : null}
             </div>
           </li>
         ))}

@@ -19,6 +19,7 @@ const result: EvaluationResult = {
   pre_evaluation: 'fit',
   criteria_met: 2,
   criteria_total: 2,
+  relevance: 64,
   criteria: [],
   explanation: '',
   status: 'in_review',
@@ -154,5 +155,35 @@ describe('the results tab', () => {
     // Choosing the screening's own status in the list undoes the decision.
     fireEvent.change(screen.getByLabelText('Result for P-0042'), { target: { value: '' } });
     expect(researchApi.decideResult).toHaveBeenLastCalledWith('space', 'r1', { decision: null });
+  });
+
+  it('shows each patient\'s relevance, and under an unclear criterion the closest sentences with the matched words marked', async () => {
+    results = [
+      {
+        ...result,
+        relevance: 81,
+        criteria: [
+          {
+            criterion_id: 'c1',
+            definition: 'Platelet count < 100,000/µL',
+            type: 'non_critical_exclusion',
+            needs_review: false,
+            verdict: 'unclear',
+            evidence: '',
+            passages: [{ text: 'Laboratory findings reveal a normal platelet count.', matched: ['platelet', 'count'] }],
+          },
+        ],
+      },
+    ];
+    mount();
+    expect(await screen.findByLabelText('81 of 100')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Details for P-0042' }));
+    expect(await screen.findByText('Relevance 81/100', { exact: false })).toBeTruthy();
+    expect(screen.getByText('Closest sentences in the records, best first:')).toBeTruthy();
+    const marked = [...document.querySelectorAll('.passages mark')].map((m) => m.textContent);
+    expect(marked).toEqual(['platelet', 'count']);
+    expect(screen.getByText('Matched: platelet, count')).toBeTruthy();
+    // The passages stand in for 'not found': the record does speak of it.
+    expect(screen.queryByText('Not found in the records.')).toBeNull();
   });
 });

@@ -234,6 +234,9 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
               ]}
               onChange={(e) => setFilter(e.target.value as Filter)}
             />
+            <p className="muted">
+              <Trans>Likeliest patients first, by relevance to the trial (0–100); patients a critical criterion rules out come last.</Trans>
+            </p>
             <div className="table-scroll">
               <table className="data-table" data-stack="narrow">
                 <thead>
@@ -245,7 +248,10 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
                       <Trans>Pre-evaluation</Trans>
                     </th>
                     <th scope="col">
-                      <Trans>Criteria met</Trans>
+                      <Trans>Relevance</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Criteria satisfied</Trans>
                     </th>
                     <th scope="col">
                       <Trans>Result</Trans>
@@ -266,7 +272,8 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
                           {i18n._(preEvaluationLabel[r.pre_evaluation])}
                         </span>
                       </td>
-                      <td data-label={t`Criteria met`}>
+                      <td data-label={t`Relevance`}>{r.relevance === null ? '–' : <span aria-label={t`${r.relevance} of 100`}>{r.relevance}</span>}</td>
+                      <td data-label={t`Criteria satisfied`}>
                         {r.criteria_met}/{r.criteria_total}
                       </td>
                       <td data-label={t`Result`}>

@@ -141,21 +141,24 @@ describe('decisions on screening results', () => {
     const [head, ...rows] = csv.body.replace('\uFEFF', '').trim().split('\r\n');
     const cells = (line: string) => line.slice(1, -1).split('";"');
     expect(cells(head!)).toEqual([
-      'Doente', 'Ensaio', 'Pré-avaliação', 'Critérios cumpridos', 'Estado do rastreio', 'Explicação', 'Rastreado em', 'Decisão', 'Nota da decisão', 'Decidido por', 'Decidido em', 'Rastreio alterado desde a decisão',
+      'Doente', 'Ensaio', 'Pré-avaliação', 'Critérios satisfeitos', 'Relevância', 'Estado do rastreio', 'Explicação', 'Rastreado em', 'Decisão', 'Nota da decisão', 'Decidido por', 'Decidido em', 'Rastreio alterado desde a decisão',
       'eGFR < 30 mL/min (veredicto)', 'eGFR < 30 mL/min (explicação)', 'eGFR < 30 mL/min (evidência)',
     ]);
     expect(rows).toHaveLength(2);
     for (const row of rows.map(cells)) {
-      expect(row[5]!.length).toBeGreaterThan(10);
-      expect(row[13]).not.toBe('');
+      expect(Number(row[4])).toBeGreaterThanOrEqual(0);
+      expect(row[6]!.length).toBeGreaterThan(10);
+      expect(row[14]).not.toBe('');
     }
-    const [a, b] = rows.map(cells);
+    // The patient a critical criterion rules out comes last.
+    const [b, a] = rows.map(cells);
     expect(a!.slice(0, 3)).toEqual(['Doente 0042', 'KID-1', 'Não aprovado']);
-    expect(a!.slice(7, 10)).toEqual(['Aprovado', `'=HYPERLINK(""http://x"")`, 'Ana Lopes']);
-    expect(a![11]).toBe('Sim');
-    expect(b!.slice(7, 10)).toEqual(['Recusado', '', 'Rui Nunes']);
-    expect(b![12]).toBe('Cumprido');
-    expect(b![14]).toContain('eGFR 25');
+    expect(b!.slice(0, 3)).toEqual(['Doente 0077', 'KID-1', 'Apto']);
+    expect(a!.slice(8, 11)).toEqual(['Aprovado', `'=HYPERLINK(""http://x"")`, 'Ana Lopes']);
+    expect(a![12]).toBe('Sim');
+    expect(b!.slice(8, 11)).toEqual(['Recusado', '', 'Rui Nunes']);
+    expect(b![13]).toBe('Cumprido');
+    expect(b![15]).toContain('eGFR 25');
   });
 
   it('refuses a malformed decision, and a result outside the spaces the member can see', async () => {

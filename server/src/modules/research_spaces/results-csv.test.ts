@@ -17,6 +17,7 @@ const result = (over: Partial<CsvResult>): CsvResult => ({
   preEvaluation: 'fit',
   met: 2,
   total: 2,
+  relevance: 71,
   status: 'in_review',
   explanation: '',
   createdAt: new Date('2026-11-22T10:00:00Z'),
@@ -36,9 +37,9 @@ describe('results as CSV', () => {
     );
     const [head, row] = parse(csv);
     expect(head).toBe(
-      '"Doente";"Ensaio";"Pré-avaliação";"Critérios cumpridos";"Estado do rastreio";"Explicação";"Rastreado em";"Decisão";"Nota da decisão";"Decidido por";"Decidido em";"Rastreio alterado desde a decisão";"Idade ≥ 18 (veredicto)";"Idade ≥ 18 (explicação)";"Idade ≥ 18 (evidência)"',
+      '"Doente";"Ensaio";"Pré-avaliação";"Critérios satisfeitos";"Relevância";"Estado do rastreio";"Explicação";"Rastreado em";"Decisão";"Nota da decisão";"Decidido por";"Decidido em";"Rastreio alterado desde a decisão";"Idade ≥ 18 (veredicto)";"Idade ≥ 18 (explicação)";"Idade ≥ 18 (evidência)"',
     );
-    expect(row).toBe(`"'=HYPERLINK(""x"")";"DIA-3";"Apto";"1/1";"Em revisão";"Diz ""apto""";"2026-11-22T10:00:00.000Z";"";"";"";"";"";"Cumprido";"Conta a favor do doente";"Idade: 58"`);
+    expect(row).toBe(`"'=HYPERLINK(""x"")";"DIA-3";"Apto";"1/1";"71";"Em revisão";"Diz ""apto""";"2026-11-22T10:00:00.000Z";"";"";"";"";"";"Cumprido";"Conta a favor do doente";"Idade: 58"`);
     expect(resultsCsv('T', [], 'en').split('\r\n')[0]).toContain('"Patient","Trial"');
   });
 
@@ -56,8 +57,9 @@ describe('results as CSV', () => {
     ];
     const [, row] = parse(resultsCsv('T', [result({ preEvaluation: 'not_approved', met: 1, total: 3, status: 'requires_review', criteria })], 'en'));
     const cells = row!.split('","').map((c) => c.replace(/^"|"$/g, ''));
-    expect(cells[5]).toBe('Not approved: 1 of 3 criteria satisfied. Against: eGFR < 30. Unclear: Pregnancy.');
-    expect(cells.slice(12)).toEqual([
+    expect(cells[4]).toBe('71');
+    expect(cells[6]).toBe('Not approved: 1 of 3 criteria satisfied. Against: eGFR < 30. Unclear: Pregnancy.');
+    expect(cells.slice(13)).toEqual([
       'Met', 'Counts for the patient', 'Age: 58.',
       'Met', 'Rules the patient out (critical criterion)', 'eGFR 25 mL/min.',
       'Unclear', 'The records do not settle it; a person must check', '',

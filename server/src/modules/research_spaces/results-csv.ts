@@ -25,7 +25,7 @@ type Labels = {
 
 const LABELS: Record<Language, Labels> = {
   en: {
-    head: ['Patient', 'Trial', 'Pre-evaluation', 'Criteria met', 'Screening status', 'Explanation', 'Screened at', 'Decision', 'Decision note', 'Decided by', 'Decided at', 'Screening changed since the decision'],
+    head: ['Patient', 'Trial', 'Pre-evaluation', 'Criteria satisfied', 'Relevance', 'Screening status', 'Explanation', 'Screened at', 'Decision', 'Decision note', 'Decided by', 'Decided at', 'Screening changed since the decision'],
     criterion: ['verdict', 'explanation', 'evidence'],
     pre: { not_approved: 'Not approved', fit: 'Fit', possible: 'Possible' },
     status: { approved: 'Approved', declined: 'Declined', in_review: 'In review', requires_review: 'Requires review' },
@@ -37,7 +37,7 @@ const LABELS: Record<Language, Labels> = {
     yes: 'Yes',
   },
   pt: {
-    head: ['Doente', 'Ensaio', 'Pré-avaliação', 'Critérios cumpridos', 'Estado do rastreio', 'Explicação', 'Rastreado em', 'Decisão', 'Nota da decisão', 'Decidido por', 'Decidido em', 'Rastreio alterado desde a decisão'],
+    head: ['Doente', 'Ensaio', 'Pré-avaliação', 'Critérios satisfeitos', 'Relevância', 'Estado do rastreio', 'Explicação', 'Rastreado em', 'Decisão', 'Nota da decisão', 'Decidido por', 'Decidido em', 'Rastreio alterado desde a decisão'],
     criterion: ['veredicto', 'explicação', 'evidência'],
     pre: { not_approved: 'Não aprovado', fit: 'Apto', possible: 'Possível' },
     status: { approved: 'Aprovado', declined: 'Recusado', in_review: 'Em revisão', requires_review: 'Requer revisão' },
@@ -49,7 +49,7 @@ const LABELS: Record<Language, Labels> = {
     yes: 'Sim',
   },
   de: {
-    head: ['Patient', 'Studie', 'Vorbewertung', 'Erfüllte Kriterien', 'Status der Prüfung', 'Begründung', 'Geprüft am', 'Entscheidung', 'Notiz zur Entscheidung', 'Entschieden von', 'Entschieden am', 'Prüfung seit der Entscheidung geändert'],
+    head: ['Patient', 'Studie', 'Vorbewertung', 'Erfüllte Kriterien', 'Relevanz', 'Status der Prüfung', 'Begründung', 'Geprüft am', 'Entscheidung', 'Notiz zur Entscheidung', 'Entschieden von', 'Entschieden am', 'Prüfung seit der Entscheidung geändert'],
     criterion: ['Urteil', 'Begründung', 'Beleg'],
     pre: { not_approved: 'Nicht geeignet', fit: 'Geeignet', possible: 'Möglich' },
     status: { approved: 'Angenommen', declined: 'Abgelehnt', in_review: 'In Prüfung', requires_review: 'Prüfung erforderlich' },
@@ -61,7 +61,7 @@ const LABELS: Record<Language, Labels> = {
     yes: 'Ja',
   },
   es: {
-    head: ['Paciente', 'Ensayo', 'Preevaluación', 'Criterios cumplidos', 'Estado del cribado', 'Explicación', 'Cribado el', 'Decisión', 'Nota de la decisión', 'Decidido por', 'Decidido el', 'Cribado cambiado desde la decisión'],
+    head: ['Paciente', 'Ensayo', 'Preevaluación', 'Criterios satisfechos', 'Relevancia', 'Estado del cribado', 'Explicación', 'Cribado el', 'Decisión', 'Nota de la decisión', 'Decidido por', 'Decidido el', 'Cribado cambiado desde la decisión'],
     criterion: ['veredicto', 'explicación', 'evidencia'],
     pre: { not_approved: 'No aprobado', fit: 'Apto', possible: 'Posible' },
     status: { approved: 'Aprobado', declined: 'Rechazado', in_review: 'En revisión', requires_review: 'Requiere revisión' },
@@ -107,6 +107,8 @@ export type CsvResult = {
   preEvaluation: string;
   met: number;
   total: number;
+  /** How likely this is the trial's patient, 0–100; null when screened before it was kept. */
+  relevance: number | null;
   /** The screening's own status. */
   status: string;
   explanation: string;
@@ -135,6 +137,7 @@ export function resultsCsv(trialName: string, results: CsvResult[], language: La
         trialName,
         l.pre[r.preEvaluation] ?? r.preEvaluation,
         `${r.met}/${r.total}`,
+        r.relevance === null ? '' : String(r.relevance),
         l.status[r.status] ?? r.status,
         r.explanation.trim() || explanationFromCriteria(r, l),
         r.createdAt.toISOString(),

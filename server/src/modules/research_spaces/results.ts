@@ -52,7 +52,13 @@ export function resultsRoutes(app: App, ctx: AppContext, preHandler: onRequestAs
           filter.resultId ? eq(evaluationResults.id, filter.resultId) : undefined,
         ),
       )
-      .orderBy(asc(clinicalTrials.name), asc(researchPatients.createdAt));
+      // Per trial, the likeliest patients first; those a critical criterion rules out last, whatever their score.
+      .orderBy(
+        asc(clinicalTrials.name),
+        asc(sql`${evaluationResults.preEvaluation} = 'not_approved'`),
+        sql`${evaluationResults.relevance} desc nulls last`,
+        asc(researchPatients.createdAt),
+      );
   }
 
   async function own(space: SpaceRow, resultId: string) {
@@ -79,6 +85,7 @@ export function resultsRoutes(app: App, ctx: AppContext, preHandler: onRequestAs
         preEvaluation: r.preEvaluation,
         met: r.criteriaMet,
         total: r.criteriaTotal,
+        relevance: r.relevance,
         status: r.status,
         explanation: r.explanation,
         createdAt: r.createdAt,

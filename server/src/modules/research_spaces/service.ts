@@ -147,6 +147,8 @@ export const resultView = (r: ResultRow, patientLabel: string, deciderName: stri
   pre_evaluation: r.preEvaluation,
   criteria_met: r.criteriaMet,
   criteria_total: r.criteriaTotal,
+  /** How likely this is the trial's patient, 0–100 (relevance.ts); null when screened before it was kept. */
+  relevance: r.relevance,
   criteria: r.criteria,
   explanation: r.explanation,
   status: r.decision ?? r.status,
