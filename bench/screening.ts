@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { jsPDF } from 'jspdf';
 import type { Criterion } from '../server/src/modules/research_spaces/criteria.js';
 import { screenOffline } from '../server/src/modules/research_spaces/offline-screener.js';
+import { relevanceOf, unclearPassages } from '../server/src/modules/research_spaces/relevance.js';
 import { readPdfText } from '../server/src/modules/research_spaces/pdf-text.js';
 import { normalise, sentences } from '../server/src/clinical/record-text.js';
 
@@ -78,6 +79,16 @@ const reference = await median(5, () => space.forEach((doc) => sentences(doc).ma
 console.log(
   `Offline screening, 100 patients × ${criteria.length} criteria (${(space[0]!.length / 1024).toFixed(1)} KB of text each): median ${screen.toFixed(0)} ms, ` +
     `${(screen / 100).toFixed(1)} ms a patient; reading only ${reference.toFixed(1)} ms, ratio ${(screen / reference).toFixed(0)}×`,
+);
+
+// What each result keeps besides its verdicts: the closest sentences under every criterion (all unclear, the most
+// work) and the relevance score, against the same reading-only reference.
+const allUnclear = criteria.map((c) => ({ criterion_id: c.id, verdict: 'unclear' as const, evidence: '' }));
+const trial = { name: 'DIA-3', description: 'Doentes com diabetes mellitus tipo 2 e HbA1c acima do alvo.' };
+const kept = await median(5, () => space.forEach((doc) => (unclearPassages(criteria, allUnclear, doc), relevanceOf(trial, criteria, allUnclear, doc))));
+console.log(
+  `Closest sentences and relevance, 100 patients × ${criteria.length} unclear criteria: median ${kept.toFixed(0)} ms, ${(kept / 100).toFixed(1)} ms a patient; ` +
+    `reading only ${reference.toFixed(1)} ms, ratio ${(kept / reference).toFixed(0)}×`,
 );
 
 // Scanned records: OCR a page at a time, against reading the same pages' text layer.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankPassages, termCoverage, termsOf } from './passage-ranking.js';
+import { indexPassages, rankPassages, termCoverage, termsOf } from './passage-ranking.js';
 
 const record = [
   'Patient seen in the outpatient clinic for follow-up.',
@@ -20,6 +20,17 @@ describe('passages ranked for a criterion', () => {
     const [best] = rankPassages('Type 2 diabetes mellitus treated with metformin', record);
     expect(best!.text).toBe(record[1]);
     expect(best!.matched).toEqual(expect.arrayContaining(['DM tipo 2', 'metformin']));
+  });
+
+  it('answers a question about a broader concept with the narrower one', () => {
+    const [best] = rankPassages('History of diabetes', record);
+    expect(best).toMatchObject({ text: record[1], matched: ['DM tipo 2'] });
+  });
+
+  it('reads a long record once for many criteria, equal scores in the record’s order', () => {
+    const long = Array.from({ length: 5000 }, (_, i) => `Visit ${i}: type 2 diabetes, HbA1c ${i % 10} %, no chest pain.`);
+    const index = indexPassages(long);
+    for (let i = 0; i < 20; i++) expect(rankPassages(`Heart failure or diabetes, criterion ${i}`, index).map((p) => p.text)).toEqual(long.slice(0, 3));
   });
 
   it('returns nothing that shares no word with the criterion, and at most the number asked for', () => {

@@ -4,7 +4,7 @@
  * phrases count as one term whatever the language ('type 2 diabetes' in a criterion finds 'DM tipo 2' in a
  * record). Each passage comes with the words of it that matched, as written, so a reader sees why it was chosen.
  */
-import { conceptMentions } from './concepts.js';
+import { conceptMentions, conceptOf } from './concepts.js';
 import { fold } from './text.js';
 
 /** Words that say nothing of what is asked, in the four languages (three letters and more; shorter words are skipped). */
@@ -32,15 +32,21 @@ export function termsOf(text: string): Term[] {
   // Folding keeps positions unless a letter carried several marks; the surface is then the folded word.
   const surfaceAt = (index: number, length: number) => (folded.length === text.length ? text.slice(index, index + length) : folded.slice(index, index + length));
   const terms: { index: number; term: Term }[] = [];
-  const covered: [number, number][] = [];
+  // Characters a concept phrase already took (a long record has thousands: a mark per character, not a list).
+  const covered = new Uint8Array(folded.length);
+  const free = (from: number, length: number) => covered.subarray(from, from + length).every((c) => c === 0);
   for (const m of conceptMentions(folded)) {
-    if (covered.some(([a, b]) => m.index < b && m.index + m.length > a)) continue;
-    covered.push([m.index, m.index + m.length]);
-    terms.push({ index: m.index, term: { key: m.token, surface: surfaceAt(m.index, m.length) } });
+    if (!free(m.index, m.length)) continue;
+    covered.fill(1, m.index, m.index + m.length);
+    const surface = surfaceAt(m.index, m.length);
+    terms.push({ index: m.index, term: { key: m.token, surface } });
+    // 'Type 2 diabetes' answers a question about diabetes too.
+    const broader = conceptOf(m.token)?.within;
+    if (broader) terms.push({ index: m.index, term: { key: broader, surface } });
   }
   for (const m of folded.matchAll(/[\p{L}][\p{L}\d]*/gu)) {
     const word = m[0];
-    if (word.length < 3 || STOPWORDS.has(word) || covered.some(([a, b]) => m.index < b && m.index + word.length > a)) continue;
+    if (word.length < 3 || STOPWORDS.has(word) || !free(m.index, word.length)) continue;
     terms.push({ index: m.index, term: { key: stem(word), surface: surfaceAt(m.index, word.length) } });
   }
   return terms.sort((a, b) => a.index - b.index).map((t) => t.term);
@@ -51,31 +57,40 @@ export type RankedPassage = { text: string; score: number; matched: string[] };
 const K1 = 1.2;
 const B = 0.75;
 
+/** A set of passages read once, to be asked many questions (a record's sentences, one criterion after another). */
+export type PassageIndex = { docs: { text: string; terms: Term[] }[]; averageLength: number; holding: Map<string, number> };
+
+export function indexPassages(passages: string[]): PassageIndex {
+  const docs = passages.map((text) => ({ text, terms: termsOf(text) }));
+  const averageLength = docs.reduce((n, d) => n + d.terms.length, 0) / Math.max(1, docs.length);
+  const holding = new Map<string, number>();
+  for (const d of docs) for (const key of new Set(d.terms.map((t) => t.key))) holding.set(key, (holding.get(key) ?? 0) + 1);
+  return { docs, averageLength, holding };
+}
+
 /**
  * The passages that best answer the query, best first, at most `limit`; a passage sharing no term with the query
  * is never returned. Equal scores keep the record's order.
  */
-export function rankPassages(query: string, passages: string[], limit = 3): RankedPassage[] {
+export function rankPassages(query: string, passages: string[] | PassageIndex, limit = 3): RankedPassage[] {
   const wanted = new Set(termsOf(query).map((t) => t.key));
   if (wanted.size === 0) return [];
-  const docs = passages.map((text) => ({ text, terms: termsOf(text) }));
-  const averageLength = docs.reduce((n, d) => n + d.terms.length, 0) / Math.max(1, docs.length);
-  const holding = new Map<string, number>();
-  for (const d of docs) for (const key of new Set(d.terms.map((t) => t.key))) if (wanted.has(key)) holding.set(key, (holding.get(key) ?? 0) + 1);
+  const { docs, averageLength, holding } = Array.isArray(passages) ? indexPassages(passages) : passages;
   const idf = (key: string) => {
     const n = holding.get(key) ?? 0;
     return Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
   };
-  const ranked = docs.map((d, order) => {
+  const ranked: (RankedPassage & { order: number })[] = [];
+  docs.forEach((d, order) => {
     const counts = new Map<string, number>();
     for (const t of d.terms) if (wanted.has(t.key)) counts.set(t.key, (counts.get(t.key) ?? 0) + 1);
+    if (counts.size === 0) return;
     let score = 0;
     for (const [key, tf] of counts) score += (idf(key) * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.terms.length) / Math.max(1, averageLength)));
     const matched = [...new Set(d.terms.filter((t) => wanted.has(t.key)).map((t) => t.surface))];
-    return { text: d.text, score, matched, order };
+    ranked.push({ text: d.text, score, matched, order });
   });
   return ranked
-    .filter((r) => r.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, limit)
     .map(({ text, score, matched }) => ({ text, score: Math.round(score * 100) / 100, matched }));

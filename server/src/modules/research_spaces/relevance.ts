@@ -6,7 +6,7 @@
  * others. The result list also puts every patient a critical criterion rules out after the others, whatever
  * their score.
  */
-import { rankPassages, termCoverage } from '../../clinical/passage-ranking.js';
+import { indexPassages, rankPassages, termCoverage } from '../../clinical/passage-ranking.js';
 import { sentences } from '../../clinical/record-text.js';
 import { isExclusion, satisfied, type Criterion, type CriterionAssessment } from './criteria.js';
 
@@ -40,11 +40,12 @@ export function relevanceOf(trial: { name: string; description: string }, criter
 export function unclearPassages(criteria: Criterion[], assessments: CriterionAssessment[], documents: string): Map<string, { text: string; matched: string[] }[]> {
   const found = new Map<string, { text: string; matched: string[] }[]>();
   const verdictOf = new Map(assessments.map((a) => [a.criterion_id, a.verdict]));
-  const lines = documents.trim() ? sentences(documents) : [];
+  const open = criteria.filter((c) => (verdictOf.get(c.id) ?? 'unclear') === 'unclear');
+  const lines = documents.trim() && open.length ? sentences(documents) : [];
   if (lines.length === 0) return found;
-  for (const c of criteria) {
-    if ((verdictOf.get(c.id) ?? 'unclear') !== 'unclear') continue;
-    const ranked = rankPassages(c.definition, lines, 3).map(({ text, matched }) => ({ text: text.slice(0, 600), matched }));
+  const index = indexPassages(lines);
+  for (const c of open) {
+    const ranked = rankPassages(c.definition, index, 3).map(({ text, matched }) => ({ text: text.slice(0, 600), matched }));
     if (ranked.length > 0) found.set(c.id, ranked);
   }
   return found;
