@@ -22,6 +22,18 @@ const INCLUSIVE = /^(>=|≥|=>|<=|≤|=<|at least|minimum|minimo|mindestens|al m
 const OF_AGE = String.raw`(?:(?:of age|de idade|de edad)\s*)?`;
 
 /** The bounds a criterion puts on a number (units removed first: '1.73 m²' is not a bound). */
+/**
+ * A criterion without the words that make a limit open-ended ('65 years or older', '18 anos ou mais'), so an 'or'
+ * left in it joins alternatives. Only after a number, and never before one ('75 or under 75 with a stroke'), nor
+ * German 'oder Alter ≥ 50', which is another age.
+ */
+export function withoutOpenEnds(text: string): string {
+  return text.replace(
+    new RegExp(`${NUMBER}${UNIT}${OF_AGE}(?:or older|or over|or more|or above|or higher|or greater|or younger|or less|or under|or below|ou mais|ou superior|ou menos|ou inferior|o mas|o mayor|o menos|o superior|oder alter|oder mehr|oder hoher|oder daruber|oder junger|oder weniger)(?![a-z])(?!\\s*(?:de\\s+|than\\s+|als\\s+|que\\s+)?[<>=≥≤\\d])`, 'g'),
+    '$1 ',
+  );
+}
+
 export function boundsIn(criterion: string): Bounds | undefined {
   const text = criterion.replace(/\/\s*1[.,]73\s*m(?:2|²)?/g, ' ');
   const range = text.match(new RegExp(`${NUMBER}${UNIT}(${RANGE_JOIN})\\s*${NUMBER}`));
@@ -101,17 +113,23 @@ export const yearsBetween = (from: Date, to: Date) => {
 type Sentence = { text: string; norm: string };
 
 const RELATIVE =
-  /(?<![a-z])(?:fh|family history|historia familiar|antecedentes familiares|familienanamnese|familiar\w*|brother|sister|mother|father|son|daughter|wife|husband|sibling|grandmother|grandfather|uncle|aunt|cousin|irmao|irma|mae|pai|filho|filha|avo|tio|tia|hermano|hermana|madre|padre|hijo|hija|abuel[oa]|bruder|schwester|mutter|vater|sohn|tochter|ehefrau|ehemann|onkel|tante)(?![a-z])/;
+  /(?<![a-z])(?:fh|family history|historia familiar|antecedentes familiares|familienanamnese|familiar\w*|brothers?|sisters?|mother|father|parents?|sons?|daughters?|children|child|kids?|wife|husband|partner|spouse|siblings?|grand(?:mother|father|daughter|son|child|children)|uncle|aunt|cousin|irmaos?|irmas?|mae|pai|pais|filhos?|filhas?|netos?|netas?|avo|tio|tia|marido|esposa|esposo|companheir[oa]|hermanos?|hermanas?|madre|padre|padres|hijos?|hijas?|nietos?|nietas?|abuel[oa]s?|pareja|bruder|schwester\w*|mutter|vater|eltern|sohn|sohne|tochter|kind|kinder|enkel\w*|geschwister|ehefrau|ehemann|partner\w*|onkel|tante)(?![a-z])/;
+/** Whether an age found at `index` (ending at `end`) is said of a relative: one named before it (back to a ';'), or right after it. */
+function ofRelative(norm: string, index: number, end: number): boolean {
+  const before = norm.slice(0, index);
+  const clause = before.slice(before.lastIndexOf(';') + 1);
+  const after = norm.slice(end).match(/^[\s-]*(?:[a-z]+[\s-]+)?([a-z]+)/)?.[0] ?? '';
+  return RELATIVE.test(clause) || RELATIVE.test(after);
+}
 
 const STATED_AGE = [
   // Not an age at some event ('diagnosed aged 9', 'at age 40').
-  /(?<!(?:diagnosed|diagnosticad[oa]|at|since|when|from|until|com|aos|mit|con|a los|desde) )\b(?:age|aged|idade|alter|edad)\s*[:=]?\s*(\d{1,3})\b/,
+  // Nor an age of something else ('menarche age 12', 'gestational age 12 weeks', 'bone age 9').
+  /(?<!(?:diagnosed|diagnosticad[oa]|at|since|when|from|until|com|aos|mit|con|a los|desde|menarche|menarca|menarquia|gestational|gestacional|bone|dental|mental|corrected) )\b(?:age|aged|idade|alter|edad)\s*[:=]?\s*(\d{1,3})\b(?!\s*(?:weeks?|semanas?|wochen|ssw|months?|meses|monate?n?|days?|dias|tage))/,
   /\b(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|y)\s*(?:-|\s)?old\b/,
   // '44 yo man', 'a 44 y/o woman', '44 y.o. female': only where a person or the sentence's end follows ('a los 20
   // yo empecé' is Spanish for 'at 20 I began').
   /(?<!(?:at|since|when|from|until|aos|a los|con|desde|mit|com|daughter|son|mother|father|brother|sister|child|filha|filho|mae|pai|hija|hijo|madre|padre|tochter|sohn|mutter|vater|kind)\s+)\b(\d{1,3})\s*(?:yo|y\/o|y\.o\.?)(?=\s*(?:$|[,.;)]|(?:old\s+)?(?:man|woman|male|female|patient|gentleman|lady|boy|girl|m|f|white|black|african|caucasian|hispanic|asian|with|who|presents|presenting|presented|admitted)\b))/,
-  // A case summary's opening '48 M with a h/o HTN', '62 F, admitted…'.
-  /^(\d{1,3})\s?(?:m|f)\b(?=\s*(?:,|w\/|h\/o|s\/p|(?:with|who|presents|presenting|presented|admitted|pmh|history)\b))/,
   /\b(\d{1,3})\s*anos de (?:idade|edad)\b/,
   /\b(\d{1,3})\s*jahre a[l1]t\b/, // 'a1t': a scan's l read as 1
   /\b(\d{1,3})\s*-?\s*jahrige\w*/,
@@ -126,8 +144,9 @@ export function patientAge(lines: Sentence[], today: Date): { age: number; quote
     if (BIRTH.test(norm)) continue;
     for (const pattern of STATED_AGE) {
       const m = norm.match(pattern);
-      // An age after a relative or a family history ('FH: brother had bowel cancer aged 70') is theirs.
-      if (m && RELATIVE.test(norm.slice(0, m.index))) continue;
+      // An age beside a relative or a family history ('FH: brother had bowel cancer aged 70', 'her 40-year-old son')
+      // is theirs.
+      if (m && ofRelative(norm, m.index!, m.index! + m[0].length)) continue;
       if (m && Number(m[1]) < 125) return { age: Number(m[1]), quote: text };
     }
   }
@@ -137,6 +156,36 @@ export function patientAge(lines: Sentence[], today: Date): { age: number; quote
   const dated = recordDate(lines, today, born);
   const age = yearsBetween(born, dated?.date ?? today);
   return { age, quote: dated ? `${birthLine.text} ${dated.line.text}` : birthLine.text };
+}
+
+const MALE_WORD = /^(?:m|man|male|gentleman|boy|homem|senhor|masculino|hombre|varon|masculino|mann|mannlich|herr|patient)$/;
+const FEMALE_WORD = /^(?:f|woman|female|lady|girl|mulher|senhora|feminino|mujer|femenino|frau|weiblich|patientin)$/;
+/** Where a record states the patient's sex: a field, or the word beside the stated age ('67-year-old man', '58 yo F', 'mulher de 58 anos'). */
+const SEX_STATED = [
+  /\b(?:sex|sexo|geschlecht|gender|genero)\s*[:=]?\s*(m|f|male|female|masculino|feminino|femenino|mannlich|weiblich)\b/,
+  /\b(?:do|del)\s+sexo\s+(masculino|feminino|femenino)\b/,
+  /\b\d{1,3}[\s-]*(?:years?|yrs?|y)[\s-]*old[\s-]+(man|male|gentleman|boy|woman|female|lady|girl)\b/,
+  /\b\d{1,3}\s*(?:yo|y\/o|y\.o\.?)\s+(m|f|man|male|woman|female)\b/,
+  /\b\d{1,3}[\s-]*jahrige[rn]?\s+(patientin|patient|frau|mann|herr)\b/,
+  /\b(homem|mulher|senhor|senhora|hombre|mujer|varon|man|woman)\s*(?:de|com|con|of|aged|,)?\s*\d{1,3}\s*(?:anos|years|jahre)\b/,
+];
+
+/** The patient's sex where the record states it plainly, or undefined (not stated, or stated both ways). */
+export function patientSex(lines: Sentence[]): { sex: 'male' | 'female'; quote: string } | undefined {
+  let found: { sex: 'male' | 'female'; quote: string } | undefined;
+  for (const { text, norm } of lines) {
+    for (const pattern of SEX_STATED) {
+      for (const m of norm.matchAll(new RegExp(pattern.source, 'g'))) {
+        if (ofRelative(norm, m.index, m.index + m[0].length)) continue;
+        const word = m[1]!;
+        const sex = MALE_WORD.test(word) ? 'male' : FEMALE_WORD.test(word) ? 'female' : undefined;
+        if (!sex) continue;
+        if (found && found.sex !== sex) return undefined;
+        found ??= { sex, quote: text };
+      }
+    }
+  }
+  return found;
 }
 
 /**
@@ -280,13 +329,13 @@ function valuesOf(analyte: Analyte, lines: Sentence[]): { value: number; quote: 
     for (const { names, pair } of patterns.names) {
       for (const m of line.norm.matchAll(names)) {
         // An equation's year is no value: 'eGFR 41 (CKD-EPI 2021)' is 41, never 2021.
-        if (/^(?:ckd[- ]?epi|mdrd)$/.test(m[0]) && /^\s*(?:19|20)\d{2}\b/.test(line.norm.slice(m.index! + m[0].length))) continue;
+        if (/^(?:ckd[- ]?epi|mdrd)$/.test(m[0]) && /^[\s,)]*(?:19|20)\d{2}\b/.test(line.norm.slice(m.index! + m[0].length))) continue;
         const after = line.norm
           .slice(m.index! + m[0].length, m.index! + m[0].length + 60)
           .replace(DATE, ' ')
           // The analyte's other name in parentheses is no value: 'Hemoglobina glicada (HbA1c): 8,2 %' is 8.2, not 1.
           .replace(otherNames, ' ')
-          .replace(/\b(?:ckd[- ]?epi|mdrd|dcct|ifcc|ngsp)(?:\s*\d{4})?\b/g, ' ');
+          .replace(/\b(?:ckd[- ]?epi|mdrd|dcct|ifcc|ngsp)(?:[\s,)]*(?:19|20)\d{2}\b)?/g, ' ');
         if (pair !== undefined) {
           // The first pair within reach: 'Tensão arterial no consultório (média de 2 medições): 140/86'.
           const bp = after.match(/^[^\n]{0,45}?(?<![\d.,])(\d{2,3})\s*\/\s*(\d{2,3})\b/);
@@ -305,9 +354,18 @@ function valuesOf(analyte: Analyte, lines: Sentence[]): { value: number; quote: 
  * The analyte's value in the record, with its sentence: the latest dated one where the record gives several
  * with dates, else the first; dates and method names are never read as values.
  */
-/** Every value of a measurement the record gives, in the record's order. */
-export function measuredValues(analyteId: string, lines: Sentence[]): { value: number; quote: string }[] {
-  return valuesOf(ANALYTES.find((a) => a.id === analyteId)!, lines).map(({ value, quote }) => ({ value, quote }));
+/**
+ * How the record's values of a measure fall about a limit: all on one side (`one`); on both, with the latest date
+ * saying which holds now (`latest`: every value dated, those of the latest date all on one side); or on both with
+ * nothing to tell them apart (`open`: an undated 'today' beside a dated one, two values of one day, one
+ * sentence's trend '25 (03/2026) → 45 (10/2026)'), for the coordinator to weigh.
+ */
+export function sidesOf(analyteId: string, lines: Sentence[], holds: (value: number) => boolean): 'one' | 'latest' | 'open' {
+  const values = valuesOf(ANALYTES.find((a) => a.id === analyteId)!, lines);
+  if (new Set(values.map((v) => holds(v.value))).size <= 1) return 'one';
+  if (values.some((v) => !v.date)) return 'open';
+  const latest = Math.max(...values.map((v) => v.date!.getTime()));
+  return new Set(values.filter((v) => v.date!.getTime() === latest).map((v) => holds(v.value))).size === 1 ? 'latest' : 'open';
 }
 
 export function measuredValue(analyteId: string, lines: Sentence[]): { value: number; quote: string } | undefined {

@@ -31,6 +31,10 @@ const NEGATION_AFTER = new Set(
 const NEGATION_CLOSING = new Set(['no', 'nao', 'nein', 'keine', 'keiner', 'nicht', 'nunca', 'never']);
 
 const TEST_RESULT_NEGATIVE = new Set(['negative', 'negativo', 'negativa', 'negativ']);
+/** What may stand between a test's subject and its result ('pregnancy test in urine today is negative'). */
+const TEST_WORDS = new Set(
+  'test tests teste testes prueba pruebas screen screening assay result results resultado resultados is was were ist war e foi es fue in en em im de da do del urine urina orina urin serum blood sangue sangre today hoy hoje heute'.split(' '),
+);
 /** Words that start the next clause after a test's result. */
 const JOINING_CLAUSE = new Set(['and', 'e', 'und', 'y']);
 
@@ -142,8 +146,11 @@ function statusAt(tokens: string[], i: number): Status {
     if (UNCERTAIN.has(t) && j <= i + 2) return 'uncertain';
     if (NEGATION_AFTER.has(t) && j <= i + 2) return 'negated';
     // A test's result closing its clause: 'Test de embarazo en orina (hoy): negativo'.
-    // 'Her pregnancy test is negative and she is not breastfeeding' too.
-    if (TEST_RESULT_NEGATIVE.has(t) && (j + 1 === tokens.length || CLAUSE_END.has(tokens[j + 1]!) || JOINING_CLAUSE.has(tokens[j + 1]!))) return 'negated';
+    // Only a test of this very thing: 'pregnancy test (urine, today) is negative', never 'T2DM, COVID test negative'
+    // nor 'pregnancy test positive, HIV screen negative'. 'Her pregnancy test is negative and she is not
+    // breastfeeding' too.
+    const ofThis = tokens.slice(i + 1, j).every((w) => TEST_WORDS.has(w));
+    if (TEST_RESULT_NEGATIVE.has(t) && ofThis && (j + 1 === tokens.length || CLAUSE_END.has(tokens[j + 1]!) || JOINING_CLAUSE.has(tokens[j + 1]!))) return 'negated';
     const closes = j + 1 === tokens.length || CLAUSE_END.has(tokens[j + 1]!);
     if (NEGATION_CLOSING.has(t) && j <= i + 2 && closes) return 'negated';
     // 'Asma en la infancia, resuelta': a word that closes the clause reaches further back than one inside it.

@@ -8,7 +8,7 @@
  */
 import type { Criterion, CriterionAssessment, Verdict } from './criteria.js';
 import { conceptKind, conceptOf, exclusiveWith, isConcept, withConcepts } from '../../clinical/concepts.js';
-import { analyteIn, boundsIn, datesIn, eventSpan, measuredValue, measuredValues, patientAge, recordDate, windowIn, within } from '../../clinical/record-numbers.js';
+import { analyteIn, boundsIn, eventSpan, measuredValue, patientAge, patientSex, recordDate, sidesOf, windowIn, within, withoutOpenEnds } from '../../clinical/record-numbers.js';
 import { scopeWords, type ScopedWord, type Status } from '../../clinical/word-scope.js';
 import { normalise, repairOcrDigits, sentences } from '../../clinical/record-text.js';
 
@@ -64,7 +64,7 @@ function readLine(text: string): Line {
 type Finding = { holds: boolean | undefined; quote: string; line?: Line; concept?: string } | undefined;
 
 /** The record read once for every criterion: its sentences, the patient's age and the record's own date. */
-type Record_ = { lines: Line[]; age: { age: number; quote: string } | undefined; recordOn: Date };
+type Record_ = { lines: Line[]; age: { age: number; quote: string } | undefined; sex: { sex: 'male' | 'female'; quote: string } | undefined; recordOn: Date };
 
 /** A sentence that dates what it says 'in' a year before the record's own ('in 2019'). */
 const datedBefore = (norm: string, recordOn: Date) => [...norm.matchAll(/\b(?:in|em|en|im)\s+((?:19|20)\d{2})\b/g)].some((m) => Number(m[1]) < recordOn.getUTCFullYear());
@@ -229,7 +229,7 @@ type Assessed = { verdict: Verdict; quote: string };
 /** One criterion, or one part of it, against the record; undefined when nothing in it can be looked for. */
 function assess(asked: string, record: Record_, acronyms: string[] = []): Assessed | undefined {
   // 'Male or female, 40 years of age or older' asks the age of anyone.
-  const text = asked.replace(EITHER_SEX, ' ').replace(/^[\s,;:]+/, '');
+  const text = asked.replace(EITHER_SEX, ' ').replace(/^[\s,;:]+|[\s,;:.]+$/g, '');
   const analyte = analyteIn(text);
   const concepts = /\bconcept/.test(withConcepts(text));
   // A gestational age is weeks of a pregnancy, not the patient's years: not read offline.
@@ -237,9 +237,7 @@ function assess(asked: string, record: Record_, acronyms: string[] = []): Assess
   if (!analyte && (AGE_WORDS.test(text) || (YEARS.test(text) && !concepts && !DURATION.test(text)))) {
     const bounds = boundsIn(text);
     const age: Assessed | undefined = bounds && record.age ? { verdict: within(record.age.age, bounds) ? 'met' : 'not_met', quote: record.age.quote } : bounds ? { verdict: 'unclear', quote: '' } : undefined;
-    // 'Men aged 40 or older', 'Women 18–45 years': the age alone settles it only when outside.
-    if (age && (concepts || ONE_SEX.test(text))) return ageWithCondition(text, age, record);
-    if (age) return age;
+    if (age) return ageCriterion(text, age, record);
   }
   if (analyte) {
     const bounds = boundsIn(text.replace(analyte.names, ' '));
@@ -253,14 +251,16 @@ function assess(asked: string, record: Record_, acronyms: string[] = []): Assess
       // Values on both sides of the limit are for the coordinator to weigh when the criterion looks back in time
       // ('at screening or documented within the previous 12 months') or the record dates none of them; otherwise
       // the latest dated one is the patient's now.
-      const all = measuredValues(analyte.id, record.lines);
-      const sides = new Set(all.map((v) => within(v.value, bounds)));
-      if (sides.size > 1 && (windowIn(text) || LOOKS_BACK.test(text) || !all.some((v) => datesIn(normalise(v.quote)).length > 0))) return { verdict: 'unclear', quote: value.quote };
+      const sides = sidesOf(analyte.id, record.lines, (v) => within(v, bounds));
+      if (sides === 'open' || (sides === 'latest' && (windowIn(text) || LOOKS_BACK.test(text)))) return { verdict: 'unclear', quote: value.quote };
       return { verdict: within(value.value, bounds) ? 'met' : 'not_met', quote: value.quote };
     }
     if (bounds) return { verdict: 'unclear', quote: '' };
   }
   const byConcept = conceptVerdict(text, record);
+  // 'At least two COPD exacerbations', 'Type 2 diabetes for more than 10 years': the concept named is not the
+  // number asked of it, so its mention settles nothing; its absence still does.
+  if (byConcept?.verdict === 'met' && boundsIn(text) && !windowIn(text)) return { verdict: 'unclear', quote: byConcept.quote };
   if (byConcept) return byConcept;
   if (concepts) return { verdict: 'unclear', quote: '' };
   const found = mention(text, record.lines, acronyms);
@@ -277,26 +277,37 @@ function assess(asked: string, record: Record_, acronyms: string[] = []): Assess
   return { verdict: present !== criterionNegated ? 'met' : 'not_met', quote: found.quote };
 }
 
+/** Words an age criterion holds besides its age, its sex and known concepts, which ask nothing more of the patient. */
+const AGE_CRITERION_WORDS =
+  /^(?:aged?|ages|years?|yrs|old|older|younger|mayor(?:es)?|menor(?:es)?|maior(?:es)?|adults?|inclusive|both|either|sexes|gender|patients?|subjects?|participants?|persons?|people|individuals?|time|screening|signing|sign|consent|informed|form|inclusion|enrol+ment|randomi[sz]ation|visit|idade|anos|adultos?|ambos|sexos?|doentes?|utentes?|pacientes?|participantes?|individuos?|pessoas?|momento|rastreio|inclusao|consentimento|alter|alters|jahre|jahren|jahrige\w*|erwachsene\w*|beide\w*|geschlechts?|teilnehmer\w*|personen|zeitpunkt|einschluss|einwilligung|edad|sujetos?|personas?|cribado|inclusion|consentimiento)$/;
+/** A sex a criterion asks for (men, 'Frauen', 'mujeres'), as opposed to both. */
+const ONE_SEX_WORDS = /\b(?:men|males?|man|women|woman|females?|boys|girls|homens?|mulher(?:es)?|masculino|feminino|manner|mann|mannlich\w*|frauen|frau|weiblich\w*|hombres?|mujer(?:es)?|femenino|varon(?:es)?)\b/g;
+const FEMALE_ASKED = /\b(?:women|woman|females?|girls|mulher(?:es)?|feminino|frauen|frau|weiblich\w*|mujer(?:es)?|femenino)\b/;
+
 /**
- * An age in a criterion that names conditions too. Joined by 'with' or 'and' ('over 65 with heart failure') both
- * must hold. Otherwise how they join cannot be told ('Age ≥ 65 years or prior stroke', 'Current or former smokers
- * aged 40 or older', 'with type 2 diabetes, not on insulin'): only an age outside it in a criterion with no 'or'
- * settles it; else it stays open.
+ * A criterion that asks an age, maybe with a sex and conditions. Everything it asks must hold: the age, the sex
+ * where it names one (as the record states it: a field or the word beside the age), and its conditions; one of
+ * them failing settles it, and it is Met only when every part is settled, with nothing left that the screener
+ * does not read ('with moderate-to-severe plaque psoriasis', 'of childbearing potential'). Ages joined by 'or', or
+ * one per sex ('women aged 18 to 45 and men aged 18 to 60'), are left to the coordinator.
  */
-function ageWithCondition(text: string, age: Assessed, record: Record_): Assessed {
-  const scoped = scopeWords(withConcepts(text));
-  // 'or older', 'ou mais' is part of the age, no alternative.
-  const joins = text.replace(/\b(?:or|ou|oder|o)\s+(?:older|more|above|over|greater|higher|less|younger|below|under|mais|menos|superior|inferior|alter|mehr|alteren?|mas|mayor(?:es)?)\b/g, ' ');
-  const alternatives = OR_JOIN.test(joins) || /,/.test(joins);
-  const negatedPart = scoped.some((w) => w.status === 'negated');
-  const sexOnly = scoped.filter((w) => isConcept(w.word)).every((w) => /^concept(?:male|female)sex$/.test(w.word));
-  if (alternatives) return { verdict: 'unclear', quote: age.quote };
-  // 'Men aged 50 or older' against 'a 63-year-old man': the sentence giving the age gives the sex too.
-  const asked = sexIn(text);
-  const stated = sexIn(normalise(age.quote));
-  if (sexOnly && !negatedPart && asked && stated) return asked === stated ? age : { verdict: 'not_met', quote: age.quote };
-  if (negatedPart || sexOnly) return age.verdict === 'not_met' ? age : { verdict: 'unclear', quote: age.quote };
-  return both(age, conceptVerdict(text, record) ?? { verdict: 'unclear', quote: '' });
+function ageCriterion(text: string, age: Assessed, record: Record_): Assessed {
+  const unclear = (quote = age.quote): Assessed => ({ verdict: 'unclear', quote });
+  const joins = withoutOpenEnds(text);
+  const ageWords = text.match(/\b(?:age|aged|ages|idade|alter|edad)\b/g) ?? [];
+  const sexes = [...new Set((text.match(ONE_SEX_WORDS) ?? []).map((w) => (FEMALE_ASKED.test(w) ? 'female' : 'male')))];
+  const rest = text.replace(ONE_SEX_WORDS, ' ');
+  const scoped = scopeWords(withConcepts(rest));
+  const unread = contentWords(withConcepts(rest)).filter((w) => !isConcept(w) && !FILLER.has(w) && !AGE_CRITERION_WORDS.test(w) && !/\d/.test(w));
+  // A comma joins parts only when there is more than the age ('aged 18 to 70, inclusive' is one age).
+  const parts = sexes.length > 0 || unread.length > 0 || scoped.some((w) => isConcept(w.word));
+  if (OR_JOIN.test(joins) || (parts && /[,;]/.test(joins)) || ageWords.length > 1 || sexes.length > 1) return unclear();
+  let result = age;
+  if (sexes.length === 1) result = both(result, record.sex ? { verdict: record.sex.sex === sexes[0] ? 'met' : 'not_met', quote: record.sex.quote } : unclear(''));
+  // 'with type 2 diabetes, not on insulin': only a part outside the criterion settles it.
+  if (scoped.some((w) => w.status === 'negated')) return result.verdict === 'not_met' ? result : unclear();
+  if (scoped.some((w) => isConcept(w.word))) result = both(result, conceptVerdict(rest, record) ?? unclear(''));
+  return result.verdict === 'met' && unread.length > 0 ? unclear(result.quote) : result;
 }
 
 /** Two parts that must both hold: one not met settles it; both met do; otherwise it stays open. */
@@ -311,17 +322,7 @@ function both(a: Assessed, b: Assessed): Assessed {
 const EITHER_SEX =
   /\b(?:(?:male|men)\s*(?:or|and|\/)\s*(?:female|women)|(?:female|women)\s*(?:or|and|\/)\s*(?:male|men)|both sexes|of either sex|homens e mulheres|mulheres e homens|ambos os sexos|masculino ou feminino|hombres y mujeres|mujeres y hombres|ambos sexos|masculino o femenino|manner und frauen|frauen und manner|mannlich oder weiblich|beide geschlechter|beiderlei geschlechts)\b/g;
 
-/** A sex the criterion asks for, named by a word that is no concept of the lexicon. */
-const ONE_SEX = /\b(?:men|males?|man|women|woman|females?|boys|girls|homens?|mulher(?:es)?|masculino|feminino|manner|mannlich\w*|frauen|frau|weiblich\w*|hombres?|mujer(?:es)?|femenino|varon(?:es)?)\b/;
 
-const MALE = /\b(?:men|males?|man|gentleman|boys?|homens?|masculino|senhor|manner|mann|mannlich\w*|herr|hombres?|varon(?:es)?)\b/;
-const FEMALE = /\b(?:women|woman|females?|lady|girls?|mulher(?:es)?|feminino|senhora|frauen|frau|weiblich\w*|mujer(?:es)?|femenino|senora)\b/;
-/** The one sex a (normalised) text names, or undefined when it names none or both. */
-function sexIn(norm: string): 'male' | 'female' | undefined {
-  const male = MALE.test(norm);
-  const female = FEMALE.test(norm);
-  return male === female ? undefined : male ? 'male' : 'female';
-}
 
 /** A criterion that accepts a value from the past too. */
 const LOOKS_BACK = /\b(?:documented|ever|any time|at any point|history of|previous|prior|historic\w*|documentad[oa]|previ[oa]|alguma vez|jemals|dokumentiert\w*|vorbekannt\w*)\b/;
@@ -361,7 +362,7 @@ function assessParts(text: string, record: Record_, acronyms: string[] = []): As
 
 export function screenOffline(criteria: Criterion[], documents: string, today = new Date()): CriterionAssessment[] {
   const lines = sentences(documents).map(readLine);
-  const record: Record_ = { lines, age: patientAge(lines, today), recordOn: recordDate(lines, today)?.date ?? today };
+  const record: Record_ = { lines, age: patientAge(lines, today), sex: patientSex(lines), recordOn: recordDate(lines, today)?.date ?? today };
   return criteria.map((c) => {
     const written = normalise(c.definition);
     // What a parenthesis adds ('(CKD-EPI)', '(vitamin K antagonist or direct oral anticoagulant)') clarifies; the

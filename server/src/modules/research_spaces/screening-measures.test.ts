@@ -361,11 +361,24 @@ describe('values and ages that belong elsewhere', () => {
     expect(verdict(c('age', 'Age ≥ 65 years'), 'FH: brother had bowel cancer aged 70. Attends for review.')).toBe('unclear');
     expect(verdict(c('age', 'Age ≥ 65 years'), 'His mother, 82 years old, lives with him.')).toBe('unclear');
     expect(verdict(c('age', 'Age ≥ 65 years'), 'A 45-year-old man; his father died aged 80.')).toBe('not_met');
+    expect(verdict(c('age', 'Age ≥ 65 years'), 'Lives with her husband; 67 years old. Her 40-year-old son is her carer.')).toBe('met');
+    expect(verdict(c('age', 'Age ≥ 65 years'), 'Per wife, 70 yo M with dementia. His 45-year-old son lives nearby.')).toBe('unclear');
+    expect(verdict(c('age', 'Age ≥ 65 years'), 'Date of birth: 01/01/1950. Lives with her two children aged 8 and 11.')).toBe('met');
+    expect(verdict(c('age', 'Age ≥ 65 years'), 'Data de nascimento: 01/01/1950. Vive com o marido, com 58 anos de idade.')).toBe('met');
   });
 
   it("reads no eGFR from its equation's year", () => {
     expect(verdict(c('egfr', 'eGFR between 25 and 60 mL/min/1.73 m²'), 'Labs: eGFR 41 mL/min/1.73 m2 (CKD-EPI 2021), K 5.0.')).toBe('met');
     expect(verdict(c('egfr', 'eGFR between 25 and 60 mL/min/1.73 m²'), 'eGFR (CKD-EPI 2021) 60 ml/min/1,73m²')).toBe('met');
+  });
+
+  it('leaves open values on both sides of a limit that no single latest date settles', () => {
+    const egfr = c('egfr', 'eGFR < 30 mL/min/1.73 m²', 'critical_exclusion');
+    expect(verdict(egfr, 'eGFR 25 ml/min on 01/03/2026; eGFR 45 ml/min on 15/10/2026.')).toBe('unclear');
+    expect(verdict(egfr, 'Labs 01/03/2026: eGFR 25 ml/min.\nLabs 15/10/2026: eGFR 45 ml/min.')).toBe('not_met');
+    expect(verdict(c('a1c', 'HbA1c between 7% and 10%'), 'HbA1c 6,5 % (10/01/2024). Today HbA1c 8,2 %.')).toBe('unclear');
+    expect(verdict(c('egfr', 'eGFR ≥ 30 mL/min'), 'eGFR (CKD-EPI) 2021: 48 mL/min.')).toBe('met');
+    expect(verdict(c('egfr', 'eGFR ≥ 30 mL/min'), 'TFG (CKD-EPI, 2021) 48 mL/min.')).toBe('met');
   });
 
   it('leaves open a measure the record gives on both sides of the limit', () => {
@@ -376,11 +389,12 @@ describe('values and ages that belong elsewhere', () => {
 });
 
 describe('phrasings of case summaries and trial registries', () => {
-  it("reads a case summary's opening age ('48 M with…'), never a distance or a dose", () => {
+  it("reads no age from a number before 'M' or 'F', which is as often months, metres or degrees", () => {
     const adult = c('age', 'Age ≥ 18 years');
-    expect(verdict(adult, '48 M with a h/o HTN and hyperlipidemia.')).toBe('met');
-    expect(verdict(adult, '62 F, admitted with dyspnoea.')).toBe('met');
-    expect(verdict(adult, '10 m walk test completed without aids.')).toBe('unclear');
+    expect(verdict(adult, '48 M with a h/o HTN and hyperlipidemia.')).toBe('unclear');
+    expect(verdict(adult, '18 m with fever and cough for 3 days.')).toBe('unclear');
+    expect(verdict(c('age', 'Age 18–80 years'), 'DOB: 12/03/1950.\n101 F, with rigors, HR 112.')).toBe('met');
+    expect(verdict(c('age', 'Age ≥ 18 years'), 'Menarche age 12. Gestational age 12 weeks. Date of birth: 01/01/1990.')).toBe('met');
   });
 
   it("reads 'Male or female, 40 years of age or older' as an age, 'Male, 40 years…' as both", () => {
@@ -394,8 +408,18 @@ describe('phrasings of case summaries and trial registries', () => {
     expect(verdict(c('exa', 'More than two exacerbations in the past year', 'critical_inclusion'), 'One COPD exacerbation in March.')).toBe('unclear');
   });
 
-  it("reads a negative test followed by another clause as a denial ('pregnancy test is negative and…')", () => {
+  it("reads a negative test as a denial of what was tested only ('pregnancy test is negative and…')", () => {
     expect(verdict(c('preg', 'Pregnant or breastfeeding women', 'critical_exclusion'), 'Her pregnancy test is negative and she is not breastfeeding.')).toBe('not_met');
+    expect(verdict(c('dm', 'Type 2 diabetes mellitus'), 'Known T2DM, COVID test negative and afebrile on arrival.')).toBe('met');
+    expect(verdict(c('htn', 'Hipertensão arterial'), 'Hipertensão arterial, PCR SARS-CoV-2 negativa e apirética.')).toBe('met');
+    expect(verdict(c('preg', 'Pregnancy', 'critical_exclusion'), 'Pregnancy test positive, HIV screen negative and hepatitis serology pending.')).not.toBe('not_met');
+    expect(verdict(c('preg', 'Pregnant or breastfeeding', 'critical_exclusion'), 'Currently breastfeeding, pregnancy test negative and no contraception.')).toBe('met');
+  });
+
+  it("settles no number asked of a concept from the concept's mention", () => {
+    expect(verdict(c('x', 'At least two COPD exacerbations requiring oral corticosteroids'), 'COPD; one exacerbation in March treated with prednisolone.')).toBe('unclear');
+    expect(verdict(c('x', 'Type 2 diabetes for more than 10 years'), 'Type 2 diabetes diagnosed in 2023.')).toBe('unclear');
+    expect(verdict(c('x', 'Current smoker of at least 10 cigarettes per day'), 'Never smoker.')).toBe('not_met');
   });
 });
 
@@ -406,8 +430,37 @@ describe('an age asked of one sex', () => {
     expect(verdict(men, 'A 63-year-old woman presenting with urinary retention.')).toBe('not_met');
     expect(verdict(men, 'A 45-year-old man.')).toBe('not_met');
   });
-  it('leaves it open when that sentence names no sex, or both', () => {
+  it('reads the sex only where the record states it of the patient, never from a partner, a child, a title or a name', () => {
     expect(verdict(men, 'Age 63. Lives with his wife.')).toBe('unclear');
-    expect(verdict(men, 'A 63-year-old man, brought in by a woman from his street.')).toBe('unclear');
+    expect(verdict(men, 'A 63-year-old man, brought in by a woman from his street.')).toBe('met');
+    expect(verdict(men, 'A 63-year-old, accompanied by a woman who found him confused.')).toBe('unclear');
+    expect(verdict(men, 'Mr Brown, 63 years old, attends with his daughter, a woman of 30.')).toBe('unclear');
+    expect(verdict(men, 'A 63-year-old retired plumber, accompanied by his female partner.')).toBe('unclear');
+    expect(verdict(c('m', 'Homens com 50 anos ou mais'), 'Utente de 63 anos, seguido no Hospital Senhora da Oliveira.')).toBe('unclear');
+    expect(verdict(c('m', 'Hombres de 50 años o más'), 'Paciente de 63 años remitido desde el Hospital Nuestra Señora del Prado.')).toBe('unclear');
+    expect(verdict(c('m', 'Hombres de 50 años o más'), 'Paciente de 63 años. Sexo: masculino.')).toBe('met');
+    const women = c('w', 'Women aged 18–45 years');
+    expect(verdict(women, 'A 32-year-old G2P1 presents with her male partner for fertility review.')).toBe('unclear');
+    expect(verdict(women, '34 yo F with h/o PCOS, partner male.')).toBe('met');
+    expect(verdict(c('w', 'Frauen im Alter von 18 bis 45 Jahren'), 'Sehr geehrter Herr Kollege, wir berichten über Ihre 34-jährige Patientin.')).toBe('met');
+    expect(verdict(c('w', 'Frauen im Alter von 18 bis 45 Jahren'), 'Patientin Ingrid Mann, 34 Jahre alt, Kind männlich.')).toBe('unclear');
+    expect(verdict(c('w', 'Mujeres de 18 a 45 años'), 'Paciente de 32 años, puérpera, recién nacido varón sano.')).toBe('unclear');
+  });
+
+  it('asks the sex beside conditions too, and leaves open what it does not read', () => {
+    expect(verdict(c('m', 'Men aged 50 or older with hypertension'), 'A 63-year-old woman with long-standing hypertension.')).toBe('not_met');
+    expect(verdict(c('m', 'Men aged 50 or older with hypertension'), 'A 63-year-old man with long-standing hypertension.')).toBe('met');
+    expect(verdict(c('a', 'Adults aged 18 to 75 with moderate-to-severe plaque psoriasis'), 'A 30-year-old man with acne.')).toBe('unclear');
+    expect(verdict(c('w', 'Women of childbearing potential aged 18–45'), 'A 40-year-old woman, hysterectomy in 2020.')).toBe('unclear');
+    expect(verdict(c('a', 'Women aged 18 to 45 and men aged 18 to 60'), 'A 50-year-old man.')).toBe('unclear');
+    expect(verdict(c('a', 'Women aged 55 or older and men aged 50 or older'), 'A 52-year-old man.')).toBe('unclear');
+  });
+
+  it("keeps real alternatives beside 'or older'", () => {
+    expect(verdict(c('a', 'Alter ≥ 65 Jahre oder Alter ≥ 50 mit Diabetes mellitus Typ 2'), 'Herr K., 55 Jahre alt, Diabetes mellitus Typ 2.')).toBe('unclear');
+    expect(verdict(c('a', 'Aged 65 or over with diabetes or over 75'), 'An 80-year-old man, no diabetes.')).toBe('unclear');
+    expect(verdict(c('a', 'Age ≥ 75 years or under 75 with prior stroke'), 'A 70-year-old woman with a prior stroke.')).toBe('unclear');
+    expect(verdict(c('a', 'Idade ≥ 65 anos ou menos de 65 com diabetes'), 'Utente de 60 anos com diabetes mellitus tipo 2.')).toBe('unclear');
+    expect(verdict(c('a', 'Aged 18 or more and less than 65 with asthma or older with COPD'), 'A 70-year-old man with COPD.')).toBe('unclear');
   });
 });
