@@ -19,6 +19,10 @@ const FILE_HEADER = /^\s*={2,}\s*.*?\s*={2,}\s*$|^\s*[^\s/\\]+\.(?:pdf|txt|docx?
 
 const UNIT_END = /(?:\d\s*(?:\/\s*)?(?:cm|mm|m|kg|g|mg|mcg|µg|ml|l|min|h|hrs?|bpm|mmhg|mm hg|kg\/m2|kg\/m²)|\b(?:days?|weeks?|months?|years?|hours?|minutes?)\s+ago)\.$/iu;
 
+/** Words no sentence ends with (prepositions, articles, conjunctions; four languages), in lower case. */
+const OPEN_END =
+  /(?<![\p{L}\d])(?:on|in|at|of|to|for|from|with|since|and|or|the|an|as|by|than|de|da|do|das|dos|em|na|no|nas|nos|com|desde|por|para|pelo|pela|ou|um|uma|von|vom|mit|seit|und|oder|der|die|dem|den|im|am|zu|zum|zur|bei|del|en|con|y|el|la|los|las|un|una)$/u;
+
 /** Whether the full stop at the end of `before` ends a sentence, given the text that follows it. */
 function endsSentence(before: string, after: string): boolean {
   const word = normalise(before.match(/([\p{L}\p{N}]+)\.$/u)?.[1] ?? '');
@@ -74,6 +78,11 @@ function logicalLines(text: string): string[] {
       continue;
     }
     // A short line is a heading ('Antecedentes pessoais'), not a sentence the PDF wrapped.
+    // A line ending on a word no sentence ends with ('admitted on', 'since', 'consulta de') goes on, whatever follows.
+    if (previous && previous.split(' ').length >= 3 && OPEN_END.test(previous) && !/^[-*•·–]\s/.test(line)) {
+      lines[lines.length - 1] = `${previous} ${line}`;
+      continue;
+    }
     const continues = previous && previous.split(' ').length >= 4 && !/[.!?:;]$/.test(previous) && /^\(?\p{Ll}[\p{Ll}'-]*(?:[\s,.;:)]|$)|^\d+(?:[.,]\d+)?\s*[\p{Ll}%]|^\d{2,3}\s*\/\s*\d{2,3}\s*mm\s?[hH][gG]\b/u.test(line) && !/^[-*•·–]\s/.test(line);
     if (continues) lines[lines.length - 1] = `${previous} ${line}`;
     else lines.push(line);

@@ -37,3 +37,13 @@ describe("a record's sentences", () => {
     expect(verdicts.map((v) => v.verdict)).toEqual(['not_met', 'unclear', 'unclear']);
   });
 });
+
+describe('lines a PDF wrapped after a word no sentence ends with', () => {
+  it('joins them whatever the next line starts with, in the four languages, but not before a list item', () => {
+    expect(sentences('He was admitted on\n03/10/2026 with heart failure.')).toEqual(['He was admitted on 03/10/2026 with heart failure.']);
+    expect(sentences('Seguida na consulta de\nEndocrinologia desde 2019.')).toEqual(['Seguida na consulta de Endocrinologia desde 2019.']);
+    expect(sentences('Die Patientin wurde am\n03.10.2026 aufgenommen.')).toEqual(['Die Patientin wurde am 03.10.2026 aufgenommen.']);
+    expect(sentences('Ingresó en el servicio de\nCardiología el 3 de octubre.')).toEqual(['Ingresó en el servicio de Cardiología el 3 de octubre.']);
+    expect(sentences('Medication taken for\n- metformin 500 mg')).toEqual(['Medication taken for', '- metformin 500 mg']);
+  });
+});
