@@ -77,7 +77,7 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   expect(readFileSync(await original.path()).equals(eligible.buffer)).toBe(true);
   // A scanned record (pictures of pages) is read by OCR on the server; the list follows until it is done.
   await page.getByLabel('Patient reference (optional)').fill('P-0099');
-  await input.setInputFiles([pdfFile('scan-0099.pdf', scannedRecordPdf(['Clinical report - Patient 0099', 'Age: 64', 'Type 2 diabetes mellitus since 2012.', 'HbA1c 12.5 %.']))]);
+  await input.setInputFiles([pdfFile('scan-0099.pdf', scannedRecordPdf(['Clinical report - Patient 0099', 'Age: 64', 'Type 2 diabetes mellitus since 2012.', 'HbA1c 12.5 %.', 'Kidney function: eGFR requested.']))]);
   await page.getByRole('button', { name: 'Add patient' }).click();
   await expect(page.getByTestId('patient')).toHaveCount(3);
   await expect(page.getByTestId('patient').nth(2)).toContainText('Read from scanned pages', { timeout: 30_000 });
@@ -90,23 +90,36 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   await page.getByRole('button', { name: 'Run screening' }).click();
   const rows = page.getByTestId('result');
   await expect(rows).toHaveCount(3, { timeout: 20_000 });
+  // The likeliest first, with their relevance; those a critical criterion rules out last.
+  await expect(page.getByRole('columnheader', { name: 'Relevance' })).toBeVisible();
   await expect(rows.nth(0)).toContainText('P-0042');
   await expect(rows.nth(0)).toContainText('Fit');
   await expect(rows.nth(0)).toContainText('4/4');
-  await expect(rows.nth(1)).toContainText('Not approved');
+  await expect(rows.nth(0).getByLabel(/^\d{1,3} of 100$/)).toBeVisible();
+  await expect(rows.filter({ hasText: 'p0077' })).toContainText('Not approved');
   // HbA1c 12.5 %, read from the scan, is outside 7–10 %.
-  await expect(rows.nth(2)).toContainText('P-0099');
-  await expect(rows.nth(2)).toContainText('Not approved');
+  await expect(rows.filter({ hasText: 'P-0099' })).toContainText('Not approved');
   await expect(page.getByRole('button', { name: 'Run screening' })).toBeEnabled();
 
   await page.getByRole('button', { name: 'Details for p0077' }).click();
   const details = page.getByRole('dialog', { name: 'Screening of p0077' });
   await expect(details).toContainText('Screened without AI');
+  await expect(details).toContainText(/Relevance \d{1,3}\/100/);
   await expect(details.locator('[data-verdict="met"][data-outcome="fails"]', { hasText: 'eGFR' })).toContainText('eGFR 25 mL/min');
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'research-result-details');
   await details.getByRole('button', { name: 'Decline' }).click();
   await expect(details).toBeHidden();
+  // Under an unclear verdict, the record's closest sentences with the words that matched.
+  await page.getByRole('button', { name: 'Details for P-0099' }).click();
+  const scanned = page.getByRole('dialog', { name: 'Screening of P-0099' });
+  const egfr = scanned.locator('[data-verdict="unclear"]', { hasText: 'eGFR' });
+  await expect(egfr).toContainText('Closest sentences in the records, best first:');
+  await expect(egfr.locator('mark')).toHaveText(['eGFR']);
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'research-result-passages');
+  await scanned.getByRole('button', { name: 'Close' }).click();
+  await expect(scanned).toBeHidden();
   await expect(page.getByLabel('Result for p0077')).toHaveValue('declined');
   await page.getByLabel('Result for P-0042').selectOption({ label: 'Approved' });
   await expect(page.getByLabel('Result for P-0042')).toHaveValue('approved');
@@ -120,8 +133,9 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   expect(csv[1]).toContain('"P-0042","DIA-3","Fit","4/4"');
   // The reviewer's decision, an empty note, its author and time; an explanation even without AI.
   expect(csv[1]).toMatch(/"Approved","","[^"]+","\d{4}-\d\d-\d\dT/);
-  expect(csv[1]!.split('","')[5]).not.toBe('');
-  expect(csv[2]).toContain('"p0077","DIA-3","Not approved"');
+  expect(csv[1]!.split('","')[4]).toMatch(/^\d{1,3}$/);
+  expect(csv[1]!.split('","')[6]).not.toBe('');
+  expect(csv.find((line) => line.startsWith('"p0077"'))).toContain('"p0077","DIA-3","Not approved"');
 
   // Deleting a patient is confirmed, and takes their result with them.
   await page.getByRole('tab', { name: 'Patients' }).click();
