@@ -188,6 +188,34 @@ export function patientSex(lines: Sentence[]): { sex: 'male' | 'female'; quote: 
   return found;
 }
 
+const WEEKS = String.raw`(\d{1,2})(?:\s*\+\s*([0-6]))?`;
+const WEEK_UNIT = String.raw`(?:weeks?|wks?|semanas?|wochen|ssw|schwangerschaftswoche)`;
+/** Where a record states how far a pregnancy has gone ('12 weeks of gestation', 'IG 14+2 semanas', '14. SSW', 'born at 27 weeks'). */
+const GESTATION_STATED = [
+  new RegExp(String.raw`\b${WEEKS}\s*\.?\s*${WEEK_UNIT}\s*(?:of\s+|de\s+)?(?:gestation|pregnancy|gestacao|gestacion|gravidez|embarazo)\b`),
+  new RegExp(String.raw`\b(?:gestational age|idade gestacional|edad gestacional|gestationsalter|ga|ig|eg)\s*[:=]?\s*(?:of\s+|de\s+)?${WEEKS}\s*(?:${WEEK_UNIT}|w|s)\b`),
+  new RegExp(String.raw`\b(?:pregnant|gravida|embarazada|schwanger)\s*(?:,\s*|de\s+|con\s+|at\s+|in der\s+|im\s+)?${WEEKS}\s*\.?\s*${WEEK_UNIT}`),
+  new RegExp(String.raw`\b${WEEKS}\s*\.?\s*(?:ssw|schwangerschaftswoche)\b`),
+  new RegExp(String.raw`\bssw\s*${WEEKS}\b`),
+  new RegExp(String.raw`\b(?:born at|nascid[oa] as|nacid[oa] a las|geboren in der)\s*${WEEKS}\s*\.?\s*${WEEK_UNIT}`),
+];
+
+/** The gestational age the record states, in weeks, or undefined when it states none or two that differ. */
+export function gestationalWeeks(lines: Sentence[]): { weeks: number; quote: string } | undefined {
+  let found: { weeks: number; quote: string } | undefined;
+  for (const { text, norm } of lines) {
+    for (const pattern of GESTATION_STATED) {
+      const m = norm.match(pattern);
+      if (!m || ofRelative(norm, m.index!, m.index! + m[0].length)) continue;
+      const weeks = Number(m[1]) + Number(m[2] ?? 0) / 7;
+      if (weeks < 1 || weeks > 45) continue;
+      if (found && Math.floor(found.weeks) !== Math.floor(weeks)) return undefined;
+      found ??= { weeks, quote: text };
+    }
+  }
+  return found;
+}
+
 /**
  * The record's own date: the latest date on a dated line (report, visit, letter) or else the latest date written,
  * never after `today` nor before `after`; dates of birth are not the record's.

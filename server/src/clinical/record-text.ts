@@ -33,6 +33,8 @@ function endsSentence(before: string, after: string): boolean {
   if (isAbbreviation(word)) return false;
   if (/^\p{L}$/u.test(word)) return false; // an initial ('J. Silva') or 'z. B.'
   if (/^\d{1,2}$/.test(word) && /^\s*\d{1,2}\.$/.test(before)) return false; // a list number at the line's start
+  // A German ordinal after its article or preposition ('in der 12. SSW', 'am 3. Tag', 'seit dem 2. Lebensjahr').
+  if (/(?<![\p{L}])(?:der|die|das|dem|den|des|am|im|zum|zur|vom|ab|seit|bis|bei|nach|vor)\s+\d{1,2}\.$/iu.test(before)) return false;
   return true;
 }
 

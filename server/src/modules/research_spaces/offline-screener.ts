@@ -8,7 +8,7 @@
  */
 import type { Criterion, CriterionAssessment, Verdict } from './criteria.js';
 import { conceptKind, conceptOf, exclusiveWith, isConcept, withConcepts } from '../../clinical/concepts.js';
-import { analyteIn, boundsIn, eventSpan, measuredValue, patientAge, patientSex, recordDate, sidesOf, windowIn, within, withoutOpenEnds } from '../../clinical/record-numbers.js';
+import { analyteIn, boundsIn, eventSpan, gestationalWeeks, measuredValue, patientAge, patientSex, recordDate, sidesOf, windowIn, within, withoutOpenEnds } from '../../clinical/record-numbers.js';
 import { scopeWords, type ScopedWord, type Status } from '../../clinical/word-scope.js';
 import { normalise, repairOcrDigits, sentences } from '../../clinical/record-text.js';
 
@@ -232,8 +232,12 @@ function assess(asked: string, record: Record_, acronyms: string[] = []): Assess
   const text = asked.replace(EITHER_SEX, ' ').replace(/^[\s,;:]+|[\s,;:.]+$/g, '');
   const analyte = analyteIn(text);
   const concepts = /\bconcept/.test(withConcepts(text));
-  // A gestational age is weeks of a pregnancy, not the patient's years: not read offline.
-  if (GESTATION.test(text) && boundsIn(text)) return { verdict: 'unclear', quote: '' };
+  // A gestational age is weeks of a pregnancy, never the patient's years: compared with the weeks the record states.
+  if (GESTATION.test(text) && boundsIn(text)) {
+    const bounds = boundsIn(text)!;
+    const stated = gestationalWeeks(record.lines);
+    return stated ? { verdict: within(stated.weeks, bounds) ? 'met' : 'not_met', quote: stated.quote } : { verdict: 'unclear', quote: '' };
+  }
   if (!analyte && (AGE_WORDS.test(text) || (YEARS.test(text) && !concepts && !DURATION.test(text)))) {
     const bounds = boundsIn(text);
     const age: Assessed | undefined = bounds && record.age ? { verdict: within(record.age.age, bounds) ? 'met' : 'not_met', quote: record.age.quote } : bounds ? { verdict: 'unclear', quote: '' } : undefined;

@@ -47,3 +47,11 @@ describe('lines a PDF wrapped after a word no sentence ends with', () => {
     expect(sentences('Medication taken for\n- metformin 500 mg')).toEqual(['Medication taken for', '- metformin 500 mg']);
   });
 });
+
+describe('German ordinals', () => {
+  it('end no sentence after their article or preposition', () => {
+    expect(sentences('Schwanger in der 12. SSW. Keine Beschwerden.')).toEqual(['Schwanger in der 12. SSW.', 'Keine Beschwerden.']);
+    expect(sentences('Fieber seit dem 3. Tag nach der Operation.')).toEqual(['Fieber seit dem 3. Tag nach der Operation.']);
+    expect(sentences('Befund vom 12. Oktober 2026.')).toEqual(['Befund vom 12. Oktober 2026.']);
+  });
+});

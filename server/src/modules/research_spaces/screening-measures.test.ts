@@ -464,3 +464,21 @@ describe('an age asked of one sex', () => {
     expect(verdict(c('a', 'Aged 18 or more and less than 65 with asthma or older with COPD'), 'A 70-year-old man with COPD.')).toBe('unclear');
   });
 });
+
+describe('gestational age', () => {
+  const early = c('ga', 'Gestational age < 23 weeks', 'critical_exclusion');
+  it('compares the weeks the record states, in the four languages, never the mother’s years', () => {
+    expect(verdict(early, 'A 27-year-old woman, pregnant, 20 weeks of gestation.')).toBe('met');
+    expect(verdict(early, 'A 27-year-old woman at 30 weeks of pregnancy.')).toBe('not_met');
+    expect(verdict(early, 'Grávida de 14 semanas, 31 anos.')).toBe('met');
+    expect(verdict(early, 'IG 24+3 semanas.')).toBe('not_met');
+    expect(verdict(early, 'Schwanger in der 12. SSW.')).toBe('met');
+    expect(verdict(early, 'Embarazada de 25 semanas.')).toBe('not_met');
+    expect(verdict(early, 'A 27-year-old woman.')).toBe('unclear');
+    expect(verdict(c('ga', 'Gestational age between 24 and 34 weeks'), 'Preterm infant born at 27 weeks, now day 3.')).toBe('met');
+  });
+  it('leaves it open when the record gives two, or a relative’s', () => {
+    expect(verdict(early, 'Pregnant, 20 weeks of gestation. Scan at 26 weeks of gestation planned.')).toBe('unclear');
+    expect(verdict(early, 'Her sister is 20 weeks pregnant.')).toBe('unclear');
+  });
+});
