@@ -164,7 +164,9 @@ const FEMALE_WORD = /^(?:f|woman|female|lady|girl|mulher|senhora|feminino|mujer|
 const SEX_STATED = [
   /\b(?:sex|sexo|geschlecht|gender|genero)\s*[:=]?\s*(m|f|male|female|masculino|feminino|femenino|mannlich|weiblich)\b/,
   /\b(?:do|del)\s+sexo\s+(masculino|feminino|femenino)\b/,
-  /\b\d{1,3}[\s-]*(?:years?|yrs?|y)[\s-]*old[\s-]+(man|male|gentleman|boy|woman|female|lady|girl)\b/,
+  // Up to two describing words between ('60-year-old Spanish man', 'previously healthy woman'), never a phrase
+  // about someone else ('a 63-year-old with a woman').
+  /\b\d{1,3}[\s-]*(?:years?|yrs?|y)[\s-]*old[\s-]+(?:(?!(?:with|and|or|a|an|the|his|her|by|from|of|who|whose|in|on|at|for|to|accompanied|brought|seen|and)\b)[a-z]+[\s-]+){0,2}(man|male|gentleman|boy|woman|female|lady|girl)\b/,
   /\b\d{1,3}\s*(?:yo|y\/o|y\.o\.?)\s+(m|f|man|male|woman|female)\b/,
   /\b\d{1,3}[\s-]*jahrige[rn]?\s+(patientin|patient|frau|mann|herr)\b/,
   /\b(homem|mulher|senhor|senhora|hombre|mujer|varon|man|woman)\s*(?:de|com|con|of|aged|,)?\s*\d{1,3}\s*(?:anos|years|jahre)\b/,

@@ -429,6 +429,9 @@ describe('an age asked of one sex', () => {
     expect(verdict(men, 'The patient is a 63-year-old man presenting with urinary retention.')).toBe('met');
     expect(verdict(men, 'A 63-year-old woman presenting with urinary retention.')).toBe('not_met');
     expect(verdict(men, 'A 45-year-old man.')).toBe('not_met');
+    expect(verdict(men, 'The patient is a 60-year-old Spanish man presenting with breathlessness.')).toBe('met');
+    expect(verdict(men, 'A 63-year-old previously healthy woman.')).toBe('not_met');
+    expect(verdict(men, 'A 63-year-old with a woman beside him.')).toBe('unclear');
   });
   it('reads the sex only where the record states it of the patient, never from a partner, a child, a title or a name', () => {
     expect(verdict(men, 'Age 63. Lives with his wife.')).toBe('unclear');
