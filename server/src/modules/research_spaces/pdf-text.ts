@@ -17,10 +17,10 @@ const PAGE_NUMBER = /^\s*(?:[-–—]\s*)?(?:(?:page|pag|pagina|seite|hoja|folha
 const EDGE = 3;
 
 /**
- * A page's lines without what a word processor or a browser prints on every page: its running header and footer
- * (the same line, numbers aside, near the top or the bottom of most pages) and page numbers. Left in, they would
- * cut a sentence a page break divides ('ejection fraction of 32 %' … 'Confidential. Page 1 of 2' … 'with
- * moderate mitral regurgitation') and be read as the record's own words.
+ * A page's lines without what a word processor or a browser prints on every page between its text: its running
+ * header and footer (the same line, numbers aside, near the top or the bottom of most pages) and page numbers.
+ * Left in, they would cut a sentence a page break divides ('ejection fraction of 32 %' … 'Confidential. Page 1 of
+ * 2' … 'with moderate mitral regurgitation').
  */
 export function withoutRunningLines(pages: string[][]): string[][] {
   const shape = (line: string) => line.normalize('NFKC').replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
@@ -31,9 +31,18 @@ export function withoutRunningLines(pages: string[][]): string[][] {
   const seen = new Map<string, number>();
   for (const page of pages) for (const s of edges(page)) seen.set(s, (seen.get(s) ?? 0) + 1);
   const running = (line: string) => pages.length >= 2 && (seen.get(shape(line)) ?? 0) >= Math.max(2, Math.ceil(pages.length / 2));
-  return pages.map((page) => {
-    const at = new Set([...page.keys()].filter((i) => page[i]!.trim()).filter((i, n, all) => n < EDGE || n >= all.length - EDGE));
-    return page.filter((line, i) => !(at.has(i) && (running(line) || PAGE_NUMBER.test(fold(line)))));
+  return pages.map((page, p) => {
+    const written = [...page.keys()].filter((i) => page[i]!.trim());
+    const top = new Set(written.slice(0, EDGE));
+    const bottom = new Set(written.slice(-EDGE));
+    // What a header or footer says (a patient's name and date of birth, a hospital) is kept once, where it cuts
+    // no sentence: a header on the first page, a footer on the last.
+    const keptOnce = (i: number) => (p === 0 && top.has(i) && !bottom.has(i)) || (p === pages.length - 1 && bottom.has(i) && !top.has(i));
+    return page.filter((line, i) => {
+      if (!top.has(i) && !bottom.has(i)) return true;
+      if (PAGE_NUMBER.test(fold(line))) return false;
+      return !running(line) || keptOnce(i);
+    });
   });
 }
 

@@ -28,7 +28,11 @@ describe("a word processor's discharge letter", async () => {
     expect(read).toContain('Weight 82.5 kg, height 174 cm.');
     expect(read).toContain('Follow-up note 2: Echocardiography on admission showed a left ventricular ejection fraction of 32 % with moderate functional mitral regurgitation.');
     expect(read).toContain('NT-proBNP 1450 pg/mL');
-    expect(text).not.toMatch(/Confidential|Page \d of \d|St Mary's Hospital/);
+    // The header once, before the letter; the footer once, after it; nothing of them between the pages.
+    expect(read.slice(0, 2)).toEqual(["St Mary's Hospital — Department of Cardiology —", 'Discharge letter']);
+    expect(text.match(/St Mary's Hospital/g)).toHaveLength(1);
+    expect(text.match(/Confidential/g)).toHaveLength(1);
+    expect(text).not.toMatch(/Page 1 of 2/);
   });
 
   it('is screened from its sentences and its table', () => {
@@ -90,7 +94,16 @@ describe('running headers and footers', () => {
       ['Hospital — Discharge letter', 'He has diabetes.', 'Confidential. Page 2 of 3'],
       ['Hospital — Discharge letter', 'Hospital — Discharge letter follows below.', 'Seen by Dr. Silva.', '3'],
     ];
-    expect(withoutRunningLines(pages)).toEqual([['He was admitted on', '03/10/2026.'], ['He has diabetes.'], ['Hospital — Discharge letter follows below.', 'Seen by Dr. Silva.']]);
+    // Kept once where it cuts nothing: the header on the first page (a footer would be kept on the last).
+    expect(withoutRunningLines(pages)).toEqual([
+      ['Hospital — Discharge letter', 'He was admitted on', '03/10/2026.'],
+      ['He has diabetes.'],
+      ['Hospital — Discharge letter follows below.', 'Seen by Dr. Silva.'],
+    ]);
+    const footer = 'Patient: Ana Silva, DOB 01/02/1950';
+    const first = ['Type 2 diabetes since 2015.', 'Hypertension.', 'No stroke.', 'Metformin 1000 mg.', 'She was admitted on'];
+    const second = ['10/10/2026 with chest pain.', 'Troponin negative.', 'ECG normal.', 'Discharged home.', 'Review in 6 weeks.'];
+    expect(withoutRunningLines([[...first, footer], [...second, footer]])).toEqual([first, [...second, footer]]);
     // One page: nothing repeats, so only a bare page number goes.
     expect(withoutRunningLines([['Resumo clínico', 'Sem diabetes.', 'Página 1 de 1']])).toEqual([['Resumo clínico', 'Sem diabetes.']]);
     expect(withoutRunningLines([['HbA1c 7.8 %', '2']])).toEqual([['HbA1c 7.8 %']]);
