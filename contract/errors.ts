@@ -24,6 +24,7 @@ export const errorCodes = [
   'invitation_already_responded',
   'invitation_email_mismatch',
   'invalid_or_expired_token',
+  'email_not_confirmed',
   'token_already_used',
   'token_claims_missing',
   'token_lifetime_too_long',

@@ -33,6 +33,7 @@ const byCode: Record<ErrorCode, MessageDescriptor> = {
   invitation_already_responded: msg`You have already responded to this invitation`,
   invitation_email_mismatch: msg`This invitation was sent to another e-mail address`,
   invalid_or_expired_token: msg`This link is invalid or has expired`,
+  email_not_confirmed: msg`This account's e-mail address is not confirmed yet: open the confirmation mail, or reset the password, then sign in again from the record system`,
   token_already_used: msg`This sign-in link has already been used. Open the app again from your record system.`,
   token_claims_missing: msg`Your record system made this sign-in link incorrectly. Ask its administrator to check the integration.`,
   token_lifetime_too_long: msg`Your record system made this sign-in link incorrectly. Ask its administrator to check the integration.`,

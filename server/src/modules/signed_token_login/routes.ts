@@ -9,14 +9,15 @@ import { startSession } from '../../http/session-response.js';
 /**
  * An integrating system (a hospital EHR) signs a short JWT with the shared INTEGRATION_KEY naming the
  * clinician by e-mail (`email` claim, or `sub`), with `jti`, `iat` and an `exp` at most 5 minutes later; each
- * token signs in once (auth/integration-tokens.ts). No key configured: the door is shut.
+ * token signs in once (auth/integration-tokens.ts), and only into an account whose address is proven. No key
+ * configured: the door is shut.
  */
 export function signedTokenLoginRoutes(app: App, ctx: AppContext) {
   app.post(
     '/v1/signed_token_login',
     {
       config: { rateLimit: { max: 20, timeWindow: 60_000 } },
-      schema: { body: tokenBody, response: { 200: userEnvelope, 400: apiErrorSchema, 401: apiErrorSchema, 503: apiErrorSchema } },
+      schema: { body: tokenBody, response: { 200: userEnvelope, 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 503: apiErrorSchema } },
     },
     async (request, reply) => {
       if (!ctx.config.integrationKey) {
@@ -25,6 +26,11 @@ export function signedTokenLoginRoutes(app: App, ctx: AppContext) {
       const email = await spendIntegrationToken(ctx.db, request.body.token, ctx.config.integrationKey);
       const user = await findUserByEmail(ctx.db, email);
       if (!user) throw new DomainError(401, 'invalid_or_expired_token', 'This link is invalid or has expired');
+      // The record system vouches for the address, not for whoever signed up with it here: an account whose address
+      // was never proven (someone may have registered a clinician's address before them) is not opened on its word.
+      if (!user.emailConfirmedAt) {
+        throw new DomainError(403, 'email_not_confirmed', "This account's e-mail address is not confirmed yet: open the confirmation mail, or reset the password, then sign in again from the record system");
+      }
       const { d_user } = await startSession(ctx, reply, user);
       return { d_user };
     },

@@ -17,6 +17,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+/** A clinician whose address is proven (confirmed by mail, or invited to an organization). */
+const confirmedUser = () => createUser(t, { emailConfirmedAt: new Date() });
 /** A token as a record system makes it: jti, iat, exp two minutes on, unless the test says otherwise. */
 function sign(claims: JWTPayload, opts: { key?: string; jti?: string | null; iat?: number | null; exp?: number | null } = {}) {
   const iat = opts.iat === undefined ? nowSeconds() : opts.iat;
@@ -31,8 +33,16 @@ const post = (token: string) =>
   t.app.inject({ method: 'POST', url: '/v1/signed_token_login/', remoteAddress: `10.60.0.${++ip % 250}`, payload: { token } });
 
 describe('POST /v1/signed_token_login', () => {
+  it('never opens an account whose address was never proven: someone may have signed up with a clinician’s address first', async () => {
+    const squatter = await createUser(t, { emailConfirmedAt: null });
+    const res = await post(await sign({ email: squatter.email }));
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('email_not_confirmed');
+    expect(res.headers.authorization).toBeUndefined();
+  });
+
   it('signs in the clinician named by a fresh token signed with the integration key', async () => {
-    const u = await createUser(t);
+    const u = await confirmedUser();
     const res = await post(await sign({ email: u.email }));
     expect(res.statusCode).toBe(200);
     expect(res.json().d_user.id).toBe(u.id);
@@ -42,7 +52,7 @@ describe('POST /v1/signed_token_login', () => {
   });
 
   it('accepts each token once: a replay is refused, even after the memory of this process is gone', async () => {
-    const u = await createUser(t);
+    const u = await confirmedUser();
     const token = await sign({ email: u.email });
     expect((await post(token)).statusCode).toBe(200);
     const replay = await post(token);
@@ -56,14 +66,14 @@ describe('POST /v1/signed_token_login', () => {
   });
 
   it('the same jti in another token is a replay too', async () => {
-    const u = await createUser(t);
+    const u = await confirmedUser();
     const jti = randomUUID();
     expect((await post(await sign({ email: u.email }, { jti }))).statusCode).toBe(200);
     expect((await post(await sign({ email: u.email }, { jti, iat: nowSeconds() - 1 }))).json().error.code).toBe('token_already_used');
   });
 
   it('refuses a token valid for ten years, or for more than 5 minutes, or issued in the future', async () => {
-    const u = await createUser(t);
+    const u = await confirmedUser();
     const tenYears = await post(await sign({ email: u.email }, { exp: nowSeconds() + 10 * 365 * 24 * 3600 }));
     expect(tenYears.statusCode).toBe(401);
     expect(tenYears.json().error.code).toBe('token_lifetime_too_long');
@@ -82,7 +92,7 @@ describe('POST /v1/signed_token_login', () => {
   });
 
   it('refuses a token without jti, iat or exp', async () => {
-    const u = await createUser(t);
+    const u = await confirmedUser();
     for (const opts of [{ jti: null }, { iat: null }, { exp: null }, { jti: '' }]) {
       const res = await post(await sign({ email: u.email }, opts));
       expect(res.statusCode).toBe(401);
@@ -93,7 +103,7 @@ describe('POST /v1/signed_token_login', () => {
   });
 
   it('refuses another key, an expired token and an unknown user with the same answer', async () => {
-    const u = await createUser(t);
+    const u = await confirmedUser();
     for (const token of [
       await sign({ email: u.email }, { key: 'another-key-another-key-another-key' }),
       // Another key tells nothing more, even about claims it lacks.
@@ -109,7 +119,7 @@ describe('POST /v1/signed_token_login', () => {
   });
 
   it('forgets spent tokens once they have expired', async () => {
-    const u = await createUser(t);
+    const u = await confirmedUser();
     await t.ctx.db.insert(usedIntegrationTokens).values({ jtiHash: 'stale'.padEnd(64, '0'), expiresAt: new Date(Date.now() - 1000) });
     expect((await post(await sign({ email: u.email }))).statusCode).toBe(200);
     const rows = await t.ctx.db.select().from(usedIntegrationTokens);
