@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isMetadataAddress } from './ip-address.js';
 
 /**
  * Settings › AI engines (for the administrators of this server): which engines run, the OpenAI-compatible
@@ -30,12 +31,6 @@ export const aiEnginesView = z.object({ speech: aiEngineState, text: aiEngineSta
 export type AiEnginesView = z.infer<typeof aiEnginesView>;
 export type AiEngineState = z.infer<typeof aiEngineState>;
 
-/** Cloud metadata services live on link-local addresses: no engine does, and a test must not reach them. */
-function isLinkLocal(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return /^169\.254\./.test(h) || /^fe[89ab][0-9a-f]:/.test(h) || h === 'metadata.google.internal' || h === 'metadata' || /^fd00:ec2::/.test(h);
-}
-
 /** An OpenAI-compatible base address: http(s), no user or password in it (the key has its own field). */
 export const engineBaseUrl = z
   .string()
@@ -47,7 +42,7 @@ export const engineBaseUrl = z
     // No query or fragment: the SDK appends its paths to the address as text, and a query would swallow them.
     return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password && !u.search && !u.hash && !v.includes('?') && !v.includes('#');
   }, { error: 'invalid_url' })
-  .refine((v) => !URL.canParse(v) || !isLinkLocal(new URL(v).hostname), { error: 'link_local_address' })
+  .refine((v) => !URL.canParse(v) || !isMetadataAddress(new URL(v).hostname), { error: 'link_local_address' })
   .transform((v) => v.replace(/\/+$/, ''));
 
 const model = z.string().trim().min(1, { error: 'required' }).max(200, { error: 'too_long' }).regex(/^[\w.:/@+-]+$/, { error: 'invalid_model' });
@@ -85,7 +80,7 @@ export const aiEngineTestResult = z.union([
   z.object({
     ok: z.literal(false),
     latency_ms: z.number(),
-    error: z.enum(['unreachable', 'unauthorized', 'not_found', 'timeout', 'failed']),
+    error: z.enum(['unreachable', 'address_not_allowed', 'unauthorized', 'not_found', 'timeout', 'failed']),
     status: z.number().nullable(),
     message: z.string(),
   }),

@@ -13,6 +13,7 @@ import type { TextGenerator } from './text-generator.js';
 import type { Transcriber } from './transcriber.js';
 import { createOpenAiTranscriber } from './openai-transcriber.js';
 import { SERVER_ROOT } from '../paths.js';
+import { engineDispatcher, refuseMetadataUrl } from '../http/outbound-guard.js';
 
 export const TEST_CLIP = {
   file: path.join(SERVER_ROOT, 'assets/engine-test-clip.wav'),
@@ -23,7 +24,7 @@ export const TEST_PROMPT = 'This is a connection test. Reply with the single wor
 
 const TEST_TIMEOUT_MS = 30_000;
 
-export type CheckFailure = 'unreachable' | 'unauthorized' | 'not_found' | 'timeout' | 'failed';
+export type CheckFailure = 'unreachable' | 'address_not_allowed' | 'unauthorized' | 'not_found' | 'timeout' | 'failed';
 export type CheckResult =
   | { ok: true; latency_ms: number; answer: string; expected?: string }
   | { ok: false; latency_ms: number; error: CheckFailure; status: number | null; message: string };
@@ -44,15 +45,25 @@ export function redactSecrets(text: string, secrets: string[]): string {
   return out;
 }
 
+/** An error and the errors that caused it (the SDK wraps fetch's, which wraps the connection's). */
+function causes(err: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = err; e && chain.length < 6; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
+}
+
 /** An error's text for the administrator: cut short, secrets and anything that looks like a key left out. */
 function failureOf(err: unknown, secrets: string[]): Omit<Extract<CheckResult, { ok: false }>, 'latency_ms' | 'ok'> {
   const status = err instanceof OpenAI.APIError && typeof err.status === 'number' ? err.status : null;
   let error: CheckFailure = 'failed';
-  if (err instanceof OpenAI.APIConnectionTimeoutError || (err instanceof Error && err.name === 'TimeoutError')) error = 'timeout';
+  if (causes(err).some((e) => (e as NodeJS.ErrnoException).code === 'EADDRNOTALLOWED')) error = 'address_not_allowed';
+  else if (err instanceof OpenAI.APIConnectionTimeoutError || (err instanceof Error && err.name === 'TimeoutError')) error = 'timeout';
   else if (err instanceof OpenAI.APIConnectionError) error = 'unreachable';
   else if (status === 401 || status === 403) error = 'unauthorized';
   else if (status === 404) error = 'not_found';
-  const raw = err instanceof Error ? err.message : 'error';
+  // Only what the engine itself answered is shown, cut short; an error of this server (a host it could not
+  // resolve, a socket's code, a stack's words) says nothing an administrator needs beyond its kind.
+  const raw = status !== null && err instanceof Error ? err.message : '';
   // Long runs of key-like characters (sk-…, gsk_…, AIza…, random hex) go whatever their prefix.
   const message = redactSecrets(raw, secrets).replace(/[A-Za-z0-9_*.+/=-]{20,}/g, '[redacted]').slice(0, 200);
   return { error, status, message };
@@ -67,13 +78,18 @@ export function engineFailureSummary(err: unknown): string {
   return `The AI engine could not answer (${error}${status ? `, status ${status}` : ''}).`;
 }
 
+/** The most an engine may answer to one call (a long document streamed is far less). */
+export const ENGINE_ANSWER_LIMIT = 16 * 1024 * 1024;
+
 /** Calls out of a test get no redirect (a POST could be turned to another address) and at most this much answer. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** fetch for the engines' SDK clients: redirects refused, answers larger than `maxBytes` cut off with an error. */
 export function guardedFetch(maxBytes = MAX_ANSWER_BYTES): typeof fetch {
   return async (input, init) => {
-    const res = await fetch(input, { ...init, redirect: 'error' });
+    refuseMetadataUrl(input instanceof Request ? input.url : input);
+    // Node's fetch takes undici's dispatcher; the DOM's RequestInit has no word for it.
+    const res = await fetch(input, { ...init, redirect: 'error', dispatcher: engineDispatcher() } as unknown as RequestInit);
     if (!res.body) return res;
     let seen = 0;
     const limited = res.body.pipeThrough(

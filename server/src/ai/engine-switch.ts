@@ -17,10 +17,7 @@ import { createTextGenerator, createTranscriber } from './engines.js';
 import { openApiKey, readSavedEngines, savedEnginesStamp, type EngineKind, type SavedEngine } from './engine-settings.js';
 import { createOpenAiGenerator } from './openai-generator.js';
 import { createOpenAiTranscriber } from './openai-transcriber.js';
-import { guardedFetch } from './engine-check.js';
-
-/** The most an engine set in the app may answer to one call (a long document streamed is far less). */
-const ANSWER_LIMIT = 16 * 1024 * 1024;
+import { ENGINE_ANSWER_LIMIT as ANSWER_LIMIT, guardedFetch } from './engine-check.js';
 import { withStorableOutput, withStorableTranscripts } from './storable-text.js';
 import type { TextGenerator } from './text-generator.js';
 import type { Transcriber, TranscriptionInput } from './transcriber.js';

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
+import { ENGINE_ANSWER_LIMIT, guardedFetch } from './engine-check.js';
 import { createLocalTranscriber, localEngineAvailable } from './local-transcriber.js';
 import { createOpenAiTranscriber } from './openai-transcriber.js';
 import { TranscriptionUnavailableError, type Transcriber } from './transcriber.js';
@@ -36,7 +37,7 @@ export async function createTranscriber(config: Config): Promise<Transcriber> {
   }
   if (engine === 'openai' || (engine === 'auto' && config.openaiApiKey)) {
     if (!config.openaiApiKey) throw new Error('TRANSCRIPTION_ENGINE=openai needs OPENAI_API_KEY');
-    return createOpenAiTranscriber({ baseUrl: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.transcriptionModel });
+    return createOpenAiTranscriber({ baseUrl: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.transcriptionModel, fetch: guardedFetch(ENGINE_ANSWER_LIMIT) });
   }
   if (engine === 'local' || engine === 'auto') {
     if (localEngineAvailable()) return createLocalTranscriber({ ...localModel(config), processes: config.localSpeechProcesses });
@@ -60,6 +61,8 @@ export async function createTextGenerator(config: Config): Promise<TextGenerator
       allowedModels: config.generationModelsAllowed,
       temperature: config.generationTemperature,
       timeoutMs: config.generationTimeoutMs,
+      // Set by the operator, yet still never on a metadata address: the same guard as engines set in the app.
+      fetch: guardedFetch(ENGINE_ANSWER_LIMIT),
     });
   }
   return offlineComposer;

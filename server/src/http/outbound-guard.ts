@@ -9,6 +9,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { Agent } from 'undici';
+import { embeddedIpv4, isMetadataAddress } from '../../../contract/ip-address.js';
 import { DomainError } from './errors.js';
 
 const blocked = new BlockList();
@@ -40,10 +41,10 @@ for (const [net, prefix] of [
 ] as const)
   blocked.addSubnet(net, prefix, 'ipv6');
 
-/** True for an address no user-given URL may reach (an IPv4 address inside IPv6 is checked as IPv4). */
+/** True for an address no user-given URL may reach (an IPv4 address inside IPv6, in any written form, is checked as IPv4). */
 export function isNonPublicAddress(address: string): boolean {
-  const mapped = address.toLowerCase().match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
-  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
+  const inner = embeddedIpv4(address);
+  if (inner) return blocked.check(inner, 'ipv4');
   const family = isIP(address);
   if (family === 0) return true;
   return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
@@ -79,21 +80,50 @@ export function guardedDispatcher(allowPrivate: boolean): Agent {
   return d;
 }
 
-/** An undici dispatcher whose connections refuse non-public addresses (unless allowed): pass it as `dispatcher` to fetch. */
-export function outboundDispatcher(allowPrivate: boolean): Agent {
-  const lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+/** The error a refused connection fails with: callers tell it apart by its code. */
+export function addressNotAllowed(hostname: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`${hostname} resolves to an address this server does not connect to`);
+  error.code = 'EADDRNOTALLOWED';
+  return error;
+}
+
+type Resolve = (hostname: string, options: LookupOptions & { all: true }, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+/**
+ * A DNS lookup for undici's connections that refuses a name when any address it resolves to is `refused`: the
+ * check is made on the addresses the connection will use, so a name changing its answer after a check gains nothing.
+ */
+export function guardedLookup(refused: (address: string) => boolean, resolve: Resolve = dnsLookup as unknown as Resolve) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback) => {
+    resolve(hostname, { ...options, all: true }, (err, list) => {
       if (err) return callback(err, '');
-      const list = addresses as LookupAddress[];
-      const refused = !allowPrivate && list.some((a) => isNonPublicAddress(a.address));
-      if (refused || list.length === 0) {
-        const error: NodeJS.ErrnoException = new Error(`${hostname} resolves to an address this server does not connect to`);
-        error.code = 'EADDRNOTALLOWED';
-        return callback(error, '');
-      }
+      if (list.length === 0 || list.some((a) => refused(a.address))) return callback(addressNotAllowed(hostname), '');
       if (options.all) return callback(null, list);
       callback(null, list[0]!.address, list[0]!.family);
     });
   };
+}
+
+let engineAgent: Agent | undefined;
+/**
+ * The dispatcher of every request to an AI engine. Engines may run on the clinic's own network or this machine
+ * (set by the server's administrator), but never on a cloud metadata address, in any written form or behind any
+ * name; an address written as a literal is checked by `refuseMetadataUrl` before the request, since undici makes
+ * no lookup for it.
+ */
+export function engineDispatcher(): Agent {
+  engineAgent ??= new Agent({ connect: { lookup: guardedLookup(isMetadataAddress), timeout: 10_000 } });
+  return engineAgent;
+}
+
+/** Refuses, before any connection, a request whose address is a metadata service's written as a literal or a known name. */
+export function refuseMetadataUrl(url: string | URL): void {
+  const host = new URL(url).hostname;
+  if (isMetadataAddress(host)) throw addressNotAllowed(host);
+}
+
+/** An undici dispatcher whose connections refuse non-public addresses (unless allowed): pass it as `dispatcher` to fetch. */
+export function outboundDispatcher(allowPrivate: boolean): Agent {
+  const lookup = guardedLookup((address) => !allowPrivate && isNonPublicAddress(address));
   return new Agent({ connect: { lookup, timeout: 10_000 }, headersTimeout: 30_000, bodyTimeout: 30_000 });
 }

@@ -22,6 +22,7 @@ const engineNames: Record<string, MessageDescriptor> = {
 
 const testFailures: Record<Extract<AiEngineTestResult, { ok: false }>['error'], MessageDescriptor> = {
   unreachable: msg`Nothing answers at this address. Check the address and that the engine is running.`,
+  address_not_allowed: msg`This address leads to a cloud metadata service (a link-local address), where no engine runs. This server does not connect to it.`,
   unauthorized: msg`The engine refused the API key.`,
   not_found: msg`The engine does not know this model or address. Check the model name and that the address ends in /v1.`,
   timeout: msg`The engine took too long to answer (more than 30 seconds).`,
