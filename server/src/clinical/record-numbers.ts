@@ -118,15 +118,22 @@ const RELATIVE =
 function ofRelative(norm: string, index: number, end: number): boolean {
   const before = norm.slice(0, index);
   const clause = before.slice(before.lastIndexOf(';') + 1);
-  const after = norm.slice(end).match(/^[\s-]*(?:[a-z]+[\s-]+)?([a-z]+)/)?.[0] ?? '';
-  return RELATIVE.test(clause) || RELATIVE.test(after);
+  const after = norm.slice(end).match(/^[\s,:-]*(?:[a-z]+[\s-]+)?([a-z]+)(?:['’]s\b)?/)?.[0] ?? '';
+  // 'her 12-year-old boy', 'a 60-year-old man's wife': a possessive makes it someone else's.
+  // (English only: 'Ihre Patientin', 'su paciente', 'a sua doente' are the patient, addressed to their doctor.)
+  const possessed = /(?<![a-z])(?:her|his|their)\s+(?:\w+\s+)?$/.test(before) || /['’]s\b/.test(after);
+  return possessed || RELATIVE.test(clause) || RELATIVE.test(after) || OTHER_PERSON.test(clause) || OTHER_PERSON.test(after);
 }
+
+/** People around a patient, not family, whose age a record may give ('a 35-year-old donor', 'Pflegekraft, 30 Jahre'). */
+const OTHER_PERSON =
+  /(?<![a-z])(?:donors?|friends?|interpreter|roommate|flatmate|neighbou?rs?|nurses?|carers?|caregivers?|caretakers?|step(?:father|mother|son|daughter)|companion|visitor|dador[a]?|doador[a]?|amig[oa]s?|vizinh[oa]s?|enfermeir[oa]s?|cuidador[a]?|interprete|acompanhante|donante|vecin[oa]s?|enfermer[oa]s?|acompanante|spender\w*|freund\w*|nachbar\w*|pflege\w*|betreuer\w*|dolmetscher\w*|begleit\w*)(?![a-z])/;
 
 const STATED_AGE = [
   // Not an age at some event ('diagnosed aged 9', 'at age 40').
   // Nor an age of something else ('menarche age 12', 'gestational age 12 weeks', 'bone age 9').
   /(?<!(?:diagnosed|diagnosticad[oa]|at|since|when|from|until|com|aos|mit|con|a los|desde|menarche|menarca|menarquia|gestational|gestacional|bone|dental|mental|corrected) )\b(?:age|aged|idade|alter|edad)\s*[:=]?\s*(\d{1,3})\b(?!\s*(?:weeks?|semanas?|wochen|ssw|months?|meses|monate?n?|days?|dias|tage))/,
-  /\b(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|y)\s*(?:-|\s)?old\b/,
+  /(?<!(?:at|since|when|from|until|aos|a los|desde|com|con|mit|was|were) )\b(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|y)\s*(?:-|\s)?old\b/,
   // '44 yo man', 'a 44 y/o woman', '44 y.o. female': only where a person or the sentence's end follows ('a los 20
   // yo empecé' is Spanish for 'at 20 I began').
   /(?<!(?:at|since|when|from|until|aos|a los|con|desde|mit|com|daughter|son|mother|father|brother|sister|child|filha|filho|mae|pai|hija|hijo|madre|padre|tochter|sohn|mutter|vater|kind)\s+)\b(\d{1,3})\s*(?:yo|y\/o|y\.o\.?)(?=\s*(?:$|[,.;)]|(?:old\s+)?(?:man|woman|male|female|patient|gentleman|lady|boy|girl|m|f|white|black|african|caucasian|hispanic|asian|with|who|presents|presenting|presented|admitted)\b))/,
@@ -140,6 +147,9 @@ const STATED_AGE = [
 
 /** The patient's age: written, or from a date of birth and the record's date (else `today`). */
 export function patientAge(lines: Sentence[], today: Date): { age: number; quote: string } | undefined {
+  // Every age the record gives the patient: they must agree (a year apart at most, a birthday between two
+  // letters), else one of them is someone else's (a donor, a friend) and the record does not say which.
+  const stated: { age: number; quote: string }[] = [];
   for (const { text, norm } of lines) {
     if (BIRTH.test(norm)) continue;
     for (const pattern of STATED_AGE) {
@@ -147,15 +157,24 @@ export function patientAge(lines: Sentence[], today: Date): { age: number; quote
       // An age beside a relative or a family history ('FH: brother had bowel cancer aged 70', 'her 40-year-old son')
       // is theirs.
       if (m && ofRelative(norm, m.index!, m.index! + m[0].length)) continue;
-      if (m && Number(m[1]) < 125) return { age: Number(m[1]), quote: text };
+      if (m && Number(m[1]) < 125) {
+        stated.push({ age: Number(m[1]), quote: text });
+        break;
+      }
     }
   }
   const birthLine = lines.find((l) => BIRTH.test(l.norm) && datesIn(l.norm.slice(l.norm.search(BIRTH))).length > 0);
-  if (!birthLine) return undefined;
-  const born = datesIn(birthLine.norm.slice(birthLine.norm.search(BIRTH)))[0]!;
-  const dated = recordDate(lines, today, born);
-  const age = yearsBetween(born, dated?.date ?? today);
-  return { age, quote: dated ? `${birthLine.text} ${dated.line.text}` : birthLine.text };
+  let fromBirth: { age: number; quote: string } | undefined;
+  if (birthLine) {
+    const born = datesIn(birthLine.norm.slice(birthLine.norm.search(BIRTH)))[0]!;
+    const dated = recordDate(lines, today, born);
+    fromBirth = { age: yearsBetween(born, dated?.date ?? today), quote: dated ? `${birthLine.text} ${dated.line.text}` : birthLine.text };
+  }
+  const all = [...stated, ...(fromBirth ? [fromBirth] : [])];
+  if (all.length === 0) return undefined;
+  const ages = all.map((a) => a.age);
+  if (Math.max(...ages) - Math.min(...ages) > 1) return undefined;
+  return stated[0] ?? fromBirth;
 }
 
 const MALE_WORD = /^(?:m|man|male|gentleman|boy|homem|senhor|masculino|hombre|varon|masculino|mann|mannlich|herr|patient)$/;
@@ -166,7 +185,7 @@ const SEX_STATED = [
   /\b(?:do|del)\s+sexo\s+(masculino|feminino|femenino)\b/,
   // Up to two describing words between ('60-year-old Spanish man', 'previously healthy woman'), never a phrase
   // about someone else ('a 63-year-old with a woman').
-  /\b\d{1,3}[\s-]*(?:years?|yrs?|y)[\s-]*old[\s-]+(?:(?!(?:with|and|or|a|an|the|his|her|by|from|of|who|whose|in|on|at|for|to|accompanied|brought|seen|and)\b)[a-z]+[\s-]+){0,2}(man|male|gentleman|boy|woman|female|lady|girl)\b/,
+  /\b\d{1,3}[\s-]*(?:years?|yrs?|y)[\s-]*old[\s-]+(?:(?!(?:with|and|or|a|an|the|his|her|by|from|of|who|whose|in|on|at|for|to|accompanied|brought|seen|and)\b)[a-z]+[\s-]+){0,2}(man|male|gentleman|boy|woman|female|lady|girl)\b(?!['’]s\b)/,
   /\b\d{1,3}\s*(?:yo|y\/o|y\.o\.?)\s+(m|f|man|male|woman|female)\b/,
   /\b\d{1,3}[\s-]*jahrige[rn]?\s+(patientin|patient|frau|mann|herr)\b/,
   /\b(homem|mulher|senhor|senhora|hombre|mujer|varon|man|woman)\s*(?:de|com|con|of|aged|,)?\s*\d{1,3}\s*(?:anos|years|jahre)\b/,
@@ -196,16 +215,24 @@ const WEEK_UNIT = String.raw`(?:weeks?|wks?|semanas?|wochen|ssw|schwangerschafts
 const GESTATION_STATED = [
   new RegExp(String.raw`\b${WEEKS}\s*\.?\s*${WEEK_UNIT}\s*(?:of\s+|de\s+)?(?:gestation|pregnancy|gestacao|gestacion|gravidez|embarazo)\b`),
   new RegExp(String.raw`\b(?:gestational age|idade gestacional|edad gestacional|gestationsalter|ga|ig|eg)\s*[:=]?\s*(?:of\s+|de\s+)?${WEEKS}\s*(?:${WEEK_UNIT}|w|s)\b`),
-  new RegExp(String.raw`\b(?:pregnant|gravida|embarazada|schwanger)\s*(?:,\s*|de\s+|con\s+|at\s+|in der\s+|im\s+)?${WEEKS}\s*\.?\s*${WEEK_UNIT}`),
+  new RegExp(String.raw`\b(?:pregnant|pregnancy|gravida|gravidez|gestacao|embarazada|embarazo|gestacion|schwanger|schwangerschaft)\s*(?:,\s*|:\s*|de\s+|con\s+|at\s+|in der\s+|im\s+)?${WEEKS}\s*\.?\s*${WEEK_UNIT}`),
+  new RegExp(String.raw`\b${WEEKS}\s*${WEEK_UNIT}\s+(?:pregnant|gravida|embarazada|schwanger)\b`),
+  // '16+2 weeks', 'SSW: 16', 'Schwangerschaftswoche 16+2': days after the weeks, or the German week's name, say it is one.
+  new RegExp(String.raw`\b(\d{1,2})\s*\+\s*([0-6])\s*${WEEK_UNIT}`),
+  new RegExp(String.raw`\b(?:ssw|schwangerschaftswoche)\s*:?\s*${WEEKS}\b`),
   new RegExp(String.raw`\b${WEEKS}\s*\.?\s*(?:ssw|schwangerschaftswoche)\b`),
-  new RegExp(String.raw`\bssw\s*${WEEKS}\b`),
   new RegExp(String.raw`\b(?:born at|nascid[oa] as|nacid[oa] a las|geboren in der)\s*${WEEKS}\s*\.?\s*${WEEK_UNIT}`),
 ];
+
+const NOT_THIS_PREGNANCY =
+  /(?<![a-z])(?:delivered|delivery|previous|prior|history|miscarriage|abortion|aborto|parto|anterior|previa|vorherige\w*|fruhere\w*|fehlgeburt|entbindung|planned|plan|next|offered|scheduled|will|should|between|prevista|previsto|proxima|proximo|planeada|planeado|programad[oa]|siguiente|geplant|nachste\w*|zwischen|entre)(?![a-z])/;
 
 /** The gestational age the record states, in weeks, or undefined when it states none or two that differ. */
 export function gestationalWeeks(lines: Sentence[]): { weeks: number; quote: string } | undefined {
   let found: { weeks: number; quote: string } | undefined;
   for (const { text, norm } of lines) {
+    // A pregnancy before this one, or a plan ('delivered at 38 weeks in 2019', 'next visit at 20 weeks') is not now.
+    if (NOT_THIS_PREGNANCY.test(norm)) continue;
     for (const pattern of GESTATION_STATED) {
       const m = norm.match(pattern);
       if (!m || ofRelative(norm, m.index!, m.index! + m[0].length)) continue;
@@ -336,6 +363,10 @@ function patternsOf(analyte: Analyte) {
   return patterns;
 }
 
+const NOT_A_VALUE_BEFORE =
+  /(?<![a-z])(?:in|em|en|im|within|dentro de|ha|hace|vor|every|cada|alle|last|ultim[oa]s?|letzten|next|proxim[oa]|nachste|stage|estadio|stadium|grade|grau|grado|class|classe|clase|klasse)\s*\(?\s*$/;
+const NOT_A_VALUE_AFTER = /^\s*(?:days?|weeks?|months?|years?|hours?|dias?|semanas?|meses|anos|horas|tagen?|wochen|monaten?|jahren?|stunden|tubes?|tubos|results?|resultados|ergebnisse|times|vezes|veces|mal)\b/;
+
 /** Every value of the analyte the record gives, with its sentence and the latest date that sentence carries. */
 function valuesOf(analyte: Analyte, lines: Sentence[]): { value: number; quote: string; date?: Date }[] {
   const found: { value: number; quote: string; date?: Date }[] = [];
@@ -373,6 +404,10 @@ function valuesOf(analyte: Analyte, lines: Sentence[]): { value: number; quote: 
           continue;
         }
         const valued = after.match(patterns.valued);
+        // 'Repeat eGFR in 2 weeks', 'HbA1c não realizada há 6 meses', 'eGFR stage 3', 'colhida em 2 tubos': a time,
+        // a stage or a count, no value of the measure.
+        const prefix = valued ? valued[0].slice(0, valued[0].indexOf(valued[1]!)) : '';
+        if (valued && !analyte.unit && (NOT_A_VALUE_BEFORE.test(prefix) || (!valued[2] && NOT_A_VALUE_AFTER.test(after.slice(valued[0].length))))) continue;
         if (valued) push(read(valued[1]!, valued[2] ?? ''));
       }
     }

@@ -19,9 +19,16 @@ const FILE_HEADER = /^\s*={2,}\s*.*?\s*={2,}\s*$|^\s*[^\s/\\]+\.(?:pdf|txt|docx?
 
 const UNIT_END = /(?:\d\s*(?:\/\s*)?(?:cm|mm|m|kg|g|mg|mcg|µg|ml|l|min|h|hrs?|bpm|mmhg|mm hg|kg\/m2|kg\/m²)|\b(?:days?|weeks?|months?|years?|hours?|minutes?)\s+ago)\.$/iu;
 
-/** Words no sentence ends with (prepositions, articles, conjunctions; four languages), in lower case. */
+/**
+ * Words no sentence ends with (prepositions, articles, conjunctions; four languages), in lower case. Not 'no',
+ * 'na', 'nos', 'nas': Portuguese for 'in the', but also the answer closing a field ('Current smoker: no').
+ */
 const OPEN_END =
-  /(?<![\p{L}\d])(?:on|in|at|of|to|for|from|with|since|and|or|the|an|as|by|than|de|da|do|das|dos|em|na|no|nas|nos|com|desde|por|para|pelo|pela|ou|um|uma|von|vom|mit|seit|und|oder|der|die|dem|den|im|am|zu|zum|zur|bei|del|en|con|y|el|la|los|las|un|una)$/u;
+  /(?<![\p{L}\d])(?:on|in|at|of|to|for|from|with|since|and|or|the|an|as|by|than|de|da|do|das|dos|em|com|desde|por|para|pelo|pela|ou|um|uma|von|vom|mit|seit|und|oder|der|die|dem|den|im|am|zu|zum|zur|bei|del|en|con|y|el|la|los|las|un|una)$/u;
+/** A line starting a list item: a bullet or a number ('- metformin', '2. Type 2 diabetes', '3) Asthma'). */
+const LIST_ITEM = /^(?:[-*•·–]\s|\d{1,2}[.)]\s)/;
+/** The longest line wrapped lines are joined into. */
+const MAX_LINE = 2000;
 
 /** Whether the full stop at the end of `before` ends a sentence, given the text that follows it. */
 function endsSentence(before: string, after: string): boolean {
@@ -63,31 +70,41 @@ function splitLine(line: string): string[] {
  */
 function logicalLines(text: string): string[] {
   const lines: string[] = [];
+  // Words in the line being built: kept as it grows, so joining a long run of wrapped lines stays linear.
+  let words = 0;
+  const join = (line: string, glue: string) => {
+    lines[lines.length - 1] = `${lines.at(-1)!}${glue}${line}`;
+    words += line.split(' ').length;
+  };
   for (const raw of text.split(/\r?\n|\f/)) {
     const line = raw.replace(/\s+/g, ' ').trim();
-    if (!line) {
+    if (!line || FILE_HEADER.test(line)) {
       lines.push('');
-      continue;
-    }
-    if (FILE_HEADER.test(line)) {
-      lines.push('');
+      words = 0;
       continue;
     }
     const previous = lines.at(-1);
+    // A line is one sentence at most this long: a scan without full stops does not become one.
+    const open = previous !== undefined && previous.length < MAX_LINE && !LIST_ITEM.test(line);
+    const tail = previous?.slice(-40) ?? '';
     // A word the PDF or the scan hyphenated at the line's end ('Diabetes mel-' + 'litus Typ 2') is one word again.
-    if (previous && /\p{L}-$/u.test(previous) && /^\p{Ll}/u.test(line)) {
-      lines[lines.length - 1] = `${previous.slice(0, -1)}${line}`;
+    if (open && /\p{L}-$/u.test(tail) && /^\p{Ll}/u.test(line)) {
+      lines[lines.length - 1] = previous.slice(0, -1);
+      join(line, '');
+      continue;
+    }
+    // A line ending on a word no sentence ends with ('admitted on', 'since', 'consulta de') goes on, whatever follows.
+    if (open && words >= 3 && OPEN_END.test(tail) && !/^\p{Lu}{3,}\b/u.test(line)) {
+      join(line, ' ');
       continue;
     }
     // A short line is a heading ('Antecedentes pessoais'), not a sentence the PDF wrapped.
-    // A line ending on a word no sentence ends with ('admitted on', 'since', 'consulta de') goes on, whatever follows.
-    if (previous && previous.split(' ').length >= 3 && OPEN_END.test(previous) && !/^[-*•·–]\s/.test(line)) {
-      lines[lines.length - 1] = `${previous} ${line}`;
-      continue;
+    const continues = open && words >= 4 && !/[.!?:;]$/.test(tail) && /^\(?\p{Ll}[\p{Ll}'-]*(?:[\s,.;:)]|$)|^\d+(?:[.,]\d+)?\s*[\p{Ll}%]|^\d{2,3}\s*\/\s*\d{2,3}\s*mm\s?[hH][gG]\b/u.test(line);
+    if (continues) join(line, ' ');
+    else {
+      lines.push(line);
+      words = line.split(' ').length;
     }
-    const continues = previous && previous.split(' ').length >= 4 && !/[.!?:;]$/.test(previous) && /^\(?\p{Ll}[\p{Ll}'-]*(?:[\s,.;:)]|$)|^\d+(?:[.,]\d+)?\s*[\p{Ll}%]|^\d{2,3}\s*\/\s*\d{2,3}\s*mm\s?[hH][gG]\b/u.test(line) && !/^[-*•·–]\s/.test(line);
-    if (continues) lines[lines.length - 1] = `${previous} ${line}`;
-    else lines.push(line);
   }
   return lines.filter(Boolean);
 }

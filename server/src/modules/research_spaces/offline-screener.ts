@@ -233,33 +233,24 @@ function assess(asked: string, record: Record_, acronyms: string[] = []): Assess
   const analyte = analyteIn(text);
   const concepts = /\bconcept/.test(withConcepts(text));
   // A gestational age is weeks of a pregnancy, never the patient's years: compared with the weeks the record states.
-  if (GESTATION.test(text) && boundsIn(text)) {
+  if (GESTATION.test(text) && !GESTATION_CONDITION.test(text) && boundsIn(text)) {
     const bounds = boundsIn(text)!;
     const stated = gestationalWeeks(record.lines);
     return stated ? { verdict: within(stated.weeks, bounds) ? 'met' : 'not_met', quote: stated.quote } : { verdict: 'unclear', quote: '' };
   }
   if (!analyte && (AGE_WORDS.test(text) || (YEARS.test(text) && !concepts && !DURATION.test(text)))) {
-    const bounds = boundsIn(text);
-    const age: Assessed | undefined = bounds && record.age ? { verdict: within(record.age.age, bounds) ? 'met' : 'not_met', quote: record.age.quote } : bounds ? { verdict: 'unclear', quote: '' } : undefined;
+    const age = ageOf(text, record);
     if (age) return ageCriterion(text, age, record);
   }
   if (analyte) {
-    const bounds = boundsIn(text.replace(analyte.names, ' '));
-    let value = bounds && measuredValue(analyte.id, record.lines);
-    const zeroWhen = ZERO_WHEN_ABSENT[analyte.id];
-    if (bounds && !value && zeroWhen) {
-      const found = conceptFinding(zeroWhen, true, record, false);
-      if (found?.holds === false) value = { value: 0, quote: found.quote };
-    }
-    if (bounds && value) {
-      // Values on both sides of the limit are for the coordinator to weigh when the criterion looks back in time
-      // ('at screening or documented within the previous 12 months') or the record dates none of them; otherwise
-      // the latest dated one is the patient's now.
-      const sides = sidesOf(analyte.id, record.lines, (v) => within(v, bounds));
-      if (sides === 'open' || (sides === 'latest' && (windowIn(text) || LOOKS_BACK.test(text)))) return { verdict: 'unclear', quote: value.quote };
-      return { verdict: within(value.value, bounds) ? 'met' : 'not_met', quote: value.quote };
-    }
-    if (bounds) return { verdict: 'unclear', quote: '' };
+    // The limits follow the measure's name ('HbA1c ≥ 7.5 %'); an age before it ('Adults 18 to 65 years with HbA1c
+    // ≥ 7.5 %', 'Age 18 to 40 and BMI ≥ 35') is a part of its own, which must hold too.
+    const at = Math.max(0, text.search(analyte.names));
+    const before = text.slice(0, at);
+    const asksAge = AGE_WORDS.test(before) || YEARS.test(before);
+    const lab = assessMeasure(analyte, asksAge ? text.slice(at) : text, record);
+    if (lab && asksAge && boundsIn(before)) return both(ageOf(before, record) ?? { verdict: 'unclear', quote: '' }, lab);
+    if (lab) return lab;
   }
   const byConcept = conceptVerdict(text, record);
   // 'At least two COPD exacerbations', 'Type 2 diabetes for more than 10 years': the concept named is not the
@@ -288,6 +279,32 @@ const AGE_CRITERION_WORDS =
 const ONE_SEX_WORDS = /\b(?:men|males?|man|women|woman|females?|boys|girls|homens?|mulher(?:es)?|masculino|feminino|manner|mann|mannlich\w*|frauen|frau|weiblich\w*|hombres?|mujer(?:es)?|femenino|varon(?:es)?)\b/g;
 const FEMALE_ASKED = /\b(?:women|woman|females?|girls|mulher(?:es)?|feminino|frauen|frau|weiblich\w*|mujer(?:es)?|femenino)\b/;
 
+/** The patient's age against a text's limits, or undefined when it sets none. */
+function ageOf(text: string, record: Record_): Assessed | undefined {
+  const bounds = boundsIn(text);
+  if (!bounds) return undefined;
+  return record.age ? { verdict: within(record.age.age, bounds) ? 'met' : 'not_met', quote: record.age.quote } : { verdict: 'unclear', quote: '' };
+}
+
+/** A measurement against the limits a text sets for it; undefined when it sets none. */
+function assessMeasure(analyte: NonNullable<ReturnType<typeof analyteIn>>, text: string, record: Record_): Assessed | undefined {
+  const bounds = boundsIn(text.replace(analyte.names, ' '));
+  if (!bounds) return undefined;
+  let value = measuredValue(analyte.id, record.lines);
+  const zeroWhen = ZERO_WHEN_ABSENT[analyte.id];
+  if (!value && zeroWhen) {
+    const found = conceptFinding(zeroWhen, true, record, false);
+    if (found?.holds === false) value = { value: 0, quote: found.quote };
+  }
+  if (!value) return { verdict: 'unclear', quote: '' };
+  // Values on both sides of the limit are for the coordinator to weigh when the criterion looks back in time
+  // ('at screening or documented within the previous 12 months') or the record dates none of them; otherwise
+  // the latest dated one is the patient's now.
+  const sides = sidesOf(analyte.id, record.lines, (v) => within(v, bounds));
+  if (sides === 'open' || (sides === 'latest' && (windowIn(text) || LOOKS_BACK.test(text)))) return { verdict: 'unclear', quote: value.quote };
+  return { verdict: within(value.value, bounds) ? 'met' : 'not_met', quote: value.quote };
+}
+
 /**
  * A criterion that asks an age, maybe with a sex and conditions. Everything it asks must hold: the age, the sex
  * where it names one (as the record states it: a field or the word beside the age), and its conditions; one of
@@ -310,7 +327,9 @@ function ageCriterion(text: string, age: Assessed, record: Record_): Assessed {
   if (sexes.length === 1) result = both(result, record.sex ? { verdict: record.sex.sex === sexes[0] ? 'met' : 'not_met', quote: record.sex.quote } : unclear(''));
   // 'with type 2 diabetes, not on insulin': only a part outside the criterion settles it.
   if (scoped.some((w) => w.status === 'negated')) return result.verdict === 'not_met' ? result : unclear();
-  if (scoped.some((w) => isConcept(w.word))) result = both(result, conceptVerdict(rest, record) ?? unclear(''));
+  // The conditions are read without the age's words ('Adults aged 40 to 75 with type 2 diabetes').
+  const conditions = withConcepts(rest).replace(/\b(?:adults?|aged?|ages|years?|yrs|old|older|younger|anos|jahre|jahrige\w*|edad|idade|alter|to|a|bis|and|e|und|y|between|entre|zwischen)\b|\b\d+(?:[.,]\d+)?\b|[<>≥≤=–]/g, ' ');
+  if (scoped.some((w) => isConcept(w.word))) result = both(result, conceptVerdict(conditions, record) ?? unclear(''));
   return result.verdict === 'met' && unread.length > 0 ? unclear(result.quote) : result;
 }
 
@@ -330,6 +349,9 @@ const EITHER_SEX =
 
 /** A criterion that accepts a value from the past too. */
 const LOOKS_BACK = /\b(?:documented|ever|any time|at any point|history of|previous|prior|historic\w*|documentad[oa]|previ[oa]|alguma vez|jemals|dokumentiert\w*|vorbekannt\w*)\b/;
+
+/** A condition of pregnancy ('gestational diabetes between 24 and 28 weeks'): its weeks are not the pregnancy's now. */
+const GESTATION_CONDITION = /\b(?:diabet\w*|hypertens\w*|hipertens\w*|pre-?eclamp\w*|praeklampsie|preeclampsia|cholestasis|colestase|colestasis|trophoblast\w*)\b/;
 
 const GESTATION = /\b(?:gestational|gestation|gestacional|gestacao|gestacion|gestationsalter|schwangerschaftswoche\w*|ssw)\b/;
 

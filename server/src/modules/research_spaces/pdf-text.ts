@@ -11,39 +11,55 @@ const MAX_PAGES = 500;
 
 export type PdfText = { pages: number; text: string };
 
-/** A page number alone on its line ('Page 1 of 2', 'Página 3', 'Seite 2 von 5', '- 4 -', '2/7'). */
-const PAGE_NUMBER = /^\s*(?:[-–—]\s*)?(?:(?:page|pag|pagina|seite|hoja|folha|fl|p)\.?\s*)?\d{1,4}\s*(?:(?:of|de|von|\/)\s*\d{1,4})?\s*(?:[-–—]\s*)?$/i;
+/** A page's number as a footer writes it ('Page 1 of 2', 'Página 3', 'Seite 2 von 5', 'pág. 4'). */
+const PAGE_WORDS = /\b(?:page|pag|pagina|seite|hoja|folha|fl)\.?\s*\d{1,4}(?:\s*(?:of|de|von|\/)\s*\d{1,4})?\b/g;
 /** How far from a page's top or bottom a running header or footer sits. */
 const EDGE = 3;
 
 /**
- * A page's lines without what a word processor or a browser prints on every page between its text: its running
- * header and footer (the same line, numbers aside, near the top or the bottom of most pages) and page numbers.
- * Left in, they would cut a sentence a page break divides ('ejection fraction of 32 %' … 'Confidential. Page 1 of
- * 2' … 'with moderate mitral regurgitation').
+ * A page's lines without what a word processor or a browser prints on every page between its text: page numbers,
+ * and running headers and footers (the same line near the top or the bottom of most pages). Left in, they would
+ * cut a sentence a page break divides ('ejection fraction of 32 %' … 'Confidential. Page 1 of 2' … 'with
+ * moderate mitral regurgitation'). A running line without a page number (a hospital's name, a patient's name and
+ * date of birth, or a clinical line a record repeats) is kept once: a header before the first page's text, a
+ * footer after the last page's; only a line that numbers the pages goes. A lone number goes only where it is the
+ * page's own number.
  */
 export function withoutRunningLines(pages: string[][]): string[][] {
-  const shape = (line: string) => line.normalize('NFKC').replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
-  const edges = (lines: string[]) => {
-    const kept = lines.filter((l) => l.trim());
-    return new Set([...kept.slice(0, EDGE), ...kept.slice(-EDGE)].map(shape));
-  };
-  const seen = new Map<string, number>();
-  for (const page of pages) for (const s of edges(page)) seen.set(s, (seen.get(s) ?? 0) + 1);
-  const running = (line: string) => pages.length >= 2 && (seen.get(shape(line)) ?? 0) >= Math.max(2, Math.ceil(pages.length / 2));
-  return pages.map((page, p) => {
+  const shape = (line: string) => fold(line.normalize('NFKC')).replace(PAGE_WORDS, '#page').replace(/\s+/g, ' ').trim();
+  const edgesOf = (page: string[]) => {
     const written = [...page.keys()].filter((i) => page[i]!.trim());
-    const top = new Set(written.slice(0, EDGE));
-    const bottom = new Set(written.slice(-EDGE));
-    // What a header or footer says (a patient's name and date of birth, a hospital) is kept once, where it cuts
-    // no sentence: a header on the first page, a footer on the last.
-    const keptOnce = (i: number) => (p === 0 && top.has(i) && !bottom.has(i)) || (p === pages.length - 1 && bottom.has(i) && !top.has(i));
+    return new Set([...written.slice(0, EDGE), ...written.slice(-EDGE)]);
+  };
+  const edges = pages.map(edgesOf);
+  const seen = new Map<string, number>();
+  pages.forEach((page, p) => {
+    for (const s of new Set([...edges[p]!].map((i) => shape(page[i]!)))) seen.set(s, (seen.get(s) ?? 0) + 1);
+  });
+  const running = (line: string) => pages.length >= 2 && (seen.get(shape(line)) ?? 0) >= Math.max(2, Math.ceil(pages.length / 2));
+  // Each running line once, where it cuts nothing: a header before the first page's text, a footer after the last's.
+  const once = new Map<string, { line: string; top: boolean }>();
+  const kept = pages.map((page, p) => {
+    const pageNumber = String(p + 1);
+    const written = [...page.keys()].filter((i) => page[i]!.trim());
     return page.filter((line, i) => {
-      if (!top.has(i) && !bottom.has(i)) return true;
-      if (PAGE_NUMBER.test(fold(line))) return false;
-      return !running(line) || keptOnce(i);
+      if (!edges[p]!.has(i)) return true;
+      const folded = fold(line).trim();
+      // 'Page 2 of 5', '2', '- 2 -', '2/5' where this is page 2.
+      const bare = folded.match(/^[-–—\s]*(\d{1,4})(?:\s*\/\s*\d{1,4})?[-–—\s]*$/);
+      if (bare) return bare[1] !== pageNumber;
+      if (/^\W*$/.test(folded.replace(PAGE_WORDS, ''))) return false;
+      if (!running(line)) return true;
+      if (!shape(line).includes('#page') && !once.has(shape(line))) once.set(shape(line), { line, top: written.indexOf(i) < EDGE });
+      return false;
     });
   });
+  const all = [...once.values()];
+  if (kept.length > 0) {
+    kept[0] = [...all.filter((r) => r.top).map((r) => r.line), ...kept[0]!];
+    kept[kept.length - 1] = [...kept.at(-1)!, ...all.filter((r) => !r.top).map((r) => r.line)];
+  }
+  return kept;
 }
 
 export async function readPdfText(data: Buffer): Promise<PdfText> {

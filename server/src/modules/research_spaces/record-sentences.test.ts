@@ -55,3 +55,12 @@ describe('German ordinals', () => {
     expect(sentences('Befund vom 12. Oktober 2026.')).toEqual(['Befund vom 12. Oktober 2026.']);
   });
 });
+
+describe('a long scan without full stops', () => {
+  it('is cut into sentences of bounded length, not read as one', () => {
+    const scan = Array.from({ length: 10_000 }, (_, i) => `patient seen on day ${i} with`).join('\n');
+    const read = sentences(scan);
+    expect(read.length).toBeGreaterThan(100);
+    expect(Math.max(...read.map((s) => s.length))).toBeLessThan(2100);
+  });
+});

@@ -481,7 +481,56 @@ describe('gestational age', () => {
     expect(verdict(c('ga', 'Gestational age between 24 and 34 weeks'), 'Preterm infant born at 27 weeks, now day 3.')).toBe('met');
   });
   it('leaves it open when the record gives two, or a relative’s', () => {
-    expect(verdict(early, 'Pregnant, 20 weeks of gestation. Scan at 26 weeks of gestation planned.')).toBe('unclear');
+    expect(verdict(early, 'Pregnant, 20 weeks of gestation. Dating scan today: 22+3 weeks.')).toBe('unclear');
+    // A plan or an earlier pregnancy is not this one's weeks.
+    expect(verdict(early, 'Pregnant, 20 weeks of gestation. Scan at 26 weeks of gestation planned.')).toBe('met');
+    expect(verdict(c('ga', 'Gestational age between 12 and 20 weeks'), 'Previous pregnancy: delivered at 38 weeks of gestation (2019). Currently 14 weeks pregnant.')).toBe('met');
+    expect(verdict(c('ga', 'Gestational age between 12 and 20 weeks'), 'Pregnancy 8 weeks. Next visit at 20 weeks of gestation.')).toBe('not_met');
+    expect(verdict(c('ga', 'Gestational age between 12 and 20 weeks'), 'Amniocentesis is offered between 15 and 20 weeks of gestation.')).toBe('unclear');
+    expect(verdict(c('gdm', 'Gestational diabetes diagnosed between 24 and 28 weeks'), 'Now 32 weeks of gestation. GDM diagnosed at 26 weeks.')).not.toBe('not_met');
     expect(verdict(early, 'Her sister is 20 weeks pregnant.')).toBe('unclear');
+  });
+});
+
+describe('the second review: ages, sexes and values that belong to someone or something else', () => {
+  const age = c('age', 'Aged 40 to 75 years');
+  it('reads no age from a donor, a friend, a carer or a nurse, nor an age at an event, and leaves disagreeing ages open', () => {
+    expect(verdict(age, 'Liver transplant from a 35-year-old male donor. Patient is a 58-year-old woman.')).toBe('met');
+    expect(verdict(age, 'Brought in by a 30-year-old friend. Date of birth: 01/01/1968.')).toBe('met');
+    expect(verdict(age, 'Pflegekraft, 30 Jahre alt, berichtet. Geburtsdatum: 01.01.1968.')).toBe('met');
+    expect(verdict(age, 'Caregiver (70 years old) reports falls. Patient aged 90.')).toBe('not_met');
+    expect(verdict(age, 'At 38 years old she was diagnosed with asthma. Now aged 58.')).toBe('met');
+    expect(verdict(age, 'Patient aged 58. Lives with a roommate, 30 years old.')).toBe('met');
+    expect(verdict(age, 'Age: 58. In the 2019 letter: 64 years old.')).toBe('unclear');
+  });
+
+  it("reads no sex from a possessive or a companion", () => {
+    const men = c('m', 'Men aged 40 to 75 years');
+    expect(verdict(men, "A 60-year-old woman's husband presents today with chest pain. He is 64.")).not.toBe('not_met');
+    expect(verdict(men, 'Mr. Brown is a 64-year-old. Living with a 60-year-old woman, his partner.')).toBe('unclear');
+    expect(verdict(men, 'Patient is a 50-year-old. Her 12-year-old boy has asthma.')).toBe('unclear');
+    expect(verdict(c('w', 'Women aged 40 to 75 years'), "A 60-year-old man's wife presents today; she is 58.")).not.toBe('not_met');
+  });
+
+  it('uses an age and a measure as two parts, each with its own limits', () => {
+    expect(verdict(c('x', 'Age 18 to 40 years and BMI ≥ 35 kg/m2'), 'Age: 30. BMI 42 kg/m2.')).toBe('met');
+    expect(verdict(c('x', 'Adults 18 to 65 years with HbA1c ≥ 7.5%'), 'Age: 50. HbA1c 8.2 %.')).toBe('met');
+    expect(verdict(c('x', 'Adults 18 to 65 years with HbA1c ≥ 7.5%'), 'Age: 70. HbA1c 8.2 %.')).toBe('not_met');
+    expect(verdict(c('x', 'Aged 18-75 years, with BMI ≥ 30'), 'Age: 50. BMI 27.')).toBe('not_met');
+    expect(verdict(c('x', 'Adults aged 40 to 75 with type 2 diabetes'), 'A 62-year-old man with type 2 diabetes since 2015.')).toBe('met');
+  });
+
+  it('reads no value from a time, a stage or a count', () => {
+    expect(verdict(c('egfr', 'eGFR < 30 mL/min', 'critical_exclusion'), 'Creatinine 0.9 mg/dL. Repeat eGFR in 2 weeks.')).toBe('unclear');
+    expect(verdict(c('a1c', 'HbA1c ≥ 7.5%'), 'Next HbA1c in 3 months.')).toBe('unclear');
+    expect(verdict(c('a1c', 'HbA1c ≥ 7.5%'), 'HbA1c não realizada há 6 meses.')).toBe('unclear');
+    expect(verdict(c('egfr', 'eGFR < 30 mL/min'), 'eGFR stage 3 CKD.')).toBe('unclear');
+    expect(verdict(c('a1c', 'HbA1c < 7%'), 'HbA1c pendente; colhida em 2 tubos.')).toBe('unclear');
+  });
+
+  it("keeps a field answered 'no' apart from the next line, and list items apart", () => {
+    expect(verdict(c('dm', 'Diabetes mellitus tipo 2'), 'Alergias medicamentosas conocidas: no\nDiabetes mellitus tipo 2: sí, en tratamiento con metformina')).toBe('met');
+    expect(verdict(c('copd', 'COPD'), 'Current smoker: no\nCOPD GOLD 3, FEV1 45 %')).toBe('met');
+    expect(sentences('1. Hypertension - on\n2. Type 2 diabetes')).toEqual(['1. Hypertension - on', '2. Type 2 diabetes']);
   });
 });
