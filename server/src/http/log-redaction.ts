@@ -41,9 +41,21 @@ export function looksLikeSecret(segment: string): boolean {
   return LONG_RANDOM.test(s) || JWT_LIKE.test(s);
 }
 
+/** A path with its percent-escapes undone (twice-encoded ones too), so '%2F' cannot hide a token's segment. */
+function decodedPath(path: string): string {
+  let out = path;
+  for (let i = 0; i < 3; i++) {
+    const next = decoded(out);
+    if (next === out) break;
+    out = next;
+  }
+  return out;
+}
+
 export function redactUrl(url: string): string {
   const queryAt = url.search(/[?#]/);
-  const pathPart = queryAt === -1 ? url : url.slice(0, queryAt);
+  // '/v1%2Fauto_login%2F<token>' is one segment as written, three once decoded: the rules run on the decoded path.
+  const pathPart = decodedPath(queryAt === -1 ? url : url.slice(0, queryAt));
   let previous = '';
   const segments = pathPart.split('/').map((segment) => {
     if (segment === '') return segment;
