@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { assistantMessages, assistantThreads, audioChunks, consultationSessions, generatedDocuments, users } from '../db/schema.js';
+import { assistantMessages, assistantThreads, audioChunks, consultationFeedback, consultationSessions, generatedDocuments, users } from '../db/schema.js';
 import { makeWebm, multipartAudio } from '../test-support/audio-fixtures.js';
 import { bearer, createUser, getUserRow, login } from '../test-support/factories.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
@@ -61,6 +61,17 @@ describe('retention', () => {
     expect(await t.ctx.db.select().from(generatedDocuments).where(eq(generatedDocuments.sessionId, id))).toEqual([]);
     expect(existsSync(blobDir(id))).toBe(false);
     expect((await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}`, headers })).statusCode).toBe(404);
+  });
+
+  it("keeps a deleted consultation's feedback ratings but not its free-text comment", async () => {
+    const { headers, id } = await recordedConsultation({ saveTextData: false });
+    const sent = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/feedback`, headers, payload: { feedback: { doctor_satisfaction: 9, comment: 'Mrs Silva, 58, worried about her HbA1c.' } } });
+    expect(sent.statusCode).toBeLessThan(300);
+    await expire(id);
+    await sweepExpiredConsultations(t.ctx.db, t.ctx.blobs);
+    const left = await t.ctx.db.select().from(consultationFeedback).where(eq(consultationFeedback.doctorSatisfaction, 9));
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatchObject({ sessionId: null, comment: null, doctorSatisfaction: 9 });
   });
 
   it('with save_text_data, the audio goes and the text stays, archived and read-only', async () => {

@@ -27,7 +27,7 @@ const BATCH = 50;
 export const SCRUB_INTERVAL_MS = 10 * 60_000;
 
 /** Every table a consultation's text can sit in (cascading from consultation_sessions). */
-const CONSULTATION_TABLES = ['consultation_sessions', 'audio_chunks', 'generated_documents', 'document_feedback'] as const;
+const CONSULTATION_TABLES = ['consultation_sessions', 'audio_chunks', 'generated_documents', 'document_feedback', 'consultation_feedback'] as const;
 /** Every table whose rows hold patient text: consultations, assistant conversations, research records and results. */
 const SCRUBBED_TABLES = [...CONSULTATION_TABLES, 'assistant_messages', 'research_patients', 'research_patient_files', 'evaluation_results', 'record_system_link_requests'] as const;
 
