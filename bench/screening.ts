@@ -43,7 +43,7 @@ const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 for (const pages of [1, 10, 50]) {
   const data = recordPdf(pages);
   const open = async () => {
-    const task = pdfjs.getDocument({ data: new Uint8Array(data), verbosity: 0, isEvalSupported: false });
+    const task = pdfjs.getDocument({ data: new Uint8Array(data), verbosity: 0 });
     await (await task.promise).getPage(1);
     await task.destroy();
   };

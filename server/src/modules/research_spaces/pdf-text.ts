@@ -65,8 +65,8 @@ export function withoutRunningLines(pages: string[][]): string[][] {
 export async function readPdfText(data: Buffer): Promise<PdfText> {
   if (data.subarray(0, 1024).indexOf('%PDF-') < 0) throw new DomainError(415, 'unsupported_media_type', 'Only PDF files can be added');
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  // No script evaluation and no system fonts: a file from outside is parsed for its text, nothing else.
-  const task = pdfjs.getDocument({ data: new Uint8Array(data), verbosity: 0, isEvalSupported: false, useSystemFonts: false, disableFontFace: true, stopAtErrors: false });
+  // No system fonts (pdf.js 6 evaluates no code from a file at all): a file from outside is parsed for its text, nothing else.
+  const task = pdfjs.getDocument({ data: new Uint8Array(data), verbosity: 0, useSystemFonts: false, disableFontFace: true, stopAtErrors: false });
   try {
     const doc = await task.promise;
     const pages: string[][] = [];
