@@ -17,11 +17,14 @@ describe('redactUrl', () => {
     ['/autologin/x', '/autologin/[redacted]'],
     ['/integration/a.b.c', '/integration/[redacted]'],
     // The router decodes escapes, so an encoded resource name is still recognised.
-    ['/v1/%6Frganization_invitations/abc/accept', '/v1/organization_invitations/[redacted]/accept'],
-    // Encoded slashes hide no segment, once or twice encoded.
-    ['/v1%2Fauto_login%2Fshort-token', '/v1/auto_login/[redacted]'],
-    ['/v1%252Freset_password%252Fshort-token', '/v1/reset_password/[redacted]'],
-    ['/v1/reset_password%2Fshort-token/x', '/v1/reset_password/[redacted]/x'],
+    ['/v1/%6Frganization_invitations/abc/accept', '/v1/%6Frganization_invitations/[redacted]/accept'],
+    // Encoded slashes hide no segment, once or twice encoded: the written segment holding the token goes whole.
+    ['/v1%2Fauto_login%2Fshort-token', '/[redacted]'],
+    ['/v1%252Freset_password%252Fshort-token', '/[redacted]'],
+    ['/v1/reset_password%2Fshort-token/x', '/v1/[redacted]/x'],
+    ['/v1%2Freset_password/short-token', '/v1%2Freset_password/[redacted]'],
+    // What is logged stays escaped as written.
+    ['/v1/x/%00%3Cscript%3E', '/v1/x/%00%3Cscript%3E'],
     ['/v1//reset_password//abc', '/v1//reset_password//[redacted]'],
     ['/signup?ref=/organization/invitations/abc', '/signup?[query]'],
     // Safety net for paths nobody listed: long random segments and JWTs go wherever they appear.

@@ -54,14 +54,20 @@ function decodedPath(path: string): string {
 
 export function redactUrl(url: string): string {
   const queryAt = url.search(/[?#]/);
-  // '/v1%2Fauto_login%2F<token>' is one segment as written, three once decoded: the rules run on the decoded path.
-  const pathPart = decodedPath(queryAt === -1 ? url : url.slice(0, queryAt));
+  const pathPart = queryAt === -1 ? url : url.slice(0, queryAt);
+  // The rules read the decoded path ('/v1%2Fauto_login%2F<token>' is one segment as written, three decoded); the
+  // log keeps each segment as written, escapes and all (a decoded NUL or '<script>' has no place in a log), and a
+  // written segment holding any part to redact goes whole.
   let previous = '';
   const segments = pathPart.split('/').map((segment) => {
     if (segment === '') return segment;
-    const out = TOKEN_RESOURCES.has(decoded(previous).toLowerCase()) || looksLikeSecret(segment) ? REDACTED : segment;
-    previous = segment;
-    return out;
+    let redact = false;
+    for (const part of decodedPath(segment).split('/')) {
+      if (part === '') continue;
+      if (TOKEN_RESOURCES.has(previous.toLowerCase()) || looksLikeSecret(part)) redact = true;
+      previous = part;
+    }
+    return redact ? REDACTED : segment;
   });
   const redacted = segments.join('/');
   return queryAt === -1 ? redacted : `${redacted}?[query]`;
