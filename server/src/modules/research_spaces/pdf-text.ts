@@ -27,21 +27,19 @@ const EDGE = 3;
  */
 export function withoutRunningLines(pages: string[][]): string[][] {
   const shape = (line: string) => fold(line.normalize('NFKC')).replace(PAGE_WORDS, '#page').replace(/\s+/g, ' ').trim();
-  const edgesOf = (page: string[]) => {
-    const written = [...page.keys()].filter((i) => page[i]!.trim());
-    return new Set([...written.slice(0, EDGE), ...written.slice(-EDGE)]);
-  };
-  const edges = pages.map(edgesOf);
+  // Each page's written lines, read once: the first EDGE are its top, the first and last EDGE its edges.
+  const written = pages.map((page) => [...page.keys()].filter((i) => page[i]!.trim()));
+  const tops = written.map((w) => new Set(w.slice(0, EDGE)));
+  const edges = written.map((w, p) => new Set([...tops[p]!, ...w.slice(-EDGE)]));
   const seen = new Map<string, number>();
   pages.forEach((page, p) => {
     for (const s of new Set([...edges[p]!].map((i) => shape(page[i]!)))) seen.set(s, (seen.get(s) ?? 0) + 1);
   });
-  const running = (line: string) => pages.length >= 2 && (seen.get(shape(line)) ?? 0) >= Math.max(2, Math.ceil(pages.length / 2));
+  const running = (s: string) => pages.length >= 2 && (seen.get(s) ?? 0) >= Math.max(2, Math.ceil(pages.length / 2));
   // Each running line once, where it cuts nothing: a header before the first page's text, a footer after the last's.
   const once = new Map<string, { line: string; top: boolean }>();
   const kept = pages.map((page, p) => {
     const pageNumber = String(p + 1);
-    const written = [...page.keys()].filter((i) => page[i]!.trim());
     return page.filter((line, i) => {
       if (!edges[p]!.has(i)) return true;
       const folded = fold(line).trim();
@@ -49,8 +47,9 @@ export function withoutRunningLines(pages: string[][]): string[][] {
       const bare = folded.match(/^[-–—\s]*(\d{1,4})(?:\s*\/\s*\d{1,4})?[-–—\s]*$/);
       if (bare) return bare[1] !== pageNumber;
       if (/^\W*$/.test(folded.replace(PAGE_WORDS, ''))) return false;
-      if (!running(line)) return true;
-      if (!shape(line).includes('#page') && !once.has(shape(line))) once.set(shape(line), { line, top: written.indexOf(i) < EDGE });
+      const s = shape(line);
+      if (!running(s)) return true;
+      if (!s.includes('#page') && !once.has(s)) once.set(s, { line, top: tops[p]!.has(i) });
       return false;
     });
   });
