@@ -114,19 +114,21 @@ describe('npm run admin -- backup / restore / rotate-key', () => {
     const keyId = JSON.parse(readFileSync(path.join(source.dataDir, KEY_RING_FILE), 'utf8')).current;
     expect(stdout).toContain(`Its blobs need master key(s): ${keyId}.`);
     expect(stdout).toContain(KEY_RING_FILE);
-    expect(stdout).toContain(`Its audit log is sealed with audit key(s): ${openAuditKeys({ dataDir: source.dataDir }).current().id}.`);
+    const auditKeyId = openAuditKeys({ dataDir: source.dataDir }).current().id;
+    expect(stdout).toContain(`The file is sealed with audit key ${auditKeyId}; its audit log with audit key(s): ${auditKeyId}.`);
     expect(stdout).toContain(`Keep a copy of ${path.join(source.dataDir, AUDIT_KEY_FILE)} with the encryption keys`);
     expect(statSync(file).mode & 0o777).toBe(0o600);
   }, 90_000);
 
   it('restore into a new data folder (and database) gives back every row and blob', async () => {
-    // A first attempt refused by its checks (no key for the blobs) leaves the new database as empty as it was, so
-    // the operator's second attempt is not refused for an audit event of the first.
-    await expect(admin(target, 'restore', '--from', file)).rejects.toMatchObject({ stderr: expect.stringContaining('master key') });
+    // Attempts refused by their checks (no key for the seal, then none for the blobs) leave the new database as
+    // empty as it was, so the operator's next attempt is not refused for an audit event of the last.
+    await expect(admin(target, 'restore', '--from', file)).rejects.toMatchObject({ stderr: expect.stringContaining('--audit-key-file') });
+    const auditKeyFile = path.join(source.dataDir, AUDIT_KEY_FILE);
+    await expect(admin(target, 'restore', '--from', file, '--audit-key-file', auditKeyFile)).rejects.toMatchObject({ stderr: expect.stringContaining('master key') });
     const keyFile = path.join(source.dataDir, KEY_RING_FILE);
-    await expect(admin(target, 'restore', '--from', file, '--key-file', keyFile)).rejects.toMatchObject({ stderr: expect.stringContaining('--audit-key-file') });
-    const { stdout } = await admin(target, 'restore', '--from', file, '--key-file', keyFile, '--audit-key-file', path.join(source.dataDir, AUDIT_KEY_FILE));
-    expect(stdout).toMatch(/Restored \d+ rows of \d+ tables and 2 blobs .*its audit log verified/);
+    const { stdout } = await admin(target, 'restore', '--from', file, '--key-file', keyFile, '--audit-key-file', auditKeyFile);
+    expect(stdout).toMatch(/Restored \d+ rows of \d+ tables and 2 blobs .*its seal and its audit log verified/);
 
     const { database } = await open(target);
     try {

@@ -59,11 +59,11 @@ const keyFileAdvice = (config: Config) =>
   config.encryptionKey
     ? 'Keep ENCRYPTION_KEY (and ENCRYPTION_KEY_PREVIOUS) in your password manager or secret store, apart from the backups.'
     : `Keep a copy of ${path.join(config.dataDir, KEY_RING_FILE)} apart from the backups (a password manager or another medium): without it the blobs cannot be read.`;
-/** The audit key goes with the encryption keys: without it a restore cannot verify, and refuses, the audit log. */
+/** The audit key goes with the encryption keys: without it a restore cannot verify, and refuses, the file and its audit log. */
 const auditKeyAdvice = (config: Config) =>
   config.auditKey
-    ? 'Keep AUDIT_KEY with the encryption keys, apart from the backups: a restore needs it to verify the audit log.'
-    : `Keep a copy of ${path.join(config.dataDir, AUDIT_KEY_FILE)} with the encryption keys, apart from the backups: a restore needs it to verify the audit log.`;
+    ? 'Keep AUDIT_KEY with the encryption keys, apart from the backups: a restore needs it to verify the file and its audit log.'
+    : `Keep a copy of ${path.join(config.dataDir, AUDIT_KEY_FILE)} with the encryption keys, apart from the backups: a restore needs it to verify the file and its audit log.`;
 
 export const backupCommands = {
   'rotate-key': {
@@ -94,7 +94,8 @@ export const backupCommands = {
     args: z.object({ to: z.string().trim().min(1).max(4096) }),
     run: (db: Database, config: Config, args: { to: string }) => operatorErrors(async () => {
       const store = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(db) });
-      const r = await createBackup(db, store, { file: args.to, engine: config.databaseUrl ? 'postgres' : 'pglite' });
+      const seal = openAuditKeys(config).current();
+      const r = await createBackup(db, store, { file: args.to, engine: config.databaseUrl ? 'postgres' : 'pglite', seal });
       const rows = Object.values(r.rows).reduce((a, b) => a + b, 0);
       return [
         `Backup written to ${r.file} (${r.bytes} bytes, mode 0600): ${rows} rows of ${Object.keys(r.rows).length} tables, ${r.blobs} blobs (still encrypted).`,
@@ -102,7 +103,7 @@ export const backupCommands = {
         ...(r.plaintext_blobs ? [`${r.plaintext_blobs} blobs predate encryption and are copied as plaintext (a restore encrypts them): run rotate-key to encrypt them here.`] : []),
         ...(r.refused_blobs ? [`${r.refused_blobs} unencrypted files were left out (${r.refusedKeys.slice(0, 5).join(', ')}): this data folder accepts none, so they were put there from outside the server.`] : []),
         `Its blobs need master key(s): ${r.master_key_ids.join(', ') || 'none'}.`,
-        `Its audit log is sealed with audit key(s): ${r.audit_key_ids.join(', ') || 'none'}.`,
+        `The file is sealed with audit key ${seal.id}; its audit log with audit key(s): ${r.audit_key_ids.join(', ') || 'none'}.`,
         keyFileAdvice(config),
         auditKeyAdvice(config),
       ];
@@ -127,7 +128,7 @@ export const backupCommands = {
       const r = await restoreBackup(db, store, auditKeys, { file: args.from, force: args.force });
       const rows = Object.values(r.summary.rows).reduce((a, b) => a + b, 0);
       return [
-        `Restored ${rows} rows of ${Object.keys(r.summary.rows).length} tables and ${r.summary.blobs} blobs from the backup of ${r.manifest.created_at}; its audit log verified.`,
+        `Restored ${rows} rows of ${Object.keys(r.summary.rows).length} tables and ${r.summary.blobs} blobs from the backup of ${r.manifest.created_at}; its seal and its audit log verified.`,
         ...(r.removedBlobs ? [`Removed ${r.removedBlobs} blobs that were not in the backup.`] : []),
         ...(r.encryptedBlobs ? [`${r.encryptedBlobs} blobs stored before encryption were checked against their rows and encrypted.`] : []),
         ...(imported.length ? [`Imported master key(s) ${imported.join(', ')}; run rotate-key to rewrap every blob under this server's key and retire them.`] : []),

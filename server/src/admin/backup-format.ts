@@ -11,20 +11,65 @@
  *   B  the blob `name` (its key), bytes exactly as stored, i.e. still encrypted
  *   E  end (JSON): rows per table, blob count, the master-key ids the blobs need, the audit-key ids that sealed
  *      its audit log; a file without it is truncated
+ *   S  seal, last: `name` the id of the audit key (audit/audit-key.ts) it was made with, `data` an HMAC-SHA-256
+ *      under that key's backup key of every byte before it (magic, version, and each record's head and data)
+ *
+ * The seal authenticates the whole file, its order included, not only the audit log's chain and the encrypted
+ * blobs: without the key nobody can change a row (a password hash, an admin flag, a transcript), drop, add or
+ * reorder records and still have it restored. Format 1 had no seal and is refused.
  */
+import { createHmac, createHash, timingSafeEqual, type Hmac } from 'node:crypto';
 import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 
 export const BACKUP_MAGIC = Buffer.from('CNBACKUP', 'latin1');
-export const BACKUP_FORMAT = 1;
+export const BACKUP_FORMAT = 2;
 
-export type RecordKind = 'M' | 'R' | 'B' | 'E';
+export type RecordKind = 'M' | 'R' | 'B' | 'E' | 'S';
 export type BackupRecord = { kind: RecordKind; name: string; data: Buffer };
+/** A record as read: with its head exactly as it stands in the file (what the seal covers). */
+export type ReadRecord = BackupRecord & { head: Buffer };
+
+/** The key a backup is sealed with: an audit key's id and the backup key derived from it. */
+export type SealKey = { id: string; backupKey: Buffer };
+
+const startBytes = () => {
+  const version = Buffer.alloc(2);
+  version.writeUInt16BE(BACKUP_FORMAT);
+  return Buffer.concat([BACKUP_MAGIC, version]);
+};
+
+function recordHead(kind: RecordKind, nameBytes: Buffer, dataLength: number): Buffer {
+  const head = Buffer.alloc(1 + 4 + nameBytes.length + 8);
+  head.write(kind, 0, 'latin1');
+  head.writeUInt32BE(nameBytes.length, 1);
+  nameBytes.copy(head, 5);
+  head.writeBigUInt64BE(BigInt(dataLength), 5 + nameBytes.length);
+  return head;
+}
+
+/** The running MAC of a file's bytes, from its first byte (the magic) to the seal record. */
+export function createSealer(backupKey: Buffer): { add(record: { head: Buffer; data: Buffer }): void; digest(): Buffer } {
+  const mac: Hmac = createHmac('sha256', backupKey).update(startBytes());
+  return {
+    add(record) {
+      mac.update(record.head).update(record.data);
+    },
+    digest: () => mac.digest(),
+  };
+}
+
+export const sealMatches = (expected: Buffer, given: Buffer) => given.length === expected.length && timingSafeEqual(expected, given);
+
+/** A fingerprint of one record as read, to check that a second reading of the file finds the same bytes. */
+export const recordDigest = (record: { head: Buffer; data: Buffer }) => createHash('sha256').update(record.head).update(record.data).digest();
 
 export class BackupFormatError extends Error {}
 
-/** Writes records to `out` (the gzip stream), waiting whenever it asks to. */
-export function createRecordWriter(out: Writable) {
+/** Writes records to `out` (the gzip stream), waiting whenever it asks to; `seal()` ends the file. */
+export function createRecordWriter(out: Writable, sealKey: SealKey) {
+  const sealer = createSealer(sealKey.backupKey);
+  let sealed = false;
   const write = async (chunk: Buffer) => {
     if (out.destroyed) throw new BackupFormatError('The backup file could not be written.');
     if (out.write(chunk)) return;
@@ -40,18 +85,19 @@ export function createRecordWriter(out: Writable) {
   };
   return {
     async start() {
-      const version = Buffer.alloc(2);
-      version.writeUInt16BE(BACKUP_FORMAT);
-      await write(Buffer.concat([BACKUP_MAGIC, version]));
+      await write(startBytes());
     },
-    async record(kind: RecordKind, name: string, data: Buffer) {
-      const nameBytes = Buffer.from(name, 'utf8');
-      const head = Buffer.alloc(1 + 4 + nameBytes.length + 8);
-      head.write(kind, 0, 'latin1');
-      head.writeUInt32BE(nameBytes.length, 1);
-      nameBytes.copy(head, 5);
-      head.writeBigUInt64BE(BigInt(data.length), 5 + nameBytes.length);
+    async record(kind: Exclude<RecordKind, 'S'>, name: string, data: Buffer) {
+      if (sealed) throw new BackupFormatError('A sealed backup takes no more records.');
+      const head = recordHead(kind, Buffer.from(name, 'utf8'), data.length);
+      sealer.add({ head, data });
       await write(head);
+      await write(data);
+    },
+    async seal() {
+      sealed = true;
+      const data = sealer.digest();
+      await write(recordHead('S', Buffer.from(sealKey.id, 'utf8'), data.length));
       await write(data);
     },
   };
@@ -89,17 +135,22 @@ class ByteReader {
   }
 }
 
-const KINDS = new Set(['M', 'R', 'B', 'E']);
+const KINDS = new Set(['M', 'R', 'B', 'E', 'S']);
 /** Far above any blob or rows record this server writes; a larger length means a damaged file. */
 const MAX_RECORD_BYTES = 2 ** 31;
 const MAX_NAME_BYTES = 4096;
 
-/** Every record of a (decompressed) backup stream, checked for shape but not for meaning. */
-export async function* readRecords(decompressed: Readable): AsyncGenerator<BackupRecord> {
+/** Every record of a (decompressed) backup stream, checked for shape but not for meaning (nor its seal). */
+export async function* readRecords(decompressed: Readable): AsyncGenerator<ReadRecord> {
   const reader = new ByteReader(decompressed[Symbol.asyncIterator]() as AsyncIterator<Buffer>);
   const start = await reader.take(BACKUP_MAGIC.length + 2);
   if (!start || !start.subarray(0, BACKUP_MAGIC.length).equals(BACKUP_MAGIC)) throw new BackupFormatError('This is not a backup made by this server.');
   const format = start.readUInt16BE(BACKUP_MAGIC.length);
+  if (format === 1) {
+    throw new BackupFormatError(
+      'This backup was made by an earlier version of the server, which did not seal its backups, so nothing in it can be checked: restore it with the version that made it.',
+    );
+  }
   if (format !== BACKUP_FORMAT) throw new BackupFormatError(`The backup's format version is ${format}; this server reads version ${BACKUP_FORMAT}.`);
   for (;;) {
     const head = await reader.take(5);
@@ -115,6 +166,6 @@ export async function* readRecords(decompressed: Readable): AsyncGenerator<Backu
     if (length > BigInt(MAX_RECORD_BYTES)) throw new BackupFormatError('The backup file is damaged (impossible record length).');
     const data = length === 0n ? Buffer.alloc(0) : await reader.take(Number(length));
     if (!data) throw new BackupFormatError('The backup file ends in the middle of a record: it is truncated.');
-    yield { kind: kind as RecordKind, name: name.toString('utf8'), data };
+    yield { kind: kind as RecordKind, name: name.toString('utf8'), data, head: Buffer.concat([head, name, lengthBytes]) };
   }
 }

@@ -1,12 +1,14 @@
 /**
  * `npm run admin -- restore --from FILE [--force]`: puts a backup (admin/backup.ts) back.
  *
- * Two passes over the file. The first reads it whole and checks it before anything is touched: the format, that
- * it ends (not truncated), its counts, that this database has the same migrations as the one backed up, that
+ * Two passes over the file. The first reads it whole and checks it before anything is touched: its seal (an HMAC
+ * of every byte under an audit key this server has: admin/backup-format.ts), so nothing in it was changed, added,
+ * dropped or moved by anyone without the key; the format, that it ends (not truncated), its counts, that this database has the same migrations as the one backed up, that
  * the master keys its blobs need are configured, that its audit log's hash chain verifies with the audit keys
  * this server has (audit/audit-key.ts: a chain that does not is refused, so a restore never carries a broken or
  * rewritten log over), and that this database is empty (or --force). The second
- * restores, in one transaction: rows in foreign-key order, blobs as stored (still encrypted; written before the
+ * restores, in one transaction, each record only once it is found to be the very bytes the first pass checked
+ * (a file changed between the passes is refused, and the transaction rolled back): rows in foreign-key order, blobs as stored (still encrypted; written before the
  * commit, so a row never points at a missing blob), sequences moved past the restored values. A failure rolls
  * the database back. With --force every table is emptied first, and after the commit the blobs that are not in
  * the backup are removed from the store.
@@ -31,7 +33,7 @@ import { BLOB_KEY_COLUMN, BLOB_SHA256_COLUMN, BLOB_SIZE_COLUMN, checkAgainstReco
 import type { EncryptedBlobStore } from '../storage/encrypted-blob-store.js';
 import type { BackupManifest, BackupSummary } from './backup.js';
 import { listTables, migrationLevel, resetSequences, rowsOf, SEEDED_TABLES, type Queryable } from './backup-catalog.js';
-import { BackupFormatError, readRecords, type BackupRecord } from './backup-format.js';
+import { BackupFormatError, createSealer, readRecords, recordDigest, sealMatches, type ReadRecord } from './backup-format.js';
 
 export class RestoreRefusedError extends Error {}
 
@@ -43,7 +45,7 @@ export type RestoreReport = {
   encryptedBlobs: number;
 };
 
-function records(file: string): AsyncGenerator<BackupRecord> {
+function records(file: string): AsyncGenerator<ReadRecord> {
   const gunzip = createGunzip();
   const source = createReadStream(file);
   source.on('error', (err) => gunzip.destroy(err));
@@ -51,7 +53,7 @@ function records(file: string): AsyncGenerator<BackupRecord> {
 }
 
 const manifestSchema = z.object({
-  format: z.literal(1),
+  format: z.literal(2),
   created_at: z.string(),
   engine: z.enum(['pglite', 'postgres']),
   migrations: z.object({ count: z.number().int(), hashes: z.array(z.string()) }),
@@ -117,10 +119,45 @@ function checkPlaintextBlobs(manifest: BackupManifest, plaintext: Map<string, Bl
   }
 }
 
+const missingAuditKey = (what: string, ids: string[], auditKeys: AuditKeys) =>
+  new RestoreRefusedError(
+    `The ${what} is sealed with audit key ${ids.join(', ')}, which this server does not have (it has ${auditKeys.ids().join(', ') || 'none'}), so it cannot be verified. ` +
+      'Pass the audit-key file saved with the backup as --audit-key-file FILE, or give the key in AUDIT_KEY. Nothing was restored.',
+  );
+
+/**
+ * The running seal of the records read so far. The key is needed only at the seal record (the last), but the MAC
+ * runs from the first byte: each record is added under every key this server could be asked to verify with, so
+ * the file is read once. Audit keys are few (the current one and those imported to verify).
+ */
+function sealCheck(auditKeys: AuditKeys) {
+  const sealers = new Map(auditKeys.ids().map((id) => [id, createSealer(auditKeys.find(id)!.backupKey)]));
+  let sealedBy: string | undefined;
+  return {
+    add(r: ReadRecord) {
+      if (r.kind !== 'S') {
+        for (const s of sealers.values()) s.add(r);
+        return;
+      }
+      const sealer = sealers.get(r.name);
+      if (!sealer) throw missingAuditKey('backup file', [r.name || '?'], auditKeys);
+      if (!sealMatches(sealer.digest(), r.data)) {
+        throw new RestoreRefusedError(
+          'The backup file does not match its seal: it was changed after the server wrote it (a row, a file, or the order of its records). Nothing was restored.',
+        );
+      }
+      sealedBy = r.name;
+    },
+    sealedBy: () => sealedBy,
+  };
+}
+
 /** The first pass: the whole file is read and checked; answers its manifest, end record and audit chain's report. */
-async function verifyBackup(file: string, auditKeys: AuditKeys): Promise<{ manifest: BackupManifest; summary: BackupSummary; keyIds: Set<string>; audit: ChainReport }> {
+async function verifyBackup(file: string, auditKeys: AuditKeys): Promise<{ manifest: BackupManifest; summary: BackupSummary; keyIds: Set<string>; audit: ChainReport; digests: Buffer[] }> {
   let manifest: BackupManifest | undefined;
   let summary: BackupSummary | undefined;
+  const seal = sealCheck(auditKeys);
+  const digests: Buffer[] = [];
   const rows: Record<string, number> = {};
   const keyIds = new Set<string>();
   let blobs = 0;
@@ -128,35 +165,49 @@ async function verifyBackup(file: string, auditKeys: AuditKeys): Promise<{ manif
   const chain = createChainVerifier(auditKeys);
   const blobRecords = new Map<string, BlobRecord[]>();
   const plaintext = new Map<string, BlobFacts>();
+  let problem: BackupFormatError | undefined;
+  const readContent = (r: ReadRecord) => {
+    if (summary) throw new BackupFormatError('The backup file is damaged (data after its end).');
+    if (r.kind === 'M') {
+      if (manifest) throw new BackupFormatError('The backup file is damaged (two manifests).');
+      manifest = parseJson(r.data, manifestSchema, 'manifest');
+      return;
+    }
+    if (!manifest) throw new BackupFormatError('The backup file is damaged (no manifest).');
+    if (r.kind === 'R') {
+      const table = manifest.tables.find((t) => t.name === r.name);
+      if (!table) throw new BackupFormatError('The backup file is damaged (rows of a table its manifest does not list).');
+      const lines = r.data.length ? r.data.toString('utf8').split('\n') : [];
+      rows[r.name] = (rows[r.name] ?? 0) + lines.length;
+      collectBlobRecords(table, r.data, blobRecords);
+      if (r.name === 'audit_events') {
+        for (const line of lines) {
+          const row = auditRowFromJson(parseLine(line));
+          if (!row) throw new BackupFormatError('The backup file is damaged (an audit event cannot be read).');
+          chain.push(row);
+        }
+      }
+    } else if (r.kind === 'B') {
+      const keyId = storedKeyId(r.data);
+      if (keyId !== 'legacy') keyIds.add(keyId);
+      else plaintext.set(r.name, factsOf(r.data));
+      blobs++;
+    } else {
+      summary = parseJson(r.data, summarySchema, 'end record');
+    }
+  };
   try {
     for await (const r of records(file)) {
-      if (summary) throw new BackupFormatError('The backup file is damaged (data after its end).');
-      if (r.kind === 'M') {
-        if (manifest) throw new BackupFormatError('The backup file is damaged (two manifests).');
-        manifest = parseJson(r.data, manifestSchema, 'manifest');
-        continue;
-      }
-      if (!manifest) throw new BackupFormatError('The backup file is damaged (no manifest).');
-      if (r.kind === 'R') {
-        const table = manifest.tables.find((t) => t.name === r.name);
-        if (!table) throw new BackupFormatError('The backup file is damaged (rows of a table its manifest does not list).');
-        const lines = r.data.length ? r.data.toString('utf8').split('\n') : [];
-        rows[r.name] = (rows[r.name] ?? 0) + lines.length;
-        collectBlobRecords(table, r.data, blobRecords);
-        if (r.name === 'audit_events') {
-          for (const line of lines) {
-            const row = auditRowFromJson(parseLine(line));
-            if (!row) throw new BackupFormatError('The backup file is damaged (an audit event cannot be read).');
-            chain.push(row);
-          }
-        }
-      } else if (r.kind === 'B') {
-        const keyId = storedKeyId(r.data);
-        if (keyId !== 'legacy') keyIds.add(keyId);
-        else plaintext.set(r.name, factsOf(r.data));
-        blobs++;
-      } else {
-        summary = parseJson(r.data, summarySchema, 'end record');
+      if (seal.sealedBy()) throw new BackupFormatError('The backup file is damaged (data after its seal).');
+      digests.push(recordDigest(r));
+      seal.add(r);
+      if (r.kind === 'S' || problem) continue;
+      try {
+        readContent(r);
+      } catch (err) {
+        // Told only once the seal holds: a changed file is named as changed, not by what the change broke.
+        if (!(err instanceof BackupFormatError)) throw err;
+        problem = err;
       }
     }
   } catch (err) {
@@ -166,13 +217,15 @@ async function verifyBackup(file: string, auditKeys: AuditKeys): Promise<{ manif
     if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR') throw new BackupFormatError('The backup file is damaged or truncated (its compression does not check out).');
     throw err;
   }
+  if (!seal.sealedBy()) throw new BackupFormatError('The backup file has no seal: it is truncated, or was not written by this server. Nothing was restored.');
+  if (problem) throw problem;
   if (!manifest) throw new BackupFormatError('The backup file is empty.');
   if (!summary) throw new BackupFormatError('The backup file has no end: it is truncated (the backup did not finish).');
   const counted = Object.entries(summary.rows).every(([t, n]) => (rows[t] ?? 0) === n) && Object.keys(rows).every((t) => t in summary!.rows);
   if (!counted || blobs !== summary.blobs) throw new BackupFormatError('The backup file is damaged (its counts do not match its content).');
   // After the whole file: the rows that vouch for a blob may come anywhere in it.
   checkPlaintextBlobs(manifest, plaintext, blobRecords);
-  return { manifest, summary, keyIds, audit: chain.report() };
+  return { manifest, summary, keyIds, audit: chain.report(), digests };
 }
 
 function parseLine(line: string): unknown {
@@ -195,7 +248,7 @@ async function nonEmptyTables(db: Queryable, tables: string[]): Promise<string[]
 
 export async function restoreBackup(db: Database, store: EncryptedBlobStore, auditKeys: AuditKeys, opts: { file: string; force: boolean }): Promise<RestoreReport> {
   const file = path.resolve(opts.file);
-  const { manifest, summary, keyIds, audit } = await verifyBackup(file, auditKeys);
+  const { manifest, summary, keyIds, audit, digests } = await verifyBackup(file, auditKeys);
 
   const level = await migrationLevel(db);
   const sameLevel = level.count === manifest.migrations.count && level.hashes.every((h, i) => h === manifest.migrations.hashes[i]);
@@ -219,11 +272,7 @@ export async function restoreBackup(db: Database, store: EncryptedBlobStore, aud
   }
   const missingAuditKeys = summary.audit_key_ids.filter((id) => !auditKeys.find(id));
   if (missingAuditKeys.length || (!audit.ok && audit.reason === 'unknown_key')) {
-    const missing = missingAuditKeys.length ? missingAuditKeys : [!audit.ok ? (audit.keyId ?? '?') : '?'];
-    throw new RestoreRefusedError(
-      `The backup's audit log is sealed with audit key ${missing.join(', ')}, which this server does not have (it has ${auditKeys.ids().join(', ') || 'none'}), so it cannot be verified. ` +
-        'Pass the audit-key file saved with the backup as --audit-key-file FILE, or give the key in AUDIT_KEY.',
-    );
+    throw missingAuditKey("backup's audit log", missingAuditKeys.length ? missingAuditKeys : [!audit.ok ? (audit.keyId ?? '?') : '?'], auditKeys);
   }
   if (!audit.ok) {
     throw new RestoreRefusedError(`The backup's audit log does not verify, so it is not restored. ${describeChainBreak(audit)}`);
@@ -253,7 +302,12 @@ export async function restoreBackup(db: Database, store: EncryptedBlobStore, aud
       for (const t of tables) if (SEEDED_TABLES.has(t.name)) await tx.execute(sql`DELETE FROM ${sql.identifier(t.name)}`);
     }
     const byName = new Map(tables.map((t) => [t.name, t]));
+    let index = 0;
     for await (const r of records(file)) {
+      const checked = digests[index++];
+      if (!checked || !checked.equals(recordDigest(r))) {
+        throw new RestoreRefusedError('The backup file changed while it was being restored: the database was left as it was. Restore from a copy nobody is writing to.');
+      }
       if (r.kind === 'R') {
         const table = byName.get(r.name)!;
         const cols = sql.join(table.columns.map((c) => sql.identifier(c)), sql`, `);
@@ -270,6 +324,7 @@ export async function restoreBackup(db: Database, store: EncryptedBlobStore, aud
         restoredBlobs.add(r.name);
       }
     }
+    if (index !== digests.length) throw new RestoreRefusedError('The backup file changed while it was being restored (it is shorter): the database was left as it was. Restore from a copy nobody is writing to.');
     await resetSequences(tx);
   });
 

@@ -7,12 +7,12 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
-import { createGunzip, gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_KEY_FILE, readAuditKeysFromFile } from '../audit/audit-key.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AUDIT_KEY_FILE, auditKeyOf, readAuditKeysFromFile } from '../audit/audit-key.js';
 import { verifyAuditChain } from '../audit/audit-store.js';
 import type { Database } from '../db/client.js';
 import { audioChunks, consultationSessions, generatedDocuments, users } from '../db/schema.js';
@@ -24,7 +24,7 @@ import type { EncryptedBlobStore } from '../storage/encrypted-blob-store.js';
 import { KEY_RING_FILE, readKeysFromFile } from '../storage/master-keys.js';
 import { textRecordPdf } from '../../../tests/fixtures/patient-records.js';
 import { listTables, rowsOf } from './backup-catalog.js';
-import { createRecordWriter, readRecords, type BackupRecord } from './backup-format.js';
+import { readBackupRecords as backupRecords, recordOf, writeBackupFile } from '../test-support/backup-files.js';
 import { restoreBackup } from './backup-restore.js';
 import { runCommand } from './commands.js';
 
@@ -56,10 +56,17 @@ async function storedBlobs(s: EncryptedBlobStore): Promise<Map<string, Buffer>> 
   return out;
 }
 
-async function backupRecords(file: string): Promise<BackupRecord[]> {
-  const all: BackupRecord[] = [];
-  for await (const r of readRecords(Readable.from([readFileSync(file)]).pipe(createGunzip()))) all.push(r);
-  return all;
+/** Where each record of a decompressed backup lies: its head from `start`, its data from `dataStart` to `dataEnd`. */
+function recordSpans(raw: Buffer) {
+  const spans: { kind: string; start: number; dataStart: number; dataEnd: number }[] = [];
+  for (let at = 10; at < raw.length; ) {
+    const nameLength = raw.readUInt32BE(at + 1);
+    const dataStart = at + 5 + nameLength + 8;
+    const dataEnd = dataStart + Number(raw.readBigUInt64BE(at + 5 + nameLength));
+    spans.push({ kind: raw.toString('latin1', at, at + 1), start: at, dataStart, dataEnd });
+    at = dataEnd;
+  }
+  return spans;
 }
 
 function form(field: string, name: string, type: string, data: Buffer, fields: Record<string, string> = {}) {
@@ -147,7 +154,8 @@ describe('backup and restore', () => {
 
     const records = await backupRecords(first);
     expect(records[0]!.kind).toBe('M');
-    expect(records.at(-1)!.kind).toBe('E');
+    expect(records.map((r) => r.kind).slice(-2)).toEqual(['E', 'S']);
+    expect(records.at(-1)!.name).toBe(source.app.auditLog.keys.current().id);
     const manifest = JSON.parse(records[0]!.data.toString());
     expect(manifest.tables.map((t: { name: string }) => t.name)).toEqual((await listTables(source.ctx.db)).map((t) => t.name));
     // Parents before children: users before consultation_sessions before audio_chunks.
@@ -162,7 +170,7 @@ describe('backup and restore', () => {
     expect(blobs.some((b) => b.data.includes(Buffer.from(KEPT)))).toBe(false);
     expect(unzipped.includes(Buffer.from(DELETED))).toBe(true);
     expect(raw.includes(Buffer.from(DELETED))).toBe(false);
-    expect(JSON.parse(records.at(-1)!.data.toString()).master_key_ids).toEqual([store(source).keys.current().id]);
+    expect(JSON.parse(recordOf(records, 'E').data.toString()).master_key_ids).toEqual([store(source).keys.current().id]);
   });
 
   it('restores into an empty database and data folder: every row and every blob identical, and the clinic works', async () => {
@@ -171,11 +179,11 @@ describe('backup and restore', () => {
       // Without the audit key the backup's audit log cannot be verified: refused before anything is written.
       const keyFile = path.join(source.dataDir, KEY_RING_FILE);
       await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: first, 'key-file': keyFile })).rejects.toThrow(
-        `audit log is sealed with audit key ${source.app.auditLog.keys.current().id}, which this server does not have`,
+        `file is sealed with audit key ${source.app.auditLog.keys.current().id}, which this server does not have`,
       );
       expect((await target.ctx.db.select().from(users)).length).toBe(0);
       const lines = await runCommand(target.ctx.db, target.ctx.config, 'restore', { from: first, 'key-file': keyFile, 'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE) });
-      expect(lines[0]).toMatch(/^Restored \d+ rows of \d+ tables and 5 blobs .*; its audit log verified\./);
+      expect(lines[0]).toMatch(/^Restored \d+ rows of \d+ tables and 5 blobs .*; its seal and its audit log verified\./);
       expect(lines.join('\n')).toContain(`Imported audit key(s) ${source.app.auditLog.keys.current().id}`);
 
       const after = await tableRows(target.ctx.db);
@@ -249,13 +257,9 @@ describe('backup and restore', () => {
       return { ...r, data: Buffer.from(rows.map((row) => JSON.stringify(row)).join('\n')) };
     });
     expect(changed).toBe(true);
-    const chunks: Buffer[] = [];
-    const sink = new Writable({ highWaterMark: 1 << 30, write: (chunk: Buffer, _enc, cb) => void (chunks.push(chunk), cb()) });
-    const out = createRecordWriter(sink);
-    await out.start();
-    for (const r of tampered) await out.record(r.kind, r.name, r.data);
     const file = path.join(work, 'tampered.cnbackup');
-    writeFileSync(file, gzipSync(Buffer.concat(chunks)));
+    // Sealed anew with the audit key itself: the chain still tells the event was changed.
+    await writeBackupFile(file, tampered, source.app.auditLog.keys.current());
 
     const target = await createTestApp();
     try {
@@ -269,11 +273,108 @@ describe('backup and restore', () => {
     }
   }, 60_000);
 
+  it('refuses a backup changed anywhere, byte by byte, by someone without the key, even restored with every key', async () => {
+    // The file as its bytes: each case changes some of them and leaves the rest (and the seal) as written.
+    const raw = gunzipSync(readFileSync(first));
+    const spans = recordSpans(raw);
+    const span = (kind: string, test: (data: Buffer) => boolean = () => true) => spans.find((r) => r.kind === kind && test(raw.subarray(r.dataStart, r.dataEnd)))!;
+    const usersRows = span('R', (d) => d.includes(Buffer.from('"password_hash"')) && d.includes(Buffer.from(clinic.email)));
+    const rows = raw.subarray(usersRows.dataStart, usersRows.dataEnd).toString('utf8').split('\n').map((l) => JSON.parse(l) as { email: string; password_hash: string; server_admin: boolean });
+    const victim = rows.find((r) => r.email === clinic.email)!;
+    const attacker = rows.find((r) => r.email !== clinic.email && r.password_hash.length === victim.password_hash.length)!;
+    const replaced = (from: string | Buffer, to: string | Buffer, within = span('R', (d) => d.includes(Buffer.from(from)))) => {
+      const out = Buffer.from(raw);
+      const at = out.indexOf(Buffer.from(from), within.dataStart);
+      expect(at).toBeGreaterThan(0);
+      expect(at).toBeLessThan(within.dataEnd);
+      Buffer.from(to).copy(out, at);
+      return out;
+    };
+    const flipped = (offset: number) => {
+      const out = Buffer.from(raw);
+      out[offset]! ^= 0x01;
+      return out;
+    };
+    const blob = span('B');
+    const manifest = span('M');
+    const end = span('E');
+    const seal = span('S');
+    const [a, b] = spans.filter((r) => r.kind === 'R').slice(0, 2);
+    const cases: [string, Buffer, RegExp][] = [
+      // The attack of the audit: a known password hash copied onto the organization's admin, who is made a server admin.
+      ['a password hash copied onto another account', replaced(victim.password_hash, attacker.password_hash, usersRows), /does not match its seal/],
+      ['a server-admin flag set', replaced('"server_admin":false', '"server_admin":true ', usersRows), /does not match its seal/],
+      ['a transcript rewritten', replaced('the patient describes a dry cough', 'the patient describes a wet cough'), /does not match its seal/],
+      ['a byte of a blob', flipped(blob.dataStart + 40), /does not match its seal/],
+      ['the manifest', flipped(manifest.dataEnd - 3), /does not match its seal/],
+      ['the end record', flipped(end.dataStart + 2), /does not match its seal|damaged/],
+      ['two records swapped', Buffer.concat([raw.subarray(0, a!.start), raw.subarray(b!.start, b!.dataEnd), raw.subarray(a!.start, a!.dataEnd), raw.subarray(b!.dataEnd)]), /does not match its seal/],
+      ['a blob left out', Buffer.concat([raw.subarray(0, blob.start), raw.subarray(blob.dataEnd)]), /does not match its seal/],
+      ['a record added twice', Buffer.concat([raw.subarray(0, blob.dataEnd), raw.subarray(blob.start)]), /does not match its seal/],
+      ['the seal itself', flipped(seal.dataStart + 5), /does not match its seal/],
+      ['the seal cut off', raw.subarray(0, seal.start), /has no seal/],
+      ['the seal\'s key id', flipped(seal.start + 6), /file is sealed with audit key .*which this server does not have/],
+    ];
+    // And one sealed whole, but with a key of the crafter's own.
+    const crafted = path.join(work, 'own-key.cnbackup');
+    await writeBackupFile(crafted, await backupRecords(first), auditKeyOf(randomBytes(32)));
+    const target = await createTestApp();
+    try {
+      const keys = { 'key-file': path.join(source.dataDir, KEY_RING_FILE), 'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE) };
+      for (const [what, bytes, message] of cases) {
+        const file = path.join(work, 'changed.cnbackup');
+        writeFileSync(file, gzipSync(bytes));
+        await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: file, ...keys }), what).rejects.toThrow(message);
+      }
+      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: crafted, ...keys })).rejects.toThrow(/file is sealed with audit key .*which this server does not have/);
+      // A backup of the earlier format, which had no seal, is refused as one: nothing in it can be checked.
+      const old = Buffer.from(raw.subarray(0, seal.start));
+      old.writeUInt16BE(1, 8);
+      writeFileSync(path.join(work, 'old.cnbackup'), gzipSync(old));
+      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: path.join(work, 'old.cnbackup'), ...keys })).rejects.toThrow(/earlier version of the server, which did not seal its backups/);
+      expect(await target.ctx.db.select().from(users)).toEqual([]);
+      const left: string[] = [];
+      for await (const k of store(target).list()) left.push(k);
+      expect(left).toEqual([]);
+      // The untouched file restores with the same keys.
+      writeFileSync(path.join(work, 'unchanged.cnbackup'), gzipSync(raw));
+      await runCommand(target.ctx.db, target.ctx.config, 'restore', { from: path.join(work, 'unchanged.cnbackup'), ...keys });
+      expect((await target.ctx.db.select().from(users)).length).toBeGreaterThan(0);
+    } finally {
+      await target.close();
+    }
+  }, 120_000);
+
+  it('refuses a file changed between the check and the restore, and leaves the database as it was', async () => {
+    const file = path.join(work, 'changing.cnbackup');
+    writeFileSync(file, readFileSync(first));
+    const target = await createTestApp();
+    try {
+      store(target).keys.importKeys(readKeysFromFile(path.join(source.dataDir, KEY_RING_FILE)));
+      target.app.auditLog.keys.importKeys(readAuditKeysFromFile(path.join(source.dataDir, AUDIT_KEY_FILE)));
+      // The master keys are looked up once the file has been checked whole, before it is read again to restore.
+      const find = store(target).keys.find.bind(store(target).keys);
+      const spy = vi.spyOn(store(target).keys, 'find').mockImplementation((id) => {
+        const raw = gunzipSync(readFileSync(first));
+        const at = raw.indexOf(Buffer.from('the patient describes a dry cough'));
+        Buffer.from('the patient describes a wet cough').copy(raw, at);
+        writeFileSync(file, gzipSync(raw));
+        return find(id);
+      });
+      await expect(restoreBackup(target.ctx.db, store(target), target.app.auditLog.keys, { file, force: false })).rejects.toThrow(/changed while it was being restored: the database was left as it was/);
+      expect(spy).toHaveBeenCalled();
+      spy.mockRestore();
+      expect(await target.ctx.db.select().from(users)).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
   it('refuses a damaged or truncated backup before touching anything', async () => {
     const target = await createTestApp();
     try {
-      // Without the key the blobs were encrypted with.
-      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: first })).rejects.toThrow(/need master key/);
+      // Without the key the blobs were encrypted with (the seal's key given).
+      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: first, 'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE) })).rejects.toThrow(/need master key/);
       const whole = readFileSync(first);
       const cut = path.join(work, 'cut.cnbackup');
       writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));

@@ -5,6 +5,8 @@
  * database), and the blobs copied are the ones the rows of that snapshot name. Blobs are copied as stored, so
  * they stay encrypted; the file lists the master-key ids they need and the ids of the audit keys that sealed its
  * audit log, and the keys themselves are never in it.
+ * Sealed: the file ends with an HMAC of all of it under the server's audit key (admin/backup-format.ts), so a
+ * restore refuses a file changed anywhere by someone without that key.
  * Logical: rows are read through SQL, so deleted rows (dead tuples still in the database files until a vacuum)
  * never reach a backup. The file is written under a temporary name with mode 0600, flushed to disk, then
  * renamed: a backup interrupted halfway never replaces a good one.
@@ -22,7 +24,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { storedKeyId } from '../storage/blob-encryption.js';
 import type { EncryptedBlobStore } from '../storage/encrypted-blob-store.js';
-import { createRecordWriter } from './backup-format.js';
+import { createRecordWriter, type SealKey } from './backup-format.js';
 import { BLOB_KEY_COLUMN, listTables, migrationLevel, rowsOf } from './backup-catalog.js';
 
 /** Rows per record: big enough to be quick, small enough to restore as one statement. */
@@ -30,7 +32,7 @@ const ROWS_PER_RECORD = 500;
 const BYTES_PER_RECORD = 4 * 1024 * 1024;
 
 export type BackupManifest = {
-  format: 1;
+  format: 2;
   created_at: string;
   engine: 'pglite' | 'postgres';
   migrations: { count: number; hashes: string[] };
@@ -53,7 +55,7 @@ export type BackupSummary = {
   audit_key_ids: string[];
 };
 
-export async function createBackup(db: Database, store: EncryptedBlobStore, opts: { file: string; engine: 'pglite' | 'postgres' }): Promise<BackupSummary & { file: string; bytes: number; refusedKeys: string[] }> {
+export async function createBackup(db: Database, store: EncryptedBlobStore, opts: { file: string; engine: 'pglite' | 'postgres'; seal: SealKey }): Promise<BackupSummary & { file: string; bytes: number; refusedKeys: string[] }> {
   const file = path.resolve(opts.file);
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
   // Opened first, so a wrong folder or a file in the way is reported before the database is read.
@@ -63,7 +65,7 @@ export async function createBackup(db: Database, store: EncryptedBlobStore, opts
   const written = pipeline(gzip, handle.createWriteStream()).catch((err: unknown) => {
     writeError = err;
   });
-  const out = createRecordWriter(gzip);
+  const out = createRecordWriter(gzip, opts.seal);
   const summary: BackupSummary = { rows: {}, blobs: 0, blob_bytes: 0, missing_blobs: 0, plaintext_blobs: 0, refused_blobs: 0, master_key_ids: [], audit_key_ids: [] };
   const plaintextAccepted = store.plaintextMigration.pending();
   const refusedKeys: string[] = [];
@@ -73,7 +75,7 @@ export async function createBackup(db: Database, store: EncryptedBlobStore, opts
       async (tx) => {
         const tables = await listTables(tx);
         const manifest: BackupManifest = {
-          format: 1,
+          format: 2,
           created_at: new Date().toISOString(),
           engine: opts.engine,
           migrations: await migrationLevel(tx),
@@ -146,6 +148,7 @@ export async function createBackup(db: Database, store: EncryptedBlobStore, opts
     }
     summary.master_key_ids = [...keyIds].sort();
     await out.record('E', '', Buffer.from(JSON.stringify(summary)));
+    await out.seal();
     gzip.end();
     await written;
     if (writeError) throw writeError;

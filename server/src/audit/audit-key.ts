@@ -34,6 +34,8 @@ export type AuditKey = {
   id: string;
   /** The HMAC key of the chain, derived from the secret (never the secret itself). */
   chainKey: Buffer;
+  /** The HMAC key that seals a backup file whole (admin/backup-format.ts), apart from the chain's. */
+  backupKey: Buffer;
   /** The secret as given, to copy it into another server's key file. */
   secret: Buffer;
 };
@@ -56,6 +58,7 @@ export function auditKeyOf(secret: Buffer): AuditKey {
   return {
     id: createHmac('sha256', secret).update('consultation-notes audit key id').digest().subarray(0, 8).toString('hex'),
     chainKey: createHmac('sha256', secret).update('consultation-notes audit chain').digest(),
+    backupKey: createHmac('sha256', secret).update('consultation-notes backup seal').digest(),
     secret,
   };
 }
