@@ -50,6 +50,10 @@ const envSchema = z.object({
   RETENTION_MINUTES: z.coerce.number().positive().default(60),
   /** How often expired consultations are deleted; 0 turns the sweep off (tests drive it themselves). */
   RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** The embedded database's automatic backups (jobs/local-backups.ts): how often, 0 for never; how many are kept; where. */
+  BACKUP_EVERY_HOURS: z.coerce.number().min(0).max(24 * 31).default(24),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
+  BACKUP_DIR: z.string().optional(),
   /** A consultation never finished, with no audio part or change for this long, is deleted like an expired one. */
   ABANDONED_SESSION_HOURS: z.coerce.number().positive().default(12),
   MAX_AUDIO_CHUNK_MB: z.coerce.number().min(0.1).max(200).default(25),
@@ -137,6 +141,8 @@ export type Config = {
   trustProxy: boolean;
   retentionMinutes: number;
   retentionSweepSeconds: number;
+  /** Automatic backups of the embedded database (not with DATABASE_URL): 0 hours turns them off. */
+  backups: { everyHours: number; keep: number; dir: string };
   abandonedSessionHours: number;
   supportEmail: string;
   maxAudioChunkBytes: number;
@@ -221,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     retentionMinutes: e.RETENTION_MINUTES,
     retentionSweepSeconds: e.RETENTION_SWEEP_SECONDS,
+    backups: { everyHours: e.BACKUP_EVERY_HOURS, keep: e.BACKUP_KEEP, dir: path.resolve(e.BACKUP_DIR || path.join(dataDir, 'backups')) },
     abandonedSessionHours: e.ABANDONED_SESSION_HOURS,
     supportEmail: e.SUPPORT_EMAIL,
     maxAudioChunkBytes: Math.round(e.MAX_AUDIO_CHUNK_MB * 1024 * 1024),

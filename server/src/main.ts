@@ -10,6 +10,7 @@ import { releaseLock, waitForLock, writeLock } from './db/process-lock.js';
 import { countOrganizations } from './modules/organizations/service.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 import { runCommand } from './admin/commands.js';
+import { startLocalBackups } from './jobs/local-backups.js';
 import { DataDirPermissionError, restrictNewFileModes, secureDataDir } from './security/data-dir-modes.js';
 
 // Before anything is written: every file this server makes (database, audio, keys, mail) is its user's alone.
@@ -54,6 +55,8 @@ async function main() {
   const adminSocket = embedded
     ? await startAdminSocket(config.dataDir, (command, args) => runCommand(database.db, config, command, args), (err) => app.log.error({ err }, 'admin command failed'))
     : undefined;
+  // With PostgreSQL the operator's own backups (and the backup command) are the plan; the embedded default has nobody to make one.
+  const backups = embedded && config.role !== 'api' ? startLocalBackups({ db: database.db, config, log: app.log }) : undefined;
   if (embedded && !adminSocket) app.log.warn(`DATA_DIR's path is too long for the admin socket: stop the server to run admin commands.`);
 
   let closing = false;
@@ -67,6 +70,7 @@ async function main() {
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
     await adminSocket?.close();
+    await backups?.stop();
     await app.close();
     await database.close();
     clearInterval(tightenTimer);

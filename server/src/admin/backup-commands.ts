@@ -16,6 +16,7 @@ import { resealApiKeys } from '../ai/engine-settings.js';
 import { resealFhirSecrets } from '../modules/organizations/fhir_endpoint/service.js';
 import { createBackup } from './backup.js';
 import { restoreBackup, RestoreRefusedError } from './backup-restore.js';
+import { listLocalBackups } from '../jobs/local-backups.js';
 import { BackupFormatError } from './backup-format.js';
 import { BlobIntegrityError, UnknownMasterKeyError } from '../storage/blob-encryption.js';
 import { KeyRingError } from '../storage/master-keys.js';
@@ -110,25 +111,29 @@ export const backupCommands = {
     }),
   },
   restore: {
-    usage: 'restore --from /path/to/backup.cnbackup [--force] [--key-file /old/DATA_DIR/encryption-keys.json] [--audit-key-file /old/DATA_DIR/audit-key]',
-    booleanFlags: ['force'],
+    usage: 'restore (--from /path/to/backup.cnbackup | --latest) [--force] [--key-file /old/DATA_DIR/encryption-keys.json] [--audit-key-file /old/DATA_DIR/audit-key]',
+    booleanFlags: ['force', 'latest'],
     args: z.object({
-      from: z.string().trim().min(1).max(4096),
+      from: z.string().trim().min(1).max(4096).optional(),
+      latest: z.boolean().default(false),
       force: z.boolean().default(false),
       'key-file': z.string().trim().min(1).max(4096).optional(),
       'audit-key-file': z.string().trim().min(1).max(4096).optional(),
     }),
-    run: (db: Database, config: Config, args: { from: string; force: boolean; 'key-file'?: string; 'audit-key-file'?: string }) => operatorErrors(async () => {
+    run: (db: Database, config: Config, args: { from?: string; latest: boolean; force: boolean; 'key-file'?: string; 'audit-key-file'?: string }) => operatorErrors(async () => {
       if (insideRunningServer(config.dataDir)) throw new UsageError('A server is running on this data folder: stop it, then run restore.');
+      if (Boolean(args.from) === args.latest) throw new RestoreRefusedError('Give either --from FILE or --latest (the newest automatic backup).');
+      const from = args.from ?? listLocalBackups(config.backups.dir)[0];
+      if (!from) throw new RestoreRefusedError(`There is no automatic backup in ${config.backups.dir}: give --from FILE.`);
       const store = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(db) });
       const imported = args['key-file'] ? store.keys.importKeys(readKeysFromFile(path.resolve(args['key-file']))) : [];
       // Kept beside this server's own key, for verifying only: the restored events name the key that sealed them.
       const auditKeys = openAuditKeys(config);
       const importedAudit = args['audit-key-file'] ? auditKeys.importKeys(readAuditKeysFromFile(path.resolve(args['audit-key-file']))) : [];
-      const r = await restoreBackup(db, store, auditKeys, { file: args.from, force: args.force });
+      const r = await restoreBackup(db, store, auditKeys, { file: from, force: args.force });
       const rows = Object.values(r.summary.rows).reduce((a, b) => a + b, 0);
       return [
-        `Restored ${rows} rows of ${Object.keys(r.summary.rows).length} tables and ${r.summary.blobs} blobs from the backup of ${r.manifest.created_at}; its seal and its audit log verified.`,
+        `Restored ${rows} rows of ${Object.keys(r.summary.rows).length} tables and ${r.summary.blobs} blobs from the backup of ${r.manifest.created_at}${args.latest ? ` (${path.basename(from)})` : ''}; its seal and its audit log verified.`,
         ...(r.removedBlobs ? [`Removed ${r.removedBlobs} blobs that were not in the backup.`] : []),
         ...(r.encryptedBlobs ? [`${r.encryptedBlobs} blobs stored before encryption were checked against their rows and encrypted.`] : []),
         ...(imported.length ? [`Imported master key(s) ${imported.join(', ')}; run rotate-key to rewrap every blob under this server's key and retire them.`] : []),

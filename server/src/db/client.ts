@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { DurableNodeFS, durableStartParams } from './durable-nodefs.js';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -52,7 +53,11 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     }
     return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
   }
-  const client = opts.dataDir === ':memory:' ? await PGlite.create() : await PGlite.create(path.join(opts.dataDir, 'db'));
+  // On disk, commits are synced (db/durable-nodefs.ts); in memory (tests, benchmarks) there is no disk to sync.
+  const client =
+    opts.dataDir === ':memory:'
+      ? await PGlite.create()
+      : await PGlite.create({ fs: new DurableNodeFS(path.join(opts.dataDir, 'db')), startParams: durableStartParams() });
   // Log segments are deleted, not renamed for reuse, once a checkpoint is past them: a reused one would keep old
   // entries (deleted consultations' text) in its unwritten part (jobs/retention.ts, scrubDeletedRows).
   await client.exec('SET wal_recycle = off');
