@@ -78,7 +78,7 @@ export type FhirTestServer = {
   idTokens: string[];
   /** A new signing key (of another algorithm) replaces the published one: the key set names only the new one. */
   rotateIdTokenKey(): Promise<void>;
-  /** Fields of the SMART configuration set over (or, when undefined, removed from) the usual ones. */
+  /** Fields of the SMART configuration set over (or, when undefined, removed from) the usual ones, until the next call ({}: the usual ones). */
   changeSmartConfiguration(fields: Record<string, unknown>): void;
   /** Served at `{base}/.well-known/openid-configuration` when given. */
   openIdConfiguration(body: Record<string, unknown> | undefined): void;
@@ -317,7 +317,7 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
     changeIdTokens: (change) => void (idTokenChange = change),
     idTokens,
     rotateIdTokenKey: async () => void (signing = await newSigningKey(signing.alg === 'RS256' ? 'ES256' : 'RS256')),
-    changeSmartConfiguration: (fields) => void (smartChanges = { ...smartChanges, ...fields }),
+    changeSmartConfiguration: (fields) => void (smartChanges = fields),
     openIdConfiguration: (body) => void (openId = body),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
