@@ -785,6 +785,11 @@ export const smartLaunches = pgTable('smart_launches', {
   verifierSealed: text('verifier_sealed').notNull(),
   /** SHA-256 of the nonce in the launching browser's cookie: the return is accepted from that browser only. */
   browserHash: text('browser_hash').notNull(),
+  /** The ID token's expected issuer and where its keys are, as the record system's configuration said when the launch began. */
+  idTokenIssuer: text('id_token_issuer').notNull(),
+  jwksUri: text('jwks_uri').notNull(),
+  /** SHA-256 of the nonce sent with the authorization request: the ID token must carry it, so it belongs to this launch. */
+  idTokenNonceHash: text('id_token_nonce_hash').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
 });

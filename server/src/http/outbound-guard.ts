@@ -122,6 +122,21 @@ export function refuseMetadataUrl(url: string | URL): void {
   if (isMetadataAddress(host)) throw addressNotAllowed(host);
 }
 
+const strictDispatchers = new Map<boolean, Agent>();
+/**
+ * Like `guardedDispatcher`, and never to a cloud metadata address even where private networks are allowed: for a
+ * record system's published keys and OpenID configuration, whose addresses its own configuration names (a
+ * literal address is checked by `refuseMetadataUrl` before the request, since undici makes no lookup for it).
+ */
+export function strictGuardedDispatcher(allowPrivate: boolean): Agent {
+  let d = strictDispatchers.get(allowPrivate);
+  if (!d) {
+    const lookup = guardedLookup((address) => isMetadataAddress(address) || (!allowPrivate && isNonPublicAddress(address)));
+    strictDispatchers.set(allowPrivate, (d = new Agent({ connect: { lookup, timeout: 10_000 }, headersTimeout: 10_000, bodyTimeout: 10_000 })));
+  }
+  return d;
+}
+
 /** An undici dispatcher whose connections refuse non-public addresses (unless allowed): pass it as `dispatcher` to fetch. */
 export function outboundDispatcher(allowPrivate: boolean): Agent {
   const lookup = guardedLookup((address) => !allowPrivate && isNonPublicAddress(address));

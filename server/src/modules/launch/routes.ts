@@ -45,7 +45,11 @@ export function launchRoutes(app: App, ctx: AppContext) {
     https ? `${name}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax; Secure` : `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax`;
   const failed = (reason: LaunchFailure) => `${ctx.config.publicUrl}/launch_failed?reason=${reason}`;
   const reasonOf = (err: unknown): LaunchFailure => {
-    if (err instanceof LaunchError) return err.reason;
+    if (err instanceof LaunchError) {
+      // Which check refused the record system's answer (its ID token above all), for whoever sets it up; never the token.
+      if (err.detail) app.log.warn({ reason: err.reason, detail: err.detail }, 'a launch from a record system was refused');
+      return err.reason;
+    }
     app.log.warn({ err: describeErrorSafely(err) }, 'a launch from a record system failed');
     return 'record_system_unreachable';
   };

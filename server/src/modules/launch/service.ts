@@ -2,23 +2,25 @@
  * SMART App Launch 2 from a record system (EHR launch): the record system opens `/launch/{organization}?iss=…&launch=…`
  * (each organization registers its own launch address, so no organization can take another's launches); this
  * server checks that `iss` is that organization's record system with a launch client id, reads the
- * record system's `.well-known/smart-configuration`, and sends the browser to its authorization server with PKCE
- * (S256), with a nonce in an HttpOnly cookie of the launching browser. Back at `/launch/callback` (that browser
- * only), the code is exchanged (back channel, through the outbound guard) for a token naming the patient, the
- * encounter and the clinician, and the consultation for that patient is started or reopened, so that its
- * documents go to that patient's record with no further choice. The browser is handed a sign-in through a
- * short-lived HttpOnly cookie that only POST /v1/launch_session spends, never through an address.
+ * record system's `.well-known/smart-configuration` (its authorization server, and the issuer and key set of its ID
+ * tokens), and sends the browser to its authorization server with PKCE (S256) and a fresh OpenID nonce, with another
+ * nonce in an HttpOnly cookie of the launching browser. Back at `/launch/callback` (that browser only), the code is
+ * exchanged (back channel, through the outbound guard) for a token naming the patient, the encounter and the
+ * clinician, whose ID token is believed only once verified (id-token.ts: signature by the record system's published
+ * keys, issuer, audience, lifetime, and this launch's nonce), and the consultation for that patient is started or
+ * reopened, so that its documents go to that patient's record with no further choice. The browser is handed a
+ * sign-in through a short-lived HttpOnly cookie that only POST /v1/launch_session spends, never through an address.
  *
  * Who signs in: the record system's user (its `sub`, or fhirUser) linked to one account here. A clinician new to
  * the app gets an account in that organization, linked at once. An account that existed before is never taken
- * over on the record system's word (the ID token is unsigned as far as this server checks, and whoever runs the
- * record system writes its e-mail): such a launch becomes a link request, and the link is made only once the
- * clinician enters that account's password (linkAccount). An organization's admin enters it at every launch.
+ * over on the record system's word (its ID token is verified, but whoever runs the record system signs it and writes
+ * its e-mail): such a launch becomes a link request, and the link is made only once the clinician enters that
+ * account's password (linkAccount). An organization's admin enters it at every launch.
  * Server admins are never signed in from a record system.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import { decodeJwt } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { Language } from '../../../../contract/constants.js';
 import { PATIENT_LABEL_MAX } from '../../../../contract/consultations.js';
 import { fetch } from 'undici';
@@ -28,16 +30,21 @@ import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { findUserByEmail, findUserById, type UserRow } from '../../auth/users.js';
 import { consultationSessions, organizationFhirEndpoints, recordSystemIdentities, recordSystemLinkRequests, smartLaunches, users } from '../../db/schema.js';
 import type { AppContext } from '../../http/context.js';
-import { checkOutboundUrl, guardedDispatcher } from '../../http/outbound-guard.js';
+import { checkOutboundUrl, guardedDispatcher, refuseMetadataUrl, strictGuardedDispatcher } from '../../http/outbound-guard.js';
 import { readAnswer, type Answer } from '../consultation_sessions/fhir-push.js';
 import { createSession } from '../consultation_sessions/service.js';
 import { findActiveSession } from '../consultation_sessions/repository.js';
 import { open, seal } from '../organizations/fhir_endpoint/service.js';
+import { IdTokenRefused, verifyIdToken } from './id-token.js';
 
 /** Why a launch did not sign the clinician in; the page they land on says it in their language. */
 export type LaunchFailure = 'unknown_record_system' | 'record_system_unreachable' | 'refused' | 'expired' | 'not_member' | 'no_identity' | 'recording_elsewhere';
 export class LaunchError extends Error {
-  constructor(readonly reason: LaunchFailure) {
+  constructor(
+    readonly reason: LaunchFailure,
+    /** For the server log: which check failed (never a token). */
+    readonly detail?: string,
+  ) {
     super(reason);
   }
 }
@@ -55,12 +62,17 @@ export const LAUNCH_SCOPE = 'launch openid fhirUser patient/Patient.rs patient/E
 const base64url = (b: Buffer) => b.toString('base64url');
 const trimmed = (url: string) => url.replace(/\/+$/, '');
 
-async function getJson(ctx: AppContext, url: string, headers: Record<string, string> = {}, init: { method?: string; body?: string } = {}): Promise<Answer> {
+async function getJson(
+  ctx: AppContext,
+  url: string,
+  headers: Record<string, string> = {},
+  init: { method?: string; body?: string; dispatcher?: ReturnType<typeof guardedDispatcher> } = {},
+): Promise<Answer> {
   const res = await fetch(url, {
     method: init.method ?? 'GET',
     headers: { accept: 'application/json', ...headers },
     body: init.body,
-    dispatcher: guardedDispatcher(ctx.config.fhirAllowPrivateNetworks),
+    dispatcher: init.dispatcher ?? guardedDispatcher(ctx.config.fhirAllowPrivateNetworks),
     redirect: 'manual',
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
@@ -84,7 +96,7 @@ export async function beginLaunch(ctx: AppContext, input: { organizationId: stri
 
   const discovery = await getJson(ctx, `${iss}/.well-known/smart-configuration`).catch(() => undefined);
   const config = (discovery?.status === 200 ? discovery.body : undefined) as
-    | { authorization_endpoint?: unknown; token_endpoint?: unknown; code_challenge_methods_supported?: unknown }
+    | { authorization_endpoint?: unknown; token_endpoint?: unknown; code_challenge_methods_supported?: unknown; issuer?: unknown; jwks_uri?: unknown }
     | undefined;
   const { authorization_endpoint: authorize, token_endpoint: token } = config ?? {};
   if (typeof authorize !== 'string' || typeof token !== 'string') throw new LaunchError('record_system_unreachable');
@@ -97,11 +109,14 @@ export async function beginLaunch(ctx: AppContext, input: { organizationId: stri
   } catch {
     throw new LaunchError('record_system_unreachable');
   }
+  const keys = await idTokenKeysOf(ctx, iss, config?.issuer, config?.jwks_uri);
 
   // Launches never returned from (the clinician closed the window) are read only before their time and deleted by the retention sweep.
   const state = base64url(randomBytes(32));
   const verifier = base64url(randomBytes(32));
   const nonce = base64url(randomBytes(32));
+  // Another nonce than the browser's: this one travels in the authorization request's address, for the ID token.
+  const idTokenNonce = base64url(randomBytes(32));
   await ctx.db.insert(smartLaunches).values({
     stateHash: sha256(state),
     organizationId: endpoint.organizationId,
@@ -109,6 +124,9 @@ export async function beginLaunch(ctx: AppContext, input: { organizationId: stri
     tokenEndpoint: token,
     verifierSealed: seal(ctx.engines.keys, endpoint.organizationId, 'launch-verifier', verifier),
     browserHash: sha256(nonce),
+    idTokenIssuer: keys.issuer,
+    jwksUri: keys.jwksUri,
+    idTokenNonceHash: sha256(idTokenNonce),
     expiresAt: new Date(Date.now() + LAUNCH_TTL_MS),
   });
   const params = {
@@ -118,12 +136,49 @@ export async function beginLaunch(ctx: AppContext, input: { organizationId: stri
     launch: input.launch,
     scope: LAUNCH_SCOPE,
     state,
+    nonce: idTokenNonce,
     aud: iss,
     code_challenge: base64url(createHash('sha256').update(verifier).digest()),
     code_challenge_method: 'S256',
   };
   for (const [k, v] of Object.entries(params)) authorizeUrl.searchParams.set(k, v);
   return { location: authorizeUrl.toString(), nonce };
+}
+
+/** Longest issuer or key set address taken from a record system's configuration. */
+const DISCOVERED_URL_MAX = 2000;
+
+/**
+ * Who issues the record system's ID tokens and where its keys are: from its SMART configuration (`issuer`,
+ * `jwks_uri`, which SMART requires of a server offering OpenID Connect); when it names no key set, from its
+ * issuer's OpenID configuration, which must name the same issuer. With no issuer named, the issuer is the record
+ * system's own address. A launch that could not verify the ID token at its end does not begin.
+ */
+async function idTokenKeysOf(ctx: AppContext, iss: string, issuerNamed: unknown, jwksNamed: unknown): Promise<{ issuer: string; jwksUri: string }> {
+  const allowPrivate = ctx.config.fhirAllowPrivateNetworks;
+  const url = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= DISCOVERED_URL_MAX ? v : undefined);
+  const issuer = issuerNamed === undefined ? iss : url(issuerNamed);
+  if (!issuer) throw new LaunchError('record_system_unreachable', 'its SMART configuration names an unusable issuer');
+  let jwksUri = url(jwksNamed);
+  if (!jwksUri && jwksNamed === undefined) {
+    let answer: Answer | undefined;
+    try {
+      const at = `${trimmed(checkOutboundUrl(issuer, allowPrivate, 'issuer').toString())}/.well-known/openid-configuration`;
+      refuseMetadataUrl(at);
+      answer = await getJson(ctx, at, {}, { dispatcher: strictGuardedDispatcher(allowPrivate) });
+    } catch {
+      answer = undefined;
+    }
+    const openid = (answer?.status === 200 ? answer.body : undefined) as { issuer?: unknown; jwks_uri?: unknown } | undefined;
+    if (openid?.issuer === issuer) jwksUri = url(openid.jwks_uri);
+  }
+  if (!jwksUri) throw new LaunchError('record_system_unreachable', 'the record system publishes no key set for its ID tokens');
+  try {
+    refuseMetadataUrl(checkOutboundUrl(jwksUri, allowPrivate, 'jwks_uri'));
+  } catch {
+    throw new LaunchError('record_system_unreachable', 'the key set address is not allowed');
+  }
+  return { issuer, jwksUri };
 }
 
 type Granted = { access_token?: unknown; patient?: unknown; encounter?: unknown; id_token?: unknown };
@@ -172,7 +227,24 @@ export async function completeLaunch(
   const patient = typeof granted.patient === 'string' && FHIR_ID.test(granted.patient) ? granted.patient : null;
   const encounter = typeof granted.encounter === 'string' && FHIR_ID.test(granted.encounter) ? granted.encounter : null;
 
-  const who = await clinicianOf(ctx, launch.iss, granted.access_token, granted.id_token);
+  // No ID token: nobody named (as before). One that fails verification: the launch is refused, whatever it says.
+  let claims: JWTPayload = {};
+  if (granted.id_token !== undefined) {
+    if (typeof granted.id_token !== 'string') throw new LaunchError('refused', 'the ID token is not a string');
+    try {
+      claims = await verifyIdToken(granted.id_token, {
+        issuer: launch.idTokenIssuer,
+        jwksUri: launch.jwksUri,
+        clientId: endpoint.launchClientId,
+        nonceHash: launch.idTokenNonceHash,
+        allowPrivate: ctx.config.fhirAllowPrivateNetworks,
+      });
+    } catch (err) {
+      if (!(err instanceof IdTokenRefused)) throw err;
+      throw new LaunchError(err.unreachable ? 'record_system_unreachable' : 'refused', err.detail);
+    }
+  }
+  const who = await clinicianOf(ctx, launch.iss, granted.access_token, claims);
   if (!who) throw new LaunchError('no_identity');
   const found = await signInUser(ctx, launch.organizationId, launch.iss, who, input.language);
   // Read only once someone is known to be let in (or asked for a password): a refused launch reads no patient.
@@ -326,14 +398,8 @@ export async function linkAccount(ctx: AppContext, input: { token: string; passw
 /** `subject`: who the record system says this is, in its own terms (the ID token's `sub`, or fhirUser). */
 type Clinician = { subject: string; email: string | undefined; name: string };
 
-/** The clinician the record system names: the ID token's subject, e-mail and name, or their Practitioner resource's. */
-async function clinicianOf(ctx: AppContext, iss: string, accessToken: string, idToken: unknown): Promise<Clinician | undefined> {
-  let claims: Record<string, unknown> = {};
-  try {
-    if (typeof idToken === 'string') claims = decodeJwt(idToken);
-  } catch {
-    claims = {};
-  }
+/** The clinician the record system names: the verified ID token's subject, e-mail and name, or their Practitioner resource's. */
+async function clinicianOf(ctx: AppContext, iss: string, accessToken: string, claims: JWTPayload): Promise<Clinician | undefined> {
   const str = (v: unknown) => (typeof v === 'string' && v.length <= 500 ? v : undefined);
   const fhirUser = str(claims.fhirUser);
   const subject = str(claims.sub) ?? fhirUser;
@@ -386,8 +452,8 @@ async function signInUser(ctx: AppContext, organizationId: string, iss: string, 
     .where(and(eq(recordSystemIdentities.iss, iss), eq(recordSystemIdentities.subject, who.subject)));
   if (linked) {
     if (linked.user.organizationId !== organizationId || linked.user.serverAdmin) throw new LaunchError('not_member');
-    // An organization's admin is asked for the password at every launch: the ID token is not verified, so whoever
-    // controls the record system's answers must not reach an admin account on its word alone.
+    // An organization's admin is asked for the password at every launch: whoever controls the record system signs
+    // its ID tokens, and must not reach an admin account on its word alone.
     if (linked.user.organizationRole === 'admin') return { linkTo: linked.user };
     return { user: linked.user };
   }
