@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { markdownToPlainText } from '../../../contract/markdown-text';
+import { CLINICAL_MARKDOWN, CLINICAL_STRINGS } from './clinical-text.fixture';
 
 describe('markdown as text', () => {
   it('keeps the words and drops the syntax', () => {
@@ -11,5 +12,23 @@ describe('markdown as text', () => {
 
   it('does not mistake words with underscores or lone asterisks for emphasis', () => {
     expect(markdownToPlainText('snake_case_name and 2 * 3 * 4')).toBe('snake_case_name and 2 * 3 * 4');
+  });
+});
+
+describe('the plain-text copy, from the parse the screen and the PDF use', () => {
+  it('keeps every symbol, Greek letter and accent as written', () => {
+    const text = markdownToPlainText(CLINICAL_MARKDOWN);
+    for (const s of CLINICAL_STRINGS) expect(text).toContain(s);
+  });
+
+  it('keeps list numbers, a list that starts at 4, nested lists and tables', () => {
+    const md = '1. Primeiro\n2. Segundo\n   - sub-item\n3. Terceiro\n\nTexto.\n\n4. Quarto\n5. Quinto\n\n| Parâmetro | Valor |\n|---|--:|\n| HbA1c | 7,2 % |\n| TA | ≤ 140/90 |';
+    expect(markdownToPlainText(md)).toBe(
+      '1. Primeiro\n2. Segundo\n   - sub-item\n3. Terceiro\n\nTexto.\n\n4. Quarto\n5. Quinto\n\nParâmetro | Valor\nHbA1c | 7,2 %\nTA | ≤ 140/90',
+    );
+  });
+
+  it('reads "~5 mg" as about five, not as struck-out text, and marks real strikethrough', () => {
+    expect(markdownToPlainText('Dose ~5 mg a ~10 mg; ~~varfarina~~')).toBe('Dose ~5 mg a ~10 mg; ~~varfarina~~');
   });
 });
