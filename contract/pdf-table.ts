@@ -48,9 +48,10 @@ export function drawTable(w: Writer, table: Table, x: number, available: number)
     let left = x;
     w.pdf.setDrawColor(150);
     w.pdf.setLineWidth(0.2);
-    w.pdf.setFillColor(235, 235, 235);
     cells.forEach((lines, c) => {
       const width = widths[c]!;
+      // Text is painted with the fill colour: the shade is set again before each cell.
+      w.pdf.setFillColor(235, 235, 235);
       w.pdf.rect(left, w.y, width, height, shaded ? 'FD' : 'S');
       lines.slice(from, from + count).forEach((line, i) => {
         drawLine(w, line, aligned(line, left, width, table.align[c] ?? null), baselineIn(w.y + PAD + i * lh, SIZE), SIZE);
