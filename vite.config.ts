@@ -18,7 +18,7 @@ import { routePreloads } from './vite-plugins/route-preloads.ts';
  */
 function precompress(): Plugin {
   let outDir = 'dist';
-  const worth = /\.(js|mjs|css|html|svg|json|webmanifest|txt)$/;
+  const worth = /\.(js|mjs|css|html|svg|json|webmanifest|txt|ttf)$/;
   return {
     name: 'precompress',
     apply: 'build',
@@ -48,7 +48,7 @@ function precompress(): Plugin {
  * consultation screen down with it.
  */
 const ON_DEMAND =
-  /node_modules\/(jspdf|fast-png|fflate|iobuffer|html2canvas|canvg|core-js|svg-pathdata|rgbcolor|dompurify|stackblur-canvas|raf|performance-now|@babel\/runtime|@sentry|@sentry-internal|web-vitals|qrcode|dijkstrajs|pngjs)\/|\/contract\/document-pdf|\/src\/api\/custom-documents|\/src\/features\/(trials\/(?!ResearchSpacesList)|(settings|custom-documents|organization|editor)\/)|\/src\/features\/recording\/AudioTest|\/src\/routes\/(_app\/(trials|editor|settings|generate)|organization\.invitations)/;
+  /node_modules\/(jspdf|dejavu-fonts-ttf|fast-png|fflate|iobuffer|html2canvas|canvg|core-js|svg-pathdata|rgbcolor|dompurify|stackblur-canvas|raf|performance-now|@babel\/runtime|@sentry|@sentry-internal|web-vitals|qrcode|dijkstrajs|pngjs)\/|\/contract\/(document-pdf|pdf-)|\/src\/features\/documents\/export-pdf|\/src\/api\/custom-documents|\/src\/features\/(trials\/(?!ResearchSpacesList)|(settings|custom-documents|organization|editor)\/)|\/src\/features\/recording\/AudioTest|\/src\/routes\/(_app\/(trials|editor|settings|generate)|organization\.invitations)/;
 const onDemandChunk = (moduleIds: string[]) => moduleIds.length > 0 && moduleIds.every((id) => ON_DEMAND.test(id));
 
 export default defineConfig({
@@ -96,6 +96,8 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         chunkFileNames: (chunk) => (onDemandChunk(chunk.moduleIds) ? 'assets/on-demand/[name]-[hash].js' : 'assets/[name]-[hash].js'),
+        // The PDF's font files (700 KB each) are fetched only by an export, and kept by the service worker once fetched.
+        assetFileNames: (asset) => (asset.names.some((name) => name.endsWith('.ttf')) ? 'assets/on-demand/[name]-[hash][extname]' : 'assets/[name]-[hash][extname]'),
         codeSplitting: {
           groups: [
             { name: 'app', tags: ['$initial'], priority: 2 },

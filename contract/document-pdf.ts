@@ -1,5 +1,8 @@
 import { jsPDF } from 'jspdf';
-import { markdownToBlocks } from './markdown-text.js';
+import { parseMarkdown, usesStyle, type DocBlock } from './markdown-doc.js';
+import { binaryString, FONT_FILES, FONT_NAMES, glyphCoverage, printable, type FontFace, type FontSource } from './pdf-fonts.js';
+import { drawTable } from './pdf-table.js';
+import { baselineIn, drawLine, lineHeight, room, wrap, type Writer } from './pdf-text.js';
 
 export type PdfDocumentInput = {
   title: string;
@@ -12,74 +15,168 @@ export type PdfDocumentInput = {
 };
 
 const PAGE = { width: 210, height: 297, margin: 18, header: 24, footer: 14 };
-const SIZES = { h1: 15, h2: 12.5, h3: 11.5, p: 10.5, li: 10.5, blank: 10.5 } as const;
-const LINE = 1.4;
-const mm = (pt: number) => (pt * 25.4) / 72;
+const HEADING_SIZES = [15, 12.5, 11.5, 10.5, 10.5, 10.5];
+const BODY = 10.5;
+const CODE = 9.5;
+const BULLETS = ['•', '◦', '▪'];
 
 /**
  * Shared by the browser (Export PDF) and the server (the PDF attached to a FHIR DocumentReference), so both give
- * the same page. A generated document as an A4 PDF: a header with the document title, the clinician and the date on every page,
- * page numbers in the footer, and the text wrapped and paginated. jsPDF's standard fonts cover Latin-1, which
- * holds every accent of pt, de and es (ç, ã, õ, ß, ü, ñ…).
+ * the same page, and it is what the record system keeps. A generated document as an A4 PDF: a header with the
+ * document title, the clinician and the date on every page, page numbers in the footer, and the markdown as the
+ * screen shows it (markdown-doc.ts): headings, emphasis, numbered and nested lists, quotes, code and tables.
+ * The text is set in an embedded Unicode font (pdf-fonts.ts), so "≥", "→", "µ" and Greek letters print as written.
  */
-export function documentToPdf(input: PdfDocumentInput): jsPDF {
+export async function documentToPdf(input: PdfDocumentInput, fonts: FontSource): Promise<jsPDF> {
+  const blocks = parseMarkdown(input.markdown);
+  const italic = usesStyle(blocks, (s) => !!s.italic);
+  const faces: FontFace[] = italic ? ['normal', 'bold', 'italic', 'bolditalic'] : ['normal', 'bold'];
   const pdf = new jsPDF({ unit: 'mm', format: 'a4', compress: true });
   pdf.setProperties({ title: input.title, author: input.clinician, creator: 'Consultation Notes' });
-  const width = PAGE.width - PAGE.margin * 2;
-  const top = PAGE.margin + PAGE.header;
-  const bottom = PAGE.height - PAGE.margin - PAGE.footer;
-  let y = top;
+  const coverage = await registerFonts(pdf, faces, fonts);
 
-  for (const block of markdownToBlocks(input.markdown)) {
-    const size = SIZES[block.kind];
-    const lineHeight = mm(size) * LINE;
-    if (block.kind === 'blank') {
-      y += lineHeight / 2;
-      continue;
-    }
-    const heading = block.kind === 'h1' || block.kind === 'h2' || block.kind === 'h3';
-    pdf.setFont('helvetica', heading ? 'bold' : 'normal');
-    pdf.setFontSize(size);
-    const indent = block.kind === 'li' ? 5 : 0;
-    const lines = pdf.splitTextToSize(block.text, width - indent) as string[];
-    if (heading && y + lineHeight * 2 > bottom) y = newPage(pdf, top);
-    if (heading && y > top) y += lineHeight * 0.4;
-    lines.forEach((text, i) => {
-      if (y + lineHeight > bottom) y = newPage(pdf, top);
-      if (block.kind === 'li' && i === 0) pdf.text('•', PAGE.margin + 1, y);
-      pdf.text(text, PAGE.margin + indent, y);
-      y += lineHeight;
-    });
-  }
+  const w: Writer = {
+    pdf,
+    top: PAGE.margin + PAGE.header,
+    bottom: PAGE.height - PAGE.margin - PAGE.footer,
+    y: PAGE.margin + PAGE.header,
+    face: (bold, it) => (bold ? (it && italic ? 'bolditalic' : 'bold') : it && italic ? 'italic' : 'normal'),
+    has: (face) => coverage.get(face)!,
+  };
+  drawBlocks(w, blocks, { x: PAGE.margin, width: PAGE.width - PAGE.margin * 2, bars: [], depth: 0, tight: false });
 
   const total = pdf.getNumberOfPages();
   for (let page = 1; page <= total; page++) {
     pdf.setPage(page);
-    drawHeader(pdf, input);
-    pdf.setFont('helvetica', 'normal');
+    drawHeader(w, input);
+    pdf.setFont(FONT_NAMES.normal, 'normal');
     pdf.setFontSize(8.5);
     pdf.setTextColor(90);
-    pdf.text(input.pageLabel(page, total), PAGE.width - PAGE.margin, PAGE.height - PAGE.margin, { align: 'right' });
+    pdf.text(printable(input.pageLabel(page, total), w.has('normal')), PAGE.width - PAGE.margin, PAGE.height - PAGE.margin, { align: 'right' });
     pdf.setTextColor(0);
   }
   return pdf;
 }
 
-function newPage(pdf: jsPDF, top: number): number {
-  pdf.addPage();
-  return top;
+async function registerFonts(pdf: jsPDF, faces: FontFace[], fonts: FontSource) {
+  const coverage = new Map<FontFace, (codePoint: number) => boolean>();
+  for (const face of faces) {
+    const bytes = await fonts(face);
+    pdf.addFileToVFS(FONT_FILES[face], fontString(bytes));
+    // Identity-H: characters are written as glyph ids with a ToUnicode map, so any glyph of the font prints and copies back as text.
+    pdf.addFont(FONT_FILES[face], FONT_NAMES[face], 'normal', 'Identity-H');
+    coverage.set(face, coverageOf(bytes));
+  }
+  return coverage;
 }
 
-function drawHeader(pdf: jsPDF, input: PdfDocumentInput) {
-  pdf.setFont('helvetica', 'bold');
+// The server writes many PDFs with the same font files: their conversion and cmap are read once.
+const strings = new WeakMap<Uint8Array, string>();
+const coverages = new WeakMap<Uint8Array, (codePoint: number) => boolean>();
+function fontString(bytes: Uint8Array) {
+  if (!strings.has(bytes)) strings.set(bytes, binaryString(bytes));
+  return strings.get(bytes)!;
+}
+function coverageOf(bytes: Uint8Array) {
+  if (!coverages.has(bytes)) coverages.set(bytes, glyphCoverage(bytes));
+  return coverages.get(bytes)!;
+}
+
+/** Where blocks go: their left edge and width, the quote bars beside them, how deep in lists, and whether list items sit close. */
+type Frame = { x: number; width: number; bars: number[]; depth: number; tight: boolean };
+
+function drawBlocks(w: Writer, blocks: DocBlock[], frame: Frame) {
+  blocks.forEach((block, i) => {
+    drawBlock(w, block, frame, i === 0);
+    w.y += frame.tight ? lineHeight(BODY) * 0.15 : lineHeight(BODY) * 0.5;
+  });
+}
+
+function drawBlock(w: Writer, block: DocBlock, frame: Frame, first: boolean) {
+  switch (block.kind) {
+    case 'heading': {
+      const size = HEADING_SIZES[block.level - 1] ?? BODY;
+      const lines = wrap(w, block.spans, frame.width, size, true);
+      // A heading is never the last line of a page: it goes over with two lines of what follows.
+      room(w, lineHeight(size) * (lines.length + 0.4) + lineHeight(BODY) * 2);
+      if (!first && w.y > w.top) w.y += lineHeight(size) * 0.4;
+      return drawLines(w, lines, frame, size);
+    }
+    case 'paragraph':
+      return drawLines(w, wrap(w, block.spans, frame.width, BODY), frame, BODY);
+    case 'list':
+      return drawList(w, block, frame);
+    case 'quote':
+      return drawBlocks(w, block.blocks, { ...frame, x: frame.x + 5, width: frame.width - 5, bars: [...frame.bars, frame.x + 1.5] });
+    case 'code':
+      return drawCode(w, block.text, frame);
+    case 'rule': {
+      room(w, lineHeight(BODY) * 0.6);
+      w.pdf.setDrawColor(180);
+      w.pdf.setLineWidth(0.3);
+      w.pdf.line(frame.x, w.y + lineHeight(BODY) * 0.3, frame.x + frame.width, w.y + lineHeight(BODY) * 0.3);
+      w.y += lineHeight(BODY) * 0.6;
+      return;
+    }
+    case 'table':
+      return drawTable(w, block, frame.x, frame.width);
+  }
+}
+
+function drawLines(w: Writer, lines: ReturnType<typeof wrap>, frame: Frame, size: number, shade = false) {
+  const lh = lineHeight(size);
+  for (const line of lines) {
+    room(w, lh);
+    if (shade) {
+      w.pdf.setFillColor(244, 244, 244);
+      w.pdf.rect(frame.x, w.y, frame.width, lh, 'F');
+    }
+    drawBars(w, frame, lh);
+    drawLine(w, line, frame.x + (shade ? 1.5 : 0), baselineIn(w.y, size), size);
+    w.y += lh;
+  }
+}
+
+function drawBars(w: Writer, frame: Frame, height: number) {
+  if (!frame.bars.length) return;
+  w.pdf.setDrawColor(190);
+  w.pdf.setLineWidth(0.6);
+  for (const x of frame.bars) w.pdf.line(x, w.y, x, w.y + height);
+}
+
+function drawList(w: Writer, list: Extract<DocBlock, { kind: 'list' }>, frame: Frame) {
+  const marker = (i: number, checked: boolean | null) =>
+    checked !== null ? (checked ? '☑' : '☐') : list.ordered ? `${list.start + i}.` : BULLETS[Math.min(frame.depth, BULLETS.length - 1)]!;
+  const markers = list.items.map((item, i) => wrap(w, [{ text: marker(i, item.checked) }], Number.POSITIVE_INFINITY, BODY)[0]!);
+  // Numbers are right-aligned against the text, so "9." and "10." line up; the indent fits the widest.
+  const indent = Math.max(6, Math.max(...markers.map((m) => m.width)) + 2);
+  const inner: Frame = { ...frame, x: frame.x + indent, width: frame.width - indent, depth: frame.depth + 1, tight: true };
+  list.items.forEach((item, i) => {
+    room(w, lineHeight(BODY));
+    const mark = markers[i]!;
+    drawLine(w, mark, frame.x + indent - 1.5 - mark.width, baselineIn(w.y, BODY), BODY);
+    if (item.blocks.length === 0) w.y += lineHeight(BODY);
+    else drawBlocks(w, item.blocks, inner);
+  });
+}
+
+/** Code keeps its spaces and line breaks; a line too long for the page is cut between characters, on a shaded band. */
+function drawCode(w: Writer, text: string, frame: Frame) {
+  drawLines(w, wrap(w, [{ text }], frame.width - 3, CODE, false, true), frame, CODE, true);
+}
+
+function drawHeader(w: Writer, input: PdfDocumentInput) {
+  const { pdf } = w;
+  pdf.setFont(FONT_NAMES.bold, 'normal');
   pdf.setFontSize(12);
   pdf.setTextColor(15, 92, 110);
-  pdf.text(input.title, PAGE.margin, PAGE.margin + 4, { maxWidth: PAGE.width - PAGE.margin * 2 });
-  pdf.setFont('helvetica', 'normal');
+  pdf.text(printable(input.title, w.has('bold')), PAGE.margin, PAGE.margin + 4, { maxWidth: PAGE.width - PAGE.margin * 2 });
+  pdf.setFont(FONT_NAMES.normal, 'normal');
   pdf.setFontSize(9);
   pdf.setTextColor(70);
-  pdf.text(`${input.clinician} · ${input.date}`, PAGE.margin, PAGE.margin + 10);
+  pdf.text(printable(`${input.clinician} · ${input.date}`, w.has('normal')), PAGE.margin, PAGE.margin + 10);
   pdf.setDrawColor(200);
+  pdf.setLineWidth(0.2);
   pdf.line(PAGE.margin, PAGE.margin + 14, PAGE.width - PAGE.margin, PAGE.margin + 14);
   pdf.setTextColor(0);
 }

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
 import Markdown from 'react-markdown';
+import { markdownPlugins } from '../../../contract/markdown-doc';
 import { assistantsApi, type AssistantMessage, type AssistantView } from '../../api/assistants';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
@@ -78,7 +79,7 @@ export function AssistantDialog({ open, onOpenChange }: { open: boolean; onOpenC
         {messages.map((m, i) => (
           <li key={i} className="chat-message" data-role={m.role}>
             <span className="visually-hidden">{m.role === 'user' ? t`You:` : t`Assistant:`}</span>
-            {m.role === 'assistant' ? <Markdown>{m.content}</Markdown> : <p>{m.content}</p>}
+            {m.role === 'assistant' ? <Markdown remarkPlugins={markdownPlugins}>{m.content}</Markdown> : <p>{m.content}</p>}
           </li>
         ))}
       </ol>

@@ -34,7 +34,7 @@ const mount = () =>
 
 describe('the paste window', () => {
   it('pastes what was copied from a note here, to the page that opened it only', async () => {
-    clipboard = async () => 'CONSULTATION NOTES\r\nSubjective: Dry cough for three days.  ';
+    clipboard = async () => 'Consultation notes\r\n\r\nSubjective: Dry cough for three days.  ';
     mount();
     fireEvent.click(await screen.findByRole('button', { name: 'Paste what I copied' }));
     await screen.findByText('Pasted.');

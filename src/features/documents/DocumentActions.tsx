@@ -72,23 +72,23 @@ export function DocumentActions({ title, markdown, rendered, flagged = [], sessi
 
   async function exportPdf() {
     if (!(await reviewed())) return;
-    // jsPDF is loaded only when a clinician asks for a PDF: it stays out of the consultation screen's first load (and
-    // out of what the app keeps for offline use until a first export).
-    let documentToPdf: typeof import('../../../contract/document-pdf').documentToPdf;
+    // jsPDF, the layout and the font are loaded only when a clinician asks for a PDF: they stay out of the consultation
+    // screen's first load (and out of what the app keeps for offline use until a first export).
+    const now = new Date();
+    let pdf: Awaited<ReturnType<typeof import('./export-pdf').exportPdf>>;
     try {
-      ({ documentToPdf } = await import('../../../contract/document-pdf'));
+      const { exportPdf } = await import('./export-pdf');
+      pdf = await exportPdf({
+        title,
+        clinician,
+        date: formatDocumentDate(now, isLanguage(i18n.locale) ? i18n.locale : 'pt'),
+        markdown,
+        pageLabel: (page, total) => t`Page ${page} of ${total}`,
+      });
     } catch {
       setNotice(t`Exporting a PDF needs a connection the first time. Try again once you are online.`);
       return;
     }
-    const now = new Date();
-    const pdf = documentToPdf({
-      title,
-      clinician,
-      date: formatDocumentDate(now, isLanguage(i18n.locale) ? i18n.locale : 'pt'),
-      markdown,
-      pageLabel: (page, total) => t`Page ${page} of ${total}`,
-    });
     saveFile(pdf.output('blob'), documentFileName(title, now, 'pdf'));
   }
 

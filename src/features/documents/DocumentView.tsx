@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import Markdown from 'react-markdown';
+import { markdownPlugins } from '../../../contract/markdown-doc';
 import { ApiFailureError } from '../../api/client';
 import { documentsApi, type GeneratedDocument } from '../../api/documents';
 import { followDocument, StreamEndedEarly } from '../../api/document-stream';
@@ -160,7 +161,7 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
             </Alert>
           )}
           <article className="document-text" data-testid="document-text" ref={rendered}>
-            <Markdown>{doc.status === 'generating' ? (streamed ?? doc.text) : doc.text}</Markdown>
+            <Markdown remarkPlugins={markdownPlugins}>{doc.status === 'generating' ? (streamed ?? doc.text) : doc.text}</Markdown>
           </article>
           {/* Below the note it completes: on a phone the note comes first. */}
           {doc.status === 'done' && doc.version === doc.total_versions && (doc.evidence?.omitted?.length ?? 0) > 0 && (

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import Markdown from 'react-markdown';
+import { markdownPlugins } from '../../../contract/markdown-doc';
 import { generateApi } from '../../api/generate';
 import { templatesApi, type ProcessorInputView } from '../../api/templates';
 import { Alert } from '../../ui/Alert';
@@ -123,7 +124,7 @@ export function StandaloneDocumentScreen({ target }: { target: string }) {
             <Trans>Document</Trans>
           </h2>
           <article className="document-text" data-testid="document-text" ref={rendered}>
-            <Markdown>{result.text}</Markdown>
+            <Markdown remarkPlugins={markdownPlugins}>{result.text}</Markdown>
           </article>
           <DocumentActions title={document.name} markdown={result.text} rendered={rendered} />
         </section>

@@ -1,13 +1,34 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { markdownToBlocks, markdownToPlainText } from '../../../contract/markdown-text';
+import { markdownToPlainText } from '../../../contract/markdown-text';
+import { CLINICAL_MARKDOWN, CLINICAL_STRINGS } from './clinical-text.fixture';
 
 describe('markdown as text', () => {
   it('keeps the words and drops the syntax', () => {
     const md = '# Notas\n\n## Subjetivo\nDor **forte** há _dois_ dias, ver [guia](https://x.test) e `ECG`.\n\n- Paracetamol 1 g\n1. Rever\n\n---\n> citação';
-    expect(markdownToPlainText(md)).toBe('NOTAS\n\nSUBJETIVO\nDor forte há dois dias, ver guia e ECG.\n\n- Paracetamol 1 g\n- Rever\n\ncitação');
+    // "1. Rever" right after a bullet starts a numbered list of its own, as the screen shows it.
+    expect(markdownToPlainText(md)).toBe('Notas\n\nSubjetivo\n\nDor forte há dois dias, ver guia e ECG.\n\n- Paracetamol 1 g\n\n1. Rever\n\ncitação');
   });
 
   it('does not mistake words with underscores or lone asterisks for emphasis', () => {
-    expect(markdownToBlocks('snake_case_name and 2 * 3 * 4')).toEqual([{ kind: 'p', text: 'snake_case_name and 2 * 3 * 4' }]);
+    expect(markdownToPlainText('snake_case_name and 2 * 3 * 4')).toBe('snake_case_name and 2 * 3 * 4');
+  });
+});
+
+describe('the plain-text copy, from the parse the screen and the PDF use', () => {
+  it('keeps every symbol, Greek letter and accent as written', () => {
+    const text = markdownToPlainText(CLINICAL_MARKDOWN);
+    for (const s of CLINICAL_STRINGS) expect(text).toContain(s);
+  });
+
+  it('keeps list numbers, a list that starts at 4, nested lists and tables', () => {
+    const md = '1. Primeiro\n2. Segundo\n   - sub-item\n3. Terceiro\n\nTexto.\n\n4. Quarto\n5. Quinto\n\n| Parâmetro | Valor |\n|---|--:|\n| HbA1c | 7,2 % |\n| TA | ≤ 140/90 |';
+    expect(markdownToPlainText(md)).toBe(
+      '1. Primeiro\n2. Segundo\n   - sub-item\n3. Terceiro\n\nTexto.\n\n4. Quarto\n5. Quinto\n\nParâmetro | Valor\nHbA1c | 7,2 %\nTA | ≤ 140/90',
+    );
+  });
+
+  it('reads "~5 mg" as about five, not as struck-out text, and marks real strikethrough', () => {
+    expect(markdownToPlainText('Dose ~5 mg a ~10 mg; ~~varfarina~~')).toBe('Dose ~5 mg a ~10 mg; ~~varfarina~~');
   });
 });

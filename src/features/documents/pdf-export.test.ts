@@ -1,46 +1,108 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { documentFileName } from './file-name';
-import { documentToPdf } from '../../../contract/document-pdf';
+import { documentToPdf, type PdfDocumentInput } from '../../../contract/document-pdf';
+import { nodeFonts } from '../../../contract/pdf-fonts-node';
+import { CLINICAL_MARKDOWN, CLINICAL_STRINGS } from './clinical-text.fixture';
 
-async function pdfText(data: ArrayBuffer): Promise<string[]> {
+type Run = { text: string; font: string };
+
+/** Each page's text as lines (runs on one baseline joined as written), and every run with the font it is set in. */
+async function pdfText(data: ArrayBuffer): Promise<{ pages: string[]; runs: Run[] }> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({ data: new Uint8Array(data), verbosity: 0 }).promise;
+  // fontExtraProperties: the font objects keep their PDF names, to tell bold from regular.
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(data), verbosity: 0, fontExtraProperties: true }).promise;
   const pages: string[] = [];
+  const runs: Run[] = [];
   for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+    const page = await doc.getPage(i);
+    // pdf.js otherwise "normalizes" what it extracts (µ MICRO SIGN comes back as Greek μ): the test wants the PDF's own characters.
+    const content = await page.getTextContent({ disableNormalization: true });
+    await page.getOperatorList();
+    let text = '';
+    for (const item of content.items) {
+      if (!('str' in item)) continue;
+      text += item.str + (item.hasEOL ? '\n' : '');
+      const font = page.commonObjs.get(item.fontName) as { name?: string };
+      if (item.str.trim()) runs.push({ text: item.str, font: font.name ?? '' });
+    }
+    pages.push(text);
   }
-  return pages;
+  return { pages, runs };
 }
 
 const base = { clinician: 'Dra. Conceição Müller', date: '22/11/2026', pageLabel: (n: number, total: number) => `Página ${n} de ${total}` };
+const pdfOf = async (input: Omit<PdfDocumentInput, keyof typeof base>) => (await documentToPdf({ ...base, ...input }, nodeFonts)).output('arraybuffer');
 
 describe('documentToPdf', () => {
   it('keeps the accents of pt, de and es, with the header and page numbers', async () => {
-    const pdf = documentToPdf({
-      ...base,
-      title: 'Notas da consulta',
-      markdown: '# Notas\n\n## Avaliação\n\nDor torácica há dois dias; **sem** febre.\n\n- Medicação: paracetamol\n- Straße, Größe, niño, corazón',
-    });
-    const [page] = await pdfText(pdf.output('arraybuffer'));
+    const { pages } = await pdfText(
+      await pdfOf({
+        title: 'Notas da consulta',
+        markdown: '# Notas\n\n## Avaliação\n\nDor torácica há dois dias; **sem** febre.\n\n- Medicação: paracetamol\n- Straße, Größe, niño, corazón',
+      }),
+    );
+    const page = pages[0]!;
     for (const words of ['Notas da consulta', 'Dra. Conceição Müller', '22/11/2026', 'Avaliação', 'Dor torácica há dois dias; sem febre.', 'Medicação: paracetamol', 'Straße, Größe, niño, corazón', 'Página 1 de 1']) {
       expect(page).toContain(words);
     }
     expect(page).not.toContain('**');
   });
 
-  it('paginates a long document, numbering every page and repeating the header', async () => {
+  it('prints the symbols, Greek letters and accents clinicians write exactly as written', async () => {
+    const { pages } = await pdfText(await pdfOf({ title: 'Análise ≥ α', markdown: CLINICAL_MARKDOWN }));
+    const text = pages.join('\n');
+    for (const s of CLINICAL_STRINGS) expect(text).toContain(s);
+    expect(pages[0]).toContain('Análise ≥ α');
+  });
+
+  it('keeps list numbers, a list that starts at 4, nested lists and the cells of a table', async () => {
+    const markdown =
+      '1. Primeiro\n2. Segundo\n   - sub-item\n3. Terceiro\n\nTexto.\n\n4. Quarto\n5. Quinto\n\n| Parâmetro | Valor | Referência |\n|---|--:|---|\n| HbA1c | 7,2 % | < 7,0 % |\n| TA | 135/85 mmHg | ≤ 140/90 |';
+    const { pages } = await pdfText(await pdfOf({ title: 'Listas', markdown }));
+    const lines = pages[0]!.split('\n').map((l) => l.trim());
+    for (const line of ['1. Primeiro', '2. Segundo', '3. Terceiro', '4. Quarto', '5. Quinto']) expect(lines).toContain(line);
+    expect(pages[0]).toContain('sub-item');
+    expect(pages[0]).not.toContain('•');
+    for (const cell of ['Parâmetro', 'Valor', 'Referência', 'HbA1c', '7,2 %', '< 7,0 %', '135/85 mmHg', '≤ 140/90']) expect(pages[0]).toContain(cell);
+    expect(pages[0]).not.toContain('|');
+  });
+
+  it('sets bold text in the bold face and italic in the oblique one', async () => {
+    const { runs } = await pdfText(await pdfOf({ title: 'T', markdown: 'Doente **sem febre** e _com dor_ ligeira.' }));
+    expect(runs.find((r) => r.text.includes('sem febre'))?.font).toBe('DejaVuSans-Bold');
+    expect(runs.find((r) => r.text.includes('com dor'))?.font).toBe('DejaVuSans-Oblique');
+    expect(runs.find((r) => r.text.includes('Doente'))?.font).toBe('DejaVuSans');
+  });
+
+  it('writes a character the font lacks as its code, never dropping it', async () => {
+    const { pages } = await pdfText(await pdfOf({ title: 'T', markdown: 'Nome: 王 — dor 😀 forte' }));
+    expect(pages[0]).toContain('Nome: [U+738B] — dor [U+1F600] forte');
+  });
+
+  it('embeds only the glyphs used: the PDF stays far smaller than the font files', async () => {
+    const bytes = (await pdfOf({ title: 'Notas', markdown: CLINICAL_MARKDOWN })).byteLength;
+    // The four faces weigh 2.7 MB; each embedded subset keeps jsPDF's fixed tables (about 50 KB) and the glyphs used.
+    expect(bytes).toBeLessThan(260_000);
+  });
+
+  it('splits a long table across pages, repeating its header, and paginates text', async () => {
+    const rows = Array.from({ length: 80 }, (_, i) => `| Análise ${i + 1} | ${(i * 1.5).toFixed(1).replace('.', ',')} mg/dL | observação longa que ocupa mais do que uma linha da célula da tabela ${i + 1} |`);
     const paragraph = 'O doente refere cefaleia frontal com irradiação occipital, sem náuseas nem fotofobia, com melhoria parcial após analgesia. ';
-    const markdown = Array.from({ length: 60 }, (_, i) => `## Secção ${i + 1}\n\n${paragraph.repeat(3)}`).join('\n\n');
-    const pdf = documentToPdf({ ...base, title: 'Resumo clínico', markdown });
-    const pages = await pdfText(pdf.output('arraybuffer'));
+    const markdown = [`| Análise | Valor | Nota |\n|---|---|---|\n${rows.join('\n')}`, ...Array.from({ length: 30 }, (_, i) => `## Secção ${i + 1}\n\n${paragraph.repeat(3)}`)].join('\n\n');
+    const { pages } = await pdfText(await pdfOf({ title: 'Resumo clínico', markdown }));
     expect(pages.length).toBeGreaterThan(5);
     pages.forEach((text, i) => {
       expect(text).toContain(`Página ${i + 1} de ${pages.length}`);
       expect(text).toContain('Resumo clínico');
     });
-    expect(pages.join(' ')).toContain('Secção 60');
+    const all = pages.join('\n');
+    for (let i = 1; i <= 80; i++) expect(all).toContain(`Análise ${i}\n`.replace('\n', ''));
+    // The header row opens the table on every page it runs onto.
+    const tablePages = pages.filter((p) => /Análise \d/.test(p));
+    expect(tablePages.length).toBeGreaterThan(1);
+    for (const p of tablePages) expect(p).toMatch(/Análise\s*Valor\s*Nota/);
+    expect(all).toContain('Secção 30');
   });
 
   it('names files from the title without accents', () => {

@@ -15,7 +15,7 @@ import type { Bundle, BundleEntry, CodeableConcept, Composition, CompositionSect
 import { and, eq } from 'drizzle-orm';
 import { documentToPdf } from '../../../../contract/document-pdf.js';
 import { isLanguage, type Language } from '../../../../contract/constants.js';
-import { markdownToBlocks } from '../../../../contract/markdown-text.js';
+import { nodeFonts } from '../../../../contract/pdf-fonts-node.js';
 import { formatDocumentDate } from '../../ai/offline-composer.js';
 import { idSystem } from '../../audit/fhir-audit-event.js';
 import { findUserById } from '../../auth/users.js';
@@ -24,7 +24,11 @@ import type { AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { findConsultationType, SELECTABLE_DOCUMENTS } from '../consultation_types/catalogue.js';
 import { documentLanguage, type DocumentRow } from '../generated_documents/service.js';
+import { markdownToNarrative } from './narrative.js';
 import type { SessionRow } from './repository.js';
+
+// The narrative is written in its own module; callers and tests have always found it here.
+export { markdownToNarrative };
 
 const LOINC = 'http://loinc.org';
 
@@ -56,39 +60,6 @@ export function documentName(key: string, language: Language): string {
 export function documentType(key: string, language: Language): CodeableConcept {
   const loinc = LOINC_TYPE[key] ?? NOTE;
   return { coding: [{ system: LOINC, code: loinc.code, display: loinc.display }], text: documentName(key, language) };
-}
-
-// Control characters are not allowed in XML, escaped or not: they are dropped (tabs and line breaks stay).
-const escapeXml = (text: string) =>
-  text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-
-/** The markdown as FHIR narrative: headings, paragraphs and lists only, every character escaped (no markup of the model's passes through). */
-export function markdownToNarrative(markdown: string): string {
-  const html: string[] = [];
-  let list = false;
-  for (const block of markdownToBlocks(markdown)) {
-    if (block.kind !== 'li' && list) {
-      html.push('</ul>');
-      list = false;
-    }
-    if (block.kind === 'blank') continue;
-    const text = escapeXml(block.text);
-    if (block.kind === 'li') {
-      if (!list) html.push('<ul>');
-      list = true;
-      html.push(`<li>${text}</li>`);
-    } else if (block.kind === 'p') html.push(`<p>${text}</p>`);
-    else html.push(`<${block.kind}>${text}</${block.kind}>`);
-  }
-  if (list) html.push('</ul>');
-  // A narrative must hold some text (txt-2): a document of rules only keeps its characters as a paragraph.
-  if (!html.some((h) => /[^\s]/.test(h.replace(/<[^>]+>/g, '')))) html.splice(0, html.length, `<p>${escapeXml(markdown.trim()) || '-'}</p>`);
-  return `<div xmlns="http://www.w3.org/1999/xhtml">${html.join('')}</div>`;
 }
 
 type Finished = { row: DocumentRow; previous: DocumentRow | undefined };
@@ -144,12 +115,12 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
   // The record system's own patient and encounter, from its launch (ids on the server the documents go to).
   const subject: Reference<Patient> | undefined = session.fhirPatientId ? { reference: `Patient/${session.fhirPatientId}`, type: 'Patient' } : undefined;
   const encounter: Reference<Encounter> | undefined = session.fhirEncounterId ? { reference: `Encounter/${session.fhirEncounterId}`, type: 'Encounter' } : undefined;
-  const references = finished.map(({ row: doc, previous }): DocumentReference => {
+  const references = await Promise.all(finished.map(async ({ row: doc, previous }): Promise<DocumentReference> => {
     // A patient summary may be in the patient's language: its file says so, and its PDF speaks it.
     const own = documentLanguage(session, doc.documentKey, language);
     const name = documentName(doc.documentKey, own);
     const written = doc.completedAt ?? doc.createdAt;
-    const pdf = documentToPdf({ title: name, clinician: author.name, date: formatDocumentDate(written, own), markdown: doc.text, pageLabel: PAGE_LABEL[own] });
+    const pdf = await documentToPdf({ title: name, clinician: author.name, date: formatDocumentDate(written, own), markdown: doc.text, pageLabel: PAGE_LABEL[own] }, nodeFonts);
     const attachment = { language: LANGUAGE_TAG[own], creation: when(written) };
     return {
       resourceType: 'DocumentReference',
@@ -170,7 +141,7 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
       // A new version of a document sent before: the record system can retire the one it replaces.
       ...(previous ? { relatesTo: [{ code: 'replaces', target: { type: 'DocumentReference', identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${previous.id}` } } }] } : {}),
     };
-  });
+  }));
 
   const main = documents[0]!;
   const sections = documents.map(
