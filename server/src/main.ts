@@ -52,7 +52,12 @@ async function main() {
   tightenDataDir();
   // The admin CLI cannot open the embedded database while this process holds it, so it asks us through a socket.
   const adminSocket = embedded
-    ? await startAdminSocket(config.dataDir, (command, args) => runCommand(database.db, config, command, args), (err) => app.log.error({ err }, 'admin command failed'))
+    ? await startAdminSocket(
+        config.dataDir,
+        (command, args) => runCommand(database.db, config, command, args),
+        (err) => app.log.error({ err }, 'admin command failed'),
+        { onRefused: ({ uid }) => app.log.warn({ peerUid: uid }, 'admin socket: refused a connection from another operating-system user') },
+      )
     : undefined;
   if (embedded && !adminSocket) app.log.warn(`DATA_DIR's path is too long for the admin socket: stop the server to run admin commands.`);
 
