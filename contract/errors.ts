@@ -18,7 +18,6 @@ export const errorCodes = [
   'unauthorized',
   'forbidden',
   'not_found',
-  'email_taken',
   'invitation_invalid',
   'invitation_expired',
   'invitation_already_responded',

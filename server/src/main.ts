@@ -53,7 +53,12 @@ async function main() {
   tightenDataDir();
   // The admin CLI cannot open the embedded database while this process holds it, so it asks us through a socket.
   const adminSocket = embedded
-    ? await startAdminSocket(config.dataDir, (command, args) => runCommand(database.db, config, command, args), (err) => app.log.error({ err }, 'admin command failed'))
+    ? await startAdminSocket(
+        config.dataDir,
+        (command, args) => runCommand(database.db, config, command, args),
+        (err) => app.log.error({ err }, 'admin command failed'),
+        { onRefused: ({ uid }) => app.log.warn({ peerUid: uid }, 'admin socket: refused a connection from another operating-system user') },
+      )
     : undefined;
   // With PostgreSQL the operator's own backups (and the backup command) are the plan; the embedded default has nobody to make one.
   const backups = embedded && config.role !== 'api' ? startLocalBackups({ db: database.db, config, log: app.log }) : undefined;

@@ -23,12 +23,15 @@ export const accountApi = {
     call(async () => withSessionToken(await api().post('v1/login', { json: { user: { email, password } }, headers: deviceHeaders() }))),
   logout: () => call(() => api().delete('v1/logout')),
   deleteAccount: () => call(() => api().delete('v1/account').then(() => undefined)),
+  /**
+   * A new account through an invitation starts signed in; any other answer (202) says only that a mail is on its
+   * way, since the server answers alike whether or not the address already has an account.
+   */
   signup: (user: { name: string; email: string; password: string; language: Language }, invitationToken?: string) =>
-    call(async () =>
-      withSessionToken(
-        await api().post('v1/signup', { json: { user, ...(invitationToken ? { invitation_token: invitationToken } : {}) }, headers: deviceHeaders() }),
-      ),
-    ),
+    call(async (): Promise<SessionResult | { checkMail: true }> => {
+      const response = await api().post('v1/signup', { json: { user, ...(invitationToken ? { invitation_token: invitationToken } : {}) }, headers: deviceHeaders() });
+      return response.status === 202 ? { checkMail: true } : withSessionToken(response);
+    }),
   getAccount: () => call(() => api().get('v1/account').json<{ d_user: DUser }>()),
   updateAccount: (user: Record<string, unknown>) => call(() => api().put('v1/account', { json: { user } }).json<{ d_user: DUser }>()),
   requestPasswordReset: (email: string) => call(() => api().post('v1/reset_password', { json: { email } })),

@@ -211,8 +211,9 @@ describe('save_text_data', () => {
   it('is off for someone who signs up through the API', async () => {
     const email = `signup.${Date.now()}@clinic.test`;
     const res = await t.app.inject({ method: 'POST', url: '/v1/signup', remoteAddress: '10.77.0.1', payload: { user: { name: 'Dr. New', email, password: 'a-long-password-1', language: 'en' } } });
-    expect(res.statusCode).toBe(201);
-    expect(res.json().d_user.save_text_data).toBe(false);
+    expect(res.statusCode).toBe(202);
+    const [created] = await t.ctx.db.select().from(users).where(eq(users.email, email));
+    expect(created?.saveTextData).toBe(false);
   });
 });
 

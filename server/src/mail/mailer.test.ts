@@ -36,6 +36,11 @@ describe('outbox mailer', () => {
       expect(mailTemplates.confirmEmail[lang]('A', 'L').text).toContain('L');
       expect(mailTemplates.resetPassword[lang]('A', 'L', 60).text).toContain('60');
       expect(mailTemplates.invitation[lang]('Org', 'L', 7).subject).toContain('Org');
+      const exists = mailTemplates.signupAccountExists[lang]('A', 'SIGN-IN', 'RESET').text;
+      expect(exists).toContain('SIGN-IN');
+      expect(exists).toContain('RESET');
+      expect(mailTemplates.signupFinish[lang]('A', 'L', 60).text).toContain('60');
+      expect(mailTemplates.signupFinish[lang]('A', 'FINISH', 60).text).toContain('FINISH');
     }
   });
 });

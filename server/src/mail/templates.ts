@@ -104,4 +104,119 @@ ${link}
   }),
 };
 
-export const mailTemplates = { confirmEmail, resetPassword, invitation, recordSystemLinked };
+/**
+ * Someone signed up with an address that already has a confirmed account. The sign-up answered as for a new
+ * address (so it tells nobody who has an account); only the address's owner learns of it, here.
+ */
+const signupAccountExists: Record<Language, (name: string, signInLink: string, resetLink: string) => Rendered> = {
+  pt: (name, signIn, reset) => ({
+    subject: 'Tentativa de criar uma conta com o seu endereço',
+    text: `Olá ${name},
+
+Alguém tentou criar uma conta com este endereço de e-mail, que já tem uma conta. Nada foi alterado na sua conta.
+
+Se foi o próprio, inicie sessão:
+${signIn}
+
+Se não se lembra da palavra-passe, redefina-a aqui:
+${reset}
+
+Se não foi o próprio, ignore esta mensagem.
+`,
+  }),
+  en: (name, signIn, reset) => ({
+    subject: 'Someone tried to create an account with your address',
+    text: `Hello ${name},
+
+Someone tried to create an account with this e-mail address, which already has an account. Nothing in your account was changed.
+
+If it was you, sign in:
+${signIn}
+
+If you do not remember your password, reset it here:
+${reset}
+
+If it was not you, ignore this message.
+`,
+  }),
+  de: (name, signIn, reset) => ({
+    subject: 'Jemand wollte mit Ihrer Adresse ein Konto erstellen',
+    text: `Hallo ${name},
+
+Jemand hat versucht, mit dieser E-Mail-Adresse ein Konto zu erstellen; für sie besteht bereits ein Konto. An Ihrem Konto wurde nichts geändert.
+
+Wenn Sie es waren, melden Sie sich an:
+${signIn}
+
+Wenn Sie Ihr Passwort nicht mehr wissen, setzen Sie es hier zurück:
+${reset}
+
+Wenn Sie es nicht waren, ignorieren Sie diese Nachricht.
+`,
+  }),
+  es: (name, signIn, reset) => ({
+    subject: 'Alguien intentó crear una cuenta con su dirección',
+    text: `Hola ${name}:
+
+Alguien intentó crear una cuenta con esta dirección de correo electrónico, que ya tiene una cuenta. No se ha cambiado nada en su cuenta.
+
+Si fue usted, inicie sesión:
+${signIn}
+
+Si no recuerda su contraseña, restablézcala aquí:
+${reset}
+
+Si no fue usted, ignore este mensaje.
+`,
+  }),
+};
+
+/**
+ * Someone signed up again with an address whose account was never confirmed. Its confirmation is not sent
+ * again: that account's password may have been chosen by someone else. Finishing means choosing a password
+ * through this link, which confirms the address and ends any session opened with the earlier password.
+ */
+const signupFinish: Record<Language, (name: string, link: string, minutes: number) => Rendered> = {
+  pt: (name, link, m) => ({
+    subject: 'Conclua a criação da sua conta',
+    text: `Olá ${name},
+
+Foi pedida a criação de uma conta com este endereço de e-mail, que já tinha uma conta por confirmar. Para a concluir, escolha a sua palavra-passe com esta ligação nos próximos ${m} minutos (isto também confirma o seu endereço):
+${link}
+
+Se não foi o próprio, ignore esta mensagem.
+`,
+  }),
+  en: (name, link, m) => ({
+    subject: 'Finish creating your account',
+    text: `Hello ${name},
+
+An account was requested with this e-mail address, which already had an account waiting for confirmation. To finish, choose your password with this link within ${m} minutes (this also confirms your address):
+${link}
+
+If it was not you, ignore this message.
+`,
+  }),
+  de: (name, link, m) => ({
+    subject: 'Schließen Sie die Erstellung Ihres Kontos ab',
+    text: `Hallo ${name},
+
+Mit dieser E-Mail-Adresse wurde ein Konto angefordert; für sie bestand bereits ein noch nicht bestätigtes Konto. Um es abzuschließen, wählen Sie Ihr Passwort über diesen Link innerhalb von ${m} Minuten (damit ist auch Ihre Adresse bestätigt):
+${link}
+
+Wenn Sie es nicht waren, ignorieren Sie diese Nachricht.
+`,
+  }),
+  es: (name, link, m) => ({
+    subject: 'Termine de crear su cuenta',
+    text: `Hola ${name}:
+
+Se solicitó una cuenta con esta dirección de correo electrónico, que ya tenía una cuenta pendiente de confirmar. Para terminar, elija su contraseña con este enlace en los próximos ${m} minutos (esto también confirma su dirección):
+${link}
+
+Si no fue usted, ignore este mensaje.
+`,
+  }),
+};
+
+export const mailTemplates = { confirmEmail, resetPassword, invitation, recordSystemLinked, signupAccountExists, signupFinish };

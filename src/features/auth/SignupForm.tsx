@@ -29,6 +29,7 @@ export function SignupForm({ invitationRef }: { invitationRef: string }) {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [checkMail, setCheckMail] = useState(false);
   const set = (k: Field) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [k]: e.target.value }));
 
   async function submit(e: FormEvent) {
@@ -40,11 +41,16 @@ export function SignupForm({ invitationRef }: { invitationRef: string }) {
     setBusy(true);
     try {
       const token = invitationRef.split('/').pop();
-      const { token: session, d_user } = await accountApi.signup(
+      const result = await accountApi.signup(
         { name: values.name.trim(), email: values.email.trim(), password: values.password, language: values.language as Language },
         token,
       );
-      await beginSession(session, d_user, 'session');
+      if ('checkMail' in result) {
+        setCheckMail(true);
+        setBusy(false);
+        return;
+      }
+      await beginSession(result.token, result.d_user, 'session');
       await navigate({ to: '/' });
     } catch (err) {
       setErrors(fieldCodes(err));
@@ -54,6 +60,24 @@ export function SignupForm({ invitationRef }: { invitationRef: string }) {
   }
 
   const msg = (f: Field) => fieldMessage(i18n, errors[f]);
+  if (checkMail) {
+    const email = values.email.trim();
+    return (
+      <div>
+        <Alert tone="info">
+          <Trans>Check your mailbox: we sent a message to {email} with what to do next.</Trans>
+        </Alert>
+        <p className="muted">
+          <Trans>If this address already has an account, the message says how to sign in or reset the password.</Trans>
+        </p>
+        <div className="auth-links">
+          <Link to="/login">
+            <Trans>Go to sign in</Trans>
+          </Link>
+        </div>
+      </div>
+    );
+  }
   return (
     <form onSubmit={submit} noValidate>
       <p className="muted">

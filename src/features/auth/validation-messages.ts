@@ -15,7 +15,6 @@ export const validationMessages: Record<ValidationCode, MessageDescriptor> = {
 };
 
 const serverFieldMessages: Record<string, MessageDescriptor> = {
-  email_taken: msg`An account with this e-mail already exists`,
   invitation_email_mismatch: msg`This invitation was sent to another e-mail address`,
   invalid_current_password: msg`The current password is not correct`,
   passwords_do_not_match: validationMessages.passwords_do_not_match,

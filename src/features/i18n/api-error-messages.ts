@@ -27,7 +27,6 @@ const byCode: Record<ErrorCode, MessageDescriptor> = {
   generation_failed: msg`The document could not be written. Try again.`,
   internal_error: overloaded,
   invalid_credentials: msg`Invalid credentials`,
-  email_taken: msg`An account with this e-mail already exists`,
   invitation_invalid: msg`This invitation does not exist`,
   invitation_expired: msg`This invitation has expired. Ask your organization's administrator for a new one.`,
   invitation_already_responded: msg`You have already responded to this invitation`,

@@ -131,7 +131,9 @@ describe('per-account back-off of password sign-ins', () => {
       headers: { 'x-device-id': device },
       payload: { user: { name: 'Nova Conta', email, password: 'signup-secret', language: 'pt' } },
     });
-    expect(signup.statusCode).toBe(201);
+    expect(signup.statusCode).toBe(202);
+    // The device is remembered with the confirmation mail, after the answer.
+    await backgroundSettled(t);
     for (let i = 0; i < FAILURES; i++) await post(email, 'wrong', ip(10 + i));
     expect((await post(email, 'signup-secret', ip(30))).statusCode).toBe(429);
     expect((await post(email, 'signup-secret', ip(31), device)).statusCode).toBe(200);

@@ -11,7 +11,7 @@ import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { mailTemplates } from '../../mail/templates.js';
 
-const RESET_TTL_MINUTES = 60;
+export const RESET_TTL_MINUTES = 60;
 
 export function resetPasswordRoutes(app: App, ctx: AppContext) {
   app.post(

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { signupBody } from '../../../../contract/account.js';
+import type { Language, signupBody } from '../../../../contract/account.js';
+import type { LoginSource } from '../../auth/login-limiter.js';
 import { createOneTimeToken } from '../../auth/one-time-tokens.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { findUserByEmail, type UserRow } from '../../auth/users.js';
@@ -9,14 +10,19 @@ import type { AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { mailTemplates } from '../../mail/templates.js';
 import { grantCredits } from '../credits/service.js';
-import { findUsableInvitation, markInvitation } from '../organization_invitations/service.js';
+import { findUsableInvitation, invitationPath, markInvitation } from '../organization_invitations/service.js';
+import { RESET_TTL_MINUTES } from '../reset_password/routes.js';
 
 export const CONFIRM_EMAIL_TTL_SECONDS = 3 * 24 * 3600;
 
-const emailTaken = () =>
-  new DomainError(409, 'email_taken', 'An account with this e-mail already exists', { 'user.email': 'email_taken' });
+/**
+ * `signed_in`: an invitation (which reached this very address) created the account, so it starts at once.
+ * `check_mail`: everything else, whether or not the address already had an account; `mail` sends what the
+ * address's owner needs, after the answer, so a slow mail server tells nobody which case it was.
+ */
+export type SignupOutcome = { kind: 'signed_in'; user: UserRow } | { kind: 'check_mail'; mail: () => Promise<void> };
 
-export async function signUp(ctx: AppContext, body: z.infer<typeof signupBody>): Promise<UserRow> {
+export async function signUp(ctx: AppContext, body: z.infer<typeof signupBody>, source: LoginSource): Promise<SignupOutcome> {
   const { name, email, password, language, phone_number } = body.user;
   const invitation = body.invitation_token ? await findUsableInvitation(ctx.db, body.invitation_token) : undefined;
   if (invitation && invitation.email !== email) {
@@ -24,9 +30,12 @@ export async function signUp(ctx: AppContext, body: z.infer<typeof signupBody>):
       'user.email': 'invitation_email_mismatch',
     });
   }
-  if (await findUserByEmail(ctx.db, email)) throw emailTaken();
-
+  // Hashed before the address is looked up and whatever it finds: the slowest step takes as long either way.
   const passwordHash = await hashPassword(password);
+  const signInPath = body.invitation_token && invitation ? `/login?ref=${invitationPath(body.invitation_token)}` : '/login';
+  const existing = await findUserByEmail(ctx.db, email);
+  if (existing) return { kind: 'check_mail', mail: () => mailExistingOwner(ctx, existing, signInPath) };
+
   let user: UserRow;
   try {
     user = await ctx.db.transaction(async (tx) => {
@@ -48,17 +57,46 @@ export async function signUp(ctx: AppContext, body: z.infer<typeof signupBody>):
       return created!;
     });
   } catch (err) {
-    // Two signups racing for one address: the unique index decides, the loser gets the same answer as above.
-    if (isUniqueViolation(err)) throw emailTaken();
+    // Two sign-ups racing for one address: the unique index decides, and the loser is answered as any existing address.
+    const winner = isUniqueViolation(err) ? await findUserByEmail(ctx.db, email) : undefined;
+    if (winner) return { kind: 'check_mail', mail: () => mailExistingOwner(ctx, winner, signInPath) };
     throw err;
   }
 
-  if (!invitation) {
-    // A clinician on their own gets the same starting grant as a new organization.
-    if (ctx.config.initialCredits) await grantCredits(ctx.db, { ownerUserId: user.id }, ctx.config.initialCredits, 'initial grant');
-    const { token } = await createOneTimeToken(ctx.db, user.id, 'confirm_email', CONFIRM_EMAIL_TTL_SECONDS);
-    const link = `${ctx.config.publicUrl}/confirm_email/${token}`;
-    await ctx.mailer.send({ to: user.email, link, ...mailTemplates.confirmEmail[language](name, link) });
+  // The device and address that created the account with its password count as the clinician's own.
+  if (invitation) {
+    await ctx.loginLimiter.rememberSource(user.id, source);
+    return { kind: 'signed_in', user };
   }
-  return user;
+  // A clinician on their own gets the same starting grant as a new organization.
+  if (ctx.config.initialCredits) await grantCredits(ctx.db, { ownerUserId: user.id }, ctx.config.initialCredits, 'initial grant');
+  const created = user;
+  return {
+    kind: 'check_mail',
+    mail: async () => {
+      await ctx.loginLimiter.rememberSource(created.id, source);
+      const { token } = await createOneTimeToken(ctx.db, created.id, 'confirm_email', CONFIRM_EMAIL_TTL_SECONDS);
+      const link = `${ctx.config.publicUrl}/confirm_email/${token}`;
+      await ctx.mailer.send({ to: created.email, link, ...mailTemplates.confirmEmail[language](name, link) });
+    },
+  };
+}
+
+/**
+ * The address already has an account: nothing of it changes, and only its owner hears of the attempt, in the
+ * account's language. A confirmed account's owner is pointed to signing in or a reset. An unconfirmed one gets a
+ * link to choose the password instead of its confirmation again: whoever started that account may not be the
+ * address's owner, and confirming it would hand the owner an account someone else holds the password to.
+ */
+async function mailExistingOwner(ctx: AppContext, owner: UserRow, signInPath: string): Promise<void> {
+  const language = owner.language as Language;
+  if (owner.emailConfirmedAt) {
+    const signIn = `${ctx.config.publicUrl}${signInPath}`;
+    const mail = mailTemplates.signupAccountExists[language](owner.name, signIn, `${ctx.config.publicUrl}/reset`);
+    await ctx.mailer.send({ to: owner.email, link: signIn, ...mail });
+    return;
+  }
+  const { token } = await createOneTimeToken(ctx.db, owner.id, 'reset_password', RESET_TTL_MINUTES * 60);
+  const link = `${ctx.config.publicUrl}/reset_password/${token}`;
+  await ctx.mailer.send({ to: owner.email, link, ...mailTemplates.signupFinish[language](owner.name, link, RESET_TTL_MINUTES) });
 }

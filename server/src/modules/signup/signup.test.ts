@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationInvitations } from '../../db/schema.js';
-import { bearer, createOrganizationInvite, createUser, lastMailToken, uniqueEmail } from '../../test-support/factories.js';
+import { organizationInvitations, users } from '../../db/schema.js';
+import { backgroundSettled, bearer, createOrganizationInvite, createUser, lastMailToken, login, uniqueEmail } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 
 let t: TestApp;
@@ -75,21 +75,17 @@ describe('POST /v1/signup validation', () => {
     expect(res.json().error.code).toBe('invalid_request');
     expect(res.json().error.fields).toHaveProperty([field]);
   });
-
-  it('refuses a taken e-mail with 409', async () => {
-    const existing = await createUser(t);
-    const res = await signup({ user: user(existing.email) });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().error).toMatchObject({ code: 'email_taken', fields: { 'user.email': 'email_taken' } });
-  });
 });
 
 describe('signup without an invitation and e-mail confirmation', () => {
   it('sends a confirmation link in the user language; confirming returns d_user and a token, once', async () => {
     const email = uniqueEmail('self');
     const res = await signup({ user: user(email, { language: 'de' }) });
-    expect(res.statusCode).toBe(201);
-    expect(res.json().d_user.email_confirmed).toBe(false);
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toEqual({ ok: true });
+    // Nobody is signed in before the mailbox is proven: an answer with a session would tell a new address from a taken one.
+    expect(res.headers.authorization).toBeUndefined();
+    await backgroundSettled(t);
     const mail = t.mails.find((m) => m.to === email)!;
     expect(mail.subject).toBe('Bestätigen Sie Ihre E-Mail-Adresse');
     expect(mail.link).toMatch(/^http:\/\/clinic\.test\/confirm_email\/[0-9a-f]{64}$/);
@@ -105,5 +101,81 @@ describe('signup without an invitation and e-mail confirmation', () => {
     const again = await t.app.inject({ method: 'PATCH', url: `/v1/confirm_email/${token}` });
     expect(again.statusCode).toBe(400);
     expect(again.json().error.code).toBe('invalid_or_expired_token');
+  });
+});
+
+describe('signup with an address that already has an account', () => {
+  const accountsWith = async (email: string) => (await t.ctx.db.select().from(users).where(eq(users.email, email))).length;
+  /** The answer as a client sees it: status, headers that matter and body. */
+  const seen = (res: Awaited<ReturnType<typeof signup>>) => ({ status: res.statusCode, authorization: res.headers.authorization, body: res.json() });
+
+  it('answers exactly as for a new address, creates and changes nothing, and tells only the owner by mail', async () => {
+    const owner = await createUser(t, { language: 'pt', emailConfirmedAt: new Date() });
+    const fresh = await signup({ user: user(uniqueEmail('fresh')) });
+    const before = t.mails.length;
+    const taken = await signup({ user: user(owner.email.toUpperCase(), { password: 'attacker-pass', name: 'Someone Else' }) });
+    expect(seen(taken)).toEqual(seen(fresh));
+    expect(JSON.stringify(taken.json())).not.toContain('email_taken');
+    await backgroundSettled(t);
+
+    expect(await accountsWith(owner.email)).toBe(1);
+    await expect(login(t, owner.email, owner.password)).resolves.toBeTruthy();
+    await expect(login(t, owner.email, 'attacker-pass')).rejects.toThrow(/401/);
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.email, owner.email));
+    expect(row?.name).not.toBe('Someone Else');
+
+    const mails = t.mails.slice(before).filter((m) => m.to === owner.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('Tentativa de criar uma conta com o seu endereço');
+    expect(mails[0]!.text).toContain('http://clinic.test/login');
+    expect(mails[0]!.text).toContain('http://clinic.test/reset');
+    expect(mails[0]!.text).toContain('palavra-passe');
+  });
+
+  it('an account never confirmed: same answer; its owner gets a link to choose the password, not the old confirmation', async () => {
+    const email = uniqueEmail('squat');
+    // Someone else started an account for this address and chose its password.
+    expect((await signup({ user: user(email, { password: 'squatter-pass', language: 'en' }) })).statusCode).toBe(202);
+    await backgroundSettled(t);
+    const squatterSession = await login(t, email, 'squatter-pass');
+    const before = t.mails.length;
+
+    const again = await signup({ user: user(email, { password: 'owner-pass-1' }) });
+    expect(again.statusCode).toBe(202);
+    expect(again.json()).toEqual({ ok: true });
+    await backgroundSettled(t);
+    expect(await accountsWith(email)).toBe(1);
+    const mails = t.mails.slice(before).filter((m) => m.to === email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('Finish creating your account');
+    expect(mails[0]!.link).toMatch(/^http:\/\/clinic\.test\/reset_password\/[0-9a-f]{64}$/);
+    // The second sign-up's password is not taken on trust either.
+    await expect(login(t, email, 'owner-pass-1')).rejects.toThrow(/401/);
+
+    // The address's owner finishes through the mailbox: the password is theirs, the address confirmed, the earlier session gone.
+    const token = mails[0]!.link!.split('/').pop()!;
+    const done = await t.app.inject({ method: 'PATCH', url: `/v1/reset_password/${token}`, payload: { password: 'owner-pass-2', password_confirmation: 'owner-pass-2' } });
+    expect(done.statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(squatterSession) })).statusCode).toBe(401);
+    await expect(login(t, email, 'squatter-pass')).rejects.toThrow(/401/);
+    const session = await login(t, email, 'owner-pass-2');
+    expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(session) })).json().d_user.email_confirmed).toBe(true);
+  });
+
+  it('through an invitation to an address that has an account: the same check-your-mail answer, the invitation left to accept', async () => {
+    const owner = await createUser(t, { language: 'es', emailConfirmedAt: new Date() });
+    const { token, organizationId } = await createOrganizationInvite(t, owner.email);
+    const before = t.mails.length;
+    const res = await signup({ user: user(owner.email, { password: 'other-pass' }), invitation_token: token });
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toEqual({ ok: true });
+    expect(res.headers.authorization).toBeUndefined();
+    await backgroundSettled(t);
+    const mail = t.mails.slice(before).find((m) => m.to === owner.email)!;
+    expect(mail.subject).toBe('Alguien intentó crear una cuenta con su dirección');
+    expect(mail.text).toContain(`http://clinic.test/login?ref=/organization/invitations/${token}`);
+    const [inv] = await t.ctx.db.select().from(organizationInvitations).where(eq(organizationInvitations.organizationId, organizationId));
+    expect(inv?.status).toBe('pending');
+    await expect(login(t, owner.email, owner.password)).resolves.toBeTruthy();
   });
 });
