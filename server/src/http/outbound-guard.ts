@@ -64,8 +64,10 @@ export function checkOutboundUrl(raw: string, allowPrivate: boolean, field = 'ba
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
     throw new DomainError(400, 'invalid_request', 'The address must be http(s), without a user name or password in it', { [field]: 'invalid_url' });
   }
-  if (allowPrivate) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  // Private networks may be allowed (a record system on the clinic's network); a cloud metadata service never is.
+  if (isMetadataAddress(host)) throw addressRefused(field);
+  if (allowPrivate) return url;
   if (url.protocol !== 'https:' || (isIP(host) && isNonPublicAddress(host)) || host === 'localhost' || host.endsWith('.localhost')) throw addressRefused(field);
   return url;
 }
@@ -137,8 +139,11 @@ export function strictGuardedDispatcher(allowPrivate: boolean): Agent {
   return d;
 }
 
-/** An undici dispatcher whose connections refuse non-public addresses (unless allowed): pass it as `dispatcher` to fetch. */
+/**
+ * An undici dispatcher whose connections refuse non-public addresses (unless allowed), and cloud metadata
+ * addresses always: pass it as `dispatcher` to fetch.
+ */
 export function outboundDispatcher(allowPrivate: boolean): Agent {
-  const lookup = guardedLookup((address) => !allowPrivate && isNonPublicAddress(address));
+  const lookup = guardedLookup((address) => isMetadataAddress(address) || (!allowPrivate && isNonPublicAddress(address)));
   return new Agent({ connect: { lookup, timeout: 10_000 }, headersTimeout: 30_000, bodyTimeout: 30_000 });
 }

@@ -281,6 +281,13 @@ describe('send to record (FHIR push)', () => {
     await guarded.close();
   });
 
+  it('a cloud metadata address is refused even where private networks are allowed, in every written form', () => {
+    for (const base of ['http://169.254.169.254/fhir', 'http://[::ffff:a9fe:a9fe]/fhir', 'http://[::ffff:169.254.169.254]/fhir', 'http://[0:0:0:0:0:ffff:a9fe:a9fe]/fhir', 'http://metadata.google.internal/fhir']) {
+      expect(() => checkOutboundUrl(base, true), base).toThrow();
+    }
+    expect(checkOutboundUrl('http://10.1.2.3/fhir', true).hostname).toBe('10.1.2.3');
+  });
+
   it('address literals of every non-public kind are refused, public ones allowed', () => {
     for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::1', 'not-an-ip']) {
       expect(isNonPublicAddress(address), address).toBe(true);
