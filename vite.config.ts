@@ -48,7 +48,7 @@ function precompress(): Plugin {
  * consultation screen down with it.
  */
 const ON_DEMAND =
-  /node_modules\/(jspdf|dejavu-fonts-ttf|fast-png|fflate|iobuffer|html2canvas|canvg|core-js|svg-pathdata|rgbcolor|dompurify|stackblur-canvas|raf|performance-now|@babel\/runtime|@sentry|@sentry-internal|web-vitals|qrcode|dijkstrajs|pngjs)\/|\/contract\/(document-pdf|pdf-)|\/src\/features\/documents\/export-pdf|\/src\/api\/custom-documents|\/src\/features\/(trials\/(?!ResearchSpacesList)|(settings|custom-documents|organization|editor)\/)|\/src\/features\/recording\/AudioTest|\/src\/routes\/(_app\/(trials|editor|settings|generate)|organization\.invitations)/;
+  /node_modules\/(jspdf|fast-png|fflate|iobuffer|html2canvas|canvg|core-js|svg-pathdata|rgbcolor|dompurify|stackblur-canvas|raf|performance-now|@babel\/runtime|@sentry|@sentry-internal|web-vitals|qrcode|dijkstrajs|pngjs)\/|\/contract\/(document-pdf|pdf-|fonts\/)|\/src\/features\/documents\/export-pdf|\/src\/api\/custom-documents|\/src\/features\/(trials\/(?!ResearchSpacesList)|(settings|custom-documents|organization|editor)\/)|\/src\/features\/recording\/AudioTest|\/src\/routes\/(_app\/(trials|editor|settings|generate)|organization\.invitations)/;
 const onDemandChunk = (moduleIds: string[]) => moduleIds.length > 0 && moduleIds.every((id) => ON_DEMAND.test(id));
 
 export default defineConfig({

@@ -1,12 +1,12 @@
 /**
- * The PDF's font: DejaVu Sans (package dejavu-fonts-ttf, Bitstream Vera licence with DejaVu's changes in the public
- * domain), embedded as TrueType with Identity-H, which jsPDF subsets to the glyphs the document uses. jsPDF's
+ * The PDF's font: DejaVu Sans 2.37 (Bitstream Vera licence with DejaVu's changes in the public domain), reduced to the
+ * characters clinical text uses by scripts/make-pdf-fonts.sh into contract/fonts, embedded as TrueType with Identity-H, which jsPDF subsets to the glyphs the document uses. jsPDF's
  * built-in fonts know only Latin-1 and print "≥" as `"e` and "→" as `!’`; DejaVu Sans covers Latin, Greek,
  * Cyrillic, arrows and mathematical operators.
  */
 export type FontFace = 'normal' | 'bold' | 'italic' | 'bolditalic';
 
-/** File names inside the package's ttf/ folder. */
+/** File names in contract/fonts. */
 export const FONT_FILES: Record<FontFace, string> = {
   normal: 'DejaVuSans.ttf',
   bold: 'DejaVuSans-Bold.ttf',

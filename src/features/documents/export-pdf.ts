@@ -3,10 +3,10 @@
  * PDF (this module is imported dynamically), and each face only if the document uses it. Vite serves the .ttf
  * files as assets under assets/on-demand/, which the service worker keeps once fetched, so a second export works offline.
  */
-import normal from 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf?url';
-import bold from 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf?url';
-import italic from 'dejavu-fonts-ttf/ttf/DejaVuSans-Oblique.ttf?url';
-import bolditalic from 'dejavu-fonts-ttf/ttf/DejaVuSans-BoldOblique.ttf?url';
+import normal from '../../../contract/fonts/DejaVuSans.ttf?url';
+import bold from '../../../contract/fonts/DejaVuSans-Bold.ttf?url';
+import italic from '../../../contract/fonts/DejaVuSans-Oblique.ttf?url';
+import bolditalic from '../../../contract/fonts/DejaVuSans-BoldOblique.ttf?url';
 import { documentToPdf, type PdfDocumentInput } from '../../../contract/document-pdf';
 import type { FontFace, FontSource } from '../../../contract/pdf-fonts';
 
