@@ -7,7 +7,13 @@ export { LANGUAGES, NAME_MIN, PASSWORD_MIN, PHONE_PATTERN, type Language } from 
 // Overlong input is refused rather than truncated: names and e-mails end up in documents and mails.
 const email = z.string().trim().toLowerCase().max(254).pipe(z.email({ error: 'invalid_email' }));
 const password = z.string().min(PASSWORD_MIN, { error: 'password_too_short' }).max(256, { error: 'too_long' });
-const name = z.string().trim().min(NAME_MIN, { error: 'name_too_short' }).max(120, { error: 'too_long' });
+// A name is one line of letters: it is printed in documents and mails, where a line break or a control character could pass for text of the product's own.
+const name = z
+  .string()
+  .trim()
+  .min(NAME_MIN, { error: 'name_too_short' })
+  .max(120, { error: 'too_long' })
+  .refine((v) => !/[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u.test(v), { error: 'invalid_name' });
 const language = z.enum(LANGUAGES, { error: 'invalid_language' });
 const phone = z.string().trim().max(32).regex(PHONE_PATTERN, { error: 'invalid_phone' });
 const token = z.string().min(10).max(4096);

@@ -2,6 +2,7 @@
  * Builds the HTTP app from settings and an open database. Plugins load in a fixed order:
  * external (security, rate limits) → app (errors, client version) → routes → web app fallback.
  */
+import { createRecipientCap } from './mail/recipient-cap.js';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import Fastify from 'fastify';
@@ -173,6 +174,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     background,
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
     sessions: createSessionTokens(opts.db, { secret: config.jwtSecret, ttlSeconds: config.tokenTtlSeconds, events }),
+    mailCap: createRecipientCap(),
     loginLimiter: createLoginLimiter(opts.db, { secret: config.jwtSecret, maxFailures: config.loginFailuresPerEmail }),
   };
 

@@ -134,6 +134,13 @@ export function createLoginLimiter(db: Database, opts: { secret: string; maxFail
       await db.delete(loginKnownSources).where(and(eq(loginKnownSources.userId, userId), lt(loginKnownSources.lastSeenAt, sql`now() - ${FORGET_SOURCES_AFTER}`)));
     },
 
+    /**
+     * The password was chosen anew through the mailbox: devices and addresses remembered until now may be someone
+     * else's (whoever pre-registered the address), so none keeps its trust; the caller remembers the one that reset.
+     */
+    async forgetSources(userId: string): Promise<void> {
+      await db.delete(loginKnownSources).where(eq(loginKnownSources.userId, userId));
+    },
     /** After a password reset through the mailbox, no earlier failure holds the account back. */
     async clear(email: string): Promise<void> {
       await db.delete(loginBackoff).where(eq(loginBackoff.accountKey, accountKey(email)));

@@ -1,3 +1,4 @@
+import type { RecipientCap } from '../mail/recipient-cap.js';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { LoginLimiter } from '../auth/login-limiter.js';
@@ -23,6 +24,8 @@ export type AppContext = {
   mailer: Mailer;
   sessions: SessionTokens;
   loginLimiter: LoginLimiter;
+  /** Mails a stranger can trigger go to each address at most once per window (mail/recipient-cap.ts). */
+  mailCap: RecipientCap;
   blobs: BlobStore;
   transcriber: Transcriber;
   transcriptionQueue: TranscriptionQueue;

@@ -33,14 +33,14 @@ describe('outbox mailer', () => {
 
   it('has every mail in every language', () => {
     for (const lang of ['pt', 'en', 'de', 'es'] as const) {
-      expect(mailTemplates.confirmEmail[lang]('A', 'L').text).toContain('L');
+      expect(mailTemplates.confirmEmail[lang]('L').text).toContain('L');
       expect(mailTemplates.resetPassword[lang]('A', 'L', 60).text).toContain('60');
       expect(mailTemplates.invitation[lang]('Org', 'L', 7).subject).toContain('Org');
       const exists = mailTemplates.signupAccountExists[lang]('A', 'SIGN-IN', 'RESET').text;
       expect(exists).toContain('SIGN-IN');
       expect(exists).toContain('RESET');
-      expect(mailTemplates.signupFinish[lang]('A', 'L', 60).text).toContain('60');
-      expect(mailTemplates.signupFinish[lang]('A', 'FINISH', 60).text).toContain('FINISH');
+      expect(mailTemplates.signupFinish[lang]('L', 60).text).toContain('60');
+      expect(mailTemplates.signupFinish[lang]('FINISH', 60).text).toContain('FINISH');
     }
   });
 });

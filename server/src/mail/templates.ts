@@ -3,22 +3,26 @@ import type { Language } from '../../../contract/account.js';
 
 type Rendered = { subject: string; text: string };
 
-const confirmEmail: Record<Language, (name: string, link: string) => Rendered> = {
-  pt: (name, link) => ({
+/**
+ * To an address nobody has proven yet: no name in it, since whoever asked for the account chose the name (it could
+ * read as a message of its own to the address's owner).
+ */
+const confirmEmail: Record<Language, (link: string) => Rendered> = {
+  pt: (link) => ({
     subject: 'Confirme o seu endereço de e-mail',
-    text: `Olá ${name},\n\nPara confirmar o seu endereço de e-mail, abra esta ligação:\n${link}\n\nSe não criou uma conta, ignore esta mensagem.\n`,
+    text: `Olá,\n\nPara confirmar o seu endereço de e-mail, abra esta ligação:\n${link}\n\nSe não criou uma conta, ignore esta mensagem.\n`,
   }),
-  en: (name, link) => ({
+  en: (link) => ({
     subject: 'Confirm your e-mail address',
-    text: `Hello ${name},\n\nTo confirm your e-mail address, open this link:\n${link}\n\nIf you did not create an account, ignore this message.\n`,
+    text: `Hello,\n\nTo confirm your e-mail address, open this link:\n${link}\n\nIf you did not create an account, ignore this message.\n`,
   }),
-  de: (name, link) => ({
+  de: (link) => ({
     subject: 'Bestätigen Sie Ihre E-Mail-Adresse',
-    text: `Hallo ${name},\n\nUm Ihre E-Mail-Adresse zu bestätigen, öffnen Sie diesen Link:\n${link}\n\nWenn Sie kein Konto erstellt haben, ignorieren Sie diese Nachricht.\n`,
+    text: `Hallo,\n\nUm Ihre E-Mail-Adresse zu bestätigen, öffnen Sie diesen Link:\n${link}\n\nWenn Sie kein Konto erstellt haben, ignorieren Sie diese Nachricht.\n`,
   }),
-  es: (name, link) => ({
+  es: (link) => ({
     subject: 'Confirme su dirección de correo electrónico',
-    text: `Hola ${name}:\n\nPara confirmar su dirección de correo electrónico, abra este enlace:\n${link}\n\nSi no ha creado una cuenta, ignore este mensaje.\n`,
+    text: `Hola:\n\nPara confirmar su dirección de correo electrónico, abra este enlace:\n${link}\n\nSi no ha creado una cuenta, ignore este mensaje.\n`,
   }),
 };
 
@@ -174,12 +178,13 @@ Si no fue usted, ignore este mensaje.
 /**
  * Someone signed up again with an address whose account was never confirmed. Its confirmation is not sent
  * again: that account's password may have been chosen by someone else. Finishing means choosing a password
- * through this link, which confirms the address and ends any session opened with the earlier password.
+ * through this link, which confirms the address and ends any session opened with the earlier password. No name in
+ * it: the account's name was chosen by whoever started it, who may not be the address's owner.
  */
-const signupFinish: Record<Language, (name: string, link: string, minutes: number) => Rendered> = {
-  pt: (name, link, m) => ({
+const signupFinish: Record<Language, (link: string, minutes: number) => Rendered> = {
+  pt: (link, m) => ({
     subject: 'Conclua a criação da sua conta',
-    text: `Olá ${name},
+    text: `Olá,
 
 Foi pedida a criação de uma conta com este endereço de e-mail, que já tinha uma conta por confirmar. Para a concluir, escolha a sua palavra-passe com esta ligação nos próximos ${m} minutos (isto também confirma o seu endereço):
 ${link}
@@ -187,9 +192,9 @@ ${link}
 Se não foi o próprio, ignore esta mensagem.
 `,
   }),
-  en: (name, link, m) => ({
+  en: (link, m) => ({
     subject: 'Finish creating your account',
-    text: `Hello ${name},
+    text: `Hello,
 
 An account was requested with this e-mail address, which already had an account waiting for confirmation. To finish, choose your password with this link within ${m} minutes (this also confirms your address):
 ${link}
@@ -197,9 +202,9 @@ ${link}
 If it was not you, ignore this message.
 `,
   }),
-  de: (name, link, m) => ({
+  de: (link, m) => ({
     subject: 'Schließen Sie die Erstellung Ihres Kontos ab',
-    text: `Hallo ${name},
+    text: `Hallo,
 
 Mit dieser E-Mail-Adresse wurde ein Konto angefordert; für sie bestand bereits ein noch nicht bestätigtes Konto. Um es abzuschließen, wählen Sie Ihr Passwort über diesen Link innerhalb von ${m} Minuten (damit ist auch Ihre Adresse bestätigt):
 ${link}
@@ -207,9 +212,9 @@ ${link}
 Wenn Sie es nicht waren, ignorieren Sie diese Nachricht.
 `,
   }),
-  es: (name, link, m) => ({
+  es: (link, m) => ({
     subject: 'Termine de crear su cuenta',
-    text: `Hola ${name}:
+    text: `Hola:
 
 Se solicitó una cuenta con esta dirección de correo electrónico, que ya tenía una cuenta pendiente de confirmar. Para terminar, elija su contraseña con este enlace en los próximos ${m} minutos (esto también confirma su dirección):
 ${link}

@@ -12,7 +12,8 @@ export async function createUser(t: TestApp, overrides: Partial<typeof users.$in
   const { password = 'secret-pass', ...rest } = overrides;
   const [user] = await t.ctx.db
     .insert(users)
-    .values({ name: 'Dr. Test', email: uniqueEmail(), passwordHash: await hashPassword(password), language: 'en', ...rest })
+    // Confirmed unless a test says otherwise: an unconfirmed account cannot sign in with its password.
+    .values({ name: 'Dr. Test', email: uniqueEmail(), passwordHash: await hashPassword(password), language: 'en', emailConfirmedAt: new Date(), ...rest })
     .returning();
   return { ...user!, password };
 }

@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button';
 import { Checkbox } from '../../ui/Checkbox';
 import { TextField } from '../../ui/TextField';
 import { describeFailure } from '../i18n/api-error-messages';
+import { ApiFailureError } from '../../api/client';
 import { beginSession } from './session-actions';
 import { hasErrors, validateLogin, type FieldErrors } from './validation';
 import { fieldMessage, summaryMessage } from './validation-messages';
@@ -20,6 +21,8 @@ export function LoginForm({ notice, invitationToken }: { notice?: string; invita
   const [remember, setRemember] = useState(true);
   const [errors, setErrors] = useState<FieldErrors<'email' | 'password'>>({});
   const [failure, setFailure] = useState<string>();
+  // The server answers a not-yet-confirmed account as a wrong password (so nobody learns which addresses have one).
+  const [unconfirmedHint, setUnconfirmedHint] = useState(false);
   const [busy, setBusy] = useState(false);
 
   async function submit(e: FormEvent) {
@@ -27,6 +30,7 @@ export function LoginForm({ notice, invitationToken }: { notice?: string; invita
     const found = validateLogin({ email, password });
     setErrors(found);
     setFailure(summaryMessage(i18n, found));
+    setUnconfirmedHint(false);
     if (hasErrors(found)) return;
     setBusy(true);
     try {
@@ -37,6 +41,7 @@ export function LoginForm({ notice, invitationToken }: { notice?: string; invita
         : navigate({ to: '/' }));
     } catch (err) {
       setFailure(describeFailure(i18n, err));
+      setUnconfirmedHint(err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.code === 'invalid_credentials');
       setBusy(false);
     }
   }
@@ -44,7 +49,17 @@ export function LoginForm({ notice, invitationToken }: { notice?: string; invita
   return (
     <form onSubmit={submit} noValidate>
       {notice && <Alert tone="success">{notice}</Alert>}
-      {failure && <Alert tone="error">{failure}</Alert>}
+      {failure && (
+        <Alert tone="error">
+          {failure}
+          {unconfirmedHint && (
+            <>
+              {' '}
+              <Trans>If you have just created your account, open the link in the e-mail we sent you first.</Trans>
+            </>
+          )}
+        </Alert>
+      )}
       <TextField
         label={t`E-mail`}
         type="email"

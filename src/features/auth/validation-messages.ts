@@ -20,6 +20,7 @@ const serverFieldMessages: Record<string, MessageDescriptor> = {
   passwords_do_not_match: validationMessages.passwords_do_not_match,
   password_too_short: validationMessages.password_too_short,
   name_too_short: validationMessages.name_too_short,
+  invalid_name: msg`The name cannot contain line breaks or control characters`,
   invalid_email: validationMessages.invalid_email,
   invalid_phone: validationMessages.invalid_phone,
 };

@@ -6,6 +6,7 @@ import { findUserByEmail } from '../../auth/users.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { startSession } from '../../http/session-response.js';
+import { mailExistingOwner } from '../signup/service.js';
 
 /**
  * Password sign-in. Two limits apply: attempts per address (the route's rate limit) and a per-account back-off
@@ -35,6 +36,17 @@ export function loginRoutes(app: App, ctx: AppContext) {
       const ok = user ? await verifyPassword(user.passwordHash, password) : (await burnPasswordCheck(password), false);
       // A wrong password needs nothing more: the reservation above already counted it as a failure.
       if (!user || !ok) throw new DomainError(401, 'invalid_credentials', 'Invalid credentials');
+      if (!user.emailConfirmedAt) {
+        // An address never proven gives no session, and the same answer as a wrong password: a sign-in that worked
+        // would tell whoever just asked for this account that the address had none, and let them use an account in
+        // someone else's name. The address's owner is mailed the way to finish (choose the password through the mailbox).
+        const work = mailExistingOwner(ctx, user, '/login').catch((err: unknown) => {
+          request.log.error({ errorName: err instanceof Error ? err.name : typeof err }, 'unconfirmed sign-in mail not sent');
+        });
+        ctx.background.add(work);
+        void work.finally(() => ctx.background.delete(work));
+        throw new DomainError(401, 'invalid_credentials', 'Invalid credentials');
+      }
       await ctx.loginLimiter.recordSuccess(email, user.id, trust, source);
       const { d_user } = await startSession(ctx, reply, user);
       return { d_user };

@@ -133,6 +133,7 @@ describe('password reset', () => {
   });
 
   it('a QR code and a confirmation link handed out before the reset open no session after it', async () => {
+    // A confirmation link still in the mailbox of an account never confirmed (which cannot sign in with its password).
     const email = `reset.signin.${Date.now().toString(36)}@clinic.test`;
     const signup = await t.app.inject({
       method: 'POST',
@@ -143,25 +144,28 @@ describe('password reset', () => {
     expect(signup.statusCode).toBe(202);
     await backgroundSettled(t);
     const confirmation = lastMailToken(t, email);
-    // A session someone stole mints a QR code just before the clinician resets the password through the mailbox.
-    const stolen = await login(t, email, 'old-password-1');
-    const qr = await t.app.inject({ method: 'POST', url: '/v1/qr_token', headers: bearer(stolen) });
-    expect(qr.statusCode).toBe(201);
-
     await request(email);
     expect((await confirm(lastMailToken(t, email), 'brand-new-pass-2')).statusCode).toBe(200);
-
-    const phone = await t.app.inject({ method: 'POST', url: '/v1/auto_login', payload: { token: qr.json().token } });
-    expect(phone.statusCode).toBe(401);
-    expect(phone.headers.authorization).toBeUndefined();
     const confirmed = await t.app.inject({ method: 'PATCH', url: `/v1/confirm_email/${confirmation}`, remoteAddress: `10.5.0.${++ip}` });
     expect(confirmed.statusCode).toBe(400);
     expect(confirmed.headers.authorization).toBeUndefined();
     // The reset link reached the mailbox, so the address counts as confirmed without that link.
     const fresh = await login(t, email, 'brand-new-pass-2');
     expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(fresh) })).json().d_user.email_confirmed).toBe(true);
+
+    // A session someone stole mints a QR code just before the clinician resets the password through the mailbox.
+    const clinician = await createUser(t, { password: 'old-password-1' });
+    const stolen = await login(t, clinician.email, 'old-password-1');
+    const qr = await t.app.inject({ method: 'POST', url: '/v1/qr_token', headers: bearer(stolen) });
+    expect(qr.statusCode).toBe(201);
+    await request(clinician.email);
+    expect((await confirm(lastMailToken(t, clinician.email), 'brand-new-pass-3')).statusCode).toBe(200);
+    const phone = await t.app.inject({ method: 'POST', url: '/v1/auto_login', payload: { token: qr.json().token } });
+    expect(phone.statusCode).toBe(401);
+    expect(phone.headers.authorization).toBeUndefined();
     // A QR code minted after the reset works.
-    const next = await t.app.inject({ method: 'POST', url: '/v1/qr_token', headers: bearer(fresh) });
+    const after = await login(t, clinician.email, 'brand-new-pass-3');
+    const next = await t.app.inject({ method: 'POST', url: '/v1/qr_token', headers: bearer(after) });
     expect((await t.app.inject({ method: 'POST', url: '/v1/auto_login', payload: { token: next.json().token } })).statusCode).toBe(200);
   });
 

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { okEnvelope, resetPasswordConfirmBody, resetPasswordRequestBody, tokenParams } from '../../../../contract/account.js';
 import { apiErrorSchema } from '../../../../contract/errors.js';
+import { loginSourceOf } from '../../auth/login-limiter.js';
 import { consumeOneTimeToken, createOneTimeToken, revokeOutstandingTokens } from '../../auth/one-time-tokens.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { findUserByEmail } from '../../auth/users.js';
@@ -69,8 +70,11 @@ export function resetPasswordRoutes(app: App, ctx: AppContext) {
       if (!user) throw new DomainError(400, 'invalid_or_expired_token', 'This link is invalid or has expired');
       // Every session ends, and so does every sign-in link not yet used (a QR code minted by a stolen session).
       await ctx.sessions.revokeAllFor(user.id);
-      // Whoever reset through the mailbox is the account's owner: earlier failed guesses no longer pause it.
+      // Whoever reset through the mailbox is the account's owner: earlier failed guesses no longer pause it, and
+      // the devices and addresses trusted so far (perhaps someone else's) are forgotten; this one is remembered.
       await ctx.loginLimiter.clear(user.email);
+      await ctx.loginLimiter.forgetSources(user.id);
+      await ctx.loginLimiter.rememberSource(user.id, loginSourceOf(request));
       return { ok: true as const };
     },
   );

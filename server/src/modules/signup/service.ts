@@ -77,7 +77,7 @@ export async function signUp(ctx: AppContext, body: z.infer<typeof signupBody>, 
       await ctx.loginLimiter.rememberSource(created.id, source);
       const { token } = await createOneTimeToken(ctx.db, created.id, 'confirm_email', CONFIRM_EMAIL_TTL_SECONDS);
       const link = `${ctx.config.publicUrl}/confirm_email/${token}`;
-      await ctx.mailer.send({ to: created.email, link, ...mailTemplates.confirmEmail[language](name, link) });
+      await ctx.mailer.send({ to: created.email, link, ...mailTemplates.confirmEmail[language](link) });
     },
   };
 }
@@ -88,7 +88,9 @@ export async function signUp(ctx: AppContext, body: z.infer<typeof signupBody>, 
  * link to choose the password instead of its confirmation again: whoever started that account may not be the
  * address's owner, and confirming it would hand the owner an account someone else holds the password to.
  */
-async function mailExistingOwner(ctx: AppContext, owner: UserRow, signInPath: string): Promise<void> {
+export async function mailExistingOwner(ctx: AppContext, owner: UserRow, signInPath: string): Promise<void> {
+  // Anyone can cause this mail, as often as the route lets them: its owner gets one per window.
+  if (!ctx.mailCap.allow('existing-account', owner.email)) return;
   const language = owner.language as Language;
   if (owner.emailConfirmedAt) {
     const signIn = `${ctx.config.publicUrl}${signInPath}`;
@@ -98,5 +100,5 @@ async function mailExistingOwner(ctx: AppContext, owner: UserRow, signInPath: st
   }
   const { token } = await createOneTimeToken(ctx.db, owner.id, 'reset_password', RESET_TTL_MINUTES * 60);
   const link = `${ctx.config.publicUrl}/reset_password/${token}`;
-  await ctx.mailer.send({ to: owner.email, link, ...mailTemplates.signupFinish[language](owner.name, link, RESET_TTL_MINUTES) });
+  await ctx.mailer.send({ to: owner.email, link, ...mailTemplates.signupFinish[language](link, RESET_TTL_MINUTES) });
 }

@@ -132,34 +132,62 @@ describe('signup with an address that already has an account', () => {
     expect(mails[0]!.text).toContain('palavra-passe');
   });
 
-  it('an account never confirmed: same answer; its owner gets a link to choose the password, not the old confirmation', async () => {
+  it('an account never confirmed: no sign-in with its password, the same answer as a wrong one; its owner gets a link to choose the password', async () => {
     const email = uniqueEmail('squat');
     // Someone else started an account for this address and chose its password.
+    const squatterIp = `10.9.0.${ip + 1}`;
     expect((await signup({ user: user(email, { password: 'squatter-pass', language: 'en' }) })).statusCode).toBe(202);
     await backgroundSettled(t);
-    const squatterSession = await login(t, email, 'squatter-pass');
     const before = t.mails.length;
 
-    const again = await signup({ user: user(email, { password: 'owner-pass-1' }) });
-    expect(again.statusCode).toBe(202);
-    expect(again.json()).toEqual({ ok: true });
+    // Signing in with the password just chosen answers as a wrong password does: it tells nobody the address was free.
+    const confirmed = await createUser(t);
+    const wrong = await t.app.inject({ method: 'POST', url: '/v1/login', payload: { user: { email: confirmed.email, password: 'not-the-password' } } });
+    const squatter = await t.app.inject({ method: 'POST', url: '/v1/login', payload: { user: { email, password: 'squatter-pass' } } });
+    expect({ status: squatter.statusCode, body: squatter.json(), authorization: squatter.headers.authorization }).toEqual({
+      status: wrong.statusCode,
+      body: wrong.json(),
+      authorization: undefined,
+    });
+    expect(squatter.statusCode).toBe(401);
     await backgroundSettled(t);
-    expect(await accountsWith(email)).toBe(1);
+    // The address's owner hears how to finish: a link to choose the password, with no name the requester chose in it.
     const mails = t.mails.slice(before).filter((m) => m.to === email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe('Finish creating your account');
+    expect(mails[0]!.text.startsWith('Hello,\n')).toBe(true);
     expect(mails[0]!.link).toMatch(/^http:\/\/clinic\.test\/reset_password\/[0-9a-f]{64}$/);
-    // The second sign-up's password is not taken on trust either.
+
+    // A second sign-up answers the same and sends nothing more within the window: the owner's inbox is not a target.
+    const again = await signup({ user: user(email, { password: 'owner-pass-1' }) });
+    expect(again.statusCode).toBe(202);
+    expect(again.json()).toEqual({ ok: true });
+    for (let i = 0; i < 5; i++) await t.app.inject({ method: 'POST', url: '/v1/login', payload: { user: { email, password: 'squatter-pass' } } });
+    await backgroundSettled(t);
+    expect(await accountsWith(email)).toBe(1);
+    expect(t.mails.slice(before).filter((m) => m.to === email)).toHaveLength(1);
     await expect(login(t, email, 'owner-pass-1')).rejects.toThrow(/401/);
 
-    // The address's owner finishes through the mailbox: the password is theirs, the address confirmed, the earlier session gone.
+    // The owner finishes through the mailbox: the password is theirs, the address confirmed, the squatter's device
+    // and address no longer trusted.
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.email, email));
+    expect(await t.ctx.loginLimiter.trustOf(row!.id, { address: squatterIp })).toBe('address');
     const token = mails[0]!.link!.split('/').pop()!;
     const done = await t.app.inject({ method: 'PATCH', url: `/v1/reset_password/${token}`, payload: { password: 'owner-pass-2', password_confirmation: 'owner-pass-2' } });
     expect(done.statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(squatterSession) })).statusCode).toBe(401);
+    expect(await t.ctx.loginLimiter.trustOf(row!.id, { address: squatterIp })).toBe('unknown');
     await expect(login(t, email, 'squatter-pass')).rejects.toThrow(/401/);
     const session = await login(t, email, 'owner-pass-2');
     expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(session) })).json().d_user.email_confirmed).toBe(true);
+  });
+
+  it('a name with a line break or a control character is refused', async () => {
+    for (const name of ['Rui\n\nAccount locked, verify at https://evil.example', 'Rui\u0007Costa', 'Rui \u202Eetsoc']) {
+      const res = await signup({ user: user(uniqueEmail('name'), { name }) });
+      expect(res.statusCode, JSON.stringify(name)).toBe(400);
+      expect(res.json().error.fields['user.name']).toBe('invalid_name');
+    }
+    expect((await signup({ user: user(uniqueEmail('name'), { name: 'Zoë Ковальчук-Ñúñez' }) })).statusCode).toBe(202);
   });
 
   it('through an invitation to an address that has an account: the same check-your-mail answer, the invitation left to accept', async () => {
