@@ -138,6 +138,11 @@ class ByteReader {
 const KINDS = new Set(['M', 'R', 'B', 'E', 'S']);
 /** Far above any blob or rows record this server writes; a larger length means a damaged file. */
 const MAX_RECORD_BYTES = 2 ** 31;
+/**
+ * Rows, the manifest and the end record are written in batches of at most a few MB (admin/backup.ts): a larger one
+ * is no backup of this server's, refused before its bytes are held in memory.
+ */
+const MAX_TEXT_RECORD_BYTES = 64 * 2 ** 20;
 const MAX_NAME_BYTES = 4096;
 
 /** Every record of a (decompressed) backup stream, checked for shape but not for meaning (nor its seal). */
@@ -163,7 +168,7 @@ export async function* readRecords(decompressed: Readable): AsyncGenerator<ReadR
     const lengthBytes = await reader.take(8);
     if (!lengthBytes) throw new BackupFormatError('The backup file ends in the middle of a record: it is truncated.');
     const length = lengthBytes.readBigUInt64BE(0);
-    if (length > BigInt(MAX_RECORD_BYTES)) throw new BackupFormatError('The backup file is damaged (impossible record length).');
+    if (length > BigInt(kind === 'B' ? MAX_RECORD_BYTES : MAX_TEXT_RECORD_BYTES)) throw new BackupFormatError('The backup file is damaged (impossible record length).');
     const data = length === 0n ? Buffer.alloc(0) : await reader.take(Number(length));
     if (!data) throw new BackupFormatError('The backup file ends in the middle of a record: it is truncated.');
     yield { kind: kind as RecordKind, name: name.toString('utf8'), data, head: Buffer.concat([head, name, lengthBytes]) };

@@ -205,9 +205,9 @@ async function verifyBackup(file: string, auditKeys: AuditKeys): Promise<{ manif
       try {
         readContent(r);
       } catch (err) {
-        // Told only once the seal holds: a changed file is named as changed, not by what the change broke.
-        if (!(err instanceof BackupFormatError)) throw err;
-        problem = err;
+        // Told only once the seal holds: a changed file is named as changed, not by what the change broke (any
+        // error: content no server wrote can break the reading in ways of its own).
+        problem = err instanceof BackupFormatError ? err : new BackupFormatError(`The backup file is damaged (${err instanceof Error ? err.message : 'unreadable content'}).`);
       }
     }
   } catch (err) {

@@ -14,18 +14,28 @@ import { NodeFS } from '@electric-sql/pglite/nodefs';
 type PostgresMod = postgresMod.PostgresMod;
 
 /** What the preRun hook reaches of Emscripten's module: PGlite's types do not declare its file systems. */
-type NodefsModule = {
-  NODEFS: {
-    stream_ops: { fsync?: (stream: { nfd: number }) => void };
-    tryFSOperation<T>(run: () => T): T;
-  };
-};
+type NodefsModule = { NODEFS: { stream_ops: { fsync?: (stream: { nfd: number }) => void } } };
+
+/**
+ * A failed fsync means the disk may not hold what PostgreSQL was told it holds. PostgreSQL's answer is to stop
+ * (PANIC) and recover from its log at the next start; inside PGlite that path spins forever with the event loop
+ * blocked, so the server would stop answering without exiting. The process exits instead, loudly, so whatever
+ * supervises it starts it again and PostgreSQL recovers.
+ */
+function stopOnFailedSync(err: unknown): never {
+  const code = err instanceof Error && 'code' in err ? String(err.code) : 'unknown';
+  console.error(`The embedded database could not sync a file to disk (${code}): stopping now so that it recovers at the next start. Check the disk.`);
+  process.exit(70);
+}
 
 export class DurableNodeFS extends NodeFS {
   /** fsync calls made: lets a test see that commits reach the disk. */
   syncs = 0;
 
-  constructor(dir: string) {
+  constructor(
+    dir: string,
+    private readonly onSyncFailure: (err: unknown) => void = stopOnFailedSync,
+  ) {
     // NodeFS makes only the last folder, readable by others; the parents are made here, the owner's alone.
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     super(dir);
@@ -37,9 +47,13 @@ export class DurableNodeFS extends NodeFS {
       ...(emscriptenOpts.preRun ?? []),
       (mod: PostgresMod) => {
         const { NODEFS } = mod as unknown as NodefsModule;
-        // A failing fsync becomes the errno PostgreSQL expects, and PostgreSQL stops rather than carry on unsynced.
         NODEFS.stream_ops.fsync = (stream) => {
-          NODEFS.tryFSOperation(() => fsyncSync(stream.nfd));
+          try {
+            fsyncSync(stream.nfd);
+          } catch (err) {
+            this.onSyncFailure(err);
+            return;
+          }
           this.syncs++;
         };
       },

@@ -2,7 +2,8 @@
  * The embedded database on disk: commits reach the disk (fsync on, and an fsync that syncs), and automatic backups
  * are written, pruned to the number kept, and the newest one restores with one command.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import nodeFs, { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -44,6 +45,26 @@ describe('the embedded database on disk', () => {
     } finally {
       await pg.close();
     }
+    // A failed fsync is never handed back to PGlite (whose stop on it spins with the event loop blocked): the
+    // process is stopped instead (here a stand-in records it).
+    const failures: unknown[] = [];
+    const failing = await PGlite.create({ fs: new DurableNodeFS(path.join(work, 'failing'), (err) => failures.push(err)), startParams: durableStartParams() });
+    const realSync = nodeFs.fsyncSync;
+    try {
+      await failing.exec('CREATE TABLE t (v text)');
+      nodeFs.fsyncSync = () => {
+        throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+      };
+      syncBuiltinESMExports();
+      await failing.query('INSERT INTO t VALUES ($1)', ['written when the disk failed']);
+    } finally {
+      nodeFs.fsyncSync = realSync;
+      syncBuiltinESMExports();
+      await failing.close();
+    }
+    expect(failures.length).toBeGreaterThan(0);
+    expect((failures[0] as { code?: string }).code).toBe('EIO');
+
     // And what was committed is there after a reopen.
     const again = await PGlite.create({ fs: new DurableNodeFS(path.join(work, 'counted')), startParams: durableStartParams() });
     expect((await again.query('SELECT v FROM t')).rows).toEqual([{ v: 'a committed consultation' }]);
