@@ -30,7 +30,9 @@ export type DocBlock =
 const parser = unified().use(remarkParse).use(remarkGfm, GFM);
 
 export function parseMarkdown(markdown: string): DocBlock[] {
-  return blocksOf(parser.parse(markdown).children);
+  // Text pasted from Windows ends its lines in CR LF, and old Mac text in CR alone: a CR left in would print as a
+  // character of its own ("[U+000D]") and stay in the copied text.
+  return blocksOf(parser.parse(markdown.replace(/\r\n?/g, '\n')).children);
 }
 
 function blocksOf(nodes: RootContent[]): DocBlock[] {

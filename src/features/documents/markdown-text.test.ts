@@ -32,3 +32,10 @@ describe('the plain-text copy, from the parse the screen and the PDF use', () =>
     expect(markdownToPlainText('Dose ~5 mg a ~10 mg; ~~varfarina~~')).toBe('Dose ~5 mg a ~10 mg; ~~varfarina~~');
   });
 });
+
+describe('text the markdown syntax would otherwise swallow', () => {
+  it('reads Windows and old Mac line ends as line ends, with no carriage return left', () => {
+    const text = markdownToPlainText('Linha um\r\nLinha dois  \r\nLinha três\r\n\r\n- a\r\n- b\rc');
+    expect(text).toBe('Linha um\nLinha dois\nLinha três\n\n- a\n- b\n  c');
+  });
+});

@@ -105,6 +105,13 @@ describe('documentToPdf', () => {
     expect(all).toContain('Secção 30');
   });
 
+  it('reads Windows and old Mac line ends as line ends, printing no carriage return', async () => {
+    const { pages } = await pdfText(await pdfOf({ title: 'T', markdown: 'Linha um\r\nLinha dois\r\n\r\n- a\r- b' }));
+    expect(pages[0]).toContain('Linha um\nLinha dois');
+    expect(pages[0]).not.toContain('U+000D');
+    expect(pages[0]).not.toContain('\r');
+  });
+
   it('names files from the title without accents', () => {
     expect(documentFileName('Certificado de incapacidade temporária', new Date('2026-11-22T10:00:00Z'), 'pdf')).toBe('certificado-de-incapacidade-temporaria-2026-11-22.pdf');
     expect(documentFileName('???', new Date('2026-11-22T10:00:00Z'), 'md')).toBe('document-2026-11-22.md');
