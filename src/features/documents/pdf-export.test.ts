@@ -105,6 +105,11 @@ describe('documentToPdf', () => {
     expect(all).toContain('Secção 30');
   });
 
+  it('prints a line that reads as a link reference definition as written', async () => {
+    const { pages } = await pdfText(await pdfOf({ title: 'T', markdown: 'Antes\n\n[Alergias]: penicilina\n\n[1]: Paracetamol\n\nVer [1].' }));
+    for (const line of ['[Alergias]: penicilina', '[1]: Paracetamol', 'Ver [1].']) expect(pages[0]).toContain(line);
+  });
+
   it('reads Windows and old Mac line ends as line ends, printing no carriage return', async () => {
     const { pages } = await pdfText(await pdfOf({ title: 'T', markdown: 'Linha um\r\nLinha dois\r\n\r\n- a\r- b' }));
     expect(pages[0]).toContain('Linha um\nLinha dois');

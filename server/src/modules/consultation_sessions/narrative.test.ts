@@ -4,6 +4,10 @@ import { markdownToNarrative } from './narrative.js';
 const div = (body: string) => `<div xmlns="http://www.w3.org/1999/xhtml">${body}</div>`;
 
 describe('markdownToNarrative', () => {
+  it('keeps a line that reads as a link reference definition as written', () => {
+    expect(markdownToNarrative('[Alergias]: penicilina\n\nVer [Alergias]')).toBe(div('<p>[Alergias]: penicilina</p><p>Ver [Alergias]</p>'));
+  });
+
   it('reads CR LF line ends as line ends', () => {
     expect(markdownToNarrative('Linha um\r\nLinha dois\r\n\r\nFim')).toBe(div('<p>Linha um<br/>Linha dois</p><p>Fim</p>'));
   });
