@@ -6,16 +6,20 @@ import { nodeFonts } from '../../../contract/pdf-fonts-node';
 import { CLINICAL_MARKDOWN, CLINICAL_STRINGS } from './clinical-text.fixture';
 
 type Run = { text: string; font: string };
+/** A run of text where it is drawn, in points from the page's bottom left. */
+type Item = { text: string; x: number; right: number; y: number; pageWidth: number };
 
-/** Each page's text as lines (runs on one baseline joined as written), and every run with the font it is set in. */
-async function pdfText(data: ArrayBuffer): Promise<{ pages: string[]; runs: Run[] }> {
+/** Each page's text as lines (runs on one baseline joined as written), every run with the font it is set in and where it is drawn. */
+async function pdfText(data: ArrayBuffer): Promise<{ pages: string[]; runs: Run[]; items: Item[] }> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   // fontExtraProperties: the font objects keep their PDF names, to tell bold from regular.
   const doc = await pdfjs.getDocument({ data: new Uint8Array(data), verbosity: 0, fontExtraProperties: true }).promise;
   const pages: string[] = [];
   const runs: Run[] = [];
+  const items: Item[] = [];
   for (let i = 1; i <= doc.numPages; i++) {
     const page = await doc.getPage(i);
+    const pageWidth = page.getViewport({ scale: 1 }).width;
     // pdf.js otherwise "normalizes" what it extracts (µ MICRO SIGN comes back as Greek μ): the test wants the PDF's own characters.
     const content = await page.getTextContent({ disableNormalization: true });
     await page.getOperatorList();
@@ -24,11 +28,14 @@ async function pdfText(data: ArrayBuffer): Promise<{ pages: string[]; runs: Run[
       if (!('str' in item)) continue;
       text += item.str + (item.hasEOL ? '\n' : '');
       const font = page.commonObjs.get(item.fontName) as { name?: string };
-      if (item.str.trim()) runs.push({ text: item.str, font: font.name ?? '' });
+      if (!item.str.trim()) continue;
+      runs.push({ text: item.str, font: font.name ?? '' });
+      const [, , , , x = 0, y = 0] = item.transform as number[];
+      items.push({ text: item.str, x, right: x + item.width, y, pageWidth });
     }
     pages.push(text);
   }
-  return { pages, runs };
+  return { pages, runs, items };
 }
 
 const base = { clinician: 'Dra. Conceição Müller', date: '22/11/2026', pageLabel: (n: number, total: number) => `Página ${n} de ${total}` };
@@ -115,6 +122,35 @@ describe('documentToPdf', () => {
     expect(pages[0]).toContain('Linha um\nLinha dois');
     expect(pages[0]).not.toContain('U+000D');
     expect(pages[0]).not.toContain('\r');
+  });
+
+  it('never cuts a word of a table too wide for the page: the table is set smaller, or written row by row', async () => {
+    const table = (header: string[], rows: string[][]) => [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+    const dates = Array.from({ length: 9 }, (_, i) => `0${i + 1}/11/2026`);
+    const tables = [
+      table(['Análise', ...dates], [
+        ['Creatinina (mg/dL)', ...dates.map((_, i) => (1.05 + i / 10).toFixed(2))],
+        ['Glicose', ...dates.map((_, i) => String(100 + i * 11))],
+      ]),
+      table(
+        Array.from({ length: 12 }, (_, i) => `Dia ${i + 1}`),
+        [Array.from({ length: 12 }, (_, i) => `${(1250.75 + i).toFixed(2)} mg`)],
+      ),
+      table(
+        Array.from({ length: 60 }, (_, i) => `h${i}`),
+        [Array.from({ length: 60 }, (_, i) => `${i}mg`)],
+      ),
+    ];
+    for (const markdown of tables) {
+      const { pages, items } = await pdfText(await pdfOf({ title: 'T', markdown }));
+      const cells = markdown.split('\n').filter((_, i) => i !== 1).flatMap((line) => line.split('|').map((c) => c.trim()).filter(Boolean));
+      const words = new Set(cells.flatMap((cell) => cell.split(' ')));
+      // Every word printed is a whole word of a cell (a fragment such as "026" or "75" is not), and every word is printed.
+      const printed = pages.join('\n').replace(/T\n|Dra\. Conceição Müller · 22\/11\/2026|Página \d+ de \d+/g, '').split(/[\s:]+/).filter(Boolean);
+      for (const word of printed) expect(words).toContain(word);
+      for (const word of words) expect(printed).toContain(word);
+      for (const item of items) expect(item.right).toBeLessThanOrEqual(item.pageWidth);
+    }
   });
 
   it('names files from the title without accents', () => {
