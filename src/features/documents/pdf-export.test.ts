@@ -153,6 +153,28 @@ describe('documentToPdf', () => {
     }
   });
 
+  it('keeps a long title and a long clinician line within the page, above the text, with the date shown', async () => {
+    const title = 'Relatório de alta hospitalar — Serviço de Medicina Interna — Doente internado por pneumonia adquirida na comunidade com insuficiência respiratória';
+    const clinician = 'Dra. Maria da Conceição Albuquerque Vasconcelos de Sá e Menezes, Especialista em Medicina Interna, Hospital de Santa Maria, Centro Hospitalar Universitário Lisboa Norte';
+    for (const input of [{ title, clinician }, { title: title.repeat(4), clinician: clinician.repeat(3) }]) {
+      const pdf = await documentToPdf({ ...base, ...input, markdown: 'Texto do relatório 5 mg' }, nodeFonts);
+      const { pages, items } = await pdfText(pdf.output('arraybuffer'));
+      expect(pages[0]).toContain('22/11/2026');
+      for (const item of items) expect(item.right).toBeLessThanOrEqual(item.pageWidth);
+      // Every header line stands above the text, and no two lines share a baseline.
+      const body = items.find((item) => item.text.includes('Texto do relatório'))!;
+      const header = items.filter((item) => item.y > body.y);
+      const words = header.map((item) => item.text).join(' ');
+      expect(words).toContain('Relatório de alta hospitalar');
+      expect(words).toContain('Dra. Maria da Conceição');
+      expect(new Set(header.map((item) => Math.round(item.y))).size).toBe(header.length);
+      if (input.title === title) {
+        expect(words.replace(/\s+/g, ' ')).toContain(title.split(' ').slice(-3).join(' '));
+        expect(words.replace(/\s+/g, ' ')).toContain(clinician.split(' ').slice(-3).join(' '));
+      } else expect(words).toContain('…');
+    }
+  });
+
   it('names files from the title without accents', () => {
     expect(documentFileName('Certificado de incapacidade temporária', new Date('2026-11-22T10:00:00Z'), 'pdf')).toBe('certificado-de-incapacidade-temporaria-2026-11-22.pdf');
     expect(documentFileName('???', new Date('2026-11-22T10:00:00Z'), 'md')).toBe('document-2026-11-22.md');
