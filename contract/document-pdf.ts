@@ -24,6 +24,8 @@ const HEADING_SIZES = [15, 12.5, 11.5, 10.5, 10.5, 10.5];
 const BODY = 10.5;
 const CODE = 9.5;
 const BULLETS = ['•', '◦', '▪'];
+// Quotes and lists nested deeper than the page can indent stop indenting here: their text keeps a readable width.
+const MIN_WIDTH = 60;
 
 /**
  * Shared by the browser (Export PDF) and the server (the PDF attached to a FHIR DocumentReference), so both give
@@ -92,10 +94,11 @@ function coverageOf(bytes: Uint8Array) {
 /** Where blocks go: their left edge and width, the quote bars beside them, how deep in lists, and whether list items sit close. */
 type Frame = { x: number; width: number; bars: number[]; depth: number; tight: boolean };
 
-function drawBlocks(w: Writer, blocks: DocBlock[], frame: Frame) {
+/** `trailing`: whether the space after a block follows the last one too (a quote's is left to the quote itself, so nested quotes do not pile it up). */
+function drawBlocks(w: Writer, blocks: DocBlock[], frame: Frame, trailing = true) {
   blocks.forEach((block, i) => {
     drawBlock(w, block, frame, i === 0);
-    w.y += frame.tight ? lineHeight(BODY) * 0.15 : lineHeight(BODY) * 0.5;
+    if (trailing || i < blocks.length - 1) w.y += frame.tight ? lineHeight(BODY) * 0.15 : lineHeight(BODY) * 0.5;
   });
 }
 
@@ -113,8 +116,10 @@ function drawBlock(w: Writer, block: DocBlock, frame: Frame, first: boolean) {
       return drawLines(w, wrap(w, block.spans, frame.width, BODY), frame, BODY);
     case 'list':
       return drawList(w, block, frame);
-    case 'quote':
-      return drawBlocks(w, block.blocks, { ...frame, x: frame.x + 5, width: frame.width - 5, bars: [...frame.bars, frame.x + 1.5] });
+    case 'quote': {
+      if (frame.width - 5 < MIN_WIDTH) return drawBlocks(w, block.blocks, frame, false);
+      return drawBlocks(w, block.blocks, { ...frame, x: frame.x + 5, width: frame.width - 5, bars: [...frame.bars, frame.x + 1.5] }, false);
+    }
     case 'code':
       return drawCode(w, block.text, frame);
     case 'rule': {
@@ -157,6 +162,7 @@ function drawList(w: Writer, list: Extract<DocBlock, { kind: 'list' }>, frame: F
   const markers = list.items.map((item, i) => wrap(w, [{ text: marker(i, item.checked) }], Number.POSITIVE_INFINITY, BODY)[0]!);
   // Numbers are right-aligned against the text, so "9." and "10." line up; the indent fits the widest.
   const indent = Math.max(6, Math.max(...markers.map((m) => m.width)) + 2);
+  if (frame.width - indent < MIN_WIDTH) return drawInlineMarkers(w, list, frame, marker);
   const inner: Frame = { ...frame, x: frame.x + indent, width: frame.width - indent, depth: frame.depth + 1, tight: true };
   list.items.forEach((item, i) => {
     room(w, lineHeight(BODY));
@@ -164,6 +170,18 @@ function drawList(w: Writer, list: Extract<DocBlock, { kind: 'list' }>, frame: F
     drawLine(w, mark, frame.x + indent - 1.5 - mark.width, baselineIn(w.y, BODY), BODY);
     if (item.blocks.length === 0) w.y += lineHeight(BODY);
     else drawBlocks(w, item.blocks, inner);
+  });
+}
+
+/** A list with no room left to indent: each item's number or bullet opens its first line, as a word of its text. */
+function drawInlineMarkers(w: Writer, list: Extract<DocBlock, { kind: 'list' }>, frame: Frame, marker: (i: number, checked: boolean | null) => string) {
+  const inner: Frame = { ...frame, depth: frame.depth + 1, tight: true };
+  list.items.forEach((item, i) => {
+    const mark = marker(i, item.checked);
+    const [first, ...rest] = item.blocks;
+    const blocks: DocBlock[] =
+      first?.kind === 'paragraph' ? [{ kind: 'paragraph', spans: [{ text: `${mark} ` }, ...first.spans] }, ...rest] : [{ kind: 'paragraph', spans: [{ text: mark }] }, ...item.blocks];
+    drawBlocks(w, blocks, inner);
   });
 }
 

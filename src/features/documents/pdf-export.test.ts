@@ -175,6 +175,18 @@ describe('documentToPdf', () => {
     }
   });
 
+  it('keeps the text of quotes and lists nested deeper than the page can indent on the page', async () => {
+    const quote = `${'>'.repeat(40)} deep quoted dose 5 mg`;
+    const list = Array.from({ length: 30 }, (_, i) => `${'   '.repeat(i)}${i % 2 ? '1.' : '-'} level ${i} dose ${i} mg`).join('\n');
+    const { pages, items } = await pdfText(await pdfOf({ title: 'T', markdown: `${quote}\n\n${list}` }));
+    const lines = pages.join('\n').split('\n').map((line) => line.trim());
+    expect(lines).toContain('deep quoted dose 5 mg');
+    for (let i = 0; i < 30; i++) expect(lines.some((line) => line.endsWith(`level ${i} dose ${i} mg`))).toBe(true);
+    // Numbered items keep their number, before their text or on the line of it.
+    expect(lines).toContain('1. level 29 dose 29 mg');
+    for (const item of items) expect(item.right).toBeLessThanOrEqual(item.pageWidth);
+  });
+
   it('names files from the title without accents', () => {
     expect(documentFileName('Certificado de incapacidade temporária', new Date('2026-11-22T10:00:00Z'), 'pdf')).toBe('certificado-de-incapacidade-temporaria-2026-11-22.pdf');
     expect(documentFileName('???', new Date('2026-11-22T10:00:00Z'), 'md')).toBe('document-2026-11-22.md');
