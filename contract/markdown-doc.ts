@@ -4,7 +4,7 @@
  * blocks a document needs. The PDF, the plain-text copy and the FHIR narrative are all drawn from this, so none of
  * them can read a list, a table or an escape differently from what the clinician saw.
  */
-import type { ListItem, PhrasingContent, RootContent, TableRow } from 'mdast';
+import type { Definition, ListItem, Nodes, Paragraph, PhrasingContent, Root, RootContent, TableRow } from 'mdast';
 import remarkGfm, { type Options as GfmOptions } from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified, type PluggableList } from 'unified';
@@ -12,8 +12,42 @@ import { unified, type PluggableList } from 'unified';
 // A single tilde is how clinicians write "about" (~5 mg … ~10 mg): it must never strike text out.
 const GFM: GfmOptions = { singleTilde: false };
 
+/**
+ * A line such as "[Alergias]: penicilina" is, to markdown, a link reference definition: an address, shown nowhere.
+ * A clinician writing it means the text, so it is kept as the paragraph it was written as. With no definition
+ * left, a reference to it ("ver [1]") is no link either and reads as written too, on screen and in the exports.
+ */
+export function remarkDefinitionsAsText() {
+  // The file is react-markdown's or the parse's: its value is the markdown the positions point into.
+  return (tree: Root, file: { value: unknown }) => literalDefinitions(tree, String(file.value ?? ''));
+}
+
+function literalDefinitions(node: Nodes, source: string) {
+  if (!('children' in node)) return;
+  const children: Nodes[] = node.children;
+  children.forEach((child, i) => {
+    if (child.type === 'definition') children[i] = definitionParagraph(child, source);
+    else literalDefinitions(child, source);
+  });
+}
+
+function definitionParagraph(node: Definition, source: string): Paragraph {
+  const start = node.position?.start;
+  const end = node.position?.end;
+  let text: string;
+  if (start?.offset !== undefined && end?.offset !== undefined) {
+    // A definition continued on further lines inside a quote or a list item carries their markers: those go.
+    const [first = '', ...rest] = source.slice(start.offset, end.offset).split(/\r\n?|\n/);
+    const marker = new RegExp(`^[ \\t>]{0,${start.column - 1}}`);
+    text = [first, ...rest.map((line) => line.replace(marker, ''))].join('\n');
+  } else {
+    text = `[${node.label ?? node.identifier}]: ${node.url}${node.title ? ` "${node.title}"` : ''}`;
+  }
+  return { type: 'paragraph', children: [{ type: 'text', value: text }], position: node.position };
+}
+
 /** For react-markdown's `remarkPlugins`, so the screen parses exactly as the exports do. */
-export const markdownPlugins: PluggableList = [[remarkGfm, GFM]];
+export const markdownPlugins: PluggableList = [[remarkGfm, GFM], remarkDefinitionsAsText];
 
 export type Span = { text: string; bold?: boolean; italic?: boolean; code?: boolean; strike?: boolean };
 export type Align = 'left' | 'right' | 'center' | null;
@@ -27,10 +61,16 @@ export type DocBlock =
   | { kind: 'rule' }
   | { kind: 'table'; align: Align[]; header: Span[][]; rows: Span[][][] };
 
-const parser = unified().use(remarkParse).use(remarkGfm, GFM);
+const parser = unified().use(remarkParse).use(remarkGfm, GFM).use(remarkDefinitionsAsText);
 
 export function parseMarkdown(markdown: string): DocBlock[] {
-  return blocksOf(parser.parse(markdown).children);
+  // Text pasted from Windows ends its lines in CR LF, and old Mac text in CR alone: a CR left in would print as a
+  // character of its own ("[U+000D]") and stay in the copied text.
+  const text = markdown.replace(/\r\n?/g, '\n');
+  const tree = parser.parse(text);
+  // The definitions plugin rewrites the tree in place.
+  parser.runSync(tree, text);
+  return blocksOf(tree.children);
 }
 
 function blocksOf(nodes: RootContent[]): DocBlock[] {
@@ -61,7 +101,6 @@ function blockOf(node: RootContent): DocBlock[] {
       return [{ kind: 'paragraph', spans: [{ text: node.value }] }];
     case 'footnoteDefinition':
       return prefixed(`[${node.label ?? node.identifier}] `, blocksOf(node.children));
-    // Link reference definitions are addresses, not text: nothing of them shows on screen either.
     default:
       return [];
   }
@@ -107,11 +146,15 @@ function spansOfNode(node: PhrasingContent, style: Style): Span[] {
     case 'break':
       return [{ ...style, text: '\n' }];
     case 'link':
-    case 'linkReference':
       return spansOf(node.children, style);
+    // Only a written definition makes a reference, and definitions are kept as text: the reference reads as
+    // written, brackets and all, as the screen shows it.
+    case 'linkReference':
+      return spansOf([{ type: 'text', value: '[' }, ...node.children, { type: 'text', value: referenceEnd(node) }], style);
     case 'image':
-    case 'imageReference':
       return node.alt ? [{ ...style, text: node.alt }] : [];
+    case 'imageReference':
+      return [{ ...style, text: `![${node.alt ?? ''}${referenceEnd(node)}` }];
     case 'footnoteReference':
       return [{ ...style, text: `[${node.label ?? node.identifier}]` }];
     case 'html':
@@ -119,6 +162,12 @@ function spansOfNode(node: PhrasingContent, style: Style): Span[] {
     default:
       return [];
   }
+}
+
+function referenceEnd(node: Extract<PhrasingContent, { type: 'linkReference' | 'imageReference' }>): string {
+  if (node.referenceType === 'collapsed') return '][]';
+  if (node.referenceType === 'full') return `][${node.label ?? node.identifier}]`;
+  return ']';
 }
 
 const sameStyle = (a: Style, b: Style) => !!a.bold === !!b.bold && !!a.italic === !!b.italic && !!a.code === !!b.code && !!a.strike === !!b.strike;

@@ -1,6 +1,7 @@
 /**
  * Markdown as the plain text a clinician pastes into a record system that keeps only text: drawn from the same
- * parse as the screen and the PDF (markdown-doc.ts), so numbered lists keep their numbers and tables their cells.
+ * parse as the screen and the PDF (markdown-doc.ts), so tables keep their cells and numbered lists their numbers as
+ * the screen shows them: counted on from the list's first number, not as each item was typed ("1. 3. 7." reads 1. 2. 3.).
  * Nothing is re-cased: an upper-cased heading would turn "µg" into "ΜG" and "Größe" into "GRÖSSE".
  */
 import { parseMarkdown, type DocBlock, type Span } from './markdown-doc.js';

@@ -79,6 +79,9 @@ export function longestWord(w: Writer, spans: Span[], size: number, bold = false
   return Math.max(0, ...words(w, spans, size, bold).map((word) => word.width));
 }
 
+// Widths summed in another order differ in the last bits: a word exactly as wide as its column still fits.
+const SLACK = 1e-6;
+
 /** Wrapped lines of the spans at `size` points within `width` mm; a word wider than a line is cut between characters. */
 export function wrap(w: Writer, spans: Span[], width: number, size: number, bold = false, pre = false): Line[] {
   const lines: Line[] = [];
@@ -99,16 +102,16 @@ export function wrap(w: Writer, spans: Span[], width: number, size: number, bold
     // The first line break ends the line being filled; each further one leaves an empty line.
     for (let i = 0; i < word.breaksBefore; i++) if (i > 0 || lines.length || line.pieces.length) flush();
     const space = word.spaceBefore && line.pieces.length ? measure(w, word.spaceBefore, size, ' ') : 0;
-    if (line.pieces.length && line.width + space + word.width > width) flush();
+    if (line.pieces.length && line.width + space + word.width > width + SLACK) flush();
     else if (space) add({ text: ' ', face: word.spaceBefore!, strike: false, width: space });
-    if (word.width <= width) {
+    if (word.width <= width + SLACK) {
       word.parts.forEach(add);
       continue;
     }
     for (const part of word.parts) {
       for (const char of part.text) {
         const charWidth = measure(w, part.face, size, char);
-        if (line.pieces.length && line.width + charWidth > width) flush();
+        if (line.pieces.length && line.width + charWidth > width + SLACK) flush();
         add({ ...part, text: char, width: charWidth });
       }
     }

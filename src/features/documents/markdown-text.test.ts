@@ -1,5 +1,9 @@
 // @vitest-environment node
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import Markdown from 'react-markdown';
 import { describe, expect, it } from 'vitest';
+import { markdownPlugins } from '../../../contract/markdown-doc';
 import { markdownToPlainText } from '../../../contract/markdown-text';
 import { CLINICAL_MARKDOWN, CLINICAL_STRINGS } from './clinical-text.fixture';
 
@@ -30,5 +34,27 @@ describe('the plain-text copy, from the parse the screen and the PDF use', () =>
 
   it('reads "~5 mg" as about five, not as struck-out text, and marks real strikethrough', () => {
     expect(markdownToPlainText('Dose ~5 mg a ~10 mg; ~~varfarina~~')).toBe('Dose ~5 mg a ~10 mg; ~~varfarina~~');
+  });
+});
+
+describe('text the markdown syntax would otherwise swallow', () => {
+  const definitions = 'Antes\n\n[Alergias]: penicilina\n\n[1]: Paracetamol\n\nVer [1] e [Alergias].\n\n> [Nota]: rever\n\nDepois';
+
+  it('keeps a line that reads as a link reference definition as written, and the references to it', () => {
+    expect(markdownToPlainText(definitions)).toBe('Antes\n\n[Alergias]: penicilina\n\n[1]: Paracetamol\n\nVer [1] e [Alergias].\n\n[Nota]: rever\n\nDepois');
+  });
+
+  it('shows those lines on screen too, with the plugins the screen renders with', () => {
+    const html = renderToStaticMarkup(createElement(Markdown, { remarkPlugins: markdownPlugins }, definitions));
+    expect(html).toContain('<p>[Alergias]: penicilina</p>');
+    expect(html).toContain('<p>[1]: Paracetamol</p>');
+    expect(html).toContain('<p>Ver [1] e [Alergias].</p>');
+    expect(html).toContain('<blockquote>\n<p>[Nota]: rever</p>\n</blockquote>');
+    expect(html).not.toContain('<a');
+  });
+
+  it('reads Windows and old Mac line ends as line ends, with no carriage return left', () => {
+    const text = markdownToPlainText('Linha um\r\nLinha dois  \r\nLinha três\r\n\r\n- a\r\n- b\rc');
+    expect(text).toBe('Linha um\nLinha dois\nLinha três\n\n- a\n- b\n  c');
   });
 });

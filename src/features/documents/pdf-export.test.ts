@@ -6,16 +6,20 @@ import { nodeFonts } from '../../../contract/pdf-fonts-node';
 import { CLINICAL_MARKDOWN, CLINICAL_STRINGS } from './clinical-text.fixture';
 
 type Run = { text: string; font: string };
+/** A run of text where it is drawn, in points from the page's bottom left. */
+type Item = { text: string; x: number; right: number; y: number; pageWidth: number };
 
-/** Each page's text as lines (runs on one baseline joined as written), and every run with the font it is set in. */
-async function pdfText(data: ArrayBuffer): Promise<{ pages: string[]; runs: Run[] }> {
+/** Each page's text as lines (runs on one baseline joined as written), every run with the font it is set in and where it is drawn. */
+async function pdfText(data: ArrayBuffer): Promise<{ pages: string[]; runs: Run[]; items: Item[] }> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   // fontExtraProperties: the font objects keep their PDF names, to tell bold from regular.
   const doc = await pdfjs.getDocument({ data: new Uint8Array(data), verbosity: 0, fontExtraProperties: true }).promise;
   const pages: string[] = [];
   const runs: Run[] = [];
+  const items: Item[] = [];
   for (let i = 1; i <= doc.numPages; i++) {
     const page = await doc.getPage(i);
+    const pageWidth = page.getViewport({ scale: 1 }).width;
     // pdf.js otherwise "normalizes" what it extracts (µ MICRO SIGN comes back as Greek μ): the test wants the PDF's own characters.
     const content = await page.getTextContent({ disableNormalization: true });
     await page.getOperatorList();
@@ -24,11 +28,14 @@ async function pdfText(data: ArrayBuffer): Promise<{ pages: string[]; runs: Run[
       if (!('str' in item)) continue;
       text += item.str + (item.hasEOL ? '\n' : '');
       const font = page.commonObjs.get(item.fontName) as { name?: string };
-      if (item.str.trim()) runs.push({ text: item.str, font: font.name ?? '' });
+      if (!item.str.trim()) continue;
+      runs.push({ text: item.str, font: font.name ?? '' });
+      const [, , , , x = 0, y = 0] = item.transform as number[];
+      items.push({ text: item.str, x, right: x + item.width, y, pageWidth });
     }
     pages.push(text);
   }
-  return { pages, runs };
+  return { pages, runs, items };
 }
 
 const base = { clinician: 'Dra. Conceição Müller', date: '22/11/2026', pageLabel: (n: number, total: number) => `Página ${n} de ${total}` };
@@ -103,6 +110,81 @@ describe('documentToPdf', () => {
     expect(tablePages.length).toBeGreaterThan(1);
     for (const p of tablePages) expect(p).toMatch(/Análise\s*Valor\s*Nota/);
     expect(all).toContain('Secção 30');
+  });
+
+  it('prints a line that reads as a link reference definition as written', async () => {
+    const { pages } = await pdfText(await pdfOf({ title: 'T', markdown: 'Antes\n\n[Alergias]: penicilina\n\n[1]: Paracetamol\n\nVer [1].' }));
+    for (const line of ['[Alergias]: penicilina', '[1]: Paracetamol', 'Ver [1].']) expect(pages[0]).toContain(line);
+  });
+
+  it('reads Windows and old Mac line ends as line ends, printing no carriage return', async () => {
+    const { pages } = await pdfText(await pdfOf({ title: 'T', markdown: 'Linha um\r\nLinha dois\r\n\r\n- a\r- b' }));
+    expect(pages[0]).toContain('Linha um\nLinha dois');
+    expect(pages[0]).not.toContain('U+000D');
+    expect(pages[0]).not.toContain('\r');
+  });
+
+  it('never cuts a word of a table too wide for the page: the table is set smaller, or written row by row', async () => {
+    const table = (header: string[], rows: string[][]) => [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+    const dates = Array.from({ length: 9 }, (_, i) => `0${i + 1}/11/2026`);
+    const tables = [
+      table(['Análise', ...dates], [
+        ['Creatinina (mg/dL)', ...dates.map((_, i) => (1.05 + i / 10).toFixed(2))],
+        ['Glicose', ...dates.map((_, i) => String(100 + i * 11))],
+      ]),
+      table(
+        Array.from({ length: 12 }, (_, i) => `Dia ${i + 1}`),
+        [Array.from({ length: 12 }, (_, i) => `${(1250.75 + i).toFixed(2)} mg`)],
+      ),
+      table(
+        Array.from({ length: 60 }, (_, i) => `h${i}`),
+        [Array.from({ length: 60 }, (_, i) => `${i}mg`)],
+      ),
+    ];
+    for (const markdown of tables) {
+      const { pages, items } = await pdfText(await pdfOf({ title: 'T', markdown }));
+      const cells = markdown.split('\n').filter((_, i) => i !== 1).flatMap((line) => line.split('|').map((c) => c.trim()).filter(Boolean));
+      const words = new Set(cells.flatMap((cell) => cell.split(' ')));
+      // Every word printed is a whole word of a cell (a fragment such as "026" or "75" is not), and every word is printed.
+      const printed = pages.join('\n').replace(/T\n|Dra\. Conceição Müller · 22\/11\/2026|Página \d+ de \d+/g, '').split(/[\s:]+/).filter(Boolean);
+      for (const word of printed) expect(words).toContain(word);
+      for (const word of words) expect(printed).toContain(word);
+      for (const item of items) expect(item.right).toBeLessThanOrEqual(item.pageWidth);
+    }
+  });
+
+  it('keeps a long title and a long clinician line within the page, above the text, with the date shown', async () => {
+    const title = 'Relatório de alta hospitalar — Serviço de Medicina Interna — Doente internado por pneumonia adquirida na comunidade com insuficiência respiratória';
+    const clinician = 'Dra. Maria da Conceição Albuquerque Vasconcelos de Sá e Menezes, Especialista em Medicina Interna, Hospital de Santa Maria, Centro Hospitalar Universitário Lisboa Norte';
+    for (const input of [{ title, clinician }, { title: title.repeat(4), clinician: clinician.repeat(3) }]) {
+      const pdf = await documentToPdf({ ...base, ...input, markdown: 'Texto do relatório 5 mg' }, nodeFonts);
+      const { pages, items } = await pdfText(pdf.output('arraybuffer'));
+      expect(pages[0]).toContain('22/11/2026');
+      for (const item of items) expect(item.right).toBeLessThanOrEqual(item.pageWidth);
+      // Every header line stands above the text, and no two lines share a baseline.
+      const body = items.find((item) => item.text.includes('Texto do relatório'))!;
+      const header = items.filter((item) => item.y > body.y);
+      const words = header.map((item) => item.text).join(' ');
+      expect(words).toContain('Relatório de alta hospitalar');
+      expect(words).toContain('Dra. Maria da Conceição');
+      expect(new Set(header.map((item) => Math.round(item.y))).size).toBe(header.length);
+      if (input.title === title) {
+        expect(words.replace(/\s+/g, ' ')).toContain(title.split(' ').slice(-3).join(' '));
+        expect(words.replace(/\s+/g, ' ')).toContain(clinician.split(' ').slice(-3).join(' '));
+      } else expect(words).toContain('…');
+    }
+  });
+
+  it('keeps the text of quotes and lists nested deeper than the page can indent on the page', async () => {
+    const quote = `${'>'.repeat(40)} deep quoted dose 5 mg`;
+    const list = Array.from({ length: 30 }, (_, i) => `${'   '.repeat(i)}${i % 2 ? '1.' : '-'} level ${i} dose ${i} mg`).join('\n');
+    const { pages, items } = await pdfText(await pdfOf({ title: 'T', markdown: `${quote}\n\n${list}` }));
+    const lines = pages.join('\n').split('\n').map((line) => line.trim());
+    expect(lines).toContain('deep quoted dose 5 mg');
+    for (let i = 0; i < 30; i++) expect(lines.some((line) => line.endsWith(`level ${i} dose ${i} mg`))).toBe(true);
+    // Numbered items keep their number, before their text or on the line of it.
+    expect(lines).toContain('1. level 29 dose 29 mg');
+    for (const item of items) expect(item.right).toBeLessThanOrEqual(item.pageWidth);
   });
 
   it('names files from the title without accents', () => {

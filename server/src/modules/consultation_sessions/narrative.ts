@@ -1,9 +1,11 @@
 import { parseMarkdown, type DocBlock, type Span } from '../../../../contract/markdown-doc.js';
 
-// Control characters are not allowed in XML, escaped or not: they are dropped (tabs and line breaks stay).
+// Control characters are not allowed in XML, escaped or not: they are dropped (tabs and line breaks stay). So is
+// half of a surrogate pair without its other half, which is no character at all and makes the XML invalid.
 export const escapeXml = (text: string) =>
   text
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g, '')
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
