@@ -16,7 +16,7 @@ import { resealApiKeys } from '../ai/engine-settings.js';
 import { resealFhirSecrets } from '../modules/organizations/fhir_endpoint/service.js';
 import { createBackup } from './backup.js';
 import { restoreBackup, RestoreRefusedError } from './backup-restore.js';
-import { listLocalBackups } from '../jobs/local-backups.js';
+import { checkBackupFolder, listLocalBackups } from '../jobs/local-backups.js';
 import { BackupFormatError } from './backup-format.js';
 import { BlobIntegrityError, UnknownMasterKeyError } from '../storage/blob-encryption.js';
 import { KeyRingError } from '../storage/master-keys.js';
@@ -123,6 +123,8 @@ export const backupCommands = {
     run: (db: Database, config: Config, args: { from?: string; latest: boolean; force: boolean; 'key-file'?: string; 'audit-key-file'?: string }) => operatorErrors(async () => {
       if (insideRunningServer(config.dataDir)) throw new UsageError('A server is running on this data folder: stop it, then run restore.');
       if (Boolean(args.from) === args.latest) throw new RestoreRefusedError('Give either --from FILE or --latest (the newest automatic backup).');
+      const unsafe = args.latest ? checkBackupFolder(config.backups.dir) : undefined;
+      if (unsafe) throw new RestoreRefusedError(`--latest is refused: ${unsafe}. Give --from FILE after checking the file.`);
       const from = args.from ?? listLocalBackups(config.backups.dir)[0];
       if (!from) throw new RestoreRefusedError(`There is no automatic backup in ${config.backups.dir}: give --from FILE.`);
       const store = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(db) });

@@ -13,13 +13,17 @@ const SOL_SOCKET = 1;
 const SO_PEERCRED = 17;
 
 function linuxReader(): PeerUidReader {
+  // SO_PEERCRED is 17 on x86-64 and arm64 (another number, another option, on some other CPUs): elsewhere nobody is trusted.
+  if (process.arch !== 'x64' && process.arch !== 'arm64') throw new Error(`SO_PEERCRED is not known on ${process.arch}`);
   const libc = koffi.load('libc.so.6');
   const ucred = koffi.struct('admin_socket_ucred', { pid: 'int32', uid: 'uint32', gid: 'uint32' });
-  const getsockopt = libc.func('getsockopt', 'int', ['int', 'int', 'int', koffi.out(koffi.pointer(ucred)), koffi.inout(koffi.pointer('uint32'))]);
+  const getsockopt = libc.func('getsockopt', 'int', ['int', 'int', 'int', koffi.inout(koffi.pointer(ucred)), koffi.inout(koffi.pointer('uint32'))]);
   return (fd) => {
-    const cred: { pid?: number; uid?: number; gid?: number } = {};
-    const length = [koffi.sizeof(ucred)];
-    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, cred, length) !== 0) return undefined;
+    // Filled with values that trust nobody, so a call that writes less (another option number on another CPU) cannot pass for root.
+    const cred: { pid?: number; uid?: number; gid?: number } = { pid: 0, uid: 0xffffffff, gid: 0xffffffff };
+    const size = koffi.sizeof(ucred);
+    const length = [size];
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, cred, length) !== 0 || length[0] !== size) return undefined;
     // pid 0 means the kernel recorded no peer (an unconnected socket): nothing to trust.
     return cred.pid ? cred.uid : undefined;
   };
@@ -29,8 +33,8 @@ function bsdReader(): PeerUidReader {
   const libc = koffi.load(process.platform === 'darwin' ? 'libSystem.B.dylib' : 'libc.so.7');
   const getpeereid = libc.func('getpeereid', 'int', ['int', koffi.out(koffi.pointer('uint32')), koffi.out(koffi.pointer('uint32'))]);
   return (fd) => {
-    const uid = [0];
-    const gid = [0];
+    const uid = [0xffffffff];
+    const gid = [0xffffffff];
     return getpeereid(fd, uid, gid) === 0 ? uid[0] : undefined;
   };
 }

@@ -2,7 +2,7 @@
  * The embedded database on disk: commits reach the disk (fsync on, and an fsync that syncs), and automatic backups
  * are written, pruned to the number kept, and the newest one restores with one command.
  */
-import nodeFs, { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import nodeFs, { chmodSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -97,6 +97,16 @@ describe('automatic local backups', () => {
       await backups.runNow();
       expect(readdirSync(dir)).toContain('notes.txt');
       expect(listLocalBackups(dir)).toHaveLength(2);
+      // A name from the future (a clock once set wrong, or planted) and a link named as a backup are not ours: they
+      // neither stop the schedule nor push the new backup out, nor are they what --latest would pick.
+      writeFileSync(path.join(dir, 'clinic-20990101T000000Z.cnbackup'), 'not a backup');
+      symlinkSync('/etc/hostname', path.join(dir, 'clinic-20261122T030000Z.cnbackup'));
+      clock = new Date('2026-11-24T02:00:00Z');
+      const latest = await backups.runNow();
+      expect(listLocalBackups(dir, clock)).toEqual([latest, path.join(dir, 'clinic-20261123T020000Z.cnbackup')]);
+      expect(readdirSync(dir)).toEqual(expect.arrayContaining(['clinic-20990101T000000Z.cnbackup', 'clinic-20261122T030000Z.cnbackup']));
+      rmSync(path.join(dir, 'clinic-20990101T000000Z.cnbackup'));
+      rmSync(path.join(dir, 'clinic-20261122T030000Z.cnbackup'));
     } finally {
       await backups.stop();
     }
@@ -107,12 +117,25 @@ describe('automatic local backups', () => {
       await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { ...keys })).rejects.toThrow(/Give either --from FILE or --latest/);
       await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: listLocalBackups(dir)[1]!, latest: true, ...keys })).rejects.toThrow(/Give either --from FILE or --latest/);
       const lines = await runCommand(target.ctx.db, target.ctx.config, 'restore', { latest: true, ...keys });
-      expect(lines[0]).toMatch(/\(clinic-20261123T020000Z\.cnbackup\); its seal and its audit log verified/);
+      expect(lines[0]).toMatch(/\(clinic-20261124T020000Z\.cnbackup\); its seal and its audit log verified/);
       const names = (await target.ctx.db.select().from(users)).map((u) => u.name).sort();
       expect(names).toEqual(['Dr. Segundo', 'Dra. Primeira', 'Dra. Terceira']);
     } finally {
       await target.close();
       await source.close();
+    }
+
+    // A folder others can write in is refused, for writing and for --latest.
+    chmodSync(dir, 0o777);
+    const shared = await createTestApp({ BACKUP_DIR: dir });
+    const sharedBackups = startLocalBackups({ db: shared.ctx.db, config: shared.ctx.config, log: silent });
+    try {
+      await expect(sharedBackups.runNow()).rejects.toThrow(/others can write in/);
+      await expect(runCommand(shared.ctx.db, shared.ctx.config, 'restore', { latest: true })).rejects.toThrow(/--latest is refused: others can write in/);
+    } finally {
+      await sharedBackups.stop();
+      await shared.close();
+      chmodSync(dir, 0o700);
     }
 
     const empty = await createTestApp({ BACKUP_DIR: path.join(work, 'none-yet') });

@@ -7,7 +7,7 @@
  * the newest back. They sit on the same disk as the data, so they guard against a damaged database or a mistake,
  * not against losing the disk: copy them elsewhere (README, "Backup and restore").
  */
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
@@ -24,8 +24,44 @@ type Log = { info(obj: object, msg: string): void; error(obj: object, msg: strin
 
 export const backupFileName = (at: Date) => `clinic-${at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.cnbackup`;
 
-/** The automatic backups in `dir`, newest first (a name's time sorts as text). */
-export function listLocalBackups(dir: string): string[] {
+const TMP_NAME = /^\.clinic-\d{8}T\d{6}Z\.cnbackup\.[0-9a-f-]+\.tmp$/;
+const timeOf = (name: string) => {
+  const t = NAME.exec(path.basename(name))![1]!;
+  return Date.parse(`${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}T${t.slice(9, 11)}:${t.slice(11, 13)}:${t.slice(13, 15)}Z`);
+};
+/** A file this server could have written: a regular file (not a link to elsewhere) owned by its user. */
+const ours = (file: string) => {
+  try {
+    const s = lstatSync(file);
+    return s.isFile() && (typeof process.getuid !== 'function' || s.uid === process.getuid());
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The folder must be this user's alone: anyone else able to write in it could plant a file named as a backup
+ * (one made to sort newest stops the schedule and is what `restore --latest` would pick).
+ */
+export function checkBackupFolder(dir: string): string | undefined {
+  let s;
+  try {
+    s = lstatSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  if (!s.isDirectory()) return `${dir} is not a folder`;
+  if (typeof process.getuid === 'function' && s.uid !== process.getuid()) return `${dir} belongs to another user`;
+  if (s.mode & 0o022) return `others can write in ${dir} (make it 0700)`;
+  return undefined;
+}
+
+/**
+ * The automatic backups in `dir`, newest first (a name's time sorts as text): regular files of this user only,
+ * and none whose name is later than `now` (a clock set wrong once, or a planted name, must not hide new backups).
+ */
+export function listLocalBackups(dir: string, now = new Date()): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -33,7 +69,13 @@ export function listLocalBackups(dir: string): string[] {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  return names.filter((n) => NAME.test(n)).sort().reverse().map((n) => path.join(dir, n));
+  const limit = now.getTime() + 60_000;
+  return names
+    .filter((n) => NAME.test(n))
+    .sort()
+    .reverse()
+    .map((n) => path.join(dir, n))
+    .filter((file) => timeOf(file) <= limit && ours(file));
 }
 
 export type LocalBackups = { stop(): Promise<void>; /** Writes one now (tests, and the first start). */ runNow(): Promise<string | undefined> };
@@ -45,18 +87,31 @@ export function startLocalBackups(opts: { db: Database; config: Config; log: Log
 
   const write = async (): Promise<string> => {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const file = path.join(dir, backupFileName(now()));
+    const unsafe = checkBackupFolder(dir);
+    if (unsafe) throw new Error(`automatic backups are not written: ${unsafe}`);
+    const at = now();
+    const file = path.join(dir, backupFileName(at));
     const started = Date.now();
     await runCommand(opts.db, opts.config, 'backup', { to: file });
-    // Only after a backup is complete is an older one removed: a failed run never leaves fewer good ones.
-    const removed = listLocalBackups(dir).slice(keep);
+    // Only after a backup is complete is an older one removed: a failed run never leaves fewer good ones, and the
+    // one just written is never among them.
+    const removed = listLocalBackups(dir, at).filter((f) => f !== file).slice(keep - 1);
     for (const old of removed) rmSync(old, { force: true });
     opts.log.info({ file: path.basename(file), bytes: statSync(file).size, ms: Date.now() - started, removed: removed.length }, 'automatic backup written');
     return file;
   };
   const due = () => {
-    const [newest] = listLocalBackups(dir);
-    return !newest || now().getTime() - statSync(newest).mtimeMs >= everyHours * 3_600_000;
+    const at = now();
+    const [newest] = listLocalBackups(dir, at);
+    return !newest || at.getTime() - timeOf(newest) >= everyHours * 3_600_000;
+  };
+  // A backup cut short (a crash, a power cut, a stop in the middle) leaves its temporary file: ours to remove.
+  const removeLeftovers = () => {
+    try {
+      for (const n of readdirSync(dir)) if (TMP_NAME.test(n) && ours(path.join(dir, n))) rmSync(path.join(dir, n), { force: true });
+    } catch {
+      // No folder yet: nothing left over.
+    }
   };
   const tick = () => {
     running = running
@@ -69,6 +124,7 @@ export function startLocalBackups(opts: { db: Database; config: Config; log: Log
   if (everyHours <= 0) return { stop: async () => undefined, runNow: async () => undefined };
   let timer: NodeJS.Timeout | undefined;
   const first = setTimeout(() => {
+    removeLeftovers();
     tick();
     timer = setInterval(tick, Math.min(CHECK_MS, everyHours * 3_600_000));
     timer.unref();
