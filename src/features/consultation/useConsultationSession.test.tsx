@@ -1,6 +1,6 @@
-import { renderHook, waitFor } from '@testing-library/react';
+import { cleanup, renderHook, waitFor } from '@testing-library/react';
 import { createHash } from 'node:crypto';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appDb } from '../../offline/db';
 import { transcriptPrefix, useConsultationSession } from './useConsultationSession';
 
@@ -29,6 +29,13 @@ const summary = {
 const api = vi.hoisted(() => ({ get: vi.fn(), progress: vi.fn() }));
 vi.mock('../../api/consultations', () => ({ consultationsApi: api }));
 vi.mock('../../offline/session-ops', () => ({ startWaiting: async () => false }));
+
+// Each hook is unmounted, and the database's change notices it was subscribed to given time to arrive, before the
+// next test (or the end of the file, when the page environment goes away: a render after it fails on a busy machine).
+afterEach(async () => {
+  cleanup();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+});
 
 beforeEach(async () => {
   await appDb().sessions.clear();
