@@ -22,19 +22,23 @@ export function ipv6Groups(address: string): number[] | undefined {
 
 /**
  * Whether an address or host name is a cloud metadata service's: IPv4 link-local (169.254.0.0/16), IPv6
- * link-local (fe80::/10), AWS's fd00:ec2::/32, those IPv4 addresses inside IPv6 (mapped, compatible, translated or
- * NAT64, in any written form) and the metadata host names, with or without a trailing dot. No engine lives there,
- * and a request must never reach one.
+ * link-local (fe80::/10), AWS's fd00:ec2::/32, Alibaba Cloud's 100.100.100.200 and Oracle Cloud's 192.0.0.192,
+ * those IPv4 addresses inside IPv6 (mapped, compatible, translated or NAT64, in any written form) and the metadata
+ * host names, with or without a trailing dot. No engine lives there, and a request must never reach one.
  */
+const METADATA_V4 = (a: number, b: number, c: number, d: number) =>
+  (a === 169 && b === 254) || (a === 100 && b === 100 && c === 100 && d === 200) || (a === 192 && b === 0 && c === 0 && d === 192);
+
 export function isMetadataAddress(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
   if (['metadata.google.internal', 'metadata', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal'].includes(h)) return true;
   const v4 = h.match(/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/);
-  if (v4) return Number(v4[1]) === 169 && Number(v4[2]) === 254;
+  if (v4) return METADATA_V4(Number(v4[1]), Number(v4[2]), Number(v4[3]), Number(v4[4]));
   const g = h.includes(':') ? ipv6Groups(h) : undefined;
   if (!g) return false;
   if ((g[0]! & 0xffc0) === 0xfe80 || (g[0] === 0xfd00 && g[1] === 0x0ec2)) return true;
-  return embeddedIpv4(h)?.startsWith('169.254.') ?? false;
+  const inner = embeddedIpv4(h)?.split('.').map(Number);
+  return inner ? METADATA_V4(inner[0]!, inner[1]!, inner[2]!, inner[3]!) : false;
 }
 
 /**

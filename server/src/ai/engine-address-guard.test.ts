@@ -21,6 +21,10 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const METADATA_FORMS = [
   '169.254.169.254',
+  // Alibaba Cloud's and Oracle Cloud's metadata services, and one inside IPv6.
+  '100.100.100.200',
+  '192.0.0.192',
+  '[::ffff:6464:64c8]',
   '[::ffff:a9fe:a9fe]',
   '[::ffff:169.254.169.254]',
   '[0:0:0:0:0:ffff:a9fe:a9fe]',
@@ -38,7 +42,7 @@ const METADATA_FORMS = [
 describe('the AI engine address guard', () => {
   it('knows a metadata address in every written form, and nothing else', () => {
     for (const host of METADATA_FORMS) expect(isMetadataAddress(new URL(`http://${host}/v1`).hostname), host).toBe(true);
-    for (const host of ['127.0.0.1', '[::1]', '10.0.0.5', 'ollama.clinic.lan', 'api.openai.com', '[::ffff:7f00:1]', '[2001:db8::1]']) expect(isMetadataAddress(new URL(`http://${host}/v1`).hostname), host).toBe(false);
+    for (const host of ['127.0.0.1', '[::1]', '10.0.0.5', 'ollama.clinic.lan', 'api.openai.com', '[::ffff:7f00:1]', '[2001:db8::1]', '100.100.100.201', '192.0.0.193']) expect(isMetadataAddress(new URL(`http://${host}/v1`).hostname), host).toBe(false);
   });
 
   it('refuses them at request time, before any connection, and still reaches an engine on this machine', async () => {
