@@ -3,7 +3,7 @@
  * [--key-file FILE] [--audit-key-file FILE]` (listed with the others in admin/commands.ts). Each opens the blob store from the settings,
  * like the server does; a server running meanwhile sees a rotated key ring file at its next read or write.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config.js';
@@ -43,6 +43,14 @@ async function operatorErrors<T>(run: () => Promise<T>): Promise<T> {
     const e = err as NodeJS.ErrnoException;
     if (e.code && FILE_ERRORS.has(e.code)) throw new UsageError(`${e.path ?? 'A file'}: ${e.code === 'ENOENT' ? 'no such file or folder' : e.code === 'ENOSPC' ? 'the disk is full' : e.code}.`);
     throw err;
+  }
+}
+
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 
@@ -128,11 +136,22 @@ export const backupCommands = {
       const from = args.from ?? listLocalBackups(config.backups.dir)[0];
       if (!from) throw new RestoreRefusedError(`There is no automatic backup in ${config.backups.dir}: give --from FILE.`);
       const store = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(db) });
-      const imported = args['key-file'] ? store.keys.importKeys(readKeysFromFile(path.resolve(args['key-file']))) : [];
-      // Kept beside this server's own key, for verifying only: the restored events name the key that sealed them.
       const auditKeys = openAuditKeys(config);
-      const importedAudit = args['audit-key-file'] ? auditKeys.importKeys(readAuditKeysFromFile(path.resolve(args['audit-key-file']))) : [];
-      const r = await restoreBackup(db, store, auditKeys, { file: from, force: args.force });
+      // Keys given for this restore stay only if it succeeds: a key kept after a refusal would let any later backup
+      // sealed with it through, `restore --latest` included.
+      const keyFilesBefore = [store.keys.file, auditKeys.file].map((file) => ({ file, text: readIfThere(file) }));
+      let imported: string[] = [];
+      let importedAudit: string[] = [];
+      let r: Awaited<ReturnType<typeof restoreBackup>>;
+      try {
+        imported = args['key-file'] ? store.keys.importKeys(readKeysFromFile(path.resolve(args['key-file']))) : [];
+        // Kept beside this server's own key, for verifying only: the restored events name the key that sealed them.
+        importedAudit = args['audit-key-file'] ? auditKeys.importKeys(readAuditKeysFromFile(path.resolve(args['audit-key-file']))) : [];
+        r = await restoreBackup(db, store, auditKeys, { file: from, force: args.force });
+      } catch (err) {
+        for (const { file, text } of keyFilesBefore) if (text !== undefined && readIfThere(file) !== text) writeFileSync(file, text, { mode: 0o600 });
+        throw err;
+      }
       const rows = Object.values(r.summary.rows).reduce((a, b) => a + b, 0);
       return [
         `Restored ${rows} rows of ${Object.keys(r.summary.rows).length} tables and ${r.summary.blobs} blobs from the backup of ${r.manifest.created_at}${args.latest ? ` (${path.basename(from)})` : ''}; its seal and its audit log verified.`,

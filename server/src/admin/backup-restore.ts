@@ -292,41 +292,53 @@ export async function restoreBackup(db: Database, store: EncryptedBlobStore, aud
   if (busy.length && !opts.force) throw new RestoreRefusedError(`The database is not empty (${busy.join(', ')} have rows). Restore into a new one, or pass --force to replace everything in it.`);
 
   const restoredBlobs = new Set<string>();
+  // Blobs are written before the commit (a row never points at a missing one): those this restore added are
+  // removed again if it fails, so a refused restore leaves the store as it found it.
+  const storedBefore = new Set<string>();
+  for await (const key of store.list()) storedBefore.add(key);
   let encryptedBlobs = 0;
-  await db.transaction(async (tx) => {
-    if (opts.force) {
-      // Append-only tables are empty (checked above) and refuse TRUNCATE even then.
-      const emptied = tables.filter((t) => !t.appendOnly);
-      if (emptied.length) await tx.execute(sql`TRUNCATE TABLE ${sql.join(emptied.map((t) => sql.identifier(t.name)), sql`, `)}`);
-    } else {
-      for (const t of tables) if (SEEDED_TABLES.has(t.name)) await tx.execute(sql`DELETE FROM ${sql.identifier(t.name)}`);
-    }
-    const byName = new Map(tables.map((t) => [t.name, t]));
-    let index = 0;
-    for await (const r of records(file)) {
-      const checked = digests[index++];
-      if (!checked || !checked.equals(recordDigest(r))) {
-        throw new RestoreRefusedError('The backup file changed while it was being restored: the database was left as it was. Restore from a copy nobody is writing to.');
+  try {
+    await restoreRows();
+  } catch (err) {
+    for (const key of restoredBlobs) if (!storedBefore.has(key)) await store.delete(key).catch(() => undefined);
+    throw err;
+  }
+  async function restoreRows() {
+    await db.transaction(async (tx) => {
+      if (opts.force) {
+        // Append-only tables are empty (checked above) and refuse TRUNCATE even then.
+        const emptied = tables.filter((t) => !t.appendOnly);
+        if (emptied.length) await tx.execute(sql`TRUNCATE TABLE ${sql.join(emptied.map((t) => sql.identifier(t.name)), sql`, `)}`);
+      } else {
+        for (const t of tables) if (SEEDED_TABLES.has(t.name)) await tx.execute(sql`DELETE FROM ${sql.identifier(t.name)}`);
       }
-      if (r.kind === 'R') {
-        const table = byName.get(r.name)!;
-        const cols = sql.join(table.columns.map((c) => sql.identifier(c)), sql`, `);
-        // PostgreSQL turns its own row_to_json text back into the row: every type round-trips exactly, on both engines.
-        await tx.execute(
-          sql`INSERT INTO ${sql.identifier(table.name)} (${cols}) OVERRIDING SYSTEM VALUE
-              SELECT ${cols} FROM json_populate_recordset(NULL::${sql.identifier(table.name)}, ${`[${r.data.toString('utf8').split('\n').join(',')}]`}::json)`,
-        );
-      } else if (r.kind === 'B') {
-        // Checked in the first pass; encrypted here so the restored folder holds no plaintext.
-        const legacy = storedKeyId(r.data) === 'legacy';
-        await store.driver.put(r.name, legacy ? encryptBlob(r.name, r.data, store.keys.current()) : r.data);
-        if (legacy) encryptedBlobs++;
-        restoredBlobs.add(r.name);
+      const byName = new Map(tables.map((t) => [t.name, t]));
+      let index = 0;
+      for await (const r of records(file)) {
+        const checked = digests[index++];
+        if (!checked || !checked.equals(recordDigest(r))) {
+          throw new RestoreRefusedError('The backup file changed while it was being restored: the database was left as it was. Restore from a copy nobody is writing to.');
+        }
+        if (r.kind === 'R') {
+          const table = byName.get(r.name)!;
+          const cols = sql.join(table.columns.map((c) => sql.identifier(c)), sql`, `);
+          // PostgreSQL turns its own row_to_json text back into the row: every type round-trips exactly, on both engines.
+          await tx.execute(
+            sql`INSERT INTO ${sql.identifier(table.name)} (${cols}) OVERRIDING SYSTEM VALUE
+                SELECT ${cols} FROM json_populate_recordset(NULL::${sql.identifier(table.name)}, ${`[${r.data.toString('utf8').split('\n').join(',')}]`}::json)`,
+          );
+        } else if (r.kind === 'B') {
+          // Checked in the first pass; encrypted here so the restored folder holds no plaintext.
+          const legacy = storedKeyId(r.data) === 'legacy';
+          await store.driver.put(r.name, legacy ? encryptBlob(r.name, r.data, store.keys.current()) : r.data);
+          if (legacy) encryptedBlobs++;
+          restoredBlobs.add(r.name);
+        }
       }
-    }
-    if (index !== digests.length) throw new RestoreRefusedError('The backup file changed while it was being restored (it is shorter): the database was left as it was. Restore from a copy nobody is writing to.');
-    await resetSequences(tx);
-  });
+      if (index !== digests.length) throw new RestoreRefusedError('The backup file changed while it was being restored (it is shorter): the database was left as it was. Restore from a copy nobody is writing to.');
+      await resetSequences(tx);
+    });
+  }
 
   let removedBlobs = 0;
   if (opts.force) {

@@ -336,6 +336,9 @@ describe('backup and restore', () => {
       const left: string[] = [];
       for await (const k of store(target).list()) left.push(k);
       expect(left).toEqual([]);
+      // Keys given to a refused restore are not kept: a later backup sealed with them would otherwise pass unasked.
+      expect(readAuditKeysFromFile(path.join(target.dataDir, AUDIT_KEY_FILE)).map((k) => k.id)).toEqual([target.app.auditLog.keys.current().id]);
+      expect(readKeysFromFile(path.join(target.dataDir, KEY_RING_FILE)).map((k) => k.id)).toEqual([store(target).keys.current().id]);
       // The untouched file restores with the same keys.
       writeFileSync(path.join(work, 'unchanged.cnbackup'), gzipSync(raw));
       await runCommand(target.ctx.db, target.ctx.config, 'restore', { from: path.join(work, 'unchanged.cnbackup'), ...keys });
@@ -365,6 +368,10 @@ describe('backup and restore', () => {
       expect(spy).toHaveBeenCalled();
       spy.mockRestore();
       expect(await target.ctx.db.select().from(users)).toEqual([]);
+      // The blobs written before the change was found are gone again: the store is as the restore found it.
+      const left: string[] = [];
+      for await (const k of store(target).list()) left.push(k);
+      expect(left).toEqual([]);
     } finally {
       await target.close();
     }
