@@ -39,7 +39,8 @@ test('first admin: CLI → signup through the invitation → login with and with
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'login');
   await login.login(email, 'wrong-password', { remember: false });
-  await expect(page.getByRole('alert')).toHaveText('Invalid credentials');
+  // A wrong password and an address not confirmed yet answer alike; the screen says what to do in the second case.
+  await expect(page.getByRole('alert')).toHaveText('Invalid credentials If you have just created your account, open the link in the e-mail we sent you first.');
   await login.login(email, password, { remember: false });
   await frame.expectSignedInAs('Dra. Inês Carvalho');
   const otherTab = await context.newPage();
@@ -120,7 +121,8 @@ test('reset password: request, mailed link, new password, sign in with it', asyn
   const login = new LoginPage(page);
   await login.goto();
   await login.login(email, 'first-password', { remember: false });
-  await expect(page.getByRole('alert')).toHaveText('Invalid credentials');
+  // A wrong password and an address not confirmed yet answer alike; the screen says what to do in the second case.
+  await expect(page.getByRole('alert')).toHaveText('Invalid credentials If you have just created your account, open the link in the e-mail we sent you first.');
   await login.login(email, 'second-password', { remember: false });
   await frame.expectSignedInAs('Dr. Tiago Mendes');
 });
