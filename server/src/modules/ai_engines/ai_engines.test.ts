@@ -74,11 +74,11 @@ describe('who may reach the AI engine settings', () => {
   });
 
   it('is granted and revoked by the admin command only, to a confirmed address, and the web app knows it', async () => {
-    const u = await createUser(t);
-    const token = await login(t, u.email, u.password);
+    const u = await createUser(t, { emailConfirmedAt: null });
     // Anyone may sign up with the operator's address before the operator does: unconfirmed, it gets nothing.
     await expect(runCommand(t.ctx.db, t.ctx.config, 'grant-server-admin', { email: u.email })).rejects.toThrow(/not confirmed/);
     await t.ctx.db.update(users).set({ emailConfirmedAt: new Date() }).where(eq(users.id, u.id));
+    const token = await login(t, u.email, u.password);
     await runCommand(t.ctx.db, t.ctx.config, 'grant-server-admin', { email: u.email.toUpperCase() });
     expect((await call('GET', '/v1/account', token)).json().d_user.server_admin).toBe(true);
     expect((await call('GET', '/v1/ai_engines', token)).statusCode).toBe(200);
