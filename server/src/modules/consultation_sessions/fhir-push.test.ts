@@ -17,7 +17,7 @@ beforeAll(async () => {
   t = await createTestApp({ FHIR_ALLOW_PRIVATE_NETWORKS: 'true', LOGIN_RATE_LIMIT_PER_MINUTE: '100' });
   strict = await createTestApp();
   fhir = await startFhirTestServer();
-}, 30_000);
+}, 120_000);
 afterAll(async () => {
   await fhir.close();
   await t.close();

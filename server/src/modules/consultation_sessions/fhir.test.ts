@@ -11,7 +11,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({}, { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'words' } });
   indexDefinitions();
-}, 30_000);
+}, 120_000);
 afterAll(() => t.close());
 
 type Clinician = { id: string; headers: Record<string, string> };

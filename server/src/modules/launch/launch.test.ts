@@ -16,7 +16,7 @@ let fhir: FhirTestServer;
 beforeAll(async () => {
   t = await createTestApp({ FHIR_ALLOW_PRIVATE_NETWORKS: 'true', LOGIN_RATE_LIMIT_PER_MINUTE: '100', LOGIN_FAILURES_PER_EMAIL: '5' });
   fhir = await startFhirTestServer();
-}, 30_000);
+}, 120_000);
 afterAll(async () => {
   await fhir.close();
   await t.close();
