@@ -41,7 +41,7 @@ test('the service worker keeps the shell at once and code used now and then from
   expect(precached.some((u) => /\/assets\/ConsultationScreen-/.test(u))).toBe(true);
   expect(precached.filter((u) => u.includes('/assets/on-demand/'))).toEqual([]);
 
-  const onDemand = readdirSync('dist/assets/on-demand').filter((f) => f.startsWith('document-pdf-') && f.endsWith('.js'));
+  const onDemand = readdirSync('dist/assets/on-demand').filter((f) => f.startsWith('export-pdf-') && f.endsWith('.js'));
   expect(onDemand).toHaveLength(1);
   const url = `/assets/on-demand/${onDemand[0]}`;
   const fetchStatus = () => page.evaluate((u) => fetch(u).then((r) => r.status, () => 0), url);
