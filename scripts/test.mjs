@@ -56,6 +56,7 @@ function finish() {
 
 step('Install npm dependencies', () => ensureNpmDependencies());
 step('Known advisories in the dependencies', () => run('node', ['scripts/check-advisories.mjs']));
+step('Licences of the shipped dependencies', () => run('node', ['scripts/check-licenses.mjs']));
 // npm scripts put node_modules/.bin first on the PATH: every step below runs on the project's Node 24.
 step('Runtime', () => run('node', ['-e', "const v = process.versions.node; console.log('Node.js ' + v); process.exit(Number(v.split('.')[0]) >= 24 ? 0 : 1)"]));
 step('Install system packages for the tests', () =>

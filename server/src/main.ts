@@ -12,6 +12,7 @@ import { startAdminSocket } from './admin/admin-socket.js';
 import { runCommand } from './admin/commands.js';
 import { startLocalBackups } from './jobs/local-backups.js';
 import { DataDirPermissionError, restrictNewFileModes, secureDataDir } from './security/data-dir-modes.js';
+import { oldRuntimeWarning } from './runtime-version.js';
 
 // Before anything is written: every file this server makes (database, audio, keys, mail) is its user's alone.
 restrictNewFileModes();
@@ -20,6 +21,8 @@ restrictNewFileModes();
 const SHUTDOWN_DEADLINE_MS = 25_000;
 
 async function main() {
+  const oldRuntime = oldRuntimeWarning();
+  if (oldRuntime) console.error(`WARNING: ${oldRuntime}`);
   const config = loadConfig();
   const { repaired } = secureDataDir(config.dataDir);
   if (repaired.length) {

@@ -1,0 +1,2 @@
+export function quietEngineWarnings(stderr: string, npmNodeVersion: string): string;
+export function ensureNpmDependencies(): void;

@@ -1,0 +1,3 @@
+export const RUNTIME_MAJOR: number;
+export function runtimeNode(): string;
+export function warnIfOldRuntime(version: string, print: (line: string) => void): boolean;
