@@ -84,7 +84,8 @@ export function EvidenceList({ sessionId, evidence }: { sessionId: string; evide
         {evidence.sentences.map((s, i) => {
           const chosen = highlight?.sessionId === sessionId && highlight.sentence === s.text;
           return (
-            <li key={i} data-source={s.source}>
+            // biome-ignore lint/suspicious/noArrayIndexKey: the document's sentences as the server gave them, never reordered; the same sentence may appear twice, so the place goes with the text.
+            <li key={`${i}-${s.text}`} data-source={s.source}>
               {s.source === 'transcript' ? (
                 <button
                   type="button"
