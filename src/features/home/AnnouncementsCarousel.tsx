@@ -15,6 +15,7 @@ export function AnnouncementsCarousel({ hidden = false }: { hidden?: boolean }) 
   const [items, setItems] = useState<Announcement[]>([]);
   const [index, setIndex] = useState(0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: i18n.locale: fetched again when the language changes, as the server answers in it.
   useEffect(() => {
     call(() => api().get('v1/announcements').json<{ announcements: Announcement[] }>()).then(
       (r) => {
