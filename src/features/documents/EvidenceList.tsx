@@ -45,6 +45,7 @@ function ListenButton({ sessionId, audio, sentence }: { sessionId: string; audio
         <Trans>Listen</Trans>
       </Button>
       {url && (
+        // biome-ignore lint/a11y/useMediaCaption: audio only, of words written beside it (the sentence) and in the transcript on the page; there is no caption file to give.
         <audio
           ref={player}
           className="evidence-audio"

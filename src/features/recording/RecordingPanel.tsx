@@ -338,7 +338,7 @@ export function RecordingPanel({
       )}
       <div className="recording-status" aria-live="polite">
         <span className="recording-dot" data-state={state} aria-hidden="true" />
-        <span className="recording-elapsed" aria-label={t`Time recorded`} data-elapsed-ms={Math.round(shownElapsed)}>
+        <span role="timer" aria-live="off" className="recording-elapsed" aria-label={t`Time recorded`} data-elapsed-ms={Math.round(shownElapsed)}>
           {formatElapsed(shownElapsed)}
         </span>
         <meter className="level-meter" min={0} max={1} low={0.05} high={0.8} optimum={0.4} value={level} aria-label={t`Microphone level`} />
