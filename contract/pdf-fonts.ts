@@ -77,7 +77,7 @@ export function glyphCoverage(font: Uint8Array): (codePoint: number) => boolean 
 }
 
 // Marks that select a presentation or join characters, with nothing of their own to show.
-const INVISIBLE = /[\u200b-\u200d\u2060\ufe00-\ufe0f\ufeff]/;
+const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]|[\ufe00-\ufe0f]/;
 
 /**
  * The text as the font can print it, never silently less: composed (NFC, so "e" + combining acute prints as

@@ -32,13 +32,13 @@ export function renderTurns(turns: SpeakerTurn[], continuesFrom?: Speaker): stri
   return turns.map((t, i) => (i === 0 && t.speaker === continuesFrom ? t.text : `${t.label}: ${t.text}`)).join('\n');
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const ROLE_BY_LABEL = new Map<string, 'clinician' | 'patient'>(
   (['clinician', 'patient'] as const).flatMap((role) => Object.values(ROLE_LABELS[role]).map((label) => [label.toLowerCase(), role] as [string, 'clinician' | 'patient'])),
 );
 /** A line that opens with a speaker's label, in any of the four languages (as written above, or corrected by hand). */
 const LABEL_LINE = new RegExp(
-  `^[ \\t]*(${[...ROLE_BY_LABEL.keys()].map(escape).join('|')}|(?:${Object.values(VOICE_LABEL).map(escape).join('|')}) [A-Z])[ \\t]*:[ \\t]*`,
+  `^[ \\t]*(${[...ROLE_BY_LABEL.keys()].map(escapeRegExp).join('|')}|(?:${Object.values(VOICE_LABEL).map(escapeRegExp).join('|')}) [A-Z])[ \\t]*:[ \\t]*`,
   'gimu',
 );
 

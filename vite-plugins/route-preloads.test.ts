@@ -32,6 +32,7 @@ function preloadsFor(path: string, storage: { locale?: string; token?: string } 
   if (storage.token) sessionStorage.setItem('token', storage.token);
   document.head.querySelectorAll('link[data-route-preload]').forEach((link) => link.remove());
   // The script as index.html carries it, run as the browser runs an inline script.
+  // biome-ignore lint/security/noGlobalEval: the test runs the build's own inline script text, exactly as the page would.
   window.eval(preloadScript(bundle, entry));
   return [...document.head.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload][data-route-preload]')].map((link) => new URL(link.href).pathname);
 }

@@ -174,7 +174,7 @@ export function wrongValues(body: NoteBody, transcript: string, reference: strin
 
 export type DecimalsCut = { decimals: number; cut: string[] };
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Decimals the transcript states (2.5, 'two point five', 'seven . three') that the note has only in pieces: its
@@ -188,9 +188,9 @@ export function decimalsCut(noteText: string, transcript: string): DecimalsCut {
   for (const [value, q] of said) {
     if (written.some((w) => w.value === value)) continue;
     const [whole, part] = value.split('.') as [string, string];
-    const stopAfterWhole = new RegExp(`(?<![\\d.])${escape(whole)}\\.(?!\\d)`).test(noteText);
+    const stopAfterWhole = new RegExp(`(?<![\\d.])${escapeRegExp(whole)}\\.(?!\\d)`).test(noteText);
     const pieceWithUnit = q.unit !== undefined && written.some((w) => (w.value === whole || w.value === part) && w.unit !== undefined && sameQuantity({ ...w, value }, q));
-    const partsApart = new RegExp(`(?<![\\d.])${escape(whole)}\\s*(?:point|,)?\\s+${escape(part)}(?![\\d.])`, 'i').test(noteText);
+    const partsApart = new RegExp(`(?<![\\d.])${escapeRegExp(whole)}\\s*(?:point|,)?\\s+${escapeRegExp(part)}(?![\\d.])`, 'i').test(noteText);
     if (stopAfterWhole || pieceWithUnit || partsApart) cut.push(`${value}${q.unit ? ` ${q.unit}` : ''}`);
   }
   return { decimals: said.size, cut };

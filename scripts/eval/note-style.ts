@@ -44,7 +44,7 @@ export type Interval = { value: number; unit: 'day' | 'week' | 'month' | 'year' 
 const UNIT = '(day|week|month|year)s?';
 const AMOUNT = '(\\d+(?:\\.\\d+)?|an?|one)';
 const unitOf = (u: string) => u.toLowerCase() as Interval['unit'];
-const valueOf = (n: string) => (/^(an?|one)$/i.test(n) ? 1 : Number(n));
+const numberOf = (n: string) => (/^(an?|one)$/i.test(n) ? 1 : Number(n));
 
 /** The first follow-up interval a text states: 'follow up in 2 weeks', 'return in a month', 'a 6-month follow-up'. */
 export function followUpInterval(text: string): Interval | undefined {
@@ -53,12 +53,12 @@ export function followUpInterval(text: string): Interval | undefined {
     .filter((s) => FOLLOW_UP_CUES.test(s) || /\bnext (?:visit|appointment|consultation)\b/i.test(s));
   for (const s of sentences) {
     const within = new RegExp(`\\bin\\s+(?:about\\s+|approximately\\s+|another\\s+|roughly\\s+)?${AMOUNT}(?:\\s*(?:-|to|or)\\s*\\d+)?\\s*${UNIT}\\b`, 'i').exec(s);
-    if (within) return { value: valueOf(within[1]!), unit: unitOf(within[2]!) };
+    if (within) return { value: numberOf(within[1]!), unit: unitOf(within[2]!) };
     const before = new RegExp(`\\b${AMOUNT}[\\s-]+${UNIT}\\s+(?:follow[- ]?up|followup|recheck|visit|appointment)`, 'i').exec(s);
-    if (before) return { value: valueOf(before[1]!), unit: unitOf(before[2]!) };
+    if (before) return { value: numberOf(before[1]!), unit: unitOf(before[2]!) };
     // A next-consultation line that states only the interval ('Next consultation: 2 weeks').
     const bare = new RegExp(`:\\s*${AMOUNT}\\s*${UNIT}\\b`, 'i').exec(s);
-    if (bare) return { value: valueOf(bare[1]!), unit: unitOf(bare[2]!) };
+    if (bare) return { value: numberOf(bare[1]!), unit: unitOf(bare[2]!) };
   }
   return undefined;
 }

@@ -56,11 +56,11 @@ const UNITS: UnitDef[] = [
   { unit: '+', dimension: 'grade', words: ['+', 'plus'] },
 ];
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const UNIT_BY_WORD = new Map(UNITS.flatMap((u) => u.words.map((w) => [w, u] as const)));
 const UNIT_WORDS = [...UNIT_BY_WORD.keys()].sort((a, b) => b.length - a.length);
 /** The unit right after a number: '20 mg', '45%', '58-year-old', '8cm', '1+'. Words must end at a word boundary. */
-const UNIT_AFTER = new RegExp(`^(?:\\s?-?\\s?)(${UNIT_WORDS.map((w) => (/\w$/.test(w) ? `${escape(w).replace(/ /g, '[\\s-]')}\\b` : escape(w))).join('|')})`, 'i');
+const UNIT_AFTER = new RegExp(`^(?:\\s?-?\\s?)(${UNIT_WORDS.map((w) => (/\w$/.test(w) ? `${escapeRegExp(w).replace(/ /g, '[\\s-]')}\\b` : escapeRegExp(w))).join('|')})`, 'i');
 
 export type Quantity = {
   /** '45', '98.6', '128/72' */

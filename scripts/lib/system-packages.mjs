@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 
 /** @typedef {{ pkg: string, present: () => boolean }} SystemPackage */
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: ${Status} is dpkg-query's own format field, not a JavaScript placeholder.
 export const dpkgInstalled = (pkg) => spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout?.includes('install ok installed');
 
 /** @type {Record<string, SystemPackage>} */

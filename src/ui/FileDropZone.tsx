@@ -23,6 +23,7 @@ export function FileDropZone({
   const id = useId();
   const [over, setOver] = useState(false);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: dropping is the pointer's shortcut; the keyboard (and everyone) has the file input and its button inside.
     <div
       className="drop-zone"
       data-over={over}

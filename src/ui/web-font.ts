@@ -26,7 +26,10 @@ export function loadWebFont(): void {
   } catch {
     // Storage refused (a private mode): every visit is then a first visit.
   }
-  if (seen) return applyInter();
+  if (seen) {
+    applyInter();
+    return;
+  }
   const fetchFont = () =>
     document.fonts.load(`400 1em ${FAMILY}`).then(
       (faces) => {

@@ -16,7 +16,7 @@ const server = new OwnServer('archived', 21735, ['RETENTION_MINUTES=0.5', 'RETEN
 test.use({ baseURL: server.url, permissions: ['microphone', 'clipboard-read', 'clipboard-write'] });
 test.afterAll(() => server.stop());
 
-const api = async (request: APIRequestContext, page: Page) => ({ authorization: `Bearer ${await appToken(page)}` });
+const api = async (_request: APIRequestContext, page: Page) => ({ authorization: `Bearer ${await appToken(page)}` });
 
 /** Records a few seconds, finishes and waits for the main document; answers the consultation's id. */
 async function recordedConsultation(page: Page): Promise<string> {

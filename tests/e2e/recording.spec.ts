@@ -66,6 +66,7 @@ test('the whole loop: record → finish → transcript → document → edit by 
     .slice(-6);
   expect(lastWords.length).toBeGreaterThan(1);
   const inNotes = async () => {
+    // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, not a DOM node; innerText gives the rendered text with the breaks between blocks.
     const notes = (await documentText.innerText()).toLowerCase();
     return lastWords.filter((w) => new RegExp(`(?<![a-z0-9])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![a-z0-9])`).test(notes)).length;
   };

@@ -77,6 +77,7 @@ export function AssistantDialog({ open, onOpenChange }: { open: boolean; onOpenC
       {chosen && <p className="muted">{chosen.description}</p>}
       <ol className="chat" aria-label={t`Conversation`} aria-live="polite">
         {messages.map((m, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the conversation only grows at its end (the server's answer repeats it whole, as new objects), so a message's place is its identity.
           <li key={i} className="chat-message" data-role={m.role}>
             <span className="visually-hidden">{m.role === 'user' ? t`You:` : t`Assistant:`}</span>
             {m.role === 'assistant' ? <Markdown remarkPlugins={markdownPlugins}>{m.content}</Markdown> : <p>{m.content}</p>}

@@ -116,7 +116,7 @@ export function NotesDataForm({ session, type, onSaved }: { session: SessionData
           </div>
         )}
         {offered.length > 0 && (
-          <div className="heard-inputs" role="group" aria-labelledby="heard-inputs-title">
+          <fieldset className="heard-inputs" aria-labelledby="heard-inputs-title">
             <p id="heard-inputs-title">
               <strong>
                 <Trans>Heard in the consultation</Trans>
@@ -149,7 +149,7 @@ export function NotesDataForm({ session, type, onSaved }: { session: SessionData
                 <Trans>Use all</Trans>
               </Button>
             )}
-          </div>
+          </fieldset>
         )}
         <div className="form-grid">
           {type.selectable_documents?.some((d) => d.id === 'patient_summary') && (

@@ -104,10 +104,12 @@ export function TranscriptPanel({
               highlight?.sessionId === session.id ? (
                 highlightPieces(session.transcription, highlight.spans).map((piece, i) =>
                   piece.marked ? (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text in order, rebuilt whole from it; they hold no state.
                     <mark key={i} data-testid="evidence-highlight">
                       <TranscriptText text={piece.text} />
                     </mark>
                   ) : (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text in order, rebuilt whole from it; they hold no state.
                     <TranscriptText key={i} text={piece.text} />
                   ),
                 )

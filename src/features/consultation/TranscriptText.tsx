@@ -11,6 +11,7 @@ export function TranscriptText({ text }: { text: string }) {
     <>
       {uncertainPieces(text).map((piece, i) =>
         piece.uncertain ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text in order, rebuilt whole from it; they hold no state.
           <span key={i} className="uncertain-words" data-testid="uncertain-words" title={t`Not heard clearly: check against the recording`}>
             <span className="visually-hidden">{t`(uncertain:`} </span>
             {piece.text}

@@ -4,6 +4,7 @@ import { customDocumentsApi, type CustomDocumentRequest, type RequestDraft, type
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
+import { objectKey } from '../../ui/object-key';
 import { SelectField } from '../../ui/SelectField';
 import { TextAreaField } from '../../ui/TextAreaField';
 import { TextField } from '../../ui/TextField';
@@ -142,7 +143,7 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
       )}
       <ol className="section-list">
         {draft.sections.map((s, i) => (
-          <li key={i} className="section-item" data-testid="request-section">
+          <li key={objectKey(s)} className="section-item" data-testid="request-section">
             <strong>{s.title}</strong>
             {s.description && <p>{s.description}</p>}
             {s.change_request && (

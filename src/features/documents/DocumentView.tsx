@@ -53,6 +53,7 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
 
   // While a version is being written, show its text as it streams in; poll as a fallback if the stream breaks.
   const [streamed, setStreamed] = useState<string>();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: doc?.id: a new version being written (a new id, the status still 'generating') opens its own stream.
   useEffect(() => {
     if (doc?.status !== 'generating') return;
     const abort = new AbortController();

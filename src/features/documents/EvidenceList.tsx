@@ -45,6 +45,7 @@ function ListenButton({ sessionId, audio, sentence }: { sessionId: string; audio
         <Trans>Listen</Trans>
       </Button>
       {url && (
+        // biome-ignore lint/a11y/useMediaCaption: audio only, of words written beside it (the sentence) and in the transcript on the page; there is no caption file to give.
         <audio
           ref={player}
           className="evidence-audio"
@@ -84,7 +85,8 @@ export function EvidenceList({ sessionId, evidence }: { sessionId: string; evide
         {evidence.sentences.map((s, i) => {
           const chosen = highlight?.sessionId === sessionId && highlight.sentence === s.text;
           return (
-            <li key={i} data-source={s.source}>
+            // biome-ignore lint/suspicious/noArrayIndexKey: the document's sentences as the server gave them, never reordered; the same sentence may appear twice, so the place goes with the text.
+            <li key={`${i}-${s.text}`} data-source={s.source}>
               {s.source === 'transcript' ? (
                 <button
                   type="button"

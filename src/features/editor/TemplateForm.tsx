@@ -92,7 +92,7 @@ export function TemplateForm({ initial, submitLabel, onSubmit, onCancel }: { ini
         hint={<Trans>Write the layout you want. Without AI, the fields you insert below are filled in from the consultation.</Trans>}
         onChange={(e) => setDraft({ ...draft, template: e.target.value })}
       />
-      <div className="field-chips" role="group" aria-label={t`Insert a field`}>
+      <fieldset className="field-chips" aria-label={t`Insert a field`}>
         {TEMPLATE_FIELDS.map((f) => {
           const name = i18n._(f.label);
           return (
@@ -119,7 +119,7 @@ export function TemplateForm({ initial, submitLabel, onSubmit, onCancel }: { ini
             </button>
           );
         })}
-      </div>
+      </fieldset>
       <div className="form-actions">
         {onCancel && (
           <Button variant="secondary" onClick={onCancel}>

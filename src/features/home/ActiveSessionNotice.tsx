@@ -62,7 +62,7 @@ export function ActiveSessionNotice({ status }: { status: ActiveStatus }) {
   }
 
   return (
-    <div className="alert active-notice" data-tone="warning" role="region" aria-label={t`Consultation in progress`}>
+    <section className="alert active-notice" data-tone="warning" aria-label={t`Consultation in progress`}>
       <p>
         <Trans>A consultation is in progress.</Trans>
       </p>
@@ -75,6 +75,6 @@ export function ActiveSessionNotice({ status }: { status: ActiveStatus }) {
           <Trans>End it</Trans>
         </Button>
       </div>
-    </div>
+    </section>
   );
 }

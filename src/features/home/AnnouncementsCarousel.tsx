@@ -15,6 +15,7 @@ export function AnnouncementsCarousel({ hidden = false }: { hidden?: boolean }) 
   const [items, setItems] = useState<Announcement[]>([]);
   const [index, setIndex] = useState(0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: i18n.locale: fetched again when the language changes, as the server answers in it.
   useEffect(() => {
     call(() => api().get('v1/announcements').json<{ announcements: Announcement[] }>()).then(
       (r) => {
@@ -31,6 +32,7 @@ export function AnnouncementsCarousel({ hidden = false }: { hidden?: boolean }) 
   const total = items.length;
   return (
     <section className="card announcements" aria-roledescription={t`carousel`} aria-label={t`Announcements`}>
+      {/* biome-ignore lint/a11y/useSemanticElements: the carousel pattern's slide is a group of content, not of form controls, which a fieldset is for. */}
       <div aria-live="polite" aria-atomic="true" role="group" aria-roledescription={t`slide`} aria-label={t`${position} of ${total}`}>
         <h2 className="announcement-title">{current.title}</h2>
         <p>{current.body}</p>

@@ -1,6 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { organizationsApi, type RecordSystemAuth, type RecordSystemView } from '../../api/organizations';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
@@ -30,7 +30,8 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
   const [notice, setNotice] = useState<string>();
   const [saving, setSaving] = useState(false);
 
-  function show(view: RecordSystemView | null) {
+  // Only state setters inside: the same function for the component's life, so the load below runs once per organization.
+  const show = useCallback((view: RecordSystemView | null) => {
     setSaved(view);
     setBaseUrl(view?.base_url ?? '');
     setAuth(view?.auth ?? 'backend_services');
@@ -38,13 +39,13 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
     setScope(view?.scope ?? '');
     setLaunchClientId(view?.launch_client_id ?? '');
     setToken('');
-  }
+  }, []);
   useEffect(() => {
     organizationsApi.recordSystem(orgId).then(
       (r) => show(r.fhir_endpoint),
       (err: unknown) => setError(describeFailure(i18n, err)),
     );
-  }, [orgId, i18n]);
+  }, [orgId, i18n, show]);
 
   const fieldMessage = (code: string | undefined) =>
     code === undefined

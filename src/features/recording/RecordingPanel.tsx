@@ -73,6 +73,7 @@ export function RecordingPanel({
   // Before this page records, the timer shows what was recorded before (a reload, another device).
   const shownElapsed = recorder.current ? elapsed : Math.max(elapsed, recordedMs);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: state: listed again as recording starts or stops, since microphone names can only be read once the microphone is allowed.
   useEffect(() => {
     void listMicrophones().then(setMics);
   }, [state]);
@@ -105,6 +106,7 @@ export function RecordingPanel({
   }, [recorderInfo]);
 
   // While this device records, it keeps its claim alive and hands over when another device asked to record.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: stepAside and mode are read when the timer fires; restarting the timer for them is not needed.
   useEffect(() => {
     if (state !== 'recording' && state !== 'paused') return;
     const timer = setInterval(() => {
@@ -126,7 +128,6 @@ export function RecordingPanel({
       })();
     }, HEARTBEAT_MS);
     return () => clearInterval(timer);
-    // stepAside and mode are read when the timer fires; restarting the timer for them is not needed.
   }, [state, sessionId]);
 
   /**
@@ -337,7 +338,7 @@ export function RecordingPanel({
       )}
       <div className="recording-status" aria-live="polite">
         <span className="recording-dot" data-state={state} aria-hidden="true" />
-        <span className="recording-elapsed" aria-label={t`Time recorded`} data-elapsed-ms={Math.round(shownElapsed)}>
+        <span role="timer" aria-live="off" className="recording-elapsed" aria-label={t`Time recorded`} data-elapsed-ms={Math.round(shownElapsed)}>
           {formatElapsed(shownElapsed)}
         </span>
         <meter className="level-meter" min={0} max={1} low={0.05} high={0.8} optimum={0.4} value={level} aria-label={t`Microphone level`} />

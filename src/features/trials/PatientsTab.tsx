@@ -6,6 +6,7 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
 import { FileDropZone } from '../../ui/FileDropZone';
+import { objectKey } from '../../ui/object-key';
 import { saveFile } from '../../ui/save-file';
 import { TextField } from '../../ui/TextField';
 import { describeFailure } from '../i18n/api-error-messages';
@@ -118,7 +119,7 @@ export function PatientsTab({ spaceId, patients, onChanged }: { spaceId: string;
         {files.length > 0 && (
           <ul className="example-list" aria-label={t`Files to add`}>
             {files.map((f, i) => (
-              <li key={`${f.name}-${i}`}>
+              <li key={objectKey(f)}>
                 {f.name}{' '}
                 <Button variant="ghost" onClick={() => setFiles(files.filter((_, j) => j !== i))} aria-label={t`Remove ${f.name}`}>
                   <Trans>Remove</Trans>

@@ -56,6 +56,7 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
 
   // Scanned records are read on the server a few seconds a page; the list follows until every one is read.
   const reading = patients?.some(isBeingRead) ?? false;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: patients: each new list arms the next one-shot timer; without it the list stops following after the first refresh.
   useEffect(() => {
     if (!reading) return;
     const timer = setTimeout(() => void loadPatients(), refreshFailures ? Math.min(30_000, 3000 * 2 ** Math.min(refreshFailures, 4)) : 3000);

@@ -21,6 +21,7 @@ function MarkedPassage({ passage }: { passage: Passage }) {
   const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(${words.join('|')})(?![\\p{L}\\p{N}])`, 'giu');
   const parts = passage.text.split(pattern);
   // split keeps the matched words at the odd indexes.
+  // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one sentence in order, rebuilt whole from it; the index also says which are matches.
   return <>{parts.map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : part))}</>;
 }
 
@@ -33,7 +34,8 @@ function ClosestPassages({ passages }: { passages: Passage[] }) {
       </p>
       <ol>
         {passages.map((p, i) => (
-          <li key={i}>
+          // biome-ignore lint/suspicious/noArrayIndexKey: the passages as ranked for this result, never reordered; two may share their text, so the place goes with it.
+          <li key={`${i}-${p.text}`}>
             <blockquote className="evidence">
               <MarkedPassage passage={p} />
             </blockquote>

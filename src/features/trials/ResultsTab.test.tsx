@@ -176,7 +176,7 @@ describe('the results tab', () => {
       },
     ];
     mount();
-    expect(await screen.findByLabelText('81 of 100')).toBeTruthy();
+    expect(await screen.findByText('81 of 100')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Details for P-0042' }));
     expect(await screen.findByText('Relevance 81/100', { exact: false })).toBeTruthy();
     expect(screen.getByText('Closest sentences in the records, best first:')).toBeTruthy();

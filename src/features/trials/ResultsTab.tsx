@@ -272,7 +272,16 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
                           {i18n._(preEvaluationLabel[r.pre_evaluation])}
                         </span>
                       </td>
-                      <td data-label={t`Relevance`}>{r.relevance === null ? '–' : <span aria-label={t`${r.relevance} of 100`}>{r.relevance}</span>}</td>
+                      <td data-label={t`Relevance`}>
+                        {r.relevance === null ? (
+                          '–'
+                        ) : (
+                          <>
+                            <span aria-hidden="true">{r.relevance}</span>
+                            <span className="visually-hidden">{t`${r.relevance} of 100`}</span>
+                          </>
+                        )}
+                      </td>
                       <td data-label={t`Criteria satisfied`}>
                         {r.criteria_met}/{r.criteria_total}
                       </td>

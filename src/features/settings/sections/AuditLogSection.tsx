@@ -236,7 +236,8 @@ export function AuditLogSection() {
       )}
       {page && page.events.length > 0 && (
         // Scrolls sideways on narrow screens: focusable so it can be scrolled with the keyboard, named by its caption.
-        <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled from the keyboard.
+        <section className="table-scroll" aria-labelledby={captionId} tabIndex={0}>
           <table className="data-table" data-stack="narrow">
             <caption id={captionId} className="visually-hidden">
               {t`Access log, newest first, page ${cursors.length}`}
@@ -284,7 +285,7 @@ export function AuditLogSection() {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
       <nav className="form-actions" aria-label={t`Pages of the access log`}>
         <Button variant="secondary" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
