@@ -12,7 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { KeyRing } from '../storage/master-keys.js';
-import { describeErrorSafely } from '../http/safe-errors.js';
+import { describeErrorSafely } from '../errors/safe-errors.js';
 import { createTextGenerator, createTranscriber } from './engines.js';
 import { openApiKey, readSavedEngines, savedEnginesStamp, type EngineKind, type SavedEngine } from './engine-settings.js';
 import { createOpenAiGenerator } from './openai-generator.js';

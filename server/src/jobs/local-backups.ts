@@ -11,7 +11,7 @@ import { lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
-import { describeErrorSafely } from '../http/safe-errors.js';
+import { describeErrorSafely } from '../errors/safe-errors.js';
 import { runCommand } from '../admin/commands.js';
 
 const NAME = /^clinic-(\d{8}T\d{6}Z)\.cnbackup$/;

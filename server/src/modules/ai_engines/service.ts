@@ -11,8 +11,8 @@ import { checkSpeech, checkText, discoverEngines, type CheckResult, type FoundEn
 import { openApiKey, readSavedEngines, removeEngine, saveEngine, sealApiKey, type SavedEngine } from '../../ai/engine-settings.js';
 import { NO_KEY } from '../../ai/engine-switch.js';
 import { currentUser } from '../../http/authenticate.js';
-import type { AppContext } from '../../http/context.js';
-import { DomainError } from '../../http/errors.js';
+import type { AppContext } from '../../app-context.js';
+import { DomainError } from '../../errors/domain-error.js';
 
 export function serverAdmin(request: FastifyRequest): UserRow {
   const user = currentUser(request);
