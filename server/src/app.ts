@@ -28,6 +28,7 @@ import { loadWebShell, registerWebApp } from './http/web-app.js';
 import { createSharedRateLimitStore } from './http/shared-rate-limit.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createEngineSwitch } from './ai/engine-switch.js';
+import { savedEngineSource } from './modules/ai_engines/saved-engines.js';
 import type { Transcriber } from './ai/transcriber.js';
 import { startRetentionJob } from './jobs/retention.js';
 import { startTranscriptionWorkers } from './jobs/transcription-worker.js';
@@ -93,7 +94,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const blobs = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(opts.db) });
   const engines = await createEngineSwitch({
     config,
-    db: opts.db,
+    saved: savedEngineSource(opts.db),
     keys: blobs.keys,
     log: app.log,
     fixed: { transcriber: opts.transcriber, textGenerator: opts.textGenerator },

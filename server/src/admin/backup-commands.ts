@@ -12,7 +12,7 @@ import { openBlobStore } from '../storage/encrypted-blob-store.js';
 import { plaintextCheckFromDatabase } from '../storage/blob-records.js';
 import { KEY_RING_FILE, readKeysFromFile } from '../storage/master-keys.js';
 import { rotateMasterKey, RotationError } from '../storage/key-rotation.js';
-import { resealApiKeys } from '../ai/engine-settings.js';
+import { resealApiKeys } from '../modules/ai_engines/saved-engines.js';
 import { resealFhirSecrets } from '../modules/organizations/fhir_endpoint/service.js';
 import { createBackup } from './backup.js';
 import { restoreBackup, RestoreRefusedError } from './backup-restore.js';

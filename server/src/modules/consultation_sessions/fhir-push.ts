@@ -17,7 +17,7 @@ import { fetch, type Response } from 'undici';
 import { idSystem } from '../../audit/fhir-audit-event.js';
 import type { AppContext } from '../../app-context.js';
 import { DomainError } from '../../errors/domain-error.js';
-import { checkOutboundUrl, guardedDispatcher } from '../../http/outbound-guard.js';
+import { checkOutboundUrl, guardedDispatcher } from '../../security/outbound-guard.js';
 import type { UserRow } from '../../auth/users.js';
 import { findEndpoint, openPrivateKey, openToken, SIGNING_ALG, type EndpointRow } from '../organizations/fhir_endpoint/service.js';
 import { consultationBundle } from './fhir.js';

@@ -30,7 +30,7 @@ import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { findUserByEmail, findUserById, type UserRow } from '../../auth/users.js';
 import { consultationSessions, organizationFhirEndpoints, recordSystemIdentities, recordSystemLinkRequests, smartLaunches, users } from '../../db/schema.js';
 import type { AppContext } from '../../app-context.js';
-import { checkOutboundUrl, guardedDispatcher, refuseMetadataUrl, strictGuardedDispatcher } from '../../http/outbound-guard.js';
+import { checkOutboundUrl, guardedDispatcher, refuseMetadataUrl, strictGuardedDispatcher } from '../../security/outbound-guard.js';
 import { readAnswer, type Answer } from '../consultation_sessions/fhir-push.js';
 import { createSession } from '../consultation_sessions/service.js';
 import { findActiveSession } from '../consultation_sessions/repository.js';

@@ -10,7 +10,7 @@ import type { Database } from '../../../db/client.js';
 import { organizationFhirEndpoints } from '../../../db/schema.js';
 import type { AppContext } from '../../../app-context.js';
 import { DomainError } from '../../../errors/domain-error.js';
-import { checkOutboundUrl } from '../../../http/outbound-guard.js';
+import { checkOutboundUrl } from '../../../security/outbound-guard.js';
 import { decryptBlob, encryptBlob, storedKeyId } from '../../../storage/blob-encryption.js';
 import type { KeyRing } from '../../../storage/master-keys.js';
 
