@@ -12,11 +12,12 @@ import { createSessionTokens } from './auth/session-tokens.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerClientVersionCheck } from './http/client-version.js';
-import type { App, AppContext } from './http/context.js';
+import type { App } from './http/context.js';
+import type { AppContext } from './app-context.js';
 import { registerErrorHandler } from './http/errors.js';
 import { logRedactPaths, redactUrl } from './http/log-redaction.js';
 import { registerInputGuards } from './http/input-guards.js';
-import { serializeErrorSafely } from './http/safe-errors.js';
+import { serializeErrorSafely } from './errors/safe-errors.js';
 import { registerAuditLog } from './audit/audit-hook.js';
 import { openAuditKeys } from './audit/audit-key.js';
 import { registerRoutes } from './http/routes.js';
@@ -27,6 +28,7 @@ import { loadWebShell, registerWebApp } from './http/web-app.js';
 import { createSharedRateLimitStore } from './http/shared-rate-limit.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createEngineSwitch } from './ai/engine-switch.js';
+import { savedEngineSource } from './modules/ai_engines/saved-engines.js';
 import type { Transcriber } from './ai/transcriber.js';
 import { startRetentionJob } from './jobs/retention.js';
 import { startTranscriptionWorkers } from './jobs/transcription-worker.js';
@@ -37,7 +39,7 @@ import { createPartsCache } from './modules/consultation_sessions/parts-cache.js
 import { createActiveStatusCache } from './modules/consultation_sessions/active-status-cache.js';
 import { createLiveDocuments } from './modules/generated_documents/live-documents.js';
 import { createLocalEventBus, createPostgresEventBus } from './events/event-bus.js';
-import { describeErrorSafely } from './http/safe-errors.js';
+import { describeErrorSafely } from './errors/safe-errors.js';
 import { startGenerationTakeover, takeOverGenerations, type GenerationTakeover } from './modules/generated_documents/takeover.js';
 import { failInterruptedScreenings, STALE_SCREENING_MS } from './jobs/screening.js';
 import type { TextGenerator } from './ai/text-generator.js';
@@ -92,7 +94,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const blobs = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(opts.db) });
   const engines = await createEngineSwitch({
     config,
-    db: opts.db,
+    saved: savedEngineSource(opts.db),
     keys: blobs.keys,
     log: app.log,
     fixed: { transcriber: opts.transcriber, textGenerator: opts.textGenerator },

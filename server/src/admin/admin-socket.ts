@@ -12,7 +12,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { Socket } from 'node:net';
 import { z } from 'zod';
-import { UsageError } from './commands.js';
+import { UsageError } from './usage-error.js';
 import { peerUid } from './peer-credentials.js';
 
 export const adminSocketPath = (dataDir: string) => path.join(dataDir, 'admin.sock');

@@ -12,17 +12,17 @@ import { openBlobStore } from '../storage/encrypted-blob-store.js';
 import { plaintextCheckFromDatabase } from '../storage/blob-records.js';
 import { KEY_RING_FILE, readKeysFromFile } from '../storage/master-keys.js';
 import { rotateMasterKey, RotationError } from '../storage/key-rotation.js';
-import { resealApiKeys } from '../ai/engine-settings.js';
+import { resealApiKeys } from '../modules/ai_engines/saved-engines.js';
 import { resealFhirSecrets } from '../modules/organizations/fhir_endpoint/service.js';
 import { createBackup } from './backup.js';
 import { restoreBackup, RestoreRefusedError } from './backup-restore.js';
-import { checkBackupFolder, listLocalBackups } from '../jobs/local-backups.js';
+import { checkBackupFolder, listLocalBackups } from './backup-folder.js';
 import { BackupFormatError } from './backup-format.js';
 import { BlobIntegrityError, UnknownMasterKeyError } from '../storage/blob-encryption.js';
 import { KeyRingError } from '../storage/master-keys.js';
 import { AUDIT_KEY_FILE, AuditKeyError, openAuditKeys, readAuditKeysFromFile } from '../audit/audit-key.js';
 // A cycle (commands.ts lists these commands), harmless: UsageError is only used when a command runs.
-import { UsageError } from './commands.js';
+import { UsageError } from './usage-error.js';
 
 const FILE_ERRORS = new Set(['ENOENT', 'EACCES', 'EPERM', 'EEXIST', 'ENOTDIR', 'EISDIR', 'ENOSPC', 'EROFS']);
 

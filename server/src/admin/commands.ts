@@ -14,11 +14,10 @@ import { createOrganizationWithAdmin } from '../modules/organizations/service.js
 import { recordAdminCommand, verifyAuditLogCommand } from '../audit/admin-commands.js';
 import { openAuditKeys } from '../audit/audit-key.js';
 import { backupCommands } from './backup-commands.js';
+import { UsageError } from './usage-error.js';
 
-export class UsageError extends Error {
-  /** Set by a restore refused before it changed anything: see audit/admin-commands.ts. */
-  restoreRefusedUnchanged = false;
-}
+// Callers (the CLI, the admin socket, tests) take the error with the commands that throw it.
+export { UsageError } from './usage-error.js';
 
 const commands = {
   'create-organization': {

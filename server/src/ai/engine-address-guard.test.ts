@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMetadataAddress } from '../../../contract/ip-address.js';
-import { guardedLookup, isNonPublicAddress } from '../http/outbound-guard.js';
+import { guardedLookup, isNonPublicAddress } from '../security/outbound-guard.js';
 import { engineFailureSummary, guardedFetch } from './engine-check.js';
 
 let server: Server;

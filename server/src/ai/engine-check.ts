@@ -13,7 +13,7 @@ import type { TextGenerator } from './text-generator.js';
 import type { Transcriber } from './transcriber.js';
 import { createOpenAiTranscriber } from './openai-transcriber.js';
 import { SERVER_ROOT } from '../paths.js';
-import { engineDispatcher, refuseMetadataUrl } from '../http/outbound-guard.js';
+import { engineDispatcher, refuseMetadataUrl } from '../security/outbound-guard.js';
 
 export const TEST_CLIP = {
   file: path.join(SERVER_ROOT, 'assets/engine-test-clip.wav'),

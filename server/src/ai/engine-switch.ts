@@ -8,13 +8,11 @@
  * Every process re-reads the saved settings every few seconds, so a change made through one API process
  * reaches the others and the workers without a restart.
  */
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
 import type { KeyRing } from '../storage/master-keys.js';
-import { describeErrorSafely } from '../http/safe-errors.js';
+import { describeErrorSafely } from '../errors/safe-errors.js';
 import { createTextGenerator, createTranscriber } from './engines.js';
-import { openApiKey, readSavedEngines, savedEnginesStamp, type EngineKind, type SavedEngine } from './engine-settings.js';
+import { openApiKey, type EngineKind, type SavedEngine, type SavedEngineSource } from './engine-settings.js';
 import { createOpenAiGenerator } from './openai-generator.js';
 import { createOpenAiTranscriber } from './openai-transcriber.js';
 import { ENGINE_ANSWER_LIMIT as ANSWER_LIMIT, guardedFetch } from './engine-check.js';
@@ -34,6 +32,9 @@ export function environmentDecides(config: Config, kind: EngineKind): boolean {
   return kind === 'speech' ? config.transcriptionEngine !== 'auto' || Boolean(config.whisperModelPath) : config.generationEngine !== 'auto' || Boolean(config.llamaModelPath);
 }
 
+/** The log lines the switch writes; the server's logger is one, and the switch needs no more of it. */
+type EngineLog = { error(fields: object, message: string): void; warn(fields: object, message: string): void };
+
 export type EngineSwitch = {
   readonly transcriber: Transcriber;
   readonly textGenerator: TextGenerator;
@@ -50,14 +51,15 @@ export type EngineSwitch = {
 
 export async function createEngineSwitch(opts: {
   config: Config;
-  db: Database;
+  /** The settings saved in the app (modules/ai_engines/saved-engines.ts reads them from the database). */
+  saved: SavedEngineSource;
   keys: KeyRing;
-  log: FastifyBaseLogger;
+  log: EngineLog;
   /** Engines given by the caller (tests): fixed, like an environment setting. */
   fixed?: { transcriber?: Transcriber; textGenerator?: TextGenerator };
   refreshEveryMs?: number;
 }): Promise<EngineSwitch> {
-  const { config, db, keys, log } = opts;
+  const { config, saved: savedSource, keys, log } = opts;
   const locked = (kind: EngineKind) => (kind === 'speech' ? Boolean(opts.fixed?.transcriber) : Boolean(opts.fixed?.textGenerator)) || environmentDecides(config, kind);
 
   const defaultTranscriber = withStorableTranscripts(opts.fixed?.transcriber ?? (await createTranscriber(config)));
@@ -120,9 +122,9 @@ export async function createEngineSwitch(opts: {
   function reload(): Promise<void> {
     const run = queue.then(async () => {
       if (locked('speech') && locked('text')) return;
-      const next = await savedEnginesStamp(db);
+      const next = await savedSource.stamp();
       if (next === stamp) return;
-      apply(await readSavedEngines(db));
+      apply(await savedSource.read());
       stamp = next;
     });
     queue = run.catch(() => undefined);

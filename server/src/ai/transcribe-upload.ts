@@ -2,8 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { measureDurationMs } from './audio-duration.js';
 import type { Transcriber } from './transcriber.js';
-import { DomainError } from '../http/errors.js';
-import { checkAudio } from '../modules/consultation_sessions/audio-container.js';
+import { DomainError } from '../errors/domain-error.js';
+import { checkAudio } from './audio-container.js';
 import type { BlobStore } from '../storage/blob-store.js';
 
 /**

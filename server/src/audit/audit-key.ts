@@ -15,10 +15,10 @@
  * without revealing anything of the key. The file is re-read whenever it changed, so a running server sees a key
  * that a restore imported.
  */
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ConfigError } from '../config.js';
+import { createFileOnceSync, keyFileSignature, readKeyFileText, removeInterruptedWritesSync, replaceFileSync } from '../storage/key-file.js';
 import { MIN_AUDIT_KEY_BYTES, parseAuditKey } from './audit-key-format.js';
 
 export { MIN_AUDIT_KEY_BYTES, parseAuditKey } from './audit-key-format.js';
@@ -64,13 +64,8 @@ export function auditKeyOf(secret: Buffer): AuditKey {
 }
 
 function readKeyFile(file: string): AuditKey[] | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+  const text = readKeyFileText(file);
+  if (text === undefined) return undefined;
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   const keys = lines.map((line) => {
     const secret = parseAuditKey(line);
@@ -85,36 +80,22 @@ const keyLines = (keys: AuditKey[]) => keys.map((k) => k.secret.toString('base64
 
 /** Creates the file with one new key unless it exists (two processes starting at once agree on one key). */
 function createKeyFile(file: string) {
-  const tmp = `${file}.${randomUUID()}.tmp`;
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    writeSync(fd, keyLines([auditKeyOf(randomBytes(NEW_KEY_BYTES))]));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    // link() fails if the name exists, unlike rename(): whoever comes second keeps the first one's key.
-    linkSync(tmp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  } finally {
-    rmSync(tmp, { force: true });
-  }
+  createFileOnceSync(file, keyLines([auditKeyOf(randomBytes(NEW_KEY_BYTES))]));
 }
 
 export function openAuditKeys(opts: { dataDir: string; auditKey?: Buffer }): AuditKeys {
   const file = path.join(opts.dataDir, AUDIT_KEY_FILE);
   const setting = opts.auditKey ? auditKeyOf(opts.auditKey) : undefined;
   const source = setting ? 'setting' : 'file';
+  // Key material a process that died between writing and renaming left in a temporary file, as for the master keys.
+  removeInterruptedWritesSync(file);
   if (!setting && !readKeyFile(file)) createKeyFile(file);
 
   let fromFile: AuditKey[] = [];
   let seen = '';
   /** Re-reads the file when it is not the one last read. */
   const refresh = () => {
-    const st = statSafe(file);
-    const signature = st ? `${st.ino}:${st.size}:${st.mtimeMs}` : 'none';
+    const signature = keyFileSignature(file);
     if (signature === seen) return;
     const keys = readKeyFile(file);
     if (!setting && !keys) throw new AuditKeyError(`The audit key file ${file} is gone: restore it from your key backup (without it the audit log cannot be verified).`);
@@ -146,7 +127,7 @@ export function openAuditKeys(opts: { dataDir: string; auditKey?: Buffer }): Aud
       const added = keys.filter((k, i) => !all().some((h) => h.id === k.id) && keys.findIndex((o) => o.id === k.id) === i);
       if (!added.length) return [];
       // Appended after the current key, so the current key stays first: they are read, never written with.
-      writeAtomically(file, keyLines([...fromFile, ...added]));
+      replaceFileSync(file, keyLines([...fromFile, ...added]));
       refresh();
       return added.map((k) => k.id);
     },
@@ -158,30 +139,4 @@ export function readAuditKeysFromFile(file: string): AuditKey[] {
   const keys = readKeyFile(file);
   if (!keys) throw new AuditKeyError(`${file} does not exist.`);
   return keys;
-}
-
-/** Written under a temporary name, flushed, then renamed: a reader sees the old list or the new one, never half. */
-function writeAtomically(file: string, text: string) {
-  const tmp = `${file}.${randomUUID()}.tmp`;
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
-function statSafe(file: string) {
-  try {
-    return statSync(file);
-  } catch {
-    return undefined;
-  }
 }

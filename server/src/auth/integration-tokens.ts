@@ -8,7 +8,7 @@ import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { usedIntegrationTokens } from '../db/schema.js';
-import { DomainError } from '../http/errors.js';
+import { DomainError } from '../errors/domain-error.js';
 import { sha256 } from './one-time-tokens.js';
 
 export const MAX_LIFETIME_SECONDS = 5 * 60;

@@ -9,13 +9,14 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
+import type { Database } from './database.js';
 import { seedReferenceData } from './seed.js';
 import { SERVER_SOURCES } from '../paths.js';
 
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+// Most of the server takes the type from here, with the functions that open the database.
+export type { Database };
 
 export type DatabaseHandle = {
   db: Database;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from './client.js';
+import type { Database } from './database.js';
 import { medicalSpecialities } from './schema.js';
 
 type Names = { pt: string; en: string; de: string; es: string };

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '../auth/users.js';
-import { unauthorized } from './errors.js';
-import type { AppContext } from './context.js';
+import { unauthorized } from '../errors/domain-error.js';
+import type { AppContext } from '../app-context.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,22 +1,12 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode } from '../../../contract/errors.js';
-import { sqlState } from './safe-errors.js';
+import { DomainError } from '../errors/domain-error.js';
+import { sqlState } from '../errors/safe-errors.js';
 
-/** Thrown by services; the one error handler turns it into the API's error shape. */
-export class DomainError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly fields?: Record<string, string>,
-  ) {
-    super(message);
-  }
-}
+// Routes import the errors they throw from here, next to the handler that answers them.
+export { DomainError, notFound, unauthorized } from '../errors/domain-error.js';
 
-export const notFound = (what = 'Not found') => new DomainError(404, 'not_found', what);
-export const unauthorized = () => new DomainError(401, 'unauthorized', 'Authentication required');
 
 function send(status: number, code: ErrorCode, message: string, fields?: Record<string, string>) {
   return { status, body: { error: { code, message, ...(fields ? { fields } : {}) } } };

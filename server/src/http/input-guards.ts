@@ -6,7 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { App } from './context.js';
-import { DomainError } from './errors.js';
+import { DomainError } from '../errors/domain-error.js';
 
 const NUL = '\u0000';
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { DomainError } from './errors.js';
+import { DomainError } from '../errors/domain-error.js';
 import { findNulCharacter, invalidCharacters } from './input-guards.js';
 
 export type UploadedFile = { field: string; data: Buffer; mimeType: string; fileName: string };

@@ -17,7 +17,8 @@ import { createUser } from '../test-support/factories.js';
 import { createTestApp } from '../test-support/test-app.js';
 import { KEY_RING_FILE } from '../storage/master-keys.js';
 import { runCommand } from '../admin/commands.js';
-import { backupFileName, listLocalBackups, startLocalBackups } from './local-backups.js';
+import { backupFileName, listLocalBackups } from '../admin/backup-folder.js';
+import { startLocalBackups } from './local-backups.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'cn-local-backups-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -7,14 +7,14 @@
  * the newest back. They sit on the same disk as the data, so they guard against a damaged database or a mistake,
  * not against losing the disk: copy them elsewhere (README, "Backup and restore").
  */
-import { lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
-import { describeErrorSafely } from '../http/safe-errors.js';
+import { describeErrorSafely } from '../errors/safe-errors.js';
 import { runCommand } from '../admin/commands.js';
+import { backupFileName, checkBackupFolder, listLocalBackups, ours, timeOf } from '../admin/backup-folder.js';
 
-const NAME = /^clinic-(\d{8}T\d{6}Z)\.cnbackup$/;
 /** How often the schedule is looked at: a backup is at most this late after it falls due. */
 const CHECK_MS = 10 * 60_000;
 /** The first look waits until the server has settled in, so a start is never slowed by a backup. */
@@ -22,61 +22,7 @@ const FIRST_CHECK_MS = 60_000;
 
 type Log = { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
-export const backupFileName = (at: Date) => `clinic-${at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.cnbackup`;
-
 const TMP_NAME = /^\.clinic-\d{8}T\d{6}Z\.cnbackup\.[0-9a-f-]+\.tmp$/;
-const timeOf = (name: string) => {
-  const t = NAME.exec(path.basename(name))![1]!;
-  return Date.parse(`${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}T${t.slice(9, 11)}:${t.slice(11, 13)}:${t.slice(13, 15)}Z`);
-};
-/** A file this server could have written: a regular file (not a link to elsewhere) owned by its user. */
-const ours = (file: string) => {
-  try {
-    const s = lstatSync(file);
-    return s.isFile() && (typeof process.getuid !== 'function' || s.uid === process.getuid());
-  } catch {
-    return false;
-  }
-};
-
-/**
- * The folder must be this user's alone: anyone else able to write in it could plant a file named as a backup
- * (one made to sort newest stops the schedule and is what `restore --latest` would pick).
- */
-export function checkBackupFolder(dir: string): string | undefined {
-  let s;
-  try {
-    s = lstatSync(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  if (!s.isDirectory()) return `${dir} is not a folder`;
-  if (typeof process.getuid === 'function' && s.uid !== process.getuid()) return `${dir} belongs to another user`;
-  if (s.mode & 0o022) return `others can write in ${dir} (make it 0700)`;
-  return undefined;
-}
-
-/**
- * The automatic backups in `dir`, newest first (a name's time sorts as text): regular files of this user only,
- * and none whose name is later than `now` (a clock set wrong once, or a planted name, must not hide new backups).
- */
-export function listLocalBackups(dir: string, now = new Date()): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
-  const limit = now.getTime() + 60_000;
-  return names
-    .filter((n) => NAME.test(n))
-    .sort()
-    .reverse()
-    .map((n) => path.join(dir, n))
-    .filter((file) => timeOf(file) <= limit && ours(file));
-}
 
 export type LocalBackups = { stop(): Promise<void>; /** Writes one now (tests, and the first start). */ runNow(): Promise<string | undefined> };
 

@@ -15,7 +15,7 @@ import type { Database } from '../db/client.js';
 import { researchPatientFiles } from '../db/schema.js';
 import { ocrPdf } from '../modules/research_spaces/pdf-ocr.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { describeErrorSafely } from '../http/safe-errors.js';
+import { describeErrorSafely } from '../errors/safe-errors.js';
 import { storableText } from '../ai/storable-text.js';
 import { leaseFrom, renewEvery } from './lease.js';
 

@@ -19,7 +19,7 @@ import type { Database } from '../db/client.js';
 import { assistantThreads, audioChunks, consultationSessions, recordSystemLinkRequests, smartLaunches, users } from '../db/schema.js';
 import { assembleTranscription } from '../modules/consultation_sessions/transcription.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { describeErrorSafely } from '../http/safe-errors.js';
+import { describeErrorSafely } from '../errors/safe-errors.js';
 
 const BATCH = 50;
 

@@ -20,7 +20,7 @@ import type { Database } from '../db/client.js';
 import { audioChunks, consultationSessions, users } from '../db/schema.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { discardAudio } from './retention.js';
-import { describeErrorSafely } from '../http/safe-errors.js';
+import { describeErrorSafely } from '../errors/safe-errors.js';
 import { leaseFrom, renewEvery } from './lease.js';
 
 export const MAX_ATTEMPTS = 3;

@@ -16,7 +16,7 @@
  * the old one in ENCRYPTION_KEY_PREVIOUS, restart, run rotate-key (steps 2–4), then drop ENCRYPTION_KEY_PREVIOUS.
  */
 import type { EncryptedBlobStore } from './encrypted-blob-store.js';
-import { describeErrorSafely } from '../http/safe-errors.js';
+import { describeErrorSafely } from '../errors/safe-errors.js';
 
 export type RotationReport = {
   currentKeyId: string;

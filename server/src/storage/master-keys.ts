@@ -18,11 +18,11 @@
  * giving up on an id it does not know.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../config.js';
-import { createFileOnceSync, removeInterruptedWritesSync, replaceFileSync } from './atomic-file.js';
+import { createFileOnceSync, jsonKeyFileText, keyFileSignature, readJsonKeyFile, removeInterruptedWritesSync, replaceFileSync } from './key-file.js';
 import { MASTER_KEY_BYTES, parseMasterKey } from './master-key-format.js';
 
 export { MASTER_KEY_BYTES, parseMasterKey } from './master-key-format.js';
@@ -65,19 +65,8 @@ export type KeyRing = {
 };
 
 function readRingFile(file: string): { ring: RingFile; keys: MasterKey[] } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  let ring: RingFile;
-  try {
-    ring = ringFileSchema.parse(JSON.parse(text));
-  } catch {
-    throw new KeyRingError(`${file} is not a valid key ring file.`);
-  }
+  const ring = readJsonKeyFile(file, ringFileSchema, () => new KeyRingError(`${file} is not a valid key ring file.`));
+  if (!ring) return undefined;
   const keys = ring.keys.map((k) => {
     const key = parseMasterKey(k.key);
     if (!key || masterKeyId(key) !== k.id) throw new KeyRingError(`${file} holds a damaged key (${k.id}).`);
@@ -89,7 +78,7 @@ function readRingFile(file: string): { ring: RingFile; keys: MasterKey[] } | und
 
 const newRingEntry = (key: Buffer) => ({ id: masterKeyId(key), key: key.toString('base64'), created_at: new Date().toISOString() });
 
-const ringText = (ring: RingFile) => JSON.stringify(ring, null, 2) + '\n';
+const ringText = (ring: RingFile) => jsonKeyFileText(ring);
 /** Atomic and durable: a crash leaves either the old file or the new one, never half of one. */
 const writeRingFile = (file: string, ring: RingFile) => replaceFileSync(file, ringText(ring));
 
@@ -113,8 +102,7 @@ export function openKeyRing(opts: { dataDir: string; encryptionKey?: Buffer; pre
   let seen = '';
   /** Re-reads the file when it is not the one last read (a rename gives it a new inode). */
   const refresh = () => {
-    const st = statSafe(file);
-    const signature = st ? `${st.ino}:${st.size}:${st.mtimeMs}` : 'none';
+    const signature = keyFileSignature(file);
     if (signature === seen) return;
     loaded = readRingFile(file);
     seen = signature;
@@ -194,12 +182,4 @@ export function readKeysFromFile(file: string): MasterKey[] {
   const parsed = readRingFile(file);
   if (!parsed) throw new KeyRingError(`${file} does not exist.`);
   return parsed.keys;
-}
-
-function statSafe(file: string) {
-  try {
-    return statSync(file);
-  } catch {
-    return undefined;
-  }
 }

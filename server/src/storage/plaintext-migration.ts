@@ -15,10 +15,9 @@
  * that ends with every blob encrypted sets it to "none" for good. Processes read the file again whenever they
  * meet a plaintext blob, so a running server refuses plaintext as soon as a rotation by the admin CLI finishes.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { createFileOnceSync, removeInterruptedWritesSync, replaceFileSync } from './atomic-file.js';
+import { createFileOnceSync, jsonKeyFileText, readJsonKeyFile, removeInterruptedWritesSync, replaceFileSync } from './key-file.js';
 import { KeyRingError } from './master-keys.js';
 
 export const ENCRYPTION_STATE_FILE = 'encryption-state.json';
@@ -40,25 +39,10 @@ export type PlaintextMigration = {
 };
 
 function readState(file: string): State | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  const parsed = stateSchema.safeParse(((): unknown => {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-  })());
-  if (!parsed.success) throw new KeyRingError(`${file} is not a valid encryption state file.`);
-  return parsed.data;
+  return readJsonKeyFile(file, stateSchema, () => new KeyRingError(`${file} is not a valid encryption state file.`));
 }
 
-const stateText = (state: State) => JSON.stringify(state, null, 2) + '\n';
+const stateText = (state: State) => jsonKeyFileText(state);
 
 /**
  * The folder's state; `survey` runs only when there is none yet, and says what the store holds (it may stop at

@@ -6,6 +6,7 @@
  * one of the consultation's own, and each keeps where it lies in the transcript.
  */
 import type { Language } from '../../../../contract/constants.js';
+import type { NoteSection } from '../../../../contract/document-evidence.js';
 import { labelledStretches } from '../../../../contract/speakers.js';
 import { UNCERTAIN_SPAN } from '../../../../contract/uncertain-words.js';
 import { ASSESSMENT, FIRST_PERSON, NO_ANSWER, OBJECTIVE, OPENING_QUESTION, PLAN, QUESTION_START, RESULTS, SMALL_TALK, TAKES_ALREADY, TIME_AHEAD } from './cues.js';
@@ -17,7 +18,8 @@ import { sentenceSpans } from '../../clinical/sentences.js';
 import { digitsForSpokenNumbers } from '../../clinical/units.js';
 import { asInstruction, capitalLike, pertinentNegative, withoutLinkingWords, withoutPadding } from './concise.js';
 
-export type Section = 'subjective' | 'objective' | 'assessment' | 'plan';
+/** A note's section; the contract names them, since stored evidence says which section an omission belongs in. */
+export type Section = NoteSection;
 /**
  * A sentence of the note: its words (digits for numbers), where it sits, and its span in the transcript. `reason`
  * marks the answer to the question that opened the consultation, kept without the question: why the patient came.

@@ -7,8 +7,8 @@ import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { revokeOutstandingTokens } from '../../auth/one-time-tokens.js';
 import type { UserRow } from '../../auth/users.js';
 import { consultationSessions, customDocumentRequests, medicalSpecialities, recordSystemIdentities, researchSpaces, users } from '../../db/schema.js';
-import type { AppContext } from '../../http/context.js';
-import { DomainError } from '../../http/errors.js';
+import type { AppContext } from '../../app-context.js';
+import { DomainError } from '../../errors/domain-error.js';
 
 const fieldError = (field: string, code: string, message: string) =>
   new DomainError(400, 'invalid_request', message, { [`user.${field}`]: code });

@@ -8,11 +8,12 @@ import type { AiEngineKind, AiEngineState, AiEnginesView, SaveAiEngineBody, Test
 import { verifyPassword } from '../../auth/passwords.js';
 import type { UserRow } from '../../auth/users.js';
 import { checkSpeech, checkText, discoverEngines, type CheckResult, type FoundEngine } from '../../ai/engine-check.js';
-import { openApiKey, readSavedEngines, removeEngine, saveEngine, sealApiKey, type SavedEngine } from '../../ai/engine-settings.js';
+import { openApiKey, sealApiKey, type SavedEngine } from '../../ai/engine-settings.js';
+import { readSavedEngines, removeEngine, saveEngine } from './saved-engines.js';
 import { NO_KEY } from '../../ai/engine-switch.js';
 import { currentUser } from '../../http/authenticate.js';
-import type { AppContext } from '../../http/context.js';
-import { DomainError } from '../../http/errors.js';
+import type { AppContext } from '../../app-context.js';
+import { DomainError } from '../../errors/domain-error.js';
 
 export function serverAdmin(request: FastifyRequest): UserRow {
   const user = currentUser(request);

@@ -5,8 +5,8 @@ import type { Language } from '../../../../contract/constants.js';
 import { promptFile } from '../../ai/prompts.js';
 import type { UserRow } from '../../auth/users.js';
 import { assistantMessages, assistantRuns, assistantThreads } from '../../db/schema.js';
-import type { AppContext } from '../../http/context.js';
-import { DomainError, notFound } from '../../http/errors.js';
+import type { AppContext } from '../../app-context.js';
+import { DomainError, notFound } from '../../errors/domain-error.js';
 import { debitGeneration, refundGeneration } from '../credits/service.js';
 import { findAssistant } from './catalogue.js';
 

@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { sessionBlobPrefix } from '../../jobs/retention.js';
 import { audioChunks } from '../../db/schema.js';
-import type { AppContext } from '../../http/context.js';
-import { DomainError } from '../../http/errors.js';
-import { checkAudio } from './audio-container.js';
+import type { AppContext } from '../../app-context.js';
+import { DomainError } from '../../errors/domain-error.js';
+import { checkAudio } from '../../ai/audio-container.js';
 import { partStoredUpdate } from './recording-lease.js';
 import type { ChunkRow, SessionRow } from './repository.js';
 /**

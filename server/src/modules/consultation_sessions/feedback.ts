@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { consultationFeedbackSchema, type ConsultationFeedback } from '../../../../contract/consultations.js';
 import { consultationFeedback } from '../../db/schema.js';
 import { currentUser, requireUser } from '../../http/authenticate.js';
-import type { App, AppContext } from '../../http/context.js';
-import { notFound } from '../../http/errors.js';
+import type { App } from '../../http/context.js';
+import type { AppContext } from '../../app-context.js';
+import { notFound } from '../../errors/domain-error.js';
 import { requireOwnedSession } from './service.js';
 
 const params = z.object({ id: z.uuid({ error: 'invalid_id' }) });

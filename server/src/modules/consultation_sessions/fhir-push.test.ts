@@ -7,7 +7,7 @@ import { fhirErrors, startFhirTestServer, type FhirTestServer } from '../../test
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { until } from '../../test-support/until.js';
 import { fetch } from 'undici';
-import { checkOutboundUrl, isNonPublicAddress, outboundDispatcher } from '../../http/outbound-guard.js';
+import { checkOutboundUrl, isNonPublicAddress, outboundDispatcher } from '../../security/outbound-guard.js';
 
 let t: TestApp;
 let strict: TestApp;

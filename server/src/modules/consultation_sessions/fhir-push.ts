@@ -15,9 +15,9 @@ import type { CapabilityStatement, DocumentReference, OperationOutcome, Referenc
 import { importJWK, SignJWT } from 'jose';
 import { fetch, type Response } from 'undici';
 import { idSystem } from '../../audit/fhir-audit-event.js';
-import type { AppContext } from '../../http/context.js';
-import { DomainError } from '../../http/errors.js';
-import { checkOutboundUrl, guardedDispatcher } from '../../http/outbound-guard.js';
+import type { AppContext } from '../../app-context.js';
+import { DomainError } from '../../errors/domain-error.js';
+import { checkOutboundUrl, guardedDispatcher } from '../../security/outbound-guard.js';
 import type { UserRow } from '../../auth/users.js';
 import { findEndpoint, openPrivateKey, openToken, SIGNING_ALG, type EndpointRow } from '../organizations/fhir_endpoint/service.js';
 import { consultationBundle } from './fhir.js';

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyReply } from 'fastify';
 import { runFfmpeg } from '../../ai/ffmpeg.js';
-import type { AppContext } from '../../http/context.js';
+import type { AppContext } from '../../app-context.js';
 import type { ChunkRow } from './repository.js';
 
 /**

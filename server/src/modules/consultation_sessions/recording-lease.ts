@@ -15,8 +15,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { RecorderView } from '../../../../contract/consultations.js';
 import type { Database } from '../../db/client.js';
 import { audioChunks, consultationSessions } from '../../db/schema.js';
-import type { AppContext } from '../../http/context.js';
-import { DomainError } from '../../http/errors.js';
+import type { AppContext } from '../../app-context.js';
+import { DomainError } from '../../errors/domain-error.js';
 import type { SessionRow } from './repository.js';
 
 /** A recorder silent for this long (no heartbeat, no upload) has gone: another device may take over. */

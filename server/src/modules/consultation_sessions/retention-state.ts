@@ -11,7 +11,7 @@
  */
 import type { Database } from '../../db/client.js';
 import { findUserById } from '../../auth/users.js';
-import { DomainError } from '../../http/errors.js';
+import { DomainError } from '../../errors/domain-error.js';
 import type { SessionRow } from './repository.js';
 
 /** `change`: anything that writes; `read`: the text, documents and versions; `audio`: the recording. */

@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { UserRow } from '../../auth/users.js';
 import type { Database } from '../../db/client.js';
 import { creditLedger, organizations, users } from '../../db/schema.js';
-import { DomainError } from '../../http/errors.js';
+import { DomainError } from '../../errors/domain-error.js';
 
 /** One AI-written document costs one credit; the offline composer costs nothing. */
 export const GENERATION_COST = 1;

@@ -13,16 +13,10 @@ import { numbersAsNoted } from '../../clinical/units.js';
 import { utterances } from '../../ai/structurer/structure.js';
 import { transcriptLanguage } from '../../clinical/language.js';
 import { sentenceSpans } from '../../clinical/sentences.js';
-import { omittedFacts, type Omission } from './omissions.js';
+import { omittedFacts } from './omissions.js';
+import type { DocumentEvidence, LinkedSentence, Span } from '../../../../contract/document-evidence.js';
 // The screener's cross-language names of conditions: a document's diagnoses are checked against what was said.
 import { conceptMentions, conceptOf } from '../../clinical/concepts.js';
-
-/**
- * A stretch of the transcript, with its words: the transcript may be corrected after the version was written.
- * `audio` names the recorded part it was said in and about when within it (estimated from where the words fall
- * in that part's text), so the clinician can listen to it while the audio is kept.
- */
-export type Span = { start: number; end: number; quote: string; audio?: { id: string; offset_ms: number } };
 
 /** Where each audio part's text sits in the transcript a version was written from. */
 export type PartText = { id: string; start: number; end: number; durationMs: number | null };
@@ -52,10 +46,6 @@ function withAudio(span: Span, parts: PartText[]): Span {
   const share = (span.start - part.start) / Math.max(1, part.end - part.start);
   return { ...span, audio: { id: part.id, offset_ms: Math.round(share * (part.durationMs ?? 0)) } };
 }
-/** A document sentence and where it comes from: transcript spans, the inputs, or nowhere (unsupported). */
-export type LinkedSentence = { text: string; spans: Span[]; source: 'transcript' | 'inputs' | 'none' };
-/** `omitted`: what was said and carries a clinical fact the note does not state (omissions.ts), for notes only. */
-export type DocumentEvidence = { sentences: LinkedSentence[]; flagged: string[]; omitted?: Omission[] };
 
 /** Words too common to show that two sentences say the same thing, in the four languages. */
 const COMMON = new Set(

@@ -11,20 +11,9 @@ import { fold } from '../../clinical/text.js';
 import { numbersAsNoted } from '../../clinical/units.js';
 import { ALLERGY } from '../../ai/structurer/cues.js';
 import { CHRONIC, DIAGNOSES, followUpIn, medicinesIn } from '../../ai/structurer/facts.js';
-import { structure, utterances, type Section } from '../../ai/structurer/structure.js';
+import { structure, utterances } from '../../ai/structurer/structure.js';
+import type { Omission } from '../../../../contract/document-evidence.js';
 import { isAssistantCommand, withoutFillers } from '../../clinical/fillers.js';
-
-export type Omission = {
-  /** The stretch as a note would write it (numbers in digits). */
-  text: string;
-  /** The section of a note it belongs in. */
-  section: Section;
-  /** The facts of it the note does not state, as written in it. */
-  missing: string[];
-  /** Where it was said in the transcript. */
-  start: number;
-  end: number;
-};
 
 /** At most this many are listed: past it, the note is not a note of this consultation. */
 const MOST = 40;

@@ -8,7 +8,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { generatedDocuments } from '../../db/schema.js';
-import type { AppContext } from '../../http/context.js';
+import type { AppContext } from '../../app-context.js';
 import { documentTopic } from './live-documents.js';
 
 const CHECK_EVERY_MS = 3000;

@@ -8,14 +8,14 @@ import { attachDocument, debitGeneration, refundGeneration } from '../credits/se
 import type { Database } from '../../db/client.js';
 import { documentFeedback, generatedDocuments } from '../../db/schema.js';
 import { transcriptQualityLine, withoutQualityLine } from '../../ai/transcript-quality.js';
-import type { AppContext } from '../../http/context.js';
-import { DomainError, notFound } from '../../http/errors.js';
+import type { AppContext } from '../../app-context.js';
+import { DomainError, notFound } from '../../errors/domain-error.js';
 import { findConsultationType, PATIENT_LANGUAGE_INPUT, templateInputId } from '../consultation_types/catalogue.js';
 import { findOwnTemplate } from '../processor_inputs/service.js';
 import { findGuide } from '../selectable_documents/service.js';
 import { findSessionById, listTranscribedParts, type SessionRow } from '../consultation_sessions/repository.js';
 import { assembleTranscription, partWaitOver, transcriptEngines } from '../consultation_sessions/transcription.js';
-import { describeErrorSafely } from '../../http/safe-errors.js';
+import { describeErrorSafely } from '../../errors/safe-errors.js';
 
 export type DocumentRow = typeof generatedDocuments.$inferSelect;
 

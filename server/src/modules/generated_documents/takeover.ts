@@ -11,8 +11,8 @@
 import { and, desc, eq, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import { findUserById } from '../../auth/users.js';
 import { generatedDocuments } from '../../db/schema.js';
-import type { AppContext } from '../../http/context.js';
-import { describeErrorSafely } from '../../http/safe-errors.js';
+import type { AppContext } from '../../app-context.js';
+import { describeErrorSafely } from '../../errors/safe-errors.js';
 import { findSessionById } from '../consultation_sessions/repository.js';
 import { isChargedFor, refundGeneration } from '../credits/service.js';
 import { findOwnTemplate } from '../processor_inputs/service.js';

@@ -1,4 +1,4 @@
-import type { DocumentEvidence } from './evidence.js';
+import type { DocumentEvidence } from '../../../../contract/document-evidence.js';
 import type { DocumentRow } from './service.js';
 
 /** Links to audio parts that are no longer kept (not saved, or past the retention window) are left out. */

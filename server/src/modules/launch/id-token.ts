@@ -13,7 +13,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type FetchImplementation, type JWTPayload, type RemoteJWKSet } from 'jose';
 import { fetch } from 'undici';
 import { sha256 } from '../../auth/one-time-tokens.js';
-import { checkOutboundUrl, refuseMetadataUrl, strictGuardedDispatcher } from '../../http/outbound-guard.js';
+import { checkOutboundUrl, refuseMetadataUrl, strictGuardedDispatcher } from '../../security/outbound-guard.js';
 
 /** Public-key signatures only: never `none`, and never an HMAC, whose key a record system's public keys could stand in for. */
 export const ID_TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'];

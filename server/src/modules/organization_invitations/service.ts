@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { newRandomToken, sha256 } from '../../auth/one-time-tokens.js';
 import type { Database } from '../../db/client.js';
 import { organizationInvitations, organizations } from '../../db/schema.js';
-import { DomainError } from '../../http/errors.js';
+import { DomainError } from '../../errors/domain-error.js';
 
 export const INVITATION_TTL_DAYS = 7;
 export type InvitationRow = typeof organizationInvitations.$inferSelect;

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Database as Db } from '../../db/client.js';
 import { processorInputTemplates } from '../../db/schema.js';
-import { DomainError, notFound } from '../../http/errors.js';
+import { DomainError, notFound } from '../../errors/domain-error.js';
 import { findProcessorInput } from '../consultation_types/catalogue.js';
 
 export type TemplateRow = typeof processorInputTemplates.$inferSelect;

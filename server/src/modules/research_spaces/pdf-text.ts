@@ -2,7 +2,7 @@
  * Reads the text layer of a patient's PDF once, at upload, so screening never parses files again. A PDF that is
  * only scanned images has no text layer: it is kept, and said to be unreadable, rather than guessed at.
  */
-import { DomainError } from '../../http/errors.js';
+import { DomainError } from '../../errors/domain-error.js';
 import { storableText } from '../../ai/storable-text.js';
 import { fold } from '../../clinical/text.js';
 

@@ -4,8 +4,9 @@ import { z } from 'zod';
 import type { Language } from '../../../../contract/constants.js';
 import { clinicalTrials, evaluationResults, researchPatients, users, type DecidedOn } from '../../db/schema.js';
 import { currentUser } from '../../http/authenticate.js';
-import type { App, AppContext } from '../../http/context.js';
-import { notFound } from '../../http/errors.js';
+import type { App } from '../../http/context.js';
+import type { AppContext } from '../../app-context.js';
+import { notFound } from '../../errors/domain-error.js';
 import { resultsCsv } from './results-csv.js';
 import { machineChangedSinceDecision, resultView, spaceFor, trialIn, type SpaceRow } from './service.js';
 

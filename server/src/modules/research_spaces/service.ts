@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { UserRow } from '../../auth/users.js';
 import type { Database } from '../../db/client.js';
 import { clinicalTrials, evaluationResults, researchPatientFiles, researchPatients, researchSpaces, trialCriteria, trialScreenings, type DecidedOn } from '../../db/schema.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../errors/domain-error.js';
 import type { Criterion, CriterionType } from './criteria.js';
 
 export type SpaceRow = typeof researchSpaces.$inferSelect;

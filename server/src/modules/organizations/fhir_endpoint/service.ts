@@ -8,9 +8,9 @@ import { and, eq } from 'drizzle-orm';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Database } from '../../../db/client.js';
 import { organizationFhirEndpoints } from '../../../db/schema.js';
-import type { AppContext } from '../../../http/context.js';
-import { DomainError } from '../../../http/errors.js';
-import { checkOutboundUrl } from '../../../http/outbound-guard.js';
+import type { AppContext } from '../../../app-context.js';
+import { DomainError } from '../../../errors/domain-error.js';
+import { checkOutboundUrl } from '../../../security/outbound-guard.js';
 import { decryptBlob, encryptBlob, storedKeyId } from '../../../storage/blob-encryption.js';
 import type { KeyRing } from '../../../storage/master-keys.js';
 

@@ -10,7 +10,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { BlockList, isIP } from 'node:net';
 import { Agent } from 'undici';
 import { embeddedIpv4, isMetadataAddress } from '../../../contract/ip-address.js';
-import { DomainError } from './errors.js';
+import { DomainError } from '../errors/domain-error.js';
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
