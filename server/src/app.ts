@@ -21,6 +21,7 @@ import { registerAuditLog } from './audit/audit-hook.js';
 import { openAuditKeys } from './audit/audit-key.js';
 import { registerRoutes } from './http/routes.js';
 import { healthzRoutes } from './modules/healthz/routes.js';
+import { registerOperations } from './http/operations.js';
 import { queueElsewhere, wakeOnRequest } from './jobs/queue-wake.js';
 import { registerSecurity } from './http/security.js';
 import { loadWebShell, registerWebApp } from './http/web-app.js';
@@ -195,6 +196,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   registerErrorHandler(app);
   registerInputGuards(app);
   registerClientVersionCheck(app, config.minClientVersion);
+  // Probes and metrics for the operator, in every role (a worker too answers them).
+  registerOperations(app, ctx);
   if (!servesApi) {
     // A worker answers only its health check (for the orchestrator), not the API or the web app.
     healthzRoutes(app, ctx);
