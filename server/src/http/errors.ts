@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ErrorCode } from '../../../contract/errors.js';
+import type { ApiError, ErrorCode } from '../../../contract/errors.js';
 import { sqlState } from './safe-errors.js';
 
 /** Thrown by services; the one error handler turns it into the API's error shape. */
@@ -18,7 +18,7 @@ export class DomainError extends Error {
 export const notFound = (what = 'Not found') => new DomainError(404, 'not_found', what);
 export const unauthorized = () => new DomainError(401, 'unauthorized', 'Authentication required');
 
-function send(status: number, code: ErrorCode, message: string, fields?: Record<string, string>) {
+function send(status: number, code: ErrorCode, message: string, fields?: Record<string, string>): { status: number; body: ApiError } {
   return { status, body: { error: { code, message, ...(fields ? { fields } : {}) } } };
 }
 
@@ -63,6 +63,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     } else {
       request.log.error({ err }, 'unhandled error');
       out = send(500, 'internal_error', 'Internal server error');
+      // The one thing support needs to find what happened in the log.
+      out.body.error.request_id = request.id;
     }
     return reply.status(out.status).send(out.body);
   });
