@@ -204,7 +204,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // Probes and metrics for the operator, in every role (a worker too answers them).
   registerOperations(app, ctx);
   if (!servesApi) {
-    // A worker answers only its health check (for the orchestrator), not the API or the web app.
+    // A worker answers only its health checks and metrics (for the orchestrator), not the API or the web app.
     healthzRoutes(app, ctx);
     return { app, ctx };
   }

@@ -189,7 +189,7 @@ export type Config = {
   /**
    * What this process does: `all` (the default, one process serving everything), `api` (HTTP only: the queues
    * are left to workers, which it wakes through the event bus) or `worker` (transcription, OCR and the retention
-   * sweep; HTTP only for /healthz). Split roles need PostgreSQL: the embedded database belongs to one process.
+   * sweep; HTTP only for the probes and /metrics). Split roles need PostgreSQL: the embedded database belongs to one process.
    */
   role: 'all' | 'api' | 'worker';
   /** How long a transcription claim holds without renewal: how long the part of a worker that died waits. */
