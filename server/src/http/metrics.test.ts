@@ -2,16 +2,29 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Transcriber } from '../ai/transcriber.js';
 import { loadConfig } from '../config.js';
+import { makeWebm, multipartAudio } from '../test-support/audio-fixtures.js';
+import { bearer, createUser, login } from '../test-support/factories.js';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
+import { until } from '../test-support/until.js';
 import { parseAllowList } from './ip-allow-list.js';
+
+let failing = false;
+const transcriber: Transcriber = {
+  info: { engine: 'openai', id: 'scripted', languages: ['en'] },
+  transcribe: async () => {
+    if (failing) throw new Error('engine down');
+    return 'the patient has a cough';
+  },
+};
 
 let t: TestApp;
 /** Metrics allowed to a private network, behind a proxy the operator trusts. */
 let lan: TestApp;
 beforeAll(async () => {
-  [t, lan] = await Promise.all([createTestApp(), createTestApp({ METRICS_ALLOW: '10.0.0.0/8, 2001:db8::/32', TRUST_PROXY: 'true' })]);
-}, 120_000);
+  [t, lan] = await Promise.all([createTestApp({}, { transcriber }), createTestApp({ METRICS_ALLOW: '10.0.0.0/8, 2001:db8::/32', TRUST_PROXY: 'true' })]);
+}, 300_000);
 afterAll(async () => {
   await Promise.all([t.close(), lan.close()]);
 });
@@ -81,6 +94,45 @@ describe('GET /metrics', () => {
     expect((await scrape(lan, '203.0.113.9', { 'x-forwarded-for': '10.1.2.3' })).statusCode).toBe(404);
     expect((await scrape(lan, '10.1.2.3', { 'x-forwarded-for': '10.1.2.3' })).statusCode).toBe(404);
   });
+});
+
+/** A series' value in the scrape (0 when absent). */
+const valueOf = (text: string, series: string) => {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+};
+
+describe('the jobs in the metrics', () => {
+  it('times the transcription lag and the writing of a document, and counts failed transcriptions', async () => {
+    const before = (await scrape(t)).body;
+    const u = await createUser(t);
+    const headers = bearer(await login(t, u.email, u.password));
+    const dir = mkdtempSync(path.join(tmpdir(), 'cn-metrics-audio-'));
+    const start = async () => (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id as string;
+    const upload = async (id: string) => {
+      const m = multipartAudio(0, makeWebm(dir, 'tone', 1));
+      expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload })).statusCode).toBe(201);
+    };
+    const id = await start();
+    await upload(id);
+    await t.ctx.transcriptionQueue.drain();
+    await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers, payload: { parts: 1 } });
+    await until('notes written', async () => (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers })).json().generated_document, (d) => d?.status === 'done');
+    const after = (await scrape(t)).body;
+    expect(valueOf(after, 'transcription_lag_seconds_count')).toBe(valueOf(before, 'transcription_lag_seconds_count') + 1);
+    expect(valueOf(after, 'document_writing_seconds_count{outcome="done"}')).toBeGreaterThan(valueOf(before, 'document_writing_seconds_count{outcome="done"}'));
+
+    failing = true;
+    try {
+      await upload(await start());
+      const series = 'job_failures_total{queue="transcription",outcome="retry"}';
+      await until('a failed attempt counted', async () => valueOf((await scrape(t)).body, series), (n) => n > valueOf(before, series));
+      // The part waits for its next attempt: counted in its queue.
+      expect(valueOf((await scrape(t)).body, 'queue_jobs{queue="transcription",state="pending"}')).toBeGreaterThanOrEqual(1);
+    } finally {
+      failing = false;
+    }
+  }, 60_000);
 });
 
 describe('METRICS_ALLOW', () => {
