@@ -6,6 +6,8 @@ export const apiErrorSchema = z.object({
     code: z.string(),
     message: z.string(),
     fields: z.record(z.string(), z.string()).optional(),
+    /** On server errors (5xx): the request's id (also in the X-Request-Id header), for the user to quote to support. */
+    request_id: z.string().optional(),
   }),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;

@@ -22,6 +22,8 @@ import { registerAuditLog } from './audit/audit-hook.js';
 import { openAuditKeys } from './audit/audit-key.js';
 import { registerRoutes } from './http/routes.js';
 import { healthzRoutes } from './modules/healthz/routes.js';
+import { registerOperations } from './http/operations.js';
+import { registerRequestIds, requestIdMixin, requestIdOptions } from './http/request-id.js';
 import { queueElsewhere, wakeOnRequest } from './jobs/queue-wake.js';
 import { registerSecurity } from './http/security.js';
 import { loadWebShell, registerWebApp } from './http/web-app.js';
@@ -70,6 +72,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       level: config.logLevel,
       ...(opts.logStream ? { stream: opts.logStream } : {}),
       redact: { paths: logRedactPaths, censor: '[redacted]' },
+      // Each line logged while a request is served, or by work it started, carries its id (http/request-id.ts).
+      mixin: requestIdMixin,
       serializers: {
         // Database errors carry the values of their query (patient text): logged without them.
         err: serializeErrorSafely,
@@ -81,6 +85,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       },
     },
     trustProxy: config.trustProxy,
+    ...requestIdOptions,
     // While stopping, a request that still reaches this process on an open connection is answered, not refused
     // with a 503: the rolling restart of one process must not show the clients an error.
     return503OnClosing: false,
@@ -89,6 +94,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerRequestIds(app);
 
   // Blobs from before encryption (while the migration is pending) must match what their rows recorded.
   const blobs = await openBlobStore(config, { checkPlaintext: plaintextCheckFromDatabase(opts.db) });
@@ -197,8 +203,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   registerErrorHandler(app);
   registerInputGuards(app);
   registerClientVersionCheck(app, config.minClientVersion);
+  // Probes and metrics for the operator, in every role (a worker too answers them).
+  registerOperations(app, ctx);
   if (!servesApi) {
-    // A worker answers only its health check (for the orchestrator), not the API or the web app.
+    // A worker answers only its health checks and metrics (for the orchestrator), not the API or the web app.
     healthzRoutes(app, ctx);
     return { app, ctx };
   }

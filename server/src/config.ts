@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { parseMasterKey } from './storage/master-key-format.js';
 import { parseAuditKey } from './audit/audit-key-format.js';
 import type { S3Settings } from './storage/s3-blob-driver.js';
+import { parseAllowList } from './http/ip-allow-list.js';
 
 const boolFromEnv = z
   .enum(['true', 'false', '1', '0', ''])
@@ -46,6 +47,17 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default('./dist'),
   TRUST_PROXY: boolFromEnv,
+  /** Who may read GET /metrics: comma-separated IPs and CIDR networks, matched against the TCP peer (http/metrics.ts). */
+  METRICS_ALLOW: z
+    .string()
+    .default('127.0.0.1,::1')
+    .superRefine((v, check) => {
+      try {
+        parseAllowList(v);
+      } catch (err) {
+        check.addIssue({ code: 'custom', message: `METRICS_ALLOW: ${(err as Error).message} (give IPs or CIDR networks, comma-separated)` });
+      }
+    }),
   /** How long a finished consultation's data is kept; fractions are allowed (a browser test uses seconds). */
   RETENTION_MINUTES: z.coerce.number().positive().default(60),
   /** How often expired consultations are deleted; 0 turns the sweep off (tests drive it themselves). */
@@ -139,6 +151,8 @@ export type Config = {
   logLevel: string;
   webDist: string;
   trustProxy: boolean;
+  /** METRICS_ALLOW as written (http/ip-allow-list.ts reads it). */
+  metricsAllow: string;
   retentionMinutes: number;
   retentionSweepSeconds: number;
   /** Automatic backups of the embedded database (not with DATABASE_URL): 0 hours turns them off. */
@@ -175,7 +189,7 @@ export type Config = {
   /**
    * What this process does: `all` (the default, one process serving everything), `api` (HTTP only: the queues
    * are left to workers, which it wakes through the event bus) or `worker` (transcription, OCR and the retention
-   * sweep; HTTP only for /healthz). Split roles need PostgreSQL: the embedded database belongs to one process.
+   * sweep; HTTP only for the probes and /metrics). Split roles need PostgreSQL: the embedded database belongs to one process.
    */
   role: 'all' | 'api' | 'worker';
   /** How long a transcription claim holds without renewal: how long the part of a worker that died waits. */
@@ -225,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),
     trustProxy: e.TRUST_PROXY,
+    metricsAllow: e.METRICS_ALLOW,
     retentionMinutes: e.RETENTION_MINUTES,
     retentionSweepSeconds: e.RETENTION_SWEEP_SECONDS,
     backups: { everyHours: e.BACKUP_EVERY_HOURS, keep: e.BACKUP_KEEP, dir: path.resolve(e.BACKUP_DIR || path.join(dataDir, 'backups')) },

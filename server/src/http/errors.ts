@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ErrorCode } from '../../../contract/errors.js';
+import type { ApiError, ErrorCode } from '../../../contract/errors.js';
 import { DomainError } from '../errors/domain-error.js';
 import { sqlState } from '../errors/safe-errors.js';
 
@@ -8,7 +8,7 @@ import { sqlState } from '../errors/safe-errors.js';
 export { DomainError, notFound, unauthorized } from '../errors/domain-error.js';
 
 
-function send(status: number, code: ErrorCode, message: string, fields?: Record<string, string>) {
+function send(status: number, code: ErrorCode, message: string, fields?: Record<string, string>): { status: number; body: ApiError } {
   return { status, body: { error: { code, message, ...(fields ? { fields } : {}) } } };
 }
 
@@ -53,6 +53,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     } else {
       request.log.error({ err }, 'unhandled error');
       out = send(500, 'internal_error', 'Internal server error');
+      // The one thing support needs to find what happened in the log.
+      out.body.error.request_id = request.id;
     }
     return reply.status(out.status).send(out.body);
   });

@@ -158,6 +158,23 @@ describe('web app', () => {
     expect(String(kept.headers['content-security-policy'])).toContain(`'sha256-${createHash('sha256').update(inline).digest('base64')}'`);
   });
 
+  it('answers / with the page whatever the client accepts (curl, a load balancer, no Accept at all)', async () => {
+    const page = await web.app.inject({ method: 'GET', url: '/settings/account', headers: { accept: 'text/html' } });
+    for (const headers of [{ accept: '*/*', 'user-agent': 'curl/8.5.0' }, {}, { accept: 'application/json' }]) {
+      const res = await web.app.inject({ method: 'GET', url: '/', headers });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.body).toBe(page.body);
+    }
+    expect((await web.app.inject({ method: 'GET', url: '/?from=bookmark' })).statusCode).toBe(200);
+    const head = await web.app.inject({ method: 'HEAD', url: '/', headers: { accept: '*/*' } });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toContain('text/html');
+    expect(head.body).toBe('');
+    // Other addresses still need a browser's Accept: a script asking for a missing file gets a 404, not the page.
+    expect((await web.app.inject({ method: 'GET', url: '/settings/account', headers: { accept: '*/*' } })).statusCode).toBe(404);
+  });
+
   it('caches hashed assets for a year and revalidates the service worker', async () => {
     const asset = await web.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(asset.statusCode).toBe(200);

@@ -52,7 +52,7 @@ export async function registerSecurity(
   });
   await app.register(cors, {
     origin: opts.corsOrigins.length ? opts.corsOrigins : false,
-    exposedHeaders: ['Authorization', 'x-client-deprecated'],
+    exposedHeaders: ['Authorization', 'x-client-deprecated', 'x-request-id'],
     credentials: false,
   });
 }

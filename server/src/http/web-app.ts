@@ -69,7 +69,10 @@ export async function registerWebApp(app: App, opts: { webDist: string; shell: W
   app.setNotFoundHandler((request, reply) => {
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     const pathname = request.url.split('?')[0];
-    const wantsPage = isRead && !request.url.startsWith('/v1/') && (pathname === '/index.html' || (request.headers.accept ?? '').includes('text/html'));
+    // The root is the app's front door: answered with the page whatever the client accepts (curl, a load balancer's
+    // check, a browser that sends */*), like /index.html. Other addresses need a browser's Accept: text/html.
+    const wantsPage =
+      isRead && !request.url.startsWith('/v1/') && (pathname === '/' || pathname === '/index.html' || (request.headers.accept ?? '').includes('text/html'));
     if (wantsPage && shell) return sendShell(shell, request, reply);
     return reply.status(404).send({ error: { code: 'not_found', message: `No route for ${request.method} ${pathname}` } });
   });

@@ -22,6 +22,7 @@ import type { BlobStore } from '../storage/blob-store.js';
 import { discardAudio } from './retention.js';
 import { describeErrorSafely } from '../errors/safe-errors.js';
 import { leaseFrom, renewEvery } from './lease.js';
+import { countJobFailure, observeTranscriptionLag } from '../http/metrics.js';
 
 export const MAX_ATTEMPTS = 3;
 /** A claim's lock, renewed every third of it while the engine works: a dead worker's part waits this long at most. */
@@ -211,11 +212,13 @@ export function startTranscriptionWorkers(opts: {
       .update(audioChunks)
       .set({ transcript: heard.text, speakerTurns: heard.turns, transcribedBy: info.id ?? info.engine, transcriptionStatus: 'done', ...(heard.durationMs === null ? {} : { durationMs: heard.durationMs }), lockedUntil: null, lastError: null })
       .where(heldBy(job))
-      .returning({ id: audioChunks.id });
+      // The lag by the database's clock, which also stamped the upload.
+      .returning({ id: audioChunks.id, lagSeconds: sql<number | string>`extract(epoch from now() - ${audioChunks.createdAt})` });
     if (!recorded.length) {
       log.warn({ chunk: job.id }, 'transcription finished after its claim passed to another worker: result dropped');
       return;
     }
+    observeTranscriptionLag(Number(recorded[0]!.lagSeconds));
     if (!job.keepAudio) await discardAudio(db, blobs, job);
   }
 
@@ -224,6 +227,7 @@ export function startTranscriptionWorkers(opts: {
     const unavailable = err instanceof TranscriptionUnavailableError;
     const giveUp = unavailable || job.attempts >= MAX_ATTEMPTS;
     log.warn({ chunk: job.id, attempts: job.attempts, err: message }, giveUp ? 'transcription gave up' : 'transcription will retry');
+    countJobFailure('transcription', unavailable ? 'unavailable' : giveUp ? 'failed' : 'retry');
     const recorded = await db
       .update(audioChunks)
       .set({

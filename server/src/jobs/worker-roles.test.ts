@@ -137,6 +137,10 @@ describe.runIf(usingPostgres())('ROLE=api and ROLE=worker on one PostgreSQL', ()
 
   it('a worker answers its health check and nothing of the API', async () => {
     expect((await worker.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    // The probes and its own metrics, on the same port.
+    expect((await worker.app.inject({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
+    expect((await worker.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    expect((await worker.app.inject({ method: 'GET', url: '/metrics' })).body).toContain('transcription_lag_seconds');
     expect((await worker.app.inject({ method: 'POST', url: '/v1/login', payload: { user: { email: 'a@b.c', password: 'x' } } })).statusCode).toBe(404);
     expect((await worker.app.inject({ method: 'GET', url: '/' })).statusCode).toBe(404);
   });

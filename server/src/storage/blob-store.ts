@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { link, lstat, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, constants as fsConstants, link, lstat, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { INSTANCE_ID, OWN_START_TIME, ownerMayBeRunning } from './process-identity.js';
@@ -42,6 +42,11 @@ export interface BlobStore {
   deletePrefix(prefix: string): Promise<void>;
   /** Every stored key (under `prefix`), for rotation and clean-ups. */
   list(prefix?: string): AsyncIterable<string>;
+  /**
+   * Whether the store can be reached and written to, cheaply (no blob is read or written): resolves, or rejects
+   * with what is wrong. For the readiness check (/readyz); `signal` cuts a slow answer short.
+   */
+  ping(signal?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -73,6 +78,8 @@ export interface BlobDriver {
   delete(key: string): Promise<void>;
   deletePrefix(prefix: string): Promise<void>;
   list(prefix?: string): AsyncIterable<string>;
+  /** See BlobStore.ping. */
+  ping(signal?: AbortSignal): Promise<void>;
 }
 
 export class BlobNotFoundError extends Error {
@@ -355,6 +362,13 @@ export function createFileBlobDriver(root: string): BlobDriver & Required<Pick<B
         if (file.endsWith(TEMPORARY_SUFFIX) || file.endsWith(LOCK_SUFFIX)) continue;
         yield path.relative(base, file).split(path.sep).join('/');
       }
+    },
+    async ping() {
+      // The folder is made by the first write (a fresh installation has none yet); made here too, so a missing
+      // mount or a folder this user may not write to shows before a recording is refused.
+      await mkdir(base, { recursive: true, mode: 0o700 });
+      if (!(await stat(base)).isDirectory()) throw new Error('the files folder is not a folder');
+      await access(base, fsConstants.R_OK | fsConstants.W_OK | fsConstants.X_OK);
     },
     /** Removes what writes interrupted by a crash left behind (temporary files, locks); answers how many. */
     async removeOrphanTemporaryFiles() {

@@ -163,6 +163,7 @@ export function createEncryptedBlobStore(
     delete: (key) => driver.delete(key),
     deletePrefix: (prefix) => driver.deletePrefix(prefix),
     list: (prefix) => driver.list(prefix),
+    ping: (signal) => driver.ping(signal),
     async rewrap(key) {
       const head = await driver.readHead(key, HEADER_BYTES);
       if (!head) return 'missing';

@@ -13,6 +13,7 @@ import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsCommand,
   PutObjectCommand,
@@ -141,6 +142,10 @@ export function createS3BlobDriver(settings: S3Settings): BlobDriver & Required<
         if (size === 0) return Buffer.alloc(0);
         throw err;
       }
+    },
+    async ping(signal) {
+      // HEAD of the bucket: reachable, and these credentials may use it (the listing the store needs anyway).
+      await client.send(new HeadBucketCommand({ Bucket }), { abortSignal: signal });
     },
     async size(key) {
       try {

@@ -1,3 +1,4 @@
+import { countJobFailure, timeDocumentWriting } from '../../http/metrics.js';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { evidenceFor, partsInTranscript, type PartText } from './evidence.js';
 import { isLanguage, type Language } from '../../../../contract/constants.js';
@@ -275,9 +276,12 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
   const lease = holdLease(ctx, row);
   const interrupted = () => ctx.shutdown.aborted || lease.lost;
   let text = '';
+  /** Times the writing itself, from the transcript being ready (the wait for the parts is not the writer's). */
+  let writing: ((outcome: 'done' | 'failed') => void) | undefined;
   try {
     const user = await findUserById(ctx.db, session.userId);
     const waited = await waitForTranscript(ctx, session.id, interrupted);
+    writing = timeDocumentWriting();
     if (interrupted()) throw new WritingInterrupted();
     const language = (user?.language ?? 'pt') as Language;
     const data = notesData(waited.session ?? session);
@@ -338,6 +342,7 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       .set({ status: 'done', text, evidence, engine: writer.engine, completedAt: new Date(), leaseUntil: null })
       .where(ownedBy(row))
       .returning({ id: generatedDocuments.id });
+    if (saved.length > 0) writing('done');
     // Charged for an AI engine that was replaced by the free composer before it began: given back.
     if (charge && saved.length > 0 && !writer.usesAi) await refundGeneration(ctx.db, charge.user, row.id);
     ctx.liveDocuments.end(row.id, saved.length > 0);
@@ -348,6 +353,8 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       ctx.liveDocuments.end(row.id, false);
       return;
     }
+    writing?.('failed');
+    countJobFailure('document', 'failed');
     // The transcript and inputs are untouched; the clinician can try again.
     const failed = await ctx.db
       .update(generatedDocuments)
