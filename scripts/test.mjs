@@ -66,6 +66,8 @@ step('Install system packages for the tests', () =>
   ),
 );
 step('Build the clinical speech model', () => ensureClinicalModel());
+// Formatting and lint findings fail the run: a finding is fixed, or its rule turned off in biome.jsonc with the reason.
+step('Lint and formatting (Biome)', () => run('npx', ['biome', 'ci', '--max-diagnostics=50', '.']));
 step('Type check', () => run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) && run('npx', ['tsc', '--noEmit', '-p', 'server/tsconfig.json']));
 step('Unit, component and server tests (PGlite)', () => run('npx', ['vitest', 'run']));
 await stepAsync('Server tests on PostgreSQL', async () => {

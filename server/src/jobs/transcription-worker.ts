@@ -22,7 +22,7 @@ import type { BlobStore } from '../storage/blob-store.js';
 import { discardAudio } from './retention.js';
 import { describeErrorSafely } from '../errors/safe-errors.js';
 import { leaseFrom, renewEvery } from './lease.js';
-import { countJobFailure, observeTranscriptionLag } from '../http/metrics.js';
+import { countJobFailure, observeTranscriptionLag } from '../observability/metrics-registry.js';
 
 export const MAX_ATTEMPTS = 3;
 /** A claim's lock, renewed every third of it while the engine works: a dead worker's part waits this long at most. */

@@ -1,4 +1,4 @@
-import { countJobFailure, timeDocumentWriting } from '../../http/metrics.js';
+import { countJobFailure, timeDocumentWriting } from '../../observability/metrics-registry.js';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { evidenceFor, partsInTranscript, type PartText } from './evidence.js';
 import { isLanguage, type Language } from '../../../../contract/constants.js';
