@@ -21,33 +21,11 @@ const HIDDEN: Record<string, string> = {
 /** Operations whose answers are not declared yet; each one described must leave this list. */
 const NOT_YET_DESCRIBED = new Set<string>([
   'GET /healthz',
-  'DELETE /v1/logout',
-  'GET /v1/organizations',
-  'GET /v1/organizations/{organizationId}',
-  'GET /v1/organizations/{organizationId}/invitations',
-  'POST /v1/organizations/{organizationId}/invitations',
-  'POST /v1/organizations/{organizationId}/invitations/{invitationId}/resend',
-  'DELETE /v1/organizations/{organizationId}/invitations/{invitationId}',
-  'PUT /v1/organizations/{organizationId}/members/{userId}',
-  'DELETE /v1/organizations/{organizationId}/members/{userId}',
-  'POST /v1/organizations/{organizationId}/leave',
-  'GET /v1/organizations/{organizationId}/members/{userId}/history',
   'GET /v1/organizations/{organizationId}/audit_events',
   'GET /v1/organizations/{organizationId}/audit_events.ndjson',
-  'GET /v1/organizations/{organizationId}/fhir_endpoint',
-  'PUT /v1/organizations/{organizationId}/fhir_endpoint',
-  'DELETE /v1/organizations/{organizationId}/fhir_endpoint',
-  'GET /v1/organizations/{organizationId}/fhir_endpoint/jwks.json',
-  'GET /v1/organization_invitations/{token}',
-  'POST /v1/organization_invitations/{token}/accept',
-  'POST /v1/organization_invitations/{token}/reject',
-  'POST /v1/support',
-  'GET /v1/medical_specialities',
-  'POST /v1/qr_token',
   'GET /launch',
   'GET /launch/{organizationId}',
   'GET /launch/callback',
-  'GET /start',
   'GET /v1/consultation_types',
   'GET /v1/consultation_types/{id}',
   'GET /v1/consultation_types/{id}/selectable_documents/{docId}',
@@ -72,23 +50,9 @@ const NOT_YET_DESCRIBED = new Set<string>([
   'POST /v1/consultation_sessions/{id}/generated_documents/{doc}/feedback',
   'GET /v1/consultation_sessions/{id}/generated_documents/{doc}/feedback',
   'POST /v1/consultation_sessions/{id}/generated_documents/{doc}/regenerate',
-  'GET /v1/credits',
   'POST /audio-to-text',
   'POST /audio-to-text-upload',
   'POST /generate',
-  'GET /assistants',
-  'POST /assistant',
-  'GET /assistant/run',
-  'GET /v1/assistants_catalog',
-  'PUT /v1/assistants_catalog/pins/{typeId}',
-  'DELETE /v1/assistants_catalog/pins/{typeId}',
-  'GET /v1/announcements',
-  'GET /template/{id}/reports',
-  'GET /v1/processor_inputs',
-  'POST /v1/processor_inputs/{id}/templates',
-  'PUT /v1/processor_inputs/{id}/templates/{templateId}',
-  'DELETE /v1/processor_inputs/{id}/templates/{templateId}',
-  'POST /v1/selectable_documents/{id}/user_guides',
   'GET /v1/custom_document_requests',
   'POST /v1/custom_document_requests',
   'GET /v1/custom_document_requests/{id}',
@@ -194,18 +158,20 @@ describe('GET /v1/openapi.json', () => {
 
   it('declares for every operation a success with its body (or an explicit empty one) and its client errors', () => {
     const lacking: string[] = [];
+    const describedNow: string[] = [];
     for (const { key, op } of operations()) {
       const responses = Object.entries(op.responses ?? {});
       const success = responses.some(([status, r]) => /^[23]/.test(status) && (status === '204' || /^3/.test(status) || Object.values(r.content ?? {}).some((media) => media.schema)));
       const clientError = responses.some(([status]) => status.startsWith('4'));
       const complete = success && clientError;
       if (NOT_YET_DESCRIBED.has(key)) {
-        expect(complete, `${key} is described now: take it off NOT_YET_DESCRIBED`).toBe(false);
+        if (complete) describedNow.push(key);
       } else if (!complete) {
         lacking.push(`${key}${success ? '' : ' (no success body)'}${clientError ? '' : ' (no 4xx)'}`);
       }
     }
-    expect(lacking).toEqual([]);
+    expect(lacking, 'operations without their answers').toEqual([]);
+    expect(describedNow, 'described now: take them off NOT_YET_DESCRIBED').toEqual([]);
   });
 
   it('errors answer with the one error schema', () => {

@@ -36,8 +36,9 @@ const SUCCESS_DESCRIPTIONS: Record<string, string> = {
 /** One tag per resource: the first segment after /v1 (organizations, consultation_sessions, …). */
 export function tagOf(url: string): string {
   const segments = url.split('/').filter(Boolean);
-  if (segments[0] !== 'v1') return 'health';
-  return segments[1] ?? 'api';
+  const resource = (segments[0] === 'v1' ? segments[1] : segments[0]) ?? 'api';
+  // The spec's older paths: /healthz, /assistant and /assistants, /template/{id}/reports.
+  return ({ healthz: 'health', assistant: 'assistants', template: 'templates' } as Record<string, string>)[resource] ?? resource;
 }
 
 const TAG_DESCRIPTIONS: Record<string, string> = {

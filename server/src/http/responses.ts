@@ -9,6 +9,7 @@ import { apiErrorSchema } from '../../../contract/errors.js';
 export const errorStatusDescriptions = {
   400: 'The request is invalid: a field is missing or wrong (see error.fields), or the body is not JSON',
   401: 'No valid bearer token, or a wrong password',
+  402: 'No credits left to pay for this',
   403: 'Signed in, but not allowed to do this',
   404: 'Not found, or not visible to the caller',
   409: 'Conflicts with the state of the stored data',
