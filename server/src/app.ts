@@ -21,6 +21,7 @@ import { serializeErrorSafely } from './errors/safe-errors.js';
 import { registerAuditLog } from './audit/audit-hook.js';
 import { openAuditKeys } from './audit/audit-key.js';
 import { registerRoutes } from './http/routes.js';
+import { registerOpenApi } from './http/openapi.js';
 import { healthzRoutes } from './modules/healthz/routes.js';
 import { registerOperations } from './http/operations.js';
 import { registerRequestIds, requestIdMixin, requestIdOptions } from './http/request-id.js';
@@ -221,6 +222,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     customTypes: /^application\/(?:json|fhir\+json)(?:;|$)|^text\/csv(?:;|$)/,
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
+  // Before the routes: it describes each one as it is added.
+  await registerOpenApi(app);
   registerRoutes(app, ctx);
   await registerWebApp(app, { webDist: config.webDist, shell });
   // Documents and screenings are written by the API processes (their browsers follow them live). Documents whose

@@ -17,14 +17,23 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
 
+/**
+ * The hooks that demand a bearer token, so the API's description (http/openapi.ts) can tell which operations are
+ * protected without each route saying it twice.
+ */
+const authHooks = new WeakSet<object>();
+export const requiresBearerToken = (hook: unknown): boolean =>
+  (Array.isArray(hook) ? hook : [hook]).some((h) => typeof h === 'function' && authHooks.has(h));
+const marked = <T extends object>(hook: T): T => (authHooks.add(hook), hook);
+
 /** onRequest hook of every protected route (before the body is parsed and validated, so strangers learn nothing of its fields): a valid, unrevoked token or 401. */
 export function requireUser(ctx: AppContext) {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
+  return marked(async (request: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(request);
     const found = token ? await ctx.sessions.verify(token) : undefined;
     if (!found) throw unauthorized();
     request.auth = found;
-  };
+  });
 }
 
 /**
@@ -32,12 +41,12 @@ export function requireUser(ctx: AppContext) {
  * memory until a revocation drops it, about 30 s at most (auth/session-tokens.ts, verifyCached).
  */
 export function requireUserId(ctx: AppContext) {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
+  return marked(async (request: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(request);
     const found = token ? await ctx.sessions.verifyCached(token) : undefined;
     if (!found) throw unauthorized();
     request.authId = found;
-  };
+  });
 }
 
 export function currentUserId(request: FastifyRequest): string {

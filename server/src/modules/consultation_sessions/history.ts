@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, lt, or } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { audioChunks, consultationSessions, generatedDocuments } from '../../db/schema.js';
 import { afterCursor, newestFirst, PAGE_SIZE, type PageCursor } from './paging.js';
@@ -9,6 +10,20 @@ import { assembleTranscription, type TranscribedPart } from './transcription.js'
 const EXCERPT = 160;
 /** The excerpt comes from the first two minutes: enough words for it, whatever the consultation's length. */
 const EXCERPT_PARTS = 24;
+
+/** One past consultation as listHistory gives it; transcript_excerpt only with content. */
+export const historyItemSchema = z.object({
+  id: z.uuid(),
+  consultation_type_id: z.string(),
+  status: z.enum(['finished', 'archived']),
+  data_kept: z.enum(['text', 'all']),
+  created_at: z.iso.datetime(),
+  finished_at: z.iso.datetime().nullable(),
+  expires_at: z.iso.datetime().nullable(),
+  audio_deleted_at: z.iso.datetime().nullable(),
+  documents: z.array(z.object({ key: z.string(), versions: z.number().int() })),
+  transcript_excerpt: z.string().optional(),
+});
 
 /**
  * A clinician's past consultations, as far as they are kept: finished ones inside the retention window (everything)

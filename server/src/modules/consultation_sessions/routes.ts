@@ -24,6 +24,7 @@ import { currentUser, currentUserId, requireUser, requireUserId } from '../../ht
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { readMultipart } from '../../http/multipart.js';
+import { errorResponses } from '../../http/responses.js';
 import { storeChunk } from './audio.js';
 import { consultationBundle } from './fhir.js';
 import { pushToRecord } from './fhir-push.js';
@@ -103,7 +104,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     consultation_sessions: (await listVisibleSessions(ctx.db, currentUser(request).id, pageCursor(request.query))).map(sessionSummary),
   }));
 
-  app.get(`${base}/recent`, { onRequest: preHandler, schema: { response: { 200: sessionsEnvelope } } }, async (request) => {
+  app.get(`${base}/recent`, { onRequest: preHandler, schema: { response: { 200: sessionsEnvelope, ...errorResponses(401) } } }, async (request) => {
     const sessions = await listRecentFinished(ctx.db, currentUser(request).id);
     const excerpts = await mainDocumentExcerpts(ctx.db, sessions);
     return { consultation_sessions: sessions.map((s) => ({ ...sessionSummary(s), excerpt: excerpts.get(s.id) ?? null })) };
@@ -113,7 +114,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     consultation_sessions: await listHistory(ctx.db, currentUser(request).id, { withContent: true, cursor: pageCursor(request.query) }),
   }));
 
-  app.get(`${base}/active`, { onRequest: preHandler, schema: { response: { 200: activeSessionEnvelope } } }, async (request) => {
+  app.get(`${base}/active`, { onRequest: preHandler, schema: { response: { 200: activeSessionEnvelope, ...errorResponses(401) } } }, async (request) => {
     const active = await findActiveSession(ctx.db, currentUser(request).id);
     return { consultation_session: active ? sessionSummary(active) : null };
   });
@@ -125,7 +126,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   };
 
   // Polled every 5 s by every phone-mode user: the token and the answer come from in-memory caches that changes drop.
-  app.get(`${base}/active/status`, { onRequest: requireUserId(ctx), onResponse: logRefused, logLevel: 'warn', schema: { response: { 200: activeStatusSchema } } }, async (request) => {
+  app.get(`${base}/active/status`, { onRequest: requireUserId(ctx), onResponse: logRefused, logLevel: 'warn', schema: { response: { 200: activeStatusSchema, ...errorResponses(401) } } }, async (request) => {
     const userId = currentUserId(request);
     return ctx.activeStatus.get(userId, async () => {
       const active = await findActiveSession(ctx.db, userId);
@@ -296,7 +297,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  app.post(`${base}/:id/audios`, { onRequest: preHandler, schema: { params: idParams, response: { 200: audioEnvelope, 201: audioEnvelope } } }, async (request, reply) => {
+  app.post(`${base}/:id/audios`, { onRequest: preHandler, schema: { params: idParams, response: { 200: audioEnvelope.describe('This part was already stored (same order)'), 201: audioEnvelope, ...errors, ...errorResponses(413, 415) } } }, async (request, reply) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
     const form = await readMultipart(request, { maxFileBytes: ctx.config.maxAudioChunkBytes, fileFields: ['audio_file'], maxFields: 5 });
     // Only plain decimal digits: Number() would also read '', ' 7', '1e3' and '0x10' as orders.
@@ -329,7 +330,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
 
   app.get(
     `${base}/:id/audios`,
-    { onRequest: preHandler, schema: { params: idParams, querystring: z.object({ audios_ids: z.string().max(20_000).optional() }), response: { 200: audiosEnvelope } } },
+    { onRequest: preHandler, schema: { params: idParams, querystring: z.object({ audios_ids: z.string().max(20_000).optional() }), response: { 200: audiosEnvelope, ...errors } } },
     async (request) => {
       const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'audio');
       const ids = request.query.audios_ids?.split(',').map((s) => s.trim()).filter(Boolean);

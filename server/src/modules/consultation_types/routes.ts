@@ -5,6 +5,7 @@ import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';
 import { requestLanguage } from '../../http/language.js';
+import { errorResponses } from '../../http/responses.js';
 import { findGuide } from '../selectable_documents/service.js';
 import { CONSULTATION_TYPES, findConsultationType, SELECTABLE_DOCUMENTS, type ConsultationType } from './catalogue.js';
 
@@ -30,13 +31,13 @@ export function typeView(t: ConsultationType, lang: Language) {
 
 export function consultationTypesRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
-  app.get('/v1/consultation_types', { onRequest: preHandler, schema: { response: { 200: z.object({ consultation_types: z.array(consultationTypeSchema) }) } } }, async (request) => ({
+  app.get('/v1/consultation_types', { onRequest: preHandler, schema: { response: { 200: z.object({ consultation_types: z.array(consultationTypeSchema) }), ...errorResponses(401) } } }, async (request) => ({
     consultation_types: CONSULTATION_TYPES.map((t) => typeView(t, requestLanguage(request))),
   }));
 
   app.get(
     '/v1/consultation_types/:id',
-    { onRequest: preHandler, schema: { params: z.object({ id: z.string().max(100) }), response: { 200: z.object({ consultation_type: consultationTypeSchema }) } } },
+    { onRequest: preHandler, schema: { params: z.object({ id: z.string().max(100) }), response: { 200: z.object({ consultation_type: consultationTypeSchema }), ...errorResponses(400, 401, 404) } } },
     async (request) => {
       const type = findConsultationType(request.params.id);
       if (!type) throw notFound('Unknown consultation type');
@@ -46,7 +47,13 @@ export function consultationTypesRoutes(app: App, ctx: AppContext) {
 
   app.get(
     '/v1/consultation_types/:id/selectable_documents/:docId',
-    { onRequest: preHandler, schema: { params: z.object({ id: z.string().max(100), docId: z.string().max(100) }) } },
+    { onRequest: preHandler, schema: {
+        params: z.object({ id: z.string().max(100), docId: z.string().max(100) }),
+        response: {
+          200: z.object({ selectable_document: consultationTypeSchema.shape.main_document.extend({ user_guide: z.string() }) }),
+          ...errorResponses(400, 401, 404),
+        },
+      }, },
     async (request) => {
       const type = findConsultationType(request.params.id);
       if (!type || !type.documents.includes(request.params.docId)) throw notFound('Unknown document for this consultation type');

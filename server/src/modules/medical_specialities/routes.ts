@@ -3,11 +3,12 @@ import { medicalSpecialities } from '../../db/schema.js';
 import { requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { requestLanguage } from '../../http/language.js';
+import { errorResponses } from '../../http/responses.js';
 
 export function medicalSpecialitiesRoutes(app: App, ctx: AppContext) {
   app.get(
     '/v1/medical_specialities',
-    { onRequest: requireUser(ctx), schema: { response: { 200: medicalSpecialitiesEnvelope } } },
+    { onRequest: requireUser(ctx), schema: { response: { 200: medicalSpecialitiesEnvelope, ...errorResponses(401) } } },
     async (request) => {
       const language = requestLanguage(request);
       const rows = await ctx.db.select().from(medicalSpecialities);

@@ -3,7 +3,22 @@ import { z } from 'zod';
 import { consultationSessions, generatedDocuments } from '../../db/schema.js';
 import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
+import { errorResponses } from '../../http/responses.js';
 import { findOwnTemplate } from '../processor_inputs/service.js';
+
+const reportsSchema = z.object({
+  template: z.object({ id: z.uuid(), name: z.string(), processor_input_id: z.string() }),
+  reports: z.array(
+    z.object({
+      session_id: z.uuid(),
+      consultation_type_id: z.string(),
+      document_key: z.string(),
+      version: z.number().int(),
+      created_at: z.iso.datetime(),
+      excerpt: z.string(),
+    }),
+  ),
+});
 
 const EXCERPT_CHARS = 280;
 
@@ -12,7 +27,7 @@ const EXCERPT_CHARS = 280;
  * with it that are still kept (the retention job removes them with their consultation), newest first.
  */
 export function templatesRoutes(app: App, ctx: AppContext) {
-  app.get('/template/:id/reports', { onRequest: requireUser(ctx), schema: { params: z.object({ id: z.uuid({ error: 'invalid_id' }) }) } }, async (request) => {
+  app.get('/template/:id/reports', { onRequest: requireUser(ctx), schema: { params: z.object({ id: z.uuid({ error: 'invalid_id' }) }), response: { 200: reportsSchema, ...errorResponses(400, 401, 404) } } }, async (request) => {
     const userId = currentUser(request).id;
     const template = await findOwnTemplate(ctx.db, userId, request.params.id);
     const rows = await ctx.db
