@@ -204,6 +204,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   registerErrorHandler(app);
   registerInputGuards(app);
   registerClientVersionCheck(app, config.minClientVersion);
+  // Before any route it describes (it records each one as it is added); a worker serves no API to describe.
+  if (servesApi) await registerOpenApi(app);
   // Probes and metrics for the operator, in every role (a worker too answers them).
   registerOperations(app, ctx);
   if (!servesApi) {
@@ -222,8 +224,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     customTypes: /^application\/(?:json|fhir\+json)(?:;|$)|^text\/csv(?:;|$)/,
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
-  // Before the routes: it describes each one as it is added.
-  await registerOpenApi(app);
   registerRoutes(app, ctx);
   await registerWebApp(app, { webDist: config.webDist, shell });
   // Documents and screenings are written by the API processes (their browsers follow them live). Documents whose

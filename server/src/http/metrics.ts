@@ -33,6 +33,7 @@ import { httpDuration, httpRequests, processRegistry, queueGauge } from '../obse
 import type { App, AppContext } from './context.js';
 import { describeErrorSafely } from '../errors/safe-errors.js';
 import { parseAllowList } from './ip-allow-list.js';
+import { errorResponses } from './responses.js';
 
 const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
 
@@ -63,7 +64,7 @@ export function registerMetrics(app: App, ctx: AppContext): void {
 
   app.get(
     '/metrics',
-    { config: { rateLimit: false }, schema: { response: { 200: z.string().describe('Prometheus text exposition format') } } },
+    { config: { rateLimit: false }, schema: { response: { 200: z.string().describe('Prometheus text exposition format'), ...errorResponses(404) } } },
     async (request, reply) => {
       if (!mayReadMetrics(request, allowed)) {
         // Answered as any address without a route is.
