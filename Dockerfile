@@ -71,8 +71,9 @@ USER notes
 # The embedded database, key files, backups and stored files when no PostgreSQL or S3 store is set.
 VOLUME ["/data"]
 EXPOSE 8080
-# /healthz answers once the database answers; a worker serves it too. Node's fetch: the image has no curl.
+# /healthz answers once the database answers; a worker serves it too. Node's fetch: the image has no curl. No
+# spaces in the script: podman's Docker-compatible API splits a check's arguments at spaces.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then((r)=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "--enable-source-maps", ".build/server/src/main.js"]
