@@ -2,7 +2,8 @@
 /**
  * `npm test`: installs what the tests need (npm packages; Chromium and PostgreSQL from Debian), then runs
  * every test: types, unit and component tests, server integration tests on PGlite and on a throwaway
- * PostgreSQL server, the production build with its JavaScript budget, and the browser tests in Chromium.
+ * PostgreSQL server, the production build with its JavaScript budget, the browser tests in Chromium, and the
+ * container image with compose.yaml, built and started with podman.
  */
 import { spawnSync } from 'node:child_process';
 import { ensureClinicalModel } from './lib/clinical-model.mjs';
@@ -11,6 +12,7 @@ import { startThrowawayPostgres } from './lib/postgres.mjs';
 import { ensureSystemPackages, OCR_PACKAGES, PACKAGES } from './lib/system-packages.mjs';
 import { ensureWebBuild } from './lib/web-build.mjs';
 import { ensureServerBuild } from './lib/server-build.mjs';
+import { containerTest } from './container-test.mjs';
 
 const started = Date.now();
 const results = [];
@@ -82,4 +84,6 @@ step('Production build', () => ensureWebBuild({ force: true }));
 step('Initial JavaScript budget', () => run('node', ['scripts/check-bundle-budget.mjs']));
 step('Server build (the browser tests run the compiled server, as production does)', () => ensureServerBuild({ force: true }));
 step('Browser tests (Playwright, Chromium)', () => run('npx', ['playwright', 'test']));
+// The image and compose.yaml a hospital runs, built and started here (podman; Debian base made locally).
+await stepAsync('Container image and compose file', () => containerTest());
 finish();

@@ -32,6 +32,22 @@ export const PACKAGES = {
   tesseractSpa: { pkg: 'tesseract-ocr-spa', present: () => tessdata('spa') },
 };
 
+/**
+ * The container test (scripts/container-test.mjs): podman runs the images as root, with runc (crun refuses the
+ * cgroup v1/v2 hybrid some kernels boot with), netavark and aardvark-dns for the compose network (which needs
+ * iptables) and its names; mmdebstrap makes the Debian base image from Debian's packages; Debian's docker-compose
+ * drives podman through its Docker-compatible socket.
+ */
+export const CONTAINER_PACKAGES = [
+  { pkg: 'podman', present: () => existsSync('/usr/bin/podman') },
+  { pkg: 'runc', present: () => existsSync('/usr/sbin/runc') || existsSync('/usr/bin/runc') },
+  { pkg: 'netavark', present: () => existsSync('/usr/lib/podman/netavark') },
+  { pkg: 'aardvark-dns', present: () => existsSync('/usr/lib/podman/aardvark-dns') },
+  { pkg: 'iptables', present: () => existsSync('/usr/sbin/iptables') },
+  { pkg: 'mmdebstrap', present: () => existsSync('/usr/bin/mmdebstrap') },
+  { pkg: 'docker-compose', present: () => existsSync('/usr/bin/docker-compose') },
+];
+
 function tessdata(lang) {
   return ['4.00', '5'].some((v) => existsSync(`/usr/share/tesseract-ocr/${v}/tessdata/${lang}.traineddata`));
 }

@@ -204,8 +204,28 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
+/**
+ * Any setting may come from a file instead, named by the setting's name with `_FILE` (JWT_SECRET_FILE=/run/secrets/jwt),
+ * as container secrets are given: a secret then stays out of the environment, which `docker inspect` and crash
+ * reports show. The file's content is taken without its trailing line break; setting both is a mistake.
+ */
+export function settingsFromFiles(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env };
+  for (const name of Object.keys(envSchema.shape)) {
+    const file = env[`${name}_FILE`];
+    if (!file) continue;
+    if (env[name]) throw new ConfigError(`Invalid settings:\n  ${name} and ${name}_FILE are both set: keep one`);
+    try {
+      out[name] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (err) {
+      throw new ConfigError(`Invalid settings:\n  ${name}_FILE: ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+  }
+  return out;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  const parsed = envSchema.safeParse(settingsFromFiles(env));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid settings:\n  ${lines.join('\n  ')}`);
