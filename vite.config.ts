@@ -27,13 +27,17 @@ function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     closeBundle() {
-      const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(path.join(dir, name)).isDirectory() ? walk(path.join(dir, name)) : [path.join(dir, name)]));
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((name) => (statSync(path.join(dir, name)).isDirectory() ? walk(path.join(dir, name)) : [path.join(dir, name)]));
       for (const file of walk(outDir)) {
         const base = path.basename(file);
         if (!worth.test(file) || base.startsWith('sw.') || base.startsWith('workbox-') || file === path.join(outDir, 'index.html')) continue;
         const data = readFileSync(file);
         if (data.length < 1024) continue;
-        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+        );
         writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
       }
     },
@@ -97,13 +101,20 @@ export default defineConfig({
       output: {
         chunkFileNames: (chunk) => (onDemandChunk(chunk.moduleIds) ? 'assets/on-demand/[name]-[hash].js' : 'assets/[name]-[hash].js'),
         // The PDF's font files (700 KB each) are fetched only by an export, and kept by the service worker once fetched.
-        assetFileNames: (asset) => (asset.names.some((name) => name.endsWith('.ttf')) ? 'assets/on-demand/[name]-[hash][extname]' : 'assets/[name]-[hash][extname]'),
+        assetFileNames: (asset) =>
+          asset.names.some((name) => name.endsWith('.ttf')) ? 'assets/on-demand/[name]-[hash][extname]' : 'assets/[name]-[hash][extname]',
         codeSplitting: {
           groups: [
             { name: 'app', tags: ['$initial'], priority: 2 },
             // Small modules the signed-in screens share, one request instead of a dozen; the sign-in screen needs
             // some of them, and none of the widgets below.
-            { name: 'common', minShareCount: 2, priority: 1, test: /\/src\/(ui\/(?!Dialog|AppFrame|ConfirmDialogHost)|api\/)/, includeDependenciesRecursively: false },
+            {
+              name: 'common',
+              minShareCount: 2,
+              priority: 1,
+              test: /\/src\/(ui\/(?!Dialog|AppFrame|ConfirmDialogHost)|api\/)/,
+              includeDependenciesRecursively: false,
+            },
             { name: 'widgets', minShareCount: 2, priority: 1, test: /lucide-react|@radix-ui/ },
             // What the signed-in frame, home and the consultation screen share (the device's database, phone pairing,
             // messages…): one request instead of ten, on a phone connection where each costs a round trip.

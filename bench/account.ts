@@ -72,7 +72,9 @@ async function main() {
   const reference = await load(`http://127.0.0.1:${(hello.server.address() as AddressInfo).port}/`);
   const account = await load(`${base}/v1/account`, { authorization: `Bearer ${token}` });
 
-  console.log(`\nGET /v1/account vs bare Fastify hello-world (${CONNECTIONS} connections, ${SECONDS} s each, ${database.kind === 'pglite' ? 'PGlite in memory' : 'PostgreSQL'})`);
+  console.log(
+    `\nGET /v1/account vs bare Fastify hello-world (${CONNECTIONS} connections, ${SECONDS} s each, ${database.kind === 'pglite' ? 'PGlite in memory' : 'PostgreSQL'})`,
+  );
   console.log(`  hello-world      ${reference.rps.toFixed(0)} req/s   p99 ${reference.p99} ms`);
   console.log(`  GET /v1/account  ${account.rps.toFixed(0)} req/s   p99 ${account.p99} ms`);
   console.log(`  ratio            ${(account.rps / reference.rps).toFixed(3)} of hello-world throughput`);

@@ -39,7 +39,9 @@ writeFileSync(tokensFile, users.map((u) => u.token).join('\n'));
 async function poll(opts: { connections: number; seconds: number; rate?: number }) {
   const cpu = process.cpuUsage();
   const bytes = logBytes;
-  const { stdout } = await run(process.execPath, ['bench/poll-load.mjs', JSON.stringify({ url: server.base, path: PATH, tokensFile, ...opts })], { maxBuffer: 1 << 24 });
+  const { stdout } = await run(process.execPath, ['bench/poll-load.mjs', JSON.stringify({ url: server.base, path: PATH, tokensFile, ...opts })], {
+    maxBuffer: 1 << 24,
+  });
   const used = process.cpuUsage(cpu);
   const r = JSON.parse(stdout) as { rps: number; p50: number; p99: number; total: number; non2xx: number; errors: number };
   if (r.non2xx || r.errors) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`);
@@ -55,11 +57,15 @@ const flat = await poll({ connections: CONNECTIONS, seconds: SECONDS });
 
 console.log(`\n${PATH}: ${USERS} users, each with its own token (${server.database.kind})`);
 console.log(`  hello-world (${CONNECTIONS} connections)           ${reference.rps.toFixed(0)} req/s   p99 ${reference.p99} ms`);
-console.log(`  first ${POLL_EVERY_S} s after a start (all read)    ${cold.rps.toFixed(0)} req/s   p50 ${cold.p50} ms   p99 ${cold.p99} ms   server CPU ${cold.cpuMsPer1000.toFixed(0)} ms per 1,000 polls`);
+console.log(
+  `  first ${POLL_EVERY_S} s after a start (all read)    ${cold.rps.toFixed(0)} req/s   p50 ${cold.p50} ms   p99 ${cold.p99} ms   server CPU ${cold.cpuMsPer1000.toFixed(0)} ms per 1,000 polls`,
+);
 console.log(
   `  then every ${POLL_EVERY_S} s each, ${rate} polls/s, ${CADENCE_SECONDS} s  ${cadence.rps.toFixed(0)} req/s   p50 ${cadence.p50} ms   p99 ${cadence.p99} ms   server CPU ${cadence.cpuMsPer1000.toFixed(0)} ms per 1,000 polls   log ${cadence.logKbPer1000.toFixed(1)} KB per 1,000`,
 );
-console.log(`  as fast as answered (${CONNECTIONS} connections)  ${flat.rps.toFixed(0)} req/s   p99 ${flat.p99} ms   log ${flat.logKbPer1000.toFixed(1)} KB per 1,000`);
+console.log(
+  `  as fast as answered (${CONNECTIONS} connections)  ${flat.rps.toFixed(0)} req/s   p99 ${flat.p99} ms   log ${flat.logKbPer1000.toFixed(1)} KB per 1,000`,
+);
 console.log(`  ratio             ${(flat.rps / reference.rps).toFixed(3)} (goal ≥ 0.3 on PostgreSQL)`);
 console.log(`  phones per process at one poll per ${POLL_EVERY_S} s: about ${Math.floor((flat.rps * POLL_EVERY_S) / 1000) * 1000}`);
 await server.close();

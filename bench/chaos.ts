@@ -19,7 +19,9 @@ try {
   });
   const seconds = (performance.now() - started) / 1000;
   console.log(`\nScale test, large: ${recorders} recorders × ${parts} parts through 3 API processes and 2 workers, rolling restarts and kills`);
-  console.log(`  passed in ${seconds.toFixed(0)} s: no 5xx, ${Number(recorders) * Number(parts)} parts stored once and transcribed, ${recorders} documents written and debited once`);
+  console.log(
+    `  passed in ${seconds.toFixed(0)} s: no 5xx, ${Number(recorders) * Number(parts)} parts stored once and transcribed, ${recorders} documents written and debited once`,
+  );
 } finally {
   pg.stop();
 }

@@ -44,7 +44,11 @@ console.log(`\nRecorded-part ingest (a ${(part.length / 1024).toFixed(1)} KB par
 console.log('  server        recorders  parts/s  p50 ms  p99 ms  steady p99 ms  failures  server RSS');
 const bareCurve = [];
 for (const n of LEVELS) {
-  const r = await ingest(bareBase, Array.from({ length: n }, () => ({ id: randomUUID(), token: 'none' })), `bare-${n}`);
+  const r = await ingest(
+    bareBase,
+    Array.from({ length: n }, () => ({ id: randomUUID(), token: 'none' })),
+    `bare-${n}`,
+  );
   row('bare Fastify', n, r);
   bareCurve.push({ recorders: n, ...r });
 }
@@ -61,7 +65,11 @@ for (const n of LEVELS) {
   const tokens = new Map(people.map((p) => [p.id, p.token]));
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
-  const r = await ingest(server.base, sessions.map((s) => ({ id: s.id, token: tokens.get(s.userId)! })), `app-${n}`);
+  const r = await ingest(
+    server.base,
+    sessions.map((s) => ({ id: s.id, token: tokens.get(s.userId)! })),
+    `app-${n}`,
+  );
   clearInterval(sampler);
   row(server.database.kind, n, r, `${mb(peakRss)} MB`);
   appCurve.push({ recorders: n, ...r });

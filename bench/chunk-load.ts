@@ -23,7 +23,11 @@ async function session(s: { id: string; token: string }) {
     form.append('audio_file', new Blob([part], { type: 'audio/webm' }), 'part.webm');
     const t0 = performance.now();
     try {
-      const res = await fetch(`${input.base}/v1/consultation_sessions/${s.id}/audios`, { method: 'POST', body: form, headers: { authorization: `Bearer ${s.token}` } });
+      const res = await fetch(`${input.base}/v1/consultation_sessions/${s.id}/audios`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${s.token}` },
+      });
       await res.arrayBuffer();
       if (res.status !== 201 && res.status !== 200) failures++;
     } catch {
@@ -41,5 +45,13 @@ latencies.sort((a, b) => a - b);
 steady.sort((a, b) => a - b);
 const pct = (list: number[], p: number) => list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))] ?? NaN;
 console.log(
-  JSON.stringify({ parts: latencies.length, failures, seconds, perSecond: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), steadyP99: pct(steady, 99) }),
+  JSON.stringify({
+    parts: latencies.length,
+    failures,
+    seconds,
+    perSecond: latencies.length / seconds,
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+    steadyP99: pct(steady, 99),
+  }),
 );

@@ -107,7 +107,11 @@ if (MEASURES.includes('ingest')) {
 // One process straight, then through the proxy (its own cost, in this same process), then three behind it.
 for (const { count, proxied } of MEASURES.includes('ingest') ? INGEST_SETUPS : []) {
   const profile: Record<string, string> = process.env.PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.PROFILE_DIR}` } : {};
-  const apis = await startAll(Array.from({ length: count }, (_, i) => `ingest-api${i + 1}`), 'api', profile);
+  const apis = await startAll(
+    Array.from({ length: count }, (_, i) => `ingest-api${i + 1}`),
+    'api',
+    profile,
+  );
   const proxy = proxied ? await startBalancer(apis.map((p) => p.base)) : undefined;
   const curve = [];
   const label = `${count}${proxied ? ', via the proxy' : ', direct'}`;
@@ -158,22 +162,37 @@ async function speechCapacity(api: ServerProcess, speech: Buffer, processes: str
     const form = new FormData();
     form.append('order', '0');
     form.append('audio_file', new Blob([speech], { type: 'audio/webm' }), 'part.webm');
-    const res = await fetch(`${api.base}/v1/consultation_sessions/${s.id}/audios`, { method: 'POST', body: form, headers: { authorization: `Bearer ${s.token}` } });
+    const res = await fetch(`${api.base}/v1/consultation_sessions/${s.id}/audios`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${s.token}` },
+    });
     if (res.status !== 201) throw new Error(`upload answered ${res.status}`);
   }
   const ids = sessions.map((s) => s.id);
   const started = performance.now();
-  const [worker] = await startAll([`speech-worker-${processes}`], 'worker', { TRANSCRIPTION_ENGINE: 'local', TRANSCRIPTION_WORKERS: '2', LOCAL_SPEECH_PROCESSES: processes });
+  const [worker] = await startAll([`speech-worker-${processes}`], 'worker', {
+    TRANSCRIPTION_ENGINE: 'local',
+    TRANSCRIPTION_WORKERS: '2',
+    LOCAL_SPEECH_PROCESSES: processes,
+  });
   for (;;) {
     const [row] = await database.db
-      .select({ left: sql<number>`count(*) filter (where ${audioChunks.transcriptionStatus} in ('pending', 'processing'))::int`, audioMs: sql<number>`coalesce(sum(${audioChunks.durationMs}), 0)::int` })
+      .select({
+        left: sql<number>`count(*) filter (where ${audioChunks.transcriptionStatus} in ('pending', 'processing'))::int`,
+        audioMs: sql<number>`coalesce(sum(${audioChunks.durationMs}), 0)::int`,
+      })
       .from(audioChunks)
       .where(inArray(audioChunks.sessionId, ids));
     if (row!.left === 0) {
       const wall = (performance.now() - started) / 1000;
       const audio = row!.audioMs / 1000;
-      console.log(`\nOne worker process (TRANSCRIPTION_WORKERS=2), local speech engine with ${processes} speech processes, espeak-ng speech, queue full at start`);
-      console.log(`  ${SPEECH_PARTS} parts, ${audio.toFixed(1)} s of audio in ${wall.toFixed(1)} s (start-up included): ${(audio / wall).toFixed(1)} consultations in real time`);
+      console.log(
+        `\nOne worker process (TRANSCRIPTION_WORKERS=2), local speech engine with ${processes} speech processes, espeak-ng speech, queue full at start`,
+      );
+      console.log(
+        `  ${SPEECH_PARTS} parts, ${audio.toFixed(1)} s of audio in ${wall.toFixed(1)} s (start-up included): ${(audio / wall).toFixed(1)} consultations in real time`,
+      );
       partSeconds = audio / SPEECH_PARTS;
       break;
     }
@@ -204,7 +223,11 @@ async function speechCapacity(api: ServerProcess, speech: Buffer, processes: str
           const form = new FormData();
           form.append('order', String(round));
           form.append('audio_file', new Blob([speech], { type: 'audio/webm' }), 'part.webm');
-          const res = await fetch(`${api.base}/v1/consultation_sessions/${s.id}/audios`, { method: 'POST', body: form, headers: { authorization: `Bearer ${s.token}` } });
+          const res = await fetch(`${api.base}/v1/consultation_sessions/${s.id}/audios`, {
+            method: 'POST',
+            body: form,
+            headers: { authorization: `Bearer ${s.token}` },
+          });
           await res.arrayBuffer();
         }),
       );

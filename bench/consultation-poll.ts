@@ -22,14 +22,24 @@ const [a, b, c] = await server.createUsers(3);
 
 async function consultation(token: string, poll: (id: string, headers: Record<string, string>, held: { text: string }) => Promise<number>) {
   const headers = { authorization: `Bearer ${token}` };
-  const id = (await server.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'dictation' } })).json().consultation_session.id as string;
+  const id = (await server.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'dictation' } })).json()
+    .consultation_session.id as string;
   const held = { text: '' };
   let bytes = 0;
   let cpuUs = 0;
   let parts = 0;
   for (let second = 0; second <= MINUTES * 60; second++) {
     if (second > 0 && second % PART_S === 0) {
-      await server.database.db.insert(audioChunks).values({ sessionId: id, order: parts, blobKey: `bench/${id}/${parts}`, mimeType: 'audio/webm', sizeBytes: 48_000, durationMs: PART_S * 1000, transcript: speech(parts), transcriptionStatus: 'done' });
+      await server.database.db.insert(audioChunks).values({
+        sessionId: id,
+        order: parts,
+        blobKey: `bench/${id}/${parts}`,
+        mimeType: 'audio/webm',
+        sizeBytes: 48_000,
+        durationMs: PART_S * 1000,
+        transcript: speech(parts),
+        transcriptionStatus: 'done',
+      });
       parts++;
     }
     if (second % POLL_S === 0) {
@@ -65,9 +75,17 @@ server.ctx.partsCache = cache;
 if (whole.transcriptChars !== delta.transcriptChars) throw new Error(`transcripts differ: ${whole.transcriptChars} vs ${delta.transcriptChars}`);
 
 const mb = (n: number) => (n / 1024 / 1024).toFixed(2);
-console.log(`\nThe consultation screen's poll, ${MINUTES}-minute consultation (${(MINUTES * 60) / PART_S} parts, ${(MINUTES * 60) / POLL_S + 1} polls, ${server.database.kind}; transcript ${whole.transcriptChars} characters)`);
-console.log(`  whole session (GET …/:id)        ${mb(whole.bytes)} MB   server CPU ${(whole.cpuMs / 1000).toFixed(1)} s   one poll at the end ${whole.lastPollMs.toFixed(1)} ms`);
-console.log(`  what changed (GET …/:id/progress) ${mb(delta.bytes)} MB   server CPU ${(delta.cpuMs / 1000).toFixed(1)} s   one poll at the end ${delta.lastPollMs.toFixed(1)} ms`);
-console.log(`  the same, parts read every poll   ${mb(uncached.bytes)} MB   server CPU ${(uncached.cpuMs / 1000).toFixed(1)} s   one poll at the end ${uncached.lastPollMs.toFixed(1)} ms`);
+console.log(
+  `\nThe consultation screen's poll, ${MINUTES}-minute consultation (${(MINUTES * 60) / PART_S} parts, ${(MINUTES * 60) / POLL_S + 1} polls, ${server.database.kind}; transcript ${whole.transcriptChars} characters)`,
+);
+console.log(
+  `  whole session (GET …/:id)        ${mb(whole.bytes)} MB   server CPU ${(whole.cpuMs / 1000).toFixed(1)} s   one poll at the end ${whole.lastPollMs.toFixed(1)} ms`,
+);
+console.log(
+  `  what changed (GET …/:id/progress) ${mb(delta.bytes)} MB   server CPU ${(delta.cpuMs / 1000).toFixed(1)} s   one poll at the end ${delta.lastPollMs.toFixed(1)} ms`,
+);
+console.log(
+  `  the same, parts read every poll   ${mb(uncached.bytes)} MB   server CPU ${(uncached.cpuMs / 1000).toFixed(1)} s   one poll at the end ${uncached.lastPollMs.toFixed(1)} ms`,
+);
 console.log(`  ratio (bytes)                    ${(delta.bytes / whole.bytes).toFixed(3)} (goal: under 5 MB in all)`);
 await server.close();

@@ -20,7 +20,11 @@ await bench.database.db.update(users).set({ organizationId: org!.id, organizatio
 await bench.database.db.update(users).set({ organizationId: org!.id, organizationRole: 'member' }).where(eq(users.id, clinician!.id));
 fhir.acceptToken('bench-token');
 const call = async (method: string, url: string, token: string, body?: unknown) => {
-  const res = await fetch(`${bench.base}${url}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${bench.base}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: res.status, body: (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined };
 };
 const settings = await call('PUT', `/v1/organizations/${org!.id}/fhir_endpoint`, admin!.token, { base_url: fhir.base, auth: 'bearer', token: 'bench-token' });
@@ -30,7 +34,9 @@ const ids: string[] = [];
 for (let i = 0; i < CONSULTATIONS; i++) {
   const created = await call('POST', '/v1/consultation_sessions', clinician!.token, { consultation_type_id: 'general_consultation' });
   const id = (created.body!.consultation_session as { id: string }).id;
-  await call('PUT', `/v1/consultation_sessions/${id}/transcription`, clinician!.token, { transcription: 'Cough for three days, no fever. Paracetamol 1 g when needed. Come back in a week if not better.' });
+  await call('PUT', `/v1/consultation_sessions/${id}/transcription`, clinician!.token, {
+    transcription: 'Cough for three days, no fever. Paracetamol 1 g when needed. Come back in a week if not better.',
+  });
   await call('PUT', `/v1/consultation_sessions/${id}/finish`, clinician!.token);
   for (const doc of ['referral_letter', 'patient_summary']) await call('POST', `/v1/consultation_sessions/${id}/generated_documents/${doc}`, clinician!.token);
   ids.push(id);
@@ -38,7 +44,9 @@ for (let i = 0; i < CONSULTATIONS; i++) {
 // Every document written (the composer is quick; the finish writes the notes).
 for (const id of ids) {
   for (;;) {
-    const docs = await Promise.all(['main', 'referral_letter', 'patient_summary'].map((d) => call('GET', `/v1/consultation_sessions/${id}/generated_documents/${d}`, clinician!.token)));
+    const docs = await Promise.all(
+      ['main', 'referral_letter', 'patient_summary'].map((d) => call('GET', `/v1/consultation_sessions/${id}/generated_documents/${d}`, clinician!.token)),
+    );
     if (docs.every((d) => (d.body?.generated_document as { status?: string } | undefined)?.status === 'done')) break;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -75,10 +83,16 @@ const receivedErrors = received.reduce((n, r) => n + fhirErrors(r).length, 0);
 
 console.log(`\nFHIR R4: ${CONSULTATIONS} consultations, 3 documents each (offline composer), PGlite, local FHIR test server`);
 console.log(`  exported and validated: ${resources} resources (Bundles and their entries), ${errors} errors`);
-console.log(`  received by the record system: ${received.length} resources (${fhir.stored.get('DocumentReference')?.length ?? 0} DocumentReferences, ${fhir.stored.get('Bundle')?.length ?? 0} Bundles), ${receivedErrors} errors`);
+console.log(
+  `  received by the record system: ${received.length} resources (${fhir.stored.get('DocumentReference')?.length ?? 0} DocumentReferences, ${fhir.stored.get('Bundle')?.length ?? 0} Bundles), ${receivedErrors} errors`,
+);
 console.log(`  GET the consultation (reference)  median ${median(readMs).toFixed(1)} ms   p95 ${p95(readMs).toFixed(1)} ms`);
-console.log(`  export (Bundle with 3 PDFs)       median ${median(exportMs).toFixed(1)} ms   p95 ${p95(exportMs).toFixed(1)} ms   (${(median(exportMs) / median(readMs)).toFixed(1)}× the reference)`);
-console.log(`  send to record (round trip)       median ${median(pushMs).toFixed(1)} ms   p95 ${p95(pushMs).toFixed(1)} ms   (${(median(pushMs) / median(readMs)).toFixed(1)}× the reference)`);
+console.log(
+  `  export (Bundle with 3 PDFs)       median ${median(exportMs).toFixed(1)} ms   p95 ${p95(exportMs).toFixed(1)} ms   (${(median(exportMs) / median(readMs)).toFixed(1)}× the reference)`,
+);
+console.log(
+  `  send to record (round trip)       median ${median(pushMs).toFixed(1)} ms   p95 ${p95(pushMs).toFixed(1)} ms   (${(median(pushMs) / median(readMs)).toFixed(1)}× the reference)`,
+);
 
 await bench.close();
 await fhir.close();

@@ -34,12 +34,18 @@ try {
     runs.relaxed.push(await measure(false));
     runs.durable.push(await measure(true));
   }
-  const best = (r: typeof runs.relaxed) => ({ commit: Math.min(...r.map((x) => x.commit)), checkpoint: Math.min(...r.map((x) => x.checkpoint)), syncs: r[0]!.syncs });
+  const best = (r: typeof runs.relaxed) => ({
+    commit: Math.min(...r.map((x) => x.commit)),
+    checkpoint: Math.min(...r.map((x) => x.checkpoint)),
+    syncs: r[0]!.syncs,
+  });
   const relaxed = best(runs.relaxed);
   const durable = best(runs.durable);
   console.log(`\nEmbedded database durability (${COMMITS} single-row commits, best of 3)`);
   console.log(`  PGlite defaults (fsync off):   ${relaxed.commit.toFixed(2)} ms per commit, checkpoint ${relaxed.checkpoint.toFixed(0)} ms`);
-  console.log(`  durable (fsync on, synced):    ${durable.commit.toFixed(2)} ms per commit, checkpoint ${durable.checkpoint.toFixed(0)} ms, ${durable.syncs} fsyncs`);
+  console.log(
+    `  durable (fsync on, synced):    ${durable.commit.toFixed(2)} ms per commit, checkpoint ${durable.checkpoint.toFixed(0)} ms, ${durable.syncs} fsyncs`,
+  );
   console.log(`  cost: ×${(durable.commit / relaxed.commit).toFixed(1)} per commit (+${(durable.commit - relaxed.commit).toFixed(2)} ms)`);
 } finally {
   rmSync(work, { recursive: true, force: true });

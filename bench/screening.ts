@@ -108,6 +108,8 @@ if (!ocrAvailable()) {
   await ocrPdf(file, dir, 'pt'); // warm-up: tesseract loads its language data
   const ocr = await median(3, () => ocrPdf(file, dir, 'pt'));
   const layer = await median(9, () => readPdfText(text));
-  console.log(`OCR, 1 scanned page at 150 dpi (pt + en): median ${(ocr / 1000).toFixed(2)} s; the same page's text layer ${layer.toFixed(1)} ms, ratio ${(ocr / layer).toFixed(0)}×`);
+  console.log(
+    `OCR, 1 scanned page at 150 dpi (pt + en): median ${(ocr / 1000).toFixed(2)} s; the same page's text layer ${layer.toFixed(1)} ms, ratio ${(ocr / layer).toFixed(0)}×`,
+  );
   rmSync(dir, { recursive: true, force: true });
 }

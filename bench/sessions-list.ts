@@ -34,7 +34,16 @@ for (let i = 0; i < CONSULTATIONS; i++) {
     .returning({ id: consultationSessions.id });
   if (status !== 'archived') {
     await db.insert(audioChunks).values(
-      Array.from({ length: PARTS }, (_, order) => ({ sessionId: row!.id, order, blobKey: `bench/${row!.id}/${order}`, mimeType: 'audio/webm', sizeBytes: 48_000, durationMs: 5000, transcript: 'the patient reports a dry cough for three days with mild fever', transcriptionStatus: 'done' })),
+      Array.from({ length: PARTS }, (_, order) => ({
+        sessionId: row!.id,
+        order,
+        blobKey: `bench/${row!.id}/${order}`,
+        mimeType: 'audio/webm',
+        sizeBytes: 48_000,
+        durationMs: 5000,
+        transcript: 'the patient reports a dry cough for three days with mild fever',
+        transcriptionStatus: 'done',
+      })),
     );
   }
 }

@@ -89,19 +89,41 @@ function sample(): Sample[] {
   const aci = [...load('aci-train'), ...load('aci-valid')];
   const mts = [...load('mts-valid'), ...load('mts-train')];
   const out = [
-    ...pick(aci.filter((d) => d.set === 'aci-train'), nAci - aciValid, ACI_WORDS, 'ACI-Bench'),
-    ...pick(aci.filter((d) => d.set === 'aci-valid'), aciValid, ACI_WORDS, 'ACI-Bench'),
-    ...pick(mts.filter((d) => d.set === 'mts-valid'), Math.ceil(nMts / 2), MTS_WORDS, 'MTS-Dialog'),
-    ...pick(mts.filter((d) => d.set === 'mts-train'), Math.floor(nMts / 2), MTS_WORDS, 'MTS-Dialog'),
+    ...pick(
+      aci.filter((d) => d.set === 'aci-train'),
+      nAci - aciValid,
+      ACI_WORDS,
+      'ACI-Bench',
+    ),
+    ...pick(
+      aci.filter((d) => d.set === 'aci-valid'),
+      aciValid,
+      ACI_WORDS,
+      'ACI-Bench',
+    ),
+    ...pick(
+      mts.filter((d) => d.set === 'mts-valid'),
+      Math.ceil(nMts / 2),
+      MTS_WORDS,
+      'MTS-Dialog',
+    ),
+    ...pick(
+      mts.filter((d) => d.set === 'mts-train'),
+      Math.floor(nMts / 2),
+      MTS_WORDS,
+      'MTS-Dialog',
+    ),
   ];
   // Openings seldom name a medicine: a stretch where one is named, from other dialogues, measures recall.
   const used = new Set(out.map((s) => s.id));
   const talk = (ds: EvalDialogue[], n: number, words: number) =>
     everyKth(
-      ds.filter((d) => !used.has(d.id)).flatMap((d) => {
-        const turns = medicineWindow(d.turns, words);
-        return turns ? [{ group: 'medicine talk' as const, id: `${d.id}-medicines`, turns }] : [];
-      }),
+      ds
+        .filter((d) => !used.has(d.id))
+        .flatMap((d) => {
+          const turns = medicineWindow(d.turns, words);
+          return turns ? [{ group: 'medicine talk' as const, id: `${d.id}-medicines`, turns }] : [];
+        }),
       n,
     );
   const nTalk = num('SPEECH_BENCH_MEDICINE_TALK', 8);
@@ -126,7 +148,12 @@ function medicineWindow(turns: Turn[], words: number): Turn[] | undefined {
 
 // ---- speech ---------------------------------------------------------------------------------------------------
 
-type Spoken = { dir: string; audioMs: number; parts: { file: string; startMs: number; endMs: number }[]; turns: { speaker: Speaker; text: string; startMs: number; endMs: number }[] };
+type Spoken = {
+  dir: string;
+  audioMs: number;
+  parts: { file: string; startMs: number; endMs: number }[];
+  turns: { speaker: Speaker; text: string; startMs: number; endMs: number }[];
+};
 
 /** 16-bit mono PCM of a WAV file (espeak-ng's), from its data chunk. */
 function wavSamples(file: string): Int16Array {
@@ -151,7 +178,10 @@ const msToSamples = (ms: number) => Math.round((ms * SAMPLE_RATE) / 1000);
 
 /** The dialogue spoken turn after turn and cut into webm/opus parts, cached by its text and voices. */
 function speak(s: Sample): Spoken {
-  const key = createHash('sha256').update(JSON.stringify([s.id, s.turns, VOICES, LEAD_MS, GAP_MS, 'v1'])).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(JSON.stringify([s.id, s.turns, VOICES, LEAD_MS, GAP_MS, 'v1']))
+    .digest('hex')
+    .slice(0, 16);
   const dir = path.join(CACHE, 'audio', `${s.id.replace(/[^\w.-]+/g, '_')}-${key}`);
   const manifest = path.join(dir, 'manifest.json');
   if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')) as Spoken;
@@ -214,7 +244,10 @@ function variants(): Variant[] {
 /** A decoding is cached by the part and the model files (their size and time), so that scoring can change without decoding again. */
 function decodingKey(v: Variant, file: string): string {
   const stamp = (f?: string) => (f ? `${f}:${statSync(f).size}:${statSync(f).mtimeMs}` : '-');
-  return createHash('sha256').update([stamp(v.languageModel), stamp(v.dictionary), file, statSync(file).size].join('|')).digest('hex').slice(0, 24);
+  return createHash('sha256')
+    .update([stamp(v.languageModel), stamp(v.dictionary), file, statSync(file).size].join('|'))
+    .digest('hex')
+    .slice(0, 24);
 }
 
 async function decodeAll(v: Variant, spoken: Spoken[]): Promise<Decoded[][]> {
@@ -232,7 +265,10 @@ async function decodeAll(v: Variant, spoken: Spoken[]): Promise<Decoded[][]> {
       }
       const t0 = performance.now();
       const segs = await engine.transcribeTimed!({ filePath: part.file, workDir: s.dir, mimeType: 'audio/webm', language: 'en' });
-      const decoded: Decoded = { words: segs.flatMap((w) => normalizeWords(w.text).map((text) => ({ text, confidence: w.confidence ?? 1 }))), ms: performance.now() - t0 };
+      const decoded: Decoded = {
+        words: segs.flatMap((w) => normalizeWords(w.text).map((text) => ({ text, confidence: w.confidence ?? 1 }))),
+        ms: performance.now() - t0,
+      };
       writeFileSync(cached, JSON.stringify(decoded));
       parts.push(decoded);
     }
@@ -323,23 +359,28 @@ function score(t: Tally, s: Sample, spoken: Spoken, decoded: Decoded[]) {
   MEDICINE_THRESHOLDS.forEach((th, k) => (t.medsFoundAt[k]! += [...refMeds].filter((m) => heardMeds.some((h) => h.name === m && h.confidence >= th)).length));
   t.invented.push(...heardMeds.filter((h) => !refMeds.has(h.name)).map((h) => ({ ...h, id: s.id })));
   notesFrom(t, s, decoded, refMeds);
-  const n = multisetRecall(
-    ref.map((w) => w.word).filter(isNumberWord),
-    heardAll.map((w) => w.text).filter(isNumberWord),
-  );
+  const n = multisetRecall(ref.map((w) => w.word).filter(isNumberWord), heardAll.map((w) => w.text).filter(isNumberWord));
   t.numbers.found += n.found;
   t.numbers.total += n.total;
 }
 
 /** The notes the offline composer writes from the engine's transcript, each part a line as the engine gives it. */
 function notesFrom(t: Tally, s: Sample, decoded: Decoded[], refMeds: Set<string>) {
-  const transcript = decoded.map((d) => markedText(d.words.map((w) => ({ startMs: 0, endMs: 0, text: w.text, confidence: w.confidence })))).filter(Boolean).join('\n');
+  const transcript = decoded
+    .map((d) => markedText(d.words.map((w) => ({ startMs: 0, endMs: 0, text: w.text, confidence: w.confidence }))))
+    .filter(Boolean)
+    .join('\n');
   const summary = composeDocument({ documentKind: 'clinical_summary', language: 'en', transcript, data: {}, clinician: { name: 'Bench' }, date: new Date(0) });
   const lines = summary.split('\n');
   const medication = lines[lines.indexOf('## Medication') + 1] ?? '';
   const suggested = suggestedInputs(transcript, 'en').map((i) => i.value);
   // The structured lines: the medication, the measurements ('- Blood pressure: 120/80 mmHg'), the allergies, the follow-up, and every suggested value.
-  const structured = [medication, ...lines.filter((l) => /^- [^:]{2,30}: /.test(l) || l.startsWith('**Allergies')), lines[lines.indexOf('## Next consultation') + 1] ?? '', ...suggested];
+  const structured = [
+    medication,
+    ...lines.filter((l) => /^- [^:]{2,30}: /.test(l) || l.startsWith('**Allergies')),
+    lines[lines.indexOf('## Next consultation') + 1] ?? '',
+    ...suggested,
+  ];
   t.notes.uncertainInStructured += structured.reduce((n, l) => n + (l.match(UNCERTAIN_SPAN)?.length ?? 0), 0);
   const listed = medicineMentions(normalizeWords(`${medication} ${suggested.join(' ')}`).map((text) => ({ text })));
   const names = new Set(listed.map((m) => m.name));
@@ -350,7 +391,9 @@ function notesFrom(t: Tally, s: Sample, decoded: Decoded[], refMeds: Set<string>
 const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)} %` : '–');
 
 async function main() {
-  console.log('\nLocal speech engine on spoken development dialogues (espeak-ng clinician en-us 140 wpm, patient en-us+f3 150 wpm; parts 5–10 s webm/opus 32k)');
+  console.log(
+    '\nLocal speech engine on spoken development dialogues (espeak-ng clinician en-us 140 wpm, patient en-us+f3 150 wpm; parts 5–10 s webm/opus 32k)',
+  );
   const samples = sample();
   const t0 = performance.now();
   const spoken = samples.map(speak);
@@ -358,7 +401,9 @@ async function main() {
   console.log(
     `  ${samples.length} dialogues: ${GROUPS.map((g) => `${g} ${samples.filter((s) => s.group === g).length} (${audio(g).toFixed(0)} s)`).join(', ')}; ` +
       `${spoken.reduce((n, s) => n + s.parts.length, 0)} parts, ${audio().toFixed(0)} s of audio (spoken in ${((performance.now() - t0) / 1000).toFixed(0)} s); ` +
-      (['clinician', 'patient'] as Speaker[]).map((who) => `${who} ${timedReference(spoken.flatMap((s) => s.turns.filter((t) => t.speaker === who))).length}`).join(', ') +
+      (['clinician', 'patient'] as Speaker[])
+        .map((who) => `${who} ${timedReference(spoken.flatMap((s) => s.turns.filter((t) => t.speaker === who))).length}`)
+        .join(', ') +
       ' reference words',
   );
   const groups: (Group | 'all')[] = [...GROUPS, 'all'];
@@ -375,7 +420,13 @@ async function main() {
     }
   }
 
-  console.log('\n| variant | dialogues | WER | clinician | patient | medicines recalled (raw / ≥' + MEDICINE_THRESHOLDS.join(' / ≥') + ') | invented (raw / ≥' + MEDICINE_THRESHOLDS.join(' / ≥') + ') | numbers recalled | RTF |');
+  console.log(
+    '\n| variant | dialogues | WER | clinician | patient | medicines recalled (raw / ≥' +
+      MEDICINE_THRESHOLDS.join(' / ≥') +
+      ') | invented (raw / ≥' +
+      MEDICINE_THRESHOLDS.join(' / ≥') +
+      ') | numbers recalled | RTF |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const { variant, group, t } of results) {
     const inv = [t.invented.length, ...MEDICINE_THRESHOLDS.map((th) => t.invented.filter((m) => m.confidence >= th).length)].join(' / ');
@@ -385,7 +436,7 @@ async function main() {
     );
   }
 
-  console.log('\nMedicine names heard that the dialogue never said (all dialogues), with the decoder\'s confidence:');
+  console.log("\nMedicine names heard that the dialogue never said (all dialogues), with the decoder's confidence:");
   for (const { variant, t } of results.filter((r) => r.group === 'all')) {
     const list = t.invented.map((m) => `${m.name} ${m.confidence.toFixed(2)}`).join(', ');
     console.log(`  ${variant}: ${list || 'none'}`);
@@ -408,15 +459,27 @@ async function main() {
     console.log(`  ${variant} against ${first}: ${better} / ${worse} / ${errors.length - better - worse}`);
   }
 
-  console.log('\nThe notes written from these transcripts (offline composer, clinical summary and suggested values; uncertain words marked at 0.4, medicine names at 0.9)');
+  console.log(
+    '\nThe notes written from these transcripts (offline composer, clinical summary and suggested values; uncertain words marked at 0.4, medicine names at 0.9)',
+  );
   console.log('| variant | dialogue medicines listed | medicines invented in the notes | uncertain words in structured lines |');
   console.log('|---|---|---|---|');
   for (const { variant, t } of results.filter((r) => r.group === 'all')) {
-    console.log(`| ${variant} | ${t.notes.listed} of ${t.medsRef} | ${t.notes.invented.length}${t.notes.invented.length ? ` (${t.notes.invented.join(', ')})` : ''} | ${t.notes.uncertainInStructured} |`);
+    console.log(
+      `| ${variant} | ${t.notes.listed} of ${t.medsRef} | ${t.notes.invented.length}${t.notes.invented.length ? ` (${t.notes.invented.join(', ')})` : ''} | ${t.notes.uncertainInStructured} |`,
+    );
   }
 
   console.log('\nConfidence calibration (all dialogues): share of heard words that are right, by confidence');
-  console.log('| variant | ' + calibration([]).map((b) => `${b.lo.toFixed(1)}–${b.hi.toFixed(1)}`).join(' | ') + ' | ' + WORD_THRESHOLDS.map((th) => `< ${th}: uncertain / kept right`).join(' | ') + ' |');
+  console.log(
+    '| variant | ' +
+      calibration([])
+        .map((b) => `${b.lo.toFixed(1)}–${b.hi.toFixed(1)}`)
+        .join(' | ') +
+      ' | ' +
+      WORD_THRESHOLDS.map((th) => `< ${th}: uncertain / kept right`).join(' | ') +
+      ' |',
+  );
   console.log('|---|' + '---|'.repeat(5 + WORD_THRESHOLDS.length));
   for (const { variant, t } of results.filter((r) => r.group === 'all')) {
     const buckets = calibration(t.heard).map((b) => `${pct(b.correct, b.words)} (${b.words})`);

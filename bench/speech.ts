@@ -21,11 +21,15 @@ if (!localEngineAvailable()) {
 const dir = mkdtempSync(path.join(tmpdir(), 'cn-speech-'));
 /** The long-lived processes against a pocketsphinx started per part, in the same run, when both are installed. */
 const modes = decoderProcessAvailable() ? (['per-part', 'long-lived'] as const) : (['per-part'] as const);
-const engines = (model: { languageModel?: string; dictionary?: string }) => modes.map((processes) => ({ processes, engine: createLocalTranscriber({ ...model, processes }) }));
+const engines = (model: { languageModel?: string; dictionary?: string }) =>
+  modes.map((processes) => ({ processes, engine: createLocalTranscriber({ ...model, processes }) }));
 const generic = engines({});
 const clinical = engines(CLINICAL_MODEL);
 const clinicalBuilt = existsSync(CLINICAL_MODEL.languageModel);
-const sentences = readFileSync('tests/fixtures/speech/clinical-sentences.txt', 'utf8').trim().split('\n').filter((l) => l && !l.startsWith('#'));
+const sentences = readFileSync('tests/fixtures/speech/clinical-sentences.txt', 'utf8')
+  .trim()
+  .split('\n')
+  .filter((l) => l && !l.startsWith('#'));
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 
 async function measure(label: string, variants: typeof generic, items: { file: string; reference: string }[]) {
@@ -46,7 +50,9 @@ async function measureOne(label: string, engine: ReturnType<typeof createLocalTr
     errors += e.errors;
     words += e.words;
   }
-  console.log(`  ${label.padEnd(46)} ${(audioMs / 1000).toFixed(1).padStart(6)} s audio   RTF ${(workMs / audioMs).toFixed(2)}   WER ${(errors / words).toFixed(2)}`);
+  console.log(
+    `  ${label.padEnd(46)} ${(audioMs / 1000).toFixed(1).padStart(6)} s audio   RTF ${(workMs / audioMs).toFixed(2)}   WER ${(errors / words).toFixed(2)}`,
+  );
 }
 
 console.log('\nLocal speech engine (pocketsphinx, US-English acoustic model)');

@@ -35,7 +35,11 @@ async function run(label: string, withCount: boolean) {
   let total = 0;
   for (const person of people) {
     const auth = { authorization: `Bearer ${person.token}` };
-    const created = await fetch(`${server.base}/v1/consultation_sessions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ consultation_type_id: 'general_consultation' }) });
+    const created = await fetch(`${server.base}/v1/consultation_sessions`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ consultation_type_id: 'general_consultation' }),
+    });
     const id = ((await created.json()) as { consultation_session: { id: string } }).consultation_session.id;
     const upload = async (order: number) => {
       const m = multipartAudio(order, parts[order]!);

@@ -5,7 +5,12 @@ import { LANGUAGES, NAME_MIN, PASSWORD_MIN, PHONE_PATTERN } from './constants.js
 export { LANGUAGES, NAME_MIN, PASSWORD_MIN, PHONE_PATTERN, type Language } from './constants.js';
 
 // Overlong input is refused rather than truncated: names and e-mails end up in documents and mails.
-const email = z.string().trim().toLowerCase().max(254).pipe(z.email({ error: 'invalid_email' }));
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email({ error: 'invalid_email' }));
 const password = z.string().min(PASSWORD_MIN, { error: 'password_too_short' }).max(256, { error: 'too_long' });
 // A name is one line of letters: it is printed in documents and mails, where a line break or a control character could pass for text of the product's own.
 const name = z

@@ -36,17 +36,29 @@ export const engineBaseUrl = z
   .string()
   .trim()
   .max(500, { error: 'too_long' })
-  .refine((v) => {
-    if (!URL.canParse(v)) return false;
-    const u = new URL(v);
-    // No query or fragment: the SDK appends its paths to the address as text, and a query would swallow them.
-    return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password && !u.search && !u.hash && !v.includes('?') && !v.includes('#');
-  }, { error: 'invalid_url' })
+  .refine(
+    (v) => {
+      if (!URL.canParse(v)) return false;
+      const u = new URL(v);
+      // No query or fragment: the SDK appends its paths to the address as text, and a query would swallow them.
+      return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password && !u.search && !u.hash && !v.includes('?') && !v.includes('#');
+    },
+    { error: 'invalid_url' },
+  )
   .refine((v) => !URL.canParse(v) || !isMetadataAddress(new URL(v).hostname), { error: 'link_local_address' })
   .transform((v) => v.replace(/\/+$/, ''));
 
-const model = z.string().trim().min(1, { error: 'required' }).max(200, { error: 'too_long' }).regex(/^[\w.:/@+-]+$/, { error: 'invalid_model' });
-const apiKey = z.string().trim().max(1000, { error: 'too_long' }).regex(/^[\x21-\x7e]*$/, { error: 'invalid_key' });
+const model = z
+  .string()
+  .trim()
+  .min(1, { error: 'required' })
+  .max(200, { error: 'too_long' })
+  .regex(/^[\w.:/@+-]+$/, { error: 'invalid_model' });
+const apiKey = z
+  .string()
+  .trim()
+  .max(1000, { error: 'too_long' })
+  .regex(/^[\x21-\x7e]*$/, { error: 'invalid_key' });
 const password = z.string().min(1, { error: 'required' }).max(256, { error: 'too_long' });
 
 export const saveAiEngineBody = z

@@ -79,7 +79,10 @@ export type AuditEventsFilter = z.infer<typeof auditEventsFilter>;
 export const auditEventsQuery = auditEventsFilter
   .extend({
     /** The id of the last event of the previous page: the next page holds older events. */
-    cursor: z.string().regex(/^\d{1,15}$/, { error: 'invalid_cursor' }).optional(),
+    cursor: z
+      .string()
+      .regex(/^\d{1,15}$/, { error: 'invalid_cursor' })
+      .optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })
   .strict();

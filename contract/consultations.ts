@@ -100,7 +100,10 @@ export const sessionEnvelope = z.object({ consultation_session: sessionDetailSch
 export const progressQuery = z
   .object({
     transcription_from: z.coerce.number().int().min(0).max(10_000_000).optional(),
-    transcription_prefix: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+    transcription_prefix: z
+      .string()
+      .regex(/^[0-9a-f]{16}$/)
+      .optional(),
   })
   .strict();
 export const sessionProgressSchema = sessionSummarySchema.extend({
@@ -128,7 +131,9 @@ export const activeStatusSchema = z.union([
 export const MAX_PARTS = 100_000;
 const partsMessage = `parts must be a whole number from 0 to ${MAX_PARTS}`;
 export const finishBodySchema = z
-  .object({ parts: z.number({ error: partsMessage }).int({ error: partsMessage }).min(0, { error: partsMessage }).max(MAX_PARTS, { error: partsMessage }).optional() })
+  .object({
+    parts: z.number({ error: partsMessage }).int({ error: partsMessage }).min(0, { error: partsMessage }).max(MAX_PARTS, { error: partsMessage }).optional(),
+  })
   .strict();
 export type FinishBody = z.infer<typeof finishBodySchema>;
 

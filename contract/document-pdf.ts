@@ -180,7 +180,9 @@ function drawInlineMarkers(w: Writer, list: Extract<DocBlock, { kind: 'list' }>,
     const mark = marker(i, item.checked);
     const [first, ...rest] = item.blocks;
     const blocks: DocBlock[] =
-      first?.kind === 'paragraph' ? [{ kind: 'paragraph', spans: [{ text: `${mark} ` }, ...first.spans] }, ...rest] : [{ kind: 'paragraph', spans: [{ text: mark }] }, ...item.blocks];
+      first?.kind === 'paragraph'
+        ? [{ kind: 'paragraph', spans: [{ text: `${mark} ` }, ...first.spans] }, ...rest]
+        : [{ kind: 'paragraph', spans: [{ text: mark }] }, ...item.blocks];
     drawBlocks(w, blocks, inner);
   });
 }

@@ -30,7 +30,10 @@ const METADATA_V4 = (a: number, b: number, c: number, d: number) =>
   (a === 169 && b === 254) || (a === 100 && b === 100 && c === 100 && d === 200) || (a === 192 && b === 0 && c === 0 && d === 192);
 
 export function isMetadataAddress(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
+  const h = hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.+$/, '');
   if (['metadata.google.internal', 'metadata', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal'].includes(h)) return true;
   const v4 = h.match(/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/);
   if (v4) return METADATA_V4(Number(v4[1]), Number(v4[2]), Number(v4[3]), Number(v4[4]));
@@ -49,8 +52,8 @@ export function embeddedIpv4(address: string): string | undefined {
   const g = ipv6Groups(address.replace(/^\[|\]$/g, ''));
   if (!g) return undefined;
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
-  const embeds = (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0)) || (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) || (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6));
+  const embeds =
+    (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0)) || (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) || (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6));
   if (!embeds || (zeros(0, 6) && g[6]! < 0x100)) return undefined; // '::' and '::1' are IPv6's own
   return [g[6]! >> 8, g[6]! & 0xff, g[7]! >> 8, g[7]! & 0xff].join('.');
 }
-

@@ -34,7 +34,9 @@ export function renderTurns(turns: SpeakerTurn[], continuesFrom?: Speaker): stri
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const ROLE_BY_LABEL = new Map<string, 'clinician' | 'patient'>(
-  (['clinician', 'patient'] as const).flatMap((role) => Object.values(ROLE_LABELS[role]).map((label) => [label.toLowerCase(), role] as [string, 'clinician' | 'patient'])),
+  (['clinician', 'patient'] as const).flatMap((role) =>
+    Object.values(ROLE_LABELS[role]).map((label) => [label.toLowerCase(), role] as [string, 'clinician' | 'patient']),
+  ),
 );
 /** A line that opens with a speaker's label, in any of the four languages (as written above, or corrected by hand). */
 const LABEL_LINE = new RegExp(

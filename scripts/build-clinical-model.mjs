@@ -51,7 +51,11 @@ export function buildClinicalModel() {
   const corpus = path.join(work, 'corpus.txt');
   writeFileSync(corpus, sentences.map((s) => `<s> ${s} </s>`).join('\n') + '\n');
   const env = { ...process.env, IRSTLM };
-  execFileSync(`${IRSTLM}/bin/build-lm.sh`, ['-i', corpus, '-n', '3', '-o', path.join(work, 'lm.ilm.gz'), '-k', '1', '-s', 'improved-kneser-ney', '-t', path.join(work, 'tmp')], { env, stdio: 'pipe' });
+  execFileSync(
+    `${IRSTLM}/bin/build-lm.sh`,
+    ['-i', corpus, '-n', '3', '-o', path.join(work, 'lm.ilm.gz'), '-k', '1', '-s', 'improved-kneser-ney', '-t', path.join(work, 'tmp')],
+    { env, stdio: 'pipe' },
+  );
   execFileSync(`${IRSTLM}/bin/compile-lm`, ['--text=yes', path.join(work, 'lm.ilm.gz'), path.join(work, 'lm.arpa')], { env, stdio: 'pipe' });
   execFileSync('sphinx_lm_convert', ['-i', path.join(work, 'lm.arpa'), '-o', CLINICAL_LM], { stdio: 'pipe' });
   const lines = [];

@@ -13,16 +13,22 @@ let failed = false;
 
 const found = findKnownAdvisories(lock, known);
 for (const f of found) {
-  console.error(`✗ ${f.name}@${f.version} (${f.where}, ${f.ships ? 'shipped' : 'tests and tools only'}): ${f.advisory.id} — ${f.advisory.summary}${f.advisory.fixed ? `; fixed in ${f.advisory.fixed}` : ''}`);
+  console.error(
+    `✗ ${f.name}@${f.version} (${f.where}, ${f.ships ? 'shipped' : 'tests and tools only'}): ${f.advisory.id} — ${f.advisory.summary}${f.advisory.fixed ? `; fixed in ${f.advisory.fixed}` : ''}`,
+  );
   failed = true;
 }
-console.log(`Recorded advisories (${known.advisories.length}, updated ${known.updated}): ${found.length ? `${found.length} installed package(s) affected` : 'no installed package affected'}.`);
+console.log(
+  `Recorded advisories (${known.advisories.length}, updated ${known.updated}): ${found.length ? `${found.length} installed package(s) affected` : 'no installed package affected'}.`,
+);
 
 const audit = await registryAudit(lock);
 if (!audit) {
   console.log("The registry's audit did not answer (offline, or refused here): only the recorded advisories were checked.");
 } else {
-  const serious = Object.entries(audit).flatMap(([name, list]) => list.filter((a) => a.severity === 'high' || a.severity === 'critical').map((a) => ({ name, ...a })));
+  const serious = Object.entries(audit).flatMap(([name, list]) =>
+    list.filter((a) => a.severity === 'high' || a.severity === 'critical').map((a) => ({ name, ...a })),
+  );
   for (const a of serious) console.error(`✗ ${a.name} (shipped): ${a.severity} — ${a.title} ${a.url ?? ''}; affected ${a.vulnerable_versions}`);
   console.log(`Registry audit: ${serious.length} high or critical advisory(ies) on shipped packages.`);
   if (serious.length) failed = true;

@@ -69,7 +69,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { files, rawKb, gzipKb } = initialJavaScript();
   console.log(`Initial JavaScript: ${files.length} file(s), ${rawKb.toFixed(1)} KB raw, ${gzipKb.toFixed(1)} KB gzipped (budget ${INITIAL_JS_BUDGET_KB} KB)`);
   const route = consultationRouteJavaScript();
-  console.log(`Consultation route, on demand: ${route.files.length} file(s), ${route.rawKb.toFixed(1)} KB raw, ${route.gzipKb.toFixed(1)} KB gzipped (budget ${CONSULTATION_ROUTE_BUDGET_KB} KB)`);
+  console.log(
+    `Consultation route, on demand: ${route.files.length} file(s), ${route.rawKb.toFixed(1)} KB raw, ${route.gzipKb.toFixed(1)} KB gzipped (budget ${CONSULTATION_ROUTE_BUDGET_KB} KB)`,
+  );
   const offlineGaps = shellImportsOfOnDemand();
   console.log(`Precached chunks importing on-demand code statically: ${offlineGaps.length ? offlineGaps.join(', ') : 'none'}`);
   if (gzipKb > INITIAL_JS_BUDGET_KB || route.gzipKb > CONSULTATION_ROUTE_BUDGET_KB || offlineGaps.length) {

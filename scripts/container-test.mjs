@@ -57,7 +57,10 @@ function engineSettings() {
   const nofile = Math.min(limit('Max open files') ?? 1048576, 1048576);
   const nproc = Math.min(limit('Max processes') ?? pidMax, pidMax);
   mkdirSync(WORK, { recursive: true });
-  writeFileSync(env.CONTAINERS_CONF, `[containers]\ndefault_ulimits = ["nofile=${nofile}:${nofile}", "nproc=${nproc}:${nproc}"]\n\n[engine]\nruntime = "runc"\n`);
+  writeFileSync(
+    env.CONTAINERS_CONF,
+    `[containers]\ndefault_ulimits = ["nofile=${nofile}:${nofile}", "nproc=${nproc}:${nproc}"]\n\n[engine]\nruntime = "runc"\n`,
+  );
 }
 
 /** A Debian 12 base, like the public debian:bookworm-slim, made from Debian's packages and imported into podman. */
@@ -106,7 +109,10 @@ function buildImages() {
   const ca = [process.env.NODE_EXTRA_CA_CERTS, '/etc/ssl/certs/ca-certificates.crt'].find((f) => f && existsSync(f));
   const secret = ca ? ['--secret', `id=ca,src=${ca}`] : [];
   // Docker's format keeps the HEALTHCHECK (the OCI format has no place for it).
-  const build = (args) => sh('podman', ['build', '--quiet', '--format', 'docker', ...secret, '--build-arg', `BASE_IMAGE=${BASE_IMAGE}`, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const build = (args) =>
+    sh('podman', ['build', '--quiet', '--format', 'docker', ...secret, '--build-arg', `BASE_IMAGE=${BASE_IMAGE}`, ...args], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   build(['--tag', APP_IMAGE, '.']);
   build(['--target', 'deps', '--tag', S3_IMAGE, '.']);
   build(['--tag', POSTGRES_IMAGE, '--file', 'tests/container/postgres.Dockerfile', 'tests/container']);
@@ -129,7 +135,9 @@ function writeSecrets() {
     s3_access_key_id: 'S3RVER',
     s3_secret_access_key: 'S3RVER',
     // SeaweedFS's identities file, unused by the stand-in but named by compose.yaml.
-    's3_config.json': JSON.stringify({ identities: [{ name: 'app', credentials: [{ accessKey: 'S3RVER', secretKey: 'S3RVER' }], actions: ['Admin', 'Read', 'Write', 'List'] }] }),
+    's3_config.json': JSON.stringify({
+      identities: [{ name: 'app', credentials: [{ accessKey: 'S3RVER', secretKey: 'S3RVER' }], actions: ['Admin', 'Read', 'Write', 'List'] }],
+    }),
   };
   for (const [name, content] of Object.entries(files)) {
     // Readable inside the containers, whose users are not root; the folder (700) keeps them from the host's users.
@@ -154,7 +162,10 @@ const freePort = () =>
  */
 function pumpHealthChecks() {
   const timer = setInterval(() => {
-    const ids = spawnSync('podman', ['ps', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--format', '{{.ID}}'], { env, encoding: 'utf8' }).stdout?.split('\n').filter(Boolean) ?? [];
+    const ids =
+      spawnSync('podman', ['ps', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--format', '{{.ID}}'], { env, encoding: 'utf8' })
+        .stdout?.split('\n')
+        .filter(Boolean) ?? [];
     for (const id of ids) spawn('podman', ['healthcheck', 'run', id], { env, stdio: 'ignore' }).on('error', () => {});
   }, 3000);
   return () => clearInterval(timer);
@@ -164,7 +175,17 @@ function compose(args, extraEnv, opts = {}) {
   return new Promise((resolve) => {
     const child = spawn(
       'docker-compose',
-      ['--project-name', PROJECT, '--project-directory', WORK, '--file', path.join(ROOT, 'compose.yaml'), '--file', path.join(ROOT, 'tests/container/compose.test.yaml'), ...args],
+      [
+        '--project-name',
+        PROJECT,
+        '--project-directory',
+        WORK,
+        '--file',
+        path.join(ROOT, 'compose.yaml'),
+        '--file',
+        path.join(ROOT, 'tests/container/compose.test.yaml'),
+        ...args,
+      ],
       { env: { ...env, ...extraEnv }, cwd: ROOT, stdio: opts.quiet ? 'ignore' : 'inherit' },
     );
     child.on('exit', (code) => resolve(code === 0));
@@ -187,14 +208,17 @@ async function waitFor(what, fn, seconds) {
 
 /** The newest mail's link to `to`, from the outbox the API container writes (no SMTP_URL). */
 function mailedLink(to) {
-  const files = out('podman', ['exec', `${PROJECT}_api_1`, 'sh', '-c', 'ls -1t /data/outbox']).split('\n').filter(Boolean);
+  const files = out('podman', ['exec', `${PROJECT}_api_1`, 'sh', '-c', 'ls -1t /data/outbox'])
+    .split('\n')
+    .filter(Boolean);
   for (const f of files) {
     const eml = out('podman', ['exec', `${PROJECT}_api_1`, 'cat', `/data/outbox/${f}`]);
     if (!eml.includes(to)) continue;
     const [head = '', ...rest] = eml.split(/\r?\n\r?\n/);
     let body = rest.join('\n\n');
     if (/Content-Transfer-Encoding: base64/i.test(head)) body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-    if (/Content-Transfer-Encoding: quoted-printable/i.test(head)) body = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16)));
+    if (/Content-Transfer-Encoding: quoted-printable/i.test(head))
+      body = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16)));
     const link = body.match(/https?:\/\/\S+/)?.[0];
     if (link) return link;
   }
@@ -214,7 +238,11 @@ async function checkApp(base) {
   const email = `clinician-${Date.now()}@example.org`;
   const password = randomBytes(12).toString('hex');
   const json = { 'content-type': 'application/json' };
-  const signup = await fetch(`${base}/v1/signup`, { method: 'POST', headers: json, body: JSON.stringify({ user: { name: 'Ana Lima', email, password, language: 'en' } }) });
+  const signup = await fetch(`${base}/v1/signup`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ user: { name: 'Ana Lima', email, password, language: 'en' } }),
+  });
   if (signup.status !== 202) throw new Error(`sign-up answered ${signup.status}: ${await signup.text()}`);
   const link = await waitFor('the confirmation mail', () => mailedLink(email), 30);
   const token = new URL(link).pathname.split('/').pop();
@@ -249,7 +277,15 @@ export async function containerTest() {
   const service = spawn('podman', ['system', 'service', '--time=0', `unix://${socket}`], { env, stdio: 'ignore' });
   const stopPump = pumpHealthChecks();
   const port = await freePort();
-  const composeEnv = { DOCKER_HOST: `unix://${socket}`, APP_IMAGE, S3_IMAGE, POSTGRES_IMAGE, HTTP_BIND: '127.0.0.1', HTTP_PORT: String(port), PUBLIC_URL: `http://localhost:${port}` };
+  const composeEnv = {
+    DOCKER_HOST: `unix://${socket}`,
+    APP_IMAGE,
+    S3_IMAGE,
+    POSTGRES_IMAGE,
+    HTTP_BIND: '127.0.0.1',
+    HTTP_PORT: String(port),
+    PUBLIC_URL: `http://localhost:${port}`,
+  };
   try {
     await waitFor('podman service', () => existsSync(socket), 30);
     await compose(['down', '--volumes', '--remove-orphans'], composeEnv, { quiet: true });

@@ -25,7 +25,20 @@ import { evidenceFor } from '../server/src/modules/generated_documents/evidence.
 import { startFakeOpenAi } from '../server/src/test-support/fake-openai.js';
 import { HOW_TO_GET_DATA, loadBartValid, loadSet } from './eval/datasets.js';
 import { labelled } from './eval/forms.js';
-import { addCounts, compareFlags, countsOf, inventedTerms, NO_COUNTS, precision, recall, TERM_KINDS, type Comparison, type InventedTerm, type KindCounts, type TermKind } from './eval/guard-truth.js';
+import {
+  addCounts,
+  compareFlags,
+  countsOf,
+  inventedTerms,
+  NO_COUNTS,
+  precision,
+  recall,
+  TERM_KINDS,
+  type Comparison,
+  type InventedTerm,
+  type KindCounts,
+  type TermKind,
+} from './eval/guard-truth.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -35,7 +48,11 @@ const { values: flags } = parseArgs({
   },
 });
 if (flags.help) {
-  console.log(readFileSync(new URL(import.meta.url), 'utf8').match(/\/\*\*([\s\S]*?)\*\//)![1]!.replace(/^ \* ?/gm, ''));
+  console.log(
+    readFileSync(new URL(import.meta.url), 'utf8')
+      .match(/\/\*\*([\s\S]*?)\*\//)![1]!
+      .replace(/^ \* ?/gm, ''),
+  );
   process.exit(0);
 }
 const limit = flags.limit === undefined ? Infinity : Number(flags.limit);
@@ -76,7 +93,8 @@ async function write(note: string, transcript: string): Promise<string> {
   const sent = fake.received.slice(before);
   if (sent.length !== 1) throw new Error(`expected one request to the model, got ${sent.length}`);
   const body = JSON.parse(sent[0]!.body) as Sent;
-  if (!sent[0]!.path.endsWith('/chat/completions') || body.stream !== true || body.model !== MODEL) throw new Error('the generator did not ask for a streamed chat completion');
+  if (!sent[0]!.path.endsWith('/chat/completions') || body.stream !== true || body.model !== MODEL)
+    throw new Error('the generator did not ask for a streamed chat completion');
   if (!body.messages?.some((m) => m.role === 'user' && m.content.includes(transcript.trim()))) throw new Error('the transcript was not sent to the model');
   if (text !== note) throw new Error("the generator's text is not the model's note");
   return text;
@@ -141,26 +159,41 @@ for (const { id, comparison } of results) {
     };
     line('caught', caught);
     line('missed', missedTerms);
-    line('false alarms', fl.filter((f) => f.verdict === 'false alarm').map((f) => `${f.text} (${f.why})`));
-    line('unjudged flags', fl.filter((f) => f.verdict === 'unjudged').map((f) => `${f.text} (${f.why})`));
+    line(
+      'false alarms',
+      fl.filter((f) => f.verdict === 'false alarm').map((f) => `${f.text} (${f.why})`),
+    );
+    line(
+      'unjudged flags',
+      fl.filter((f) => f.verdict === 'unjudged').map((f) => `${f.text} (${f.why})`),
+    );
   }
 }
 
 const all = TERM_KINDS.reduce((a, k) => addCounts(a, totals[k]), NO_COUNTS);
 console.log(`\nTotals        invented  caught  missed  false alarms  unjudged  flags  precision  recall`);
 for (const [name, c] of [...TERM_KINDS.map((k) => [KIND_NAMES[k], totals[k]] as const), ['all', all] as const])
-  console.log(`${name.padEnd(13)} ${[c.invented, c.caught, c.missed].map((n) => String(n).padStart(8)).join('')}  ${String(c.falseAlarms).padStart(12)}  ${String(c.unjudged).padStart(8)}  ${String(c.flags).padStart(5)}  ${pct(precision(c)).padStart(9)}  ${pct(recall(c)).padStart(6)}`);
+  console.log(
+    `${name.padEnd(13)} ${[c.invented, c.caught, c.missed].map((n) => String(n).padStart(8)).join('')}  ${String(c.falseAlarms).padStart(12)}  ${String(c.unjudged).padStart(8)}  ${String(c.flags).padStart(5)}  ${pct(precision(c)).padStart(9)}  ${pct(recall(c)).padStart(6)}`,
+  );
 
 const pieces = results.flatMap((r) => r.comparison.flags.filter((f) => f.why?.includes('piece of')));
-if (pieces.length) console.log(`\n${pieces.length} number flags are a piece of a decimal the note writes (${pieces.map((f) => f.text).join(', ')}): the guard read only the digits after its point.`);
+if (pieces.length)
+  console.log(
+    `\n${pieces.length} number flags are a piece of a decimal the note writes (${pieces.map((f) => f.text).join(', ')}): the guard read only the digits after its point.`,
+  );
 const concepts = results.flatMap((r) => r.comparison.invented.filter((t) => t.kind !== 'number'));
 const denied = concepts.filter((t) => t.negated);
-console.log(`${pieces.length ? '' : '\n'}Of the ${concepts.length} invented medicines and diagnoses, ${denied.length} are named only in sentences that deny them ('No murmurs, gallops, or rubs'); the guard caught ${denied.filter((t) => t.caught).length} of those and ${concepts.filter((t) => !t.negated && t.caught).length} of the other ${concepts.length - denied.length}.`);
+console.log(
+  `${pieces.length ? '' : '\n'}Of the ${concepts.length} invented medicines and diagnoses, ${denied.length} are named only in sentences that deny them ('No murmurs, gallops, or rubs'); the guard caught ${denied.filter((t) => t.caught).length} of those and ${concepts.filter((t) => !t.negated && t.caught).length} of the other ${concepts.length - denied.length}.`,
+);
 
 if (verbose) {
   console.log('\nInvented terms by the ground truth, to check by eye (* = caught by the guard; (denied) = named only in a denial):');
   for (const kind of TERM_KINDS) {
-    const terms = results.flatMap(({ id, comparison }) => comparison.invented.filter((t) => t.kind === kind).map((t) => `${t.caught ? '*' : ''}${shown(t)} [${id.replace(/-.*/, '')}]`));
+    const terms = results.flatMap(({ id, comparison }) =>
+      comparison.invented.filter((t) => t.kind === kind).map((t) => `${t.caught ? '*' : ''}${shown(t)} [${id.replace(/-.*/, '')}]`),
+    );
     console.log(`  ${KIND_NAMES[kind]} (${terms.length}): ${terms.join(', ')}`);
   }
 }

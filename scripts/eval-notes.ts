@@ -44,14 +44,23 @@ const { values: flags } = parseArgs({
 
 if (flags.help) {
   // The usage is this file's opening comment, so the two cannot drift apart.
-  console.log(readFileSync(new URL(import.meta.url), 'utf8').match(/\/\*\*([\s\S]*?)\*\//)![1]!.replace(/^ \* ?/gm, ''));
+  console.log(
+    readFileSync(new URL(import.meta.url), 'utf8')
+      .match(/\/\*\*([\s\S]*?)\*\//)![1]!
+      .replace(/^ \* ?/gm, ''),
+  );
   process.exit(0);
 }
 
-const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+const list = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 const sets = list(flags.set);
 const forms = list(flags.form) as Form[];
-for (const s of sets) if (s !== 'own' && !(SET_NAMES as readonly string[]).includes(s)) throw new Error(`--set: unknown set ${s} (own, ${SET_NAMES.join(', ')})`);
+for (const s of sets)
+  if (s !== 'own' && !(SET_NAMES as readonly string[]).includes(s)) throw new Error(`--set: unknown set ${s} (own, ${SET_NAMES.join(', ')})`);
 for (const f of forms) if (!(FORMS as readonly string[]).includes(f)) throw new Error(`--form: unknown form ${f} (${FORMS.join(', ')})`);
 const limit = flags.limit === undefined ? Infinity : Number(flags.limit);
 if (!(limit > 0)) throw new Error('--limit takes a positive number');
@@ -65,7 +74,14 @@ console.log(`Notes evaluation with ${engine}`);
 if (sets.includes('own')) await ownReport(generator, verbose);
 
 async function write(transcript: string): Promise<string> {
-  const request: DocumentRequest = { documentKind: 'consultation_notes', language: 'en', transcript, data: {}, clinician: { name: 'Dr. Eval' }, date: new Date('2026-01-15T10:00:00Z') };
+  const request: DocumentRequest = {
+    documentKind: 'consultation_notes',
+    language: 'en',
+    transcript,
+    data: {},
+    clinician: { name: 'Dr. Eval' },
+    date: new Date('2026-01-15T10:00:00Z'),
+  };
   let note = '';
   for await (const delta of generator.write(request)) note += delta;
   return note;
@@ -90,7 +106,7 @@ const publicSets = sets.filter((s): s is SetName => s !== 'own');
 const rows: Row[] = [];
 if (publicSets.length) {
   const root = process.env.EVAL_DATA_DIR;
-  console.log('\nPublic development sets (ACI-Bench, CC BY 4.0; MTS-Dialog), against the clinicians\' reference notes');
+  console.log("\nPublic development sets (ACI-Bench, CC BY 4.0; MTS-Dialog), against the clinicians' reference notes");
   if (!root) console.log(`\nEVAL_DATA_DIR is not set: the public sets are skipped.\n${HOW_TO_GET_DATA}`);
   else {
     let missingAny = false;
@@ -103,7 +119,9 @@ if (publicSets.length) {
       let dialogues = loaded.dialogues;
       if (set === 'mts-train' && !flags['all-mts-train'] && dialogues.length > MTS_TRAIN_SAMPLE) {
         const sampled = everyKth(dialogues, MTS_TRAIN_SAMPLE);
-        console.log(`  mts-train: a sample of ${sampled.length} of its ${dialogues.length} dialogues, every ${Math.floor(dialogues.length / MTS_TRAIN_SAMPLE)}th (--all-mts-train for all)`);
+        console.log(
+          `  mts-train: a sample of ${sampled.length} of its ${dialogues.length} dialogues, every ${Math.floor(dialogues.length / MTS_TRAIN_SAMPLE)}th (--all-mts-train for all)`,
+        );
         dialogues = sampled;
       }
       dialogues = dialogues.slice(0, limit);
@@ -114,7 +132,12 @@ if (publicSets.length) {
         for (const d of source) {
           const transcript = transcriptOf(d.turns, form);
           const note = await write(transcript);
-          const score = scoreDialogue({ note, transcript, reference: d.reference, ...(d.referenceSection !== undefined ? { referenceSection: d.referenceSection } : {}) });
+          const score = scoreDialogue({
+            note,
+            transcript,
+            reference: d.reference,
+            ...(d.referenceSection !== undefined ? { referenceSection: d.referenceSection } : {}),
+          });
           if (verbose) printMisses(d, form, score);
           scores.push(score);
         }

@@ -87,7 +87,9 @@ async function report(title: string, set: EvalSet): Promise<void> {
       else if (verbose) console.log(`  ${patient.id} eligibility: ${preEvaluation}, expected ${patient.eligibility}`);
     }
     const criteria = patients.length * trial.criteria.length;
-    perTrial.push(`  ${trial.id.padEnd(10)} ${String(patients.length).padStart(8)}   ${ratio(right, criteria).padStart(18)}   ${ratio(eligible, patients.length).padStart(16)}`);
+    perTrial.push(
+      `  ${trial.id.padEnd(10)} ${String(patients.length).padStart(8)}   ${ratio(right, criteria).padStart(18)}   ${ratio(eligible, patients.length).padStart(16)}`,
+    );
     patientsRight += eligible;
     patientsTotal += patients.length;
   }
@@ -105,7 +107,11 @@ async function report(title: string, set: EvalSet): Promise<void> {
       } catch {
         assessments = [];
       }
-      listed.push({ id: r.id, preEvaluation: classify(trial.criteria, assessments).preEvaluation, relevance: relevanceOf(trial, trial.criteria, assessments, r.documents).score });
+      listed.push({
+        id: r.id,
+        preEvaluation: classify(trial.criteria, assessments).preEvaluation,
+        relevance: relevanceOf(trial, trial.criteria, assessments, r.documents).score,
+      });
     }
     for (const id of labelled) {
       const mine = listed.find((l) => l.id === id);
@@ -128,7 +134,11 @@ async function report(title: string, set: EvalSet): Promise<void> {
   const fromNegation = pairs.filter((p) => settled(p) && !correct(p) && NEGATED.test(normalise(p.got.evidence)));
   // A right verdict quoting the labelled sentence (or part of it, or a passage holding it): the coordinator can check it.
   // A word hyphenated at a line's end is quoted joined again.
-  const squash = (s: string) => normalise(s).replace(/(\p{L})-\s*\n\s*(\p{Ll})/gu, '$1$2').replace(/\s+/g, ' ').trim();
+  const squash = (s: string) =>
+    normalise(s)
+      .replace(/(\p{L})-\s*\n\s*(\p{Ll})/gu, '$1$2')
+      .replace(/\s+/g, ' ')
+      .trim();
   const quoted = pairs.filter((p) => settled(p) && correct(p) && p.label.evidence);
   const quotedRight = quoted.filter((p) => {
     const [got, want] = [squash(p.got.evidence), squash(p.label.evidence!)];
@@ -136,7 +146,9 @@ async function report(title: string, set: EvalSet): Promise<void> {
   });
 
   console.log(`\n${title}: trial pre-screening evaluation with ${engine}${generator.info.model && engine !== 'offline' ? ` (${generator.info.model})` : ''}`);
-  console.log(`  ${set.length} trials, ${patientsTotal} patients, ${pairs.length} patient–criterion pairs (${explicit.length} stated explicitly)${failures ? `, ${failures} patients not screened` : ''}\n`);
+  console.log(
+    `  ${set.length} trials, ${patientsTotal} patients, ${pairs.length} patient–criterion pairs (${explicit.length} stated explicitly)${failures ? `, ${failures} patients not screened` : ''}\n`,
+  );
   console.log('  trial      patients   criteria accuracy   eligibility');
   for (const line of perTrial) console.log(line);
   console.log('');
@@ -144,15 +156,21 @@ async function report(title: string, set: EvalSet): Promise<void> {
   const decided = pairs.filter(settled);
   const opposite = decided.filter((p) => p.label.verdict !== 'unclear' && p.got.verdict !== p.label.verdict);
   const sortedRanks = ranks.map((r) => r.rank).sort((a, b) => a - b);
-  const median = sortedRanks.length ? (sortedRanks[Math.floor((sortedRanks.length - 1) / 2)]! + sortedRanks[Math.ceil((sortedRanks.length - 1) / 2)]!) / 2 : NaN;
+  const median = sortedRanks.length
+    ? (sortedRanks[Math.floor((sortedRanks.length - 1) / 2)]! + sortedRanks[Math.ceil((sortedRanks.length - 1) / 2)]!) / 2
+    : NaN;
   row('criteria decided (Met or Not met)', ratio(decided.length, pairs.length));
   row('right when decided', ratio(decided.filter(correct).length, decided.length));
   row('verdicts opposite to the label', opposite.length);
-  for (const p of opposite) console.log(`    ${p.patient.id} ${p.criterion}: ${p.got.verdict} (label ${p.label.verdict}) from ${JSON.stringify(p.got.evidence)}`);
+  for (const p of opposite)
+    console.log(`    ${p.patient.id} ${p.criterion}: ${p.got.verdict} (label ${p.label.verdict}) from ${JSON.stringify(p.got.evidence)}`);
   row('eligible patients rejected (not approved)', rejected.length);
   for (const r of rejected) console.log(`    ${r}`);
   if (ranks.length) {
-    row(`labelled patients' median rank`, `${median} of ${Math.round(ranks.reduce((n, r) => n + r.of, 0) / ranks.length)} records (${ranks.filter((r) => r.rank <= 3).length}/${ranks.length} in the first 3)`);
+    row(
+      `labelled patients' median rank`,
+      `${median} of ${Math.round(ranks.reduce((n, r) => n + r.of, 0) / ranks.length)} records (${ranks.filter((r) => r.rank <= 3).length}/${ranks.length} in the first 3)`,
+    );
     if (verbose) for (const r of ranks) console.log(`    ${r.trial} ${r.patient}: ${r.rank} of ${r.of}`);
   }
   row('criterion-level accuracy, all pairs', ratio(pairs.filter(correct).length, pairs.length));
@@ -167,20 +185,26 @@ async function report(title: string, set: EvalSet): Promise<void> {
   }
   console.log('\n  label →    ' + VERDICTS.map((v) => `got ${v}`.padStart(13)).join(''));
   for (const l of VERDICTS) {
-    console.log(`  ${l.padEnd(9)}  ${VERDICTS.map((v) => String(pairs.filter((p) => p.label.verdict === l && p.got.verdict === v).length).padStart(13)).join('')}`);
+    console.log(
+      `  ${l.padEnd(9)}  ${VERDICTS.map((v) => String(pairs.filter((p) => p.label.verdict === l && p.got.verdict === v).length).padStart(13)).join('')}`,
+    );
   }
   console.log('\n  safety');
   row('Met / Not met from a file name', fromFileName.length);
   row('wrong Met / Not met from a negated sentence', fromNegation.length);
-  for (const p of [...fromFileName, ...fromNegation]) console.log(`    ${p.patient.id} ${p.criterion}: ${p.got.verdict} (label ${p.label.verdict}) from "${p.got.evidence}"`);
+  for (const p of [...fromFileName, ...fromNegation])
+    console.log(`    ${p.patient.id} ${p.criterion}: ${p.got.verdict} (label ${p.label.verdict}) from "${p.got.evidence}"`);
 
   if (verbose) {
     console.log('\n  verdicts that differ from their label');
     for (const p of pairs.filter((x) => !correct(x))) {
-      console.log(`    ${p.patient.id} ${p.criterion.padEnd(9)} got ${p.got.verdict.padEnd(8)} label ${p.label.verdict.padEnd(8)}${p.label.explicit ? ' explicit' : '         '}  ${JSON.stringify(p.got.evidence)}`);
+      console.log(
+        `    ${p.patient.id} ${p.criterion.padEnd(9)} got ${p.got.verdict.padEnd(8)} label ${p.label.verdict.padEnd(8)}${p.label.explicit ? ' explicit' : '         '}  ${JSON.stringify(p.got.evidence)}`,
+      );
     }
     console.log('\n  right verdicts quoting another sentence than the labelled one');
-    for (const p of quoted.filter((x) => !quotedRight.includes(x))) console.log(`    ${p.patient.id} ${p.criterion.padEnd(9)} quoted ${JSON.stringify(p.got.evidence)}, labelled ${JSON.stringify(p.label.evidence)}`);
+    for (const p of quoted.filter((x) => !quotedRight.includes(x)))
+      console.log(`    ${p.patient.id} ${p.criterion.padEnd(9)} quoted ${JSON.stringify(p.got.evidence)}, labelled ${JSON.stringify(p.label.evidence)}`);
   }
 }
 
@@ -206,7 +230,13 @@ for (const year of ['2021', '2022'] as TrecYear[]) {
       .map((id): EvalPatient => {
         const labels = trial.labels[id]!;
         const assessments = trial.criteria.map((c) => ({ criterion_id: c.id, verdict: labels[c.id]!.verdict, evidence: '' }));
-        return { id, language: 'en', files: [{ fileName: `${id}.txt`, text: descriptions.get(id)! }], labels, eligibility: classify(trial.criteria, assessments).preEvaluation };
+        return {
+          id,
+          language: 'en',
+          files: [{ fileName: `${id}.txt`, text: descriptions.get(id)! }],
+          labels,
+          eligibility: classify(trial.criteria, assessments).preEvaluation,
+        };
       }),
   }));
   await report(`TREC CT ${year} patient descriptions (public; trials and labels written by the team, blind to the rules)`, set);

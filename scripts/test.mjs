@@ -63,7 +63,20 @@ step('Licences of the shipped dependencies', () => run('node', ['scripts/check-l
 step('Runtime', () => run('node', ['-e', "const v = process.versions.node; console.log('Node.js ' + v); process.exit(Number(v.split('.')[0]) >= 24 ? 0 : 1)"]));
 step('Install system packages for the tests', () =>
   ensureSystemPackages(
-    [PACKAGES.chromium, PACKAGES.postgresql, PACKAGES.fonts, PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel, PACKAGES.pythonPocketsphinx, PACKAGES.pocketsphinxTestdata, PACKAGES.espeak, PACKAGES.irstlm, PACKAGES.sphinxbaseUtils, ...OCR_PACKAGES],
+    [
+      PACKAGES.chromium,
+      PACKAGES.postgresql,
+      PACKAGES.fonts,
+      PACKAGES.ffmpeg,
+      PACKAGES.pocketsphinx,
+      PACKAGES.pocketsphinxModel,
+      PACKAGES.pythonPocketsphinx,
+      PACKAGES.pocketsphinxTestdata,
+      PACKAGES.espeak,
+      PACKAGES.irstlm,
+      PACKAGES.sphinxbaseUtils,
+      ...OCR_PACKAGES,
+    ],
     'The tests',
   ),
 );

@@ -21,7 +21,12 @@ try {
       const { context, page } = await coldContext(browser, origin, signedIn ? session : null);
       const cdp = await page.createCDPSession();
       await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 562.5,
+        downloadThroughput: (1474.56 * 1024) / 8,
+        uploadThroughput: (675 * 1024) / 8,
+      });
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
       await page.evaluateOnNewDocument(() => {
         const seen = { lcp: 0, longTasks: 0 };
@@ -52,7 +57,9 @@ try {
   console.log('| screen | first contentful paint | largest contentful paint | long tasks beyond 50 ms | bytes on the wire |');
   console.log('|---|---|---|---|---|');
   for (const [name, f] of figures)
-    console.log(`| ${name} | ${list(f, (m) => s(m.fcp))} | ${list(f, (m) => s(m.lcp))} | ${list(f, (m) => `${Math.round(m.blocking)} ms`)} | ${list(f, (m) => `${Math.round(m.bytes / 1024)} KB`)} |`);
+    console.log(
+      `| ${name} | ${list(f, (m) => s(m.fcp))} | ${list(f, (m) => s(m.lcp))} | ${list(f, (m) => `${Math.round(m.blocking)} ms`)} | ${list(f, (m) => `${Math.round(m.bytes / 1024)} KB`)} |`,
+    );
 } finally {
   await browser.close();
   stop();

@@ -12,7 +12,10 @@ const paragraph =
   'Doente de 58 anos com dor torácica há dois dias, sem irradiação, agravada pelo esforço. Nega febre, dispneia ou síncope. Medicação habitual: metformina 850 mg e atorvastatina 20 mg. ';
 
 function documentOf(sections: number) {
-  return ['# Notas da consulta', ...Array.from({ length: sections }, (_, i) => `## Secção ${i + 1}\n\n${paragraph.repeat(3)}\n\n- Tensão arterial 135/85\n- Próxima consulta em 3 meses`)].join('\n\n');
+  return [
+    '# Notas da consulta',
+    ...Array.from({ length: sections }, (_, i) => `## Secção ${i + 1}\n\n${paragraph.repeat(3)}\n\n- Tensão arterial 135/85\n- Próxima consulta em 3 meses`),
+  ].join('\n\n');
 }
 
 async function measure(fn: () => unknown, runs: number) {
@@ -32,7 +35,8 @@ for (const [name, sections] of [
   ['10 pages', 36],
 ] as const) {
   const markdown = documentOf(sections);
-  const make = () => documentToPdf({ title: 'Notas da consulta', clinician: 'Dra. Conceição Müller', date: '22 de novembro de 2026', markdown, pageLabel: label }, nodeFonts);
+  const make = () =>
+    documentToPdf({ title: 'Notas da consulta', clinician: 'Dra. Conceição Müller', date: '22 de novembro de 2026', markdown, pageLabel: label }, nodeFonts);
   const pdf = await make();
   const pages = pdf.getNumberOfPages();
   const bytes = pdf.output('arraybuffer').byteLength;

@@ -59,9 +59,17 @@ export async function startScreensServer(name, port) {
   const token = (signup.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '');
   const { d_user } = await signup.json();
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const started = await fetch(`${origin}/v1/consultation_sessions`, { method: 'POST', headers: auth, body: JSON.stringify({ consultation_type_id: 'general_consultation' }) });
+  const started = await fetch(`${origin}/v1/consultation_sessions`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ consultation_type_id: 'general_consultation' }),
+  });
   const consultationId = (await started.json()).consultation_session.id;
-  await fetch(`${origin}/v1/consultation_sessions/${consultationId}/transcription`, { method: 'PUT', headers: auth, body: JSON.stringify({ transcription: 'Dry cough for three days, no fever. Lungs clear.' }) });
+  await fetch(`${origin}/v1/consultation_sessions/${consultationId}/transcription`, {
+    method: 'PUT',
+    headers: auth,
+    body: JSON.stringify({ transcription: 'Dry cough for three days, no fever. Lungs clear.' }),
+  });
   await fetch(`${origin}/v1/consultation_sessions/${consultationId}/finish`, { method: 'PUT', headers: auth });
   return {
     origin,

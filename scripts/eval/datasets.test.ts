@@ -10,10 +10,21 @@ function cache(): string {
   mkdirSync(path.join(root, 'aci-bench/data/challenge_data_json'), { recursive: true });
   mkdirSync(path.join(root, 'aci-bench/data/src_experiment_data_json'), { recursive: true });
   mkdirSync(path.join(root, 'MTS-Dialog/Main-Dataset'), { recursive: true });
-  const aci = { data: [{ file: 'D1', src: "[doctor] hi , brian . how are you ?\n[patient] i do n't know .\nstill me .\n[patient_guest] he 's fine .", tgt: 'CHIEF COMPLAINT\n\nFatigue.' }] };
+  const aci = {
+    data: [
+      {
+        file: 'D1',
+        src: "[doctor] hi , brian . how are you ?\n[patient] i do n't know .\nstill me .\n[patient_guest] he 's fine .",
+        tgt: 'CHIEF COMPLAINT\n\nFatigue.',
+      },
+    ],
+  };
   writeFileSync(path.join(root, ALLOWED_FILES['aci-valid']), JSON.stringify(aci));
   writeFileSync(path.join(root, ALLOWED_FILES['aci-valid-asr']), JSON.stringify(aci));
-  writeFileSync(path.join(root, ALLOWED_FILES['mts-valid']), 'ID,section_header,section_text,dialogue\n0,ROS,"No fever, no chills.","Doctor: Any fever?\nPatient: No, ""none"".\n Guest_family_1: He had chills."\n');
+  writeFileSync(
+    path.join(root, ALLOWED_FILES['mts-valid']),
+    'ID,section_header,section_text,dialogue\n0,ROS,"No fever, no chills.","Doctor: Any fever?\nPatient: No, ""none"".\n Guest_family_1: He had chills."\n',
+  );
   return root;
 }
 
@@ -46,7 +57,7 @@ describe('held-out test sets are never read', () => {
 
 describe('loading the sets', () => {
   it('reads ACI-Bench turns: tags, continuation lines, a guest on the patient side', () => {
-    expect(aciTurns("[doctor] hi .\n[patient] yes .\nmore .\n[patient_guest] ok .")).toEqual([
+    expect(aciTurns('[doctor] hi .\n[patient] yes .\nmore .\n[patient_guest] ok .')).toEqual([
       { speaker: 'clinician', text: 'hi .' },
       { speaker: 'patient', text: 'yes . more .' },
       { speaker: 'patient', text: 'ok .' },
@@ -82,7 +93,8 @@ describe('loading the sets', () => {
 });
 
 describe("ACI-Bench's BART valid predictions", () => {
-  const talk = (name: string) => Array.from({ length: 8 }, (_, i) => `[doctor] hi , ${name} . how are you on day ${i} ?\n[patient] i do n't know , ${name} is tired .`).join('\n');
+  const talk = (name: string) =>
+    Array.from({ length: 8 }, (_, i) => `[doctor] hi , ${name} . how are you on day ${i} ?\n[patient] i do n't know , ${name} is tired .`).join('\n');
   function withPredictions(entries: (source: string) => { source: string; true: string; pred: string }) {
     const root = cache();
     const dialogues = [
@@ -92,9 +104,20 @@ describe("ACI-Bench's BART valid predictions", () => {
     writeFileSync(path.join(root, ALLOWED_FILES['aci-valid']), JSON.stringify({ data: dialogues }));
     mkdirSync(path.join(root, 'aci-bench/baselines/predictions/prediction_sections'), { recursive: true });
     // Reversed and re-tokenised as the published files are, each source cut inside a speaker tag.
-    const sources = dialogues.reverse().map((d) => `${d.src.replace(/ ([,.?])/g, '$1').replace(/ n't/g, "n't").split('\n').slice(0, 10).join('\n')}\n[pat`);
+    const sources = dialogues.reverse().map(
+      (d) =>
+        `${d.src
+          .replace(/ ([,.?])/g, '$1')
+          .replace(/ n't/g, "n't")
+          .split('\n')
+          .slice(0, 10)
+          .join('\n')}\n[pat`,
+    );
     for (const section of BART_SECTIONS) {
-      writeFileSync(path.join(root, ALLOWED_FILES[`aci-valid-bart-${section}`]), JSON.stringify(sources.map((s) => ({ ...entries(s), pred: `${section.toUpperCase()} of ${s.includes('megan') ? 'megan' : 'brian'}\n\n` }))));
+      writeFileSync(
+        path.join(root, ALLOWED_FILES[`aci-valid-bart-${section}`]),
+        JSON.stringify(sources.map((s) => ({ ...entries(s), pred: `${section.toUpperCase()} of ${s.includes('megan') ? 'megan' : 'brian'}\n\n` }))),
+      );
     }
     return root;
   }

@@ -40,13 +40,15 @@ Only those train and validation files are read; the test sets stay held out and 
 
 /** Held-out test data must never be read: any path naming 'test' (any case) is refused. */
 export function assertNotHeldOut(file: string): void {
-  if (/test/i.test(file)) throw new Error(`Refusing to read ${file}: paths containing "test" are held-out test data (and EVAL_DATA_DIR must not contain "test" either)`);
+  if (/test/i.test(file))
+    throw new Error(`Refusing to read ${file}: paths containing "test" are held-out test data (and EVAL_DATA_DIR must not contain "test" either)`);
 }
 
 /** The text of one allow-listed file, or undefined when it is not in the cache. */
 export function readAllowed(root: string, relative: string): string | undefined {
   assertNotHeldOut(relative);
-  if (!(Object.values(ALLOWED_FILES) as string[]).includes(relative)) throw new Error(`Refusing to read ${relative}: not one of the allowed train/validation files`);
+  if (!(Object.values(ALLOWED_FILES) as string[]).includes(relative))
+    throw new Error(`Refusing to read ${relative}: not one of the allowed train/validation files`);
   const file = path.resolve(root, relative);
   assertNotHeldOut(file);
   if (!existsSync(file)) return undefined;
@@ -101,7 +103,13 @@ function aciDialogues(text: string, set: SetName): EvalDialogue[] {
 }
 
 function mtsDialogues(text: string, set: SetName): EvalDialogue[] {
-  return csvObjects(text).map((r) => ({ set, id: `${set}-${r.ID ?? ''}`, turns: mtsTurns(r.dialogue ?? ''), reference: (r.section_text ?? '').trim(), referenceSection: r.section_header ?? '' }));
+  return csvObjects(text).map((r) => ({
+    set,
+    id: `${set}-${r.ID ?? ''}`,
+    turns: mtsTurns(r.dialogue ?? ''),
+    reference: (r.section_text ?? '').trim(),
+    referenceSection: r.section_header ?? '',
+  }));
 }
 
 export type LoadedSet = { dialogues: EvalDialogue[]; realAsr: EvalDialogue[]; missing: string[] };
@@ -140,7 +148,11 @@ export type LoadedPredictions = { notes: ModelNote[]; missing: string[] };
  * Letters and digits only, speaker tags left out: the prediction files re-tokenised the dialogue ('hi, brian.' for
  * 'hi , brian .'), and a dialogue's turns no longer carry its tags.
  */
-const bare = (s: string) => s.replace(/\[[a-z_]+\]/gi, ' ').toLowerCase().replace(/[^a-z0-9]+/g, '');
+const bare = (s: string) =>
+  s
+    .replace(/\[[a-z_]+\]/gi, ' ')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '');
 /** Enough of a dialogue's opening to tell it from the others of its set. */
 const MIN_SOURCE = 200;
 

@@ -12,7 +12,10 @@ describe('transcript forms', () => {
     expect(tidy(TURNS[0]!.text)).toBe("Hi, brian. How are you? I don't think we're gonna need the 2.5 mg.");
   });
   it('labelled: one line per turn with the product’s English labels', () => {
-    expect(labelled(TURNS).split('\n')).toEqual(["Clinician: Hi, brian. How are you? I don't think we're gonna need the 2.5 mg.", 'Patient: Okay. My bp was 128/72, and 45%... I can\'t say']);
+    expect(labelled(TURNS).split('\n')).toEqual([
+      "Clinician: Hi, brian. How are you? I don't think we're gonna need the 2.5 mg.",
+      "Patient: Okay. My bp was 128/72, and 45%... I can't say",
+    ]);
   });
   it('punctuated: the same without labels', () => {
     expect(punctuated(TURNS).split('\n')[1]).toBe("Okay. My bp was 128/72, and 45%... I can't say");
@@ -24,6 +27,7 @@ describe('transcript forms', () => {
     );
   });
   it('numbers written in words read back as the same digits', () => {
-    for (const n of ['2.5 mg', '128/72', '45 percent', '98.6 degrees', '1,000 mg', '3,500', '104']) expect(numbersAsDigits(digitsAsWords(n)).replace(/\s+/g, ' ').trim()).toBe(n.replace(',', ''));
+    for (const n of ['2.5 mg', '128/72', '45 percent', '98.6 degrees', '1,000 mg', '3,500', '104'])
+      expect(numbersAsDigits(digitsAsWords(n)).replace(/\s+/g, ' ').trim()).toBe(n.replace(',', ''));
   });
 });

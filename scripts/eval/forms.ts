@@ -42,14 +42,24 @@ export function integerWords(n: number): string {
   if (n < 100) return `${TENS[Math.floor(n / 10)]}${n % 10 ? ` ${ONES[n % 10]}` : ''}`;
   if (n < 1000) return `${ONES[Math.floor(n / 100)]} hundred${n % 100 ? ` ${integerWords(n % 100)}` : ''}`;
   if (n < 1_000_000) return `${integerWords(Math.floor(n / 1000))} thousand${n % 1000 ? ` ${integerWords(n % 1000)}` : ''}`;
-  return String(n).split('').map((d) => ONES[Number(d)]).join(' ');
+  return String(n)
+    .split('')
+    .map((d) => ONES[Number(d)])
+    .join(' ');
 }
 
 /** Digits as they are said: '2.5' two point five, '128/72' one hundred twenty eight over seventy two, '45%' forty five percent. */
 export function digitsAsWords(text: string): string {
   return text
     .replace(/(\d),(\d{3})\b/g, '$1$2')
-    .replace(/(\d+)\.(\d+)/g, (_m, whole: string, part: string) => `${integerWords(Number(whole))} point ${part.split('').map((d) => ONES[Number(d)]).join(' ')}`)
+    .replace(
+      /(\d+)\.(\d+)/g,
+      (_m, whole: string, part: string) =>
+        `${integerWords(Number(whole))} point ${part
+          .split('')
+          .map((d) => ONES[Number(d)])
+          .join(' ')}`,
+    )
     .replace(/(\d)\s*\/\s*(\d)/g, '$1 over $2')
     .replace(/(\d)\s*%/g, '$1 percent')
     .replace(/(\d)\s*\+/g, '$1 plus')

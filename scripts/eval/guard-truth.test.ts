@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { compareFlags, countsOf, inventedConcepts, inventedNumbers, inventedTerms, precision, recall, sameNumber, sameWords, saidValues, type InventedTerm } from './guard-truth.js';
+import {
+  compareFlags,
+  countsOf,
+  inventedConcepts,
+  inventedNumbers,
+  inventedTerms,
+  precision,
+  recall,
+  sameNumber,
+  sameWords,
+  saidValues,
+  type InventedTerm,
+} from './guard-truth.js';
 import { invented } from './note-facts.js';
 
 const TRANSCRIPT = `Clinician: Your blood pressure is one twenty eight over seventy two, temperature ninety eight point six.

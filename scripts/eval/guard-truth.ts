@@ -75,7 +75,14 @@ export function inventedNumbers(note: string, transcript: string): InventedTerm[
     for (const q of quantities) {
       if (skipped(q, read) || stated(q) || (q.unit && bases.some((b) => convertedFrom(q, b)))) continue;
       const label = `${q.value}${q.unit ? ` ${q.unit}` : ''}`;
-      if (!out.has(label)) out.set(label, { kind: 'number', label, spellings: [q.text.trim()], value: q.value, context: read.slice(Math.max(0, q.index - 40), q.index + q.text.length + 20).trim() });
+      if (!out.has(label))
+        out.set(label, {
+          kind: 'number',
+          label,
+          spellings: [q.text.trim()],
+          value: q.value,
+          context: read.slice(Math.max(0, q.index - 40), q.index + q.text.length + 20).trim(),
+        });
     }
   }
   return [...out.values()];
@@ -116,10 +123,18 @@ export function inventedConcepts(note: string, transcript: string): InventedTerm
     c.spans.length > 0 && c.spans.every(([a, b]) => named.some((o) => o.name !== c.name && o.spans.some(([x, y]) => x <= a && b <= y && y - x > b - a)));
   return named
     .filter((c) => !said.has(c.name) && !inside(c))
-    .map((c) => ({ kind: c.kind, label: c.name, spellings: [c.name, ...c.spellings.filter((s) => s !== c.name)], negated: namedOnlyDenied(note, c.spellings) }));
+    .map((c) => ({
+      kind: c.kind,
+      label: c.name,
+      spellings: [c.name, ...c.spellings.filter((s) => s !== c.name)],
+      negated: namedOnlyDenied(note, c.spellings),
+    }));
 }
 
-export const inventedTerms = (note: string, transcript: string): InventedTerm[] => [...inventedNumbers(note, transcript), ...inventedConcepts(note, transcript)];
+export const inventedTerms = (note: string, transcript: string): InventedTerm[] => [
+  ...inventedNumbers(note, transcript),
+  ...inventedConcepts(note, transcript),
+];
 
 /** A flag as the guard writes numbers: digits, with a decimal point or comma, or a ratio. */
 const NUMBER_FLAG = /^\d+(?:[.,/]\d+)*$/;
@@ -143,7 +158,11 @@ export function sameNumber(flag: string, value: string): boolean {
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const occurrencesIn = (flag: string, note: string) => [...note.matchAll(new RegExp(`(?<![\\d.,])${escapeRegExp(flag)}(?![\\d]|[.,]\\d)|(?<=\\d[.,])${escapeRegExp(flag)}(?!\\d)|(?<!\\d)${escapeRegExp(flag)}(?=[.,]\\d)`, 'g'))];
+const occurrencesIn = (flag: string, note: string) => [
+  ...note.matchAll(
+    new RegExp(`(?<![\\d.,])${escapeRegExp(flag)}(?![\\d]|[.,]\\d)|(?<=\\d[.,])${escapeRegExp(flag)}(?!\\d)|(?<!\\d)${escapeRegExp(flag)}(?=[.,]\\d)`, 'g'),
+  ),
+];
 
 /**
  * The decimals a number flag is a piece of, when the note writes it only inside decimals: the guard may split
@@ -197,7 +216,8 @@ export function compareFlags(
   { note, transcript, truth }: { note: string; transcript: string; truth: InventedTerm[] },
   wordKind: (flag: string) => 'medicine' | 'diagnosis',
 ): Comparison {
-  const names = (flag: string, term: InventedTerm) => (term.kind === 'number' ? NUMBER_FLAG.test(flag) && sameNumber(flag, term.value!) : !NUMBER_FLAG.test(flag) && sameWords(flag, term));
+  const names = (flag: string, term: InventedTerm) =>
+    term.kind === 'number' ? NUMBER_FLAG.test(flag) && sameNumber(flag, term.value!) : !NUMBER_FLAG.test(flag) && sameWords(flag, term);
   const values = [...saidValues(transcript)];
   const saidConcepts = new Set(conceptsIn(transcript).map((c) => c.name));
   const saidText = stemmedText(transcript);
@@ -218,7 +238,8 @@ export function compareFlags(
     const concepts = conceptsIn(text);
     const kind = matched[0]?.kind ?? concepts[0]?.kind ?? wordKind(text);
     if (matched.length) return { text, kind, verdict: 'caught' };
-    if (concepts.length && concepts.every((c) => saidConcepts.has(c.name))) return { text, kind, verdict: 'false alarm', why: `said (${concepts.map((c) => c.name).join(', ')})` };
+    if (concepts.length && concepts.every((c) => saidConcepts.has(c.name)))
+      return { text, kind, verdict: 'false alarm', why: `said (${concepts.map((c) => c.name).join(', ')})` };
     if (stemmedText(text).trim() && saidText.includes(stemmedText(text))) return { text, kind, verdict: 'false alarm', why: 'said word for word' };
     return { text, kind, verdict: 'unjudged', why: concepts.length ? 'partly said' : "outside the scorer's lexicon, not said" };
   });

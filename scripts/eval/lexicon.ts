@@ -1,3 +1,4 @@
+// biome-ignore-all format: word lists and patterns, one language or one group to a line, read better as written
 /**
  * The scorer's own word lists, kept as data and independent of the product's lexicons (the point is to measure
  * those from outside). Each entry is one concept with its spellings: a generic and its US brands, a diagnosis and

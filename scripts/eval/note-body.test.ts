@@ -30,7 +30,13 @@ describe('note body', () => {
   it('leaves out the title, the no-AI label, the date and clinician lines and blanks', () => {
     expect(body.text).not.toMatch(/Consultation notes|Assembled without AI|January|Dr\. Eval|to be completed|Medication/);
     expect(body.text).toContain('Subjective');
-    expect(body.lines).toEqual(['Cough for a week.', 'Allergies: penicillin', 'Chest infection.', 'amoxicillin 500 mg three times a day', 'Next consultation: in 1 week']);
+    expect(body.lines).toEqual([
+      'Cough for a week.',
+      'Allergies: penicillin',
+      'Chest infection.',
+      'amoxicillin 500 mg three times a day',
+      'Next consultation: in 1 week',
+    ]);
   });
   it('cuts the note into its sections by their headings', () => {
     expect(body.sections.subjective).toContain('Cough');

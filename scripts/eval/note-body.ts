@@ -57,10 +57,19 @@ export function noteBody(note: string): NoteBody {
       continue;
     }
     // A line left with only its label ('- Medication:' once its blank is gone) says nothing.
-    const content = line.replace(/^\s*[-*•](?:\s+|$)/, '').replace(/^\*\*[^*]+:\*\*\s*/, '').replace(/^[^:.?!]{1,30}:\s*/, '').trim();
+    const content = line
+      .replace(/^\s*[-*•](?:\s+|$)/, '')
+      .replace(/^\*\*[^*]+:\*\*\s*/, '')
+      .replace(/^[^:.?!]{1,30}:\s*/, '')
+      .trim();
     if (!content) continue;
     kept.push(line);
-    lines.push(line.replace(/^\s*[-*•]\s+/, '').replace(/\*\*/g, '').trim());
+    lines.push(
+      line
+        .replace(/^\s*[-*•]\s+/, '')
+        .replace(/\*\*/g, '')
+        .trim(),
+    );
     if (current) sections[current] = `${sections[current] ?? ''}\n${line}`;
   }
   return { text: kept.join('\n'), lines, sections };

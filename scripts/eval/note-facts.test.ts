@@ -58,9 +58,15 @@ _Assembled without AI from your inputs and the transcript. Review it before you 
 
 describe('reference sections', () => {
   it('maps headings and MTS-Dialog headers to S/O/A/P', () => {
-    expect(['CHIEF COMPLAINT', 'HPI:', 'REVIEW OF SYSTEMS', 'SOCIAL HISTORY', 'CURRENT MEDICATIONS:', 'GENHX', 'FAM/SOCHX', 'PASTMEDICALHX', 'ALLERGY'].map(refSectionOf)).toEqual(Array(9).fill('S'));
+    expect(
+      ['CHIEF COMPLAINT', 'HPI:', 'REVIEW OF SYSTEMS', 'SOCIAL HISTORY', 'CURRENT MEDICATIONS:', 'GENHX', 'FAM/SOCHX', 'PASTMEDICALHX', 'ALLERGY'].map(
+        refSectionOf,
+      ),
+    ).toEqual(Array(9).fill('S'));
     expect(['PHYSICAL EXAMINATION', 'PHYSICAL EXAM', 'VITALS REVIEWED', 'RESULTS', 'EXAM', 'IMAGING', 'LABS'].map(refSectionOf)).toEqual(Array(7).fill('O'));
-    expect(['ASSESSMENT AND PLAN', 'ASSESSMENT', 'PLAN', 'IMPRESSION', 'INSTRUCTIONS', 'DIAGNOSIS', 'DISPOSITION'].map(refSectionOf)).toEqual(Array(7).fill('AP'));
+    expect(['ASSESSMENT AND PLAN', 'ASSESSMENT', 'PLAN', 'IMPRESSION', 'INSTRUCTIONS', 'DIAGNOSIS', 'DISPOSITION'].map(refSectionOf)).toEqual(
+      Array(7).fill('AP'),
+    );
     expect(refSectionOf('EDCOURSE')).toBe('OP');
     expect(refSectionOf('MSK:')).toBeUndefined();
   });
@@ -77,7 +83,23 @@ describe('facts kept and placed', () => {
   const facts = referenceFacts(REFERENCE);
   const labels = facts.map((f) => f.label);
   it('finds numbers with units, ratios, decimals, measurement-line values, medicines and diagnoses, each once', () => {
-    expect(labels).toEqual(expect.arrayContaining(['20 mg', '5 week', '8 cm', '3/6', '128/72', '98.6', '45 %', '80 mg', 'lisinopril', 'furosemide', 'hypertension', 'fatigue', 'heart failure']));
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        '20 mg',
+        '5 week',
+        '8 cm',
+        '3/6',
+        '128/72',
+        '98.6',
+        '45 %',
+        '80 mg',
+        'lisinopril',
+        'furosemide',
+        'hypertension',
+        'fatigue',
+        'heart failure',
+      ]),
+    );
     expect(labels.filter((l) => l === '20 mg')).toHaveLength(1);
     expect(facts.find((f) => f.label === '20 mg')!.sections).toEqual(new Set(['S', 'AP']));
   });
@@ -98,13 +120,21 @@ describe('facts kept and placed', () => {
   });
   it('reads "a week" in a note as 1 week, spelled units, and decimals written with a stop for "point"', () => {
     const facts2 = referenceFacts('PLAN\n\nFollow up in 1 week. Zofran 4 mg.\n\nVITALS\n\nTemperature: 98.2');
-    const s = scoreFacts(facts2, noteBody('## Plan\n- see you in a week\n- Zofran 4 M G'), 'Clinician: Zofran four M G. See you in a week. Your temperature is ninety eight. Two');
+    const s = scoreFacts(
+      facts2,
+      noteBody('## Plan\n- see you in a week\n- Zofran 4 M G'),
+      'Clinician: Zofran four M G. See you in a week. Your temperature is ninety eight. Two',
+    );
     expect(s.countable).toBe(4);
     expect(s.missing).toEqual(['98.2']);
   });
   it('an MTS-Dialog reference is one section, named by its header', () => {
     const facts2 = referenceFacts('Accutane for acne, 40 mg daily.', 'MEDICATIONS');
-    expect(facts2.map((f) => [f.label, [...f.sections]])).toEqual([['40 mg', ['S']], ['isotretinoin', ['S']], ['acne', ['S']]]);
+    expect(facts2.map((f) => [f.label, [...f.sections]])).toEqual([
+      ['40 mg', ['S']],
+      ['isotretinoin', ['S']],
+      ['acne', ['S']],
+    ]);
   });
 });
 
@@ -116,7 +146,11 @@ describe('wrong values, decimals cut, invented', () => {
     const w2 = wrongValues(noteBody('## Objective\n- Blood pressure: 25/76 mmHg\n- lisinopril 20 mg'), TRANSCRIPT, REFERENCE);
     expect(w2.wrong).toEqual(['25/76 mmHg in "Blood pressure: 25/76 mmHg"']);
     // A right conversion beside the said value is not wrong; a wrong one is.
-    const w3 = wrongValues(noteBody('## Objective\n- Temperature: 98.6 °F (37 °C)\n- Weight: 7 lb (3.2 kg), 8 lb (9 kg)'), 'temperature ninety eight point six, weight seven pounds, eight pounds', '');
+    const w3 = wrongValues(
+      noteBody('## Objective\n- Temperature: 98.6 °F (37 °C)\n- Weight: 7 lb (3.2 kg), 8 lb (9 kg)'),
+      'temperature ninety eight point six, weight seven pounds, eight pounds',
+      '',
+    );
     expect(w3.wrong).toEqual(['9 kg in "Weight: 7 lb (3.2 kg), 8 lb (9 kg)"']);
     expect(w2.checked).toBe(2);
   });
@@ -125,7 +159,9 @@ describe('wrong values, decimals cut, invented', () => {
     expect(decimalsCut('Take 5 mg.', 'Take two point five milligrams.')).toEqual({ decimals: 1, cut: ['2.5 mg'] });
     expect(decimalsCut('Take 2.5 mg.', 'Take two point five milligrams.').cut).toEqual([]);
     // ACI-Bench writes a spoken 'point' as a full stop: 'aldactone twelve . five milligrams', 'a1c at seven . three'.
-    expect(decimalsCut('- add aldactone 12.\n- 5 mg daily\n- your a1c was 7.\n- 3', 'Add aldactone twelve. Five milligrams daily. Your a1c was seven. Three.')).toEqual({ decimals: 2, cut: ['12.5 mg', '7.3'] });
+    expect(
+      decimalsCut('- add aldactone 12.\n- 5 mg daily\n- your a1c was 7.\n- 3', 'Add aldactone twelve. Five milligrams daily. Your a1c was seven. Three.'),
+    ).toEqual({ decimals: 2, cut: ['12.5 mg', '7.3'] });
   });
   it('names medicines and diagnoses the transcript never said, in any inflection or spelling', () => {
     expect(invented(NOTE, TRANSCRIPT)).toEqual(['metformin (medicine)']);

@@ -21,7 +21,8 @@ export function refSectionOf(heading: string): RefSection | undefined {
   if (/ASSESSMENT|PLAN|IMPRESSION|INSTRUCTIONS|DIAGNOS|DISPOSITION/.test(h)) return 'AP';
   if (/PROCEDURE|EDCOURSE|ED COURSE|HOSPITAL COURSE/.test(h)) return 'OP';
   if (/EXAM|VITALS|RESULTS|FINDINGS|LABS|IMAGING|\bPE\b/.test(h)) return 'O';
-  if (/COMPLAINT|\bCC\b|\bHPI\b|HISTORY|HX\b|REVIEW OF SYSTEMS|\bROS\b|MEDICATION|ALLERG|SOCIAL|FAMILY|SURGICAL|IMMUNIZATION|GYN|PRESENT ILLNESS/.test(h)) return 'S';
+  if (/COMPLAINT|\bCC\b|\bHPI\b|HISTORY|HX\b|REVIEW OF SYSTEMS|\bROS\b|MEDICATION|ALLERG|SOCIAL|FAMILY|SURGICAL|IMMUNIZATION|GYN|PRESENT ILLNESS/.test(h))
+    return 'S';
   return undefined;
 }
 
@@ -72,14 +73,16 @@ export function referenceFacts(reference: string, mtsHeader?: string): Fact[] {
     facts.set(fact.key, existing);
   };
   for (const part of referenceParts(reference, mtsHeader)) {
-    for (const q of measuredQuantities(part.text)) add({ key: `q:${q.value}|${q.unit ?? ''}`, label: `${q.value}${q.unit ? ` ${q.unit}` : ''}`, kind: 'quantity', quantity: q }, part.section);
+    for (const q of measuredQuantities(part.text))
+      add({ key: `q:${q.value}|${q.unit ?? ''}`, label: `${q.value}${q.unit ? ` ${q.unit}` : ''}`, kind: 'quantity', quantity: q }, part.section);
     for (const c of conceptsIn(part.text)) add({ key: `c:${c.name}`, label: c.name, kind: c.kind, concept: c.name }, part.section);
   }
   return [...facts.values()];
 }
 
 /** 'in a week', 'for a month', 'a year ago': 1 week, 1 month, 1 year, as a note may write them in digits. */
-const ONE_UNIT = /\b(?:in|for|within|about|after|past|last|over|another)\s+(?:a|an|one)\s+(second|minute|hour|day|week|month|year)\b|\b(?:a|an|one)\s+(second|minute|hour|day|week|month|year)\s+ago\b/gi;
+const ONE_UNIT =
+  /\b(?:in|for|within|about|after|past|last|over|another)\s+(?:a|an|one)\s+(second|minute|hour|day|week|month|year)\b|\b(?:a|an|one)\s+(second|minute|hour|day|week|month|year)\s+ago\b/gi;
 
 /**
  * The quantities a text states: its numbers said or written, 'a week' where it is a length of time (1 week), and
@@ -88,7 +91,8 @@ const ONE_UNIT = /\b(?:in|for|within|about|after|past|last|over|another)\s+(?:a|
 export function statedQuantities(text: string): Quantity[] {
   const out = quantitiesIn(text);
   for (const m of text.matchAll(ONE_UNIT)) out.push({ value: '1', unit: (m[1] ?? m[2])!.toLowerCase(), dimension: 'time', index: m.index, text: m[0] });
-  for (const m of text.matchAll(/\b(once|twice)\b/gi)) out.push({ value: m[1]!.toLowerCase() === 'once' ? '1' : '2', unit: 'times', dimension: 'count', index: m.index, text: m[0] });
+  for (const m of text.matchAll(/\b(once|twice)\b/gi))
+    out.push({ value: m[1]!.toLowerCase() === 'once' ? '1' : '2', unit: 'times', dimension: 'count', index: m.index, text: m[0] });
   return out;
 }
 
@@ -115,9 +119,13 @@ export function scoreFacts(facts: Fact[], body: NoteBody, transcript: string): F
   const said = saidQuantities(transcript);
   const saidConcepts = new Set(conceptsIn(transcript).map((c) => c.name));
   const noteQuantities = statedQuantities(body.text);
-  const sectionQuantities = Object.fromEntries(Object.entries(body.sections).map(([s, text]) => [s, statedQuantities(text)])) as Partial<Record<NoteSection, Quantity[]>>;
+  const sectionQuantities = Object.fromEntries(Object.entries(body.sections).map(([s, text]) => [s, statedQuantities(text)])) as Partial<
+    Record<NoteSection, Quantity[]>
+  >;
   const noteConcepts = new Set(conceptsIn(body.text).map((c) => c.name));
-  const sectionConcepts = Object.fromEntries(Object.entries(body.sections).map(([s, text]) => [s, new Set(conceptsIn(text).map((c) => c.name))])) as Partial<Record<NoteSection, Set<string>>>;
+  const sectionConcepts = Object.fromEntries(Object.entries(body.sections).map(([s, text]) => [s, new Set(conceptsIn(text).map((c) => c.name))])) as Partial<
+    Record<NoteSection, Set<string>>
+  >;
   const score: FactScore = { total: facts.length, countable: 0, kept: 0, placed: 0, missing: [], misplaced: [], missed: [] };
   for (const fact of facts) {
     const q = fact.quantity;
@@ -189,7 +197,8 @@ export function decimalsCut(noteText: string, transcript: string): DecimalsCut {
     if (written.some((w) => w.value === value)) continue;
     const [whole, part] = value.split('.') as [string, string];
     const stopAfterWhole = new RegExp(`(?<![\\d.])${escapeRegExp(whole)}\\.(?!\\d)`).test(noteText);
-    const pieceWithUnit = q.unit !== undefined && written.some((w) => (w.value === whole || w.value === part) && w.unit !== undefined && sameQuantity({ ...w, value }, q));
+    const pieceWithUnit =
+      q.unit !== undefined && written.some((w) => (w.value === whole || w.value === part) && w.unit !== undefined && sameQuantity({ ...w, value }, q));
     const partsApart = new RegExp(`(?<![\\d.])${escapeRegExp(whole)}\\s*(?:point|,)?\\s+${escapeRegExp(part)}(?![\\d.])`, 'i').test(noteText);
     if (stopAfterWhole || pieceWithUnit || partsApart) cut.push(`${value}${q.unit ? ` ${q.unit}` : ''}`);
   }

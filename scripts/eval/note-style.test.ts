@@ -16,7 +16,10 @@ describe('fragments and verbatim sentences', () => {
     expect(fragments(['Brian.', 'Yeah, right.', 'Cough for a week.', 'i feel bloated sometimes'])).toBe(2);
   });
   it('finds sentences of six words or more said word for word', () => {
-    const v = verbatim(['I feel bloated every once in a while. Short one.', 'Lasix was increased to 80 mg daily.'], 'Patient: i feel , i feel bloated every once in a while .\nClinician: increase your lasix');
+    const v = verbatim(
+      ['I feel bloated every once in a while. Short one.', 'Lasix was increased to 80 mg daily.'],
+      'Patient: i feel , i feel bloated every once in a while .\nClinician: increase your lasix',
+    );
     expect(v).toEqual({ sentences: 2, verbatim: 1, examples: ['I feel bloated every once in a while.'] });
   });
 });

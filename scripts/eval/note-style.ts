@@ -52,7 +52,9 @@ export function followUpInterval(text: string): Interval | undefined {
     .split(/(?<=[.?!])\s+|\n+/)
     .filter((s) => FOLLOW_UP_CUES.test(s) || /\bnext (?:visit|appointment|consultation)\b/i.test(s));
   for (const s of sentences) {
-    const within = new RegExp(`\\bin\\s+(?:about\\s+|approximately\\s+|another\\s+|roughly\\s+)?${AMOUNT}(?:\\s*(?:-|to|or)\\s*\\d+)?\\s*${UNIT}\\b`, 'i').exec(s);
+    const within = new RegExp(`\\bin\\s+(?:about\\s+|approximately\\s+|another\\s+|roughly\\s+)?${AMOUNT}(?:\\s*(?:-|to|or)\\s*\\d+)?\\s*${UNIT}\\b`, 'i').exec(
+      s,
+    );
     if (within) return { value: numberOf(within[1]!), unit: unitOf(within[2]!) };
     const before = new RegExp(`\\b${AMOUNT}[\\s-]+${UNIT}\\s+(?:follow[- ]?up|followup|recheck|visit|appointment)`, 'i').exec(s);
     if (before) return { value: numberOf(before[1]!), unit: unitOf(before[2]!) };

@@ -29,7 +29,9 @@ const NO_KNOWN_ALLERGIES = ['no known allergies', 'sem alergias conhecidas', 'ke
 /** Numbers (with decimals or slashes) and long words ending like drug names, as they appear in a note. */
 function checkableTokens(text: string): string[] {
   const numbers = text.match(/\b\d+(?:[.,/]\d+)*\b/g) ?? [];
-  const drugs = text.match(/\b[a-záéíóúâêôãõçäöüß]{5,}(?:pril|olol|statin|statina|formin|formina|cillin|cilina|profen|profeno|azole|azol|sartan|mab|pine|pina|tide)\b/gi) ?? [];
+  const drugs =
+    text.match(/\b[a-záéíóúâêôãõçäöüß]{5,}(?:pril|olol|statin|statina|formin|formina|cillin|cilina|profen|profeno|azole|azol|sartan|mab|pine|pina|tide)\b/gi) ??
+    [];
   return [...new Set([...numbers, ...drugs].map(fold))];
 }
 
@@ -48,7 +50,9 @@ function linked(sentence: string, sources: string[]): boolean {
 }
 
 const isFrame = (line: string) =>
-  /^\s*(?:_[^_]+_|\*[^*]+\*)\s*$/.test(line) || /\[[^\]\n]{1,40}\]/.test(line) || ['dr. eval', '2026', ...NO_KNOWN_ALLERGIES].some((f) => fold(line).includes(f));
+  /^\s*(?:_[^_]+_|\*[^*]+\*)\s*$/.test(line) ||
+  /\[[^\]\n]{1,40}\]/.test(line) ||
+  ['dr. eval', '2026', ...NO_KNOWN_ALLERGIES].some((f) => fold(line).includes(f));
 
 /** Writes a note for every dialogue of a folder and prints its figures. */
 async function report(generator: TextGenerator, title: string, dir: string, verbose: boolean): Promise<void> {
@@ -60,9 +64,18 @@ async function report(generator: TextGenerator, title: string, dir: string, verb
   let invented = 0;
   let sentences = 0;
   let linkedSentences = 0;
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const d = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Dialogue;
-    const request: DocumentRequest = { documentKind: d.document, language: d.language, transcript: d.transcript, data: d.data, clinician: { name: 'Dr. Eval' }, date: new Date('2026-01-15T10:00:00Z') };
+    const request: DocumentRequest = {
+      documentKind: d.document,
+      language: d.language,
+      transcript: d.transcript,
+      data: d.data,
+      clinician: { name: 'Dr. Eval' },
+      date: new Date('2026-01-15T10:00:00Z'),
+    };
     let note = '';
     for await (const delta of generator.write(request)) note += delta;
     const haystack = fold(note);
@@ -74,13 +87,21 @@ async function report(generator: TextGenerator, title: string, dir: string, verb
       for (const f of found.filter((x) => !right.includes(x))) console.log(`    elsewhere: ${f.any[0]} (expected in ${f.section})`);
     }
     // Spoken numbers are written as digits in a note: the transcript's numbers count in either form.
-    const source = fold(`${d.transcript} ${Object.values(d.data).join(' ')} 2026-01-15 15 january 2026 15 de janeiro de 2026 15. januar 2026 15 de enero de 2026`);
+    const source = fold(
+      `${d.transcript} ${Object.values(d.data).join(' ')} 2026-01-15 15 january 2026 15 de janeiro de 2026 15. januar 2026 15 de enero de 2026`,
+    );
     const digits = numbersAsDigits(d.transcript, d.language);
     const madeUp = checkableTokens(note).filter((token) => !source.includes(token) && !fold(digits).includes(token));
     // The note's own sentences, without its frame: headings, the no-AI label, labels, blanks, the date line.
     const noteSentences = note
       .split('\n')
-      .map((l) => l.replace(/^[-*]\s+/, '').replace(/^\*\*[^*]+:\*\*\s*/, '').replace(/^[^:]{2,30}:\s+/, '').trim())
+      .map((l) =>
+        l
+          .replace(/^[-*]\s+/, '')
+          .replace(/^\*\*[^*]+:\*\*\s*/, '')
+          .replace(/^[^:]{2,30}:\s+/, '')
+          .trim(),
+      )
       .filter((l) => l && !l.startsWith('#') && !isFrame(l) && contentWords(l).length > 0);
     // A question and its answer are one source sentence too ('Any allergies? Penicillin.').
     const said = `${digits} ${d.transcript}`.split(/(?<=[.?!])\s+/);
@@ -99,11 +120,18 @@ async function report(generator: TextGenerator, title: string, dir: string, verb
     );
   }
   const pct = (n: number, d: number) => `${((n / d) * 100).toFixed(0)} %`;
-  console.log(`  ${'all'.padEnd(24)} ${pct(kept, total).padStart(10)}   ${pct(placed, total).padStart(20)}   ${String(invented).padStart(8)}   ${pct(linkedSentences, sentences).padStart(16)}`);
+  console.log(
+    `  ${'all'.padEnd(24)} ${pct(kept, total).padStart(10)}   ${pct(placed, total).padStart(20)}   ${String(invented).padStart(8)}   ${pct(linkedSentences, sentences).padStart(16)}`,
+  );
 }
 
 export async function ownReport(generator: TextGenerator, verbose: boolean): Promise<void> {
   await report(generator, 'Development dialogues (the structurer was written against them)', OWN_DIR, verbose);
-  await report(generator, 'First held-out dialogues (written without reading the structurer, scored blind; their misses then guided general rules)', path.join(OWN_DIR, 'held-out'), verbose);
+  await report(
+    generator,
+    'First held-out dialogues (written without reading the structurer, scored blind; their misses then guided general rules)',
+    path.join(OWN_DIR, 'held-out'),
+    verbose,
+  );
   await report(generator, 'Second held-out dialogues (written without reading the structurer; never tuned against)', path.join(OWN_DIR, 'held-out-2'), verbose);
 }

@@ -50,7 +50,28 @@ const UNITS: UnitDef[] = [
   { unit: 'year', dimension: 'time', words: ['years', 'year', 'yrs', 'yr', 'y/o', 'yo'] },
   { unit: 'unit', dimension: 'units', words: ['international units', 'units', 'unit', 'iu'] },
   { unit: 'times', dimension: 'count', words: ['times', 'x'] },
-  { unit: 'dose', dimension: 'count', words: ['tablets', 'tablet', 'tabs', 'tab', 'pills', 'pill', 'capsules', 'capsule', 'puffs', 'puff', 'drops', 'sprays', 'doses', 'dose', 'injections', 'shots'] },
+  {
+    unit: 'dose',
+    dimension: 'count',
+    words: [
+      'tablets',
+      'tablet',
+      'tabs',
+      'tab',
+      'pills',
+      'pill',
+      'capsules',
+      'capsule',
+      'puffs',
+      'puff',
+      'drops',
+      'sprays',
+      'doses',
+      'dose',
+      'injections',
+      'shots',
+    ],
+  },
   { unit: 'drink', dimension: 'count', words: ['drinks', 'drink', 'beers', 'beer', 'glasses', 'glass', 'cups', 'cup', 'packs', 'pack', 'cigarettes'] },
   { unit: 'pack-year', dimension: 'count', words: ['pack years', 'pack-years', 'pack year'] },
   { unit: '+', dimension: 'grade', words: ['+', 'plus'] },
@@ -60,7 +81,10 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const UNIT_BY_WORD = new Map(UNITS.flatMap((u) => u.words.map((w) => [w, u] as const)));
 const UNIT_WORDS = [...UNIT_BY_WORD.keys()].sort((a, b) => b.length - a.length);
 /** The unit right after a number: '20 mg', '45%', '58-year-old', '8cm', '1+'. Words must end at a word boundary. */
-const UNIT_AFTER = new RegExp(`^(?:\\s?-?\\s?)(${UNIT_WORDS.map((w) => (/\w$/.test(w) ? `${escapeRegExp(w).replace(/ /g, '[\\s-]')}\\b` : escapeRegExp(w))).join('|')})`, 'i');
+const UNIT_AFTER = new RegExp(
+  `^(?:\\s?-?\\s?)(${UNIT_WORDS.map((w) => (/\w$/.test(w) ? `${escapeRegExp(w).replace(/ /g, '[\\s-]')}\\b` : escapeRegExp(w))).join('|')})`,
+  'i',
+);
 
 export type Quantity = {
   /** '45', '98.6', '128/72' */
@@ -86,7 +110,7 @@ export function quantitiesIn(text: string, language: NumberLanguage = 'en'): Qua
     const after = read.slice(m.index + m[0].length);
     const unitMatch = UNIT_AFTER.exec(after);
     const unitWord = unitMatch?.[1]?.toLowerCase().replace(/[\s-]+/g, ' ');
-    const def = unitWord ? UNIT_BY_WORD.get(unitWord) ?? UNIT_BY_WORD.get(unitWord.replace(/ /g, '-')) : undefined;
+    const def = unitWord ? (UNIT_BY_WORD.get(unitWord) ?? UNIT_BY_WORD.get(unitWord.replace(/ /g, '-'))) : undefined;
     // '2nd', '4th', 'x2y': a number glued to letters that are not its unit is no measurement.
     if (!def && /^[a-z]/i.test(after)) continue;
     const value = m[2] ? `${canonical(m[1]!)}/${canonical(m[2])}` : canonical(m[1]!);

@@ -32,7 +32,11 @@ export function scoreDialogue({ note, transcript, reference, referenceSection }:
   const interval = followUpInterval(reference);
   const listed = omissionsOf(note, transcript);
   const facts = scoreFacts(referenceFacts(reference, referenceSection), body, transcript);
-  const omissions = listed && { listed: listed.length, missed: facts.missed.length, named: scoreFacts(facts.missed, noteBody(listed.join('\n')), transcript).kept };
+  const omissions = listed && {
+    listed: listed.length,
+    missed: facts.missed.length,
+    named: scoreFacts(facts.missed, noteBody(listed.join('\n')), transcript).kept,
+  };
   return {
     rouge: rouge(body.text, reference),
     pasted: rouge(transcript, reference),

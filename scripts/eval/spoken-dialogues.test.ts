@@ -19,7 +19,9 @@ describe('speakable text', () => {
   it('says numbers, blood pressures and percentages in words', () => {
     expect(integerWords(120)).toBe('one hundred twenty');
     expect(integerWords(2024)).toBe('two thousand twenty four');
-    expect(speakable('bp 120/80 , sats 98% , temp 98.6 .')).toBe('bp one hundred twenty over eighty , sats ninety eight percent , temp ninety eight point six .');
+    expect(speakable('bp 120/80 , sats 98% , temp 98.6 .')).toBe(
+      'bp one hundred twenty over eighty , sats ninety eight percent , temp ninety eight point six .',
+    );
     expect(speakable('[doctor] take 2-3 tablets & rest')).toBe('take two to three tablets and rest');
   });
 

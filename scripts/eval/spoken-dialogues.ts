@@ -59,7 +59,14 @@ export function opening(turns: Turn[], maxWords: number): Turn[] {
     if (!n) continue;
     if (words + n > maxWords) {
       // The last turn is cut at a word, only if little would remain otherwise.
-      if (words < maxWords / 2) out.push({ speaker: turn.speaker, text: text.split(' ').slice(0, maxWords - words).join(' ') });
+      if (words < maxWords / 2)
+        out.push({
+          speaker: turn.speaker,
+          text: text
+            .split(' ')
+            .slice(0, maxWords - words)
+            .join(' '),
+        });
       break;
     }
     out.push({ speaker: turn.speaker, text });
@@ -234,5 +241,8 @@ export function calibration(words: { confidence: number; correct: boolean }[], e
 /** At a threshold: the share of words marked uncertain, and of the words kept, the share right. */
 export function gate(words: { confidence: number; correct: boolean }[], threshold: number) {
   const kept = words.filter((w) => w.confidence >= threshold);
-  return { uncertain: words.length ? 1 - kept.length / words.length : 0, keptPrecision: kept.length ? kept.filter((w) => w.correct).length / kept.length : Number.NaN };
+  return {
+    uncertain: words.length ? 1 - kept.length / words.length : 0,
+    keptPrecision: kept.length ? kept.filter((w) => w.correct).length / kept.length : Number.NaN,
+  };
 }

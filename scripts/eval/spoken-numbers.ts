@@ -35,7 +35,11 @@ const HALF = 'zzhalfzz';
 const TABLES: Record<NumberLanguage, Table> = {
   en: {
     decimalMark: '.',
-    small: { ...range('zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen'), ...tens('twenty thirty forty fifty sixty seventy eighty ninety'), a: 1 },
+    small: {
+      ...range('zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen'),
+      ...tens('twenty thirty forty fifty sixty seventy eighty ninety'),
+      a: 1,
+    },
     hundreds: {},
     multipliers: { hundred: 100, thousand: 1000 },
     joins: ['and'],
@@ -49,10 +53,21 @@ const TABLES: Record<NumberLanguage, Table> = {
     decimalMark: ',',
     small: {
       ...range('zero um dois tres quatro cinco seis sete oito nove dez onze doze treze catorze quinze dezasseis dezassete dezoito dezanove'),
-      uma: 1, duas: 2, quatorze: 14, dezesseis: 16, dezessete: 17, dezenove: 19,
+      uma: 1,
+      duas: 2,
+      quatorze: 14,
+      dezesseis: 16,
+      dezessete: 17,
+      dezenove: 19,
       ...tens('vinte trinta quarenta cinquenta sessenta setenta oitenta noventa'),
     },
-    hundreds: { cem: 100, cento: 100, ...hundreds('duzentos/duzentas trezentos/trezentas quatrocentos/quatrocentas quinhentos/quinhentas seiscentos/seiscentas setecentos/setecentas oitocentos/oitocentas novecentos/novecentas') },
+    hundreds: {
+      cem: 100,
+      cento: 100,
+      ...hundreds(
+        'duzentos/duzentas trezentos/trezentas quatrocentos/quatrocentas quinhentos/quinhentas seiscentos/seiscentas setecentos/setecentas oitocentos/oitocentas novecentos/novecentas',
+      ),
+    },
     multipliers: { mil: 1000 },
     joins: ['e'],
     points: ['virgula', 'ponto'],
@@ -65,12 +80,19 @@ const TABLES: Record<NumberLanguage, Table> = {
     decimalMark: ',',
     small: {
       ...range('cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciseis diecisiete dieciocho diecinueve'),
-      un: 1, una: 1,
+      un: 1,
+      una: 1,
       ...range('veinte veintiuno veintidos veintitres veinticuatro veinticinco veintiseis veintisiete veintiocho veintinueve', 20),
       veintiun: 21,
       ...tens('veinte treinta cuarenta cincuenta sesenta setenta ochenta noventa'),
     },
-    hundreds: { cien: 100, ciento: 100, ...hundreds('doscientos/doscientas trescientos/trescientas cuatrocientos/cuatrocientas quinientos/quinientas seiscientos/seiscientas setecientos/setecientas ochocientos/ochocientas novecientos/novecientas') },
+    hundreds: {
+      cien: 100,
+      ciento: 100,
+      ...hundreds(
+        'doscientos/doscientas trescientos/trescientas cuatrocientos/cuatrocientas quinientos/quinientas seiscientos/seiscientas setecientos/setecientas ochocientos/ochocientas novecientos/novecientas',
+      ),
+    },
     multipliers: { mil: 1000 },
     joins: ['y'],
     points: ['coma', 'punto'],
@@ -83,7 +105,10 @@ const TABLES: Record<NumberLanguage, Table> = {
     decimalMark: ',',
     small: {
       ...range('null eins zwei drei vier funf sechs sieben acht neun zehn elf zwolf'),
-      ein: 1, eine: 1, sech: 6, sieb: 7,
+      ein: 1,
+      eine: 1,
+      sech: 6,
+      sieb: 7,
       ...tens('zwanzig dreißig vierzig funfzig sechzig siebzig achtzig neunzig'),
       dreissig: 30,
     },
@@ -170,7 +195,8 @@ function readRun(atoms: Atom[], language: NumberLanguage, mark: '.' | ','): stri
             flush();
             start(v);
           }
-        } else if (last?.kind === 'join' || last?.kind === 'oh' || ((last?.kind === 'hundreds' || last?.kind === 'multiplier') && current % 100 === 0)) current += v;
+        } else if (last?.kind === 'join' || last?.kind === 'oh' || ((last?.kind === 'hundreds' || last?.kind === 'multiplier') && current % 100 === 0))
+          current += v;
         else {
           flush();
           start(v);
@@ -206,7 +232,13 @@ function readRun(atoms: Atom[], language: NumberLanguage, mark: '.' | ','): stri
           started &&
           next !== undefined &&
           (((last?.kind === 'hundreds' || last?.kind === 'multiplier') && (next.kind === 'small' || next.kind === 'hundreds')) ||
-            (language !== 'de' && language !== 'en' && last?.kind === 'small' && lastSmall >= 20 && lastSmall % 10 === 0 && next.kind === 'small' && next.value < 10) ||
+            (language !== 'de' &&
+              language !== 'en' &&
+              last?.kind === 'small' &&
+              lastSmall >= 20 &&
+              lastSmall % 10 === 0 &&
+              next.kind === 'small' &&
+              next.value < 10) ||
             (language === 'de' && last?.kind === 'small' && lastSmall < 10 && next.kind === 'small' && next.value >= 20 && next.value % 10 === 0));
         if (joinsNumber) last = a;
         else {
@@ -305,11 +337,16 @@ export function numbersAsDigits(text: string, language: NumberLanguage = 'en'): 
     out.push(readRun(atoms, language, table.decimalMark).join(' '));
     i = j;
   }
-  return out
-    .join('')
-    .replace(new RegExp(`(\\d+) ${HALF}`, 'g'), (_m, n: string) => String(Number(n) + 0.5).replace('.', table.decimalMark))
-    // The half after the unit: 'sessenta e sete quilos e meio' (67,5 quilos), 'one week and a half'.
-    .replace(new RegExp(`(\\d+) (\\p{L}+) ${HALF}`, 'gu'), (_m, n: string, unit: string) => `${String(Number(n) + 0.5).replace('.', table.decimalMark)} ${unit}`)
-    .replace(new RegExp(` ?${HALF}`, 'g'), ` ${table.halfText}`)
-    .replace(table.ratio, '$1/$2');
+  return (
+    out
+      .join('')
+      .replace(new RegExp(`(\\d+) ${HALF}`, 'g'), (_m, n: string) => String(Number(n) + 0.5).replace('.', table.decimalMark))
+      // The half after the unit: 'sessenta e sete quilos e meio' (67,5 quilos), 'one week and a half'.
+      .replace(
+        new RegExp(`(\\d+) (\\p{L}+) ${HALF}`, 'gu'),
+        (_m, n: string, unit: string) => `${String(Number(n) + 0.5).replace('.', table.decimalMark)} ${unit}`,
+      )
+      .replace(new RegExp(` ?${HALF}`, 'g'), ` ${table.halfText}`)
+      .replace(table.ratio, '$1/$2')
+  );
 }

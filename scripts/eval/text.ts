@@ -5,7 +5,11 @@ import { porterStem } from './porter.js';
 export const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** Tokens as rouge-score makes them: lower case, runs of [a-z0-9], nothing else. */
-export const rougeTokens = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+export const rougeTokens = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 
 /** rouge-score stems only words of more than three letters. */
 export const stemToken = (token: string): string => (token.length > 3 ? porterStem(token) : token);

@@ -5,4 +5,7 @@ export type InstalledPackage = { name: string; version: string; where: string; s
 export function compareVersions(a: string, b: string): number;
 export function installedPackages(lock: Lock): InstalledPackage[];
 export function findKnownAdvisories(lock: Lock, known: KnownAdvisories): (InstalledPackage & { advisory: Advisory })[];
-export function registryAudit(lock: Lock, opts?: { timeoutMs?: number; registry?: string }): Promise<Record<string, { severity: string; title: string; url?: string; vulnerable_versions: string }[]> | undefined>;
+export function registryAudit(
+  lock: Lock,
+  opts?: { timeoutMs?: number; registry?: string },
+): Promise<Record<string, { severity: string; title: string; url?: string; vulnerable_versions: string }[]> | undefined>;

@@ -4,8 +4,20 @@
  * not a silent install.
  */
 export const ALLOWED_LICENCES = new Set([
-  'MIT', 'MIT-0', 'ISC', 'Apache-2.0', 'BSD-2-Clause', 'BSD-3-Clause', '0BSD', 'BlueOak-1.0.0', 'Unlicense', 'Zlib',
-  'Python-2.0', 'CC0-1.0', 'OFL-1.1', 'CC-BY-4.0',
+  'MIT',
+  'MIT-0',
+  'ISC',
+  'Apache-2.0',
+  'BSD-2-Clause',
+  'BSD-3-Clause',
+  '0BSD',
+  'BlueOak-1.0.0',
+  'Unlicense',
+  'Zlib',
+  'Python-2.0',
+  'CC0-1.0',
+  'OFL-1.1',
+  'CC-BY-4.0',
 ]);
 
 /**

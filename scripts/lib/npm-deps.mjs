@@ -11,7 +11,9 @@ export function quietEngineWarnings(stderr, npmNodeVersion) {
   const kept = lines.filter((l) => !/^npm warn EBADENGINE\b/.test(l));
   const dropped = lines.length - kept.length;
   if (dropped && Number(npmNodeVersion.split('.')[0]) < RUNTIME_MAJOR) {
-    kept.push(`npm ran on Node.js ${npmNodeVersion}; the product runs on its own Node.js ${RUNTIME_MAJOR}, installed just now, which the packages that asked for a newer Node get.`);
+    kept.push(
+      `npm ran on Node.js ${npmNodeVersion}; the product runs on its own Node.js ${RUNTIME_MAJOR}, installed just now, which the packages that asked for a newer Node get.`,
+    );
   } else if (dropped) {
     return stderr;
   }

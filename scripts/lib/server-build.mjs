@@ -12,7 +12,11 @@ const SOURCES = ['server/src', 'contract', 'server/tsconfig.json', 'server/tscon
 
 function files(p) {
   if (!existsSync(p)) return [];
-  return statSync(p).isDirectory() ? readdirSync(p).sort().flatMap((entry) => files(path.join(p, entry))) : [p];
+  return statSync(p).isDirectory()
+    ? readdirSync(p)
+        .sort()
+        .flatMap((entry) => files(path.join(p, entry)))
+    : [p];
 }
 
 /** Changes with any source's content, however its files were copied (rsync -a, tar and cp -p keep old times). */

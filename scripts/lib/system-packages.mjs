@@ -56,7 +56,14 @@ function tessdata(lang) {
 export const OCR_PACKAGES = [PACKAGES.poppler, PACKAGES.tesseract, PACKAGES.tesseractPor, PACKAGES.tesseractDeu, PACKAGES.tesseractSpa];
 
 /** What the server needs at run time: the local speech engine. */
-export const RUNTIME_PACKAGES = [PACKAGES.ffmpeg, PACKAGES.pocketsphinx, PACKAGES.pocketsphinxModel, PACKAGES.pythonPocketsphinx, PACKAGES.irstlm, PACKAGES.sphinxbaseUtils];
+export const RUNTIME_PACKAGES = [
+  PACKAGES.ffmpeg,
+  PACKAGES.pocketsphinx,
+  PACKAGES.pocketsphinxModel,
+  PACKAGES.pythonPocketsphinx,
+  PACKAGES.irstlm,
+  PACKAGES.sphinxbaseUtils,
+];
 
 export function findPostgresBin(name) {
   for (const version of ['17', '16', '15', '14', '13']) {

@@ -1,3 +1,4 @@
+// biome-ignore-all format: word lists and patterns, one language or one group to a line, read better as written
 /**
  * The clinical sentences the local speech engine's language model learns from, written for this project:
  * what clinicians say in a consultation (history, examination, medication, plans), in lower case words as

@@ -117,8 +117,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const transcriptionQueue = runsQueues
     ? startTranscriptionWorkers({ db: opts.db, blobs, transcriber, workers: config.transcriptionWorkers, log: app.log, leaseSeconds: config.jobLeaseSeconds })
     : queueElsewhere(events, 'transcription', wakeFailed);
-  const ocrQueue = runsQueues ? await startOcrWorker({ db: opts.db, blobs, log: app.log, onlyProcess: !config.databaseUrl }) : queueElsewhere(events, 'ocr', wakeFailed);
-  const wakeSubscriptions = config.role === 'worker' ? [wakeOnRequest(events, 'transcription', transcriptionQueue), wakeOnRequest(events, 'ocr', ocrQueue)] : [];
+  const ocrQueue = runsQueues
+    ? await startOcrWorker({ db: opts.db, blobs, log: app.log, onlyProcess: !config.databaseUrl })
+    : queueElsewhere(events, 'ocr', wakeFailed);
+  const wakeSubscriptions =
+    config.role === 'worker' ? [wakeOnRequest(events, 'transcription', transcriptionQueue), wakeOnRequest(events, 'ocr', ocrQueue)] : [];
   const retention = runsQueues
     ? startRetentionJob({
         db: opts.db,

@@ -27,7 +27,11 @@ const envSchema = z.object({
   FHIR_ALLOW_PRIVATE_NETWORKS: boolFromEnv,
   PUBLIC_URL: z.string().url().optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
-  TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(12 * 60 * 60),
+  TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .default(12 * 60 * 60),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Consultation Notes <no-reply@localhost>'),
   /** Where the support form's messages go (credits, problems, custom documents). */
@@ -63,7 +67,11 @@ const envSchema = z.object({
   /** How often expired consultations are deleted; 0 turns the sweep off (tests drive it themselves). */
   RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
   /** The embedded database's automatic backups (jobs/local-backups.ts): how often, 0 for never; how many are kept; where. */
-  BACKUP_EVERY_HOURS: z.coerce.number().min(0).max(24 * 31).default(24),
+  BACKUP_EVERY_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 31)
+    .default(24),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   BACKUP_DIR: z.string().optional(),
   /** A consultation never finished, with no audio part or change for this long, is deleted like an expired one. */
@@ -80,7 +88,12 @@ const envSchema = z.object({
   LOCAL_SPEECH_PROCESSES: z.enum(['long-lived', 'per-part']).default('long-lived'),
   // One per core by default (the local engine keeps a core busy while it decodes a part), at least two (a remote
   // engine's calls mostly wait on the network) and at most eight (each holds a decoder and a decrypted part).
-  TRANSCRIPTION_WORKERS: z.coerce.number().int().min(0).max(32).default(Math.min(8, Math.max(2, availableParallelism()))),
+  TRANSCRIPTION_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(32)
+    .default(Math.min(8, Math.max(2, availableParallelism()))),
   INITIAL_CREDITS: z.coerce.number().int().min(0).default(100),
   GENERATION_ENGINE: z.enum(['auto', 'openai', 'local', 'composer']).default('auto'),
   LLAMA_MODEL_PATH: z.string().optional(),
@@ -118,12 +131,18 @@ const envSchema = z.object({
   ENCRYPTION_KEY: z
     .string()
     .optional()
-    .refine((v) => !v || Boolean(parseMasterKey(v)), 'ENCRYPTION_KEY must be 32 random bytes written as base64 (44 characters) or hex (64 digits), e.g. from: openssl rand -base64 32'),
+    .refine(
+      (v) => !v || Boolean(parseMasterKey(v)),
+      'ENCRYPTION_KEY must be 32 random bytes written as base64 (44 characters) or hex (64 digits), e.g. from: openssl rand -base64 32',
+    ),
   /** Older master keys, comma-separated, still read (never written with) until rotate-key has rewrapped every blob. */
   ENCRYPTION_KEY_PREVIOUS: z
     .string()
     .optional()
-    .refine((v) => !v || v.split(',').every((k) => !k.trim() || Boolean(parseMasterKey(k))), 'ENCRYPTION_KEY_PREVIOUS must be comma-separated keys of 32 bytes in base64 or hex'),
+    .refine(
+      (v) => !v || v.split(',').every((k) => !k.trim() || Boolean(parseMasterKey(k))),
+      'ENCRYPTION_KEY_PREVIOUS must be comma-separated keys of 32 bytes in base64 or hex',
+    ),
   /** The key of the audit log's hash chain (audit/audit-key.ts); without it a key file in DATA_DIR is used. */
   AUDIT_KEY: z
     .string()
@@ -232,7 +251,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   if (e.ROLE !== 'all' && !e.DATABASE_URL) {
-    throw new ConfigError(`Invalid settings:\n  ROLE=${e.ROLE} needs DATABASE_URL (PostgreSQL): the embedded database serves one process, which does everything`);
+    throw new ConfigError(
+      `Invalid settings:\n  ROLE=${e.ROLE} needs DATABASE_URL (PostgreSQL): the embedded database serves one process, which does everything`,
+    );
   }
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -250,8 +271,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     sentryDsn: e.SENTRY_DSN || undefined,
-    corsOrigins: e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
-    integrationOrigins: e.INTEGRATION_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    corsOrigins: e.CORS_ORIGINS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    integrationOrigins: e.INTEGRATION_ORIGINS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     minClientVersion: e.MIN_CLIENT_VERSION,
     integrationKey: e.INTEGRATION_KEY || undefined,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
@@ -280,10 +305,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     generationEngine: e.GENERATION_ENGINE,
     llamaModelPath: e.LLAMA_MODEL_PATH || undefined,
     generationModel: e.GENERATION_MODEL,
-    generationModelsAllowed: e.GENERATION_MODELS_ALLOWED.split(',').map((m) => m.trim()).filter(Boolean),
+    generationModelsAllowed: e.GENERATION_MODELS_ALLOWED.split(',')
+      .map((m) => m.trim())
+      .filter(Boolean),
     generationTemperature: e.GENERATION_TEMPERATURE,
     generationTimeoutMs: e.GENERATION_TIMEOUT_SECONDS * 1000,
-    aiDiscoveryUrls: e.AI_DISCOVERY_URLS.split(',').map((s) => s.trim()).filter((s) => URL.canParse(s)),
+    aiDiscoveryUrls: e.AI_DISCOVERY_URLS.split(',')
+      .map((s) => s.trim())
+      .filter((s) => URL.canParse(s)),
     partWaitMs: e.PART_WAIT_SECONDS * 1000,
     generationLeaseMs: e.GENERATION_LEASE_SECONDS * 1000,
     generationSweepMs: e.GENERATION_SWEEP_SECONDS * 1000,
@@ -299,10 +328,12 @@ function s3Settings(e: z.infer<typeof envSchema>): S3Settings | undefined {
     if (e.S3_ENDPOINT || e.S3_ACCESS_KEY_ID) throw new ConfigError('Invalid settings:\n  S3_BUCKET: required with S3_ENDPOINT or S3_ACCESS_KEY_ID');
     return undefined;
   }
-  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) throw new ConfigError('Invalid settings:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY))
+    throw new ConfigError('Invalid settings:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
   // Every process writing to the bucket must encrypt with the same key: a key file of one machine's own would
   // make its recordings unreadable to the others, and lost with that machine.
-  if (!e.ENCRYPTION_KEY) throw new ConfigError('Invalid settings:\n  S3_BUCKET needs ENCRYPTION_KEY (the same on every process), e.g. from: openssl rand -base64 32');
+  if (!e.ENCRYPTION_KEY)
+    throw new ConfigError('Invalid settings:\n  S3_BUCKET needs ENCRYPTION_KEY (the same on every process), e.g. from: openssl rand -base64 32');
   if (e.S3_SSE_KMS_KEY_ID && e.S3_SSE !== 'aws:kms') throw new ConfigError('Invalid settings:\n  S3_SSE_KMS_KEY_ID needs S3_SSE=aws:kms');
   const prefix = e.S3_PREFIX.replace(/^\/+/, '');
   return {

@@ -6,7 +6,10 @@ import { quietEngineWarnings } from '../../scripts/lib/npm-deps.mjs';
 
 describe('one runtime, said once', () => {
   it('package.json, the scripts and the server name the same Node major, which the tests run on', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string }; dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      engines: { node: string };
+      dependencies: Record<string, string>;
+    };
     expect(pkg.engines.node).toBe(`>=${RUNTIME_MAJOR}`);
     expect(SCRIPTS_MAJOR).toBe(RUNTIME_MAJOR);
     expect(pkg.dependencies.node).toMatch(new RegExp(`^~${RUNTIME_MAJOR}\\.`));

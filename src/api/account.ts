@@ -22,14 +22,22 @@ export const accountApi = {
   login: (email: string, password: string) =>
     call(async () => withSessionToken(await api().post('v1/login', { json: { user: { email, password } }, headers: deviceHeaders() }))),
   logout: () => call(() => api().delete('v1/logout')),
-  deleteAccount: () => call(() => api().delete('v1/account').then(() => undefined)),
+  deleteAccount: () =>
+    call(() =>
+      api()
+        .delete('v1/account')
+        .then(() => undefined),
+    ),
   /**
    * A new account through an invitation starts signed in; any other answer (202) says only that a mail is on its
    * way, since the server answers alike whether or not the address already has an account.
    */
   signup: (user: { name: string; email: string; password: string; language: Language }, invitationToken?: string) =>
     call(async (): Promise<SessionResult | { checkMail: true }> => {
-      const response = await api().post('v1/signup', { json: { user, ...(invitationToken ? { invitation_token: invitationToken } : {}) }, headers: deviceHeaders() });
+      const response = await api().post('v1/signup', {
+        json: { user, ...(invitationToken ? { invitation_token: invitationToken } : {}) },
+        headers: deviceHeaders(),
+      });
       return response.status === 202 ? { checkMail: true } : withSessionToken(response);
     }),
   getAccount: () => call(() => api().get('v1/account').json<{ d_user: DUser }>()),
@@ -48,8 +56,6 @@ export const accountApi = {
   /** A launch named an account that existed before: whose it is, and its password to link it (the cookie holds the request). */
   launchLink: () => call(() => api().get('v1/launch_link').json<{ launch_link: LaunchLink }>()),
   linkLaunch: (password: string) => call(async () => withSessionToken(await api().post('v1/launch_link', { json: { password }, headers: deviceHeaders() }))),
-  signedTokenLogin: (token: string) =>
-    call(async () => withSessionToken(await api().post('v1/signed_token_login/', { json: { token } }))),
-  medicalSpecialities: () =>
-    call(() => api().get('v1/medical_specialities').json<{ medical_specialities: MedicalSpeciality[] }>()),
+  signedTokenLogin: (token: string) => call(async () => withSessionToken(await api().post('v1/signed_token_login/', { json: { token } }))),
+  medicalSpecialities: () => call(() => api().get('v1/medical_specialities').json<{ medical_specialities: MedicalSpeciality[] }>()),
 };

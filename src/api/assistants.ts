@@ -8,6 +8,7 @@ export type AssistantKeys = { assistant_key: string; thread_key: string; run_key
 
 export const assistantsApi = {
   list: () => call(() => api().get('assistants').json<{ assistants: AssistantView[]; available: boolean }>()),
-  ask: (input: { message: string; assistant_key: string; thread_key?: string }) => call(() => api().post('assistant', { json: input }).json<AssistantKeys & { status: string }>()),
+  ask: (input: { message: string; assistant_key: string; thread_key?: string }) =>
+    call(() => api().post('assistant', { json: input }).json<AssistantKeys & { status: string }>()),
   run: (keys: AssistantKeys) => call(() => api().get('assistant/run', { searchParams: keys }).json<AssistantRun>()),
 };

@@ -14,7 +14,16 @@ function searchParams(filter: AuditEventsFilter & { cursor?: string }): Record<s
 /** The organization's audit log of access to patient data (administrators only). */
 export const auditEventsApi = {
   list: (organizationId: string, filter: AuditEventsFilter, cursor?: string) =>
-    call(() => api().get(base(organizationId), { searchParams: searchParams({ ...filter, cursor }) }).json<AuditEventsPage>()),
+    call(() =>
+      api()
+        .get(base(organizationId), { searchParams: searchParams({ ...filter, cursor }) })
+        .json<AuditEventsPage>(),
+    ),
   /** The whole filtered log as FHIR R4 AuditEvent NDJSON. */
-  download: (organizationId: string, filter: AuditEventsFilter) => call(() => api().get(`${base(organizationId)}.ndjson`, { searchParams: searchParams(filter) }).blob()),
+  download: (organizationId: string, filter: AuditEventsFilter) =>
+    call(() =>
+      api()
+        .get(`${base(organizationId)}.ndjson`, { searchParams: searchParams(filter) })
+        .blob(),
+    ),
 };

@@ -15,7 +15,16 @@ describe("the server's settings", () => {
       }
       return new Response(JSON.stringify({ transcription: { engine: 'local' } }), { status: 200, headers: { 'content-type': 'application/json' } });
     });
-    installApi(createApiClient({ getToken: () => 't', getLocale: () => 'en', onUnauthorized: vi.fn(), onDeprecated: vi.fn(), prefixUrl: 'http://api.test/', fetch: fetch as unknown as typeof globalThis.fetch }));
+    installApi(
+      createApiClient({
+        getToken: () => 't',
+        getLocale: () => 'en',
+        onUnauthorized: vi.fn(),
+        onDeprecated: vi.fn(),
+        prefixUrl: 'http://api.test/',
+        fetch: fetch as unknown as typeof globalThis.fetch,
+      }),
+    );
     await expect(consultationsApi.capabilities()).rejects.toBeDefined();
     // Not kept: the frame and the consultation screen, asking together now, share one new request.
     const [a, b] = await Promise.all([consultationsApi.capabilities(), consultationsApi.capabilities()]);

@@ -13,6 +13,16 @@ export type CatalogView = {
 
 export const catalogApi = {
   get: () => call(() => api().get('v1/assistants_catalog').json<CatalogView>()),
-  pin: (typeId: string) => call(() => api().put(`v1/assistants_catalog/pins/${encodeURIComponent(typeId)}`).then(() => undefined)),
-  unpin: (typeId: string) => call(() => api().delete(`v1/assistants_catalog/pins/${encodeURIComponent(typeId)}`).then(() => undefined)),
+  pin: (typeId: string) =>
+    call(() =>
+      api()
+        .put(`v1/assistants_catalog/pins/${encodeURIComponent(typeId)}`)
+        .then(() => undefined),
+    ),
+  unpin: (typeId: string) =>
+    call(() =>
+      api()
+        .delete(`v1/assistants_catalog/pins/${encodeURIComponent(typeId)}`)
+        .then(() => undefined),
+    ),
 };

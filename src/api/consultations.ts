@@ -19,9 +19,18 @@ const sessions = 'v1/consultation_sessions';
 
 export const consultationsApi = {
   types: () => call(() => api().get('v1/consultation_types').json<{ consultation_types: ConsultationTypeView[] }>()),
-  type: (id: string) => call(() => api().get(`v1/consultation_types/${encodeURIComponent(id)}`).json<{ consultation_type: ConsultationTypeView }>()),
+  type: (id: string) =>
+    call(() =>
+      api()
+        .get(`v1/consultation_types/${encodeURIComponent(id)}`)
+        .json<{ consultation_type: ConsultationTypeView }>(),
+    ),
   start: (consultationTypeId: string, opts: { mobile?: boolean; force?: boolean; id?: string } = {}) =>
-    call(() => api().post(sessions, { json: { consultation_type_id: consultationTypeId, ...opts } }).json<{ consultation_session: SessionDetail }>()),
+    call(() =>
+      api()
+        .post(sessions, { json: { consultation_type_id: consultationTypeId, ...opts } })
+        .json<{ consultation_session: SessionDetail }>(),
+    ),
   get: (id: string) => call(() => api().get(`${sessions}/${id}`).json<{ consultation_session: SessionDetail }>()),
   /** The poll: the session without its parts, and the transcript after the `from` characters this device holds. */
   progress: (id: string, known: { from: number; prefix: string } | undefined) =>
@@ -40,9 +49,17 @@ export const consultationsApi = {
       return { waiting: res.status === 202, ...(await res.json<{ consultation_session: SessionDetail }>()) };
     }),
   recorderHeartbeat: (id: string, nextOrder: number) =>
-    call(() => api().put(`${sessions}/${id}/recording/heartbeat`, { json: { next_order: nextOrder } }).json<{ recording_here: boolean; handover_requested: boolean }>()),
+    call(() =>
+      api()
+        .put(`${sessions}/${id}/recording/heartbeat`, { json: { next_order: nextOrder } })
+        .json<{ recording_here: boolean; handover_requested: boolean }>(),
+    ),
   releaseRecording: (id: string, nextOrder: number) =>
-    call(() => api().put(`${sessions}/${id}/recording/release`, { json: { next_order: nextOrder } }).json<{ consultation_session: SessionDetail }>()),
+    call(() =>
+      api()
+        .put(`${sessions}/${id}/recording/release`, { json: { next_order: nextOrder } })
+        .json<{ consultation_session: SessionDetail }>(),
+    ),
   pause: (id: string) => call(() => api().put(`${sessions}/${id}/pause`).json<{ consultation_session: SessionDetail }>()),
   resume: (id: string) => call(() => api().put(`${sessions}/${id}/resume`).json<{ consultation_session: SessionDetail }>()),
   finish: (id: string) => call(() => api().put(`${sessions}/${id}/finish`).json<{ consultation_session: SessionDetail }>()),
@@ -52,20 +69,41 @@ export const consultationsApi = {
   suggestedInputs: (id: string) =>
     call(() => api().get(`${sessions}/${id}/suggested_inputs`).json<{ suggested_inputs: { processor_input_id: string; value: string; source: string }[] }>()),
   saveInputs: (id: string, userInputs: UserInput[]) =>
-    call(() => api().put(`${sessions}/${id}`, { json: { user_inputs: userInputs } }).json<{ consultation_session: SessionDetail }>()),
+    call(() =>
+      api()
+        .put(`${sessions}/${id}`, { json: { user_inputs: userInputs } })
+        .json<{ consultation_session: SessionDetail }>(),
+    ),
   /** Whom the consultation was with, in the clinician's words; blank clears it. */
-  setLanguage: (id: string, language: Language) => call(() => api().put(`${sessions}/${id}`, { json: { language } }).json<{ consultation_session: SessionDetail }>()),
+  setLanguage: (id: string, language: Language) =>
+    call(() => api().put(`${sessions}/${id}`, { json: { language } }).json<{ consultation_session: SessionDetail }>()),
   setPatientLabel: (id: string, label: string) =>
-    call(() => api().put(`${sessions}/${id}`, { json: { patient_label: label } }).json<{ consultation_session: SessionDetail }>()),
+    call(() =>
+      api()
+        .put(`${sessions}/${id}`, { json: { patient_label: label } })
+        .json<{ consultation_session: SessionDetail }>(),
+    ),
   activeStatus: () => call(() => api().get(`${sessions}/active/status`).json<{ active: boolean; id?: string; show_transcription?: boolean }>()),
   /** The finished documents as a FHIR R4 document Bundle (application/fhir+json). */
-  fhir: (id: string, document?: string) => call(() => api().get(`${sessions}/${id}/fhir`, { searchParams: document ? { document } : {} }).blob()),
+  fhir: (id: string, document?: string) =>
+    call(() =>
+      api()
+        .get(`${sessions}/${id}/fhir`, { searchParams: document ? { document } : {} })
+        .blob(),
+    ),
   /** "Send to record": what the organization's record system answered for each resource it was sent. */
   pushToRecord: (id: string, document?: string) =>
     call(() =>
       api()
         .post(`${sessions}/${id}/fhir_push`, { searchParams: document ? { document } : {} })
-        .json<{ fhir_push: { status: 'sent' | 'partial'; base_url: string; resources: { resource_type: string; status: number; location: string | null; error?: string }[]; error?: string } }>(),
+        .json<{
+          fhir_push: {
+            status: 'sent' | 'partial';
+            base_url: string;
+            resources: { resource_type: string; status: number; location: string | null; error?: string }[];
+            error?: string;
+          };
+        }>(),
     ),
   /** The server's settings the screens need (engines, retention, integration origins), asked once for screens asking together. */
   capabilities: () => keptCapabilities(() => call(() => api().get('start').json<ServerCapabilities>())),

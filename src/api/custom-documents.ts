@@ -22,14 +22,34 @@ type One = { custom_document_request: CustomDocumentRequest };
 
 export const customDocumentsApi = {
   list: () => call(() => api().get(base).json<{ custom_document_requests: CustomDocumentRequest[] }>()),
-  create: (draft: RequestDraft) => call(() => api().post(base, { json: { custom_document_request: draft } }).json<One>()),
-  update: (id: string, draft: RequestDraft) => call(() => api().put(`${base}/${id}`, { json: { custom_document_request: draft } }).json<One>()),
-  remove: (id: string) => call(() => api().delete(`${base}/${id}`).then(() => undefined)),
+  create: (draft: RequestDraft) =>
+    call(() =>
+      api()
+        .post(base, { json: { custom_document_request: draft } })
+        .json<One>(),
+    ),
+  update: (id: string, draft: RequestDraft) =>
+    call(() =>
+      api()
+        .put(`${base}/${id}`, { json: { custom_document_request: draft } })
+        .json<One>(),
+    ),
+  remove: (id: string) =>
+    call(() =>
+      api()
+        .delete(`${base}/${id}`)
+        .then(() => undefined),
+    ),
   addExample: (id: string, file: File) => {
     const form = new FormData();
     form.append('file', file, file.name);
     return call(() => api().post(`${base}/${id}/examples`, { body: form }).json<One>());
   },
-  removeExample: (id: string, exampleId: string) => call(() => api().delete(`${base}/${id}/examples/${exampleId}`).then(() => undefined)),
+  removeExample: (id: string, exampleId: string) =>
+    call(() =>
+      api()
+        .delete(`${base}/${id}/examples/${exampleId}`)
+        .then(() => undefined),
+    ),
   submit: (id: string) => call(() => api().post(`${base}/${id}/submit`).json<One>()),
 };

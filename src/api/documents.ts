@@ -41,13 +41,21 @@ export const documentsApi = {
   /** One recorded part's audio (the owner's token; 410 once it is no longer kept). */
   audioPart: (sessionId: string, audioId: string) => call(() => api().get(`v1/consultation_sessions/${sessionId}/audios/${audioId}`).blob()),
   get: (sessionId: string, doc: string, version?: number) =>
-    call(() => api().get(path(sessionId, doc), { searchParams: version ? { version } : {} }).json<{ generated_document: GeneratedDocument }>()),
+    call(() =>
+      api()
+        .get(path(sessionId, doc), { searchParams: version ? { version } : {} })
+        .json<{ generated_document: GeneratedDocument }>(),
+    ),
   start: (sessionId: string, doc: string) => call(() => api().post(path(sessionId, doc)).json<{ generated_document: GeneratedDocument }>()),
   change: (sessionId: string, doc: string, change: { text: string } | { markdown: string } | { audio: Blob }) => {
     const form = new FormData();
     if ('audio' in change) form.append('audio', change.audio, 'voice-command.webm');
     else form.append('requested_changes', JSON.stringify(change));
-    return call(() => api().post(`${path(sessionId, doc)}/regenerate`, { body: form }).json<{ generated_document: GeneratedDocument }>());
+    return call(() =>
+      api()
+        .post(`${path(sessionId, doc)}/regenerate`, { body: form })
+        .json<{ generated_document: GeneratedDocument }>(),
+    );
   },
   /** A spoken command as text, for the clinician to read (and correct) before it changes anything. */
   transcribeCommand: (audio: Blob) => {

@@ -15,9 +15,24 @@ export type Trial = { id: string; name: string; description: string; created_at:
 export type TrialDraft = Pick<Trial, 'name' | 'description'>;
 /** read: the PDF's own text; ocr_*: scanned pages, read in the background; no_text: nothing legible. */
 export type TextStatus = 'read' | 'ocr_pending' | 'ocr_running' | 'ocr_done' | 'no_text';
-export type Patient = { id: string; label: string; created_at: string; files: { id: string; file_name: string; size_bytes: number; pages: number; text_status: TextStatus }[] };
+export type Patient = {
+  id: string;
+  label: string;
+  created_at: string;
+  files: { id: string; file_name: string; size_bytes: number; pages: number; text_status: TextStatus }[];
+};
 export const isBeingRead = (p: Patient) => p.files.some((f) => f.text_status === 'ocr_pending' || f.text_status === 'ocr_running');
-export type Screening = { id: string; trial_id: string; status: 'running' | 'completed' | 'failed'; total: number; done: number; engine: string; error: string | null; created_at: string; completed_at: string | null };
+export type Screening = {
+  id: string;
+  trial_id: string;
+  status: 'running' | 'completed' | 'failed';
+  total: number;
+  done: number;
+  engine: string;
+  error: string | null;
+  created_at: string;
+  completed_at: string | null;
+};
 /** A sentence of the record that speaks to a criterion, with the words of it that matched. */
 export type Passage = { text: string; matched: string[] };
 /** `explanation`: the model's reason, when a model screened it; `passages`: under an unclear verdict, the record's best sentences. */
@@ -68,21 +83,48 @@ const spaces = 'v1/research_spaces';
 export const researchApi = {
   spaces: () => call(() => api().get(spaces).json<{ research_spaces: ResearchSpace[] }>()),
   space: (id: string) => call(() => api().get(`${spaces}/${id}`).json<{ research_space: ResearchSpace }>()),
-  createSpace: (name: string) => call(() => api().post(spaces, { json: { research_space: { name } } }).json<{ research_space: ResearchSpace }>()),
-  renameSpace: (id: string, name: string) => call(() => api().put(`${spaces}/${id}`, { json: { research_space: { name } } }).json<{ research_space: ResearchSpace }>()),
-  deleteSpace: (id: string) => call(() => api().delete(`${spaces}/${id}`).then(() => undefined)),
+  createSpace: (name: string) =>
+    call(() =>
+      api()
+        .post(spaces, { json: { research_space: { name } } })
+        .json<{ research_space: ResearchSpace }>(),
+    ),
+  renameSpace: (id: string, name: string) =>
+    call(() =>
+      api()
+        .put(`${spaces}/${id}`, { json: { research_space: { name } } })
+        .json<{ research_space: ResearchSpace }>(),
+    ),
+  deleteSpace: (id: string) =>
+    call(() =>
+      api()
+        .delete(`${spaces}/${id}`)
+        .then(() => undefined),
+    ),
 
   trials: (space: string) => call(() => api().get(`${spaces}/${space}/trials`).json<{ trials: Trial[] }>()),
   createTrial: (space: string, trial: TrialDraft) => call(() => api().post(`${spaces}/${space}/trials`, { json: { trial } }).json<{ trial: Trial }>()),
-  updateTrial: (space: string, id: string, trial: TrialDraft) => call(() => api().put(`${spaces}/${space}/trials/${id}`, { json: { trial } }).json<{ trial: Trial }>()),
-  deleteTrial: (space: string, id: string) => call(() => api().delete(`${spaces}/${space}/trials/${id}`).then(() => undefined)),
+  updateTrial: (space: string, id: string, trial: TrialDraft) =>
+    call(() => api().put(`${spaces}/${space}/trials/${id}`, { json: { trial } }).json<{ trial: Trial }>()),
+  deleteTrial: (space: string, id: string) =>
+    call(() =>
+      api()
+        .delete(`${spaces}/${space}/trials/${id}`)
+        .then(() => undefined),
+    ),
 
   addCriterion: (space: string, trial: string, criterion: CriterionDraft) =>
     call(() => api().post(`${spaces}/${space}/trials/${trial}/criteria`, { json: { criterion } }).json<{ criterion: Criterion }>()),
   updateCriterion: (space: string, trial: string, id: string, criterion: CriterionDraft) =>
     call(() => api().put(`${spaces}/${space}/trials/${trial}/criteria/${id}`, { json: { criterion } }).json<{ criterion: Criterion }>()),
-  deleteCriterion: (space: string, trial: string, id: string) => call(() => api().delete(`${spaces}/${space}/trials/${trial}/criteria/${id}`).then(() => undefined)),
-  generateCriteria: (space: string, trial: string) => call(() => api().post(`${spaces}/${space}/trials/${trial}/criteria/generate`).json<{ criteria: Criterion[]; engine: string }>()),
+  deleteCriterion: (space: string, trial: string, id: string) =>
+    call(() =>
+      api()
+        .delete(`${spaces}/${space}/trials/${trial}/criteria/${id}`)
+        .then(() => undefined),
+    ),
+  generateCriteria: (space: string, trial: string) =>
+    call(() => api().post(`${spaces}/${space}/trials/${trial}/criteria/generate`).json<{ criteria: Criterion[]; engine: string }>()),
 
   patients: (space: string) => call(() => api().get(`${spaces}/${space}/patients`).json<{ patients: Patient[] }>()),
   addPatient: (space: string, label: string, files: File[]) => {
@@ -92,15 +134,45 @@ export const researchApi = {
     return call(() => api().post(`${spaces}/${space}/patients`, { body: form }).json<{ patient: Patient }>());
   },
   patientFile: (space: string, patient: string, file: string) => call(() => api().get(`${spaces}/${space}/patients/${patient}/files/${file}`).blob()),
-  deletePatient: (space: string, id: string) => call(() => api().delete(`${spaces}/${space}/patients/${id}`).then(() => undefined)),
+  deletePatient: (space: string, id: string) =>
+    call(() =>
+      api()
+        .delete(`${spaces}/${space}/patients/${id}`)
+        .then(() => undefined),
+    ),
 
   screenings: (space: string, trial: string) => call(() => api().get(`${spaces}/${space}/trials/${trial}/screenings`).json<{ screenings: Screening[] }>()),
-  screening: (space: string, trial: string, id: string) => call(() => api().get(`${spaces}/${space}/trials/${trial}/screenings/${id}`).json<{ screening: Screening }>()),
+  screening: (space: string, trial: string, id: string) =>
+    call(() => api().get(`${spaces}/${space}/trials/${trial}/screenings/${id}`).json<{ screening: Screening }>()),
   startScreening: (space: string, trial: string, patientIds?: string[]) =>
-    call(() => api().post(`${spaces}/${space}/trials/${trial}/screenings`, { json: patientIds ? { patient_ids: patientIds } : {} }).json<{ screening: Screening }>()),
+    call(() =>
+      api()
+        .post(`${spaces}/${space}/trials/${trial}/screenings`, { json: patientIds ? { patient_ids: patientIds } : {} })
+        .json<{ screening: Screening }>(),
+    ),
 
-  results: (space: string, trial: string) => call(() => api().get(`${spaces}/${space}/results`, { searchParams: { trial_id: trial } }).json<{ results: EvaluationResult[] }>()),
-  decideResult: (space: string, id: string, change: DecisionChange) => call(() => api().put(`${spaces}/${space}/results/${id}`, { json: { result: change } }).json<{ result: EvaluationResult }>()),
-  deleteResult: (space: string, id: string) => call(() => api().delete(`${spaces}/${space}/results/${id}`).then(() => undefined)),
-  resultsCsv: (space: string, trial: string) => call(() => api().get(`${spaces}/${space}/results.csv`, { searchParams: { trial_id: trial } }).blob()),
+  results: (space: string, trial: string) =>
+    call(() =>
+      api()
+        .get(`${spaces}/${space}/results`, { searchParams: { trial_id: trial } })
+        .json<{ results: EvaluationResult[] }>(),
+    ),
+  decideResult: (space: string, id: string, change: DecisionChange) =>
+    call(() =>
+      api()
+        .put(`${spaces}/${space}/results/${id}`, { json: { result: change } })
+        .json<{ result: EvaluationResult }>(),
+    ),
+  deleteResult: (space: string, id: string) =>
+    call(() =>
+      api()
+        .delete(`${spaces}/${space}/results/${id}`)
+        .then(() => undefined),
+    ),
+  resultsCsv: (space: string, trial: string) =>
+    call(() =>
+      api()
+        .get(`${spaces}/${space}/results.csv`, { searchParams: { trial_id: trial } })
+        .blob(),
+    ),
 };

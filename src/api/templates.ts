@@ -12,8 +12,17 @@ export const templatesApi = {
   create: (inputId: string, template: { name: string; template: string }) =>
     call(() => api().post(templatesOf(inputId), { json: { template } }).json<{ template: PersonalTemplate }>()),
   update: (inputId: string, id: string, template: { name: string; template: string }) =>
-    call(() => api().put(`${templatesOf(inputId)}/${id}`, { json: { template } }).json<{ template: PersonalTemplate }>()),
-  remove: (inputId: string, id: string) => call(() => api().delete(`${templatesOf(inputId)}/${id}`).then(() => undefined)),
+    call(() =>
+      api()
+        .put(`${templatesOf(inputId)}/${id}`, { json: { template } })
+        .json<{ template: PersonalTemplate }>(),
+    ),
+  remove: (inputId: string, id: string) =>
+    call(() =>
+      api()
+        .delete(`${templatesOf(inputId)}/${id}`)
+        .then(() => undefined),
+    ),
   reports: (id: string) => call(() => api().get(`template/${id}/reports`).json<{ reports: TemplateReport[] }>()),
   selectableDocument: (typeId: string, docId: string) =>
     call(() =>
@@ -22,5 +31,9 @@ export const templatesApi = {
         .json<{ selectable_document: { id: string; name: string; description: string; user_guide: string } }>(),
     ),
   saveGuide: (docId: string, content: string) =>
-    call(() => api().post(`v1/selectable_documents/${encodeURIComponent(docId)}/user_guides`, { json: { content } }).json<{ user_guide: { content: string } }>()),
+    call(() =>
+      api()
+        .post(`v1/selectable_documents/${encodeURIComponent(docId)}/user_guides`, { json: { content } })
+        .json<{ user_guide: { content: string } }>(),
+    ),
 };

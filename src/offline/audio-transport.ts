@@ -45,7 +45,11 @@ export function sessionOpRequest(op: SessionOp): { method: 'POST' | 'PUT'; path:
   if (op.kind === 'create') {
     // force: a consultation begun offline cannot ask which one to keep; the one active on the server (if any)
     // is ended, with what it recorded kept, exactly as "End it and start a new one" does.
-    return { method: 'POST', path: 'v1/consultation_sessions', body: { id: op.sessionId, consultation_type_id: op.consultationTypeId, mobile: op.mobile ?? false, force: true } };
+    return {
+      method: 'POST',
+      path: 'v1/consultation_sessions',
+      body: { id: op.sessionId, consultation_type_id: op.consultationTypeId, mobile: op.mobile ?? false, force: true },
+    };
   }
   return { method: 'PUT', path: `v1/consultation_sessions/${op.sessionId}/finish`, body: { parts: op.parts } };
 }

@@ -12,7 +12,17 @@ beforeEach(async () => {
   db = new AppDatabase(name);
   await db.open();
   clock = 1_000_000;
-  await db.sessions.put({ id: 's1', status: 'active', consultation_type_id: 'x', show_transcription: false, recording_state: 'recording', created_at: '', finished_at: null, expires_at: null, cachedAt: 0 });
+  await db.sessions.put({
+    id: 's1',
+    status: 'active',
+    consultation_type_id: 'x',
+    show_transcription: false,
+    recording_state: 'recording',
+    created_at: '',
+    finished_at: null,
+    expires_at: null,
+    cachedAt: 0,
+  });
 });
 afterEach(async () => {
   db.close();
@@ -106,7 +116,9 @@ describe('queued finish', () => {
   it('a finish whose answer never came is sent again and kept until confirmed', async () => {
     await queueFinish({ userId: 'u1', sessionId: 's1' }, db);
     let calls = 0;
-    const { uploader, sent, events } = uploaderWith({ finish: () => (++calls === 1 ? { ok: false, retry: true, reason: 'overloaded', status: 503 } : { ok: true }) });
+    const { uploader, sent, events } = uploaderWith({
+      finish: () => (++calls === 1 ? { ok: false, retry: true, reason: 'overloaded', status: 503 } : { ok: true }),
+    });
     await uploader.flush();
     expect((await finishWaiting('s1', db))?.status).toBe('pending');
     expect(events).toContainEqual({ type: 'op-retrying', kind: 'finish', sessionId: 's1', attempts: 1, delayMs: 1000, reason: 'overloaded' });
@@ -204,7 +216,9 @@ describe('a consultation started with no network', () => {
     const { id } = await startHere();
     await saveChunk({ ...part(0), sessionId: id }, db);
     await queueFinish({ userId: 'u1', sessionId: id }, db);
-    const { uploader, sent, events } = uploaderWith({ finish: (op) => (op.kind === 'create' ? { ok: false, retry: false, reason: 'rejected', status: 409 } : { ok: true }) });
+    const { uploader, sent, events } = uploaderWith({
+      finish: (op) => (op.kind === 'create' ? { ok: false, retry: false, reason: 'rejected', status: 409 } : { ok: true }),
+    });
     await uploader.flush();
     expect(sent).toEqual(['start']);
     expect(events).toContainEqual({ type: 'op-rejected', kind: 'create', sessionId: id, status: 409 });

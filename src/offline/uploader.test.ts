@@ -68,7 +68,17 @@ describe('chunk storage', () => {
   });
 
   it('continues numbering after a reload', async () => {
-    await db.sessions.put({ id: 's1', status: 'active', consultation_type_id: 'x', show_transcription: false, recording_state: 'recording', created_at: '', finished_at: null, expires_at: null, cachedAt: 0 });
+    await db.sessions.put({
+      id: 's1',
+      status: 'active',
+      consultation_type_id: 'x',
+      show_transcription: false,
+      recording_state: 'recording',
+      created_at: '',
+      finished_at: null,
+      expires_at: null,
+      cachedAt: 0,
+    });
     await saveChunk(part('s1', 0), db);
     await saveChunk(part('s1', 1), db);
     expect(await nextOrderFor('s1', db)).toBe(2);

@@ -108,7 +108,14 @@ export function createUploader(opts: UploaderOptions) {
         const attempts = chunk.attempts + 1;
         const delayMs = backoffDelay(attempts);
         await db.audioChunks.update(chunk.key, { status: 'pending', attempts, nextAttemptAt: now() + delayMs, lastError: result.reason });
-        opts.onEvent?.({ type: 'retrying', sessionId: chunk.sessionId, order: chunk.order, attempts, delayMs, reason: result.reason === 'overloaded' ? 'overloaded' : 'offline' });
+        opts.onEvent?.({
+          type: 'retrying',
+          sessionId: chunk.sessionId,
+          order: chunk.order,
+          attempts,
+          delayMs,
+          reason: result.reason === 'overloaded' ? 'overloaded' : 'offline',
+        });
         nextDue = Math.min(nextDue ?? Infinity, now() + delayMs);
       } else {
         // Refused for good (e.g. not audio): kept on the device and shown, never deleted silently.
@@ -129,9 +136,13 @@ export function createUploader(opts: UploaderOptions) {
   async function sendSessionOps(userId: string, kind: SessionOp['kind']): Promise<number | undefined> {
     if (!opts.sendSessionOp) return undefined;
     let nextDue: number | undefined;
-    const ops = (await db.sessionOps.where('status').anyOf('pending', 'sending').filter((o) => o.userId === userId && o.kind === kind).toArray()).sort(
-      (a, b) => a.createdAt - b.createdAt,
-    );
+    const ops = (
+      await db.sessionOps
+        .where('status')
+        .anyOf('pending', 'sending')
+        .filter((o) => o.userId === userId && o.kind === kind)
+        .toArray()
+    ).sort((a, b) => a.createdAt - b.createdAt);
     const unknown = kind === 'finish' ? await awaitingStart() : new Set<string>();
     // A consultation started offline goes to the server only after every earlier one of this device has: its start
     // ends whatever consultation is active there, and the earlier ones must have been finished (with their notes) first.
@@ -173,7 +184,14 @@ export function createUploader(opts: UploaderOptions) {
         const attempts = op.attempts + 1;
         const delayMs = backoffDelay(attempts);
         await db.sessionOps.update(op.key, { status: 'pending', attempts, nextAttemptAt: now() + delayMs, lastError: result.reason });
-        opts.onEvent?.({ type: 'op-retrying', kind, sessionId: op.sessionId, attempts, delayMs, reason: result.reason === 'overloaded' ? 'overloaded' : 'offline' });
+        opts.onEvent?.({
+          type: 'op-retrying',
+          kind,
+          sessionId: op.sessionId,
+          attempts,
+          delayMs,
+          reason: result.reason === 'overloaded' ? 'overloaded' : 'offline',
+        });
         nextDue = Math.min(nextDue ?? Infinity, now() + delayMs);
       } else {
         await db.sessionOps.update(op.key, { status: 'failed', attempts: op.attempts + 1, lastError: `rejected ${result.status ?? ''}`.trim() });
@@ -206,12 +224,18 @@ export function createUploader(opts: UploaderOptions) {
     /** Something new to send, or the network came back: retry now instead of at the scheduled time. */
     async kick(): Promise<void> {
       const due = now();
-      await db.audioChunks.where('status').equals('pending').modify((c) => {
-        c.nextAttemptAt = Math.min(c.nextAttemptAt, due);
-      });
-      await db.sessionOps.where('status').equals('pending').modify((o) => {
-        o.nextAttemptAt = Math.min(o.nextAttemptAt, due);
-      });
+      await db.audioChunks
+        .where('status')
+        .equals('pending')
+        .modify((c) => {
+          c.nextAttemptAt = Math.min(c.nextAttemptAt, due);
+        });
+      await db.sessionOps
+        .where('status')
+        .equals('pending')
+        .modify((o) => {
+          o.nextAttemptAt = Math.min(o.nextAttemptAt, due);
+        });
       wake?.();
     },
     /** Runs passes until nothing is due now (tests, and a final flush). */

@@ -75,15 +75,15 @@ export const Route = createFileRoute('/launch_link')({
             {link.again ? (
               <p>
                 <Trans>
-                  The record system opened this consultation for <strong>{link.email}</strong>. This account administers its organization, so
-                  its password is asked at every launch from the record system.
+                  The record system opened this consultation for <strong>{link.email}</strong>. This account administers its organization, so its password is
+                  asked at every launch from the record system.
                 </Trans>
               </p>
             ) : (
               <p>
                 <Trans>
-                  The record system opened this consultation for <strong>{link.email}</strong>, which already has an account here. For your
-                  safety, enter that account's password once to link them; from then on the record system signs you in directly.
+                  The record system opened this consultation for <strong>{link.email}</strong>, which already has an account here. For your safety, enter that
+                  account's password once to link them; from then on the record system signs you in directly.
                 </Trans>
               </p>
             )}

@@ -33,7 +33,11 @@ export function AppFrame() {
   const screenDrawn = useDeferredValue(true, false);
   const changeLanguage = (language: Language) => {
     // The account's language decides the language of its mails; keep it in step, quietly.
-    if (user) accountApi.updateAccount({ language }).then(({ d_user }) => updateUser(d_user), () => undefined);
+    if (user)
+      accountApi.updateAccount({ language }).then(
+        ({ d_user }) => updateUser(d_user),
+        () => undefined,
+      );
   };
 
   return (

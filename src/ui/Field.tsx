@@ -6,7 +6,17 @@ export type ControlProps = { id: string; 'aria-invalid': true | undefined; 'aria
  * The frame every form control shares: its label, and its hint and error announced with it (aria-describedby).
  * The control itself comes from `children`, given the attributes that tie it to the label and messages.
  */
-export function Field({ label, hint, error, children }: { label: ReactNode; hint?: ReactNode; error?: string; children: (control: ControlProps) => ReactNode }) {
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  children: (control: ControlProps) => ReactNode;
+}) {
   const id = useId();
   const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
   return (

@@ -95,7 +95,10 @@ test('an administrator of the server finds a local engine, tests it and switches
   const headers = { authorization: String(login.headers().authorization) };
   const created = await request.post('/v1/consultation_sessions', { headers, data: { consultation_type_id: 'general_consultation' } });
   const id = (await created.json()).consultation_session.id as string;
-  await request.put(`/v1/consultation_sessions/${id}/transcription`, { headers, data: { transcription: 'I have had chest pain for two days, mostly on the stairs.' } });
+  await request.put(`/v1/consultation_sessions/${id}/transcription`, {
+    headers,
+    data: { transcription: 'I have had chest pain for two days, mostly on the stairs.' },
+  });
   script.push({ text: '# Consultation notes\n\n## Subjective\n- Chest pain for 2 days on the stairs.\n\n## Plan\n- Started aspirin 300 mg.', chunks: 3 });
   expect((await request.put(`/v1/consultation_sessions/${id}/finish`, { headers })).ok()).toBe(true);
   await page.goto(`/consultation/${id}`);

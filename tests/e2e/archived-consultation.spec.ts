@@ -110,7 +110,9 @@ test('past the window, kept text opens read-only from history; text not kept say
   // address says so instead of "connection problems".
   expect((await request.put('/v1/account', { headers, data: { user: { save_text_data: false } } })).status()).toBe(200);
   const deletedId = await recordedConsultation(page);
-  await expect.poll(async () => (await request.get(`/v1/consultation_sessions/${deletedId}`, { headers })).status(), { timeout: 90_000, intervals: [2000] }).toBe(404);
+  await expect
+    .poll(async () => (await request.get(`/v1/consultation_sessions/${deletedId}`, { headers })).status(), { timeout: 90_000, intervals: [2000] })
+    .toBe(404);
   await page.goto(`/consultation/${deletedId}`);
   await expect(page.getByText('This consultation was deleted after the retention period.')).toBeVisible();
   await expect(page.getByText(/Connection problems|Error loading session/)).toHaveCount(0);

@@ -39,7 +39,9 @@ test('a clinician builds a custom document request section by section, with an e
   await expect(page.getByTestId('request-section')).toHaveCount(1);
 
   // A program renamed as a PDF is refused, and the message says why.
-  await page.getByLabel('Examples (optional)').setInputFiles({ name: 'exemplo.pdf', mimeType: 'application/pdf', buffer: Buffer.from('MZ\u0090\u0000 This program cannot be run in DOS mode') });
+  await page
+    .getByLabel('Examples (optional)')
+    .setInputFiles({ name: 'exemplo.pdf', mimeType: 'application/pdf', buffer: Buffer.from('MZ\u0090\u0000 This program cannot be run in DOS mode') });
   await expect(page.getByText('exemplo.pdf: This file is not the kind of file its name says.', { exact: false })).toBeVisible();
   await page.getByLabel('Examples (optional)').setInputFiles({ name: 'exemplo.txt', mimeType: 'text/plain', buffer: Buffer.from('Ecocardiograma: FEVE 55 %') });
   await expect(page.getByText('exemplo.txt')).toBeVisible();

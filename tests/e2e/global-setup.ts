@@ -13,13 +13,37 @@ export default function globalSetup() {
   const dir = path.dirname(SPEECH_WAV);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const sentences = readFileSync(SENTENCES, 'utf8').trim().split('\n').filter((l) => l && !l.startsWith('#'));
+  const sentences = readFileSync(SENTENCES, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'));
   const parts = sentences.map((s, i) => {
     const file = path.join(dir, `s${i}.wav`);
     execFileSync('espeak-ng', ['-v', 'en-us', '-s', '140', '-w', file, s]);
     return file;
   });
   const inputs = parts.flatMap((p) => ['-i', p]);
-  const filter = parts.map((_, i) => `[${i}:a]aresample=16000,apad=pad_dur=1[a${i}]`).join(';') + ';' + parts.map((_, i) => `[a${i}]`).join('') + `concat=n=${parts.length}:v=0:a=1[out]`;
-  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', ...inputs, '-filter_complex', filter, '-map', '[out]', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', SPEECH_WAV]);
+  const filter =
+    parts.map((_, i) => `[${i}:a]aresample=16000,apad=pad_dur=1[a${i}]`).join(';') +
+    ';' +
+    parts.map((_, i) => `[a${i}]`).join('') +
+    `concat=n=${parts.length}:v=0:a=1[out]`;
+  execFileSync('ffmpeg', [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    ...inputs,
+    '-filter_complex',
+    filter,
+    '-map',
+    '[out]',
+    '-ac',
+    '1',
+    '-ar',
+    '16000',
+    '-c:a',
+    'pcm_s16le',
+    SPEECH_WAV,
+  ]);
 }

@@ -15,7 +15,10 @@ test('a configured record system opens the app and registers a consultation by w
   const ehr = await context.newPage();
   await ehr.goto(`${EHR}/episode/42`);
   const appOrigin = new URL(baseURL!).origin;
-  const [app] = await Promise.all([ehr.waitForEvent('popup'), ehr.evaluate((url) => void ((window as unknown as { app: Window | null }).app = window.open(url, 'notes')), `${appOrigin}/`)]);
+  const [app] = await Promise.all([
+    ehr.waitForEvent('popup'),
+    ehr.evaluate((url) => void ((window as unknown as { app: Window | null }).app = window.open(url, 'notes')), `${appOrigin}/`),
+  ]);
   await new AppFrame(app).expectSignedInAs('Dra. Carla Nunes');
 
   // A message from an origin that is not configured changes nothing.
@@ -29,7 +32,10 @@ test('a configured record system opens the app and registers a consultation by w
         window.addEventListener('message', (e) => {
           if (e.origin === origin) resolve(e.data);
         });
-        (window as unknown as { app: Window }).app.postMessage({ event: 'register_consultation', consultation_type_id: 'dictation', external_id: 'EP-42' }, origin);
+        (window as unknown as { app: Window }).app.postMessage(
+          { event: 'register_consultation', consultation_type_id: 'dictation', external_id: 'EP-42' },
+          origin,
+        );
       }),
     appOrigin,
   );

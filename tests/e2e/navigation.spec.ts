@@ -13,7 +13,12 @@ test('an unauthenticated visit to a protected route lands on login', async ({ pa
 test('the sign-in screen loads none of the signed-in code (the device database, pairing)', async ({ page }) => {
   await page.goto('/login');
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
-  const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.endsWith('.js')));
+  const scripts = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry.name)
+      .filter((name) => name.endsWith('.js')),
+  );
   expect(scripts.length).toBeGreaterThan(0);
   expect(scripts.filter((name) => /\/assets\/(signed-in|dexie[\w-]*|db)-[\w-]+\.js$/.test(name))).toEqual([]);
 });
@@ -74,11 +79,21 @@ test('a signed-in screen opened cold fetches its code and the language at once, 
   const preloads = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[data-route-preload]')].map((link) => link.href));
   expect(preloads.some((href) => /\/assets\/HomeScreen-[\w-]+\.js$/.test(href))).toBe(true);
   // ...and the catalog it chose is the one the app used: no second one was fetched.
-  const catalogs = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => /\/messages-[\w-]+\.js$/.test(name)));
+  const catalogs = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry.name)
+      .filter((name) => /\/messages-[\w-]+\.js$/.test(name)),
+  );
   expect(catalogs).toHaveLength(1);
   expect(preloads).toContain(catalogs[0]);
   // The stylesheet is in the page itself: no request for it, not even from the code split from the entry.
-  const stylesheets = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.endsWith('.css')));
+  const stylesheets = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry.name)
+      .filter((name) => name.endsWith('.css')),
+  );
   expect(stylesheets).toEqual([]);
   expect(await page.evaluate(() => getComputedStyle(document.querySelector('.app-nav')!).display)).not.toBe('inline');
   expect(violations).toEqual([]);

@@ -34,7 +34,8 @@ test('the service worker keeps the shell at once and code used now and then from
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
   const precached = await page.evaluate(async () => {
     const urls: string[] = [];
-    for (const name of await caches.keys()) if (name.includes('precache')) for (const r of await (await caches.open(name)).keys()) urls.push(new URL(r.url).pathname);
+    for (const name of await caches.keys())
+      if (name.includes('precache')) for (const r of await (await caches.open(name)).keys()) urls.push(new URL(r.url).pathname);
     return urls;
   });
   // What records offline is there from the first visit; PDF export and error reporting are not.
@@ -44,7 +45,15 @@ test('the service worker keeps the shell at once and code used now and then from
   const onDemand = readdirSync('dist/assets/on-demand').filter((f) => f.startsWith('export-pdf-') && f.endsWith('.js'));
   expect(onDemand).toHaveLength(1);
   const url = `/assets/on-demand/${onDemand[0]}`;
-  const fetchStatus = () => page.evaluate((u) => fetch(u).then((r) => r.status, () => 0), url);
+  const fetchStatus = () =>
+    page.evaluate(
+      (u) =>
+        fetch(u).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      url,
+    );
   expect(await fetchStatus()).toBe(200);
   await context.setOffline(true);
   expect(await fetchStatus()).toBe(200);

@@ -16,11 +16,23 @@ test('what was said and left out of the notes is listed beside them, added to it
   await request.put(`/v1/consultation_sessions/${id}/transcription`, { headers, data: { transcription } });
   expect((await request.put(`/v1/consultation_sessions/${id}/finish`, { headers })).ok()).toBe(true);
   await expect
-    .poll(async () => ((await (await request.get(`/v1/consultation_sessions/${id}/generated_documents/main`, { headers })).json()) as { generated_document?: { status: string } }).generated_document?.status, { timeout: 20_000 })
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`/v1/consultation_sessions/${id}/generated_documents/main`, { headers })).json()) as {
+            generated_document?: { status: string };
+          }
+        ).generated_document?.status,
+      { timeout: 20_000 },
+    )
     .toBe('done');
   // The clinician rewrote the notes by hand and left the medicine and the follow-up out.
-  const rewritten = '# Consultation notes\n\n## Subjective\n- Allergic to penicillin (rash).\n\n## Objective\n- Blood pressure: 150/95 mmHg\n\n## Plan\n- Review.\n';
-  const edit = await request.post(`/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, { headers, multipart: { requested_changes: JSON.stringify({ markdown: rewritten }) } });
+  const rewritten =
+    '# Consultation notes\n\n## Subjective\n- Allergic to penicillin (rash).\n\n## Objective\n- Blood pressure: 150/95 mmHg\n\n## Plan\n- Review.\n';
+  const edit = await request.post(`/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, {
+    headers,
+    multipart: { requested_changes: JSON.stringify({ markdown: rewritten }) },
+  });
   expect(edit.status()).toBe(202);
 
   await page.goto(`/consultation/${id}`);

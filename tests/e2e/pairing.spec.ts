@@ -5,7 +5,11 @@ import { fetchSession } from './support/api';
 import { expectNoAxeViolations } from './support/axe';
 import { screenshotBothWidths } from './support/screenshots';
 
-test('pairing: the phone signs in by the QR link and records; the computer follows, shows where it records, and takes the recording over', async ({ page, browser, request }) => {
+test('pairing: the phone signs in by the QR link and records; the computer follows, shows where it records, and takes the recording over', async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(150_000);
   await signUpNewClinician(page, 'Dr. Nuno Pires');
   await page.getByRole('button', { name: 'Pair my phone' }).click();

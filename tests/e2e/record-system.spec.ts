@@ -35,7 +35,10 @@ test('an admin sets the record system; a finished consultation goes to it as FHI
   const headers = { authorization: `Bearer ${await appToken(page)}` };
   const created = await request.post('/v1/consultation_sessions', { headers, data: { consultation_type_id: 'general_consultation' } });
   const id = (await created.json()).consultation_session.id as string;
-  await request.put(`/v1/consultation_sessions/${id}/transcription`, { headers, data: { transcription: 'Sore throat for four days, no fever. Paracetamol when needed.' } });
+  await request.put(`/v1/consultation_sessions/${id}/transcription`, {
+    headers,
+    data: { transcription: 'Sore throat for four days, no fever. Paracetamol when needed.' },
+  });
   expect((await request.put(`/v1/consultation_sessions/${id}/finish`, { headers })).ok()).toBe(true);
   await page.goto(`/consultation/${id}`);
   await expect(page.getByText('Sore throat', { exact: false }).first()).toBeVisible({ timeout: 20_000 });
@@ -75,7 +78,10 @@ test('a launch from the record system signs a new clinician in and opens the con
   const origin = new URL(page.url()).origin;
   const callback = `${origin}/launch/callback`;
   await expect(card.getByText(callback)).toBeVisible();
-  const launchAddress = (await card.locator('code', { hasText: `${origin}/launch/` }).filter({ hasNotText: 'callback' }).textContent())!;
+  const launchAddress = (await card
+    .locator('code', { hasText: `${origin}/launch/` })
+    .filter({ hasNotText: 'callback' })
+    .textContent())!;
   expect(launchAddress).toMatch(/\/launch\/[0-9a-f-]{36}$/);
   await screenshotBothWidths(page, 'settings-record-system-launch');
 

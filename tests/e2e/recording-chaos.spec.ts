@@ -5,7 +5,11 @@ import { appToken, fetchSession } from './support/api';
 
 const elapsedMs = async (page: Page) => Number(await page.getByLabel('Time recorded').getAttribute('data-elapsed-ms'));
 
-test('offline mid-recording, reload while offline (timer continues), keep recording, finish offline, back online → every part and the finish arrive, in order, nothing lost', async ({ page, context, request }) => {
+test('offline mid-recording, reload while offline (timer continues), keep recording, finish offline, back online → every part and the finish arrive, in order, nothing lost', async ({
+  page,
+  context,
+  request,
+}) => {
   test.setTimeout(180_000);
   await signUpNewClinician(page, 'Dr. Rui Faria');
   // Let the service worker take control, so the app can reload without a network.
@@ -47,9 +51,7 @@ test('offline mid-recording, reload while offline (timer continues), keep record
   await expect(page.getByText(/The end of this consultation is saved on this device/)).toHaveCount(0, { timeout: 20_000 });
 
   // Every part, numbered without a gap, each measured by the server.
-  await expect
-    .poll(async () => (await fetchSession(request, page, id)).audios.every((a) => a.duration_ms !== null), { timeout: 90_000 })
-    .toBe(true);
+  await expect.poll(async () => (await fetchSession(request, page, id)).audios.every((a) => a.duration_ms !== null), { timeout: 90_000 }).toBe(true);
   const session = await fetchSession(request, page, id);
   expect(session.status).toBe('finished');
   expect(session.audios.map((a) => a.order)).toEqual(session.audios.map((_, i) => i));
@@ -58,13 +60,19 @@ test('offline mid-recording, reload while offline (timer continues), keep record
   const stored = session.audios.reduce((sum, a) => sum + (a.duration_ms ?? 0), 0);
   expect(recorded).toBeGreaterThan(20_000);
   expect(Math.abs(stored - recorded), `stored ${stored} ms, recorded ${recorded} ms`).toBeLessThanOrEqual(1000);
-  expect(await page.evaluate(async () => {
-    const dbs = await indexedDB.databases();
-    return dbs.map((d) => d.name);
-  })).toContain('consultation-notes');
+  expect(
+    await page.evaluate(async () => {
+      const dbs = await indexedDB.databases();
+      return dbs.map((d) => d.name);
+    }),
+  ).toContain('consultation-notes');
 });
 
-test('a consultation started with no network records, finishes, and reaches the server, whole and in order, when the network returns', async ({ page, context, request }) => {
+test('a consultation started with no network records, finishes, and reaches the server, whole and in order, when the network returns', async ({
+  page,
+  context,
+  request,
+}) => {
   test.setTimeout(180_000);
   await signUpNewClinician(page, 'Dra. Inês Rocha');
   await page.evaluate(async () => {

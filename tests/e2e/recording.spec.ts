@@ -42,7 +42,13 @@ test('the whole loop: record → finish → transcript → document → edit by 
   // Debian's general model, the default, gets most of espeak-ng's words wrong (bench/speech-dialogues.ts), but the
   // speech did go through: words of five letters or more that the sentences say are heard.
   const text = (await fetchSession(request, page, consultation.sessionId)).transcription.replace(/[[\]?]/g, ' ');
-  const spoken = new Set(readFileSync('tests/fixtures/speech/clinical-sentences.txt', 'utf8').split('\n').filter((l) => !l.startsWith('#')).join(' ').match(/\p{L}{5,}/gu));
+  const spoken = new Set(
+    readFileSync('tests/fixtures/speech/clinical-sentences.txt', 'utf8')
+      .split('\n')
+      .filter((l) => !l.startsWith('#'))
+      .join(' ')
+      .match(/\p{L}{5,}/gu),
+  );
   const recognised = new Set(text.match(/\p{L}{5,}/gu)?.filter((w) => spoken.has(w)));
   expect(recognised.size, text).toBeGreaterThanOrEqual(3);
   // Each transcript says which engine wrote it, and the local engine's says its values are to be checked.
@@ -84,7 +90,12 @@ test('the whole loop: record → finish → transcript → document → edit by 
   const words = sentence.match(/\p{L}{4,}/gu) ?? [];
   expect(words.filter((w) => marked.includes(w)).length, `${sentence} / ${marked}`).toBeGreaterThanOrEqual(Math.ceil(words.length / 2));
   // The audio is kept: the sentence can be heard, from the recorded part it was said in.
-  await page.locator('.evidence-list').first().getByRole('button', { name: /^Listen to where this was said/ }).first().click();
+  await page
+    .locator('.evidence-list')
+    .first()
+    .getByRole('button', { name: /^Listen to where this was said/ })
+    .first()
+    .click();
   const player = page.getByTestId('evidence-audio').first();
   await expect(player).toBeVisible();
   await expect.poll(() => player.evaluate((a: HTMLAudioElement) => (a.error ? -1 : a.currentTime)), { timeout: 15_000 }).toBeGreaterThan(0);
@@ -163,7 +174,10 @@ test('the whole loop: record → finish → transcript → document → edit by 
   // Feedback form.
   await page.getByRole('button', { name: 'Rate this consultation' }).click();
   const feedback = page.getByRole('dialog', { name: 'Rate this consultation' });
-  await feedback.getByRole('group', { name: /How satisfied are you/ }).getByRole('radio', { name: '9', exact: true }).check();
+  await feedback
+    .getByRole('group', { name: /How satisfied are you/ })
+    .getByRole('radio', { name: '9', exact: true })
+    .check();
   await feedback.getByRole('radio', { name: '1 to 5 min' }).check();
   await feedback.getByLabel('Comment (optional)').fill('Accurate notes.');
   await feedback.getByLabel('I agree to share this feedback anonymously to improve the product.').check();

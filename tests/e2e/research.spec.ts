@@ -60,7 +60,13 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   // Patients: PDFs chosen together; the eleventh file is refused before anything is sent.
   await page.getByRole('tab', { name: 'Patients' }).click();
   const input = page.locator('input[type="file"]');
-  const eligible = recordPdf('record-0042.pdf', ['Patient 0042', 'Date of birth: 1968-03-14', 'Type 2 diabetes mellitus since 2015.', 'HbA1c 8.2 % in October.', 'eGFR 74 mL/min.']);
+  const eligible = recordPdf('record-0042.pdf', [
+    'Patient 0042',
+    'Date of birth: 1968-03-14',
+    'Type 2 diabetes mellitus since 2015.',
+    'HbA1c 8.2 % in October.',
+    'eGFR 74 mL/min.',
+  ]);
   await input.setInputFiles(Array.from({ length: 11 }, (_, i) => ({ ...eligible, name: `part-${i}.pdf` })));
   await expect(page.getByText('At most 10 PDF files per patient.')).toBeVisible();
   await page.getByLabel('Patient reference (optional)').fill('P-0042');
@@ -77,7 +83,18 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   expect(readFileSync(await original.path()).equals(eligible.buffer)).toBe(true);
   // A scanned record (pictures of pages) is read by OCR on the server; the list follows until it is done.
   await page.getByLabel('Patient reference (optional)').fill('P-0099');
-  await input.setInputFiles([pdfFile('scan-0099.pdf', scannedRecordPdf(['Clinical report - Patient 0099', 'Age: 64', 'Type 2 diabetes mellitus since 2012.', 'HbA1c 12.5 %.', 'Kidney function: eGFR requested.']))]);
+  await input.setInputFiles([
+    pdfFile(
+      'scan-0099.pdf',
+      scannedRecordPdf([
+        'Clinical report - Patient 0099',
+        'Age: 64',
+        'Type 2 diabetes mellitus since 2012.',
+        'HbA1c 12.5 %.',
+        'Kidney function: eGFR requested.',
+      ]),
+    ),
+  ]);
   await page.getByRole('button', { name: 'Add patient' }).click();
   await expect(page.getByTestId('patient')).toHaveCount(3);
   await expect(page.getByTestId('patient').nth(2)).toContainText('Read from scanned pages', { timeout: 30_000 });
@@ -128,8 +145,13 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
   expect(download.suggestedFilename()).toBe('DIA-3-results.csv');
-  const csv = readFileSync(await download.path(), 'utf8').replace('\uFEFF', '').trim().split('\r\n');
-  expect(csv[0]).toContain('"Patient","Trial","Pre-evaluation","Criteria satisfied","Relevance","Screening status","Explanation","Screened at","Decision","Decision note","Decided by"');
+  const csv = readFileSync(await download.path(), 'utf8')
+    .replace('\uFEFF', '')
+    .trim()
+    .split('\r\n');
+  expect(csv[0]).toContain(
+    '"Patient","Trial","Pre-evaluation","Criteria satisfied","Relevance","Screening status","Explanation","Screened at","Decision","Decision note","Decided by"',
+  );
   expect(csv[1]).toContain('"P-0042","DIA-3","Fit","4/4"');
   // The reviewer's decision, an empty note, its author and time; an explanation even without AI.
   expect(csv[1]).toMatch(/"Approved","","[^"]+","\d{4}-\d\d-\d\dT/);

@@ -53,12 +53,17 @@ test('a finished consultation counts down on home, then leaves home, the databas
   await screenshotBothWidths(page, 'home-recent');
 
   // Past the window: gone from home (the list refreshes itself), from the API and from the blob store.
-  await expect.poll(async () => {
-    await page.reload();
-    // Counted only once the list has loaded: either the consultation or the empty-list sentence is shown.
-    await expect(recent.first().or(page.getByText('No recent consultations.'))).toBeVisible();
-    return recent.count();
-  }, { timeout: 90_000, intervals: [5000] }).toBe(0);
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        // Counted only once the list has loaded: either the consultation or the empty-list sentence is shown.
+        await expect(recent.first().or(page.getByText('No recent consultations.'))).toBeVisible();
+        return recent.count();
+      },
+      { timeout: 90_000, intervals: [5000] },
+    )
+    .toBe(0);
   await expect(page.getByText('No recent consultations.')).toBeVisible();
   await expect.poll(() => existsSync(audioDir), { timeout: 20_000 }).toBe(false);
   // 410 consultation_deleted for the moment between its audio going and its row; then 404 like any unknown id.

@@ -35,9 +35,7 @@ test('the server restarts mid-recording: the parts wait on the device and all ar
   await page.waitForTimeout(4000);
   await consultation.finish();
   await expect(page.getByText('Everything recorded has reached the server.')).toBeVisible({ timeout: 90_000 });
-  await expect
-    .poll(async () => (await fetchSession(request, page, id)).audios.every((a) => a.duration_ms !== null), { timeout: 90_000 })
-    .toBe(true);
+  await expect.poll(async () => (await fetchSession(request, page, id)).audios.every((a) => a.duration_ms !== null), { timeout: 90_000 }).toBe(true);
   const session = await fetchSession(request, page, id);
   expect(session.audios.length).toBeGreaterThanOrEqual(3);
   expect(session.audios.map((a) => a.order)).toEqual(session.audios.map((_, i) => i));

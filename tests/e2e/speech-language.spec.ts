@@ -7,7 +7,10 @@ import { screenshotBothWidths } from './support/screenshots';
 
 test.use({ permissions: ['microphone'] });
 
-test('a Portuguese consultation with only the English local engine: told before recording, kept untranscribed, transcribed once said to be English', async ({ page, request }) => {
+test('a Portuguese consultation with only the English local engine: told before recording, kept untranscribed, transcribed once said to be English', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(150_000);
   await signUpNewClinician(page, 'Dr. Tiago Reis');
   const consultation = new ConsultationPage(page);
@@ -18,7 +21,9 @@ test('a Portuguese consultation with only the English local engine: told before 
   await expect(page.getByText(/does not transcribe/)).toHaveCount(0);
 
   await language.selectOption('pt');
-  const warning = page.getByText('The speech engine on this server does not transcribe Português: it would write words that were never said.', { exact: false });
+  const warning = page.getByText('The speech engine on this server does not transcribe Português: it would write words that were never said.', {
+    exact: false,
+  });
   await expect(warning).toBeVisible();
   await expect(page.getByText('Ask the administrator of this server to connect one (Settings › AI engines).')).toBeVisible();
   await expectNoAxeViolations(page);
@@ -29,7 +34,9 @@ test('a Portuguese consultation with only the English local engine: told before 
   await page.waitForTimeout(7000);
   await consultation.finish();
   await expect(page.getByText('Everything recorded has reached the server.')).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByText(/Not transcribed: the speech engine on this server does not speak this consultation's language/)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/Not transcribed: the speech engine on this server does not speak this consultation's language/)).toBeVisible({
+    timeout: 30_000,
+  });
   const kept = await fetchSession(request, page, consultation.sessionId);
   expect(kept.language).toBe('pt');
   expect(kept.transcription).toBe('');

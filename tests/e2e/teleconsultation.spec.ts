@@ -43,7 +43,25 @@ function conversationAudio(): Buffer {
     `[1:a]adelay=${answerAt},apad=whole_dur=${total}[right]`,
     '[left][right]join=inputs=2:channel_layout=stereo[out]',
   ].join(';');
-  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', clinician.file, '-i', patient.file, '-filter_complex', filter, '-map', '[out]', '-ar', '16000', '-c:a', 'pcm_s16le', CONVERSATION_WAV]);
+  execFileSync('ffmpeg', [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    clinician.file,
+    '-i',
+    patient.file,
+    '-filter_complex',
+    filter,
+    '-map',
+    '[out]',
+    '-ar',
+    '16000',
+    '-c:a',
+    'pcm_s16le',
+    CONVERSATION_WAV,
+  ]);
   return readFileSync(CONVERSATION_WAV);
 }
 

@@ -23,7 +23,12 @@ async function start(options: Parameters<typeof startAdminSocket>[3] = {}) {
   dirs.push(dataDir);
   const ran: string[] = [];
   const errors: unknown[] = [];
-  const socket = await startAdminSocket(dataDir, async (command) => (ran.push(command), ['done']), (err) => errors.push(err), options);
+  const socket = await startAdminSocket(
+    dataDir,
+    async (command) => (ran.push(command), ['done']),
+    (err) => errors.push(err),
+    options,
+  );
   sockets.push(socket!);
   return { dataDir, ran, errors };
 }

@@ -15,7 +15,16 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'cn-admin-'));
 // Embedded database on purpose: the admin socket exists for PGlite, which one process holds at a time.
 const { TEST_DATABASE_URL: _pg, DATABASE_URL: _db, ...baseEnv } = process.env;
-const env = { ...baseEnv, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RETENTION_SWEEP_SECONDS: '0', TRANSCRIPTION_ENGINE: 'none', WEB_DIST: path.join(dataDir, 'no-web') };
+const env = {
+  ...baseEnv,
+  DATA_DIR: dataDir,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'info',
+  RETENTION_SWEEP_SECONDS: '0',
+  TRANSCRIPTION_ENGINE: 'none',
+  WEB_DIST: path.join(dataDir, 'no-web'),
+};
 
 let server: ChildProcess;
 let baseUrl = '';
@@ -38,7 +47,11 @@ beforeAll(async () => {
   writeFileSync(path.join(dataDir, 'files', 'left-over.bin'), 'audio');
   chmodSync(path.join(dataDir, 'files', 'left-over.bin'), 0o666);
   chmodSync(path.join(dataDir, 'files'), 0o777);
-  server = spawn('sh', ['-c', `umask 000; exec "${path.join(root, 'node_modules/.bin/tsx')}" server/src/main.ts`], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server = spawn('sh', ['-c', `umask 000; exec "${path.join(root, 'node_modules/.bin/tsx')}" server/src/main.ts`], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 50_000);
@@ -67,13 +80,24 @@ afterAll(async () => {
 
 describe('admin commands on a running server', () => {
   it('reach it through the socket in DATA_DIR', async () => {
-    const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'), ['server/src/admin/cli.ts', 'create-organization', '--name', 'Clínica Segura', '--admin-email', 'admin@segura.test'], { cwd: root, env });
+    const { stdout } = await run(
+      path.join(root, 'node_modules/.bin/tsx'),
+      ['server/src/admin/cli.ts', 'create-organization', '--name', 'Clínica Segura', '--admin-email', 'admin@segura.test'],
+      { cwd: root, env },
+    );
     expect(stdout.trim().split('\n').at(-1)).toMatch(/\/signup\?ref=\/organization\/invitations\/[0-9a-f]{64}$/);
   }, 60_000);
 
   it('are not reachable over HTTP, however the path is spelled', async () => {
     const body = JSON.stringify({ command: 'create-organization', args: { name: 'Intruder', 'admin-email': 'x@evil.test' } });
-    for (const p of ['/internal/admin/run', '/%69nternal/admin/run', '/%69%6Eternal/admin/run', '//internal/admin/run', '/internal/admin/run/', '/INTERNAL/admin/run']) {
+    for (const p of [
+      '/internal/admin/run',
+      '/%69nternal/admin/run',
+      '/%69%6Eternal/admin/run',
+      '//internal/admin/run',
+      '/internal/admin/run/',
+      '/INTERNAL/admin/run',
+    ]) {
       const res = await fetch(baseUrl + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       expect(res.status, p).toBe(404);
       expect(await res.text(), p).not.toContain('signup');

@@ -118,7 +118,12 @@ export async function sendAdminCommand(dataDir: string, command: string, args: R
   const payload = JSON.stringify({ command, args });
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { socketPath: adminSocketPath(dataDir), path: '/run', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      {
+        socketPath: adminSocketPath(dataDir),
+        path: '/run',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
       (res) => {
         const parts: Buffer[] = [];
         res.on('data', (c: Buffer) => parts.push(c));

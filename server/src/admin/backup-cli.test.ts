@@ -46,13 +46,24 @@ async function newDatabaseUrl(): Promise<string | undefined> {
 }
 
 const { TEST_DATABASE_URL: _t, DATABASE_URL: _d, ENCRYPTION_KEY: _k, ENCRYPTION_KEY_PREVIOUS: _p, ...baseEnv } = process.env;
-const side = (dataDir: string, databaseUrl: string | undefined) => ({ dataDir, databaseUrl, env: { ...baseEnv, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } });
+const side = (dataDir: string, databaseUrl: string | undefined) => ({
+  dataDir,
+  databaseUrl,
+  env: { ...baseEnv, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+});
 type Side = ReturnType<typeof side>;
 
 const admin = (s: Side, ...args: string[]) => run('npx', ['tsx', 'server/src/admin/cli.ts', ...args], { cwd: root, env: s.env });
 
 async function open(s: Side) {
-  const config = loadConfig({ DATA_DIR: s.dataDir, PUBLIC_URL: 'http://clinic.test', WEB_DIST: path.join(s.dataDir, 'no-web'), RETENTION_SWEEP_SECONDS: '0', LOG_LEVEL: 'silent', ...(s.databaseUrl ? { DATABASE_URL: s.databaseUrl } : {}) });
+  const config = loadConfig({
+    DATA_DIR: s.dataDir,
+    PUBLIC_URL: 'http://clinic.test',
+    WEB_DIST: path.join(s.dataDir, 'no-web'),
+    RETENTION_SWEEP_SECONDS: '0',
+    LOG_LEVEL: 'silent',
+    ...(s.databaseUrl ? { DATABASE_URL: s.databaseUrl } : {}),
+  });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   return { config, database };
 }
@@ -60,7 +71,12 @@ async function open(s: Side) {
 async function tableRows(db: Database): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const table of await listTables(db)) {
-    const order = table.primaryKey.length ? sql` ORDER BY ${sql.join(table.primaryKey.map((c) => sql.identifier(c)), sql`, `)}` : sql``;
+    const order = table.primaryKey.length
+      ? sql` ORDER BY ${sql.join(
+          table.primaryKey.map((c) => sql.identifier(c)),
+          sql`, `,
+        )}`
+      : sql``;
     out[table.name] = (await rowsOf<{ j: string }>(db, sql`SELECT row_to_json(t)::text AS j FROM ${sql.identifier(table.name)} AS t${order}`)).map((r) => r.j);
     if (!table.primaryKey.length) out[table.name]!.sort();
   }
@@ -77,11 +93,16 @@ beforeAll(async () => {
   target = side(path.join(work, 'target'), await newDatabaseUrl());
   // The clinic's data, made through the API by a server that is then stopped.
   const { config, database } = await open(source);
-  const { app, ctx } = await buildApp({ config, db: database.db, transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'a sore throat since Monday' } });
+  const { app, ctx } = await buildApp({
+    config,
+    db: database.db,
+    transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'a sore throat since Monday' },
+  });
   const t = { app, ctx } as TestApp;
   const u = await createUser(t, { language: 'en' });
   const headers = bearer(await login(t, u.email, u.password));
-  const id = (await app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  const id = (await app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json()
+    .consultation_session.id;
   for (const order of [0, 1]) {
     const part = makeWebm(work, `part${order}`, 1, 400 + order * 100);
     const m = multipartAudio(order, part);
@@ -125,7 +146,9 @@ describe('npm run admin -- backup / restore / rotate-key', () => {
     // empty as it was, so the operator's next attempt is not refused for an audit event of the last.
     await expect(admin(target, 'restore', '--from', file)).rejects.toMatchObject({ stderr: expect.stringContaining('--audit-key-file') });
     const auditKeyFile = path.join(source.dataDir, AUDIT_KEY_FILE);
-    await expect(admin(target, 'restore', '--from', file, '--audit-key-file', auditKeyFile)).rejects.toMatchObject({ stderr: expect.stringContaining('master key') });
+    await expect(admin(target, 'restore', '--from', file, '--audit-key-file', auditKeyFile)).rejects.toMatchObject({
+      stderr: expect.stringContaining('master key'),
+    });
     const keyFile = path.join(source.dataDir, KEY_RING_FILE);
     const { stdout } = await admin(target, 'restore', '--from', file, '--key-file', keyFile, '--audit-key-file', auditKeyFile);
     expect(stdout).toMatch(/Restored \d+ rows of \d+ tables and 2 blobs .*its seal and its audit log verified/);
@@ -138,7 +161,10 @@ describe('npm run admin -- backup / restore / rotate-key', () => {
         else expect(after[table], table).toEqual(rows);
       }
       // The source's events (its key, imported) and the restore's own (this folder's key): one chain that verifies.
-      expect(await verifyAuditChain(database.db, openAuditKeys({ dataDir: target.dataDir }))).toMatchObject({ ok: true, count: rowsAtBackup.audit_events!.length + 1 });
+      expect(await verifyAuditChain(database.db, openAuditKeys({ dataDir: target.dataDir }))).toMatchObject({
+        ok: true,
+        count: rowsAtBackup.audit_events!.length + 1,
+      });
     } finally {
       await database.close();
     }

@@ -8,7 +8,11 @@ import path from 'node:path';
 
 const NAME = /^clinic-(\d{8}T\d{6}Z)\.cnbackup$/;
 
-export const backupFileName = (at: Date) => `clinic-${at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.cnbackup`;
+export const backupFileName = (at: Date) =>
+  `clinic-${at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}.cnbackup`;
 
 /** When a backup named by backupFileName was written. */
 export const timeOf = (name: string) => {

@@ -76,9 +76,12 @@ export function createRecordWriter(out: Writable, sealKey: SealKey) {
     // A stream destroyed by a failed write (disk full) never drains: its close ends the wait too.
     const ac = new AbortController();
     try {
-      await Promise.race([once(out, 'drain', { signal: ac.signal }), once(out, 'close', { signal: ac.signal }).then(() => {
-        throw new BackupFormatError('The backup file could not be written.');
-      })]);
+      await Promise.race([
+        once(out, 'drain', { signal: ac.signal }),
+        once(out, 'close', { signal: ac.signal }).then(() => {
+          throw new BackupFormatError('The backup file could not be written.');
+        }),
+      ]);
     } finally {
       ac.abort();
     }
@@ -149,7 +152,7 @@ const MAX_NAME_BYTES = 4096;
 export async function* readRecords(decompressed: Readable): AsyncGenerator<ReadRecord> {
   const reader = new ByteReader(decompressed[Symbol.asyncIterator]() as AsyncIterator<Buffer>);
   const start = await reader.take(BACKUP_MAGIC.length + 2);
-  if (!start || !start.subarray(0, BACKUP_MAGIC.length).equals(BACKUP_MAGIC)) throw new BackupFormatError('This is not a backup made by this server.');
+  if (!start?.subarray(0, BACKUP_MAGIC.length).equals(BACKUP_MAGIC)) throw new BackupFormatError('This is not a backup made by this server.');
   const format = start.readUInt16BE(BACKUP_MAGIC.length);
   if (format === 1) {
     throw new BackupFormatError(
@@ -168,7 +171,8 @@ export async function* readRecords(decompressed: Readable): AsyncGenerator<ReadR
     const lengthBytes = await reader.take(8);
     if (!lengthBytes) throw new BackupFormatError('The backup file ends in the middle of a record: it is truncated.');
     const length = lengthBytes.readBigUInt64BE(0);
-    if (length > BigInt(kind === 'B' ? MAX_RECORD_BYTES : MAX_TEXT_RECORD_BYTES)) throw new BackupFormatError('The backup file is damaged (impossible record length).');
+    if (length > BigInt(kind === 'B' ? MAX_RECORD_BYTES : MAX_TEXT_RECORD_BYTES))
+      throw new BackupFormatError('The backup file is damaged (impossible record length).');
     const data = length === 0n ? Buffer.alloc(0) : await reader.take(Number(length));
     if (!data) throw new BackupFormatError('The backup file ends in the middle of a record: it is truncated.');
     yield { kind: kind as RecordKind, name: name.toString('utf8'), data, head: Buffer.concat([head, name, lengthBytes]) };

@@ -47,13 +47,16 @@ const blobFile = (t: TestApp) => path.join(t.dataDir, 'files', part.blobKey);
  * Crafted as by someone holding the source's audit key, so the checks behind the seal are reached (without it the
  * seal refuses them first: backup.test.ts).
  */
-const writeBackup = (file: string, records: BackupRecord[]) => writeBackupFile(file, records, readAuditKeysFromFile(path.join(source.dataDir, AUDIT_KEY_FILE))[0]!);
+const writeBackup = (file: string, records: BackupRecord[]) =>
+  writeBackupFile(file, records, readAuditKeysFromFile(path.join(source.dataDir, AUDIT_KEY_FILE))[0]!);
 
 /** A restore into a new, empty server (given the source's audit key) is refused with `message`, and nothing was written. */
 async function expectRefusedRestore(file: string, message: RegExp) {
   const target = await createTestApp({}, { transcriber: engine });
   try {
-    await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: file, 'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE) })).rejects.toThrow(message);
+    await expect(
+      runCommand(target.ctx.db, target.ctx.config, 'restore', { from: file, 'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE) }),
+    ).rejects.toThrow(message);
     expect(await target.ctx.db.select().from(users)).toEqual([]);
     const left: string[] = [];
     for await (const k of (target.ctx.blobs as EncryptedBlobStore).list()) left.push(k);
@@ -66,14 +69,33 @@ async function expectRefusedRestore(file: string, message: RegExp) {
 beforeAll(async () => {
   source = await createTestApp({}, { transcriber: engine });
   work = mkdtempSync(path.join(tmpdir(), 'cn-backup-plain-'));
-  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=330:d=1', '-metadata', `title=${MARKER}`, path.join(work, 'part.wav')]);
+  execFileSync('ffmpeg', [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=f=330:d=1',
+    '-metadata',
+    `title=${MARKER}`,
+    path.join(work, 'part.wav'),
+  ]);
   wav = readFileSync(path.join(work, 'part.wav'));
   const u = await createUser(source, { language: 'en' });
   Object.assign(part, { email: u.email, password: u.password });
   const headers = bearer(await login(source, u.email, u.password));
-  part.sessionId = (await source.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  part.sessionId = (
+    await source.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id;
   const m = multipartAudio(0, wav, 'audio/wav');
-  const up = await source.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${part.sessionId}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload });
+  const up = await source.app.inject({
+    method: 'POST',
+    url: `/v1/consultation_sessions/${part.sessionId}/audios`,
+    headers: { ...headers, ...m.headers },
+    payload: m.payload,
+  });
   expect(up.statusCode).toBe(201);
   part.audioId = up.json().audio.id;
   await source.ctx.transcriptionQueue.drain();
@@ -103,7 +125,7 @@ describe('plaintext in backups', () => {
     writeFileSync(blobFile(source), genuine);
   });
 
-  it('a crafted backup with plaintext under a blob\'s name is refused, even with the genuine bytes', async () => {
+  it("a crafted backup with plaintext under a blob's name is refused, even with the genuine bytes", async () => {
     const records = await readBackup(encryptedBackup);
     const crafted = path.join(work, 'crafted.cnbackup');
     await writeBackup(crafted, withBlob(records, part.blobKey, wav));
@@ -132,7 +154,10 @@ describe('plaintext in backups', () => {
     const target = await createTestApp({}, { transcriber: engine });
     try {
       // The backup's audit events are verified with the source's audit key, saved with the backup.
-      const restored = await runCommand(target.ctx.db, target.ctx.config, 'restore', { from: file, 'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE) });
+      const restored = await runCommand(target.ctx.db, target.ctx.config, 'restore', {
+        from: file,
+        'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE),
+      });
       expect(restored).toContain('1 blobs stored before encryption were checked against their rows and encrypted.');
       const stored = readFileSync(blobFile(target));
       expect(storedKeyId(stored)).toBe((target.ctx.blobs as EncryptedBlobStore).keys.current().id);

@@ -29,7 +29,15 @@ import type { AuditKeys } from '../audit/audit-key.js';
 import { auditRowFromJson, createChainVerifier, type ChainReport } from '../audit/audit-store.js';
 import type { Database } from '../db/client.js';
 import { encryptBlob, storedKeyId } from '../storage/blob-encryption.js';
-import { BLOB_KEY_COLUMN, BLOB_SHA256_COLUMN, BLOB_SIZE_COLUMN, checkAgainstRecords, factsOf, type BlobFacts, type BlobRecord } from '../storage/blob-records.js';
+import {
+  BLOB_KEY_COLUMN,
+  BLOB_SHA256_COLUMN,
+  BLOB_SIZE_COLUMN,
+  checkAgainstRecords,
+  factsOf,
+  type BlobFacts,
+  type BlobRecord,
+} from '../storage/blob-records.js';
 import type { EncryptedBlobStore } from '../storage/encrypted-blob-store.js';
 import type { BackupManifest, BackupSummary } from './backup.js';
 import { listTables, migrationLevel, resetSequences, rowsOf, SEEDED_TABLES, type Queryable } from './backup-catalog.js';
@@ -110,7 +118,8 @@ function checkPlaintextBlobs(manifest: BackupManifest, plaintext: Map<string, Bl
   }
   for (const [key, facts] of plaintext) {
     const named = records.get(key);
-    if (!named?.length) throw new RestoreRefusedError(`The backup's unencrypted file ${key} is named by none of its rows: it was altered. Nothing was restored.`);
+    if (!named?.length)
+      throw new RestoreRefusedError(`The backup's unencrypted file ${key} is named by none of its rows: it was altered. Nothing was restored.`);
     try {
       checkAgainstRecords(key, facts, named);
     } catch (err) {
@@ -153,7 +162,10 @@ function sealCheck(auditKeys: AuditKeys) {
 }
 
 /** The first pass: the whole file is read and checked; answers its manifest, end record and audit chain's report. */
-async function verifyBackup(file: string, auditKeys: AuditKeys): Promise<{ manifest: BackupManifest; summary: BackupSummary; keyIds: Set<string>; audit: ChainReport; digests: Buffer[] }> {
+async function verifyBackup(
+  file: string,
+  auditKeys: AuditKeys,
+): Promise<{ manifest: BackupManifest; summary: BackupSummary; keyIds: Set<string>; audit: ChainReport; digests: Buffer[] }> {
   let manifest: BackupManifest | undefined;
   let summary: BackupSummary | undefined;
   const seal = sealCheck(auditKeys);
@@ -207,14 +219,18 @@ async function verifyBackup(file: string, auditKeys: AuditKeys): Promise<{ manif
       } catch (err) {
         // Told only once the seal holds: a changed file is named as changed, not by what the change broke (any
         // error: content no server wrote can break the reading in ways of its own).
-        problem = err instanceof BackupFormatError ? err : new BackupFormatError(`The backup file is damaged (${err instanceof Error ? err.message : 'unreadable content'}).`);
+        problem =
+          err instanceof BackupFormatError
+            ? err
+            : new BackupFormatError(`The backup file is damaged (${err instanceof Error ? err.message : 'unreadable content'}).`);
       }
     }
   } catch (err) {
     if (err instanceof BackupFormatError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new BackupFormatError(`There is no file ${file}.`);
-    if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR') throw new BackupFormatError('The backup file is damaged or truncated (its compression does not check out).');
+    if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR')
+      throw new BackupFormatError('The backup file is damaged or truncated (its compression does not check out).');
     throw err;
   }
   if (!seal.sealedBy()) throw new BackupFormatError('The backup file has no seal: it is truncated, or was not written by this server. Nothing was restored.');
@@ -246,7 +262,12 @@ async function nonEmptyTables(db: Queryable, tables: string[]): Promise<string[]
   return found;
 }
 
-export async function restoreBackup(db: Database, store: EncryptedBlobStore, auditKeys: AuditKeys, opts: { file: string; force: boolean }): Promise<RestoreReport> {
+export async function restoreBackup(
+  db: Database,
+  store: EncryptedBlobStore,
+  auditKeys: AuditKeys,
+  opts: { file: string; force: boolean },
+): Promise<RestoreReport> {
   const file = path.resolve(opts.file);
   const { manifest, summary, keyIds, audit, digests } = await verifyBackup(file, auditKeys);
 
@@ -289,7 +310,10 @@ export async function restoreBackup(db: Database, store: EncryptedBlobStore, aud
         'or create a new PostgreSQL database for DATABASE_URL, then run restore again.',
     );
   }
-  if (busy.length && !opts.force) throw new RestoreRefusedError(`The database is not empty (${busy.join(', ')} have rows). Restore into a new one, or pass --force to replace everything in it.`);
+  if (busy.length && !opts.force)
+    throw new RestoreRefusedError(
+      `The database is not empty (${busy.join(', ')} have rows). Restore into a new one, or pass --force to replace everything in it.`,
+    );
 
   const restoredBlobs = new Set<string>();
   // Blobs are written before the commit (a row never points at a missing one): those this restore added are
@@ -308,7 +332,13 @@ export async function restoreBackup(db: Database, store: EncryptedBlobStore, aud
       if (opts.force) {
         // Append-only tables are empty (checked above) and refuse TRUNCATE even then.
         const emptied = tables.filter((t) => !t.appendOnly);
-        if (emptied.length) await tx.execute(sql`TRUNCATE TABLE ${sql.join(emptied.map((t) => sql.identifier(t.name)), sql`, `)}`);
+        if (emptied.length)
+          await tx.execute(
+            sql`TRUNCATE TABLE ${sql.join(
+              emptied.map((t) => sql.identifier(t.name)),
+              sql`, `,
+            )}`,
+          );
       } else {
         for (const t of tables) if (SEEDED_TABLES.has(t.name)) await tx.execute(sql`DELETE FROM ${sql.identifier(t.name)}`);
       }
@@ -316,12 +346,17 @@ export async function restoreBackup(db: Database, store: EncryptedBlobStore, aud
       let index = 0;
       for await (const r of records(file)) {
         const checked = digests[index++];
-        if (!checked || !checked.equals(recordDigest(r))) {
-          throw new RestoreRefusedError('The backup file changed while it was being restored: the database was left as it was. Restore from a copy nobody is writing to.');
+        if (!checked?.equals(recordDigest(r))) {
+          throw new RestoreRefusedError(
+            'The backup file changed while it was being restored: the database was left as it was. Restore from a copy nobody is writing to.',
+          );
         }
         if (r.kind === 'R') {
           const table = byName.get(r.name)!;
-          const cols = sql.join(table.columns.map((c) => sql.identifier(c)), sql`, `);
+          const cols = sql.join(
+            table.columns.map((c) => sql.identifier(c)),
+            sql`, `,
+          );
           // PostgreSQL turns its own row_to_json text back into the row: every type round-trips exactly, on both engines.
           await tx.execute(
             sql`INSERT INTO ${sql.identifier(table.name)} (${cols}) OVERRIDING SYSTEM VALUE
@@ -335,7 +370,10 @@ export async function restoreBackup(db: Database, store: EncryptedBlobStore, aud
           restoredBlobs.add(r.name);
         }
       }
-      if (index !== digests.length) throw new RestoreRefusedError('The backup file changed while it was being restored (it is shorter): the database was left as it was. Restore from a copy nobody is writing to.');
+      if (index !== digests.length)
+        throw new RestoreRefusedError(
+          'The backup file changed while it was being restored (it is shorter): the database was left as it was. Restore from a copy nobody is writing to.',
+        );
       await resetSequences(tx);
     });
   }

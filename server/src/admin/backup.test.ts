@@ -41,7 +41,12 @@ const engine = { info: { engine: 'local' as const, languages: ['en'] }, transcri
 async function tableRows(db: Database): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const table of await listTables(db)) {
-    const order = table.primaryKey.length ? sql` ORDER BY ${sql.join(table.primaryKey.map((c) => sql.identifier(c)), sql`, `)}` : sql``;
+    const order = table.primaryKey.length
+      ? sql` ORDER BY ${sql.join(
+          table.primaryKey.map((c) => sql.identifier(c)),
+          sql`, `,
+        )}`
+      : sql``;
     const rows = await rowsOf<{ j: string }>(db, sql`SELECT row_to_json(t)::text AS j FROM ${sql.identifier(table.name)} AS t${order}`);
     out[table.name] = rows.map((r) => r.j);
     // Without a primary key the order is the storage's: compare as a sorted list.
@@ -72,7 +77,11 @@ function recordSpans(raw: Buffer) {
 function form(field: string, name: string, type: string, data: Buffer, fields: Record<string, string> = {}) {
   const boundary = '----cn-backup';
   const parts: Buffer[] = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`), data, Buffer.from(`\r\n--${boundary}--\r\n`));
+  parts.push(
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`),
+    data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
@@ -110,13 +119,25 @@ beforeAll(async () => {
   const headers = bearer(await login(source, admin.email, admin.password));
 
   // A consultation that stays (still recording) and one that is finished, with documents, and later deleted.
-  const start = async () => (await source.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id as string;
+  const start = async () =>
+    (await source.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json()
+      .consultation_session.id as string;
   clinic.deleted = await start();
   await upload(source, headers, clinic.deleted, 0, wavWith(DELETED, 300));
   await upload(source, headers, clinic.deleted, 1, wavWith(DELETED, 350));
   await source.ctx.transcriptionQueue.drain();
-  await source.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${clinic.deleted}`, headers, payload: { user_inputs: [{ processor_input_id: 'bloodpressure', value: `${DELETED} 150/95` }] } });
-  await source.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${clinic.deleted}/transcription`, headers, payload: { transcription: `Dry cough. ${DELETED}.` } });
+  await source.app.inject({
+    method: 'PUT',
+    url: `/v1/consultation_sessions/${clinic.deleted}`,
+    headers,
+    payload: { user_inputs: [{ processor_input_id: 'bloodpressure', value: `${DELETED} 150/95` }] },
+  });
+  await source.app.inject({
+    method: 'PUT',
+    url: `/v1/consultation_sessions/${clinic.deleted}/transcription`,
+    headers,
+    payload: { transcription: `Dry cough. ${DELETED}.` },
+  });
   expect((await source.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${clinic.deleted}/finish`, headers })).statusCode).toBeLessThan(300);
   const docs = await waitForDocuments(source, clinic.deleted);
   expect(docs.some((d) => d.text.includes(DELETED))).toBe(true);
@@ -126,14 +147,38 @@ beforeAll(async () => {
   clinic.keptAudioId = await upload(source, headers, clinic.kept, 0, clinic.keptAudio);
   await source.ctx.transcriptionQueue.drain();
 
-  const space = (await source.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'Pneumologia' } } })).json().research_space;
+  const space = (await source.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'Pneumologia' } } })).json()
+    .research_space;
   const record = form('files', 'record.pdf', 'application/pdf', textRecordPdf([`Patient ${KEPT}`, 'COPD GOLD 2.']), { label: 'P-7' });
-  const patient = (await source.app.inject({ method: 'POST', url: `/v1/research_spaces/${space.id}/patients`, headers: { ...headers, ...record.headers }, payload: record.payload })).json().patient;
+  const patient = (
+    await source.app.inject({
+      method: 'POST',
+      url: `/v1/research_spaces/${space.id}/patients`,
+      headers: { ...headers, ...record.headers },
+      payload: record.payload,
+    })
+  ).json().patient;
   clinic.pdfUrl = `/v1/research_spaces/${space.id}/patients/${patient.id}/files/${patient.files[0].id}`;
 
-  const request = (await source.app.inject({ method: 'POST', url: '/v1/custom_document_requests', headers, payload: { custom_document_request: { title: 'Letter', sections: [], other_comments: '' } } })).json().custom_document_request;
+  const request = (
+    await source.app.inject({
+      method: 'POST',
+      url: '/v1/custom_document_requests',
+      headers,
+      payload: { custom_document_request: { title: 'Letter', sections: [], other_comments: '' } },
+    })
+  ).json().custom_document_request;
   const example = form('file', 'example.txt', 'text/plain', Buffer.from(`Example about ${KEPT}.`));
-  expect((await source.app.inject({ method: 'POST', url: `/v1/custom_document_requests/${request.id}/examples`, headers: { ...headers, ...example.headers }, payload: example.payload })).statusCode).toBe(201);
+  expect(
+    (
+      await source.app.inject({
+        method: 'POST',
+        url: `/v1/custom_document_requests/${request.id}/examples`,
+        headers: { ...headers, ...example.headers },
+        payload: example.payload,
+      })
+    ).statusCode,
+  ).toBe(201);
 }, 120_000);
 afterAll(() => source?.close());
 
@@ -182,7 +227,11 @@ describe('backup and restore', () => {
         `file is sealed with audit key ${source.app.auditLog.keys.current().id}, which this server does not have`,
       );
       expect((await target.ctx.db.select().from(users)).length).toBe(0);
-      const lines = await runCommand(target.ctx.db, target.ctx.config, 'restore', { from: first, 'key-file': keyFile, 'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE) });
+      const lines = await runCommand(target.ctx.db, target.ctx.config, 'restore', {
+        from: first,
+        'key-file': keyFile,
+        'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE),
+      });
       expect(lines[0]).toMatch(/^Restored \d+ rows of \d+ tables and 5 blobs .*; its seal and its audit log verified\./);
       expect(lines.join('\n')).toContain(`Imported audit key(s) ${source.app.auditLog.keys.current().id}`);
 
@@ -250,7 +299,10 @@ describe('backup and restore', () => {
     let changed = false;
     const tampered = records.map((r) => {
       if (changed || r.kind !== 'R' || r.name !== 'audit_events') return r;
-      const rows = r.data.toString('utf8').split('\n').map((line) => JSON.parse(line) as { status_code: number | null; outcome: string });
+      const rows = r.data
+        .toString('utf8')
+        .split('\n')
+        .map((line) => JSON.parse(line) as { status_code: number | null; outcome: string });
       const victim = rows.find((row) => row.status_code === 200)!;
       Object.assign(victim, { status_code: 404, outcome: 'failure' });
       changed = true;
@@ -277,9 +329,14 @@ describe('backup and restore', () => {
     // The file as its bytes: each case changes some of them and leaves the rest (and the seal) as written.
     const raw = gunzipSync(readFileSync(first));
     const spans = recordSpans(raw);
-    const span = (kind: string, test: (data: Buffer) => boolean = () => true) => spans.find((r) => r.kind === kind && test(raw.subarray(r.dataStart, r.dataEnd)))!;
+    const span = (kind: string, test: (data: Buffer) => boolean = () => true) =>
+      spans.find((r) => r.kind === kind && test(raw.subarray(r.dataStart, r.dataEnd)))!;
     const usersRows = span('R', (d) => d.includes(Buffer.from('"password_hash"')) && d.includes(Buffer.from(clinic.email)));
-    const rows = raw.subarray(usersRows.dataStart, usersRows.dataEnd).toString('utf8').split('\n').map((l) => JSON.parse(l) as { email: string; password_hash: string; server_admin: boolean });
+    const rows = raw
+      .subarray(usersRows.dataStart, usersRows.dataEnd)
+      .toString('utf8')
+      .split('\n')
+      .map((l) => JSON.parse(l) as { email: string; password_hash: string; server_admin: boolean });
     const victim = rows.find((r) => r.email === clinic.email)!;
     const attacker = rows.find((r) => r.email !== clinic.email && r.password_hash.length === victim.password_hash.length)!;
     const replaced = (from: string | Buffer, to: string | Buffer, within = span('R', (d) => d.includes(Buffer.from(from)))) => {
@@ -308,12 +365,16 @@ describe('backup and restore', () => {
       ['a byte of a blob', flipped(blob.dataStart + 40), /does not match its seal/],
       ['the manifest', flipped(manifest.dataEnd - 3), /does not match its seal/],
       ['the end record', flipped(end.dataStart + 2), /does not match its seal|damaged/],
-      ['two records swapped', Buffer.concat([raw.subarray(0, a!.start), raw.subarray(b!.start, b!.dataEnd), raw.subarray(a!.start, a!.dataEnd), raw.subarray(b!.dataEnd)]), /does not match its seal/],
+      [
+        'two records swapped',
+        Buffer.concat([raw.subarray(0, a!.start), raw.subarray(b!.start, b!.dataEnd), raw.subarray(a!.start, a!.dataEnd), raw.subarray(b!.dataEnd)]),
+        /does not match its seal/,
+      ],
       ['a blob left out', Buffer.concat([raw.subarray(0, blob.start), raw.subarray(blob.dataEnd)]), /does not match its seal/],
       ['a record added twice', Buffer.concat([raw.subarray(0, blob.dataEnd), raw.subarray(blob.start)]), /does not match its seal/],
       ['the seal itself', flipped(seal.dataStart + 5), /does not match its seal/],
       ['the seal cut off', raw.subarray(0, seal.start), /has no seal/],
-      ['the seal\'s key id', flipped(seal.start + 6), /file is sealed with audit key .*which this server does not have/],
+      ["the seal's key id", flipped(seal.start + 6), /file is sealed with audit key .*which this server does not have/],
     ];
     // And one sealed whole, but with a key of the crafter's own.
     const crafted = path.join(work, 'own-key.cnbackup');
@@ -326,12 +387,16 @@ describe('backup and restore', () => {
         writeFileSync(file, gzipSync(bytes));
         await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: file, ...keys }), what).rejects.toThrow(message);
       }
-      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: crafted, ...keys })).rejects.toThrow(/file is sealed with audit key .*which this server does not have/);
+      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: crafted, ...keys })).rejects.toThrow(
+        /file is sealed with audit key .*which this server does not have/,
+      );
       // A backup of the earlier format, which had no seal, is refused as one: nothing in it can be checked.
       const old = Buffer.from(raw.subarray(0, seal.start));
       old.writeUInt16BE(1, 8);
       writeFileSync(path.join(work, 'old.cnbackup'), gzipSync(old));
-      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: path.join(work, 'old.cnbackup'), ...keys })).rejects.toThrow(/earlier version of the server, which did not seal its backups/);
+      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: path.join(work, 'old.cnbackup'), ...keys })).rejects.toThrow(
+        /earlier version of the server, which did not seal its backups/,
+      );
       expect(await target.ctx.db.select().from(users)).toEqual([]);
       const left: string[] = [];
       for await (const k of store(target).list()) left.push(k);
@@ -364,7 +429,9 @@ describe('backup and restore', () => {
         writeFileSync(file, gzipSync(raw));
         return find(id);
       });
-      await expect(restoreBackup(target.ctx.db, store(target), target.app.auditLog.keys, { file, force: false })).rejects.toThrow(/changed while it was being restored: the database was left as it was/);
+      await expect(restoreBackup(target.ctx.db, store(target), target.app.auditLog.keys, { file, force: false })).rejects.toThrow(
+        /changed while it was being restored: the database was left as it was/,
+      );
       expect(spy).toHaveBeenCalled();
       spy.mockRestore();
       expect(await target.ctx.db.select().from(users)).toEqual([]);
@@ -381,7 +448,9 @@ describe('backup and restore', () => {
     const target = await createTestApp();
     try {
       // Without the key the blobs were encrypted with (the seal's key given).
-      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: first, 'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE) })).rejects.toThrow(/need master key/);
+      await expect(
+        runCommand(target.ctx.db, target.ctx.config, 'restore', { from: first, 'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE) }),
+      ).rejects.toThrow(/need master key/);
       const whole = readFileSync(first);
       const cut = path.join(work, 'cut.cnbackup');
       writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
@@ -389,14 +458,18 @@ describe('backup and restore', () => {
       const garbage = path.join(work, 'garbage.cnbackup');
       writeFileSync(garbage, 'not a backup at all');
       await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: garbage })).rejects.toThrow(/damaged|not a backup/);
-      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: path.join(work, 'missing.cnbackup') })).rejects.toThrow(/no such file|There is no file/);
+      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: path.join(work, 'missing.cnbackup') })).rejects.toThrow(
+        /no such file|There is no file/,
+      );
       expect((await target.ctx.db.select().from(users)).length).toBe(0);
       // Never into the database of a running server (the command reached it through its admin socket).
       writeFileSync(path.join(target.dataDir, 'db.lock'), JSON.stringify({ pid: process.pid, port: 8080, adminSocket: true }));
       await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: first })).rejects.toThrow(/A server is running on this data folder/);
       rmSync(path.join(target.dataDir, 'db.lock'));
       // A backup is never written over by a half-made one: the target folder must exist, nothing is left behind.
-      await expect(runCommand(target.ctx.db, target.ctx.config, 'backup', { to: path.join(work, 'no-such-folder', 'b.cnbackup') })).rejects.toThrow(/no such file or folder/);
+      await expect(runCommand(target.ctx.db, target.ctx.config, 'backup', { to: path.join(work, 'no-such-folder', 'b.cnbackup') })).rejects.toThrow(
+        /no such file or folder/,
+      );
     } finally {
       await target.close();
     }
@@ -415,8 +488,15 @@ describe('backup and restore', () => {
     const records = await backupRecords(second);
     const content = Buffer.concat(records.map((r) => Buffer.concat([Buffer.from(r.name), r.data])));
     expect(content.includes(Buffer.from(DELETED))).toBe(false);
-    expect(content.includes(Buffer.from(clinic.deleted))).toBe(records.some((r) => r.kind === 'R' && r.name === 'audit_events' && r.data.includes(Buffer.from(clinic.deleted))));
-    expect(records.filter((r) => r.kind === 'B').map((r) => r.name).filter((k) => k.includes(clinic.deleted))).toEqual([]);
+    expect(content.includes(Buffer.from(clinic.deleted))).toBe(
+      records.some((r) => r.kind === 'R' && r.name === 'audit_events' && r.data.includes(Buffer.from(clinic.deleted))),
+    );
+    expect(
+      records
+        .filter((r) => r.kind === 'B')
+        .map((r) => r.name)
+        .filter((k) => k.includes(clinic.deleted)),
+    ).toEqual([]);
     for (const [, bytes] of deletedBlobs) expect(content.includes(bytes.subarray(bytes.length - 64))).toBe(false);
     // What stays is still there.
     expect(records.some((r) => r.kind === 'B' && r.name.startsWith(`sessions/${clinic.kept}/`))).toBe(true);

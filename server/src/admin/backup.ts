@@ -55,7 +55,11 @@ export type BackupSummary = {
   audit_key_ids: string[];
 };
 
-export async function createBackup(db: Database, store: EncryptedBlobStore, opts: { file: string; engine: 'pglite' | 'postgres'; seal: SealKey }): Promise<BackupSummary & { file: string; bytes: number; refusedKeys: string[] }> {
+export async function createBackup(
+  db: Database,
+  store: EncryptedBlobStore,
+  opts: { file: string; engine: 'pglite' | 'postgres'; seal: SealKey },
+): Promise<BackupSummary & { file: string; bytes: number; refusedKeys: string[] }> {
   const file = path.resolve(opts.file);
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
   // Opened first, so a wrong folder or a file in the way is reported before the database is read.
@@ -66,7 +70,16 @@ export async function createBackup(db: Database, store: EncryptedBlobStore, opts
     writeError = err;
   });
   const out = createRecordWriter(gzip, opts.seal);
-  const summary: BackupSummary = { rows: {}, blobs: 0, blob_bytes: 0, missing_blobs: 0, plaintext_blobs: 0, refused_blobs: 0, master_key_ids: [], audit_key_ids: [] };
+  const summary: BackupSummary = {
+    rows: {},
+    blobs: 0,
+    blob_bytes: 0,
+    missing_blobs: 0,
+    plaintext_blobs: 0,
+    refused_blobs: 0,
+    master_key_ids: [],
+    audit_key_ids: [],
+  };
   const plaintextAccepted = store.plaintextMigration.pending();
   const refusedKeys: string[] = [];
   try {
@@ -86,7 +99,12 @@ export async function createBackup(db: Database, store: EncryptedBlobStore, opts
         const keys = new Set<string>();
         for (const table of tables) {
           summary.rows[table.name] = 0;
-          const order = table.primaryKey.length ? sql` ORDER BY ${sql.join(table.primaryKey.map((c) => sql.identifier(c)), sql`, `)}` : sql``;
+          const order = table.primaryKey.length
+            ? sql` ORDER BY ${sql.join(
+                table.primaryKey.map((c) => sql.identifier(c)),
+                sql`, `,
+              )}`
+            : sql``;
           // A cursor keeps memory flat on big tables; it reads the transaction's snapshot like every query here.
           await tx.execute(sql`DECLARE backup_rows NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS j FROM ${sql.identifier(table.name)} AS t${order}`);
           let batch: string[] = [];

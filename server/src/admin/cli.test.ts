@@ -20,10 +20,14 @@ const env = {
 
 describe('npm run admin -- create-organization', () => {
   it('creates an organization and prints the signup link as its last line', async () => {
-    const { stdout } = await run('npx', ['tsx', 'server/src/admin/cli.ts', 'create-organization', '--name', 'Clínica do Porto', '--admin-email', 'Admin@Porto.test'], {
-      cwd: root,
-      env,
-    });
+    const { stdout } = await run(
+      'npx',
+      ['tsx', 'server/src/admin/cli.ts', 'create-organization', '--name', 'Clínica do Porto', '--admin-email', 'Admin@Porto.test'],
+      {
+        cwd: root,
+        env,
+      },
+    );
     const last = stdout.trim().split('\n').at(-1)!;
     expect(last).toMatch(/^https:\/\/notes\.clinic\.test\/signup\?ref=\/organization\/invitations\/[0-9a-f]{64}$/);
   }, 60_000);

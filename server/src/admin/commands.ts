@@ -35,14 +35,19 @@ const commands = {
   },
   'grant-credits': {
     usage: 'grant-credits --organization <id or exact name> --amount 100 [--note "invoice 42"]',
-    args: z.object({ organization: z.string().trim().min(1).max(200), amount: z.coerce.number().int().min(1).max(1_000_000), note: z.string().max(500).optional() }),
+    args: z.object({
+      organization: z.string().trim().min(1).max(200),
+      amount: z.coerce.number().int().min(1).max(1_000_000),
+      note: z.string().max(500).optional(),
+    }),
     async run(db: Database, _config: Config, args: { organization: string; amount: number; note?: string }) {
       const isId = z.uuid().safeParse(args.organization).success;
       const found = await db
         .select()
         .from(organizations)
         .where(isId ? or(eq(organizations.id, args.organization), eq(organizations.name, args.organization)) : eq(organizations.name, args.organization));
-      if (found.length !== 1) throw new UsageError(found.length ? `Several organizations are called "${args.organization}": use the id.` : `No organization "${args.organization}".`);
+      if (found.length !== 1)
+        throw new UsageError(found.length ? `Several organizations are called "${args.organization}": use the id.` : `No organization "${args.organization}".`);
       await grantCredits(db, { organizationId: found[0]!.id }, args.amount, args.note ?? 'through support');
       return [`Granted ${args.amount} credits to ${found[0]!.name} (${found[0]!.id}).`];
     },
@@ -82,15 +87,23 @@ const commands = {
         .returning();
       if (!row) {
         const [found] = await db.select({ status: customDocumentRequests.status }).from(customDocumentRequests).where(eq(customDocumentRequests.id, args.id));
-        throw new UsageError(found ? `That request is ${found.status === 'draft' ? 'still a draft' : 'already approved'}.` : `No custom document request ${args.id}.`);
+        throw new UsageError(
+          found ? `That request is ${found.status === 'draft' ? 'still a draft' : 'already approved'}.` : `No custom document request ${args.id}.`,
+        );
       }
       return [`Approved "${row.title}" (${row.id}); its author can make a new request now.`];
     },
   },
   'verify-audit-log': {
     usage: 'verify-audit-log [--expect-hash <newest hash of an earlier check>]',
-    args: z.object({ 'expect-hash': z.string().regex(/^[0-9a-f]{64}$/).optional() }),
-    run: (db: Database, config: Config, args: { 'expect-hash'?: string }) => verifyAuditLogCommand(db, openAuditKeys(config), args['expect-hash'], (message) => new UsageError(message)),
+    args: z.object({
+      'expect-hash': z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
+    }),
+    run: (db: Database, config: Config, args: { 'expect-hash'?: string }) =>
+      verifyAuditLogCommand(db, openAuditKeys(config), args['expect-hash'], (message) => new UsageError(message)),
   },
   ...backupCommands,
 } as const;

@@ -28,7 +28,9 @@ beforeAll(() => {
   for (const m of MADE) {
     const input = ['-nostdin', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=f=330:d=2'];
     const file = path.join(dir, m.name);
-    const data = m.pipe ? execFileSync('ffmpeg', [...input, ...m.args, 'pipe:1'], { maxBuffer: 10e6 }) : (execFileSync('ffmpeg', [...input, ...m.args, '-y', file]), readFileSync(file));
+    const data = m.pipe
+      ? execFileSync('ffmpeg', [...input, ...m.args, 'pipe:1'], { maxBuffer: 10e6 })
+      : (execFileSync('ffmpeg', [...input, ...m.args, '-y', file]), readFileSync(file));
     files.set(m.name, { format: m.format, data });
   }
 });
@@ -92,7 +94,11 @@ describe('checkAudio', () => {
     expect(checkAudio(data)).toEqual({ ok: true, format: 'webm' });
     // Cut at every byte of its last blocks, inside a block's id or size too, as a recorder's slice may end.
     for (let n = data.length - 300; n < data.length; n++) expect(checkAudio(data.subarray(0, n)), `cut at ${n}`).toEqual({ ok: true, format: 'webm' });
-    const forged = Buffer.concat([data.subarray(0, data.length - 500), Buffer.from('<html>not a recording</html>'.repeat(30)), data.subarray(data.length - 500)]);
+    const forged = Buffer.concat([
+      data.subarray(0, data.length - 500),
+      Buffer.from('<html>not a recording</html>'.repeat(30)),
+      data.subarray(data.length - 500),
+    ]);
     expect(checkAudio(forged).ok).toBe(false);
   });
 

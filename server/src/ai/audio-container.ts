@@ -49,7 +49,14 @@ export function checkAudio(buf: Buffer): AudioCheck {
   }
 }
 
-const CHECKS: Record<AudioFormat, (buf: Buffer) => void> = { webm: checkWebm, ogg: checkOgg, wav: checkWav, m4a: checkMp4, mp3: checkMpegAudio, aac: checkAdts };
+const CHECKS: Record<AudioFormat, (buf: Buffer) => void> = {
+  webm: checkWebm,
+  ogg: checkOgg,
+  wav: checkWav,
+  m4a: checkMp4,
+  mp3: checkMpegAudio,
+  aac: checkAdts,
+};
 
 // ---------------------------------------------------------------------------------------------------- WebM --
 
@@ -203,7 +210,10 @@ function checkOgg(buf: Buffer): void {
     }
     if (buf.toString('latin1', pos, pos + 4) !== 'OggS' || buf[pos + 4] !== 0) fail('not an Ogg page');
     const segments = buf[pos + 26]!;
-    if (pos + 27 + segments > buf.length) return pages > 0 ? undefined : fail('first page cut short');
+    if (pos + 27 + segments > buf.length) {
+      if (pages === 0) fail('first page cut short');
+      return;
+    }
     let body = 0;
     for (let i = 0; i < segments; i++) body += buf[pos + 27 + i]!;
     const end = pos + 27 + segments + body;

@@ -42,7 +42,18 @@ const METADATA_FORMS = [
 describe('the AI engine address guard', () => {
   it('knows a metadata address in every written form, and nothing else', () => {
     for (const host of METADATA_FORMS) expect(isMetadataAddress(new URL(`http://${host}/v1`).hostname), host).toBe(true);
-    for (const host of ['127.0.0.1', '[::1]', '10.0.0.5', 'ollama.clinic.lan', 'api.openai.com', '[::ffff:7f00:1]', '[2001:db8::1]', '100.100.100.201', '192.0.0.193']) expect(isMetadataAddress(new URL(`http://${host}/v1`).hostname), host).toBe(false);
+    for (const host of [
+      '127.0.0.1',
+      '[::1]',
+      '10.0.0.5',
+      'ollama.clinic.lan',
+      'api.openai.com',
+      '[::ffff:7f00:1]',
+      '[2001:db8::1]',
+      '100.100.100.201',
+      '192.0.0.193',
+    ])
+      expect(isMetadataAddress(new URL(`http://${host}/v1`).hostname), host).toBe(false);
   });
 
   it('refuses them at request time, before any connection, and still reaches an engine on this machine', async () => {
@@ -53,9 +64,14 @@ describe('the AI engine address guard', () => {
 
   it('refuses a name that resolves to one, checking every address the connection would use', async () => {
     const resolving = (addresses: string[]) => (_h: string, _o: unknown, cb: (e: null, list: { address: string; family: number }[]) => void) =>
-      cb(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+      cb(
+        null,
+        addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+      );
     const lookup = (addresses: string[]) =>
-      new Promise<unknown>((resolve) => guardedLookup(isMetadataAddress, resolving(addresses))('engine.example', { all: true }, (err, list) => resolve(err ?? list)));
+      new Promise<unknown>((resolve) =>
+        guardedLookup(isMetadataAddress, resolving(addresses))('engine.example', { all: true }, (err, list) => resolve(err ?? list)),
+      );
     await expect(lookup(['169.254.169.254'])).resolves.toMatchObject({ code: 'EADDRNOTALLOWED' });
     await expect(lookup(['203.0.113.7', '::ffff:a9fe:a9fe'])).resolves.toMatchObject({ code: 'EADDRNOTALLOWED' });
     await expect(lookup(['10.0.0.5'])).resolves.toEqual([{ address: '10.0.0.5', family: 4 }]);

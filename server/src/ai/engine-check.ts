@@ -65,7 +65,9 @@ function failureOf(err: unknown, secrets: string[]): Omit<Extract<CheckResult, {
   // resolve, a socket's code, a stack's words) says nothing an administrator needs beyond its kind.
   const raw = status !== null && err instanceof Error ? err.message : '';
   // Long runs of key-like characters (sk-…, gsk_…, AIza…, random hex) go whatever their prefix.
-  const message = redactSecrets(raw, secrets).replace(/[A-Za-z0-9_*.+/=-]{20,}/g, '[redacted]').slice(0, 200);
+  const message = redactSecrets(raw, secrets)
+    .replace(/[A-Za-z0-9_*.+/=-]{20,}/g, '[redacted]')
+    .slice(0, 200);
   return { error, status, message };
 }
 
@@ -116,7 +118,15 @@ export type Endpoint = { baseUrl: string; apiKey: string; model: string };
 /** `secrets`: every key the call may carry, blanked out of whatever comes back. */
 export async function checkSpeech(blobs: BlobStore, target: Transcriber | Endpoint, secrets: string[]): Promise<CheckResult> {
   const transcriber =
-    'transcribe' in target ? target : createOpenAiTranscriber({ ...target, timeoutMs: TEST_TIMEOUT_MS, maxRetries: 0, fetch: guardedFetch(), signal: () => AbortSignal.timeout(TEST_TIMEOUT_MS) });
+    'transcribe' in target
+      ? target
+      : createOpenAiTranscriber({
+          ...target,
+          timeoutMs: TEST_TIMEOUT_MS,
+          maxRetries: 0,
+          fetch: guardedFetch(),
+          signal: () => AbortSignal.timeout(TEST_TIMEOUT_MS),
+        });
   const started = performance.now();
   try {
     const { value, ms } = await timed(() =>
@@ -158,7 +168,13 @@ export async function checkText(target: TextGenerator | Endpoint, secrets: strin
 export type FoundEngine = { base_url: string; name: string; speech_models: string[]; text_models: string[] };
 
 /** What usually listens on these ports; the answer itself decides whether anything is there. */
-const KNOWN_PORTS: Record<string, string> = { '11434': 'Ollama', '8080': 'llama.cpp / whisper.cpp', '8000': 'vLLM / Speaches', '1234': 'LM Studio', '5001': 'KoboldCpp' };
+const KNOWN_PORTS: Record<string, string> = {
+  '11434': 'Ollama',
+  '8080': 'llama.cpp / whisper.cpp',
+  '8000': 'vLLM / Speaches',
+  '1234': 'LM Studio',
+  '5001': 'KoboldCpp',
+};
 const PROBE_TIMEOUT_MS = 1500;
 
 const isSpeechModel = (id: string) => /whisper|speech|stt|transcri|parakeet|canary/i.test(id);
@@ -180,9 +196,17 @@ export async function discoverEngines(candidates: string[], ownPort: number): Pr
         if (!res.ok) return undefined;
         const body = (await res.json()) as { data?: { id?: unknown }[] };
         if (!Array.isArray(body.data)) return undefined;
-        const ids = body.data.map((m) => m.id).filter((id): id is string => typeof id === 'string').slice(0, 100);
+        const ids = body.data
+          .map((m) => m.id)
+          .filter((id): id is string => typeof id === 'string')
+          .slice(0, 100);
         const port = new URL(root).port;
-        return { base_url: `${root}/v1`, name: KNOWN_PORTS[port] ?? 'OpenAI-compatible server', speech_models: ids.filter(isSpeechModel), text_models: ids.filter((id) => !isSpeechModel(id)) };
+        return {
+          base_url: `${root}/v1`,
+          name: KNOWN_PORTS[port] ?? 'OpenAI-compatible server',
+          speech_models: ids.filter(isSpeechModel),
+          text_models: ids.filter((id) => !isSpeechModel(id)),
+        };
       } catch {
         return undefined;
       }

@@ -29,7 +29,9 @@ export const NO_KEY = 'no-key';
 /** Whether the environment names the engine of this kind (then the app's setting is shown but not used). */
 export function environmentDecides(config: Config, kind: EngineKind): boolean {
   if (config.openaiApiKey) return true;
-  return kind === 'speech' ? config.transcriptionEngine !== 'auto' || Boolean(config.whisperModelPath) : config.generationEngine !== 'auto' || Boolean(config.llamaModelPath);
+  return kind === 'speech'
+    ? config.transcriptionEngine !== 'auto' || Boolean(config.whisperModelPath)
+    : config.generationEngine !== 'auto' || Boolean(config.llamaModelPath);
 }
 
 /** The log lines the switch writes; the server's logger is one, and the switch needs no more of it. */
@@ -60,17 +62,28 @@ export async function createEngineSwitch(opts: {
   refreshEveryMs?: number;
 }): Promise<EngineSwitch> {
   const { config, saved: savedSource, keys, log } = opts;
-  const locked = (kind: EngineKind) => (kind === 'speech' ? Boolean(opts.fixed?.transcriber) : Boolean(opts.fixed?.textGenerator)) || environmentDecides(config, kind);
+  const locked = (kind: EngineKind) =>
+    (kind === 'speech' ? Boolean(opts.fixed?.transcriber) : Boolean(opts.fixed?.textGenerator)) || environmentDecides(config, kind);
 
   const defaultTranscriber = withStorableTranscripts(opts.fixed?.transcriber ?? (await createTranscriber(config)));
   const defaultGenerator = withStorableOutput(opts.fixed?.textGenerator ?? (await createTextGenerator(config)));
   const fromEnvironment = (kind: EngineKind): ActiveEngine => {
     if (kind === 'speech') {
       const engine = defaultTranscriber.info.engine;
-      return { engine, model: engine === 'openai' ? config.transcriptionModel : null, baseUrl: engine === 'openai' ? (config.openaiBaseUrl ?? 'https://api.openai.com/v1') : null, source: locked(kind) ? 'environment' : 'default' };
+      return {
+        engine,
+        model: engine === 'openai' ? config.transcriptionModel : null,
+        baseUrl: engine === 'openai' ? (config.openaiBaseUrl ?? 'https://api.openai.com/v1') : null,
+        source: locked(kind) ? 'environment' : 'default',
+      };
     }
     const { engine, model } = defaultGenerator.info;
-    return { engine, model: model ?? null, baseUrl: engine === 'openai' ? (config.openaiBaseUrl ?? 'https://api.openai.com/v1') : null, source: locked(kind) ? 'environment' : 'default' };
+    return {
+      engine,
+      model: model ?? null,
+      baseUrl: engine === 'openai' ? (config.openaiBaseUrl ?? 'https://api.openai.com/v1') : null,
+      source: locked(kind) ? 'environment' : 'default',
+    };
   };
 
   let transcriber = defaultTranscriber;
@@ -83,7 +96,9 @@ export async function createEngineSwitch(opts: {
     try {
       return openApiKey(keys, saved.kind, saved.apiKeySealed);
     } catch (err) {
-      throw new Error(`The saved ${saved.kind} engine's API key does not open here (${describeErrorSafely(err)}): every process of the server needs the same master key (ENCRYPTION_KEY, or the same DATA_DIR).`);
+      throw new Error(
+        `The saved ${saved.kind} engine's API key does not open here (${describeErrorSafely(err)}): every process of the server needs the same master key (ENCRYPTION_KEY, or the same DATA_DIR).`,
+      );
     }
   };
   const fromApp = (saved: SavedEngine): ActiveEngine => ({ engine: 'openai', model: saved.model, baseUrl: saved.baseUrl, source: 'app' });
@@ -98,11 +113,20 @@ export async function createEngineSwitch(opts: {
       delete problems[kind];
       try {
         if (kind === 'speech') {
-          transcriber = s ? withStorableTranscripts(createOpenAiTranscriber({ baseUrl: s.baseUrl, apiKey: apiKeyOf(s), model: s.model, fetch: guardedFetch(ANSWER_LIMIT) })) : defaultTranscriber;
+          transcriber = s
+            ? withStorableTranscripts(createOpenAiTranscriber({ baseUrl: s.baseUrl, apiKey: apiKeyOf(s), model: s.model, fetch: guardedFetch(ANSWER_LIMIT) }))
+            : defaultTranscriber;
         } else {
           generator = s
             ? withStorableOutput(
-                createOpenAiGenerator({ baseUrl: s.baseUrl, apiKey: apiKeyOf(s), model: s.model, temperature: config.generationTemperature, timeoutMs: config.generationTimeoutMs, fetch: guardedFetch(ANSWER_LIMIT) }),
+                createOpenAiGenerator({
+                  baseUrl: s.baseUrl,
+                  apiKey: apiKeyOf(s),
+                  model: s.model,
+                  temperature: config.generationTemperature,
+                  timeoutMs: config.generationTimeoutMs,
+                  fetch: guardedFetch(ANSWER_LIMIT),
+                }),
               )
             : defaultGenerator;
         }

@@ -20,7 +20,11 @@ export const unavailableTranscriber: Transcriber = {
 
 /** Built by scripts/build-clinical-model.mjs (npm start and npm test run it when missing). */
 const CLINICAL_DIR = path.join(SERVER_ROOT, 'speech/build');
-export const CLINICAL_MODEL = { languageModel: path.join(CLINICAL_DIR, 'clinical.lm.bin'), dictionary: path.join(CLINICAL_DIR, 'clinical.dict'), modelName: 'clinical' };
+export const CLINICAL_MODEL = {
+  languageModel: path.join(CLINICAL_DIR, 'clinical.lm.bin'),
+  dictionary: path.join(CLINICAL_DIR, 'clinical.dict'),
+  modelName: 'clinical',
+};
 
 /** Explicit files win; otherwise the clinical model when chosen and built; otherwise Debian's generic model. */
 function localModel(config: Config): { languageModel?: string; dictionary?: string; modelName?: string } {
@@ -37,7 +41,12 @@ export async function createTranscriber(config: Config): Promise<Transcriber> {
   }
   if (engine === 'openai' || (engine === 'auto' && config.openaiApiKey)) {
     if (!config.openaiApiKey) throw new Error('TRANSCRIPTION_ENGINE=openai needs OPENAI_API_KEY');
-    return createOpenAiTranscriber({ baseUrl: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.transcriptionModel, fetch: guardedFetch(ENGINE_ANSWER_LIMIT) });
+    return createOpenAiTranscriber({
+      baseUrl: config.openaiBaseUrl,
+      apiKey: config.openaiApiKey,
+      model: config.transcriptionModel,
+      fetch: guardedFetch(ENGINE_ANSWER_LIMIT),
+    });
   }
   if (engine === 'local' || engine === 'auto') {
     if (localEngineAvailable()) return createLocalTranscriber({ ...localModel(config), processes: config.localSpeechProcesses });

@@ -12,7 +12,10 @@ export class LlamaSetupError extends Error {}
 /** The part of node-llama-cpp used here. */
 type LlamaModule = {
   getLlama(options: { gpu: false; build: 'never' }): Promise<{ loadModel(o: { modelPath: string }): Promise<LlamaModel> }>;
-  LlamaChatSession: new (o: { contextSequence: unknown; systemPrompt?: string }) => {
+  LlamaChatSession: new (o: {
+    contextSequence: unknown;
+    systemPrompt?: string;
+  }) => {
     prompt(text: string, o: { temperature?: number; onTextChunk?: (chunk: string) => void }): Promise<string>;
     dispose?: () => void;
   };

@@ -70,7 +70,19 @@ describe.skipIf(!haveEngine || !haveTestData)('local speech engine on real human
 
   it('tells the length of what it decoded, as measuring the part on its own would (one decode instead of two)', async () => {
     const webm = path.join(dir, 'length.webm');
-    execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', `${DATA}/librivox/${readFileSync(`${DATA}/librivox/fileids`, 'utf8').split('\n')[0]}.wav`, '-c:a', 'libopus', '-b:a', '32k', webm]);
+    execFileSync('ffmpeg', [
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-y',
+      '-i',
+      `${DATA}/librivox/${readFileSync(`${DATA}/librivox/fileids`, 'utf8').split('\n')[0]}.wav`,
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '32k',
+      webm,
+    ]);
     let told: number | undefined;
     await createLocalTranscriber().transcribe({ filePath: webm, workDir: dir, mimeType: 'audio/webm', language: 'en', onDecoded: (ms) => (told = ms) });
     const measured = await measureDurationMs(webm);

@@ -74,10 +74,7 @@ export function markedUtterances(out: string): string {
     if (!WORD_TIME.test(line)) lines.push([]);
     else lines.at(-1)?.push(...timedWords(line));
   }
-  return lines
-    .map(markedText)
-    .filter(Boolean)
-    .join('\n');
+  return lines.map(markedText).filter(Boolean).join('\n');
 }
 
 /** `word start end confidence`, the lines `-time yes` adds after each utterance's text (times in seconds). */
@@ -104,7 +101,8 @@ export function timedWords(out: string): TimedSegment[] {
  * /dev/stdin cannot be opened on, so the two programs are joined by bash. The file path and arguments travel
  * as positional parameters, never inside the script text.
  */
-const PIPELINE = 'set -o pipefail; f="$1"; shift; ffmpeg -nostdin -loglevel error -progress pipe:2 -i "$f" -ar 16000 -ac 1 -f s16le - | pocketsphinx_continuous "$@"';
+const PIPELINE =
+  'set -o pipefail; f="$1"; shift; ffmpeg -nostdin -loglevel error -progress pipe:2 -i "$f" -ar 16000 -ac 1 -f s16le - | pocketsphinx_continuous "$@"';
 
 /** ffmpeg's `-progress` lines (key=value on stderr): the last `out_time_us` is the length of all it decoded. */
 const PROGRESS_LINE = /^[a-z_0-9]+=.*$/gm;

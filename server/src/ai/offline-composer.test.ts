@@ -31,7 +31,9 @@ describe('offline composer', () => {
 
   it('patient summary: addressed to the patient, the plan and every medicine, in the patient’s language when it differs', () => {
     const transcript = 'Tem uma amigdalite. Vai tomar amoxicilina 500 mg de 8 em 8 horas durante 7 dias. Beba muitos líquidos. Volte daqui a uma semana.';
-    const same = composeDocument(base({ documentKind: 'patient_summary', language: 'pt', transcript, data: { medication: 'amoxicilina 500 mg 8/8 h 7 dias; paracetamol 1 g se dor' } }));
+    const same = composeDocument(
+      base({ documentKind: 'patient_summary', language: 'pt', transcript, data: { medication: 'amoxicilina 500 mg 8/8 h 7 dias; paracetamol 1 g se dor' } }),
+    );
     expect(same).toContain('# Resumo da sua consulta');
     expect(same).toContain('## Os seus medicamentos\n- amoxicilina 500 mg 8/8 h 7 dias\n- paracetamol 1 g se dor');
     expect(same).toContain('## Quando procurar ajuda mais cedo');
@@ -53,7 +55,13 @@ describe('offline composer', () => {
   it('puts the structured notes data where it belongs', () => {
     const text = composeDocument(
       base({
-        data: { bloodpressure: '140/90', medication: 'metformin 500 mg twice a day', physical_exam: 'Lungs clear.', next_consultation_date: '2026-12-06', extra_text: 'Stable angina' },
+        data: {
+          bloodpressure: '140/90',
+          medication: 'metformin 500 mg twice a day',
+          physical_exam: 'Lungs clear.',
+          next_consultation_date: '2026-12-06',
+          extra_text: 'Stable angina',
+        },
       }),
     );
     expect(text).toContain('- Blood pressure: 140/90');
@@ -72,10 +80,29 @@ describe('offline composer', () => {
   it('writes every document after a correction from the corrected notes, not from what they corrected', () => {
     const transcript = 'Temperature 39.5. I will start amoxicillin 500 mg three times a day. Come back in 2 weeks.';
     const editedNotes = [
-      '# Consultation notes', COMPOSER_LABEL.en, '', '**Date:** 22 November 2026', '', '**Clinician:** Dra. Ana Lima', '',
-      '## Subjective', '- Cough for 3 days.', '', '**Allergies:** penicillin', '',
-      '## Objective', '- Temperature: 37.9 °C', '', '## Assessment', '- Viral bronchitis.', '',
-      '## Plan', '- Rest and fluids.', '- Medication: paracetamol 1 g as needed', '- Next consultation: in 1 week', '',
+      '# Consultation notes',
+      COMPOSER_LABEL.en,
+      '',
+      '**Date:** 22 November 2026',
+      '',
+      '**Clinician:** Dra. Ana Lima',
+      '',
+      '## Subjective',
+      '- Cough for 3 days.',
+      '',
+      '**Allergies:** penicillin',
+      '',
+      '## Objective',
+      '- Temperature: 37.9 °C',
+      '',
+      '## Assessment',
+      '- Viral bronchitis.',
+      '',
+      '## Plan',
+      '- Rest and fluids.',
+      '- Medication: paracetamol 1 g as needed',
+      '- Next consultation: in 1 week',
+      '',
     ].join('\n');
     for (const documentKind of ['clinical_summary', 'referral_letter', 'patient_summary']) {
       const text = composeDocument(base({ documentKind, transcript, editedNotes, data: { medication: 'amoxicillin 500 mg' } }));
@@ -88,13 +115,16 @@ describe('offline composer', () => {
   });
 
   it('says why the patient came from the answer to the opening question, never a greeting', () => {
-    const transcript = 'Clinician: Good morning, nice to see you. What brings you in today?\nPatient: I have had a sore throat and a fever for three days.\nClinician: I think this is tonsillitis.';
+    const transcript =
+      'Clinician: Good morning, nice to see you. What brings you in today?\nPatient: I have had a sore throat and a fever for three days.\nClinician: I think this is tonsillitis.';
     const summary = composeDocument(base({ documentKind: 'patient_summary', transcript }));
     expect(summary).toContain('## Why you came\n- I have had a sore throat and a fever for 3 days.');
     expect(summary).not.toMatch(/Good morning|nice to see you/);
     // The same from notes the clinician corrected.
     const editedNotes = '# Consultation notes\n\n## Subjective\n- What brings you in today? I have had a sore throat for 3 days.\n';
-    expect(composeDocument(base({ documentKind: 'patient_summary', transcript, editedNotes }))).toContain('## Why you came\n- I have had a sore throat for 3 days.');
+    expect(composeDocument(base({ documentKind: 'patient_summary', transcript, editedNotes }))).toContain(
+      '## Why you came\n- I have had a sore throat for 3 days.',
+    );
   });
 
   it('never writes a change request it cannot apply into the document', () => {

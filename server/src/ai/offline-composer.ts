@@ -47,11 +47,21 @@ const T = {
   title: {
     consultation_notes: { pt: 'Notas da consulta', en: 'Consultation notes', de: 'Konsultationsnotizen', es: 'Notas de la consulta' },
     clinical_summary: { pt: 'Resumo clínico', en: 'Clinical summary', de: 'Klinische Zusammenfassung', es: 'Resumen clínico' },
-    sick_leave_certificate: { pt: 'Certificado de incapacidade temporária', en: 'Sick-leave certificate', de: 'Arbeitsunfähigkeitsbescheinigung', es: 'Certificado de baja laboral' },
+    sick_leave_certificate: {
+      pt: 'Certificado de incapacidade temporária',
+      en: 'Sick-leave certificate',
+      de: 'Arbeitsunfähigkeitsbescheinigung',
+      es: 'Certificado de baja laboral',
+    },
     referral_letter: { pt: 'Carta de referenciação', en: 'Referral letter', de: 'Überweisungsbrief', es: 'Carta de derivación' },
     dictation: { pt: 'Ditado', en: 'Dictation', de: 'Diktat', es: 'Dictado' },
     report: { pt: 'Relatório clínico', en: 'Clinical report', de: 'Klinischer Bericht', es: 'Informe clínico' },
-    patient_summary: { pt: 'Resumo da sua consulta', en: 'Summary of your consultation', de: 'Zusammenfassung Ihres Arztbesuchs', es: 'Resumen de su consulta' },
+    patient_summary: {
+      pt: 'Resumo da sua consulta',
+      en: 'Summary of your consultation',
+      de: 'Zusammenfassung Ihres Arztbesuchs',
+      es: 'Resumen de su consulta',
+    },
   } as Record<string, L>,
   date: { pt: 'Data', en: 'Date', de: 'Datum', es: 'Fecha' },
   clinician: { pt: 'Médico(a)', en: 'Clinician', de: 'Ärztin/Arzt', es: 'Médico/a' },
@@ -59,9 +69,19 @@ const T = {
   objective: { pt: 'Objetivo', en: 'Objective', de: 'Objektiv', es: 'Objetivo' },
   assessment: { pt: 'Avaliação', en: 'Assessment', de: 'Beurteilung', es: 'Evaluación' },
   plan: { pt: 'Plano', en: 'Plan', de: 'Plan', es: 'Plan' },
-  transcript: { pt: 'O que foi dito na consulta', en: 'What was said in the consultation', de: 'Gesprochenes in der Konsultation', es: 'Lo dicho en la consulta' },
+  transcript: {
+    pt: 'O que foi dito na consulta',
+    en: 'What was said in the consultation',
+    de: 'Gesprochenes in der Konsultation',
+    es: 'Lo dicho en la consulta',
+  },
   reason: { pt: 'Motivo', en: 'Reason', de: 'Anlass', es: 'Motivo' },
-  history: { pt: 'Antecedentes / consulta anterior', en: 'History / previous consultation', de: 'Vorgeschichte / letzte Konsultation', es: 'Antecedentes / consulta anterior' },
+  history: {
+    pt: 'Antecedentes / consulta anterior',
+    en: 'History / previous consultation',
+    de: 'Vorgeschichte / letzte Konsultation',
+    es: 'Antecedentes / consulta anterior',
+  },
   exam: { pt: 'Exame físico', en: 'Physical examination', de: 'Körperliche Untersuchung', es: 'Exploración física' },
   exams: { pt: 'Exames complementares', en: 'Tests and results', de: 'Befunde', es: 'Pruebas complementarias' },
   vitals: { pt: 'Parâmetros', en: 'Measurements', de: 'Messwerte', es: 'Parámetros' },
@@ -183,9 +203,15 @@ export function suggestedInputs(transcript: string, language: Language): Suggest
     if (field) out.push({ processor_input_id: field, value: fact.value, source: fact.source });
     else exam.push({ line: `${label[language]}: ${fact.value}`, source: fact.source });
   }
-  if (exam.length) out.push({ processor_input_id: 'physical_exam', value: exam.map((e) => e.line).join('; '), source: [...new Set(exam.map((e) => e.source))].join(' ') });
+  if (exam.length)
+    out.push({ processor_input_id: 'physical_exam', value: exam.map((e) => e.line).join('; '), source: [...new Set(exam.map((e) => e.source))].join(' ') });
   const medicines = medicinesIn(texts, reading);
-  if (medicines.length) out.push({ processor_input_id: 'medication', value: medicines.map((m) => m.value).join('; '), source: [...new Set(medicines.map((m) => m.source))].join(' ') });
+  if (medicines.length)
+    out.push({
+      processor_input_id: 'medication',
+      value: medicines.map((m) => m.value).join('; '),
+      source: [...new Set(medicines.map((m) => m.source))].join(' '),
+    });
   return out;
 }
 
@@ -264,7 +290,8 @@ function read(req: DocumentRequest, reading: Language): Consultation {
     prescribed: medicinesIn(certainOnly(structured.filter((s) => s.section === 'plan').map((s) => s.text)), reading).map((m) => m.value),
     allergies: allergies && (allergies.value === 'none' ? NO_KNOWN_ALLERGIES[lang] : allergies.value),
     // Read from every sentence said: 'See you in 6 weeks' is a courtesy to the note, and a follow-up to this.
-    followUp: followUpIn(certainOnly(utterances(req.transcript, reading).map((u) => digitsForSpokenNumbers(withoutFillers(u.text, reading), reading))), reading)?.value,
+    followUp: followUpIn(certainOnly(utterances(req.transcript, reading).map((u) => digitsForSpokenNumbers(withoutFillers(u.text, reading), reading))), reading)
+      ?.value,
     sickLeaveDays: sickLeaveIn(texts)?.value,
     referral: referralIn(texts, reading)?.value,
   };
@@ -291,7 +318,12 @@ function reasonForVisit(sentences: NoteSentence[], reading: Language): string | 
 function fromEditedNotes(notes: string, reading: Language): Consultation {
   const e = readEditedNotes(notes);
   const texts = certainOnly(e.sentences.map((s) => s.text));
-  const medicines = e.medication ? e.medication.split(/;\s*/).map((m) => m.trim()).filter(Boolean) : medicinesIn(texts, reading).map((m) => m.value);
+  const medicines = e.medication
+    ? e.medication
+        .split(/;\s*/)
+        .map((m) => m.trim())
+        .filter(Boolean)
+    : medicinesIn(texts, reading).map((m) => m.value);
   return {
     sentences: e.sentences,
     reason: reasonForVisit(e.sentences, reading),
@@ -327,7 +359,15 @@ function compose(req: DocumentRequest): string {
   const medication = v('medication') ?? (c.prescribed.length ? c.prescribed.join('; ') : undefined);
   const allMedication = v('medication') ?? (c.medicines.length ? c.medicines.join('; ') : undefined);
   const followUp = v('next_consultation_date') ?? c.followUp;
-  const header = [`# ${(T.title[req.documentKind] ?? T.title.consultation_notes!)[out]}`, COMPOSER_LABEL[out], '', `**${T.date[out]}:** ${formatDocumentDate(req.date, out)}`, '', `**${T.clinician[out]}:** ${req.clinician.name}`, ''];
+  const header = [
+    `# ${(T.title[req.documentKind] ?? T.title.consultation_notes!)[out]}`,
+    COMPOSER_LABEL[out],
+    '',
+    `**${T.date[out]}:** ${formatDocumentDate(req.date, out)}`,
+    '',
+    `**${T.clinician[out]}:** ${req.clinician.name}`,
+    '',
+  ];
   const assessment = [v('extra_text'), ...c.said('assessment')];
   const examination = [v('physical_exam'), ...c.said('objective')];
 
@@ -335,14 +375,31 @@ function compose(req: DocumentRequest): string {
   switch (req.documentKind) {
     case 'clinical_summary':
       body = [
-        heading(T.history), or(v('previous_consultation'), blank), '',
-        heading(T.presenting), ...section([v('text'), ...c.said('subjective')]), ...(allergies ? ['', allergies] : []), '',
-        heading(T.exam), ...section(examination), ...(c.measurements.length ? ['', ...c.measurements] : []), '',
-        heading(T.exams), or(v('exams_data'), blank), '',
-        heading(T.assessment), ...section(assessment), '',
-        heading(T.plan), ...section(c.said('plan')), '',
-        heading(T.medication), or(allMedication, blank), '',
-        heading(T.followUp), or(followUp, blank),
+        heading(T.history),
+        or(v('previous_consultation'), blank),
+        '',
+        heading(T.presenting),
+        ...section([v('text'), ...c.said('subjective')]),
+        ...(allergies ? ['', allergies] : []),
+        '',
+        heading(T.exam),
+        ...section(examination),
+        ...(c.measurements.length ? ['', ...c.measurements] : []),
+        '',
+        heading(T.exams),
+        or(v('exams_data'), blank),
+        '',
+        heading(T.assessment),
+        ...section(assessment),
+        '',
+        heading(T.plan),
+        ...section(c.said('plan')),
+        '',
+        heading(T.medication),
+        or(allMedication, blank),
+        '',
+        heading(T.followUp),
+        or(followUp, blank),
       ];
       break;
     case 'sick_leave_certificate': {
@@ -350,33 +407,76 @@ function compose(req: DocumentRequest): string {
       const from = c.sickLeaveDays ? formatDocumentDate(req.date, lang) : blank;
       const to = c.sickLeaveDays ? formatDocumentDate(new Date(req.date.getTime() + (c.sickLeaveDays - 1) * 86_400_000), lang) : blank;
       const diagnosis = [v('extra_text'), ...c.said('assessment')].filter(Boolean).join(' ');
-      body = [`**${T.patient[lang]}:** ${blank}`, '', T.certify[lang], '', `**${T.period[lang]}:** ${T.from[lang]} ${from} ${T.to[lang]} ${to}`, '', `**${T.diagnosis[lang]}:** ${diagnosis || blank}`, '', `${T.signature[lang]}: ______________________`];
+      body = [
+        `**${T.patient[lang]}:** ${blank}`,
+        '',
+        T.certify[lang],
+        '',
+        `**${T.period[lang]}:** ${T.from[lang]} ${from} ${T.to[lang]} ${to}`,
+        '',
+        `**${T.diagnosis[lang]}:** ${diagnosis || blank}`,
+        '',
+        `${T.signature[lang]}: ______________________`,
+      ];
       break;
     }
     case 'referral_letter':
       body = [
-        `**${T.recipient[lang]}:** ${c.referral ?? blank}`, `**${T.patient[lang]}:** ${blank}`, '', T.greeting[lang], '', T.referring[lang], '',
-        heading(T.reason), ...section([v('text'), ...assessment, ...c.said('subjective')]), ...(allergies ? ['', allergies] : []), '',
-        heading(T.exam), ...section(examination), ...(c.measurements.length ? ['', ...c.measurements] : []), '',
-        heading(T.exams), or(v('exams_data'), blank), '',
-        heading(T.medication), or(allMedication, blank), '',
-        T.regards[lang], req.clinician.name,
+        `**${T.recipient[lang]}:** ${c.referral ?? blank}`,
+        `**${T.patient[lang]}:** ${blank}`,
+        '',
+        T.greeting[lang],
+        '',
+        T.referring[lang],
+        '',
+        heading(T.reason),
+        ...section([v('text'), ...assessment, ...c.said('subjective')]),
+        ...(allergies ? ['', allergies] : []),
+        '',
+        heading(T.exam),
+        ...section(examination),
+        ...(c.measurements.length ? ['', ...c.measurements] : []),
+        '',
+        heading(T.exams),
+        or(v('exams_data'), blank),
+        '',
+        heading(T.medication),
+        or(allMedication, blank),
+        '',
+        T.regards[lang],
+        req.clinician.name,
       ];
       break;
     case 'patient_summary': {
       // No translation without a model: in another language than the consultation's, the patient reads the
       // sentences as they were said, and is told so.
       const asSaid = out !== reading ? ['', `_${P.asSaid[out].replace('{language}', P.languageNames[out][reading])}_`] : [];
-      const medicines = (medication ?? '').split(/;\s*|\n+/).map((m) => m.trim()).filter(Boolean);
+      const medicines = (medication ?? '')
+        .split(/;\s*|\n+/)
+        .map((m) => m.trim())
+        .filter(Boolean);
       body = [
-        P.intro[out], ...asSaid, '',
+        P.intro[out],
+        ...asSaid,
+        '',
         // The reason in a line or two: the patient knows their story, the summary is for what comes next.
-        heading(P.why), ...section([v('text'), c.reason]), '',
-        heading(P.found), ...section(assessment), '',
-        heading(P.todo), ...section(c.said('plan')), '',
-        heading(P.medicines), ...section(medicines), '',
-        heading(P.next), or(followUp, blank), '',
-        heading(P.help), P.helpText[out],
+        heading(P.why),
+        ...section([v('text'), c.reason]),
+        '',
+        heading(P.found),
+        ...section(assessment),
+        '',
+        heading(P.todo),
+        ...section(c.said('plan')),
+        '',
+        heading(P.medicines),
+        ...section(medicines),
+        '',
+        heading(P.next),
+        or(followUp, blank),
+        '',
+        heading(P.help),
+        P.helpText[out],
       ];
       break;
     }
@@ -384,17 +484,33 @@ function compose(req: DocumentRequest): string {
       body = [req.transcript.trim() ? cleanDictation(req.transcript.trim(), lang) : blank];
       break;
     case 'report':
-      body = [heading(T.findings), ...section(examination), ...(c.measurements.length ? ['', ...c.measurements] : []), '', heading(T.exams), or(v('exams_data'), blank), '', heading(T.conclusion), ...section(assessment)];
+      body = [
+        heading(T.findings),
+        ...section(examination),
+        ...(c.measurements.length ? ['', ...c.measurements] : []),
+        '',
+        heading(T.exams),
+        or(v('exams_data'), blank),
+        '',
+        heading(T.conclusion),
+        ...section(assessment),
+      ];
       break;
     default:
       body = [
-        heading(T.subjective), ...section([v('text'), ...c.said('subjective')]),
+        heading(T.subjective),
+        ...section([v('text'), ...c.said('subjective')]),
         ...(allergies ? ['', allergies] : []),
         ...(v('previous_consultation') ? ['', `**${T.history[lang]}:** ${v('previous_consultation')}`] : []),
         '',
-        heading(T.objective), ...section([...c.measurements, v('physical_exam'), v('exams_data'), ...c.said('objective')]), '',
-        heading(T.assessment), ...section(assessment), '',
-        heading(T.plan), ...bullets(c.said('plan')),
+        heading(T.objective),
+        ...section([...c.measurements, v('physical_exam'), v('exams_data'), ...c.said('objective')]),
+        '',
+        heading(T.assessment),
+        ...section(assessment),
+        '',
+        heading(T.plan),
+        ...bullets(c.said('plan')),
         `- ${T.medication[lang]}: ${or(medication, blank)}`,
         `- ${T.followUp[lang]}: ${or(followUp, blank)}`,
       ];

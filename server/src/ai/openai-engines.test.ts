@@ -76,7 +76,11 @@ describe('OpenAI-compatible text generation', () => {
   });
 
   it('gives up on repeated 500s with an error', async () => {
-    const fake = await startFakeOpenAi([{ status: 500, retryAfterMs: 10 }, { status: 500, retryAfterMs: 10 }, { status: 500, retryAfterMs: 10 }]);
+    const fake = await startFakeOpenAi([
+      { status: 500, retryAfterMs: 10 },
+      { status: 500, retryAfterMs: 10 },
+      { status: 500, retryAfterMs: 10 },
+    ]);
     try {
       const engine = createOpenAiGenerator({ baseUrl: fake.baseUrl, apiKey: 'k', model: 'm', temperature: 0, maxRetries: 2 });
       await expect(collect(engine.write(request))).rejects.toThrow();
@@ -99,7 +103,9 @@ describe('OpenAI-compatible text generation', () => {
 
 describe('OpenAI-compatible transcription', () => {
   it('posts the audio with the model and the language', async () => {
-    const fake = await startFakeOpenAi([{ text: 'bom dia, o que o traz cá hoje', segments: [{ start: 0, end: 2, text: ' bom dia, o que o traz cá hoje', avg_logprob: -0.2 }] }]);
+    const fake = await startFakeOpenAi([
+      { text: 'bom dia, o que o traz cá hoje', segments: [{ start: 0, end: 2, text: ' bom dia, o que o traz cá hoje', avg_logprob: -0.2 }] },
+    ]);
     try {
       const engine = createOpenAiTranscriber({ baseUrl: fake.baseUrl, apiKey: 'k', model: 'whisper-1' });
       const file = path.join(dir, 'tone.webm');
@@ -158,14 +164,27 @@ describe('OpenAI-compatible transcription', () => {
       expect(await plain.transcribeTimed!(input)).toEqual([{ startMs: -1, endMs: -1, text: 'tenho tosse' }]);
       // Not asked again for times once refused.
       expect(await plain.transcribeTimed!(input)).toEqual([{ startMs: -1, endMs: -1, text: 'há duas semanas' }]);
-      expect(fake.received.map((r) => /name="response_format"\r\n\r\n(\w+)/.exec(r.body)?.[1] ?? 'json')).toEqual(['verbose_json', 'verbose_json', 'json', 'json']);
+      expect(fake.received.map((r) => /name="response_format"\r\n\r\n(\w+)/.exec(r.body)?.[1] ?? 'json')).toEqual([
+        'verbose_json',
+        'verbose_json',
+        'json',
+        'json',
+      ]);
     } finally {
       await fake.close();
     }
   });
 
   it('tells speakers apart with a diarizing model, which is sent no prompt', async () => {
-    const fake = await startFakeOpenAi([{ text: 'x', segments: [{ start: 0, end: 1, text: 'Good morning.', speaker: 'A' }, { start: 1.2, end: 2, text: 'Hello doctor.', speaker: 'B' }] }]);
+    const fake = await startFakeOpenAi([
+      {
+        text: 'x',
+        segments: [
+          { start: 0, end: 1, text: 'Good morning.', speaker: 'A' },
+          { start: 1.2, end: 2, text: 'Hello doctor.', speaker: 'B' },
+        ],
+      },
+    ]);
     try {
       const file = path.join(dir, 'tone.webm');
       makeWebm(dir, 'tone', 1);

@@ -20,7 +20,13 @@ export type OpenAiGeneratorOptions = {
 };
 
 export function createOpenAiGenerator(opts: OpenAiGeneratorOptions): TextGenerator {
-  const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, timeout: opts.timeoutMs ?? 120_000, maxRetries: opts.maxRetries ?? 3, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
+  const client = new OpenAI({
+    apiKey: opts.apiKey,
+    baseURL: opts.baseUrl,
+    timeout: opts.timeoutMs ?? 120_000,
+    maxRetries: opts.maxRetries ?? 3,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  });
   // A clinician must not pick any model the endpoint has (an expensive one, or one a local server must load).
   const modelFor = (asked: string | undefined) => (asked && opts.allowedModels?.includes(asked) ? asked : opts.model);
   return {

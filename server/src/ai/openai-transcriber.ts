@@ -24,7 +24,13 @@ export type OpenAiTranscriberOptions = {
 export const isDiarizingModel = (model: string) => /diariz/i.test(model);
 
 export function createOpenAiTranscriber(opts: OpenAiTranscriberOptions): Transcriber {
-  const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, timeout: opts.timeoutMs ?? 120_000, maxRetries: opts.maxRetries ?? 3, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
+  const client = new OpenAI({
+    apiKey: opts.apiKey,
+    baseURL: opts.baseUrl,
+    timeout: opts.timeoutMs ?? 120_000,
+    maxRetries: opts.maxRetries ?? 3,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  });
   const diarizes = isDiarizingModel(opts.model);
   const call = () => (opts.signal ? { signal: opts.signal() } : undefined);
   const common = (input: TranscriptionInput) => ({
@@ -49,7 +55,10 @@ export function createOpenAiTranscriber(opts: OpenAiTranscriberOptions): Transcr
   async function verboseSegments(input: TranscriptionInput): Promise<TimedSegment[] | undefined> {
     if (untimed) return undefined;
     try {
-      const result = await client.audio.transcriptions.create({ ...common(input), response_format: 'verbose_json', timestamp_granularities: ['segment'] }, call());
+      const result = await client.audio.transcriptions.create(
+        { ...common(input), response_format: 'verbose_json', timestamp_granularities: ['segment'] },
+        call(),
+      );
       if (!result.segments) return result.text?.trim() ? [{ startMs: -1, endMs: -1, text: result.text.trim() }] : [];
       return result.segments
         .map((s) => ({
@@ -76,10 +85,20 @@ export function createOpenAiTranscriber(opts: OpenAiTranscriberOptions): Transcr
   async function transcribeTimed(input: TranscriptionInput): Promise<TimedSegment[]> {
     if (diarizes) {
       // The SDK's overloads type no diarized answer (its TranscriptionDiarized is the shape of this one).
-      const result = (await client.audio.transcriptions.create({ ...common(input), response_format: 'diarized_json', chunking_strategy: 'auto' }, call())) as unknown as TranscriptionDiarized;
+      const result = (await client.audio.transcriptions.create(
+        { ...common(input), response_format: 'diarized_json', chunking_strategy: 'auto' },
+        call(),
+      )) as unknown as TranscriptionDiarized;
       // A server that gives no segments still gave the words: one voice, untimed.
       if (!Array.isArray(result.segments)) return result.text?.trim() ? [{ startMs: -1, endMs: -1, text: result.text.trim() }] : [];
-      return result.segments.map((s) => ({ startMs: Math.round(s.start * 1000), endMs: Math.round(s.end * 1000), text: String(s.text ?? '').trim(), speaker: String(s.speaker ?? '') })).filter((s) => s.text);
+      return result.segments
+        .map((s) => ({
+          startMs: Math.round(s.start * 1000),
+          endMs: Math.round(s.end * 1000),
+          text: String(s.text ?? '').trim(),
+          speaker: String(s.speaker ?? ''),
+        }))
+        .filter((s) => s.text);
     }
     const segments = await verboseSegments(input);
     if (segments) return segments;

@@ -32,7 +32,10 @@ describe('the call heard again by the microphone', () => {
   it('is silenced on the clinician side, 30 ms late and 12 dB down; the clinician talking over the patient is kept', () => {
     const call = tone(1000, 8000);
     const leak = new Int16Array(call.length);
-    leak.set(call.subarray(0, call.length - 480).map((s) => s / 4), 480);
+    leak.set(
+      call.subarray(0, call.length - 480).map((s) => s / 4),
+      480,
+    );
     const onsets = withoutEcho(leak, call);
     expect(Math.max(...leak.map(Math.abs))).toBe(0);
     expect(onsets).toEqual({ clinicianOnsetMs: -1, patientOnsetMs: 0 });
@@ -46,7 +49,8 @@ describe('the call heard again by the microphone', () => {
 
 describe('pocketsphinx word times', () => {
   it('reads each word with its times, without silences, noises and pronunciation marks', () => {
-    const out = 'what are the\n<s> 0.000 0.020 0.999600\nwhat 0.030 0.180 0.140208\n<sil> 0.190 0.400 0.3\nare(2) 0.410 0.580 0.137061\n[NOISE] 0.6 0.7 0.1\nthe 1.210 1.340 1.000000\n</s> 1.810 2.110 1.000000\n';
+    const out =
+      'what are the\n<s> 0.000 0.020 0.999600\nwhat 0.030 0.180 0.140208\n<sil> 0.190 0.400 0.3\nare(2) 0.410 0.580 0.137061\n[NOISE] 0.6 0.7 0.1\nthe 1.210 1.340 1.000000\n</s> 1.810 2.110 1.000000\n';
     expect(timedWords(out)).toEqual([
       { startMs: 30, endMs: 180, text: 'what', confidence: 0.140208 },
       { startMs: 410, endMs: 580, text: 'are', confidence: 0.137061 },
@@ -83,7 +87,9 @@ describe('turns', () => {
       part(3, [p('and a fever')]),
       plain(4, 'we will start amlodipine'),
     ]).text;
-    expect(text).toBe('Clinician: what brings you in\nPatient: a cough for two weeks\n\n[part 3 could not be transcribed]\nPatient: and a fever\n\nwe will start amlodipine');
+    expect(text).toBe(
+      'Clinician: what brings you in\nPatient: a cough for two weeks\n\n[part 3 could not be transcribed]\nPatient: and a fever\n\nwe will start amlodipine',
+    );
     // A marker, and a part whose speakers are not known (one voice), are nobody's: not the patient's before them.
     expect(labelledStretches(text).map((s) => [s.role, text.slice(s.start, s.end).trim()])).toEqual([
       ['clinician', 'what brings you in'],
@@ -110,7 +116,13 @@ describe.skipIf(!haveEspeak)('a teleconsultation part', () => {
   const parts = haveEspeak ? twoVoiceParts(dir, TELECONSULTATION.slice(0, 2), { bleed: 0.25, minPartMs: 60_000 }) : [];
 
   it('with an engine that gives no times: each side transcribed apart, placed where its voice starts', async () => {
-    const heard = await transcribePart(untimed, { filePath: parts[0]!.file, workDir: dir, mimeType: 'audio/webm', language: 'en', layout: 'clinician_patient' });
+    const heard = await transcribePart(untimed, {
+      filePath: parts[0]!.file,
+      workDir: dir,
+      mimeType: 'audio/webm',
+      language: 'en',
+      layout: 'clinician_patient',
+    });
     expect(heard.text).toBe('Clinician: good morning\nPatient: a cough for two weeks');
   });
 
@@ -123,7 +135,27 @@ describe.skipIf(!haveEspeak)('a teleconsultation part', () => {
 
   it('a part longer than a recorder makes is read as one voice, its decoding bounded', async () => {
     const long = path.join(dir, 'long.webm');
-    execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=300:d=70', '-f', 'lavfi', '-i', 'sine=f=500:d=70', '-filter_complex', '[0][1]amerge=inputs=2', '-c:a', 'libopus', '-b:a', '16k', long]);
+    execFileSync('ffmpeg', [
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=f=300:d=70',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=f=500:d=70',
+      '-filter_complex',
+      '[0][1]amerge=inputs=2',
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '16k',
+      long,
+    ]);
     const heard = await transcribePart(untimed, { filePath: long, workDir: dir, mimeType: 'audio/webm', language: 'en', layout: 'clinician_patient' });
     expect(heard).toEqual({ text: 'good morning', turns: null });
   });
@@ -132,9 +164,16 @@ describe.skipIf(!haveEspeak)('a teleconsultation part', () => {
     const diarizing = (speakers: string[]): Transcriber => ({
       info: { engine: 'openai', languages: ['en'], diarizes: true },
       transcribe: async () => 'unused',
-      transcribeTimed: async (): Promise<TimedSegment[]> => speakers.map((speaker, i) => ({ startMs: i * 1000, endMs: i * 1000 + 900, text: `words ${i}`, speaker })),
+      transcribeTimed: async (): Promise<TimedSegment[]> =>
+        speakers.map((speaker, i) => ({ startMs: i * 1000, endMs: i * 1000 + 900, text: `words ${i}`, speaker })),
     });
-    const two = await transcribePart(diarizing(['SPEAKER_01', 'SPEAKER_00', 'SPEAKER_01']), { filePath: parts[0]!.file, workDir: dir, mimeType: 'audio/webm', language: 'de', layout: 'mono' });
+    const two = await transcribePart(diarizing(['SPEAKER_01', 'SPEAKER_00', 'SPEAKER_01']), {
+      filePath: parts[0]!.file,
+      workDir: dir,
+      mimeType: 'audio/webm',
+      language: 'de',
+      layout: 'mono',
+    });
     expect(two.text).toBe('Sprecher/in A: words 0\nSprecher/in B: words 1\nSprecher/in A: words 2');
     expect(labelledStretches(two.text)).toHaveLength(3);
     const one = await transcribePart(diarizing(['A', 'A']), { filePath: parts[0]!.file, workDir: dir, mimeType: 'audio/webm', language: 'de', layout: 'mono' });

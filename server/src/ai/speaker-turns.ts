@@ -112,10 +112,13 @@ async function decodeSides(file: string): Promise<Sides | undefined> {
   const chunks: Buffer[] = [];
   const limit = (MAX_TWO_CHANNEL_SECONDS + 1) * RATE * 4;
   let size = 0;
-  await runFfmpeg(['-i', file, '-t', String(MAX_TWO_CHANNEL_SECONDS + 1), '-ar', String(RATE), '-ac', '2', '-f', 's16le', '-c:a', 'pcm_s16le', 'pipe:1'], (d) => {
-    if (size < limit) chunks.push(d);
-    size += d.length;
-  });
+  await runFfmpeg(
+    ['-i', file, '-t', String(MAX_TWO_CHANNEL_SECONDS + 1), '-ar', String(RATE), '-ac', '2', '-f', 's16le', '-c:a', 'pcm_s16le', 'pipe:1'],
+    (d) => {
+      if (size < limit) chunks.push(d);
+      size += d.length;
+    },
+  );
   if (size > MAX_TWO_CHANNEL_SECONDS * RATE * 4) return undefined;
   const all = Buffer.concat(chunks);
   const frames = Math.floor(all.length / 4);
@@ -157,16 +160,28 @@ const LEAD_IN_MS = 200;
  * it hears first, and seconds of the other side's turn in silence made it mishear the opening words. Its times
  * are moved back by what was cut; an engine that gives no times has its words where the voice starts.
  */
-async function sideApart(transcriber: Transcriber, input: TranscriptionInput, name: 'clinician' | 'patient', samples: Int16Array, onsetMs: number): Promise<(TimedSegment & { speaker: Speaker })[]> {
+async function sideApart(
+  transcriber: Transcriber,
+  input: TranscriptionInput,
+  name: 'clinician' | 'patient',
+  samples: Int16Array,
+  onsetMs: number,
+): Promise<(TimedSegment & { speaker: Speaker })[]> {
   if (onsetMs < 0) return [];
   const offsetMs = Math.max(0, onsetMs - LEAD_IN_MS);
   const file = path.join(input.workDir, `${name}.wav`);
   await writeFile(file, wavFile(samples.subarray((offsetMs * RATE) / 1000)), { mode: 0o600 });
   const request = { ...input, filePath: file, mimeType: 'audio/wav' };
-  const segments = transcriber.transcribeTimed ? await transcriber.transcribeTimed(request) : [{ startMs: -1, endMs: -1, text: await transcriber.transcribe(request) }];
+  const segments = transcriber.transcribeTimed
+    ? await transcriber.transcribeTimed(request)
+    : [{ startMs: -1, endMs: -1, text: await transcriber.transcribe(request) }];
   return segments
     .filter((s) => s.text.trim())
-    .map((s) => ({ ...s, speaker: name, ...(s.startMs < 0 ? { startMs: onsetMs, endMs: onsetMs } : { startMs: s.startMs + offsetMs, endMs: s.endMs + offsetMs }) }));
+    .map((s) => ({
+      ...s,
+      speaker: name,
+      ...(s.startMs < 0 ? { startMs: onsetMs, endMs: onsetMs } : { startMs: s.startMs + offsetMs, endMs: s.endMs + offsetMs }),
+    }));
 }
 
 /** Segments of several speakers as turns in time order, a speaker's consecutive segments joined. */
@@ -195,7 +210,10 @@ function voicesOf(segments: TimedSegment[]): (TimedSegment & { speaker: Speaker 
   });
 }
 
-export async function transcribePart(transcriber: Transcriber, input: TranscriptionInput & { language: Language; layout: ChannelLayout }): Promise<PartTranscript> {
+export async function transcribePart(
+  transcriber: Transcriber,
+  input: TranscriptionInput & { language: Language; layout: ChannelLayout },
+): Promise<PartTranscript> {
   const { layout, ...request } = input;
   if (layout === 'clinician_patient') {
     const sides = await decodeSides(input.filePath);
@@ -203,7 +221,10 @@ export async function transcribePart(transcriber: Transcriber, input: Transcript
     if (sides) {
       const heard =
         transcriber.info.wordTimes && transcriber.transcribeTimed
-          ? wordsBySide((await transcriber.transcribeTimed(request)).filter((w) => w.text.trim()), sides)
+          ? wordsBySide(
+              (await transcriber.transcribeTimed(request)).filter((w) => w.text.trim()),
+              sides,
+            )
           : [
               ...(await sideApart(transcriber, request, 'clinician', sides.left, sides.onsets.clinicianOnsetMs)),
               ...(await sideApart(transcriber, request, 'patient', sides.right, sides.onsets.patientOnsetMs)),

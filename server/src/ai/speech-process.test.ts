@@ -88,7 +88,11 @@ describe.skipIf(!localEngineAvailable() || !decoderProcessAvailable() || !exists
   it('serves parts at the same time from as many processes, each reply to its own part', async () => {
     const pool = createDecoderPool(ARGS);
     try {
-      const [a, b, c] = await Promise.all([pool.decode(goforward, false, 60_000), pool.decode(clips[1]!, false, 60_000), pool.decode(goforward, false, 60_000)]);
+      const [a, b, c] = await Promise.all([
+        pool.decode(goforward, false, 60_000),
+        pool.decode(clips[1]!, false, 60_000),
+        pool.decode(goforward, false, 60_000),
+      ]);
       expect(a.out).toBe('go forward ten meters');
       expect(c.out).toBe('go forward ten meters');
       expect(b.out).not.toBe('go forward ten meters');

@@ -160,18 +160,15 @@ class DecoderProcess {
         if (ffCode !== 0) reject(new Error(`ffmpeg or pocketsphinx failed (${ffCode}): ${ffError.trim().slice(0, 300)}`));
         else resolve({ out, decodedMs: Math.round(bytes / PCM_BYTES_PER_MS) });
       };
-      reply.then(
-        (r) => {
-          if (r.error !== undefined || r.out === undefined) {
-            this.kill();
-            reject(new Error(`the speech process failed: ${r.error ?? 'no reply'}`));
-          } else {
-            out = r.out;
-            settle();
-          }
-        },
-        reject,
-      );
+      reply.then((r) => {
+        if (r.error !== undefined || r.out === undefined) {
+          this.kill();
+          reject(new Error(`the speech process failed: ${r.error ?? 'no reply'}`));
+        } else {
+          out = r.out;
+          settle();
+        }
+      }, reject);
       void ffDone.then((code) => {
         ffCode = code;
         settle();

@@ -20,7 +20,10 @@ const generator: TextGenerator = {
 let t: TestApp;
 let dir: string;
 beforeAll(async () => {
-  t = await createTestApp({}, { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'chest pain\u0000 for two days' }, textGenerator: generator });
+  t = await createTestApp(
+    {},
+    { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'chest pain\u0000 for two days' }, textGenerator: generator },
+  );
   dir = mkdtempSync(path.join(tmpdir(), 'cn-nul-'));
 });
 afterAll(async () => {
@@ -34,9 +37,14 @@ describe('engine output with NUL characters', () => {
     // A document written by a model costs a credit.
     await grantCredits(t.ctx.db, { ownerUserId: u.id }, 5);
     const headers = bearer(await login(t, u.email, u.password));
-    const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+    const id = (
+      await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session.id;
     const part = multipartAudio(0, makeWebm(dir, 'nul', 1));
-    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...part.headers }, payload: part.payload })).statusCode).toBe(201);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...part.headers }, payload: part.payload }))
+        .statusCode,
+    ).toBe(201);
     await t.ctx.transcriptionQueue.drain();
     const transcription = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/transcription`, headers })).json();
     expect(transcription).toMatchObject({ transcription: 'chest pain for two days', transcription_status: 'done' });

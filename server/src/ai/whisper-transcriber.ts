@@ -14,7 +14,10 @@ export class WhisperSetupError extends Error {}
 /** The part of the binding's API used here (whisper.rn-compatible). */
 type WhisperContext = {
   /** `segments` times are whisper.cpp's, in hundredths of a second. */
-  transcribeFile(file: string, options: { language?: string; temperature?: number; prompt?: string }): { promise: Promise<{ result: string; segments?: { text: string; t0: number; t1: number }[] }> };
+  transcribeFile(
+    file: string,
+    options: { language?: string; temperature?: number; prompt?: string },
+  ): { promise: Promise<{ result: string; segments?: { text: string; t0: number; t1: number }[] }> };
   release(): Promise<void>;
 };
 export type WhisperBinding = { initWhisper(options: { model: string; useGpu?: boolean }): Promise<WhisperContext> };
@@ -25,7 +28,9 @@ export function checkModelFile(modelPath: string): void {
   try {
     accessSync(modelPath, constants.R_OK);
   } catch {
-    throw new WhisperSetupError(`WHISPER_MODEL_PATH: the model file ${modelPath} is missing or unreadable. Point it to a whisper.cpp ggml model (e.g. ggml-base.bin).`);
+    throw new WhisperSetupError(
+      `WHISPER_MODEL_PATH: the model file ${modelPath} is missing or unreadable. Point it to a whisper.cpp ggml model (e.g. ggml-base.bin).`,
+    );
   }
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { hasUncertainWords, joinUncertain, uncertainPieces, uncertainShare, withoutUncertainMarks, withoutUncertainWords } from '../../../contract/uncertain-words.js';
+import {
+  hasUncertainWords,
+  joinUncertain,
+  uncertainPieces,
+  uncertainShare,
+  withoutUncertainMarks,
+  withoutUncertainWords,
+} from '../../../contract/uncertain-words.js';
 import { markedUtterances, timedWords } from './local-transcriber.js';
 import { composeDocument, suggestedInputs } from './offline-composer.js';
 import { turnsInOrder } from './speaker-turns.js';
@@ -26,7 +33,18 @@ describe('uncertain words', () => {
   });
 
   it("keeps the local engine's utterance lines, with each word's posterior deciding its mark", () => {
-    const out = ['do you the codeine', '<s> 0.000 0.020 1.000100', 'do 0.030 0.190 0.98', 'you 0.200 0.300 0.99', '<sil> 0.310 0.370 0.99', 'the(2) 0.820 0.940 0.2', 'codeine 0.95 1.39 0.6', '</s> 2.180 2.860 1.000000', 'no', 'no 3.0 3.2 0.97'].join('\n');
+    const out = [
+      'do you the codeine',
+      '<s> 0.000 0.020 1.000100',
+      'do 0.030 0.190 0.98',
+      'you 0.200 0.300 0.99',
+      '<sil> 0.310 0.370 0.99',
+      'the(2) 0.820 0.940 0.2',
+      'codeine 0.95 1.39 0.6',
+      '</s> 2.180 2.860 1.000000',
+      'no',
+      'no 3.0 3.2 0.97',
+    ].join('\n');
     expect(markedUtterances(out)).toBe('do you [the codeine?]\nno');
     expect(timedWords(out).map((w) => w.confidence)).toEqual([0.98, 0.99, 0.2, 0.6, 0.97]);
   });
@@ -74,7 +92,14 @@ describe('notes from a transcript with uncertain words', () => {
   ].join('\n');
 
   it('never lists an uncertain medicine or value, and keeps the sentence as heard, marked', () => {
-    const note = composeDocument({ documentKind: 'clinical_summary', language: 'en', transcript, data: {}, clinician: { name: 'Dr. A' }, date: new Date('2026-11-28T10:00:00Z') });
+    const note = composeDocument({
+      documentKind: 'clinical_summary',
+      language: 'en',
+      transcript,
+      data: {},
+      clinician: { name: 'Dr. A' },
+      date: new Date('2026-11-28T10:00:00Z'),
+    });
     const lines = note.split('\n');
     const medication = lines[lines.indexOf('## Medication') + 1]!;
     expect(medication).toContain('loratadine');
@@ -83,7 +108,14 @@ describe('notes from a transcript with uncertain words', () => {
     expect(note).toContain('- your temperature is [thirty?] degrees');
     expect(note).toContain('- any medicines [the codeine?]');
     expect(note).toContain('Blood pressure: 124/76 mmHg');
-    const negative = composeDocument({ documentKind: 'clinical_summary', language: 'en', transcript: 'Any chest pain [aspirin?] No.', data: {}, clinician: { name: 'Dr. A' }, date: new Date('2026-11-28T10:00:00Z') });
+    const negative = composeDocument({
+      documentKind: 'clinical_summary',
+      language: 'en',
+      transcript: 'Any chest pain [aspirin?] No.',
+      data: {},
+      clinician: { name: 'Dr. A' },
+      date: new Date('2026-11-28T10:00:00Z'),
+    });
     // A question answered 'no' is not turned into 'No chest pain' over an uncertain word.
     expect(negative).toContain('Any chest pain [aspirin?] No.');
     const suggested = suggestedInputs(transcript, 'en');
@@ -92,7 +124,14 @@ describe('notes from a transcript with uncertain words', () => {
   });
 
   it('reads as unpunctuated an engine transcript whose only question marks are the marks of uncertain words', () => {
-    const note = composeDocument({ documentKind: 'consultation_notes', language: 'en', transcript: 'i have had a [cough?] for two weeks\ni will start amoxicillin five hundred milligrams three times a day', data: {}, clinician: { name: 'Dr. A' }, date: new Date('2026-11-28T10:00:00Z') });
+    const note = composeDocument({
+      documentKind: 'consultation_notes',
+      language: 'en',
+      transcript: 'i have had a [cough?] for two weeks\ni will start amoxicillin five hundred milligrams three times a day',
+      data: {},
+      clinician: { name: 'Dr. A' },
+      date: new Date('2026-11-28T10:00:00Z'),
+    });
     expect(note).toContain('[cough?]');
     expect(note).toMatch(/Medication: amoxicillin 500 mg/);
   });
@@ -106,7 +145,7 @@ describe('notes from a transcript with uncertain words', () => {
 
 describe('marks an engine of several sentences per segment writes', () => {
   const segments = [
-    { startMs: 0, endMs: 1, text: 'Good morning.' , confidence: 0.9 },
+    { startMs: 0, endMs: 1, text: 'Good morning.', confidence: 0.9 },
     { startMs: 1, endMs: 2, text: 'My blood pressure at home was 180 over 110. I take codeine 30 mg twice a day!', confidence: Math.exp(-1.3) },
     { startMs: 2, endMs: 3, text: 'I am allergic to [inaudible] penicillin. See you in 2 weeks.', confidence: Math.exp(-1.2) },
     { startMs: 3, endMs: 4, text: '[BLANK_AUDIO]', confidence: 0.1 },
@@ -120,7 +159,14 @@ describe('marks an engine of several sentences per segment writes', () => {
 
   it('gives no value, medicine, allergy or follow-up from them, and keeps each sentence whole and marked', () => {
     const transcript = markedText(segments);
-    const note = composeDocument({ documentKind: 'clinical_summary', language: 'en', transcript, data: {}, clinician: { name: 'Dr. A' }, date: new Date('2026-11-28T10:00:00Z') });
+    const note = composeDocument({
+      documentKind: 'clinical_summary',
+      language: 'en',
+      transcript,
+      data: {},
+      clinician: { name: 'Dr. A' },
+      date: new Date('2026-11-28T10:00:00Z'),
+    });
     expect(note).not.toMatch(/Blood pressure: |\*\*Allergies|codeine 30 mg twice a day$/m);
     const lines = note.split('\n');
     expect(lines[lines.indexOf('## Medication') + 1]).toBe('[to be completed]');
@@ -128,16 +174,29 @@ describe('marks an engine of several sentences per segment writes', () => {
     expect(note).toContain('[I take codeine 30 mg twice a day?]');
     expect(suggestedInputs(transcript, 'en')).toEqual([]);
     // A mark whose only word was a filler goes; what is left is certain.
-    expect(composeDocument({ documentKind: 'clinical_summary', language: 'en', transcript: '[okay?] take ramipril ten milligrams daily', data: {}, clinician: { name: 'Dr. A' }, date: new Date() })).toMatch(/## Medication\nramipril 10 mg daily/);
+    expect(
+      composeDocument({
+        documentKind: 'clinical_summary',
+        language: 'en',
+        transcript: '[okay?] take ramipril ten milligrams daily',
+        data: {},
+        clinician: { name: 'Dr. A' },
+        date: new Date(),
+      }),
+    ).toMatch(/## Medication\nramipril 10 mg daily/);
   });
 
   it('keeps marked values of corrected notes as the clinician left them, and lists no uncertain word as left out', async () => {
     const { readEditedNotes } = await import('./structurer/edited-notes.js');
-    const edited = readEditedNotes('# Notes\n\n## Subjective\n- [chest pain since monday?]\n\n## Plan\n- Medication: [amoxicillin 500 mg?]\n- Next consultation: [to be completed]');
+    const edited = readEditedNotes(
+      '# Notes\n\n## Subjective\n- [chest pain since monday?]\n\n## Plan\n- Medication: [amoxicillin 500 mg?]\n- Next consultation: [to be completed]',
+    );
     expect(edited.medication).toBe('[amoxicillin 500 mg?]');
     expect(edited.followUp).toBeUndefined();
     expect(edited.sentences.map((s) => s.text)).toContain('[chest pain since monday?]');
     const { omittedFacts } = await import('../modules/generated_documents/omissions.js');
-    expect(omittedFacts('# Notes\n\n## Subjective\n- Cough.', 'I have a cough. I take [codeine?] 30 mg twice a day. I am allergic to [penicillin?].', 'en')).toEqual([]);
+    expect(
+      omittedFacts('# Notes\n\n## Subjective\n- Cough.', 'I have a cough. I take [codeine?] 30 mg twice a day. I am allergic to [penicillin?].', 'en'),
+    ).toEqual([]);
   });
 });

@@ -55,7 +55,11 @@ const marked = (words: string) =>
 export function markedSegmentText(segment: TimedSegment): string {
   // An engine's own notes of what is not speech ('[BLANK_AUDIO]', '[MUSIC]') are no words, and a bracket inside a
   // mark would undo it.
-  const text = segment.text.replace(/\[[^\]\n]*\]/g, ' ').replace(/[[\]]/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = segment.text
+    .replace(/\[[^\]\n]*\]/g, ' ')
+    .replace(/[[\]]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const confidence = segment.confidence;
   if (confidence === undefined || !text) return text;
   const words = text.split(/\s+/);

@@ -33,7 +33,10 @@ export const wordErrorRate = (reference: string, hypothesis: string) => {
  * same edit distance), and of the words recognised right, the share carrying their speaker's label. Words the
  * engine got wrong count in the word error rate, not here.
  */
-export function speakerAttribution(reference: { speaker: string; text: string }[], transcript: string): { matched: number; rightSpeaker: number; words: number } {
+export function speakerAttribution(
+  reference: { speaker: string; text: string }[],
+  transcript: string,
+): { matched: number; rightSpeaker: number; words: number } {
   const ref = reference.flatMap((line) => normalizeWords(line.text).map((word) => ({ word, speaker: line.speaker })));
   const hyp = labelledStretches(transcript).flatMap((s) => normalizeWords(transcript.slice(s.start, s.end)).map((word) => ({ word, speaker: s.role ?? '' })));
   const cost: number[][] = Array.from({ length: ref.length + 1 }, (_, i) => Array.from({ length: hyp.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));

@@ -48,7 +48,11 @@ export async function recordAdminCommand(db: Database, keys: AuditKeys, name: st
 
 function osUser(): string {
   try {
-    return userInfo().username.replace(/[^\w.@-]/g, '').slice(0, 64) || 'unknown';
+    return (
+      userInfo()
+        .username.replace(/[^\w.@-]/g, '')
+        .slice(0, 64) || 'unknown'
+    );
   } catch {
     return 'unknown';
   }
@@ -85,7 +89,9 @@ export async function verifyAuditLogCommand(db: Database, keys: AuditKeys, expec
     );
   }
   if (expectHash && !report.sawExpected) {
-    throw fail(`The audit log's ${report.count} events are chained correctly, but none has the hash ${expectHash}: events were removed from the end or the log was rewritten.`);
+    throw fail(
+      `The audit log's ${report.count} events are chained correctly, but none has the hash ${expectHash}: events were removed from the end or the log was rewritten.`,
+    );
   }
   return [
     `The audit log is intact: ${report.count} events, each chained to the one before${report.legacy ? ` (the first ${report.legacy} from before the chain had a key, vouched for by the keyed events after them)` : ''}.`,

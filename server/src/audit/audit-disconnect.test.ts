@@ -61,7 +61,9 @@ async function until<T>(read: () => Promise<T>, check: (value: T) => boolean): P
 }
 async function newConsultation() {
   const headers = bearer(token);
-  const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id as string;
+  const id = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id as string;
   await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers, payload: { transcription: 'the patient says' } });
   return id;
 }
@@ -96,33 +98,53 @@ describe('a client that disconnects early', () => {
       `PUT /v1/consultation_sessions/${id}/transcription HTTP/1.1\r\nHost: clinic.test\r\nAuthorization: Bearer ${token}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
-    const rows = (await until(() => eventsSince(since), (r) => r.length >= 1)).filter((r) => r.action === 'update');
+    const rows = (
+      await until(
+        () => eventsSince(since),
+        (r) => r.length >= 1,
+      )
+    ).filter((r) => r.action === 'update');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ action: 'update', resourceType: 'transcript', resourceId: id, actorKind: 'user' });
     await sleep(300);
     expect((await eventsSince(since)).filter((r) => r.action === 'update')).toHaveLength(1);
     // Depending on when the server noticed: the change made and its 200 being sent (or just sent), or the request
     // dropped before its handler ran (a sign-in check still waiting on the database when the connection went).
-    const text = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/transcription`, headers: bearer(token) })).json().transcription as string;
+    const text = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/transcription`, headers: bearer(token) })).json()
+      .transcription as string;
     const outcome = [rows[0]!.outcome, rows[0]!.statusCode];
-    if (text === 'changed by a client that left') expect([['client_disconnected', 200], ['success', 200]]).toContainEqual(outcome);
+    if (text === 'changed by a client that left')
+      expect([
+        ['client_disconnected', 200],
+        ['success', 200],
+      ]).toContainEqual(outcome);
     else expect(outcome).toEqual(['client_disconnected', null]);
   });
 
   it('a document stream read in part is recorded once, as disconnected with the status being sent', async () => {
     const id = await newConsultation();
-    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers: bearer(token) })).statusCode).toBe(202);
+    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers: bearer(token) })).statusCode).toBe(
+      202,
+    );
     const since = await lastId();
-    const got = await rawRequest(`GET /v1/consultation_sessions/${id}/generated_documents/main/stream HTTP/1.1\r\nHost: clinic.test\r\nAuthorization: Bearer ${token}\r\n\r\n`, 'event: delta');
+    const got = await rawRequest(
+      `GET /v1/consultation_sessions/${id}/generated_documents/main/stream HTTP/1.1\r\nHost: clinic.test\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+      'event: delta',
+    );
     expect(got).toContain('Chest pain since Tuesday');
-    const rows = await until(() => eventsSince(since), (r) => r.length >= 1);
+    const rows = await until(
+      () => eventsSince(since),
+      (r) => r.length >= 1,
+    );
     expect(rows.map((r) => [r.action, r.resourceType, r.resourceId, r.extraIds, r.outcome, r.statusCode])).toEqual([
       ['read', 'generated_document', id, { document: 'main' }, 'client_disconnected', 200],
     ]);
     // The document is finished after the client left: nothing more is recorded for the stream.
     release();
     await until(
-      async () => (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers: bearer(token) })).json().generated_document.status as string,
+      async () =>
+        (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers: bearer(token) })).json()
+          .generated_document.status as string,
       (status) => status === 'done',
     );
     expect((await eventsSince(since)).filter((r) => r.resourceType === 'generated_document' && r.id !== rows[0]!.id && r.outcome !== 'success')).toEqual([]);
@@ -132,7 +154,13 @@ describe('a client that disconnects early', () => {
   async function leaveDuringGeneration() {
     started = new Promise<void>((resolve) => (generating = resolve));
     const payload = JSON.stringify({ data: { text: 'Knee pain' }, template: 'Notes: {{text}}' });
-    const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/generate', headers: { ...bearer(token), 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } });
+    const req = http.request({
+      port,
+      host: '127.0.0.1',
+      method: 'POST',
+      path: '/generate',
+      headers: { ...bearer(token), 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+    });
     req.on('error', () => undefined);
     req.end(payload);
     await started;
@@ -148,8 +176,13 @@ describe('a client that disconnects early', () => {
     await sleep(200);
     expect(await eventsSince(since)).toEqual([]);
     release();
-    const rows = await until(() => eventsSince(since), (r) => r.length >= 1);
-    expect(rows.map((r) => [r.actorKind, r.action, r.resourceType, r.outcome, r.statusCode])).toEqual([['user', 'execute', 'generation', 'client_disconnected', 200]]);
+    const rows = await until(
+      () => eventsSince(since),
+      (r) => r.length >= 1,
+    );
+    expect(rows.map((r) => [r.actorKind, r.action, r.resourceType, r.outcome, r.statusCode])).toEqual([
+      ['user', 'execute', 'generation', 'client_disconnected', 200],
+    ]);
     await sleep(200);
     expect(await eventsSince(since)).toHaveLength(1);
   });
@@ -157,8 +190,13 @@ describe('a client that disconnects early', () => {
   it('a request that does not settle on an answer within seconds of its client leaving is recorded without a status, once', async () => {
     const since = await lastId();
     await leaveDuringGeneration();
-    const rows = await until(() => eventsSince(since), (r) => r.length >= 1);
-    expect(rows.map((r) => [r.actorKind, r.action, r.resourceType, r.outcome, r.statusCode])).toEqual([['user', 'execute', 'generation', 'client_disconnected', null]]);
+    const rows = await until(
+      () => eventsSince(since),
+      (r) => r.length >= 1,
+    );
+    expect(rows.map((r) => [r.actorKind, r.action, r.resourceType, r.outcome, r.statusCode])).toEqual([
+      ['user', 'execute', 'generation', 'client_disconnected', null],
+    ]);
     // The generation ends later: its answer adds nothing.
     release();
     await sleep(300);
@@ -169,10 +207,12 @@ describe('a client that disconnects early', () => {
     const id = await newConsultation();
     const since = await lastId();
     const status = await new Promise<number>((resolve, reject) => {
-      http.get({ port, host: '127.0.0.1', path: `/v1/consultation_sessions/${id}/transcription`, headers: bearer(token) }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      }).on('error', reject);
+      http
+        .get({ port, host: '127.0.0.1', path: `/v1/consultation_sessions/${id}/transcription`, headers: bearer(token) }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        })
+        .on('error', reject);
     });
     expect(status).toBe(200);
     await sleep(200);

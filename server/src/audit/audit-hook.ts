@@ -187,7 +187,7 @@ function idFrom(source: IdSource, request: FastifyRequest, answer: unknown, acto
     return typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : undefined;
   }
   const values = ('param' in source ? request.params : request.query) as Record<string, unknown> | undefined;
-  const raw = values?.[('param' in source ? source.param : source.query)];
+  const raw = values?.['param' in source ? source.param : source.query];
   if (raw === undefined || raw === null || raw === '') return undefined;
   const text = String(raw);
   switch (source.kind) {

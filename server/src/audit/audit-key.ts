@@ -66,7 +66,10 @@ export function auditKeyOf(secret: Buffer): AuditKey {
 function readKeyFile(file: string): AuditKey[] | undefined {
   const text = readKeyFileText(file);
   if (text === undefined) return undefined;
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const keys = lines.map((line) => {
     const secret = parseAuditKey(line);
     if (!secret) throw new AuditKeyError(`${file} holds a line that is not an audit key (at least ${MIN_AUDIT_KEY_BYTES} bytes as base64 or hex).`);
@@ -98,7 +101,8 @@ export function openAuditKeys(opts: { dataDir: string; auditKey?: Buffer }): Aud
     const signature = keyFileSignature(file);
     if (signature === seen) return;
     const keys = readKeyFile(file);
-    if (!setting && !keys) throw new AuditKeyError(`The audit key file ${file} is gone: restore it from your key backup (without it the audit log cannot be verified).`);
+    if (!setting && !keys)
+      throw new AuditKeyError(`The audit key file ${file} is gone: restore it from your key backup (without it the audit log cannot be verified).`);
     fromFile = keys ?? [];
     seen = signature;
   };

@@ -30,7 +30,11 @@ let t: TestApp;
 let organizationId: string;
 beforeAll(async () => {
   t = await createTestApp({}, { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'words' } });
-  ({ organizationId } = await createOrganizationWithAdmin(t.ctx.db, { name: 'Clínica do Audit', adminEmail: 'audit-admin@clinic.test', publicUrl: t.ctx.config.publicUrl }));
+  ({ organizationId } = await createOrganizationWithAdmin(t.ctx.db, {
+    name: 'Clínica do Audit',
+    adminEmail: 'audit-admin@clinic.test',
+    publicUrl: t.ctx.config.publicUrl,
+  }));
 });
 afterAll(() => t.close());
 
@@ -52,7 +56,9 @@ async function clinician(name = 'Dra. Ana Lopes') {
   return { ...u, headers: { ...bearer(await login(t, u.email, u.password)), 'user-agent': 'TestBrowser/1.0' } };
 }
 async function consultationWithTranscript(headers: Record<string, string>) {
-  const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id as string;
+  const id = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id as string;
   await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers, payload: { transcription: TRANSCRIPT_MARKER } });
   return id;
 }
@@ -106,8 +112,24 @@ describe('the audit log of access to patient data', () => {
       expect((await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/transcription` })).statusCode).toBe(401);
     });
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ actorUserId: stranger.id, actorOrganizationId: null, actorKind: 'user', action: 'read', resourceId: id, outcome: 'failure', statusCode: 404 });
-    expect(rows[1]).toMatchObject({ actorUserId: null, actorKind: 'anonymous', action: 'read', resourceType: 'transcript', resourceId: id, outcome: 'failure', statusCode: 401 });
+    expect(rows[0]).toMatchObject({
+      actorUserId: stranger.id,
+      actorOrganizationId: null,
+      actorKind: 'user',
+      action: 'read',
+      resourceId: id,
+      outcome: 'failure',
+      statusCode: 404,
+    });
+    expect(rows[1]).toMatchObject({
+      actorUserId: null,
+      actorKind: 'anonymous',
+      action: 'read',
+      resourceType: 'transcript',
+      resourceId: id,
+      outcome: 'failure',
+      statusCode: 401,
+    });
   });
 
   it('keeps only what looks like an id: a typed value in place of an id or document key is stored as "invalid"', async () => {
@@ -115,7 +137,11 @@ describe('the audit log of access to patient data', () => {
     const id = await consultationWithTranscript(doctor.headers);
     const rows = await eventsOf(async () => {
       await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/Quaresma-7731', headers: doctor.headers });
-      await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/Quaresma?version=7731&note=Quaresma`, headers: doctor.headers });
+      await t.app.inject({
+        method: 'GET',
+        url: `/v1/consultation_sessions/${id}/generated_documents/Quaresma?version=7731&note=Quaresma`,
+        headers: doctor.headers,
+      });
     });
     expect(rows.map((r) => [r.resourceId, r.extraIds, r.statusCode])).toEqual([
       ['invalid', {}, 400],
@@ -129,12 +155,15 @@ describe('the audit log of access to patient data', () => {
     const id = await consultationWithTranscript(doctor.headers);
     await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers: doctor.headers });
     for (let i = 0; i < 100; i++) {
-      const d = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers: doctor.headers })).json().generated_document;
+      const d = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers: doctor.headers })).json()
+        .generated_document;
       if (d && d.status !== 'generating') break;
       await new Promise((r) => setTimeout(r, 50));
     }
     const rows = await eventsOf(async () => {
-      expect((await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main?version=1`, headers: doctor.headers })).statusCode).toBe(200);
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main?version=1`, headers: doctor.headers })).statusCode,
+      ).toBe(200);
       const stream = await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main/stream`, headers: doctor.headers });
       expect(stream.body).toContain('event: done');
       for (let i = 0; i < 3; i++) {
@@ -149,16 +178,29 @@ describe('the audit log of access to patient data', () => {
 
   it('uploading and downloading a patient PDF: the new patient id and the file id, never the file name or label', async () => {
     const researcher = await clinician('Dr. Rui Nunes');
-    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: researcher.headers, payload: { research_space: { name: 'Endocrinologia' } } })).json().research_space;
+    const space = (
+      await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: researcher.headers, payload: { research_space: { name: 'Endocrinologia' } } })
+    ).json().research_space;
     const form = pdfForm(FILE_NAME, textRecordPdf(['Patient 7731', 'Type 2 diabetes mellitus.']), PATIENT_LABEL);
     let patient: { id: string; files: { id: string }[] } = { id: '', files: [] };
     const uploaded = await eventsOf(async () => {
-      const res = await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space.id}/patients`, headers: { ...researcher.headers, ...form.headers }, payload: form.payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/v1/research_spaces/${space.id}/patients`,
+        headers: { ...researcher.headers, ...form.headers },
+        payload: form.payload,
+      });
       expect(res.statusCode).toBe(201);
       patient = res.json().patient;
     });
     expect(uploaded).toHaveLength(1);
-    expect(uploaded[0]).toMatchObject({ action: 'create', resourceType: 'research_patient', resourceId: patient.id, extraIds: { space: space.id }, statusCode: 201 });
+    expect(uploaded[0]).toMatchObject({
+      action: 'create',
+      resourceType: 'research_patient',
+      resourceId: patient.id,
+      extraIds: { space: space.id },
+      statusCode: 201,
+    });
 
     const fileUrl = `/v1/research_spaces/${space.id}/patients/${patient.id}/files/${patient.files[0]!.id}`;
     const downloaded = await eventsOf(async () => {
@@ -178,7 +220,9 @@ describe('the audit log of access to patient data', () => {
       statusCode: 200,
     });
 
-    const deleted = await eventsOf(() => t.app.inject({ method: 'DELETE', url: `/v1/research_spaces/${space.id}/patients/${patient.id}`, headers: researcher.headers }));
+    const deleted = await eventsOf(() =>
+      t.app.inject({ method: 'DELETE', url: `/v1/research_spaces/${space.id}/patients/${patient.id}`, headers: researcher.headers }),
+    );
     expect(deleted.map((r) => [r.action, r.resourceType, r.resourceId, r.statusCode])).toEqual([['delete', 'research_patient', patient.id, 204]]);
     const dump = JSON.stringify(await allEvents());
     for (const text of [FILE_NAME, PATIENT_LABEL, ...PATIENT_TEXT]) expect(dump).not.toContain(text);
@@ -187,10 +231,18 @@ describe('the audit log of access to patient data', () => {
   it('deleting a trial is recorded as deleting its screening results, which go with it, and scrubs them', async () => {
     const researcher = await clinician('Dr. Rui Nunes');
     const h = researcher.headers;
-    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: h, payload: { research_space: { name: 'Cardiologia' } } })).json().research_space.id as string;
-    const trial = (await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space}/trials`, headers: h, payload: { trial: { name: 'HF-7731' } } })).json().trial.id as string;
+    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: h, payload: { research_space: { name: 'Cardiologia' } } })).json()
+      .research_space.id as string;
+    const trial = (
+      await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space}/trials`, headers: h, payload: { trial: { name: 'HF-7731' } } })
+    ).json().trial.id as string;
     const criterion = (
-      await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space}/trials/${trial}/criteria`, headers: h, payload: { criterion: { definition: 'Age over 18', type: 'critical_inclusion' } } })
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/research_spaces/${space}/trials/${trial}/criteria`,
+        headers: h,
+        payload: { criterion: { definition: 'Age over 18', type: 'critical_inclusion' } },
+      })
     ).json().criterion.id as string;
     const [patient] = await t.ctx.db.insert(researchPatients).values({ spaceId: space, label: PATIENT_LABEL }).returning();
     await t.ctx.db.insert(evaluationResults).values({
@@ -199,7 +251,9 @@ describe('the audit log of access to patient data', () => {
       preEvaluation: 'fit',
       criteriaMet: 1,
       criteriaTotal: 1,
-      criteria: [{ criterion_id: criterion, definition: 'Age over 18', type: 'critical_inclusion', needs_review: false, verdict: 'met', evidence: 'born 1968-03-14' }],
+      criteria: [
+        { criterion_id: criterion, definition: 'Age over 18', type: 'critical_inclusion', needs_review: false, verdict: 'met', evidence: 'born 1968-03-14' },
+      ],
       explanation: `${PATIENT_LABEL} is 58`,
       status: 'in_review',
       engine: 'offline',
@@ -212,7 +266,9 @@ describe('the audit log of access to patient data', () => {
     };
     try {
       // Removing a criterion leaves the results (each keeps its copy of the criteria): no patient data, no event.
-      const criterionRemoved = await eventsOf(() => t.app.inject({ method: 'DELETE', url: `/v1/research_spaces/${space}/trials/${trial}/criteria/${criterion}`, headers: h }));
+      const criterionRemoved = await eventsOf(() =>
+        t.app.inject({ method: 'DELETE', url: `/v1/research_spaces/${space}/trials/${trial}/criteria/${criterion}`, headers: h }),
+      );
       expect(criterionRemoved).toEqual([]);
       expect(await t.ctx.db.select().from(evaluationResults).where(eq(evaluationResults.trialId, trial))).toHaveLength(1);
       expect(scrubs).toBe(0);
@@ -233,7 +289,12 @@ describe('the audit log of access to patient data', () => {
   it("reading what a template produced (excerpts of its documents) is recorded with the template's id", async () => {
     const doctor = await clinician();
     const template = (
-      await t.app.inject({ method: 'POST', url: '/v1/processor_inputs/consultation_notes_template/templates', headers: doctor.headers, payload: { template: { name: 'SOAP', template: 'Complaint: {{transcript}}' } } })
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/processor_inputs/consultation_notes_template/templates',
+        headers: doctor.headers,
+        payload: { template: { name: 'SOAP', template: 'Complaint: {{transcript}}' } },
+      })
     ).json().template.id as string;
     const stranger = await clinician('Dr. Outro');
     const rows = await eventsOf(async () => {
@@ -263,7 +324,12 @@ describe('the audit log of access to patient data', () => {
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     const rows = await eventsOf(async () => {
-      const added = await t.app.inject({ method: 'POST', url: `/v1/custom_document_requests/${id}/examples`, headers: { ...h, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: example });
+      const added = await t.app.inject({
+        method: 'POST',
+        url: `/v1/custom_document_requests/${id}/examples`,
+        headers: { ...h, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: example,
+      });
       expect(added.statusCode).toBe(201);
       expect((await t.app.inject({ method: 'GET', url: '/v1/custom_document_requests', headers: h })).body).toContain('Quaresma');
       expect((await t.app.inject({ method: 'GET', url: `/v1/custom_document_requests/${id}`, headers: h })).body).toContain('Quaresma');
@@ -309,7 +375,11 @@ describe('the audit log of access to patient data', () => {
   it("refuses UPDATE, DELETE and TRUNCATE through the app's connection, and grants them to nobody", async () => {
     await clinician();
     const id = await lastId();
-    for (const statement of [sql`update audit_events set outcome = 'success' where id = ${id}`, sql`delete from audit_events where id = ${id}`, sql`truncate audit_events`]) {
+    for (const statement of [
+      sql`update audit_events set outcome = 'success' where id = ${id}`,
+      sql`delete from audit_events where id = ${id}`,
+      sql`truncate audit_events`,
+    ]) {
       await expect(t.ctx.db.execute(statement)).rejects.toThrow();
     }
     // Refused by the trigger, whose message names the rule (whatever the role's rights).

@@ -56,7 +56,9 @@ async function rechain(all: AuditRow[], from: number, hashOf: (row: AuditRow, pr
     for (const r of all.filter((r) => r.id >= from)) await t.ctx.db.execute(sql`update audit_events set prev_hash = ${`tmp-${r.id}`} where id = ${r.id}`);
     for (const r of all.filter((r) => r.id >= from)) {
       const next = hashOf(r, prev);
-      await t.ctx.db.execute(sql`update audit_events set prev_hash = ${prev}, hash = ${next.hash}, hash_version = ${next.version}, hash_key_id = ${next.keyId} where id = ${r.id}`);
+      await t.ctx.db.execute(
+        sql`update audit_events set prev_hash = ${prev}, hash = ${next.hash}, hash_version = ${next.version}, hash_key_id = ${next.keyId} where id = ${r.id}`,
+      );
       prev = next.hash;
     }
   });
@@ -68,7 +70,15 @@ describe('the hash chain', () => {
     const place = { id: 1, prevHash: GENESIS_HASH };
     const base = keyedHash(event(1), place, key);
     expect(keyedHash(event(1, { extraIds: { audio: 'a', space: 'b' } }), place, key)).toBe(base);
-    for (const change of [{ outcome: 'failure' as const }, { outcome: 'client_disconnected' as const }, { statusCode: 404 }, { resourceId: null }, { clientAddress: '10.0.0.2' }, { extraIds: { space: 'b' } }, { occurredAt: new Date(Date.UTC(2026, 10, 23, 10, 0, 0, 2)) }]) {
+    for (const change of [
+      { outcome: 'failure' as const },
+      { outcome: 'client_disconnected' as const },
+      { statusCode: 404 },
+      { resourceId: null },
+      { clientAddress: '10.0.0.2' },
+      { extraIds: { space: 'b' } },
+      { occurredAt: new Date(Date.UTC(2026, 10, 23, 10, 0, 0, 2)) },
+    ]) {
       expect(keyedHash(event(1, change), place, key)).not.toBe(base);
     }
     expect(keyedHash(event(1), { ...place, prevHash: 'f'.repeat(64) }, key)).not.toBe(base);
@@ -100,7 +110,9 @@ describe('the hash chain', () => {
     await appendAuditEvents(t.ctx.db, keys, [event(1)]);
     // A write that fails after its rows were formed, as a lost connection or a failed commit would.
     await t.ctx.db.execute(sql`create function audit_test_fail() returns trigger language plpgsql as $$ begin raise exception 'failed after insert'; end $$`);
-    await t.ctx.db.execute(sql`create trigger audit_test_fail after insert on audit_events for each row when (new.user_agent = 'fail') execute function audit_test_fail()`);
+    await t.ctx.db.execute(
+      sql`create trigger audit_test_fail after insert on audit_events for each row when (new.user_agent = 'fail') execute function audit_test_fail()`,
+    );
     try {
       await expect(appendAuditEvents(t.ctx.db, keys, [event(2), event(3, { userAgent: 'fail' })])).rejects.toThrow();
     } finally {
@@ -162,7 +174,11 @@ describe('tampering by someone with the database but without the audit key', () 
     await asOwner(() => t.ctx.db.execute(sql`update audit_events set status_code = 404, outcome = 'failure' where id = ${all[3]!.id}`));
     const changed = await rows();
     // Under the real key's id: the hashes do not check out.
-    await rechain(changed, all[3]!.id, (r, prev) => ({ hash: keyedHash(r, { id: r.id, prevHash: prev }, { ...forger, id: r.hashKeyId! }), version: 2, keyId: r.hashKeyId }));
+    await rechain(changed, all[3]!.id, (r, prev) => ({
+      hash: keyedHash(r, { id: r.id, prevHash: prev }, { ...forger, id: r.hashKeyId! }),
+      version: 2,
+      keyId: r.hashKeyId,
+    }));
     expect(await verify()).toMatchObject({ ok: false, reason: 'hash_mismatch', brokenAt: all[3]!.id, count: 3 });
     // Under the forger's own key id: a key this server does not have.
     await rechain(changed, all[3]!.id, (r, prev) => ({ hash: keyedHash(r, { id: r.id, prevHash: prev }, forger), version: 2, keyId: forger.id }));
@@ -195,13 +211,17 @@ describe('events written before the chain had a key', () => {
       [9, 2],
     ]);
     expect(await verify()).toEqual({ ok: true, count: 5, legacy: 3, headHash: all.at(-1)!.hash, sawExpected: false });
-    expect((await verifyCommand())[0]).toBe('The audit log is intact: 5 events, each chained to the one before (the first 3 from before the chain had a key, vouched for by the keyed events after them).');
+    expect((await verifyCommand())[0]).toBe(
+      'The audit log is intact: 5 events, each chained to the one before (the first 3 from before the chain had a key, vouched for by the keyed events after them).',
+    );
 
     // A changed unkeyed event is still found, and so is one recomputed with plain SHA-256: the keyed event after
     // it covers its hash.
     await asOwner(() => t.ctx.db.execute(sql`update audit_events set status_code = 500 where id = 4`));
     expect(await verify()).toMatchObject({ ok: false, reason: 'hash_mismatch', brokenAt: 4 });
-    await rechain(await rows(), 4, (r, prev) => (r.hashVersion === 1 ? { hash: legacyHash(r, prev), version: 1, keyId: null } : { hash: r.hash, version: 2, keyId: r.hashKeyId }));
+    await rechain(await rows(), 4, (r, prev) =>
+      r.hashVersion === 1 ? { hash: legacyHash(r, prev), version: 1, keyId: null } : { hash: r.hash, version: 2, keyId: r.hashKeyId },
+    );
     expect(await verify()).toMatchObject({ ok: false, reason: 'hash_mismatch', brokenAt: 8 });
   });
 });

@@ -62,8 +62,18 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   [`GET ${sessions}/:id/audios/:audioId`]: { action: 'read', resource: 'recording', id: consultation, related: { audio: uuid('audioId') } },
   // A signed address anyone holding it can play for five minutes: handing it out is an export.
   // The documents leave the product for a record system (or a file): an export.
-  [`GET ${sessions}/:id/fhir`]: { action: 'export', resource: 'generated_document', id: consultation, related: { document: { query: 'document', kind: 'document' } } },
-  [`POST ${sessions}/:id/fhir_push`]: { action: 'export', resource: 'generated_document', id: consultation, related: { document: { query: 'document', kind: 'document' } } },
+  [`GET ${sessions}/:id/fhir`]: {
+    action: 'export',
+    resource: 'generated_document',
+    id: consultation,
+    related: { document: { query: 'document', kind: 'document' } },
+  },
+  [`POST ${sessions}/:id/fhir_push`]: {
+    action: 'export',
+    resource: 'generated_document',
+    id: consultation,
+    related: { document: { query: 'document', kind: 'document' } },
+  },
   [`GET ${sessions}/:id/audio_url`]: { action: 'export', resource: 'recording', id: consultation },
   [`GET ${sessions}/:id/recording`]: { action: 'read', resource: 'recording', id: consultation, signedLink: true },
   [`GET ${sessions}/:id/transcription`]: { action: 'read', resource: 'transcript', id: consultation },
@@ -74,8 +84,18 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
 
   // Generated documents (a new version is an update; the version read is kept when asked for)
   [`POST ${documents}`]: { action: 'create', resource: 'generated_document', id: consultation, related: document },
-  [`GET ${documents}`]: { action: 'read', resource: 'generated_document', id: consultation, related: { ...document, version: { query: 'version', kind: 'integer' } } },
-  [`GET ${documents}/stream`]: { action: 'read', resource: 'generated_document', id: consultation, related: { ...document, version: { query: 'version', kind: 'integer' } } },
+  [`GET ${documents}`]: {
+    action: 'read',
+    resource: 'generated_document',
+    id: consultation,
+    related: { ...document, version: { query: 'version', kind: 'integer' } },
+  },
+  [`GET ${documents}/stream`]: {
+    action: 'read',
+    resource: 'generated_document',
+    id: consultation,
+    related: { ...document, version: { query: 'version', kind: 'integer' } },
+  },
   [`POST ${documents}/regenerate`]: { action: 'update', resource: 'generated_document', id: consultation, related: document },
   [`POST ${documents}/feedback`]: { action: 'create', resource: 'document_feedback', id: consultation, related: document },
   [`GET ${documents}/feedback`]: { action: 'read', resource: 'document_feedback', id: consultation, related: document },
@@ -101,7 +121,12 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   'PUT /v1/custom_document_requests/:id': { action: 'update', resource: 'document_example', id: uuid('id') },
   'POST /v1/custom_document_requests/:id/submit': { action: 'export', resource: 'document_example', id: uuid('id') },
   'POST /v1/custom_document_requests/:id/examples': { action: 'create', resource: 'document_example', id: uuid('id') },
-  'DELETE /v1/custom_document_requests/:id/examples/:exampleId': { action: 'delete', resource: 'document_example', id: uuid('id'), related: { example: uuid('exampleId') } },
+  'DELETE /v1/custom_document_requests/:id/examples/:exampleId': {
+    action: 'delete',
+    resource: 'document_example',
+    id: uuid('id'),
+    related: { example: uuid('exampleId') },
+  },
   'DELETE /v1/custom_document_requests/:id': { action: 'delete', resource: 'document_example', id: uuid('id') },
 
   // Research: patients' records, screenings and their results
@@ -109,7 +134,12 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   [`GET ${spaces}/patients`]: { action: 'read', resource: 'research_patient', related: space },
   [`POST ${spaces}/patients`]: { action: 'create', resource: 'research_patient', id: created('patient.id'), related: space },
   [`DELETE ${spaces}/patients/:patientId`]: { action: 'delete', resource: 'research_patient', id: uuid('patientId'), related: space },
-  [`GET ${spaces}/patients/:patientId/files/:fileId`]: { action: 'read', resource: 'research_patient_file', id: uuid('fileId'), related: { ...space, patient: uuid('patientId') } },
+  [`GET ${spaces}/patients/:patientId/files/:fileId`]: {
+    action: 'read',
+    resource: 'research_patient_file',
+    id: uuid('fileId'),
+    related: { ...space, patient: uuid('patientId') },
+  },
   [`GET ${spaces}/trials/:trialId/screenings`]: { action: 'read', resource: 'screening', related: trial },
   [`GET ${spaces}/trials/:trialId/screenings/:screeningId`]: { action: 'read', resource: 'screening', id: uuid('screeningId'), related: trial },
   [`POST ${spaces}/trials/:trialId/screenings`]: { action: 'execute', resource: 'screening', id: created('screening.id'), related: trial },
@@ -135,7 +165,15 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
 };
 
 /** Paths whose every route must be in AUDITED_ROUTES or in NOT_PATIENT_DATA (checked by the test beside this file). */
-export const PATIENT_DATA_PREFIXES = ['/v1/consultation_sessions', '/v1/research_spaces', '/v1/custom_document_requests', '/audio-to-text', '/generate', '/assistant', '/template'];
+export const PATIENT_DATA_PREFIXES = [
+  '/v1/consultation_sessions',
+  '/v1/research_spaces',
+  '/v1/custom_document_requests',
+  '/audio-to-text',
+  '/generate',
+  '/assistant',
+  '/template',
+];
 
 // A criterion's removal leaves the results alone: each result keeps its own copy of the criteria it was judged on.
 const TRIALS = 'trial protocols and their criteria: written by researchers, no patient data (removing a criterion deletes no result)';

@@ -59,7 +59,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function eventType(row: Row): Coding {
   if (row.resourceType === 'audit_log') return { system: DCM, code: '110101', display: 'Audit Log Used' };
-  if (row.resourceType === 'admin_command' || row.resourceType === 'ai_engine' || row.resourceType === 'record_system') return { system: DCM, code: '110100', display: 'Application Activity' };
+  if (row.resourceType === 'admin_command' || row.resourceType === 'ai_engine' || row.resourceType === 'record_system')
+    return { system: DCM, code: '110100', display: 'Application Activity' };
   if (row.action === 'export') return { system: DCM, code: '110106', display: 'Export' };
   return { system: DCM, code: '110110', display: 'Patient Record' };
 }
@@ -93,7 +94,10 @@ function requestor(row: Row): FhirAuditEvent['agent'][number] {
   const who: Reference =
     row.actorKind === 'user' && row.actorUserId
       ? { reference: `Practitioner/${row.actorUserId}` }
-      : { display: row.actorKind === 'admin_cli' ? 'admin-cli' : row.actorKind === 'signed_link' ? 'holder of a signed recording address' : 'unauthenticated client' };
+      : {
+          display:
+            row.actorKind === 'admin_cli' ? 'admin-cli' : row.actorKind === 'signed_link' ? 'holder of a signed recording address' : 'unauthenticated client',
+        };
   return { who, requestor: true, ...(network ? { network } : {}) };
 }
 

@@ -74,5 +74,7 @@ export function keyedCanonicalText(e: StoredEventFields, place: { id: number; pr
 }
 
 export function keyedHash(e: StoredEventFields, place: { id: number; prevHash: string }, key: AuditKey): string {
-  return createHmac('sha256', key.chainKey).update(keyedCanonicalText(e, place, key.id)).digest('hex');
+  return createHmac('sha256', key.chainKey)
+    .update(keyedCanonicalText(e, place, key.id))
+    .digest('hex');
 }

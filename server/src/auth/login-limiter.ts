@@ -123,15 +123,15 @@ export function createLoginLimiter(db: Database, opts: { secret: string; maxFail
 
     /** Marks the address and device of a request that proved the password (a sign-in, or the signup itself). */
     async rememberSource(userId: string, source: LoginSource): Promise<void> {
-      const rows: (typeof loginKnownSources.$inferInsert)[] = [
-        { userId, kind: 'address', sourceHash: sourceHash(userId, 'address', source.address) },
-      ];
+      const rows: (typeof loginKnownSources.$inferInsert)[] = [{ userId, kind: 'address', sourceHash: sourceHash(userId, 'address', source.address) }];
       if (source.deviceId) rows.push({ userId, kind: 'device', sourceHash: sourceHash(userId, 'device', source.deviceId) });
       await db
         .insert(loginKnownSources)
         .values(rows)
         .onConflictDoUpdate({ target: [loginKnownSources.userId, loginKnownSources.sourceHash], set: { lastSeenAt: sql`now()` } });
-      await db.delete(loginKnownSources).where(and(eq(loginKnownSources.userId, userId), lt(loginKnownSources.lastSeenAt, sql`now() - ${FORGET_SOURCES_AFTER}`)));
+      await db
+        .delete(loginKnownSources)
+        .where(and(eq(loginKnownSources.userId, userId), lt(loginKnownSources.lastSeenAt, sql`now() - ${FORGET_SOURCES_AFTER}`)));
     },
 
     /**

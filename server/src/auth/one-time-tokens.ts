@@ -16,12 +16,7 @@ export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex'
 // Hex, because the signup rule of the web app accepts only letters, digits and hyphens in an invitation ref.
 export const newRandomToken = () => randomBytes(32).toString('hex');
 
-export async function createOneTimeToken(
-  db: Database,
-  userId: string,
-  purpose: TokenPurpose,
-  ttlSeconds: number,
-): Promise<{ token: string; expiresAt: Date }> {
+export async function createOneTimeToken(db: Database, userId: string, purpose: TokenPurpose, ttlSeconds: number): Promise<{ token: string; expiresAt: Date }> {
   const token = newRandomToken();
   const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
   await db.insert(oneTimeTokens).values({ tokenHash: sha256(token), userId, purpose, expiresAt });

@@ -77,13 +77,7 @@ export function createSessionTokens(db: Database, opts: { secret: string; ttlSec
       const now = Math.floor(Date.now() / 1000);
       const exp = now + opts.ttlSeconds;
       await db.insert(authSessions).values({ id: jti, userId, expiresAt: new Date(exp * 1000) });
-      return new SignJWT({})
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(userId)
-        .setJti(jti)
-        .setIssuedAt(now)
-        .setExpirationTime(exp)
-        .sign(key);
+      return new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setJti(jti).setIssuedAt(now).setExpirationTime(exp).sign(key);
     },
 
     /** The user behind a live token, or undefined: bad signature, expired, revoked or user gone. */

@@ -1,3 +1,4 @@
+// biome-ignore-all format: word lists and patterns, one language or one group to a line, read better as written
 /**
  * Eligibility concepts that trials and records name differently across the app's four languages (and in common
  * abbreviations): each phrase is replaced by one token before the offline screener compares words, so an English

@@ -23,23 +23,30 @@ const SET_APART: Record<Language, string[]> = {
   es: ['vale', 'o sea', 'pues', 'bueno', 'este', 'bien', 'mire', 'sabe'],
 };
 
-const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
+const escapeRegExp = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
 const PATTERNS = Object.fromEntries(
   Object.entries(FILLERS).map(([l, list]) => [
     l,
     // The word with the comma or stop that set it apart ('um, how long' → 'how long').
-    new RegExp(`(?<![\\p{L}\\d'-])(?:${[...list].sort((a, b) => b.length - a.length).map(escape).join('|')})(?![\\p{L}\\d'-])(?:\\s*[,.…]+)?`, 'giu'),
+    new RegExp(
+      `(?<![\\p{L}\\d'-])(?:${[...list]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join('|')})(?![\\p{L}\\d'-])(?:\\s*[,.…]+)?`,
+      'giu',
+    ),
   ]),
 ) as Record<Language, RegExp>;
 
 const SET_APART_PATTERNS = Object.fromEntries(
-  Object.entries(SET_APART).map(([l, list]) => [l, new RegExp(`(^|[,.;]\\s*)(?:${list.map(escape).join('|')})\\s*,`, 'giu')]),
+  Object.entries(SET_APART).map(([l, list]) => [l, new RegExp(`(^|[,.;]\\s*)(?:${list.map(escapeRegExp).join('|')})\\s*,`, 'giu')]),
 ) as Record<Language, RegExp>;
 
 /** A word said again straight after itself, with or without a comma ('i, i just', 'the the'); numbers excepted. */
 const REPEATED = /(?<![\p{L}\d'-])(\p{L}[\p{L}'’]*)(?:\s*,)?\s+\1(?![\p{L}\d'-])/giu;
 
-const NUMBER_WORD = /^(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|um|uma|dois|duas|tr[eê]s|quatro|cinco|seis|sete|oito|nove|dez|vinte|trinta|quarenta|cinquenta|sessenta|setenta|oitenta|noventa|cem|cento|mil|uno|una|dos|cuatro|siete|ocho|nueve|diez|veinte|treinta|cuarenta|sesenta|ochenta|ciento|eins|zwei|drei|vier|f[uü]nf|sechs|sieben|acht|neun|zehn|zwanzig|drei[sß]ig|vierzig|f[uü]nfzig|sechzig|siebzig|achtzig|neunzig|hundert|tausend)$/i;
+const NUMBER_WORD =
+  /^(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|um|uma|dois|duas|tr[eê]s|quatro|cinco|seis|sete|oito|nove|dez|vinte|trinta|quarenta|cinquenta|sessenta|setenta|oitenta|noventa|cem|cento|mil|uno|una|dos|cuatro|siete|ocho|nueve|diez|veinte|treinta|cuarenta|sesenta|ochenta|ciento|eins|zwei|drei|vier|f[uü]nf|sechs|sieben|acht|neun|zehn|zwanzig|drei[sß]ig|vierzig|f[uü]nfzig|sechzig|siebzig|achtzig|neunzig|hundert|tausend)$/i;
 
 /** The short words a speaker stumbles on and says again ('I-I think', 'th-the'). */
 const STAMMERED_ON = /^(?:i|i'd|i'm|i'll|i've|you|your|we|we're|the|that|this|they|it|it's|he|she|my|what|when|and|but)$/;

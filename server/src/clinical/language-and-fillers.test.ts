@@ -8,9 +8,17 @@ import { fold } from './text.js';
 describe('the transcript language', () => {
   it('is told by its words, and left open when there are too few', () => {
     expect(transcriptLanguage('hi brian how are you. so i know the nurse told you a little bit about the pain in your knee and what is going on')).toBe('en');
-    expect(transcriptLanguage('Bom dia. O que o traz cá? Tenho uma dor nas costas há três dias. Não tem febre? Não. Vou receitar um anti-inflamatório para a dor.')).toBe('pt');
-    expect(transcriptLanguage('Guten Tag. Seit wann haben Sie Fieber? Seit Montag. Der Blutdruck ist hundertvierzig zu neunzig. Es handelt sich um einen Infekt.')).toBe('de');
-    expect(transcriptLanguage('Buenos días. ¿Tiene alergias? No. Creo que es una gastroenteritis. Vuelva en una semana. Tengo dolor de la barriga desde hace dos días.')).toBe('es');
+    expect(
+      transcriptLanguage('Bom dia. O que o traz cá? Tenho uma dor nas costas há três dias. Não tem febre? Não. Vou receitar um anti-inflamatório para a dor.'),
+    ).toBe('pt');
+    expect(
+      transcriptLanguage('Guten Tag. Seit wann haben Sie Fieber? Seit Montag. Der Blutdruck ist hundertvierzig zu neunzig. Es handelt sich um einen Infekt.'),
+    ).toBe('de');
+    expect(
+      transcriptLanguage(
+        'Buenos días. ¿Tiene alergias? No. Creo que es una gastroenteritis. Vuelva en una semana. Tengo dolor de la barriga desde hace dos días.',
+      ),
+    ).toBe('es');
     expect(transcriptLanguage('ok')).toBeUndefined();
   });
 });
@@ -30,7 +38,9 @@ describe('fillers', () => {
     // Dictated after the wake words, it is the note's: only the wake words go.
     expect(isAssistantCommand('Um, hey dragon, order a western blot pcr for lyme.')).toBe(false);
     expect(isAssistantCommand('All right, hey, dragon, ms. Thompson is a 43 year old female here for right knee pain.')).toBe(false);
-    expect(withoutFillers('All right, hey, dragon, ms. Thompson is a 43 year old female here for right knee pain.', 'en')).toBe('Ms. Thompson is a 43 year old female here for right knee pain.');
+    expect(withoutFillers('All right, hey, dragon, ms. Thompson is a 43 year old female here for right knee pain.', 'en')).toBe(
+      'Ms. Thompson is a 43 year old female here for right knee pain.',
+    );
     expect(withoutFillers('Um, hey dragon, order a western blot pcr for lyme.', 'en')).toBe('Order a western blot pcr for lyme.');
     expect(withoutFillers('They say hey to the dragon boat team.', 'en')).toBe('They say hey to the dragon boat team.');
     // A long run of hesitations that is no command is answered at once (one way to read the opening words).

@@ -1,3 +1,4 @@
+// biome-ignore-all format: word lists and patterns, one language or one group to a line, read better as written
 /**
  * The language a transcript is in, told by its commonest words: a clinician whose interface is in Portuguese may
  * record a consultation in English, and the transcript must be read as what it is. Undefined when the text is too

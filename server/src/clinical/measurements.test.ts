@@ -3,8 +3,13 @@ import type { Language } from '../../../contract/constants.js';
 import { readMeasurements } from './measurements.js';
 import { digitsForSpokenNumbers } from './units.js';
 
-const read = (sentences: string[], language: Language) => readMeasurements(sentences.map((s) => digitsForSpokenNumbers(s, language)), language);
-const values = (sentences: string[], language: Language = 'en') => Object.fromEntries(Object.entries(read(sentences, language).values).map(([k, v]) => [k, v.value]));
+const read = (sentences: string[], language: Language) =>
+  readMeasurements(
+    sentences.map((s) => digitsForSpokenNumbers(s, language)),
+    language,
+  );
+const values = (sentences: string[], language: Language = 'en') =>
+  Object.fromEntries(Object.entries(read(sentences, language).values).map(([k, v]) => [k, v.value]));
 
 describe('measurements', () => {
   it('read a value named, in its unit, in the four languages', () => {
@@ -12,9 +17,15 @@ describe('measurements', () => {
     expect(values(['your blood pressure looks pretty good today at one twenty eight over seventy two'])).toEqual({ bloodpressure: '128/72 mmHg' });
     expect(values(['Temperature 37.9.', 'HbA1c: 7.4 %'])).toEqual({ temperature: '37.9 °C', hba1c: '7.4 %' });
     expect(values(['your temperature is ninety eight point six'])).toEqual({ temperature: '98.6 °F (37 °C)' });
-    expect(values(['A tensão arterial é de cento e quarenta e dois por oitenta e cinco.', 'O peso é 82,5 kg.'], 'pt')).toEqual({ bloodpressure: '142/85 mmHg', weight: '82,5 kg' });
+    expect(values(['A tensão arterial é de cento e quarenta e dois por oitenta e cinco.', 'O peso é 82,5 kg.'], 'pt')).toEqual({
+      bloodpressure: '142/85 mmHg',
+      weight: '82,5 kg',
+    });
     expect(values(['Der Blutdruck ist hundertvierzig zu neunzig, Puls zweiundsiebzig.'], 'de')).toEqual({ bloodpressure: '140/90 mmHg', heartrate: '72 bpm' });
-    expect(values(['La tensión es de ciento treinta con ochenta, saturación noventa y siete por ciento.'], 'es')).toEqual({ bloodpressure: '130/80 mmHg', saturation: '97 %' });
+    expect(values(['La tensión es de ciento treinta con ochenta, saturación noventa y siete por ciento.'], 'es')).toEqual({
+      bloodpressure: '130/80 mmHg',
+      saturation: '97 %',
+    });
   });
 
   it('keep the unit said: pounds stay pounds, the conversion only beside them; a weight in English without a unit is none', () => {

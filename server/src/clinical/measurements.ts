@@ -20,7 +20,8 @@ export type ValueToCheck = { measure: Measure; written: string; sentence: number
 type Unit = 'mmHg' | 'bpm' | '°C' | '°F' | '%' | 'kg' | 'lb' | 'kg/m²' | 'mg/dL' | 'mmol/L';
 
 const CUES: Record<Measure, RegExp> = {
-  bloodpressure: /(?:blood pressures?|pressure|\bbp\b|tensao(?: arterial)?|pressao arterial|\bta\b|\bpa\b|blutdruck|\brr\b|tension(?: arterial)?|presion(?: arterial)?)/g,
+  bloodpressure:
+    /(?:blood pressures?|pressure|\bbp\b|tensao(?: arterial)?|pressao arterial|\bta\b|\bpa\b|blutdruck|\brr\b|tension(?: arterial)?|presion(?: arterial)?)/g,
   // 'Pulse oximetry' is the saturation.
   heartrate: /(?:heart rate|pulse(?! ?ox)|\bhr\b|frequencia cardiaca|\bfc\b|pulso(?! ?ox)|herzfrequenz|\bpuls\b(?! ?ox)|frecuencia cardiaca)/g,
   temperature: /(?:temperature|\btemp\b|temperatura|temperatur|fever of|febre de|fieber von|fiebre de)/g,
@@ -31,7 +32,11 @@ const CUES: Record<Measure, RegExp> = {
   // Total cholesterol only: LDL, HDL and ratios are other values.
   cholesterol: /(?<!(?:ldl|hdl|non-hdl) )(?:cholesterol|colesterol|cholesterin)(?! ?(?:ratio|ldl|hdl))/g,
 };
-const ANY_CUE = new RegExp(Object.values(CUES).map((c) => c.source).join('|'));
+const ANY_CUE = new RegExp(
+  Object.values(CUES)
+    .map((c) => c.source)
+    .join('|'),
+);
 
 const UNIT_WORDS: [RegExp, Unit][] = [
   [/^(?:mm ?hg|millimet(?:er|re)s? of mercury)/, 'mmHg'],
@@ -46,14 +51,24 @@ const UNIT_WORDS: [RegExp, Unit][] = [
   [/^mmol ?(?:\/ ?l)?(?![\p{L}])/u, 'mmol/L'],
 ];
 /** Words after a number that make it something else than the value: a duration, a dose, a count. */
-const OTHER_UNIT = /^(?:days?|weeks?|months?|years?|hours?|minutes?|times|dias?|semanas?|mes|meses|anos?|horas?|minutos?|vezes|tage?n?|wochen?|monate?n?|jahre?n?|stunden?|minuten?|mal|veces|mg|milligrams?|mcg|ml|units?|tablets?|pills?|puffs?|o'?clock|am|pm|a\.m|p\.m)(?![\p{L}])/u;
+const OTHER_UNIT =
+  /^(?:days?|weeks?|months?|years?|hours?|minutes?|times|dias?|semanas?|mes|meses|anos?|horas?|minutos?|vezes|tage?n?|wochen?|monate?n?|jahre?n?|stunden?|minuten?|mal|veces|mg|milligrams?|mcg|ml|units?|tablets?|pills?|puffs?|o'?clock|am|pm|a\.m|p\.m)(?![\p{L}])/u;
 /** A number followed by a range or another number is not one value ('80 to 90', '80 or 90'). */
 const RANGE_AFTER = /^(?:-|–|to|or|a|ou|bis|oder|o|and|e|und|y|,)?\s*(?:then\s+|depois\s+|dann\s+|luego\s+|now\s+|agora\s+|jetzt\s+|ahora\s+)?\d/;
 /** Words that say 'degrees' with no scale. */
 const DEGREES = /^(?:degrees?|graus?|grad|grados?)(?![\p{L}])/u;
 
 const PLAUSIBLE: Record<Unit, [number, number]> = {
-  mmHg: [30, 260], bpm: [25, 250], '°C': [34, 43], '°F': [93, 109.5], '%': [50, 100], 'kg/m²': [10, 80], kg: [2, 350], lb: [5, 700], 'mg/dL': [50, 500], 'mmol/L': [1, 15],
+  mmHg: [30, 260],
+  bpm: [25, 250],
+  '°C': [34, 43],
+  '°F': [93, 109.5],
+  '%': [50, 100],
+  'kg/m²': [10, 80],
+  kg: [2, 350],
+  lb: [5, 700],
+  'mg/dL': [50, 500],
+  'mmol/L': [1, 15],
 };
 
 type Found = { measure: Measure; numbers: number[]; unit?: Unit; sentence: number; at: number; end: number };
@@ -180,7 +195,9 @@ export function readMeasurements(sentences: string[], language: Language): { val
   const checks: ValueToCheck[] = [];
   for (const [measure, all] of byMeasure) {
     const good = all.filter((f) => f.unit && plausible(measure, f.numbers, f.unit));
-    for (const f of all) if (f.unit && !plausible(measure, f.numbers, f.unit)) checks.push({ measure, written: sentences[f.sentence]!.slice(f.at, f.end).trim(), sentence: f.sentence, at: f.at, end: f.end });
+    for (const f of all)
+      if (f.unit && !plausible(measure, f.numbers, f.unit))
+        checks.push({ measure, written: sentences[f.sentence]!.slice(f.at, f.end).trim(), sentence: f.sentence, at: f.at, end: f.end });
     const distinct = new Set(good.map((f) => `${f.numbers.join('/')} ${f.unit}`));
     if (good.length === 0 || distinct.size !== 1 || all.some((f) => !f.unit) || repeated.has(measure)) continue;
     const first = good[0]!;

@@ -35,6 +35,10 @@ polyethylene-glycol miralax lactulose senna docusate colace loperamide imodium b
 
 /** Single-word names; the ones written with a hyphen here are said as two words ('polyethylene glycol'). */
 export const MEDICINE_WORDS = new Set(NAMES.split(/\s+/).filter((n) => n && !n.includes('-')));
-export const MEDICINE_PHRASES = NAMES.split(/\s+/).filter((n) => n.includes('-')).map((n) => n.replace(/-/g, ' ')).concat(['vitamin d', 'vitamina d']);
+export const MEDICINE_PHRASES = NAMES.split(/\s+/)
+  .filter((n) => n.includes('-'))
+  .map((n) => n.replace(/-/g, ' '))
+  .concat(['vitamin d', 'vitamina d']);
 /** The endings most medicine names share. */
-export const MEDICINE_ENDING = /^\p{L}{3,}(?:pril|olol|ilol|alol|sartan|statin|statina|estatina|dipine|dipina|formin|cillin|cilina|floxacin|floxacino|prazole|prazol|azole|azol|tidine|tidina|mab|lukast|gliflozin|gliptin|glutide|oxacin|cycline|ciclina|mycin|micina|semide|thiazide|parin|xaban|triptan|tiapine|etine|oxetine|pam|lam)$/u;
+export const MEDICINE_ENDING =
+  /^\p{L}{3,}(?:pril|olol|ilol|alol|sartan|statin|statina|estatina|dipine|dipina|formin|cillin|cilina|floxacin|floxacino|prazole|prazol|azole|azol|tidine|tidina|mab|lukast|gliflozin|gliptin|glutide|oxacin|cycline|ciclina|mycin|micina|semide|thiazide|parin|xaban|triptan|tiapine|etine|oxetine|pam|lam)$/u;

@@ -1,3 +1,4 @@
+// biome-ignore-all format: word lists and patterns, one language or one group to a line, read better as written
 /**
  * Numbers said in words, written in digits, in the four languages: 'one hundred and fifty', 'a hundred and forty',
  * 'ninety eight point six', 'two and a half', 'cento e vinte e quatro', 'hundertzwanzig', 'ciento veinticuatro'.

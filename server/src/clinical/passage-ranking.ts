@@ -30,7 +30,8 @@ const stem = (word: string) => word.slice(0, Math.max(4, Math.min(word.length, 6
 export function termsOf(text: string): Term[] {
   const folded = fold(text);
   // Folding keeps positions unless a letter carried several marks; the surface is then the folded word.
-  const surfaceAt = (index: number, length: number) => (folded.length === text.length ? text.slice(index, index + length) : folded.slice(index, index + length));
+  const surfaceAt = (index: number, length: number) =>
+    folded.length === text.length ? text.slice(index, index + length) : folded.slice(index, index + length);
   const terms: { index: number; term: Term }[] = [];
   // Characters a concept phrase already took (a long record has thousands: a mark per character, not a list).
   const covered = new Uint8Array(folded.length);

@@ -10,13 +10,15 @@ export type Bounds = { min?: number; minStrict?: boolean; max?: number; maxStric
 const NUMBER = String.raw`(\d{1,4}(?:[.,]\d+)?)`;
 export const toNumber = (s: string) => Number(s.replace(',', '.'));
 
-export const within = (v: number, b: Bounds) => (b.min === undefined || (b.minStrict ? v > b.min : v >= b.min)) && (b.max === undefined || (b.maxStrict ? v < b.max : v <= b.max));
+export const within = (v: number, b: Bounds) =>
+  (b.min === undefined || (b.minStrict ? v > b.min : v >= b.min)) && (b.max === undefined || (b.maxStrict ? v < b.max : v <= b.max));
 
 const UNIT = String.raw`\s*(?:%|years?|anos|jahre|ml\/min(?:\/1[.,]73\s*m(?:2|²)?)?|mmol\/mol|mg\/dl|mg\/g|mmhg|pg\/ml|cells\/(?:µl|ul|mm3)|\/(?:µl|ul))?\s*`;
 const RANGE_JOIN = String.raw`(?:-|–|—|to|a|ate|bis|hasta|and|e|und|y)`;
 const MIN_WORDS = String.raw`>=|≥|=>|>|at least|minimum|minimo|mindestens|al menos|as minimo|no minimo|over|older than|above|more than|greater than|mais de|superior a|acima de|uber|mayor(?:es)? de|maior(?:es)? de|mas de|a partir de|ab|from`;
 const MAX_WORDS = String.raw`<=|≤|=<|<|at most|maximum|maximo|hochstens|no more than|not older than|up to|until|ate|bis|hasta|under|younger than|below|less than|lower than|menos de|inferior a|abaixo de|unter|menor(?:es)? de|no maximo`;
-const INCLUSIVE = /^(>=|≥|=>|<=|≤|=<|at least|minimum|minimo|mindestens|al menos|as minimo|no minimo|at most|maximum|maximo|hochstens|no more than|not older than|up to|until|ate|bis|hasta|no maximo|mayor(?:es)? de|maior(?:es)? de|a partir de|ab|from)$/;
+const INCLUSIVE =
+  /^(>=|≥|=>|<=|≤|=<|at least|minimum|minimo|mindestens|al menos|as minimo|no minimo|at most|maximum|maximo|hochstens|no more than|not older than|up to|until|ate|bis|hasta|no maximo|mayor(?:es)? de|maior(?:es)? de|a partir de|ab|from)$/;
 
 /** '18 years of age or older', '18 anos de idade ou mais'. */
 const OF_AGE = String.raw`(?:(?:of age|de idade|de edad)\s*)?`;
@@ -29,7 +31,10 @@ const OF_AGE = String.raw`(?:(?:of age|de idade|de edad)\s*)?`;
  */
 export function withoutOpenEnds(text: string): string {
   return text.replace(
-    new RegExp(`${NUMBER}${UNIT}${OF_AGE}(?:or older|or over|or more|or above|or higher|or greater|or younger|or less|or under|or below|ou mais|ou superior|ou menos|ou inferior|o mas|o mayor|o menos|o superior|oder alter|oder mehr|oder hoher|oder daruber|oder junger|oder weniger)(?![a-z])(?!\\s*(?:de\\s+|than\\s+|als\\s+|que\\s+)?[<>=≥≤\\d])`, 'g'),
+    new RegExp(
+      `${NUMBER}${UNIT}${OF_AGE}(?:or older|or over|or more|or above|or higher|or greater|or younger|or less|or under|or below|ou mais|ou superior|ou menos|ou inferior|o mas|o mayor|o menos|o superior|oder alter|oder mehr|oder hoher|oder daruber|oder junger|oder weniger)(?![a-z])(?!\\s*(?:de\\s+|than\\s+|als\\s+|que\\s+)?[<>=≥≤\\d])`,
+      'g',
+    ),
     '$1 ',
   );
 }
@@ -49,8 +54,14 @@ export function boundsIn(criterion: string): Bounds | undefined {
   // A word ('over') must not end another ('Rover'); a sign may follow a word directly ('Age>18', 'Age≥ 40years').
   const min = text.match(new RegExp(`(?:(?<![a-z])|(?=[<>=≥≤]))(${MIN_WORDS})\\s*(?:de\\s*|of\\s*)?${NUMBER}`));
   const max = text.match(new RegExp(`(?:(?<![a-z])|(?=[<>=≥≤]))(${MAX_WORDS})\\s*(?:de\\s*|of\\s*)?${NUMBER}`));
-  const orMore = text.match(new RegExp(`${NUMBER}${UNIT}${OF_AGE}(?:\\+|or older|or over|or more|or above|or higher|or greater|and older|and over|and above|ou mais|ou superior|o mas|o mayor|o superior|oder alter|oder mehr|oder hoher|oder daruber|und alter|und mehr)`));
-  const orLess = text.match(new RegExp(`${NUMBER}${UNIT}${OF_AGE}(?:or younger|or less|or under|or below|and younger|ou menos|ou inferior|o menos|oder junger|oder weniger)`));
+  const orMore = text.match(
+    new RegExp(
+      `${NUMBER}${UNIT}${OF_AGE}(?:\\+|or older|or over|or more|or above|or higher|or greater|and older|and over|and above|ou mais|ou superior|o mas|o mayor|o superior|oder alter|oder mehr|oder hoher|oder daruber|und alter|und mehr)`,
+    ),
+  );
+  const orLess = text.match(
+    new RegExp(`${NUMBER}${UNIT}${OF_AGE}(?:or younger|or less|or under|or below|and younger|ou menos|ou inferior|o menos|oder junger|oder weniger)`),
+  );
   if (min) Object.assign(bounds, { min: toNumber(min[2]!), minStrict: !INCLUSIVE.test(min[1]!) });
   else if (orMore) bounds.min = toNumber(orMore[1]!);
   if (max && (!min || max.index! !== min.index)) Object.assign(bounds, { max: toNumber(max[2]!), maxStrict: !INCLUSIVE.test(max[1]!) });
@@ -101,8 +112,10 @@ export function datesIn(text: string): Date[] {
   return found;
 }
 
-export const BIRTH = /(?:date of birth|birth date|birthdate|\bdob\b|\bd\.o\.b|\bborn\b|data de nascimento|data nasc|\bnascid[oa] (?:em|a)|geburtsdatum|geb\.|geboren am|geboren|fecha de nacimiento|f\. nac|nacid[oa] el)/;
-const RECORD_DATE = /(?:\bdate\b|\bdated\b|\bdata\b|\bdatum\b|\bfecha\b|consulta|consultation|\bvisit|visita|emitido|emitida|issued|report|relatorio|informe|befund|erstellt|untersuchung|\bnota\b|internamento|\bletter\b|brief\b|summary|resumo|historia|\bam\b|\bem\b|\bel\b)/;
+export const BIRTH =
+  /(?:date of birth|birth date|birthdate|\bdob\b|\bd\.o\.b|\bborn\b|data de nascimento|data nasc|\bnascid[oa] (?:em|a)|geburtsdatum|geb\.|geboren am|geboren|fecha de nacimiento|f\. nac|nacid[oa] el)/;
+const RECORD_DATE =
+  /(?:\bdate\b|\bdated\b|\bdata\b|\bdatum\b|\bfecha\b|consulta|consultation|\bvisit|visita|emitido|emitida|issued|report|relatorio|informe|befund|erstellt|untersuchung|\bnota\b|internamento|\bletter\b|brief\b|summary|resumo|historia|\bam\b|\bem\b|\bel\b)/;
 
 export const yearsBetween = (from: Date, to: Date) => {
   let age = to.getUTCFullYear() - from.getUTCFullYear();
@@ -214,8 +227,12 @@ const WEEK_UNIT = String.raw`(?:weeks?|wks?|semanas?|wochen|ssw|schwangerschafts
 /** Where a record states how far a pregnancy has gone ('12 weeks of gestation', 'IG 14+2 semanas', '14. SSW', 'born at 27 weeks'). */
 const GESTATION_STATED = [
   new RegExp(String.raw`\b${WEEKS}\s*\.?\s*${WEEK_UNIT}\s*(?:of\s+|de\s+)?(?:gestation|pregnancy|gestacao|gestacion|gravidez|embarazo)\b`),
-  new RegExp(String.raw`\b(?:gestational age|idade gestacional|edad gestacional|gestationsalter|ga|ig|eg)\s*[:=]?\s*(?:of\s+|de\s+)?${WEEKS}\s*(?:${WEEK_UNIT}|w|s)\b`),
-  new RegExp(String.raw`\b(?:pregnant|pregnancy|gravida|gravidez|gestacao|embarazada|embarazo|gestacion|schwanger|schwangerschaft)\s*(?:,\s*|:\s*|de\s+|con\s+|at\s+|in der\s+|im\s+)?${WEEKS}\s*\.?\s*${WEEK_UNIT}`),
+  new RegExp(
+    String.raw`\b(?:gestational age|idade gestacional|edad gestacional|gestationsalter|ga|ig|eg)\s*[:=]?\s*(?:of\s+|de\s+)?${WEEKS}\s*(?:${WEEK_UNIT}|w|s)\b`,
+  ),
+  new RegExp(
+    String.raw`\b(?:pregnant|pregnancy|gravida|gravidez|gestacao|embarazada|embarazo|gestacion|schwanger|schwangerschaft)\s*(?:,\s*|:\s*|de\s+|con\s+|at\s+|in der\s+|im\s+)?${WEEKS}\s*\.?\s*${WEEK_UNIT}`,
+  ),
   new RegExp(String.raw`\b${WEEKS}\s*${WEEK_UNIT}\s+(?:pregnant|gravida|embarazada|schwanger)\b`),
   // '16+2 weeks', 'SSW: 16', 'Schwangerschaftswoche 16+2': days after the weeks, or the German week's name, say it is one.
   new RegExp(String.raw`\b(\d{1,2})\s*\+\s*([0-6])\s*${WEEK_UNIT}`),
@@ -284,44 +301,56 @@ const ANALYTES: Analyte[] = [
   {
     id: 'hba1c',
     // A scan's OCR reads the '1' of 'HbA1c' as l, I or t ('HbAtc'): after 'Hb' nothing else is meant.
-    names: /\b(?:hb\s?a[1lit]\s?c|a[1li]c|hba[1li]|hemoglobina (?:glicada|glicosilada|glucosilada|a1c)|glyc(?:at|osyl)ed ha?emoglobin|glykiertes hamoglobin|glykohamoglobin)\b/,
+    names:
+      /\b(?:hb\s?a[1lit]\s?c|a[1li]c|hba[1li]|hemoglobina (?:glicada|glicosilada|glucosilada|a1c)|glyc(?:at|osyl)ed ha?emoglobin|glykiertes hamoglobin|glykohamoglobin)\b/,
     // IFCC units (mmol/mol) to NGSP (%), the unit criteria are written in.
     convert: (v, unit) => (/mmol/.test(unit) || v > 20 ? Math.round((v / 10.929 + 2.15) * 10) / 10 : v),
   },
   {
     id: 'egfr',
-    names: /\b(?:e?gfr|e?tfge?|fge|fg estimado|ckd[- ]?epi|mdrd|(?:estimated )?glomerular filtration rate|taxa de filtr\w* glomerular(?: estimada)?|filtrado glomerular(?: estimado)?|tasa de filtr\w* glomerular(?: estimada)?|(?:geschatzte )?glomerulare filtrationsrate)\b/,
+    names:
+      /\b(?:e?gfr|e?tfge?|fge|fg estimado|ckd[- ]?epi|mdrd|(?:estimated )?glomerular filtration rate|taxa de filtr\w* glomerular(?: estimada)?|filtrado glomerular(?: estimado)?|tasa de filtr\w* glomerular(?: estimada)?|(?:geschatzte )?glomerulare filtrationsrate)\b/,
   },
   { id: 'bmi', names: /\b(?:bmi|imc|body mass index|indice de massa corporal|indice de masa corporal|korpermasseindex|body-mass-index)\b/ },
   {
     id: 'lvef',
-    names: /\b(?:lv-?\s?ef|ef|feve|fevi|fej|(?:left ventricular )?ejection fraction|fracao de ejecao(?: do ventriculo esquerdo)?|fraccion de eyeccion(?: del ventriculo izquierdo)?|(?:linksventrikulare )?ejektionsfraktion)\b/,
+    names:
+      /\b(?:lv-?\s?ef|ef|feve|fevi|fej|(?:left ventricular )?ejection fraction|fracao de ejecao(?: do ventriculo esquerdo)?|fraccion de eyeccion(?: del ventriculo izquierdo)?|(?:linksventrikulare )?ejektionsfraktion)\b/,
     unit: '%',
   },
-  { id: 'ntprobnp', names: /\b(?:nt-?\s?pro-?\s?bnp|n-terminal pro-?b-type natriuretic peptide)\b/, grouped: true, convert: (v, unit) => (/ng\/ml/.test(unit) ? v * 1000 : v) },
+  {
+    id: 'ntprobnp',
+    names: /\b(?:nt-?\s?pro-?\s?bnp|n-terminal pro-?b-type natriuretic peptide)\b/,
+    grouped: true,
+    convert: (v, unit) => (/ng\/ml/.test(unit) ? v * 1000 : v),
+  },
   // FEV1 as a percentage of predicted; the FEV1/FVC ratio is another measure.
   { id: 'fev1', names: /\b(?:fev\s?[1l]|vef\s?1|vems)\b(?!\s*\/\s*(?:f?vc|cvf?))/, unit: '%' },
   {
     id: 'sbp',
-    names: /\b(?:systolic (?:blood )?pressure|systolic bp|sbp|pressao arterial sistolica|presion arterial sistolica|tension arterial sistolica|systolischer blutdruck|systolischer druck)\b/,
+    names:
+      /\b(?:systolic (?:blood )?pressure|systolic bp|sbp|pressao arterial sistolica|presion arterial sistolica|tension arterial sistolica|systolischer blutdruck|systolischer druck)\b/,
     recordNames: BLOOD_PRESSURE,
     pair: 0,
   },
   {
     id: 'dbp',
-    names: /\b(?:diastolic (?:blood )?pressure|diastolic bp|dbp|pressao arterial diastolica|presion arterial diastolica|tension arterial diastolica|diastolischer blutdruck|diastolischer druck)\b/,
+    names:
+      /\b(?:diastolic (?:blood )?pressure|diastolic bp|dbp|pressao arterial diastolica|presion arterial diastolica|tension arterial diastolica|diastolischer blutdruck|diastolischer druck)\b/,
     recordNames: BLOOD_PRESSURE,
     pair: 1,
   },
   {
     id: 'uacr',
-    names: /\b(?:urine albumin[- ]to[- ]creatinine ratio|albumin[- ]to[- ]creatinine ratio|albumin\/creatinine ratio|u?acr|racu?|razao albumina[\/-]creatinina|relacao albumina[\/-]creatinina|cociente albumina[\/-]creatinina(?: en orina)?|indice albumina[\/-]creatinina|albumin[\/-]kreatinin[- ]quotient|albumin[\/-]kreatinin[- ]ratio)\b/,
+    names:
+      /\b(?:urine albumin[- ]to[- ]creatinine ratio|albumin[- ]to[- ]creatinine ratio|albumin\/creatinine ratio|u?acr|racu?|razao albumina[/-]creatinina|relacao albumina[/-]creatinina|cociente albumina[/-]creatinina(?: en orina)?|indice albumina[/-]creatinina|albumin[/-]kreatinin[- ]quotient|albumin[/-]kreatinin[- ]ratio)\b/,
     // mg/mmol to mg/g, the unit criteria are usually written in.
     convert: (v, unit) => (/mg\/mmol/.test(unit) ? Math.round(v * 8.84) : v),
   },
   {
     id: 'crcl',
-    names: /\b(?:creatinine clearance|crcl|clcr|cl ?cr|aclaramiento de creatinina|depuracion de creatinina|clearance da creatinina|clearance de creatinina|depuracao da creatinina|kreatinin-?clearance)\b/,
+    names:
+      /\b(?:creatinine clearance|crcl|clcr|cl ?cr|aclaramiento de creatinina|depuracion de creatinina|clearance da creatinina|clearance de creatinina|depuracao da creatinina|kreatinin-?clearance)\b/,
   },
   {
     id: 'eosinophils',
@@ -335,7 +364,8 @@ const ANALYTES: Analyte[] = [
     id: 'packyears',
     names: /(?<![a-z])(?:pack[- ]?years?|paquetes?[- /]?anos?|paq[- /]?ano|packungsjahre?n?|unidades maco[- /]ano|macos?[- /]ano|carga tabagica)(?![a-z])/,
     // A number then its unit: '35 paquetes-año', 'carga tabágica de 50 UMA', '40 py'.
-    recordNames: /(?<![a-z])(?:pack[- ]?years?|paquetes?[- /]?anos?|paq[- /]?ano|packungsjahre?n?|unidades maco[- /]ano|macos?[- /]ano|uma|upa|py|p\/y|pj)(?![a-z])/,
+    recordNames:
+      /(?<![a-z])(?:pack[- ]?years?|paquetes?[- /]?anos?|paq[- /]?ano|packungsjahre?n?|unidades maco[- /]ano|macos?[- /]ano|uma|upa|py|p\/y|pj)(?![a-z])/,
     before: true,
   },
 ];
@@ -353,7 +383,10 @@ function patternsOf(analyte: Analyte) {
     const number = analyte.grouped ? GROUPED : NUMBER;
     patterns = {
       before: analyte.before ? new RegExp(`${NUMBER}\\s*-?\\s*(?:${analyte.recordNames!.source})`, 'g') : undefined,
-      names: [{ names: new RegExp(analyte.names.source, 'g') }, ...(analyte.recordNames ? [{ names: new RegExp(analyte.recordNames.source, 'g'), pair: analyte.pair }] : [])],
+      names: [
+        { names: new RegExp(analyte.names.source, 'g') },
+        ...(analyte.recordNames ? [{ names: new RegExp(analyte.recordNames.source, 'g'), pair: analyte.pair }] : []),
+      ],
       valued: analyte.unit
         ? new RegExp(`^[^\\n]{0,40}?${number}\\s*(${analyte.unit.replace(/[/%]/g, (c) => `\\${c}`)})`)
         : new RegExp(`^[^\\d\\n]{0,25}?${number}\\s*${UNITS}`),
@@ -365,7 +398,8 @@ function patternsOf(analyte: Analyte) {
 
 const NOT_A_VALUE_BEFORE =
   /(?<![a-z])(?:in|em|en|im|within|dentro de|ha|hace|vor|every|cada|alle|last|ultim[oa]s?|letzten|next|proxim[oa]|nachste|stage|estadio|stadium|grade|grau|grado|class|classe|clase|klasse)\s*\(?\s*$/;
-const NOT_A_VALUE_AFTER = /^\s*(?:days?|weeks?|months?|years?|hours?|dias?|semanas?|meses|anos|horas|tagen?|wochen|monaten?|jahren?|stunden|tubes?|tubos|results?|resultados|ergebnisse|times|vezes|veces|mal)\b/;
+const NOT_A_VALUE_AFTER =
+  /^\s*(?:days?|weeks?|months?|years?|hours?|dias?|semanas?|meses|anos|horas|tagen?|wochen|monaten?|jahren?|stunden|tubes?|tubos|results?|resultados|ergebnisse|times|vezes|veces|mal)\b/;
 
 /** Every value of the analyte the record gives, with its sentence and the latest date that sentence carries. */
 function valuesOf(analyte: Analyte, lines: Sentence[]): { value: number; quote: string; date?: Date }[] {

@@ -17,7 +17,8 @@ export const DOCUMENT_SEPARATOR = '\n\n\f\n\n';
 /** A line that only names a file: a header between files, not part of any record. */
 const FILE_HEADER = /^\s*={2,}\s*.*?\s*={2,}\s*$|^\s*[^\s/\\]+\.(?:pdf|txt|docx?|png|jpe?g|tiff?)\s*$/i;
 
-const UNIT_END = /(?:\d\s*(?:\/\s*)?(?:cm|mm|m|kg|g|mg|mcg|µg|ml|l|min|h|hrs?|bpm|mmhg|mm hg|kg\/m2|kg\/m²)|\b(?:days?|weeks?|months?|years?|hours?|minutes?)\s+ago)\.$/iu;
+const UNIT_END =
+  /(?:\d\s*(?:\/\s*)?(?:cm|mm|m|kg|g|mg|mcg|µg|ml|l|min|h|hrs?|bpm|mmhg|mm hg|kg\/m2|kg\/m²)|\b(?:days?|weeks?|months?|years?|hours?|minutes?)\s+ago)\.$/iu;
 
 /**
  * Words no sentence ends with (prepositions, articles, conjunctions; four languages), in lower case. Not 'no',
@@ -99,7 +100,11 @@ function logicalLines(text: string): string[] {
       continue;
     }
     // A short line is a heading ('Antecedentes pessoais'), not a sentence the PDF wrapped.
-    const continues = open && words >= 4 && !/[.!?:;]$/.test(tail) && /^\(?\p{Ll}[\p{Ll}'-]*(?:[\s,.;:)]|$)|^\d+(?:[.,]\d+)?\s*[\p{Ll}%]|^\d{2,3}\s*\/\s*\d{2,3}\s*mm\s?[hH][gG]\b/u.test(line);
+    const continues =
+      open &&
+      words >= 4 &&
+      !/[.!?:;]$/.test(tail) &&
+      /^\(?\p{Ll}[\p{Ll}'-]*(?:[\s,.;:)]|$)|^\d+(?:[.,]\d+)?\s*[\p{Ll}%]|^\d{2,3}\s*\/\s*\d{2,3}\s*mm\s?[hH][gG]\b/u.test(line);
     if (continues) join(line, ' ');
     else {
       lines.push(line);
@@ -118,7 +123,9 @@ export function repairOcrDigits(norm: string): string {
   return norm
     .replace(/(?<![a-z0-9])[0-9lo]*[0-9][0-9lo]*(?![a-z0-9])/g, (w, at: number, all: string) =>
       // 'O2' is oxygen, unless it sits in a date ('O4/O2/l949').
-      /[lo]/.test(w) && (w !== 'o2' || /[/.]\d/.test(all.slice(at + 2, at + 4)) || /\d[/.]$/.test(all.slice(Math.max(0, at - 2), at))) ? w.replace(/l/g, '1').replace(/o/g, '0') : w,
+      /[lo]/.test(w) && (w !== 'o2' || /[/.]\d/.test(all.slice(at + 2, at + 4)) || /\d[/.]$/.test(all.slice(Math.max(0, at - 2), at)))
+        ? w.replace(/l/g, '1').replace(/o/g, '0')
+        : w,
     )
     .replace(/(?<![a-z0-9])l(?= \d{3}(?![0-9]))/g, '1')
     .replace(/\b(type|typ|tipo) [li]\b/g, '$1 1')

@@ -1,3 +1,4 @@
+// biome-ignore-all format: word lists and patterns, one language or one group to a line, read better as written
 /**
  * The scope of a statement: whether what a clause says is of this patient now, or negated, past, of someone else,
  * hypothetical, planned or uncertain ('if I weigh 250 pounds', 'another A1c in 4 months', 'last time it was 180

@@ -33,7 +33,9 @@ const NEGATION_CLOSING = new Set(['no', 'nao', 'nein', 'keine', 'keiner', 'nicht
 const TEST_RESULT_NEGATIVE = new Set(['negative', 'negativo', 'negativa', 'negativ']);
 /** What may stand between a test's subject and its result ('pregnancy test in urine today is negative'). */
 const TEST_WORDS = new Set(
-  'test tests teste testes prueba pruebas screen screening assay result results resultado resultados is was were ist war e foi es fue in en em im de da do del urine urina orina urin serum blood sangue sangre today hoy hoje heute'.split(' '),
+  'test tests teste testes prueba pruebas screen screening assay result results resultado resultados is was were ist war e foi es fue in en em im de da do del urine urina orina urin serum blood sangue sangre today hoy hoje heute'.split(
+    ' ',
+  ),
 );
 /** Words that start the next clause after a test's result. */
 const JOINING_CLAUSE = new Set(['and', 'e', 'und', 'y']);
@@ -50,7 +52,9 @@ const PAST_BEFORE = new Set(
   ).split(/\s+/),
 );
 const PAST_AFTER = new Set(
-  'resolved ago stopped discontinued quit past resolvido resolvida suspenso suspensa suspendida suspendido resuelto resuelta abgeklungen abgesetzt behoben'.split(/\s+/),
+  'resolved ago stopped discontinued quit past resolvido resolvida suspenso suspensa suspendida suspendido resuelto resuelta abgeklungen abgesetzt behoben'.split(
+    /\s+/,
+  ),
 );
 
 const OTHER_PERSON = new Set(
@@ -71,11 +75,34 @@ const UNCERTAIN = new Set(
   ).split(/\s+/),
 );
 
-const CLAUSE_END = new Set([';', '.', 'but', 'however', 'although', 'though', 'except', 'mas', 'porem', 'contudo', 'embora', 'exceto', 'aber', 'jedoch', 'sondern', 'ausser', 'pero', 'aunque', 'excepto', 'salvo']);
+const CLAUSE_END = new Set([
+  ';',
+  '.',
+  'but',
+  'however',
+  'although',
+  'though',
+  'except',
+  'mas',
+  'porem',
+  'contudo',
+  'embora',
+  'exceto',
+  'aber',
+  'jedoch',
+  'sondern',
+  'ausser',
+  'pero',
+  'aunque',
+  'excepto',
+  'salvo',
+]);
 
 /** Verbs that carry a negation after the thing they are about ('insulin has not been started', 'dialysis is not indicated'). */
 const AUXILIARY = new Set(
-  'has have had is are was were be been do does did will ist sind war waren wurde wird hat haben e esta estao foi foram sera tem es estan fue fueron ha han sido'.split(/\s+/),
+  'has have had is are was were be been do does did will ist sind war waren wurde wird hat haben e esta estao foi foram sera tem es estan fue fueron ha han sido'.split(
+    /\s+/,
+  ),
 );
 /** A heading, not a statement: 'Smoking status: non-smoker' says nothing by its first word. */
 const LABEL_AFTER = new Set(['status', 'estado', 'situacao', 'situacion']);
@@ -150,7 +177,8 @@ function statusAt(tokens: string[], i: number): Status {
     // nor 'pregnancy test positive, HIV screen negative'. 'Her pregnancy test is negative and she is not
     // breastfeeding' too.
     const ofThis = tokens.slice(i + 1, j).every((w) => TEST_WORDS.has(w));
-    if (TEST_RESULT_NEGATIVE.has(t) && ofThis && (j + 1 === tokens.length || CLAUSE_END.has(tokens[j + 1]!) || JOINING_CLAUSE.has(tokens[j + 1]!))) return 'negated';
+    if (TEST_RESULT_NEGATIVE.has(t) && ofThis && (j + 1 === tokens.length || CLAUSE_END.has(tokens[j + 1]!) || JOINING_CLAUSE.has(tokens[j + 1]!)))
+      return 'negated';
     const closes = j + 1 === tokens.length || CLAUSE_END.has(tokens[j + 1]!);
     if (NEGATION_CLOSING.has(t) && j <= i + 2 && closes) return 'negated';
     // 'Asma en la infancia, resuelta': a word that closes the clause reaches further back than one inside it.

@@ -1,6 +1,21 @@
 import { sql } from 'drizzle-orm';
 import type { DocumentEvidence } from '../../../contract/document-evidence.js';
-import { bigint, bigserial, boolean, index, integer, jsonb, pgSequence, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { ChannelLayout, SpeakerTurn } from '../../../contract/speakers.js';
 import type { Language } from '../../../contract/constants.js';
 

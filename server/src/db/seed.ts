@@ -12,7 +12,12 @@ export const MEDICAL_SPECIALITIES: Record<string, Names> = {
   dermatology: { pt: 'Dermatologia', en: 'Dermatology', de: 'Dermatologie', es: 'Dermatología' },
   endocrinology: { pt: 'Endocrinologia', en: 'Endocrinology', de: 'Endokrinologie', es: 'Endocrinología' },
   gastroenterology: { pt: 'Gastrenterologia', en: 'Gastroenterology', de: 'Gastroenterologie', es: 'Gastroenterología' },
-  gynecology_obstetrics: { pt: 'Ginecologia e Obstetrícia', en: 'Obstetrics and Gynaecology', de: 'Gynäkologie und Geburtshilfe', es: 'Obstetricia y Ginecología' },
+  gynecology_obstetrics: {
+    pt: 'Ginecologia e Obstetrícia',
+    en: 'Obstetrics and Gynaecology',
+    de: 'Gynäkologie und Geburtshilfe',
+    es: 'Obstetricia y Ginecología',
+  },
   neurology: { pt: 'Neurologia', en: 'Neurology', de: 'Neurologie', es: 'Neurología' },
   oncology: { pt: 'Oncologia Médica', en: 'Medical Oncology', de: 'Onkologie', es: 'Oncología Médica' },
   ophthalmology: { pt: 'Oftalmologia', en: 'Ophthalmology', de: 'Augenheilkunde', es: 'Oftalmología' },
@@ -24,7 +29,12 @@ export const MEDICAL_SPECIALITIES: Record<string, Names> = {
   nephrology: { pt: 'Nefrologia', en: 'Nephrology', de: 'Nephrologie', es: 'Nefrología' },
   rheumatology: { pt: 'Reumatologia', en: 'Rheumatology', de: 'Rheumatologie', es: 'Reumatología' },
   otorhinolaryngology: { pt: 'Otorrinolaringologia', en: 'Otorhinolaryngology', de: 'Hals-Nasen-Ohren-Heilkunde', es: 'Otorrinolaringología' },
-  physical_medicine: { pt: 'Medicina Física e de Reabilitação', en: 'Physical and Rehabilitation Medicine', de: 'Physikalische und Rehabilitative Medizin', es: 'Medicina Física y Rehabilitación' },
+  physical_medicine: {
+    pt: 'Medicina Física e de Reabilitação',
+    en: 'Physical and Rehabilitation Medicine',
+    de: 'Physikalische und Rehabilitative Medizin',
+    es: 'Medicina Física y Rehabilitación',
+  },
   other: { pt: 'Outra', en: 'Other', de: 'Andere', es: 'Otra' },
 };
 

@@ -60,7 +60,9 @@ describe.runIf(usingPostgres())('the PostgreSQL event bus', () => {
       two.subscribe('document:forged', (e) => forged.push(e));
       const raw = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
       await raw.connect();
-      await raw.query(`SELECT pg_notify('consultation_notes_events', $1)`, [JSON.stringify({ topic: 'document:forged', event: { type: 'delta', offset: 0, text: 'forged' } })]);
+      await raw.query(`SELECT pg_notify('consultation_notes_events', $1)`, [
+        JSON.stringify({ topic: 'document:forged', event: { type: 'delta', offset: 0, text: 'forged' } }),
+      ]);
       await raw.end();
       await one.publish('document:forged', { marker: true });
       await new Promise((r) => setTimeout(r, 200));
@@ -87,7 +89,9 @@ describe.runIf(usingPostgres())('the active consultation, asked of another proce
   it('is answered afresh as soon as the consultation finishes on the first one', async () => {
     const u = await createUser(a);
     const headers = bearer(await login(a, u.email, u.password));
-    const id = (await a.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+    const id = (
+      await a.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session.id;
     const status = async () => (await b.app.inject({ method: 'GET', url: '/v1/consultation_sessions/active/status', headers })).json();
     expect(await status()).toMatchObject({ active: true, id });
     await a.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });

@@ -22,8 +22,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  * protected without each route saying it twice.
  */
 const authHooks = new WeakSet<object>();
-export const requiresBearerToken = (hook: unknown): boolean =>
-  (Array.isArray(hook) ? hook : [hook]).some((h) => typeof h === 'function' && authHooks.has(h));
+export const requiresBearerToken = (hook: unknown): boolean => (Array.isArray(hook) ? hook : [hook]).some((h) => typeof h === 'function' && authHooks.has(h));
 const marked = <T extends object>(hook: T): T => (authHooks.add(hook), hook);
 
 /** onRequest hook of every protected route (before the body is parsed and validated, so strangers learn nothing of its fields): a valid, unrevoked token or 401. */

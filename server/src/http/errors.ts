@@ -7,7 +7,6 @@ import { sqlState } from '../errors/safe-errors.js';
 // Routes import the errors they throw from here, next to the handler that answers them.
 export { DomainError, notFound, unauthorized } from '../errors/domain-error.js';
 
-
 function send(status: number, code: ErrorCode, message: string, fields?: Record<string, string>): { status: number; body: ApiError } {
   return { status, body: { error: { code, message, ...(fields ? { fields } : {}) } } };
 }

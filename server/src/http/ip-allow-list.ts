@@ -4,7 +4,10 @@ import { BlockList, isIP } from 'node:net';
 /** Comma-separated IP addresses and CIDR networks, IPv4 or IPv6; throws on an entry that is neither. */
 export function parseAllowList(text: string): BlockList {
   const list = new BlockList();
-  for (const entry of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [address = '', prefix, extra] = entry.split('/');
     const family = isIP(address);
     if (!family || extra !== undefined) throw new Error(`not an IP address or network: ${entry}`);
@@ -19,4 +22,3 @@ export function parseAllowList(text: string): BlockList {
   }
   return list;
 }
-

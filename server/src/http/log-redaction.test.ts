@@ -85,11 +85,19 @@ describe('the captured log of every route that carries a token', () => {
     const reset = lastMailToken(t, u.email);
     secrets.push(reset);
     for (let i = 0; i < 2; i++) {
-      await t.app.inject({ method: 'PATCH', url: `/v1/reset_password/${reset}`, payload: { password: 'Reset-Secret-1', password_confirmation: 'Reset-Secret-1' } });
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/v1/reset_password/${reset}`,
+        payload: { password: 'Reset-Secret-1', password_confirmation: 'Reset-Secret-1' },
+      });
     }
     await t.app.inject({ method: 'GET', url: `/reset_password/${reset}`, headers: html });
     const signupEmail = uniqueEmail('self');
-    const signup = await t.app.inject({ method: 'POST', url: '/v1/signup', payload: { user: { name: 'Log Test', email: signupEmail, password: 'Signup-Secret-1', language: 'en' } } });
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/v1/signup',
+      payload: { user: { name: 'Log Test', email: signupEmail, password: 'Signup-Secret-1', language: 'en' } },
+    });
     expect(signup.statusCode).toBe(202);
     secrets.push('Reset-Secret-1', 'Signup-Secret-1');
     await backgroundSettled(t);

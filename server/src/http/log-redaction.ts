@@ -73,8 +73,4 @@ export function redactUrl(url: string): string {
   return queryAt === -1 ? redacted : `${redacted}?[query]`;
 }
 
-export const logRedactPaths = [
-  'req.headers.authorization',
-  'res.headers.authorization',
-  'err.config',
-];
+export const logRedactPaths = ['req.headers.authorization', 'res.headers.authorization', 'err.config'];

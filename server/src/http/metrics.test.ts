@@ -29,7 +29,8 @@ afterAll(async () => {
   await Promise.all([t.close(), lan.close()]);
 });
 
-const scrape = (app: TestApp, remoteAddress = '127.0.0.1', headers: Record<string, string> = {}) => app.app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers });
+const scrape = (app: TestApp, remoteAddress = '127.0.0.1', headers: Record<string, string> = {}) =>
+  app.app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers });
 
 describe('GET /metrics', () => {
   it('gives loopback the Prometheus text: requests by route pattern and status class, queues, jobs, the process', async () => {
@@ -97,7 +98,7 @@ describe('GET /metrics', () => {
 });
 
 /** A series' value in the scrape (0 when absent). */
-const valueOf = (text: string, series: string) => {
+const seriesValue = (text: string, series: string) => {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line ? Number(line.slice(series.length + 1)) : 0;
 };
@@ -108,27 +109,42 @@ describe('the jobs in the metrics', () => {
     const u = await createUser(t);
     const headers = bearer(await login(t, u.email, u.password));
     const dir = mkdtempSync(path.join(tmpdir(), 'cn-metrics-audio-'));
-    const start = async () => (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id as string;
+    const start = async () =>
+      (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json()
+        .consultation_session.id as string;
     const upload = async (id: string) => {
       const m = multipartAudio(0, makeWebm(dir, 'tone', 1));
-      expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload })).statusCode).toBe(201);
+      expect(
+        (await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload }))
+          .statusCode,
+      ).toBe(201);
     };
     const id = await start();
     await upload(id);
     await t.ctx.transcriptionQueue.drain();
     await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers, payload: { parts: 1 } });
-    await until('notes written', async () => (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers })).json().generated_document, (d) => d?.status === 'done');
+    await until(
+      'notes written',
+      async () => (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers })).json().generated_document,
+      (d) => d?.status === 'done',
+    );
     const after = (await scrape(t)).body;
-    expect(valueOf(after, 'transcription_lag_seconds_count')).toBe(valueOf(before, 'transcription_lag_seconds_count') + 1);
-    expect(valueOf(after, 'document_writing_seconds_count{outcome="done"}')).toBeGreaterThan(valueOf(before, 'document_writing_seconds_count{outcome="done"}'));
+    expect(seriesValue(after, 'transcription_lag_seconds_count')).toBe(seriesValue(before, 'transcription_lag_seconds_count') + 1);
+    expect(seriesValue(after, 'document_writing_seconds_count{outcome="done"}')).toBeGreaterThan(
+      seriesValue(before, 'document_writing_seconds_count{outcome="done"}'),
+    );
 
     failing = true;
     try {
       await upload(await start());
       const series = 'job_failures_total{queue="transcription",outcome="retry"}';
-      await until('a failed attempt counted', async () => valueOf((await scrape(t)).body, series), (n) => n > valueOf(before, series));
+      await until(
+        'a failed attempt counted',
+        async () => seriesValue((await scrape(t)).body, series),
+        (n) => n > seriesValue(before, series),
+      );
       // The part waits for its next attempt: counted in its queue.
-      expect(valueOf((await scrape(t)).body, 'queue_jobs{queue="transcription",state="pending"}')).toBeGreaterThanOrEqual(1);
+      expect(seriesValue((await scrape(t)).body, 'queue_jobs{queue="transcription",state="pending"}')).toBeGreaterThanOrEqual(1);
     } finally {
       failing = false;
     }

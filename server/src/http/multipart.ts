@@ -28,7 +28,8 @@ export async function readMultipartFiles(
   } catch (err) {
     // Our own refusals and the plugin's limits (413) keep their answer; anything else the parser threw means a
     // truncated, boundary-less or garbled body, which is the sender's fault, not the server's.
-    if (err instanceof DomainError || (typeof (err as { statusCode?: unknown }).statusCode === 'number' && (err as { statusCode: number }).statusCode < 500)) throw err;
+    if (err instanceof DomainError || (typeof (err as { statusCode?: unknown }).statusCode === 'number' && (err as { statusCode: number }).statusCode < 500))
+      throw err;
     throw new DomainError(400, 'invalid_multipart', 'The upload could not be read: the form data is incomplete or malformed');
   }
 }
@@ -38,7 +39,12 @@ async function readParts(
   opts: { maxFileBytes: number; maxFiles: number; fileFields?: string[]; maxFieldBytes?: number; maxFields?: number },
 ): Promise<{ fields: Record<string, string>; files: UploadedFile[] }> {
   const form: { fields: Record<string, string>; files: UploadedFile[] } = { fields: {}, files: [] };
-  const limits = { fileSize: opts.maxFileBytes, files: opts.maxFiles, fields: opts.maxFields ?? 10, ...(opts.maxFieldBytes ? { fieldSize: opts.maxFieldBytes } : {}) };
+  const limits = {
+    fileSize: opts.maxFileBytes,
+    files: opts.maxFiles,
+    fields: opts.maxFields ?? 10,
+    ...(opts.maxFieldBytes ? { fieldSize: opts.maxFieldBytes } : {}),
+  };
   for await (const part of request.parts({ limits })) {
     if (part.fieldname.includes('\u0000')) throw invalidCharacters('body');
     if (part.type === 'file') {

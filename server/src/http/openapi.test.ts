@@ -88,7 +88,12 @@ const NOT_YET_DESCRIBED = new Set<string>([
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-type Operation = { operationId?: string; responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>; security?: unknown[]; tags?: string[] };
+type Operation = {
+  operationId?: string;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
+  security?: unknown[];
+  tags?: string[];
+};
 type Document = {
   openapi: string;
   info: { title: string; version: string; description?: string };
@@ -150,7 +155,9 @@ describe('GET /v1/openapi.json', () => {
         }
       }
     }
-    const ids = operations().map(({ op }) => op.operationId).filter(Boolean);
+    const ids = operations()
+      .map(({ op }) => op.operationId)
+      .filter(Boolean);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -159,7 +166,9 @@ describe('GET /v1/openapi.json', () => {
     const describedNow: string[] = [];
     for (const { key, op } of operations()) {
       const responses = Object.entries(op.responses ?? {});
-      const success = responses.some(([status, r]) => /^[23]/.test(status) && (status === '204' || /^3/.test(status) || Object.values(r.content ?? {}).some((media) => media.schema)));
+      const success = responses.some(
+        ([status, r]) => /^[23]/.test(status) && (status === '204' || /^3/.test(status) || Object.values(r.content ?? {}).some((media) => media.schema)),
+      );
       const clientError = responses.some(([status]) => status.startsWith('4')) || key in NO_CLIENT_ERROR;
       const complete = success && clientError;
       if (NOT_YET_DESCRIBED.has(key)) {
@@ -199,7 +208,10 @@ describe('GET /v1/openapi.json', () => {
     expect([...new Set(missing)]).toEqual([]);
     // A hidden route that is gone, or now described, leaves the list.
     for (const key of Object.keys(HIDDEN)) {
-      expect(registered.some((r) => `${r.method} ${r.url}` === key), `${key} is still registered`).toBe(true);
+      expect(
+        registered.some((r) => `${r.method} ${r.url}` === key),
+        `${key} is still registered`,
+      ).toBe(true);
       expect(described.has(key), `${key} is hidden`).toBe(false);
     }
   });

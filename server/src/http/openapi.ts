@@ -81,7 +81,8 @@ function transform(input: TransformInput): { schema: FastifySchema; url: string 
   const zodResponses: Record<string, unknown> = {};
   const fileResponses: Record<string, ResponseObject> = {};
   for (const [status, response] of Object.entries(schema.response ?? {})) {
-    if (!isZodType(response) && response && typeof response === 'object' && 'content' in response) fileResponses[status] = contentResponse(response as ResponseObject);
+    if (!isZodType(response) && response && typeof response === 'object' && 'content' in response)
+      fileResponses[status] = contentResponse(response as ResponseObject);
     else zodResponses[status] = response;
   }
   const out = zodTransform({ ...input, schema: { ...schema, response: schema.response ? zodResponses : undefined } as FastifySchema });

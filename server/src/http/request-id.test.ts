@@ -45,7 +45,12 @@ describe('the request id', () => {
     const send = t.ctx.mailer.send;
     t.ctx.mailer.send = () => Promise.reject(new Error('smtp down'));
     try {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/support', headers: { ...auth, 'x-request-id': 'support-case-42' }, payload: { subject: 'Help me', message: 'Something is broken here.' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/support',
+        headers: { ...auth, 'x-request-id': 'support-case-42' },
+        payload: { subject: 'Help me', message: 'Something is broken here.' },
+      });
       expect(res.statusCode).toBe(500);
       expect(res.headers['x-request-id']).toBe('support-case-42');
       expect(res.json().error).toEqual({ code: 'internal_error', message: 'Internal server error', request_id: 'support-case-42' });

@@ -202,7 +202,12 @@ describe('logs', () => {
     });
     const signupToken = signup.json().token as string;
     const session = await login(t, email, password);
-    await t.app.inject({ method: 'PUT', url: '/v1/account', headers: bearer(session), payload: { user: { current_password: password, password: `${password}-2` } } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/v1/account',
+      headers: bearer(session),
+      payload: { user: { current_password: password, password: `${password}-2` } },
+    });
     await t.app.inject({ method: 'POST', url: '/v1/login', payload: { user: { email, password: 'Wrong-Password-99' } } });
     const other = await createUser(t);
     await t.app.inject({ method: 'POST', url: '/v1/reset_password', payload: { email: other.email } });

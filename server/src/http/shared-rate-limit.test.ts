@@ -50,7 +50,8 @@ describe('rate limits shared through the database', () => {
 
   it('refuses a client over its limit without writing a row per refused request', async () => {
     for (let i = 0; i < 7; i++) await login(a, '10.9.0.5', 400 + i);
-    const total = async () => Number(((await a.ctx.db.execute(sql`SELECT sum(hits) AS n FROM rate_limit_windows`)) as unknown as { rows: { n: string }[] }).rows[0]!.n);
+    const total = async () =>
+      Number(((await a.ctx.db.execute(sql`SELECT sum(hits) AS n FROM rate_limit_windows`)) as unknown as { rows: { n: string }[] }).rows[0]!.n);
     const before = await total();
     const codes = [];
     for (let i = 0; i < 10; i++) codes.push((await login(a, '10.9.0.5', 410 + i)).statusCode);

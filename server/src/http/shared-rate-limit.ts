@@ -59,7 +59,8 @@ export function createSharedRateLimitStore(db: Database, secret: string): Fastif
       const over = refusing.get(hashed);
       if (over && over.until > now) {
         over.current++;
-        return callback(null, { current: over.current, ttl: over.until - now });
+        callback(null, { current: over.current, ttl: over.until - now });
+        return;
       }
       refusing.delete(hashed);
       prune();

@@ -28,7 +28,8 @@ describe('the embedded database on disk', () => {
   it('runs PostgreSQL with fsync on, and each commit is synced to the disk', async () => {
     const database = await openDatabase({ dataDir: path.join(work, 'product') });
     try {
-      const setting = async (name: string) => ((await database.db.execute(sql.raw(`SHOW ${name}`))) as unknown as { rows: Record<string, string>[] }).rows[0]![name];
+      const setting = async (name: string) =>
+        ((await database.db.execute(sql.raw(`SHOW ${name}`))) as unknown as { rows: Record<string, string>[] }).rows[0]![name];
       // PGlite's own defaults are fsync off, with a WAL "synced" by fdatasync(), which does nothing under Emscripten.
       expect(await setting('fsync')).toBe('on');
       expect(await setting('wal_sync_method')).toBe('fsync');
@@ -116,7 +117,9 @@ describe('automatic local backups', () => {
     try {
       const keys = { 'key-file': path.join(source.dataDir, KEY_RING_FILE), 'audit-key-file': path.join(source.dataDir, AUDIT_KEY_FILE) };
       await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { ...keys })).rejects.toThrow(/Give either --from FILE or --latest/);
-      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: listLocalBackups(dir)[1]!, latest: true, ...keys })).rejects.toThrow(/Give either --from FILE or --latest/);
+      await expect(runCommand(target.ctx.db, target.ctx.config, 'restore', { from: listLocalBackups(dir)[1]!, latest: true, ...keys })).rejects.toThrow(
+        /Give either --from FILE or --latest/,
+      );
       const lines = await runCommand(target.ctx.db, target.ctx.config, 'restore', { latest: true, ...keys });
       expect(lines[0]).toMatch(/\(clinic-20261124T020000Z\.cnbackup\); its seal and its audit log verified/);
       const names = (await target.ctx.db.select().from(users)).map((u) => u.name).sort();
@@ -141,7 +144,9 @@ describe('automatic local backups', () => {
 
     const empty = await createTestApp({ BACKUP_DIR: path.join(work, 'none-yet') });
     try {
-      await expect(runCommand(empty.ctx.db, empty.ctx.config, 'restore', { latest: true })).rejects.toThrow(/There is no automatic backup in .*none-yet: give --from FILE/);
+      await expect(runCommand(empty.ctx.db, empty.ctx.config, 'restore', { latest: true })).rejects.toThrow(
+        /There is no automatic backup in .*none-yet: give --from FILE/,
+      );
     } finally {
       await empty.close();
     }

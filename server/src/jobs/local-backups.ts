@@ -24,7 +24,7 @@ type Log = { info(obj: object, msg: string): void; error(obj: object, msg: strin
 
 const TMP_NAME = /^\.clinic-\d{8}T\d{6}Z\.cnbackup\.[0-9a-f-]+\.tmp$/;
 
-export type LocalBackups = { stop(): Promise<void>; /** Writes one now (tests, and the first start). */ runNow(): Promise<string | undefined> };
+export type LocalBackups = { stop(): Promise<void> /** Writes one now (tests, and the first start). */; runNow(): Promise<string | undefined> };
 
 export function startLocalBackups(opts: { db: Database; config: Config; log: Log; now?: () => Date }): LocalBackups {
   const { everyHours, keep, dir } = opts.config.backups;
@@ -41,7 +41,9 @@ export function startLocalBackups(opts: { db: Database; config: Config; log: Log
     await runCommand(opts.db, opts.config, 'backup', { to: file });
     // Only after a backup is complete is an older one removed: a failed run never leaves fewer good ones, and the
     // one just written is never among them.
-    const removed = listLocalBackups(dir, at).filter((f) => f !== file).slice(keep - 1);
+    const removed = listLocalBackups(dir, at)
+      .filter((f) => f !== file)
+      .slice(keep - 1);
     for (const old of removed) rmSync(old, { force: true });
     opts.log.info({ file: path.basename(file), bytes: statSync(file).size, ms: Date.now() - started, removed: removed.length }, 'automatic backup written');
     return file;

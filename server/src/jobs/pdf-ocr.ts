@@ -30,7 +30,11 @@ type Claimed = { id: string; token: string; blobKey: string; language: string; l
 const lease = leaseFrom(LEASE_SECONDS);
 /** Only the worker whose lease the row still carries may change it. */
 const heldBy = (job: Claimed) =>
-  and(eq(researchPatientFiles.id, job.id), eq(researchPatientFiles.textStatus, 'ocr_running'), sql`${researchPatientFiles.ocrLockedUntil} = ${job.token}::timestamptz`);
+  and(
+    eq(researchPatientFiles.id, job.id),
+    eq(researchPatientFiles.textStatus, 'ocr_running'),
+    sql`${researchPatientFiles.ocrLockedUntil} = ${job.token}::timestamptz`,
+  );
 
 async function claimNext(db: Database): Promise<Claimed | undefined> {
   const result = await db.execute(sql`
@@ -41,13 +45,16 @@ async function claimNext(db: Database): Promise<Claimed | undefined> {
       ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
     RETURNING id, ocr_locked_until::text AS token, blob_key, language, text`);
   const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0];
-  return row ? { id: String(row.id), token: String(row.token), blobKey: String(row.blob_key), language: String(row.language), layerText: String(row.text) } : undefined;
+  return row
+    ? { id: String(row.id), token: String(row.token), blobKey: String(row.blob_key), language: String(row.language), layerText: String(row.text) }
+    : undefined;
 }
 
 export async function startOcrWorker(opts: { db: Database; blobs: BlobStore; log: FastifyBaseLogger; onlyProcess: boolean }): Promise<OcrQueue> {
   const { db, blobs, log } = opts;
   // The embedded database has no other process: whatever it left running was interrupted.
-  if (opts.onlyProcess) await db.update(researchPatientFiles).set({ textStatus: 'ocr_pending', ocrLockedUntil: null }).where(eq(researchPatientFiles.textStatus, 'ocr_running'));
+  if (opts.onlyProcess)
+    await db.update(researchPatientFiles).set({ textStatus: 'ocr_pending', ocrLockedUntil: null }).where(eq(researchPatientFiles.textStatus, 'ocr_running'));
   const abort = new AbortController();
   let wake: () => void = () => undefined;
   const idle = new Set<() => void>();

@@ -48,7 +48,13 @@ let app: App | undefined;
 
 /** The app on a PGlite database in DATA_DIR/db, with a transcriber that says the marker. */
 async function start(sweepSeconds = '0'): Promise<{ app: App; ctx: AppContext; t: TestApp }> {
-  const config = loadConfig({ DATA_DIR: dataDir, WEB_DIST: path.join(dataDir, 'no-web-build'), PUBLIC_URL: 'http://clinic.test', RETENTION_SWEEP_SECONDS: sweepSeconds, LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    WEB_DIST: path.join(dataDir, 'no-web-build'),
+    PUBLIC_URL: 'http://clinic.test',
+    RETENTION_SWEEP_SECONDS: sweepSeconds,
+    LOG_LEVEL: 'silent',
+  });
   database = await openDatabase({ dataDir });
   expect(database.kind).toBe('pglite');
   const built = await buildApp({
@@ -72,9 +78,14 @@ afterAll(async () => {
 });
 
 async function recordConsultation(t: TestApp, headers: Record<string, string>, audio: Buffer, inputs: { processor_input_id: string; value: string }[]) {
-  const id: string = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation', force: true } })).json().consultation_session.id;
+  const id: string = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation', force: true } })
+  ).json().consultation_session.id;
   const m = multipartAudio(0, audio);
-  expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload })).statusCode).toBe(201);
+  expect(
+    (await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload }))
+      .statusCode,
+  ).toBe(201);
   await t.ctx.transcriptionQueue.drain();
   expect((await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}`, headers, payload: { user_inputs: inputs } })).statusCode).toBe(200);
   expect((await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers })).statusCode).toBe(200);
@@ -95,7 +106,12 @@ describe('retention on PGlite: deleted means gone from the files', () => {
 
     const gone = await recordConsultation(t, headers, audio, [{ processor_input_id: 'physical_exam', value: `abdomen soft, ${M.input}` }]);
     // The clinician's comment on the document carries a marker of its own.
-    const rated = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${gone.id}/generated_documents/${gone.docs[0]!.documentKey}/feedback`, headers, payload: { rating: 4, comment: `missed ${M.feedback}` } });
+    const rated = await t.app.inject({
+      method: 'POST',
+      url: `/v1/consultation_sessions/${gone.id}/generated_documents/${gone.docs[0]!.documentKey}/feedback`,
+      headers,
+      payload: { rating: 4, comment: `missed ${M.feedback}` },
+    });
     expect(rated.statusCode).toBeLessThan(300);
     // What the database holds: the transcript in the part, the inputs on the row, both in the document.
     const [part] = await ctx.db.select().from(audioChunks).where(eq(audioChunks.sessionId, gone.id));
@@ -113,7 +129,10 @@ describe('retention on PGlite: deleted means gone from the files', () => {
     for (const m of [M.transcript, M.input, M.feedback, M.kept]) expect(filesHolding(path.join(dataDir, 'db'), m), m).not.toEqual([]);
 
     // Past the window, the retention job as the server runs it on PGlite (sweep, then scrub of the files).
-    await ctx.db.update(consultationSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(consultationSessions.id, gone.id));
+    await ctx.db
+      .update(consultationSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(consultationSessions.id, gone.id));
     const job = startRetentionJob({ db: ctx.db, blobs: ctx.blobs, everySeconds: 3600, abandonedAfterHours: 12, scrubFiles: true, log: t.app.log });
     await job.stop();
     expect(await ctx.db.select().from(consultationSessions).where(eq(consultationSessions.id, gone.id))).toEqual([]);
@@ -133,14 +152,22 @@ describe('retention on PGlite: deleted means gone from the files', () => {
     const u = await createUser(t);
     const headers = bearer(await login(t, u.email, u.password));
     const record = marker('record');
-    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'Marker space' } } })).json().research_space.id;
+    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'Marker space' } } })).json()
+      .research_space.id;
     const boundary = 'cnmarker';
     const payload = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="reference"\r\n\r\nP-1\r\n--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="r.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="reference"\r\n\r\nP-1\r\n--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="r.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
       textRecordPdf([`Diagnosis ${record}`]),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const added = await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space}/patients`, headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `/v1/research_spaces/${space}/patients`,
+      headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
     expect(added.statusCode).toBe(201);
     await ctx.db.execute(sql`CHECKPOINT`);
     expect(filesHolding(path.join(dataDir, 'db'), record)).not.toEqual([]);

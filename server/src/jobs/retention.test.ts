@@ -21,9 +21,14 @@ afterAll(() => t.close());
 async function recordedConsultation(prefs: { saveAudios?: boolean; saveTextData?: boolean }) {
   const u = await createUser(t, prefs);
   const headers = bearer(await login(t, u.email, u.password));
-  const id: string = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  const id: string = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id;
   const m = multipartAudio(0, audio);
-  expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload })).statusCode).toBe(201);
+  expect(
+    (await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload }))
+      .statusCode,
+  ).toBe(201);
   await t.ctx.transcriptionQueue.drain();
   await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
   await waitForDocument(id);
@@ -39,7 +44,11 @@ async function waitForDocument(id: string) {
 }
 
 const blobDir = (id: string) => path.join(t.dataDir, 'files', sessionBlobPrefix(id));
-const expire = (id: string) => t.ctx.db.update(consultationSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(consultationSessions.id, id));
+const expire = (id: string) =>
+  t.ctx.db
+    .update(consultationSessions)
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where(eq(consultationSessions.id, id));
 const sessionRow = async (id: string) => (await t.ctx.db.select().from(consultationSessions).where(eq(consultationSessions.id, id)))[0];
 
 describe('retention', () => {
@@ -65,7 +74,12 @@ describe('retention', () => {
 
   it("keeps a deleted consultation's feedback ratings but not its free-text comment", async () => {
     const { headers, id } = await recordedConsultation({ saveTextData: false });
-    const sent = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/feedback`, headers, payload: { feedback: { doctor_satisfaction: 9, comment: 'Mrs Silva, 58, worried about her HbA1c.' } } });
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/v1/consultation_sessions/${id}/feedback`,
+      headers,
+      payload: { feedback: { doctor_satisfaction: 9, comment: 'Mrs Silva, 58, worried about her HbA1c.' } },
+    });
     expect(sent.statusCode).toBeLessThan(300);
     await expire(id);
     await sweepExpiredConsultations(t.ctx.db, t.ctx.blobs);
@@ -117,16 +131,32 @@ describe('consultations never finished', () => {
   async function activeConsultation(quietFor: { row: number; part?: number }, prefs: { saveTextData?: boolean } = {}) {
     const u = await createUser(t, prefs);
     const headers = bearer(await login(t, u.email, u.password));
-    const id: string = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
-    await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}`, headers, payload: { user_inputs: [{ processor_input_id: 'notes', value: 'left unfinished' }] } });
+    const id: string = (
+      await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session.id;
+    await t.app.inject({
+      method: 'PUT',
+      url: `/v1/consultation_sessions/${id}`,
+      headers,
+      payload: { user_inputs: [{ processor_input_id: 'notes', value: 'left unfinished' }] },
+    });
     if (quietFor.part !== undefined) {
       const m = multipartAudio(0, audio);
-      expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload })).statusCode).toBe(201);
+      expect(
+        (await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload }))
+          .statusCode,
+      ).toBe(201);
       await t.ctx.transcriptionQueue.drain();
-      await t.ctx.db.update(audioChunks).set({ createdAt: hoursAgo(quietFor.part) }).where(eq(audioChunks.sessionId, id));
+      await t.ctx.db
+        .update(audioChunks)
+        .set({ createdAt: hoursAgo(quietFor.part) })
+        .where(eq(audioChunks.sessionId, id));
     }
     // Started long before either: the start time must not decide.
-    await t.ctx.db.update(consultationSessions).set({ createdAt: hoursAgo(48), updatedAt: hoursAgo(quietFor.row) }).where(eq(consultationSessions.id, id));
+    await t.ctx.db
+      .update(consultationSessions)
+      .set({ createdAt: hoursAgo(48), updatedAt: hoursAgo(quietFor.row) })
+      .where(eq(consultationSessions.id, id));
     return { headers, id };
   }
   const sweep = () => sweepExpiredConsultations(t.ctx.db, t.ctx.blobs, { abandonedAfterHours: 12 });
@@ -148,7 +178,9 @@ describe('consultations never finished', () => {
     expect(existsSync(blobDir(id))).toBe(false);
     expect((await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}`, headers })).statusCode).toBe(404);
     // The clinician can start a new one: the active slot is free again.
-    expect((await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).statusCode).toBe(201);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).statusCode,
+    ).toBe(201);
   });
 
   it('a phone that was just told the consultation is active hears at its next poll that the sweep ended it', async () => {
@@ -197,7 +229,9 @@ describe('consultations never finished', () => {
 
 describe('save_text_data', () => {
   it('is off for a new account (the column default), and an explicit choice is stored as made', async () => {
-    const result = await t.ctx.db.execute(sql`select column_default from information_schema.columns where table_name = 'users' and column_name = 'save_text_data'`);
+    const result = await t.ctx.db.execute(
+      sql`select column_default from information_schema.columns where table_name = 'users' and column_name = 'save_text_data'`,
+    );
     const [column] = (result as unknown as { rows: { column_default: string }[] }).rows;
     expect(column!.column_default).toBe('false');
     const plain = await createUser(t);
@@ -210,7 +244,12 @@ describe('save_text_data', () => {
 
   it('is off for someone who signs up through the API', async () => {
     const email = `signup.${Date.now()}@clinic.test`;
-    const res = await t.app.inject({ method: 'POST', url: '/v1/signup', remoteAddress: '10.77.0.1', payload: { user: { name: 'Dr. New', email, password: 'a-long-password-1', language: 'en' } } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/signup',
+      remoteAddress: '10.77.0.1',
+      payload: { user: { name: 'Dr. New', email, password: 'a-long-password-1', language: 'en' } },
+    });
     expect(res.statusCode).toBe(202);
     const [created] = await t.ctx.db.select().from(users).where(eq(users.email, email));
     expect(created?.saveTextData).toBe(false);
@@ -221,7 +260,10 @@ describe('assistant conversations', () => {
   /** A conversation with two messages, the last one `minutesAgo` old. */
   async function conversation(saveTextData: boolean, minutesAgo: number) {
     const u = await createUser(t, { saveTextData });
-    const [thread] = await t.ctx.db.insert(assistantThreads).values({ userId: u.id, assistantKey: 'clinical', threadKey: `k-${u.id}`, createdAt: new Date(Date.now() - 120 * 60_000) }).returning();
+    const [thread] = await t.ctx.db
+      .insert(assistantThreads)
+      .values({ userId: u.id, assistantKey: 'clinical', threadKey: `k-${u.id}`, createdAt: new Date(Date.now() - 120 * 60_000) })
+      .returning();
     await t.ctx.db.insert(assistantMessages).values([
       { threadId: thread!.id, role: 'user', content: 'Mrs Example, 71, on warfarin: can she take ibuprofen?', createdAt: new Date(Date.now() - 120 * 60_000) },
       { threadId: thread!.id, role: 'assistant', content: 'Avoid it.', createdAt: new Date(Date.now() - minutesAgo * 60_000) },

@@ -29,7 +29,14 @@ export const SCRUB_INTERVAL_MS = 10 * 60_000;
 /** Every table a consultation's text can sit in (cascading from consultation_sessions). */
 const CONSULTATION_TABLES = ['consultation_sessions', 'audio_chunks', 'generated_documents', 'document_feedback', 'consultation_feedback'] as const;
 /** Every table whose rows hold patient text: consultations, assistant conversations, research records and results. */
-const SCRUBBED_TABLES = [...CONSULTATION_TABLES, 'assistant_messages', 'research_patients', 'research_patient_files', 'evaluation_results', 'record_system_link_requests'] as const;
+const SCRUBBED_TABLES = [
+  ...CONSULTATION_TABLES,
+  'assistant_messages',
+  'research_patients',
+  'research_patient_files',
+  'evaluation_results',
+  'record_system_link_requests',
+] as const;
 
 export const sessionBlobPrefix = (sessionId: string) => `sessions/${sessionId}/`;
 
@@ -92,7 +99,8 @@ export async function sweepExpiredConsultations(db: Database, blobs: BlobStore, 
   await db.delete(smartLaunches).where(lt(smartLaunches.expiresAt, now));
   await db.delete(recordSystemLinkRequests).where(lt(recordSystemLinkRequests.expiresAt, now));
   if (opts.conversationMinutes) result.conversations = await deleteIdleConversations(db, new Date(now.getTime() - opts.conversationMinutes * 60_000));
-  if (opts.abandonedAfterHours) result.abandoned = await endAbandonedConsultations(db, now, new Date(now.getTime() - opts.abandonedAfterHours * 3600_000), opts.onEnded);
+  if (opts.abandonedAfterHours)
+    result.abandoned = await endAbandonedConsultations(db, now, new Date(now.getTime() - opts.abandonedAfterHours * 3600_000), opts.onEnded);
   for (;;) {
     const expired = await db
       .select({ id: consultationSessions.id, keepText: users.saveTextData, override: consultationSessions.transcriptionOverride })
@@ -111,7 +119,10 @@ export async function sweepExpiredConsultations(db: Database, blobs: BlobStore, 
       await db.transaction(async (tx) => {
         const chunks = await tx.select().from(audioChunks).where(eq(audioChunks.sessionId, s.id));
         const text = s.override ?? assembleTranscription(chunks).text;
-        await tx.update(consultationSessions).set({ status: 'archived', transcriptionOverride: text, updatedAt: new Date() }).where(eq(consultationSessions.id, s.id));
+        await tx
+          .update(consultationSessions)
+          .set({ status: 'archived', transcriptionOverride: text, updatedAt: new Date() })
+          .where(eq(consultationSessions.id, s.id));
         await tx.delete(audioChunks).where(eq(audioChunks.sessionId, s.id));
       });
       result.archived++;
@@ -175,15 +186,17 @@ export function startRetentionJob(opts: RetentionJobOptions): RetentionJob {
     opts.log.info({ ms: lastScrub - started }, 'retention: deleted consultations scrubbed from the database files');
   };
   const pass = async () => {
-    const r = await sweepExpiredConsultations(opts.db, opts.blobs, { abandonedAfterHours: opts.abandonedAfterHours, conversationMinutes: opts.conversationMinutes, onEnded: opts.onEnded });
+    const r = await sweepExpiredConsultations(opts.db, opts.blobs, {
+      abandonedAfterHours: opts.abandonedAfterHours,
+      conversationMinutes: opts.conversationMinutes,
+      onEnded: opts.onEnded,
+    });
     if (r.deleted || r.archived || r.abandoned || r.conversations) opts.log.info(r, 'retention: expired consultations and conversations removed');
     if ((r.deleted || r.conversations) && opts.scrubFiles) scrubDue = true;
     if (scrubDue && Date.now() - lastScrub >= SCRUB_INTERVAL_MS) await scrub();
   };
   const tick = () => {
-    running = running
-      .then(pass)
-      .catch((err: unknown) => opts.log.error({ err: describeErrorSafely(err) }, 'retention sweep failed'));
+    running = running.then(pass).catch((err: unknown) => opts.log.error({ err: describeErrorSafely(err) }, 'retention sweep failed'));
   };
   const requestScrub = () => {
     if (opts.scrubFiles) scrubDue = true;

@@ -27,7 +27,9 @@ export function documentsText(files: { fileName: string; text: string }[]): stri
 }
 
 async function documentsOf(ctx: AppContext, patientId: string): Promise<string> {
-  return documentsText(await ctx.db.select().from(researchPatientFiles).where(eq(researchPatientFiles.patientId, patientId)).orderBy(asc(researchPatientFiles.createdAt)));
+  return documentsText(
+    await ctx.db.select().from(researchPatientFiles).where(eq(researchPatientFiles.patientId, patientId)).orderBy(asc(researchPatientFiles.createdAt)),
+  );
 }
 
 type TrialText = { name: string; description: string };
@@ -58,7 +60,16 @@ async function screenOne(ctx: AppContext, run: ScreeningRow, user: UserRow, tria
     criteria: criteria.map((c) => {
       const { verdict, evidence, explanation } = verdicts.get(c.id)!;
       const best = passages.get(c.id);
-      return { criterion_id: c.id, definition: c.definition, type: c.type, needs_review: c.needsReview, verdict, evidence, ...(explanation ? { explanation } : {}), ...(best ? { passages: best } : {}) };
+      return {
+        criterion_id: c.id,
+        definition: c.definition,
+        type: c.type,
+        needs_review: c.needsReview,
+        verdict,
+        evidence,
+        ...(explanation ? { explanation } : {}),
+        ...(best ? { passages: best } : {}),
+      };
     }),
     explanation,
     relevance: relevanceOf(trial, criteria, assessments, documents).score,
@@ -92,7 +103,10 @@ async function stillAllowed(ctx: AppContext, run: ScreeningRow, userId: string):
 async function runScreening(ctx: AppContext, run: ScreeningRow, startedBy: UserRow, criteria: Criterion[], patientIds: string[]) {
   const failures: string[] = [];
   let accessLost = false;
-  const [trial] = await ctx.db.select({ name: clinicalTrials.name, description: clinicalTrials.description }).from(clinicalTrials).where(eq(clinicalTrials.id, run.trialId));
+  const [trial] = await ctx.db
+    .select({ name: clinicalTrials.name, description: clinicalTrials.description })
+    .from(clinicalTrials)
+    .where(eq(clinicalTrials.id, run.trialId));
   for (const patientId of patientIds) {
     if (ctx.shutdown.aborted) break;
     const user = await stillAllowed(ctx, run, startedBy.id);
@@ -110,7 +124,10 @@ async function runScreening(ctx: AppContext, run: ScreeningRow, startedBy: UserR
       // Our own refusals say what to do; an engine's words stay on the server (they may hold key fragments or hosts).
       failures.push(err instanceof DomainError ? err.message : engineFailureSummary(err));
     }
-    await ctx.db.update(trialScreenings).set({ done: sql`${trialScreenings.done} + 1`, heartbeatAt: new Date() }).where(eq(trialScreenings.id, run.id));
+    await ctx.db
+      .update(trialScreenings)
+      .set({ done: sql`${trialScreenings.done} + 1`, heartbeatAt: new Date() })
+      .where(eq(trialScreenings.id, run.id));
   }
   const interrupted = ctx.shutdown.aborted;
   const allFailed = failures.length > 0 && failures.length >= patientIds.length;
@@ -122,7 +139,9 @@ async function runScreening(ctx: AppContext, run: ScreeningRow, startedBy: UserR
         ? 'interrupted by a server restart'
         : accessLost
           ? 'stopped: the member who started it no longer has access to the space'
-          : failures.length ? `${failures.length} of ${patientIds.length} patients could not be screened: ${failures[0]}`.slice(0, 500) : null,
+          : failures.length
+            ? `${failures.length} of ${patientIds.length} patients could not be screened: ${failures[0]}`.slice(0, 500)
+            : null,
       completedAt: new Date(),
     })
     .where(eq(trialScreenings.id, run.id));
@@ -137,7 +156,13 @@ export async function failInterruptedScreenings(ctx: AppContext, olderThanMs: nu
   await ctx.db
     .update(trialScreenings)
     .set({ status: 'failed', error: 'interrupted by a server restart', completedAt: new Date() })
-    .where(and(eq(trialScreenings.status, 'running'), lt(trialScreenings.heartbeatAt, new Date(Date.now() - olderThanMs)), trialId ? eq(trialScreenings.trialId, trialId) : undefined));
+    .where(
+      and(
+        eq(trialScreenings.status, 'running'),
+        lt(trialScreenings.heartbeatAt, new Date(Date.now() - olderThanMs)),
+        trialId ? eq(trialScreenings.trialId, trialId) : undefined,
+      ),
+    );
 }
 
 export function startScreening(ctx: AppContext, run: ScreeningRow, user: UserRow, criteria: Criterion[], patientIds: string[]): void {

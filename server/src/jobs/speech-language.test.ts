@@ -46,7 +46,9 @@ async function portugueseClinician() {
 describe('the language of a consultation and the speech engine', () => {
   it('keeps a Portuguese consultation untranscribed with an English-only engine, and transcribes it once it is said to be English', async () => {
     const headers = await portugueseClinician();
-    const created = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session;
+    const created = (
+      await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session;
     expect(created.language).toBe('pt');
     expect((await upload(headers, created.id, 0)).statusCode).toBe(201);
     await t.ctx.transcriptionQueue.drain();
@@ -75,11 +77,16 @@ describe('the language of a consultation and the speech engine', () => {
   it('never sends a consultation past its retention window to an engine connected later', async () => {
     engine.info.languages = ['en'];
     const headers = await portugueseClinician();
-    const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id as string;
+    const id = (
+      await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session.id as string;
     expect((await upload(headers, id, 0)).statusCode).toBe(201);
     await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
     await t.ctx.transcriptionQueue.drain();
-    await t.ctx.db.update(consultationSessions).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(consultationSessions.id, id));
+    await t.ctx.db
+      .update(consultationSessions)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(consultationSessions.id, id));
     engine.info.languages = ['pt', 'en', 'de', 'es'];
     t.ctx.transcriptionQueue.wake();
     await t.ctx.transcriptionQueue.drain();
@@ -90,7 +97,14 @@ describe('the language of a consultation and the speech engine', () => {
 
   it('transcribes the kept parts once an engine that speaks the language is connected', async () => {
     const headers = await portugueseClinician();
-    const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation', language: 'pt' } })).json().consultation_session.id as string;
+    const id = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/consultation_sessions',
+        headers,
+        payload: { consultation_type_id: 'general_consultation', language: 'pt' },
+      })
+    ).json().consultation_session.id as string;
     expect((await upload(headers, id, 0)).statusCode).toBe(201);
     expect((await upload(headers, id, 1)).statusCode).toBe(201);
     await t.ctx.transcriptionQueue.drain();
@@ -101,7 +115,14 @@ describe('the language of a consultation and the speech engine', () => {
     await t.ctx.transcriptionQueue.drain();
     expect(await statuses()).toEqual(['done', 'done']);
     // Started in English by a Portuguese clinician: transcribed at once.
-    const english = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation', language: 'en', force: true } })).json().consultation_session;
+    const english = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/consultation_sessions',
+        headers,
+        payload: { consultation_type_id: 'general_consultation', language: 'en', force: true },
+      })
+    ).json().consultation_session;
     expect(english.language).toBe('en');
   });
 });

@@ -51,7 +51,8 @@ type Claimed = {
 };
 
 /** Only the worker whose claim the row still carries may change it. */
-const heldBy = (job: Claimed) => and(eq(audioChunks.id, job.id), eq(audioChunks.transcriptionStatus, 'processing'), sql`${audioChunks.lockedUntil} = ${job.token}::timestamptz`);
+const heldBy = (job: Claimed) =>
+  and(eq(audioChunks.id, job.id), eq(audioChunks.transcriptionStatus, 'processing'), sql`${audioChunks.lockedUntil} = ${job.token}::timestamptz`);
 
 /**
  * A part whose lock passed MAX_ATTEMPTS times (its worker died each time, perhaps because of the part itself) is
@@ -78,7 +79,10 @@ export async function requeueSpeakable(db: Database, languages: string[], sessio
     FROM ${consultationSessions} s JOIN ${users} u ON u.id = s.user_id
     WHERE c.session_id = s.id AND c.transcription_status = 'unavailable' AND c.audio_deleted_at IS NULL
       AND s.status <> 'archived' AND (s.expires_at IS NULL OR s.expires_at > now())
-      AND coalesce(s.language, u.language) IN (${sql.join(languages.map((l) => sql`${l}`), sql`, `)})
+      AND coalesce(s.language, u.language) IN (${sql.join(
+        languages.map((l) => sql`${l}`),
+        sql`, `,
+      )})
       ${sessionId ? sql`AND s.id = ${sessionId}` : sql``}
     RETURNING c.id`);
   return (rows as unknown as { rows: unknown[] }).rows.length;
@@ -189,7 +193,10 @@ export function startTranscriptionWorkers(opts: {
     // is kept, untranscribed, until one that does is connected (requeueSpeakable).
     if (!info.languages.includes(job.language)) {
       await settle();
-      return recordFailure(job, new TranscriptionUnavailableError(info.languages.length ? `the speech engine does not transcribe ${job.language}` : 'no speech engine'));
+      return recordFailure(
+        job,
+        new TranscriptionUnavailableError(info.languages.length ? `the speech engine does not transcribe ${job.language}` : 'no speech engine'),
+      );
     }
     try {
       // The decrypted copy, and whatever the engine converts it to, exist only while the engine reads it (removed
@@ -197,7 +204,14 @@ export function startTranscriptionWorkers(opts: {
       heard = await blobs.withLocalFile(job.blobKey, async (file, workDir) => {
         // The local engine decodes the whole part anyway and says how long it was; other engines' parts are measured.
         let decoded: number | undefined;
-        const part = await transcribePart(transcriber, { filePath: file, workDir, mimeType: job.mimeType, language: job.language, layout: job.layout, onDecoded: (ms) => (decoded ??= ms) });
+        const part = await transcribePart(transcriber, {
+          filePath: file,
+          workDir,
+          mimeType: job.mimeType,
+          language: job.language,
+          layout: job.layout,
+          onDecoded: (ms) => (decoded ??= ms),
+        });
         return { durationMs: decoded ?? (await measureDurationMs(file).catch(() => null)), ...part };
       });
     } catch (err) {
@@ -210,7 +224,15 @@ export function startTranscriptionWorkers(opts: {
     // A part the server could not measure keeps the recorder's own figure.
     const recorded = await db
       .update(audioChunks)
-      .set({ transcript: heard.text, speakerTurns: heard.turns, transcribedBy: info.id ?? info.engine, transcriptionStatus: 'done', ...(heard.durationMs === null ? {} : { durationMs: heard.durationMs }), lockedUntil: null, lastError: null })
+      .set({
+        transcript: heard.text,
+        speakerTurns: heard.turns,
+        transcribedBy: info.id ?? info.engine,
+        transcriptionStatus: 'done',
+        ...(heard.durationMs === null ? {} : { durationMs: heard.durationMs }),
+        lockedUntil: null,
+        lastError: null,
+      })
       .where(heldBy(job))
       // The lag by the database's clock, which also stamped the upload.
       .returning({ id: audioChunks.id, lagSeconds: sql<number | string>`extract(epoch from now() - ${audioChunks.createdAt})` });
@@ -278,7 +300,9 @@ export function startTranscriptionWorkers(opts: {
         continue;
       }
       try {
-        await processOne(job).catch((err: unknown) => log.error({ chunk: job.id, err: describeErrorSafely(err) }, 'transcription result not recorded; the part is taken up again when its lock expires'));
+        await processOne(job).catch((err: unknown) =>
+          log.error({ chunk: job.id, err: describeErrorSafely(err) }, 'transcription result not recorded; the part is taken up again when its lock expires'),
+        );
       } finally {
         busy--;
       }
@@ -289,13 +313,14 @@ export function startTranscriptionWorkers(opts: {
   return {
     wake: wakeAll,
     /** Resolves when no part is waiting (tests and benchmarks). */
-    drain: () => new Promise<void>((resolve) => {
-      idleWaiters.add(() => {
-        idleWaiters.clear();
-        resolve();
-      });
-      wakeAll();
-    }),
+    drain: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.add(() => {
+          idleWaiters.clear();
+          resolve();
+        });
+        wakeAll();
+      }),
     async stop(graceMs = STOP_GRACE_MS) {
       stopping = true;
       wakeAll();

@@ -52,7 +52,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function uploadPart(t: TestApp, order = 0) {
   const u = await createUser(t);
   const headers = bearer(await login(t, u.email, u.password));
-  const id: string = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  const id: string = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id;
   const m = multipartAudio(order, tone);
   const res = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload });
   expect(res.statusCode).toBe(201);
@@ -61,14 +63,18 @@ async function uploadPart(t: TestApp, order = 0) {
 
 const partOf = async (t: TestApp, sessionId: string) => (await t.ctx.db.select().from(audioChunks).where(eq(audioChunks.sessionId, sessionId)))[0]!;
 
-
 describe('a part is transcribed once', () => {
   it('a stopping worker hands back the part it holds at once, and its late answer is dropped', async () => {
     const engine = heldEngine('late words');
     const t = await createTestApp({ TRANSCRIPTION_WORKERS: '1' }, { transcriber: engine.transcriber });
     try {
       const id = await uploadPart(t);
-      await until('claimed', () => partOf(t, id), (p) => p.transcriptionStatus === 'processing', { everyMs: 50 });
+      await until(
+        'claimed',
+        () => partOf(t, id),
+        (p) => p.transcriptionStatus === 'processing',
+        { everyMs: 50 },
+      );
       await t.ctx.transcriptionQueue.stop(50);
       const handedBack = await partOf(t, id);
       expect(handedBack).toMatchObject({ transcriptionStatus: 'pending', attempts: 0, lockedUntil: null, transcript: null });
@@ -88,11 +94,21 @@ describe('a part is transcribed once', () => {
     fast.release();
     try {
       const id = await uploadPart(t);
-      await until('claimed', () => partOf(t, id), (p) => p.transcriptionStatus === 'processing', { everyMs: 50 });
+      await until(
+        'claimed',
+        () => partOf(t, id),
+        (p) => p.transcriptionStatus === 'processing',
+        { everyMs: 50 },
+      );
       // The first worker's lock has passed (it stalled): a second worker claims the part and transcribes it.
       await t.ctx.db.update(audioChunks).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(audioChunks.sessionId, id));
       const second = startTranscriptionWorkers({ db: t.ctx.db, blobs: t.ctx.blobs, transcriber: fast.transcriber, workers: 1, log: t.app.log });
-      await until('done by the second worker', () => partOf(t, id), (p) => p.transcriptionStatus === 'done', { everyMs: 50 });
+      await until(
+        'done by the second worker',
+        () => partOf(t, id),
+        (p) => p.transcriptionStatus === 'done',
+        { everyMs: 50 },
+      );
       await second.stop();
       slow.release();
       await t.ctx.transcriptionQueue.stop();
@@ -127,7 +143,12 @@ describe.runIf(usingPostgres())('ROLE=api and ROLE=worker on one PostgreSQL', ()
   it('the API stores the part and wakes the worker, which transcribes it; the API transcribes nothing', async () => {
     const id = await uploadPart(api);
     const started = Date.now();
-    await until('transcribed by the worker', () => partOf(api, id), (p) => p.transcriptionStatus === 'done', { ms: 5000, everyMs: 50 });
+    await until(
+      'transcribed by the worker',
+      () => partOf(api, id),
+      (p) => p.transcriptionStatus === 'done',
+      { ms: 5000, everyMs: 50 },
+    );
     // Woken through the event bus, not found at the next 2-second poll.
     expect(Date.now() - started).toBeLessThan(1900);
     expect((await partOf(api, id)).transcript).toBe('from the worker');
@@ -165,25 +186,36 @@ describe('stopping', () => {
       const { port } = t.app.server.address() as AddressInfo;
       const u = await createUser(t);
       const token = await login(t, u.email, u.password);
-      const id: string = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: bearer(token), payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+      const id: string = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/consultation_sessions',
+          headers: bearer(token),
+          payload: { consultation_type_id: 'general_consultation' },
+        })
+      ).json().consultation_session.id;
       await startGeneration(t.ctx, (await findSessionById(t.ctx.db, id))!, 'main');
       const agent = new Agent({ keepAlive: true });
       let closing: Promise<undefined> | undefined;
       let closeStarted = 0;
       const body = await new Promise<string>((resolve, reject) => {
-        const req = httpGet(`http://127.0.0.1:${port}/v1/consultation_sessions/${id}/generated_documents/main/stream`, { agent, headers: bearer(token) }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            text += chunk;
-            // The first words arrived: now the process is told to stop.
-            if (text.includes('Subjective') && !closing) {
-              closeStarted = Date.now();
-              closing = t.app.close();
-            }
-          });
-          res.on('end', () => resolve(text));
-        });
+        const req = httpGet(
+          `http://127.0.0.1:${port}/v1/consultation_sessions/${id}/generated_documents/main/stream`,
+          { agent, headers: bearer(token) },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              text += chunk;
+              // The first words arrived: now the process is told to stop.
+              if (text.includes('Subjective') && !closing) {
+                closeStarted = Date.now();
+                closing = t.app.close();
+              }
+            });
+            res.on('end', () => resolve(text));
+          },
+        );
         req.on('error', reject);
       });
       await closing;
@@ -215,7 +247,12 @@ describe('the lock of a part', () => {
     const t = await createTestApp({ TRANSCRIPTION_WORKERS: '1', JOB_LEASE_SECONDS: '3' }, { transcriber: slow.transcriber });
     try {
       const id = await uploadPart(t);
-      const first = await until('claimed', () => partOf(t, id), (p) => p.transcriptionStatus === 'processing', { everyMs: 50 });
+      const first = await until(
+        'claimed',
+        () => partOf(t, id),
+        (p) => p.transcriptionStatus === 'processing',
+        { everyMs: 50 },
+      );
       // Longer than the lock: without renewal another claim would take the part.
       await new Promise((r) => setTimeout(r, 4000));
       const later = await partOf(t, id);
@@ -223,7 +260,12 @@ describe('the lock of a part', () => {
       expect(later.lockedUntil!.getTime()).toBeGreaterThan(first.lockedUntil!.getTime());
       expect(later.attempts).toBe(1);
       slow.release();
-      await until('done', () => partOf(t, id), (p) => p.transcriptionStatus === 'done', { everyMs: 50 });
+      await until(
+        'done',
+        () => partOf(t, id),
+        (p) => p.transcriptionStatus === 'done',
+        { everyMs: 50 },
+      );
       expect((await partOf(t, id)).transcript).toBe('long words');
     } finally {
       slow.release();
@@ -237,13 +279,28 @@ describe('a part whose workers died under it', () => {
     const engine = heldEngine('never');
     const t = await createTestApp({ TRANSCRIPTION_WORKERS: '0' }, { transcriber: engine.transcriber });
     // A short lease: the sweep that marks such parts failed runs once a lease when the worker is idle.
-    const worker = startTranscriptionWorkers({ db: t.ctx.db, blobs: t.ctx.blobs, transcriber: engine.transcriber, workers: 1, log: t.app.log, leaseSeconds: 1 });
+    const worker = startTranscriptionWorkers({
+      db: t.ctx.db,
+      blobs: t.ctx.blobs,
+      transcriber: engine.transcriber,
+      workers: 1,
+      log: t.app.log,
+      leaseSeconds: 1,
+    });
     try {
       const id = await uploadPart(t);
       // Claimed three times by workers that died: its third lease has passed.
-      await t.ctx.db.update(audioChunks).set({ transcriptionStatus: 'processing', attempts: 3, lockedUntil: sql`now() - interval '1 second'` }).where(eq(audioChunks.sessionId, id));
+      await t.ctx.db
+        .update(audioChunks)
+        .set({ transcriptionStatus: 'processing', attempts: 3, lockedUntil: sql`now() - interval '1 second'` })
+        .where(eq(audioChunks.sessionId, id));
       await worker.drain();
-      const part = await until('given up', () => partOf(t, id), (p) => p.transcriptionStatus === 'failed', { everyMs: 50 });
+      const part = await until(
+        'given up',
+        () => partOf(t, id),
+        (p) => p.transcriptionStatus === 'failed',
+        { everyMs: 50 },
+      );
       expect(part).toMatchObject({ attempts: 3, lockedUntil: null, lastError: expect.stringContaining('3 times') });
       expect(engine.calls).toBe(0);
     } finally {

@@ -16,7 +16,12 @@ export const processRegistry = new Registry();
 collectDefaultMetrics({ register: processRegistry });
 
 export const httpLabels = ['method', 'route', 'status_class'] as const;
-export const httpRequests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route pattern and status class.', labelNames: httpLabels, registers: [processRegistry] });
+export const httpRequests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, by route pattern and status class.',
+  labelNames: httpLabels,
+  registers: [processRegistry],
+});
 export const httpDuration = new Histogram({
   name: 'http_request_duration_seconds',
   help: 'Time to answer an HTTP request (until the answer is sent; a document stream counts until it ends).',
@@ -47,7 +52,8 @@ const jobFailures = new Counter({
 /** A part's transcript was stored `seconds` after the part was uploaded. */
 export const observeTranscriptionLag = (seconds: number) => transcriptionLag.observe(Math.max(0, seconds));
 
-export const countJobFailure = (queue: 'transcription' | 'document' | 'ocr' | 'screening', outcome: 'retry' | 'failed' | 'unavailable') => jobFailures.inc({ queue, outcome });
+export const countJobFailure = (queue: 'transcription' | 'document' | 'ocr' | 'screening', outcome: 'retry' | 'failed' | 'unavailable') =>
+  jobFailures.inc({ queue, outcome });
 
 /** Starts timing a document's writing; call the result once with how it ended. */
 export function timeDocumentWriting(): (outcome: 'done' | 'failed') => void {
@@ -66,7 +72,9 @@ export function queueGauge(db: Database, onError: (err: unknown) => void): Regis
     async collect() {
       this.reset();
       try {
-        const rows = await rowsOf<{ queue: string; state: string; n: number | string }>(db, sql`
+        const rows = await rowsOf<{ queue: string; state: string; n: number | string }>(
+          db,
+          sql`
           select 'transcription' as queue, transcription_status as state, count(*) as n from audio_chunks
             where transcription_status in ('pending', 'processing') group by transcription_status
           union all
@@ -75,7 +83,8 @@ export function queueGauge(db: Database, onError: (err: unknown) => void): Regis
           union all
           select 'document', status, count(*) from generated_documents where status = 'generating' group by status
           union all
-          select 'screening', status, count(*) from trial_screenings where status = 'running' group by status`);
+          select 'screening', status, count(*) from trial_screenings where status = 'running' group by status`,
+        );
         const states: Record<string, string[]> = {
           transcription: ['pending', 'processing'],
           ocr: ['ocr_pending', 'ocr_running'],
@@ -92,4 +101,3 @@ export function queueGauge(db: Database, onError: (err: unknown) => void): Regis
   });
   return registry;
 }
-

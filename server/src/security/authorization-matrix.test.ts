@@ -54,7 +54,8 @@ type Action = {
 
 type Outcome = { actor: ActorName; action: string; expected: 'allow' | 'deny'; status: number; got: 'allow' | 'deny'; problem?: string };
 
-const pdf = (label: string) => textRecordPdf([`Patient ${label}`, 'Age: 61', 'Type 2 diabetes mellitus since 2015.', 'HbA1c 8.2 %.', 'eGFR 74 mL/min.', 'Not pregnant.']);
+const pdf = (label: string) =>
+  textRecordPdf([`Patient ${label}`, 'Age: 61', 'Type 2 diabetes mellitus since 2015.', 'HbA1c 8.2 %.', 'eGFR 74 mL/min.', 'Not pregnant.']);
 
 function multipartPdf(label: string) {
   const boundary = '----cn-matrix';
@@ -74,7 +75,13 @@ const nextAddress = () => `10.${Math.floor(++ip / 250) % 250}.${ip % 250}.9`;
 
 /** A setup call that must succeed. */
 async function setupCall(app: TestApp, headers: Record<string, string>, req: Req) {
-  const res = await app.app.inject({ method: req.method, url: req.url, payload: req.payload as string, headers: { ...headers, ...req.headers }, remoteAddress: nextAddress() });
+  const res = await app.app.inject({
+    method: req.method,
+    url: req.url,
+    payload: req.payload as string,
+    headers: { ...headers, ...req.headers },
+    remoteAddress: nextAddress(),
+  });
   if (res.statusCode >= 300) throw new Error(`setup ${req.method} ${req.url}: ${res.statusCode} ${res.body}`);
   return res;
 }
@@ -96,7 +103,8 @@ describe('authorization matrix', () => {
     ['demoted_admin', 'member'],
   ];
   async function restoreMemberships() {
-    for (const [name, role] of memberships) await t.ctx.db.update(users).set({ organizationId: ids.orgA, organizationRole: role }).where(eq(users.id, actors[name].id!));
+    for (const [name, role] of memberships)
+      await t.ctx.db.update(users).set({ organizationId: ids.orgA, organizationRole: role }).where(eq(users.id, actors[name].id!));
   }
 
   beforeAll(async () => {
@@ -129,7 +137,9 @@ describe('authorization matrix', () => {
     const by = actors.removed_creator.headers;
     space.id = (await as(by, { method: 'POST', url: '/v1/research_spaces', payload: { research_space: { name: 'Oncology' } } })).json().research_space.id;
     space.base = `/v1/research_spaces/${space.id}`;
-    space.trial = (await as(by, { method: 'POST', url: `${space.base}/trials`, payload: { trial: { name: 'DIA-3', description: DIA3_DESCRIPTION } } })).json().trial.id;
+    space.trial = (
+      await as(by, { method: 'POST', url: `${space.base}/trials`, payload: { trial: { name: 'DIA-3', description: DIA3_DESCRIPTION } } })
+    ).json().trial.id;
     space.criterion = (await as(by, { method: 'POST', url: `${space.base}/trials/${space.trial}/criteria/generate` })).json().criteria[0].id;
     const upload = multipartPdf('0042');
     const patient = (await as(by, { method: 'POST', url: `${space.base}/patients`, payload: upload.payload, headers: upload.headers })).json().patient;
@@ -141,9 +151,15 @@ describe('authorization matrix', () => {
 
     // What is the member's own: never shared with the organization.
     const mine = actors.member.headers;
-    personal.consultation = (await as(mine, { method: 'POST', url: '/v1/consultation_sessions', payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
-    personal.customRequest = (await as(mine, { method: 'POST', url: '/v1/custom_document_requests', payload: { custom_document_request: { title: 'Discharge letter' } } })).json().custom_document_request.id;
-    personal.template = (await as(mine, { method: 'POST', url: TEMPLATES, payload: { template: { name: 'Short SOAP', template: 'S: O: A: P:' } } })).json().template.id;
+    personal.consultation = (
+      await as(mine, { method: 'POST', url: '/v1/consultation_sessions', payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session.id;
+    personal.customRequest = (
+      await as(mine, { method: 'POST', url: '/v1/custom_document_requests', payload: { custom_document_request: { title: 'Discharge letter' } } })
+    ).json().custom_document_request.id;
+    personal.template = (
+      await as(mine, { method: 'POST', url: TEMPLATES, payload: { template: { name: 'Short SOAP', template: 'S: O: A: P:' } } })
+    ).json().template.id;
 
     // Then the changes of rights, through the API, while their tokens stay in hand.
     const admin = actors.admin.headers;
@@ -170,14 +186,21 @@ describe('authorization matrix', () => {
   // Fresh targets for the actions that use theirs up, made by the admin (or the owner) through the API.
   const admin = () => actors.admin.headers;
   async function freshSpace(author: 'creator' | 'removed_creator') {
-    const id: string = (await as(admin(), { method: 'POST', url: '/v1/research_spaces', payload: { research_space: { name: 'To delete' } } })).json().research_space.id;
+    const id: string = (await as(admin(), { method: 'POST', url: '/v1/research_spaces', payload: { research_space: { name: 'To delete' } } })).json()
+      .research_space.id;
     await t.ctx.db.update(researchSpaces).set({ createdBy: actors[author].id }).where(eq(researchSpaces.id, id));
     return id;
   }
   const freshTrial = async (description = ''): Promise<string> =>
     (await as(admin(), { method: 'POST', url: `${space.base}/trials`, payload: { trial: { name: 'Spare', description } } })).json().trial.id;
   const freshCriterion = async (): Promise<string> =>
-    (await as(admin(), { method: 'POST', url: `${space.base}/trials/${space.trial}/criteria`, payload: { criterion: { definition: 'Spare criterion', type: 'non_critical_inclusion' } } })).json().criterion.id;
+    (
+      await as(admin(), {
+        method: 'POST',
+        url: `${space.base}/trials/${space.trial}/criteria`,
+        payload: { criterion: { definition: 'Spare criterion', type: 'non_critical_inclusion' } },
+      })
+    ).json().criterion.id;
   async function freshPatient(): Promise<string> {
     const upload = multipartPdf(`spare-${++ip}`);
     return (await as(admin(), { method: 'POST', url: `${space.base}/patients`, payload: upload.payload, headers: upload.headers })).json().patient.id;
@@ -186,7 +209,16 @@ describe('authorization matrix', () => {
     const trialId = await freshTrial();
     const [row] = await t.ctx.db
       .insert(evaluationResults)
-      .values({ trialId, patientId: space.patient, preEvaluation: 'fit', criteriaMet: 1, criteriaTotal: 1, criteria: [], status: 'in_review', engine: 'offline' })
+      .values({
+        trialId,
+        patientId: space.patient,
+        preEvaluation: 'fit',
+        criteriaMet: 1,
+        criteriaTotal: 1,
+        criteria: [],
+        status: 'in_review',
+        engine: 'offline',
+      })
       .returning();
     return row!.id;
   }
@@ -197,25 +229,83 @@ describe('authorization matrix', () => {
   }
   const freshMember = async () => (await createUser(t, { name: 'Dr. spare', organizationId: ids.orgA, organizationRole: 'member' })).id;
   const freshCustomRequest = async (): Promise<string> =>
-    (await as(actors.member.headers, { method: 'POST', url: '/v1/custom_document_requests', payload: { custom_document_request: { title: 'Spare' } } })).json().custom_document_request.id;
-  const freshTemplate = async (): Promise<string> => (await as(actors.member.headers, { method: 'POST', url: TEMPLATES, payload: { template: 'Spare template' } })).json().template.id;
+    (await as(actors.member.headers, { method: 'POST', url: '/v1/custom_document_requests', payload: { custom_document_request: { title: 'Spare' } } })).json()
+      .custom_document_request.id;
+  const freshTemplate = async (): Promise<string> =>
+    (await as(actors.member.headers, { method: 'POST', url: TEMPLATES, payload: { template: 'Spare template' } })).json().template.id;
 
   const org = () => `/v1/organizations/${ids.orgA}`;
   const get = (url: () => string) => async (): Promise<Req> => ({ method: 'GET', url: url() });
 
   const ACTIONS: Action[] = [
     // The organization, its members and invitations.
-    { resource: 'organizations', kind: 'list', what: 'GET /v1/organizations lists it', who: 'members', request: get(() => '/v1/organizations'), granted: (r) => r.statusCode === 200 && r.json().organizations.some((o: { id: string }) => o.id === ids.orgA) },
+    {
+      resource: 'organizations',
+      kind: 'list',
+      what: 'GET /v1/organizations lists it',
+      who: 'members',
+      request: get(() => '/v1/organizations'),
+      granted: (r) => r.statusCode === 200 && r.json().organizations.some((o: { id: string }) => o.id === ids.orgA),
+    },
     { resource: 'organization', kind: 'read', what: 'GET organization with its members', who: 'members', request: get(org) },
     { resource: 'invitations', kind: 'list', what: 'GET invitations', who: 'admins', request: get(() => `${org()}/invitations`) },
-    { resource: 'invitations', kind: 'create', what: 'POST invitations', who: 'admins', request: async () => ({ method: 'POST', url: `${org()}/invitations`, payload: { emails: [uniqueEmail('new')] } }) },
-    { resource: 'invitations', kind: 'update', what: 'POST invitation resend', who: 'admins', request: async () => ({ method: 'POST', url: `${org()}/invitations/${await freshInvitation()}/resend` }) },
-    { resource: 'invitations', kind: 'delete', what: 'DELETE invitation', who: 'admins', request: async () => ({ method: 'DELETE', url: `${org()}/invitations/${await freshInvitation()}` }) },
-    { resource: 'members', kind: 'update', what: "PUT a member's role", who: 'admins', request: async () => ({ method: 'PUT', url: `${org()}/members/${await freshMember()}`, payload: { role: 'admin' } }) },
-    { resource: 'members', kind: 'delete', what: 'DELETE a member', who: 'admins', request: async () => ({ method: 'DELETE', url: `${org()}/members/${await freshMember()}` }) },
-    { resource: 'member history', kind: 'read', what: "GET a colleague's history", who: 'admins', request: get(() => `${org()}/members/${ids.colleague}/history`) },
-    { resource: 'member history', kind: 'read', what: 'GET my own history in the organization', who: 'members', request: async (a) => ({ method: 'GET', url: `${org()}/members/${a.id ?? ids.colleague}/history` }) },
-    { resource: 'membership', kind: 'delete', what: 'POST leave', who: 'members', request: async () => ({ method: 'POST', url: `${org()}/leave` }), after: restoreMemberships },
+    {
+      resource: 'invitations',
+      kind: 'create',
+      what: 'POST invitations',
+      who: 'admins',
+      request: async () => ({ method: 'POST', url: `${org()}/invitations`, payload: { emails: [uniqueEmail('new')] } }),
+    },
+    {
+      resource: 'invitations',
+      kind: 'update',
+      what: 'POST invitation resend',
+      who: 'admins',
+      request: async () => ({ method: 'POST', url: `${org()}/invitations/${await freshInvitation()}/resend` }),
+    },
+    {
+      resource: 'invitations',
+      kind: 'delete',
+      what: 'DELETE invitation',
+      who: 'admins',
+      request: async () => ({ method: 'DELETE', url: `${org()}/invitations/${await freshInvitation()}` }),
+    },
+    {
+      resource: 'members',
+      kind: 'update',
+      what: "PUT a member's role",
+      who: 'admins',
+      request: async () => ({ method: 'PUT', url: `${org()}/members/${await freshMember()}`, payload: { role: 'admin' } }),
+    },
+    {
+      resource: 'members',
+      kind: 'delete',
+      what: 'DELETE a member',
+      who: 'admins',
+      request: async () => ({ method: 'DELETE', url: `${org()}/members/${await freshMember()}` }),
+    },
+    {
+      resource: 'member history',
+      kind: 'read',
+      what: "GET a colleague's history",
+      who: 'admins',
+      request: get(() => `${org()}/members/${ids.colleague}/history`),
+    },
+    {
+      resource: 'member history',
+      kind: 'read',
+      what: 'GET my own history in the organization',
+      who: 'members',
+      request: async (a) => ({ method: 'GET', url: `${org()}/members/${a.id ?? ids.colleague}/history` }),
+    },
+    {
+      resource: 'membership',
+      kind: 'delete',
+      what: 'POST leave',
+      who: 'members',
+      request: async () => ({ method: 'POST', url: `${org()}/leave` }),
+      after: restoreMemberships,
+    },
     // Credits: the organization's balance and ledger.
     {
       resource: 'credits',
@@ -223,10 +313,20 @@ describe('authorization matrix', () => {
       what: "GET /v1/credits shows the organization's ledger",
       who: 'members',
       request: get(() => '/v1/credits'),
-      granted: (r) => r.statusCode === 200 && r.json().credits.shared_with_organization === true && r.json().credits.ledger.some((l: { note: string | null }) => l.note === GRANT_NOTE),
+      granted: (r) =>
+        r.statusCode === 200 &&
+        r.json().credits.shared_with_organization === true &&
+        r.json().credits.ledger.some((l: { note: string | null }) => l.note === GRANT_NOTE),
     },
     // Research spaces.
-    { resource: 'research spaces', kind: 'list', what: 'GET /v1/research_spaces lists it', who: 'members', request: get(() => '/v1/research_spaces'), granted: (r) => r.statusCode === 200 && r.json().research_spaces.some((s: { id: string }) => s.id === space.id) },
+    {
+      resource: 'research spaces',
+      kind: 'list',
+      what: 'GET /v1/research_spaces lists it',
+      who: 'members',
+      request: get(() => '/v1/research_spaces'),
+      granted: (r) => r.statusCode === 200 && r.json().research_spaces.some((s: { id: string }) => s.id === space.id),
+    },
     {
       resource: 'research spaces',
       kind: 'create',
@@ -240,31 +340,91 @@ describe('authorization matrix', () => {
       },
     },
     { resource: 'research space', kind: 'read', what: 'GET space', who: 'members', request: get(() => space.base) },
-    { resource: 'research space', kind: 'update', what: 'PUT space (rename)', who: 'members', request: async () => ({ method: 'PUT', url: space.base, payload: { research_space: { name: `Oncology ${++ip}` } } }) },
-    { resource: 'research space', kind: 'delete', what: 'DELETE a space its creator made (creator still a member)', who: 'space_author_or_admin', request: async () => ({ method: 'DELETE', url: `/v1/research_spaces/${await freshSpace('creator')}` }) },
-    { resource: 'research space', kind: 'delete', what: 'DELETE a space the removed member made', who: 'admins', request: async () => ({ method: 'DELETE', url: `/v1/research_spaces/${await freshSpace('removed_creator')}` }) },
+    {
+      resource: 'research space',
+      kind: 'update',
+      what: 'PUT space (rename)',
+      who: 'members',
+      request: async () => ({ method: 'PUT', url: space.base, payload: { research_space: { name: `Oncology ${++ip}` } } }),
+    },
+    {
+      resource: 'research space',
+      kind: 'delete',
+      what: 'DELETE a space its creator made (creator still a member)',
+      who: 'space_author_or_admin',
+      request: async () => ({ method: 'DELETE', url: `/v1/research_spaces/${await freshSpace('creator')}` }),
+    },
+    {
+      resource: 'research space',
+      kind: 'delete',
+      what: 'DELETE a space the removed member made',
+      who: 'admins',
+      request: async () => ({ method: 'DELETE', url: `/v1/research_spaces/${await freshSpace('removed_creator')}` }),
+    },
     // Trials and criteria.
     { resource: 'trials', kind: 'list', what: 'GET trials', who: 'members', request: get(() => `${space.base}/trials`) },
-    { resource: 'trials', kind: 'create', what: 'POST trial', who: 'members', request: async () => ({ method: 'POST', url: `${space.base}/trials`, payload: { trial: { name: 'ONC-2' } } }) },
+    {
+      resource: 'trials',
+      kind: 'create',
+      what: 'POST trial',
+      who: 'members',
+      request: async () => ({ method: 'POST', url: `${space.base}/trials`, payload: { trial: { name: 'ONC-2' } } }),
+    },
     { resource: 'trials', kind: 'read', what: 'GET trial', who: 'members', request: get(() => `${space.base}/trials/${space.trial}`) },
-    { resource: 'trials', kind: 'update', what: 'PUT trial', who: 'members', request: async () => ({ method: 'PUT', url: `${space.base}/trials/${space.trial}`, payload: { trial: { name: 'DIA-3', description: DIA3_DESCRIPTION } } }) },
-    { resource: 'trials', kind: 'delete', what: 'DELETE trial', who: 'members', request: async () => ({ method: 'DELETE', url: `${space.base}/trials/${await freshTrial()}` }) },
+    {
+      resource: 'trials',
+      kind: 'update',
+      what: 'PUT trial',
+      who: 'members',
+      request: async () => ({
+        method: 'PUT',
+        url: `${space.base}/trials/${space.trial}`,
+        payload: { trial: { name: 'DIA-3', description: DIA3_DESCRIPTION } },
+      }),
+    },
+    {
+      resource: 'trials',
+      kind: 'delete',
+      what: 'DELETE trial',
+      who: 'members',
+      request: async () => ({ method: 'DELETE', url: `${space.base}/trials/${await freshTrial()}` }),
+    },
     {
       resource: 'criteria',
       kind: 'create',
       what: 'POST criterion',
       who: 'members',
-      request: async () => ({ method: 'POST', url: `${space.base}/trials/${space.trial}/criteria`, payload: { criterion: { definition: 'Adults', type: 'critical_inclusion' } } }),
+      request: async () => ({
+        method: 'POST',
+        url: `${space.base}/trials/${space.trial}/criteria`,
+        payload: { criterion: { definition: 'Adults', type: 'critical_inclusion' } },
+      }),
     },
-    { resource: 'criteria', kind: 'create', what: 'POST criteria/generate', who: 'members', request: async () => ({ method: 'POST', url: `${space.base}/trials/${await freshTrial(DIA3_DESCRIPTION)}/criteria/generate` }) },
+    {
+      resource: 'criteria',
+      kind: 'create',
+      what: 'POST criteria/generate',
+      who: 'members',
+      request: async () => ({ method: 'POST', url: `${space.base}/trials/${await freshTrial(DIA3_DESCRIPTION)}/criteria/generate` }),
+    },
     {
       resource: 'criteria',
       kind: 'update',
       what: 'PUT criterion',
       who: 'members',
-      request: async () => ({ method: 'PUT', url: `${space.base}/trials/${space.trial}/criteria/${space.criterion}`, payload: { criterion: { definition: `Type 2 diabetes (${++ip})`, type: 'critical_inclusion' } } }),
+      request: async () => ({
+        method: 'PUT',
+        url: `${space.base}/trials/${space.trial}/criteria/${space.criterion}`,
+        payload: { criterion: { definition: `Type 2 diabetes (${++ip})`, type: 'critical_inclusion' } },
+      }),
     },
-    { resource: 'criteria', kind: 'delete', what: 'DELETE criterion', who: 'members', request: async () => ({ method: 'DELETE', url: `${space.base}/trials/${space.trial}/criteria/${await freshCriterion()}` }) },
+    {
+      resource: 'criteria',
+      kind: 'delete',
+      what: 'DELETE criterion',
+      who: 'members',
+      request: async () => ({ method: 'DELETE', url: `${space.base}/trials/${space.trial}/criteria/${await freshCriterion()}` }),
+    },
     // Patients and their PDFs.
     { resource: 'patients', kind: 'list', what: 'GET patients', who: 'members', request: get(() => `${space.base}/patients`) },
     {
@@ -277,23 +437,96 @@ describe('authorization matrix', () => {
         return { method: 'POST', url: `${space.base}/patients`, payload: upload.payload, headers: upload.headers };
       },
     },
-    { resource: 'patient files', kind: 'download', what: "GET another member's patient PDF", who: 'members', request: get(() => `${space.base}/patients/${space.patient}/files/${space.file}`) },
-    { resource: 'patients', kind: 'delete', what: 'DELETE patient', who: 'members', request: async () => ({ method: 'DELETE', url: `${space.base}/patients/${await freshPatient()}` }) },
+    {
+      resource: 'patient files',
+      kind: 'download',
+      what: "GET another member's patient PDF",
+      who: 'members',
+      request: get(() => `${space.base}/patients/${space.patient}/files/${space.file}`),
+    },
+    {
+      resource: 'patients',
+      kind: 'delete',
+      what: 'DELETE patient',
+      who: 'members',
+      request: async () => ({ method: 'DELETE', url: `${space.base}/patients/${await freshPatient()}` }),
+    },
     // Screenings and results.
     { resource: 'screenings', kind: 'list', what: 'GET screenings', who: 'members', request: get(() => `${space.base}/trials/${space.trial}/screenings`) },
-    { resource: 'screenings', kind: 'read', what: 'GET screening', who: 'members', request: get(() => `${space.base}/trials/${space.trial}/screenings/${space.screening}`) },
-    { resource: 'screenings', kind: 'create', what: 'POST screening', who: 'members', request: async () => ({ method: 'POST', url: `${space.base}/trials/${space.trial}/screenings` }), after: screeningsSettled },
+    {
+      resource: 'screenings',
+      kind: 'read',
+      what: 'GET screening',
+      who: 'members',
+      request: get(() => `${space.base}/trials/${space.trial}/screenings/${space.screening}`),
+    },
+    {
+      resource: 'screenings',
+      kind: 'create',
+      what: 'POST screening',
+      who: 'members',
+      request: async () => ({ method: 'POST', url: `${space.base}/trials/${space.trial}/screenings` }),
+      after: screeningsSettled,
+    },
     { resource: 'results', kind: 'list', what: 'GET results', who: 'members', request: get(() => `${space.base}/results`) },
     { resource: 'results', kind: 'download', what: 'GET results.csv', who: 'members', request: get(() => `${space.base}/results.csv?trial_id=${space.trial}`) },
-    { resource: 'results', kind: 'update', what: 'PUT result (review)', who: 'members', request: async () => ({ method: 'PUT', url: `${space.base}/results/${space.result}`, payload: { result: { status: 'approved' } } }) },
-    { resource: 'results', kind: 'delete', what: 'DELETE result', who: 'members', request: async () => ({ method: 'DELETE', url: `${space.base}/results/${await freshResult()}` }) },
+    {
+      resource: 'results',
+      kind: 'update',
+      what: 'PUT result (review)',
+      who: 'members',
+      request: async () => ({ method: 'PUT', url: `${space.base}/results/${space.result}`, payload: { result: { status: 'approved' } } }),
+    },
+    {
+      resource: 'results',
+      kind: 'delete',
+      what: 'DELETE result',
+      who: 'members',
+      request: async () => ({ method: 'DELETE', url: `${space.base}/results/${await freshResult()}` }),
+    },
     // Personal resources: the member's own, not the organization's.
-    { resource: 'consultation (personal)', kind: 'read', what: "GET a member's consultation", who: 'owner', request: get(() => `/v1/consultation_sessions/${personal.consultation}`) },
-    { resource: 'consultation (personal)', kind: 'read', what: "GET a member's transcription", who: 'owner', request: get(() => `/v1/consultation_sessions/${personal.consultation}/transcription`) },
-    { resource: 'custom document request (personal)', kind: 'read', what: "GET a member's custom document request", who: 'owner', request: get(() => `/v1/custom_document_requests/${personal.customRequest}`) },
-    { resource: 'custom document request (personal)', kind: 'delete', what: "DELETE a member's custom document request", who: 'owner', request: async () => ({ method: 'DELETE', url: `/v1/custom_document_requests/${await freshCustomRequest()}` }) },
-    { resource: 'template (personal)', kind: 'update', what: "PUT a member's template", who: 'owner', request: async () => ({ method: 'PUT', url: `${TEMPLATES}/${personal.template}`, payload: { template: `Changed ${++ip}` } }) },
-    { resource: 'template (personal)', kind: 'delete', what: "DELETE a member's template", who: 'owner', request: async () => ({ method: 'DELETE', url: `${TEMPLATES}/${await freshTemplate()}` }) },
+    {
+      resource: 'consultation (personal)',
+      kind: 'read',
+      what: "GET a member's consultation",
+      who: 'owner',
+      request: get(() => `/v1/consultation_sessions/${personal.consultation}`),
+    },
+    {
+      resource: 'consultation (personal)',
+      kind: 'read',
+      what: "GET a member's transcription",
+      who: 'owner',
+      request: get(() => `/v1/consultation_sessions/${personal.consultation}/transcription`),
+    },
+    {
+      resource: 'custom document request (personal)',
+      kind: 'read',
+      what: "GET a member's custom document request",
+      who: 'owner',
+      request: get(() => `/v1/custom_document_requests/${personal.customRequest}`),
+    },
+    {
+      resource: 'custom document request (personal)',
+      kind: 'delete',
+      what: "DELETE a member's custom document request",
+      who: 'owner',
+      request: async () => ({ method: 'DELETE', url: `/v1/custom_document_requests/${await freshCustomRequest()}` }),
+    },
+    {
+      resource: 'template (personal)',
+      kind: 'update',
+      what: "PUT a member's template",
+      who: 'owner',
+      request: async () => ({ method: 'PUT', url: `${TEMPLATES}/${personal.template}`, payload: { template: `Changed ${++ip}` } }),
+    },
+    {
+      resource: 'template (personal)',
+      kind: 'delete',
+      what: "DELETE a member's template",
+      who: 'owner',
+      request: async () => ({ method: 'DELETE', url: `${TEMPLATES}/${await freshTemplate()}` }),
+    },
   ];
 
   /**
@@ -326,7 +559,9 @@ describe('authorization matrix', () => {
     };
     const out: Record<string, string> = {};
     for (const [table, query] of Object.entries(scoped)) {
-      const result = await t.ctx.db.execute(sql.raw(`select count(*)::int as n, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from (${query}) x`));
+      const result = await t.ctx.db.execute(
+        sql.raw(`select count(*)::int as n, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from (${query}) x`),
+      );
       // Both drivers answer { rows }; drizzle's shared database type leaves the shape unknown.
       const row = (result as unknown as { rows: { n: number; h: string }[] }).rows[0]!;
       out[table] = `${row.n}:${row.h}`;
@@ -359,21 +594,35 @@ describe('authorization matrix', () => {
         const req = await action.request(actor);
         const writes = req.method !== 'GET';
         const before = expected === 'deny' || writes ? await fingerprint() : undefined;
-        const res = await t.app.inject({ method: req.method, url: req.url, payload: req.payload as string, headers: { ...actor.headers, ...req.headers }, remoteAddress: actor.remoteAddress });
+        const res = await t.app.inject({
+          method: req.method,
+          url: req.url,
+          payload: req.payload as string,
+          headers: { ...actor.headers, ...req.headers },
+          remoteAddress: actor.remoteAddress,
+        });
         const granted = action.granted ? await action.granted(res) : res.statusCode >= 200 && res.statusCode < 300;
-        const outcome: Outcome = { actor: name, action: `${action.resource}: ${action.what}`, expected, status: res.statusCode, got: granted ? 'allow' : 'deny' };
+        const outcome: Outcome = {
+          actor: name,
+          action: `${action.resource}: ${action.what}`,
+          expected,
+          status: res.statusCode,
+          got: granted ? 'allow' : 'deny',
+        };
         const changed = before ? await fingerprint().then((after) => Object.keys(before).filter((k) => before[k] !== after[k])) : [];
         if (!granted) {
           // A refusal is a refusal: 401 without a live token, otherwise 403/404 (or, for a list, the list without the organization's data).
           const okStatuses = NO_LIVE_TOKEN.includes(name) ? [401] : action.granted ? [200, 201, 403, 404] : [403, 404];
-          if (expected === 'deny' && !okStatuses.includes(res.statusCode)) outcome.problem = `refused with ${res.statusCode}, expected one of ${okStatuses.join('/')}: ${res.body.slice(0, 200)}`;
+          if (expected === 'deny' && !okStatuses.includes(res.statusCode))
+            outcome.problem = `refused with ${res.statusCode}, expected one of ${okStatuses.join('/')}: ${res.body.slice(0, 200)}`;
           if (changed.length) outcome.problem = `${outcome.problem ? `${outcome.problem}; ` : ''}refused call changed ${changed.join(', ')}`;
         } else if (expected === 'allow') {
           // The control: an allowed write shows in the fingerprint, so an unchanged one after a refusal means something.
           if (writes) allowedWrites.push({ case: `${name} × ${action.what}`, seen: changed.length > 0 });
           await action.after?.();
         }
-        if (granted !== (expected === 'allow') && !outcome.problem) outcome.problem = `${granted ? 'allowed' : 'refused'} with ${res.statusCode}: ${res.body.slice(0, 200)}`;
+        if (granted !== (expected === 'allow') && !outcome.problem)
+          outcome.problem = `${granted ? 'allowed' : 'refused'} with ${res.statusCode}: ${res.body.slice(0, 200)}`;
         outcomes.push(outcome);
       }
     }
@@ -393,7 +642,12 @@ describe('authorization matrix', () => {
       refusals_with_wrong_status_or_changed_rows: otherProblems.length,
       allowed_writes_seen_by_the_row_check: `${allowedWrites.filter((w) => w.seen).length}/${allowedWrites.length}`,
     };
-    const byActor = Object.fromEntries(order.map((a) => [a, `${outcomes.filter((o) => o.actor === a && o.got === 'allow').length} allowed / ${outcomes.filter((o) => o.actor === a && o.got === 'deny').length} denied`]));
+    const byActor = Object.fromEntries(
+      order.map((a) => [
+        a,
+        `${outcomes.filter((o) => o.actor === a && o.got === 'allow').length} allowed / ${outcomes.filter((o) => o.actor === a && o.got === 'deny').length} denied`,
+      ]),
+    );
     console.log(`authorization matrix: ${JSON.stringify(figures)}\n  by actor: ${JSON.stringify(byActor)}`);
     const problems = outcomes.filter((o) => o.problem).map((o) => `${o.actor} × ${o.action}: ${o.problem}`);
     expect(problems).toEqual([]);
@@ -402,7 +656,8 @@ describe('authorization matrix', () => {
     expect(allowedWrites.filter((w) => !w.seen).map((w) => w.case)).toEqual([]);
     // Every actor was tried on every action, and each kind of change of rights was refused something.
     expect(figures.cases).toBe(ACTIONS.length * order.length);
-    for (const a of ['removed_creator', 'demoted_admin', 'deleted_account'] as const) expect(outcomes.some((o) => o.actor === a && o.got === 'deny')).toBe(true);
+    for (const a of ['removed_creator', 'demoted_admin', 'deleted_account'] as const)
+      expect(outcomes.some((o) => o.actor === a && o.got === 'deny')).toBe(true);
   }, 300_000);
 
   it("a deleted account's token stops at once, on the cached polling path too", async () => {
@@ -449,7 +704,11 @@ describe('a screening in progress follows membership too', () => {
     await grantCredits(s.ctx.db, { organizationId: org!.id }, 10, 'screening grant');
     const base = `/v1/research_spaces/${(await as(memberHeaders, { method: 'POST', url: '/v1/research_spaces', payload: { research_space: { name: 'S' } } })).json().research_space.id}`;
     const trial = (await as(memberHeaders, { method: 'POST', url: `${base}/trials`, payload: { trial: { name: 'T' } } })).json().trial.id;
-    await as(memberHeaders, { method: 'POST', url: `${base}/trials/${trial}/criteria`, payload: { criterion: { definition: 'Type 2 diabetes', type: 'critical_inclusion' } } });
+    await as(memberHeaders, {
+      method: 'POST',
+      url: `${base}/trials/${trial}/criteria`,
+      payload: { criterion: { definition: 'Type 2 diabetes', type: 'critical_inclusion' } },
+    });
     for (const label of ['p1', 'p2', 'p3']) {
       const upload = multipartPdf(label);
       await as(memberHeaders, { method: 'POST', url: `${base}/patients`, payload: upload.payload, headers: upload.headers });

@@ -26,7 +26,15 @@ import { createTestApp, type TestApp } from '../test-support/test-app.js';
  * sign-in back-off counts failures, the rate limits count requests. Every other table must be byte-for-byte the same
  * after a refusal.
  */
-const BOOKKEEPING_TABLES = new Set(['audit_events', 'login_failures', 'login_known_sources', 'login_backoff', 'rate_limit_windows', 'used_integration_tokens', '__drizzle_migrations']);
+const BOOKKEEPING_TABLES = new Set([
+  'audit_events',
+  'login_failures',
+  'login_known_sources',
+  'login_backoff',
+  'rate_limit_windows',
+  'used_integration_tokens',
+  '__drizzle_migrations',
+]);
 
 let t: TestApp;
 let dir: string;
@@ -40,7 +48,19 @@ let addressCounter = 0;
 type Route = { method: string; url: string };
 let routes: Route[] = [];
 
-const PARAM_ATTACKS = ['not-a-uuid', '00000000-0000-0000-0000-000000000000', '%00', '..%2F..%2F..%2Fetc%2Fpasswd', '..', '__proto__', 'constructor', 'x'.repeat(5000), '%F0%9F%92%A9%E2%80%AE', "1'%20OR%20'1'%3D'1", '-1'];
+const PARAM_ATTACKS = [
+  'not-a-uuid',
+  '00000000-0000-0000-0000-000000000000',
+  '%00',
+  '..%2F..%2F..%2Fetc%2Fpasswd',
+  '..',
+  '__proto__',
+  'constructor',
+  'x'.repeat(5000),
+  '%F0%9F%92%A9%E2%80%AE',
+  "1'%20OR%20'1'%3D'1",
+  '-1',
+];
 
 /** Each request comes from its own address, so per-address rate limits do not turn the suite into a test of 429s. */
 async function send(opts: InjectOptions & { url: string }): Promise<LightMyRequestResponse> {
@@ -53,12 +73,14 @@ async function send(opts: InjectOptions & { url: string }): Promise<LightMyReque
 
 /** A digest of every row of every table but the bookkeeping ones. */
 async function fingerprint(): Promise<string> {
-  const tables = (await t.ctx.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`)) as unknown as
-    | { rows: Array<{ table_name: string }> }
-    | Array<{ table_name: string }>;
+  const tables = (await t.ctx.db.execute(
+    sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+  )) as unknown as { rows: Array<{ table_name: string }> } | Array<{ table_name: string }>;
   const names = (Array.isArray(tables) ? tables : tables.rows).map((r) => r.table_name).filter((n) => !BOOKKEEPING_TABLES.has(n));
   const parts = names.map((n) => `select '${n}' as t, md5(coalesce(string_agg(md5(x::text), '' order by md5(x::text)), '')) as h from "${n}" x`);
-  const result = (await t.ctx.db.execute(sql.raw(parts.join(' union all ')))) as unknown as { rows: Array<{ t: string; h: string }> } | Array<{ t: string; h: string }>;
+  const result = (await t.ctx.db.execute(sql.raw(parts.join(' union all ')))) as unknown as
+    | { rows: Array<{ t: string; h: string }> }
+    | Array<{ t: string; h: string }>;
   return (Array.isArray(result) ? result : result.rows).map((r) => `${r.t}:${r.h}`).join(';');
 }
 
@@ -79,7 +101,10 @@ async function attack(opts: InjectOptions & { url: string }, label: string): Pro
     stats.refused++;
     const after = mutating ? await fingerprint() : '';
     if (after !== before) {
-      const changed = after.split(';').filter((x) => !before.split(';').includes(x)).map((x) => x.split(':')[0]);
+      const changed = after
+        .split(';')
+        .filter((x) => !before.split(';').includes(x))
+        .map((x) => x.split(':')[0]);
       stats.changedByRefusal.push(`${label}: ${opts.method} ${opts.url.slice(0, 120)} → ${res.statusCode} changed ${changed.join(', ')}`);
     }
   }
@@ -159,7 +184,9 @@ beforeAll(async () => {
   ids.userId = a.id;
   ids.id = (await call('POST', '/v1/consultation_sessions', { consultation_type_id: 'general_consultation' })).consultation_session.id;
   const audio = multipartAudio(0, makeWebm(dir, 'fuzz', 1));
-  ids.audioId = (await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${ids.id}/audios`, headers: { ...owner, ...audio.headers }, payload: audio.payload })).json().audio.id;
+  ids.audioId = (
+    await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${ids.id}/audios`, headers: { ...owner, ...audio.headers }, payload: audio.payload })
+  ).json().audio.id;
   await t.ctx.transcriptionQueue.drain();
   await call('PUT', `/v1/consultation_sessions/${ids.id}/finish`);
   ids.doc = 'main';
@@ -168,12 +195,21 @@ beforeAll(async () => {
   ids.token = randomBytes(32).toString('hex');
   ids.spaceId = (await call('POST', '/v1/research_spaces', { research_space: { name: 'Fuzz space' } })).research_space.id;
   ids.trialId = (await call('POST', `/v1/research_spaces/${ids.spaceId}/trials`, { trial: { name: 'DIA-3', description: '' } })).trial.id;
-  ids.criterionId = (await call('POST', `/v1/research_spaces/${ids.spaceId}/trials/${ids.trialId}/criteria`, { criterion: { definition: 'Age between 18 and 75 years', type: 'critical_inclusion' } })).criterion.id;
+  ids.criterionId = (
+    await call('POST', `/v1/research_spaces/${ids.spaceId}/trials/${ids.trialId}/criteria`, {
+      criterion: { definition: 'Age between 18 and 75 years', type: 'critical_inclusion' },
+    })
+  ).criterion.id;
   const pdf = multipart([
     { name: 'reference', value: 'P-001' },
     { name: 'files', value: textRecordPdf(['Age 54. Type 2 diabetes.']), filename: 'record.pdf', type: 'application/pdf' },
   ]);
-  const patient = await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${ids.spaceId}/patients`, headers: { ...owner, 'content-type': pdf.contentType }, payload: pdf.payload });
+  const patient = await t.app.inject({
+    method: 'POST',
+    url: `/v1/research_spaces/${ids.spaceId}/patients`,
+    headers: { ...owner, 'content-type': pdf.contentType },
+    payload: pdf.payload,
+  });
   if (patient.statusCode !== 201) throw new Error(`set-up patient: ${patient.statusCode} ${patient.body}`);
   ids.patientId = patient.json().patient.id;
   ids.fileId = patient.json().patient.files[0].id;
@@ -220,7 +256,15 @@ describe('every registered route under attack', () => {
       const values = valuesFor(route);
       for (const name of paramsOf(route.url)) {
         for (const bad of PARAM_ATTACKS) {
-          await attack({ method: route.method as InjectOptions['method'], url: fill(route.url, { ...values, [name]: bad }), headers: owner, ...(hasBody(route.method) ? { payload: {} } : {}) }, `param ${name}`);
+          await attack(
+            {
+              method: route.method as InjectOptions['method'],
+              url: fill(route.url, { ...values, [name]: bad }),
+              headers: owner,
+              ...(hasBody(route.method) ? { payload: {} } : {}),
+            },
+            `param ${name}`,
+          );
         }
       }
     }
@@ -229,15 +273,20 @@ describe('every registered route under attack', () => {
   }, 600_000);
 
   it('no token, a forged token, and another user’s token on the owner’s records', async () => {
-    const forged = { authorization: `Bearer ${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(`{"sub":"${ids.userId}"}`).toString('base64url')}.` };
+    const forged = {
+      authorization: `Bearer ${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(`{"sub":"${ids.userId}"}`).toString('base64url')}.`,
+    };
     for (const route of routes) {
       const url = fill(route.url, valuesFor(route));
       const payload = hasBody(route.method) ? { payload: {} } : {};
-      for (const headers of [{}, forged, { authorization: 'Bearer garbage' }]) await attack({ method: route.method as InjectOptions['method'], url, headers, ...payload }, 'credentials');
+      for (const headers of [{}, forged, { authorization: 'Bearer garbage' }])
+        await attack({ method: route.method as InjectOptions['method'], url, headers, ...payload }, 'credentials');
       if (!selfDestructive(route)) {
         const res = await attack({ method: route.method as InjectOptions['method'], url, headers: attacker, ...payload }, 'other user');
         // Someone else's consultation, space, request, template or organization is never reachable.
-        const owned = ['id', 'spaceId', 'organizationId', 'templateId', 'audioId'].some((p) => route.url.includes(`:${p}`)) && !/consultation_types|processor_inputs\/:id\/templates$|selectable_documents/.test(route.url);
+        const owned =
+          ['id', 'spaceId', 'organizationId', 'templateId', 'audioId'].some((p) => route.url.includes(`:${p}`)) &&
+          !/consultation_types|processor_inputs\/:id\/templates$|selectable_documents/.test(route.url);
         // A record system's launch address is public by design (opened with no session, it names the organization
         // whose record system may launch): anyone gets the same redirect, to the record system or the failure page.
         const publicAddress = route.url === '/template/:id/reports' || route.url === '/launch/:organizationId';
@@ -266,12 +315,21 @@ describe('every registered route under attack', () => {
       { contentType: 'application/xml', payload: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>', label: 'xml' },
       { contentType: 'application/x-www-form-urlencoded', payload: 'a=1&__proto__[b]=2', label: 'form' },
       { contentType: 'multipart/form-data', payload: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--', label: 'multipart without boundary' },
-      { contentType: 'multipart/form-data; boundary=x', payload: '--x\r\nContent-Disposition: form-data; name="order"\r\n\r\n1\r\n--x\r\nContent-Disposition: form-data; name="audio_file"; filename="a.webm"\r\n\r\nab', label: 'truncated multipart' },
+      {
+        contentType: 'multipart/form-data; boundary=x',
+        payload:
+          '--x\r\nContent-Disposition: form-data; name="order"\r\n\r\n1\r\n--x\r\nContent-Disposition: form-data; name="audio_file"; filename="a.webm"\r\n\r\nab',
+        label: 'truncated multipart',
+      },
       { contentType: 'multipart/form-data; boundary=x', payload: Buffer.from([0, 1, 2, 255, 254, 13, 10, 45, 45, 120]), label: 'garbage multipart' },
     ];
     for (const route of routes.filter((r) => hasBody(r.method) && !selfDestructive(r))) {
       const url = fill(route.url, valuesFor(route));
-      for (const b of bodies) await attack({ method: route.method as InjectOptions['method'], url, headers: { ...owner, 'content-type': b.contentType }, payload: b.payload }, b.label);
+      for (const b of bodies)
+        await attack(
+          { method: route.method as InjectOptions['method'], url, headers: { ...owner, 'content-type': b.contentType }, payload: b.payload },
+          b.label,
+        );
     }
     expect(stats.serverErrors).toEqual([]);
     expect(stats.changedByRefusal).toEqual([]);
@@ -280,7 +338,22 @@ describe('every registered route under attack', () => {
   }, 600_000);
 
   it('each field a route reports, given values of the wrong kind', async () => {
-    const wrong: unknown[] = ['\u0000', 'a\u0000b', 'x'.repeat(200_000), 1e308, -1, 2 ** 31, true, [], {}, null, ['\u0000'], { __proto__: { admin: true } }, '../../etc/passwd', '<script>alert(1)</script>'];
+    const wrong: unknown[] = [
+      '\u0000',
+      'a\u0000b',
+      'x'.repeat(200_000),
+      1e308,
+      -1,
+      2 ** 31,
+      true,
+      [],
+      {},
+      null,
+      ['\u0000'],
+      { __proto__: { admin: true } },
+      '../../etc/passwd',
+      '<script>alert(1)</script>',
+    ];
     let fieldsSeen = 0;
     for (const route of routes.filter((r) => hasBody(r.method) && !selfDestructive(r))) {
       const fields = await discoverFields(route);
@@ -298,7 +371,18 @@ describe('every registered route under attack', () => {
   }, 600_000);
 
   it('query strings out of range, repeated, or carrying NUL and prototype keys', async () => {
-    const queries = ['version=99999999999', 'version=-1', 'version=abc', 'version=1e3', 'x=%00', '__proto__[admin]=1', 'a=1&a=2&a=3', `q=${'z'.repeat(10_000)}`, 'audios_ids=not-a-uuid,%00', 'expires=9e99&signature=%00'];
+    const queries = [
+      'version=99999999999',
+      'version=-1',
+      'version=abc',
+      'version=1e3',
+      'x=%00',
+      '__proto__[admin]=1',
+      'a=1&a=2&a=3',
+      `q=${'z'.repeat(10_000)}`,
+      'audios_ids=not-a-uuid,%00',
+      'expires=9e99&signature=%00',
+    ];
     for (const route of routes.filter((r) => r.method === 'GET')) {
       const url = fill(route.url, valuesFor(route));
       for (const q of queries) await attack({ method: 'GET', url: `${url}?${q}`, headers: owner }, 'query');
@@ -314,16 +398,29 @@ describe('every registered route under attack', () => {
       const url = fill(route.url, valuesFor(route));
       const field = /patients$/.test(route.url) ? 'files' : /examples$/.test(route.url) ? 'file' : /audios$/.test(route.url) ? 'audio_file' : 'audio';
       const cases = [
-        multipart([{ name: 'order', value: '1' }, { name: field, value: exe, filename: 'record.pdf', type: 'application/pdf' }]),
-        multipart([{ name: 'order', value: '2' }, { name: field, value: exe, filename: '../../../etc/passwd', type: 'audio/webm' }]),
-        multipart([{ name: 'order', value: '3' }, { name: field, value: Buffer.from('%PDF-1.7\n%garbage'), filename: 'a\u0000.pdf', type: 'application/pdf' }]),
+        multipart([
+          { name: 'order', value: '1' },
+          { name: field, value: exe, filename: 'record.pdf', type: 'application/pdf' },
+        ]),
+        multipart([
+          { name: 'order', value: '2' },
+          { name: field, value: exe, filename: '../../../etc/passwd', type: 'audio/webm' },
+        ]),
+        multipart([
+          { name: 'order', value: '3' },
+          { name: field, value: Buffer.from('%PDF-1.7\n%garbage'), filename: 'a\u0000.pdf', type: 'application/pdf' },
+        ]),
         multipart([{ name: 'order\u0000', value: '4' }]),
-        multipart([{ name: 'reference', value: 'r'.repeat(100_000) }, { name: field, value: Buffer.alloc(10), filename: 'x' }]),
+        multipart([
+          { name: 'reference', value: 'r'.repeat(100_000) },
+          { name: field, value: Buffer.alloc(10), filename: 'x' },
+        ]),
         multipart(Array.from({ length: 30 }, (_, i) => ({ name: field, value: Buffer.from(`%PDF-1.4 ${i}`), filename: `${i}.pdf`, type: 'application/pdf' }))),
         multipart(Array.from({ length: 200 }, (_, i) => ({ name: `f${i}`, value: 'v' }))),
         multipart([{ name: field, value: Buffer.alloc(0), filename: 'empty.webm', type: 'audio/webm' }]),
       ];
-      for (const c of cases) await attack({ method: 'POST', url, headers: { ...owner, 'content-type': c.contentType }, payload: c.payload }, `upload ${route.url}`);
+      for (const c of cases)
+        await attack({ method: 'POST', url, headers: { ...owner, 'content-type': c.contentType }, payload: c.payload }, `upload ${route.url}`);
     }
     expect(stats.serverErrors).toEqual([]);
     expect(stats.changedByRefusal).toEqual([]);
@@ -332,7 +429,17 @@ describe('every registered route under attack', () => {
   it('left no token, password or patient text in the log', () => {
     const log = t.logs.join('');
     expect(log.length).toBeGreaterThan(10_000);
-    const secrets = [owner.authorization!.slice(7), attacker.authorization!.slice(7), 'secret-pass', ids.token!, 'Type 2 diabetes', 'P-001', 'record.pdf', '<script>alert(1)</script>', '\\u0000'];
+    const secrets = [
+      owner.authorization!.slice(7),
+      attacker.authorization!.slice(7),
+      'secret-pass',
+      ids.token!,
+      'Type 2 diabetes',
+      'P-001',
+      'record.pdf',
+      '<script>alert(1)</script>',
+      '\\u0000',
+    ];
     for (const s of secrets) expect(log, s.slice(0, 20)).not.toContain(s);
   });
 

@@ -51,7 +51,9 @@ export function isNonPublicAddress(address: string): boolean {
 }
 
 export const addressRefused = (field: string) =>
-  new DomainError(400, 'invalid_request', 'The address must be https on a public network (this server does not allow private networks)', { [field]: 'address_not_allowed' });
+  new DomainError(400, 'invalid_request', 'The address must be https on a public network (this server does not allow private networks)', {
+    [field]: 'address_not_allowed',
+  });
 
 /** A URL a user gave, checked before use: an http(s) URL without credentials, and https to a public host unless private networks are allowed. */
 export function checkOutboundUrl(raw: string, allowPrivate: boolean, field = 'base_url'): URL {
@@ -89,7 +91,11 @@ export function addressNotAllowed(hostname: string): NodeJS.ErrnoException {
   return error;
 }
 
-type Resolve = (hostname: string, options: LookupOptions & { all: true }, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+type Resolve = (
+  hostname: string,
+  options: LookupOptions & { all: true },
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /**
  * A DNS lookup for undici's connections that refuses a name when any address it resolves to is `refused`: the

@@ -89,7 +89,7 @@ function unwrapDataKey(stored: Buffer, master: MasterKey): Buffer {
   try {
     return Buffer.concat([decipher.update(stored.subarray(at.wrappedKey, at.wrappedKey + DATA_KEY_BYTES)), decipher.final()]);
   } catch {
-    throw new BlobIntegrityError('The blob\'s data key does not open with its master key: the header was altered or the key is wrong.');
+    throw new BlobIntegrityError("The blob's data key does not open with its master key: the header was altered or the key is wrong.");
   }
 }
 

@@ -20,8 +20,13 @@ type Queryable = Pick<Database, 'execute'>;
 export type BlobRecord = { sizeBytes?: number | null; sha256?: string | null };
 
 export class BlobRecordMismatchError extends BlobIntegrityError {
-  constructor(readonly blobKey: string, what: 'size' | 'SHA-256') {
-    super(`The blob ${blobKey} is not encrypted and its ${what} differs from what was recorded when it was stored: it was altered or swapped. Its content is not used.`);
+  constructor(
+    readonly blobKey: string,
+    what: 'size' | 'SHA-256',
+  ) {
+    super(
+      `The blob ${blobKey} is not encrypted and its ${what} differs from what was recorded when it was stored: it was altered or swapped. Its content is not used.`,
+    );
   }
 }
 
@@ -58,7 +63,9 @@ async function blobTables(db: Queryable): Promise<BlobTable[]> {
   );
   const tables = new Map<string, Set<string>>();
   for (const c of columns) tables.set(c.table, (tables.get(c.table) ?? new Set()).add(c.column));
-  return [...tables].filter(([, cols]) => cols.has(BLOB_KEY_COLUMN)).map(([name, cols]) => ({ name, size: cols.has(BLOB_SIZE_COLUMN), sha256: cols.has(BLOB_SHA256_COLUMN) }));
+  return [...tables]
+    .filter(([, cols]) => cols.has(BLOB_KEY_COLUMN))
+    .map(([name, cols]) => ({ name, size: cols.has(BLOB_SIZE_COLUMN), sha256: cols.has(BLOB_SHA256_COLUMN) }));
 }
 
 /** The records of `blobKey` in every table that names blobs. */

@@ -173,7 +173,9 @@ async function syncFolder(folder: string) {
 
 const MAX_MADE_FOLDERS = 10_000;
 
-export function createFileBlobDriver(root: string): BlobDriver & Required<Pick<BlobDriver, 'patchHead' | 'replaceExisting'>> & { removeOrphanTemporaryFiles(): Promise<number> } {
+export function createFileBlobDriver(
+  root: string,
+): BlobDriver & Required<Pick<BlobDriver, 'patchHead' | 'replaceExisting'>> & { removeOrphanTemporaryFiles(): Promise<number> } {
   const base = path.resolve(root);
   const fullPath = (key: string) => {
     const p = path.resolve(base, key);
@@ -357,7 +359,11 @@ export function createFileBlobDriver(root: string): BlobDriver & Required<Pick<B
       const start = prefix ? fullPath(prefix.replace(/\/+$/, '')) : base;
       const st = await lstat(start).catch(() => undefined);
       if (!st) return;
-      const files = st.isDirectory() ? walk(start) : (async function* () { yield start; })();
+      const files = st.isDirectory()
+        ? walk(start)
+        : (async function* () {
+            yield start;
+          })();
       for await (const file of files) {
         if (file.endsWith(TEMPORARY_SUFFIX) || file.endsWith(LOCK_SUFFIX)) continue;
         yield path.relative(base, file).split(path.sep).join('/');

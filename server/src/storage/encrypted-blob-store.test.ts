@@ -193,7 +193,13 @@ describe('master keys', () => {
     const key = randomBytes(32);
     expect(loadConfig({ DATA_DIR: dir, ENCRYPTION_KEY: key.toString('base64') }).encryptionKey).toEqual(key);
     expect(loadConfig({ DATA_DIR: dir, ENCRYPTION_KEY: key.toString('hex') }).encryptionKey).toEqual(key);
-    expect(loadConfig({ DATA_DIR: dir, ENCRYPTION_KEY: key.toString('base64'), ENCRYPTION_KEY_PREVIOUS: `${randomBytes(32).toString('hex')}, ${randomBytes(32).toString('base64')}` }).previousEncryptionKeys).toHaveLength(2);
+    expect(
+      loadConfig({
+        DATA_DIR: dir,
+        ENCRYPTION_KEY: key.toString('base64'),
+        ENCRYPTION_KEY_PREVIOUS: `${randomBytes(32).toString('hex')}, ${randomBytes(32).toString('base64')}`,
+      }).previousEncryptionKeys,
+    ).toHaveLength(2);
     const short = randomBytes(16).toString('base64');
     let error: unknown;
     try {
@@ -204,7 +210,9 @@ describe('master keys', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain('ENCRYPTION_KEY must be 32 random bytes');
     expect((error as Error).message).not.toContain(short);
-    expect(() => loadConfig({ DATA_DIR: dir, ENCRYPTION_KEY: key.toString('base64'), ENCRYPTION_KEY_PREVIOUS: 'not-a-key' })).toThrow(/ENCRYPTION_KEY_PREVIOUS/);
+    expect(() => loadConfig({ DATA_DIR: dir, ENCRYPTION_KEY: key.toString('base64'), ENCRYPTION_KEY_PREVIOUS: 'not-a-key' })).toThrow(
+      /ENCRYPTION_KEY_PREVIOUS/,
+    );
   });
 
   it('with ENCRYPTION_KEY no key file is written, and the same key has the same id anywhere', async () => {
@@ -498,7 +506,11 @@ describe('rotate-key while the retention sweep deletes', () => {
   }
   const roundKeys = (round: number, n: number) => Array.from({ length: n }, (_, i) => `sessions/r${round}-${i}/000001.abcd.webm`);
   const sum = (results: { failures: number; deletionFailures: number; resurrected: number }[]) =>
-    results.reduce((a, r) => ({ failures: a.failures + r.failures, deletionFailures: a.deletionFailures + r.deletionFailures, resurrected: a.resurrected + r.resurrected }));
+    results.reduce((a, r) => ({
+      failures: a.failures + r.failures,
+      deletionFailures: a.deletionFailures + r.deletionFailures,
+      resurrected: a.resurrected + r.resurrected,
+    }));
 
   it('concurrent rotations and deletions: no failure, no deleted blob back', async () => {
     const dir = dataDir();

@@ -12,7 +12,17 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Config } from '../config.js';
-import { BlobIntegrityError, contentSize, decryptBlob, encryptBlob, HEADER_BYTES, PlaintextBlobError, rewrapBlob, storedKeyId, UnknownMasterKeyError } from './blob-encryption.js';
+import {
+  BlobIntegrityError,
+  contentSize,
+  decryptBlob,
+  encryptBlob,
+  HEADER_BYTES,
+  PlaintextBlobError,
+  rewrapBlob,
+  storedKeyId,
+  UnknownMasterKeyError,
+} from './blob-encryption.js';
 import { BlobNotFoundError, createFileBlobDriver, type BlobDriver, type BlobStore } from './blob-store.js';
 import { KEY_RING_FILE, KeyRingError, openKeyRing, type KeyRing } from './master-keys.js';
 import { openPlaintextMigration, type PlaintextMigration } from './plaintext-migration.js';

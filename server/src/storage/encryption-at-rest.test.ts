@@ -49,7 +49,19 @@ let headers: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp({}, { transcriber: engine });
   work = mkdtempSync(path.join(tmpdir(), 'cn-at-rest-'));
-  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=440:d=1', '-metadata', `title=${MARKER}`, path.join(work, 'part.wav')]);
+  execFileSync('ffmpeg', [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=f=440:d=1',
+    '-metadata',
+    `title=${MARKER}`,
+    path.join(work, 'part.wav'),
+  ]);
   wav = readFileSync(path.join(work, 'part.wav'));
   const u = await createUser(t, { language: 'en' });
   headers = bearer(await login(t, u.email, u.password));
@@ -65,7 +77,11 @@ const marker = Buffer.from(MARKER);
 function form(field: string, name: string, type: string, data: Buffer, fields: Record<string, string> = {}) {
   const boundary = '----cn-at-rest';
   const parts: Buffer[] = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`), data, Buffer.from(`\r\n--${boundary}--\r\n`));
+  parts.push(
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`),
+    data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
@@ -75,9 +91,16 @@ describe('encryption at rest through the API', () => {
 
   it('an audio part is stored encrypted, transcribed from a copy that is then removed, and given back exactly', async () => {
     expect(wav.includes(marker)).toBe(true);
-    sessionId = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+    sessionId = (
+      await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session.id;
     const m = multipartAudio(0, wav, 'audio/wav');
-    const up = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${sessionId}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload });
+    const up = await t.app.inject({
+      method: 'POST',
+      url: `/v1/consultation_sessions/${sessionId}/audios`,
+      headers: { ...headers, ...m.headers },
+      payload: m.payload,
+    });
     expect(up.statusCode).toBe(201);
     audioId = up.json().audio.id;
     await t.ctx.transcriptionQueue.drain();
@@ -107,11 +130,17 @@ describe('encryption at rest through the API', () => {
   });
 
   it('patient PDFs and custom-document examples are stored encrypted; a scanned PDF is read by OCR from a removed copy', async () => {
-    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'Cardio' } } })).json().research_space;
+    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'Cardio' } } })).json()
+      .research_space;
     const record = textRecordPdf([`Patient ${MARKER}`, 'Type 2 diabetes mellitus since 2015.', 'HbA1c 8.2 %.']);
     expect(record.includes(marker)).toBe(true);
     const up = form('files', 'record.pdf', 'application/pdf', record, { label: 'P-1' });
-    const patient = await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space.id}/patients`, headers: { ...headers, ...up.headers }, payload: up.payload });
+    const patient = await t.app.inject({
+      method: 'POST',
+      url: `/v1/research_spaces/${space.id}/patients`,
+      headers: { ...headers, ...up.headers },
+      payload: up.payload,
+    });
     expect(patient.statusCode).toBe(201);
     const { id: patientId, files } = patient.json().patient;
     const pdf = await t.app.inject({ method: 'GET', url: `/v1/research_spaces/${space.id}/patients/${patientId}/files/${files[0].id}`, headers });
@@ -119,7 +148,12 @@ describe('encryption at rest through the API', () => {
     expect(pdf.rawPayload).toEqual(record);
 
     const scan = form('files', 'scan.pdf', 'application/pdf', scannedRecordPdf(['Clinical report', 'Type 2 diabetes mellitus since 2012.']));
-    const scanned = await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space.id}/patients`, headers: { ...headers, ...scan.headers }, payload: scan.payload });
+    const scanned = await t.app.inject({
+      method: 'POST',
+      url: `/v1/research_spaces/${space.id}/patients`,
+      headers: { ...headers, ...scan.headers },
+      payload: scan.payload,
+    });
     expect(scanned.statusCode).toBe(201);
     await t.ctx.ocrQueue.drain();
     const [read] = await t.ctx.db.select().from(researchPatientFiles).where(eq(researchPatientFiles.id, scanned.json().patient.files[0].id));
@@ -131,9 +165,25 @@ describe('encryption at rest through the API', () => {
     }
     expect(readdirSync(scratch())).toEqual([]);
 
-    const request = (await t.app.inject({ method: 'POST', url: '/v1/custom_document_requests', headers, payload: { custom_document_request: { title: 'Letter', sections: [], other_comments: '' } } })).json().custom_document_request;
+    const request = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/custom_document_requests',
+        headers,
+        payload: { custom_document_request: { title: 'Letter', sections: [], other_comments: '' } },
+      })
+    ).json().custom_document_request;
     const example = form('file', 'example.txt', 'text/plain', Buffer.from(`An example letter about ${MARKER}.`));
-    expect((await t.app.inject({ method: 'POST', url: `/v1/custom_document_requests/${request.id}/examples`, headers: { ...headers, ...example.headers }, payload: example.payload })).statusCode).toBe(201);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/v1/custom_document_requests/${request.id}/examples`,
+          headers: { ...headers, ...example.headers },
+          payload: example.payload,
+        })
+      ).statusCode,
+    ).toBe(201);
 
     // Nothing written through the API is readable in the data folder: not the files, not the scratch space.
     expect(filesContaining(t.dataDir, marker)).toEqual([]);

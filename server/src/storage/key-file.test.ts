@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createFileOnceSync, jsonKeyFileText, keyFileSignature, readJsonKeyFile, readKeyFileText, removeInterruptedWritesSync, replaceFileSync } from './key-file.js';
+import {
+  createFileOnceSync,
+  jsonKeyFileText,
+  keyFileSignature,
+  readJsonKeyFile,
+  readKeyFileText,
+  removeInterruptedWritesSync,
+  replaceFileSync,
+} from './key-file.js';
 
 let dir: string;
 beforeEach(() => {

@@ -27,13 +27,32 @@ const part = { sessionId: '', audioId: '', blobKey: '' };
 beforeAll(async () => {
   t = await createTestApp({}, { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'words' } });
   work = mkdtempSync(path.join(tmpdir(), 'cn-legacy-'));
-  execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=440:d=1', '-metadata', `title=${MARKER}`, path.join(work, 'part.wav')]);
+  execFileSync('ffmpeg', [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=f=440:d=1',
+    '-metadata',
+    `title=${MARKER}`,
+    path.join(work, 'part.wav'),
+  ]);
   wav = readFileSync(path.join(work, 'part.wav'));
   const u = await createUser(t, { language: 'en' });
   headers = bearer(await login(t, u.email, u.password));
-  part.sessionId = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  part.sessionId = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id;
   const m = multipartAudio(0, wav, 'audio/wav');
-  const up = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${part.sessionId}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload });
+  const up = await t.app.inject({
+    method: 'POST',
+    url: `/v1/consultation_sessions/${part.sessionId}/audios`,
+    headers: { ...headers, ...m.headers },
+    payload: m.payload,
+  });
   expect(up.statusCode).toBe(201);
   part.audioId = up.json().audio.id;
   await t.ctx.transcriptionQueue.drain();

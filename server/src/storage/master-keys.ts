@@ -90,7 +90,9 @@ function createRingFile(file: string) {
 
 export function openKeyRing(opts: { dataDir: string; encryptionKey?: Buffer; previousEncryptionKeys?: Buffer[] }): KeyRing {
   const file = path.join(opts.dataDir, KEY_RING_FILE);
-  const settingKeys: MasterKey[] = opts.encryptionKey ? [opts.encryptionKey, ...(opts.previousEncryptionKeys ?? [])].map((key) => ({ id: masterKeyId(key), key })) : [];
+  const settingKeys: MasterKey[] = opts.encryptionKey
+    ? [opts.encryptionKey, ...(opts.previousEncryptionKeys ?? [])].map((key) => ({ id: masterKeyId(key), key }))
+    : [];
   const source = opts.encryptionKey ? 'setting' : 'file';
   // Key material a process that died between writing and renaming left in a temporary file.
   removeInterruptedWritesSync(file);

@@ -50,7 +50,7 @@ async function createdInTmpdir(fn: () => Promise<void>): Promise<string[]> {
 }
 
 describe('scratch folders left by a crash', () => {
-  it('are removed at start when their process is gone, also under this process\'s own pid from an earlier run', async () => {
+  it("are removed at start when their process is gone, also under this process's own pid from an earlier run", async () => {
     const dataDir = newDir('cn-scratch-');
     const root = plaintextScratchRoot(dataDir);
     const folder = (name: string) => {
@@ -132,10 +132,17 @@ describe('tools work inside DATA_DIR, never in the system temporary folder', () 
   });
 
   it('an audio part transcribed by the worker with whisper: its decrypted copy and WAV stay in the scratch space', async () => {
-    const session = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session;
+    const session = (
+      await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session;
     const m = multipartAudio(0, makeWebm(work, 'part', 1));
     const created = await createdInTmpdir(async () => {
-      const up = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${session.id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload });
+      const up = await t.app.inject({
+        method: 'POST',
+        url: `/v1/consultation_sessions/${session.id}/audios`,
+        headers: { ...headers, ...m.headers },
+        payload: m.payload,
+      });
       expect(up.statusCode).toBe(201);
       await t.ctx.transcriptionQueue.drain();
     });
@@ -148,7 +155,8 @@ describe('tools work inside DATA_DIR, never in the system temporary folder', () 
   });
 
   it.skipIf(!ocrAvailable())('a scanned PDF read by OCR: its page images stay in the scratch space', async () => {
-    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'Scratch' } } })).json().research_space;
+    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'Scratch' } } })).json()
+      .research_space;
     const pdf = scannedRecordPdf(['Clinical report', 'Type 2 diabetes mellitus since 2012.']);
     const boundary = '----cn-scratch';
     const payload = Buffer.concat([
@@ -157,7 +165,12 @@ describe('tools work inside DATA_DIR, never in the system temporary folder', () 
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     const created = await createdInTmpdir(async () => {
-      const res = await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space.id}/patients`, headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/v1/research_spaces/${space.id}/patients`,
+        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
       expect(res.statusCode).toBe(201);
       await t.ctx.ocrQueue.drain();
     });

@@ -35,7 +35,9 @@ describe('the S3 settings', () => {
     const key = Buffer.alloc(32, 1).toString('base64');
     expect(() => loadConfig({ DATA_DIR: dataDir, S3_BUCKET: 'b', ENCRYPTION_KEY: key, S3_SSE_KMS_KEY_ID: 'k' })).toThrow(/aws:kms/);
     expect(loadConfig({ DATA_DIR: dataDir }).s3).toBeUndefined();
-    expect(loadConfig({ DATA_DIR: dataDir, ENCRYPTION_KEY: key, S3_BUCKET: 'b', S3_PREFIX: '/clinic-a', S3_FORCE_PATH_STYLE: 'true', S3_SSE: 'AES256' }).s3).toMatchObject({
+    expect(
+      loadConfig({ DATA_DIR: dataDir, ENCRYPTION_KEY: key, S3_BUCKET: 'b', S3_PREFIX: '/clinic-a', S3_FORCE_PATH_STYLE: 'true', S3_SSE: 'AES256' }).s3,
+    ).toMatchObject({
       bucket: 'b',
       prefix: 'clinic-a/',
       forcePathStyle: true,
@@ -85,7 +87,9 @@ describe('the S3-compatible driver', () => {
   it('deletes more than one request can name (1,000 keys) under a prefix', { timeout: 60_000 }, async () => {
     const d = createS3BlobDriver(s3.settings('many/'));
     for (let from = 0; from < 1003; from += 50) {
-      await Promise.all(Array.from({ length: Math.min(50, 1003 - from) }, (_, i) => d.put(`sessions/x/${String(from + i).padStart(4, '0')}`, Buffer.from([i]))));
+      await Promise.all(
+        Array.from({ length: Math.min(50, 1003 - from) }, (_, i) => d.put(`sessions/x/${String(from + i).padStart(4, '0')}`, Buffer.from([i]))),
+      );
     }
     expect((await all(d.list('sessions/x/'))).length).toBe(1003);
     await d.deletePrefix('sessions/x/');
@@ -99,18 +103,22 @@ describe('the S3-compatible driver', () => {
     expect((await d.get('k'))?.toString()).toBe('one+');
     expect(await d.replaceExisting('k', async () => undefined)).toBe('unchanged');
     // Deleted while being rewritten (a retention sweep): it stays deleted.
-    expect(await d.replaceExisting('k', async (b) => {
-      await d.delete('k');
-      return Buffer.concat([b, Buffer.from('!')]);
-    })).toBe('missing');
+    expect(
+      await d.replaceExisting('k', async (b) => {
+        await d.delete('k');
+        return Buffer.concat([b, Buffer.from('!')]);
+      }),
+    ).toBe('missing');
     expect(await d.get('k')).toBeUndefined();
     // Replaced by another writer while being rewritten: the new content is the one transformed.
     await d.put('k', Buffer.from('two'));
     let calls = 0;
-    expect(await d.replaceExisting('k', async (b) => {
-      if (calls++ === 0) await d.put('k', Buffer.from('three'));
-      return Buffer.from(`${b.toString()}+`);
-    })).toBe('replaced');
+    expect(
+      await d.replaceExisting('k', async (b) => {
+        if (calls++ === 0) await d.put('k', Buffer.from('three'));
+        return Buffer.from(`${b.toString()}+`);
+      }),
+    ).toBe('replaced');
     expect((await d.get('k'))?.toString()).toBe('three+');
   });
 });
@@ -135,25 +143,34 @@ describe('the encrypted blob store on S3', () => {
 
   it('refuses to start with a new key ring when the bucket already holds encrypted blobs', async () => {
     const elsewhere = mkdtempSync(path.join(tmpdir(), 'cn-s3-nokeys-'));
-    await expect(openBlobStore({ dataDir: elsewhere, encryptionKey: undefined, previousEncryptionKeys: [], s3: s3.settings('store/') })).rejects.toThrow(/the bucket/);
+    await expect(openBlobStore({ dataDir: elsewhere, encryptionKey: undefined, previousEncryptionKeys: [], s3: s3.settings('store/') })).rejects.toThrow(
+      /the bucket/,
+    );
   });
 });
 
 describe('the app on S3', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(s3.env('app/'), { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'the patient has a cough' } });
+    t = await createTestApp(s3.env('app/'), {
+      transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'the patient has a cough' },
+    });
   });
   afterAll(() => t.close());
 
   it('records, transcribes and writes from parts in the bucket, and the retention sweep deletes every blob of the consultation', async () => {
     const u = await createUser(t);
     const headers = bearer(await login(t, u.email, u.password));
-    const id: string = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+    const id: string = (
+      await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session.id;
     const audio = makeWebm(mkdtempSync(path.join(tmpdir(), 'cn-s3-audio-')), 'part', 1);
     for (const order of [0, 1]) {
       const m = multipartAudio(order, audio);
-      expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload })).statusCode).toBe(201);
+      expect(
+        (await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload }))
+          .statusCode,
+      ).toBe(201);
     }
     await t.ctx.transcriptionQueue.drain();
     const session = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}`, headers })).json().consultation_session;
@@ -167,7 +184,10 @@ describe('the app on S3', () => {
     expect(played.rawPayload.equals(audio)).toBe(true);
 
     await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
-    await t.ctx.db.update(consultationSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(consultationSessions.id, id));
+    await t.ctx.db
+      .update(consultationSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(consultationSessions.id, id));
     await sweepExpiredConsultations(t.ctx.db, t.ctx.blobs);
     expect(await all(bucket.list(sessionBlobPrefix(id)))).toEqual([]);
   });

@@ -160,7 +160,7 @@ export function createS3BlobDriver(settings: S3Settings): BlobDriver & Required<
     },
     async deletePrefix(under) {
       // A consultation's folder, never the whole installation by mistake.
-      if (!under || !under.endsWith('/')) throw new Error('a prefix to delete must name a folder (end with /)');
+      if (!under?.endsWith('/')) throw new Error('a prefix to delete must name a folder (end with /)');
       // At most 1,000 keys per request, as S3 allows; listed again until empty, for a blob written meanwhile.
       for (let pass = 0; pass < 3; pass++) {
         let batch: string[] = [];
@@ -192,7 +192,9 @@ export function createS3BlobDriver(settings: S3Settings): BlobDriver & Required<
         if (etag === undefined) return 'missing';
         if (etag !== current.etag) continue;
         try {
-          await client.send(new PutObjectCommand({ Bucket, Key: objectKey(key), Body: next, ContentLength: next.length, IfMatch: current.etag, ...encryption }));
+          await client.send(
+            new PutObjectCommand({ Bucket, Key: objectKey(key), Body: next, ContentLength: next.length, IfMatch: current.etag, ...encryption }),
+          );
           return 'replaced';
         } catch (err) {
           // Changed between the check and the write; a deleted one answers 404 (or 412) and is found missing next.

@@ -18,10 +18,20 @@ export function speechWebm(dir: string, name: string, text: string): string {
   return webm;
 }
 
-export function multipartAudio(order: number | string, data: Buffer, mimeType = 'audio/webm;codecs=opus', durationMs?: number | string, fields: Record<string, string> = {}) {
+export function multipartAudio(
+  order: number | string,
+  data: Buffer,
+  mimeType = 'audio/webm;codecs=opus',
+  durationMs?: number | string,
+  fields: Record<string, string> = {},
+) {
   const boundary = `----cn${Math.random().toString(16).slice(2)}`;
   const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  const duration = (durationMs === undefined ? '' : field('duration_ms', String(durationMs))) + Object.entries(fields).map(([name, value]) => field(name, value)).join('');
+  const duration =
+    (durationMs === undefined ? '' : field('duration_ms', String(durationMs))) +
+    Object.entries(fields)
+      .map(([name, value]) => field(name, value))
+      .join('');
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="order"\r\n\r\n${order}\r\n` +
       duration +

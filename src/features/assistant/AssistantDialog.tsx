@@ -49,7 +49,8 @@ export function AssistantDialog({ open, onOpenChange }: { open: boolean; onOpenC
       setThreadKey(keys.thread_key);
       const run = await pollRun(assistantsApi.run, keys, abort.current.signal);
       setMessages(run.messages);
-      if (run.status === 'failed') setError(available ? t`The assistant could not answer. Try again.` : t`The assistant needs an AI engine, and none is configured on this server.`);
+      if (run.status === 'failed')
+        setError(available ? t`The assistant could not answer. Try again.` : t`The assistant needs an AI engine, and none is configured on this server.`);
     } catch (err) {
       setError(describeFailure(i18n, err));
     } finally {
@@ -59,7 +60,13 @@ export function AssistantDialog({ open, onOpenChange }: { open: boolean; onOpenC
 
   const chosen = assistants?.find((a) => a.key === assistantKey);
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} size="wide" title={<Trans>Assistant</Trans>} description={<Trans>Answers are suggestions: check them before you use them in care.</Trans>}>
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      size="wide"
+      title={<Trans>Assistant</Trans>}
+      description={<Trans>Answers are suggestions: check them before you use them in care.</Trans>}
+    >
       {!available && (
         <Alert tone="info">
           <Trans>AI not configured: the assistant needs an AI engine, and none is configured on this server.</Trans>

@@ -36,9 +36,7 @@ export function LoginForm({ notice, invitationToken }: { notice?: string; invita
     try {
       const { token, d_user } = await accountApi.login(email.trim(), password);
       await beginSession(token, d_user, remember ? 'local' : 'session');
-      await (invitationToken
-        ? navigate({ to: '/organization/invitations/$token', params: { token: invitationToken } })
-        : navigate({ to: '/' }));
+      await (invitationToken ? navigate({ to: '/organization/invitations/$token', params: { token: invitationToken } }) : navigate({ to: '/' }));
     } catch (err) {
       setFailure(describeFailure(i18n, err));
       setUnconfirmedHint(err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.code === 'invalid_credentials');

@@ -12,7 +12,15 @@ import { beginSession } from './session-actions';
  * Spends a single-use or signed token for a session, then goes home: autologin (phone pairing),
  * integration (a JWT from another system) and e-mail confirmation all work this way.
  */
-export function TokenExchange({ exchangeKey, exchange, persistence }: { exchangeKey: string; exchange: () => Promise<SessionResult>; persistence: Persistence }) {
+export function TokenExchange({
+  exchangeKey,
+  exchange,
+  persistence,
+}: {
+  exchangeKey: string;
+  exchange: () => Promise<SessionResult>;
+  persistence: Persistence;
+}) {
   const { i18n } = useLingui();
   const navigate = useNavigate();
   const [failure, setFailure] = useState<string>();

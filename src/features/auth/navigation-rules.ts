@@ -64,7 +64,17 @@ export function routeNameOf(pathname: string): RouteName | undefined {
 }
 
 // A launch from the record system never replaces a session open in this browser (whoever is signed in stays).
-const ALWAYS_ALLOWED: ReadonlySet<RouteName> = new Set(['confirm_email', 'reset_password', 'autologin', 'organization_invitations', 'integration', 'launched', 'launch_link', 'launch_failed', 'launch']);
+const ALWAYS_ALLOWED: ReadonlySet<RouteName> = new Set([
+  'confirm_email',
+  'reset_password',
+  'autologin',
+  'organization_invitations',
+  'integration',
+  'launched',
+  'launch_link',
+  'launch_failed',
+  'launch',
+]);
 const GUEST_ONLY: ReadonlySet<RouteName> = new Set(['login', 'signup', 'reset', 'autologin', 'integration', 'launched', 'launch_link']);
 const GUEST_ALLOWED: ReadonlySet<RouteName> = new Set(['login', 'signup', 'reset']);
 

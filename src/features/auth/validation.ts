@@ -20,8 +20,7 @@ export const checkPassword = (v: string): ValidationCode | undefined => (!v ? 'r
 export const checkPasswordMatch = (a: string, b: string): ValidationCode | undefined => (a === b ? undefined : 'passwords_do_not_match');
 export const checkName = (v: string): ValidationCode | undefined => (!v.trim() ? 'required' : v.trim().length < NAME_MIN ? 'name_too_short' : undefined);
 export const checkPhone = (v: string): ValidationCode | undefined => (!v.trim() ? 'required' : PHONE_PATTERN.test(v.trim()) ? undefined : 'invalid_phone');
-export const checkLanguage = (v: string): ValidationCode | undefined =>
-  (LANGUAGES as readonly string[]).includes(v) ? undefined : 'language_required';
+export const checkLanguage = (v: string): ValidationCode | undefined => ((LANGUAGES as readonly string[]).includes(v) ? undefined : 'language_required');
 
 /** Runs field checks and keeps only the failures. */
 export function collectErrors<F extends string>(checks: Record<F, ValidationCode | undefined>): FieldErrors<F> {

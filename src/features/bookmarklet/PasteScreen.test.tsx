@@ -8,7 +8,13 @@ import { PASTE_MESSAGE } from './bookmarklet';
 const NOTE = '# Consultation notes\n\n**Subjective:** Dry cough for three days.';
 
 vi.mock('../../api/consultations', () => ({
-  consultationsApi: { recent: vi.fn(async () => ({ consultation_sessions: [{ id: 's1', consultation_type_id: 'general_consultation', finished_at: '2026-11-24T10:00:00Z', created_at: '2026-11-24T09:50:00Z' }] })) },
+  consultationsApi: {
+    recent: vi.fn(async () => ({
+      consultation_sessions: [
+        { id: 's1', consultation_type_id: 'general_consultation', finished_at: '2026-11-24T10:00:00Z', created_at: '2026-11-24T09:50:00Z' },
+      ],
+    })),
+  },
 }));
 vi.mock('../../api/documents', () => ({ documentsApi: { get: vi.fn(async () => ({ generated_document: { status: 'done', text: NOTE } })) } }));
 vi.mock('../home/useConsultationTypes', () => ({ useConsultationTypes: () => ({ types: [{ id: 'general_consultation', name: 'General consultation' }] }) }));

@@ -39,7 +39,12 @@ export function PasteScreen({ to }: { to: unknown }) {
       latest.forEach((s, i) => {
         const doc = docs[i];
         if (doc?.generated_document.status === 'done') {
-          found.push({ sessionId: s.id, typeId: s.consultation_type_id, when: s.finished_at ?? s.created_at, text: markdownToPlainText(doc.generated_document.text) });
+          found.push({
+            sessionId: s.id,
+            typeId: s.consultation_type_id,
+            when: s.finished_at ?? s.created_at,
+            text: markdownToPlainText(doc.generated_document.text),
+          });
         }
       });
       setNotes(found);

@@ -35,7 +35,12 @@ export function AssistantsCatalog({ catalog, onTogglePin, onStart, starting }: P
       </h2>
       <div className="catalog-controls">
         <TextField label={t`Search assistants`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} />
-        <SelectField label={t`Country catalogue`} value={catalogue} onChange={(e) => setCatalogue(e.target.value)} options={catalog.catalogues.map((c) => ({ value: c.id, label: c.name }))} />
+        <SelectField
+          label={t`Country catalogue`}
+          value={catalogue}
+          onChange={(e) => setCatalogue(e.target.value)}
+          options={catalog.catalogues.map((c) => ({ value: c.id, label: c.name }))}
+        />
       </div>
       <div className="catalog-body">
         <nav className="catalog-tree" aria-label={t`Assistants`}>
@@ -53,7 +58,12 @@ export function AssistantsCatalog({ catalog, onTogglePin, onStart, starting }: P
                   <ul>
                     {k.assistants.map((a) => (
                       <li key={a.id}>
-                        <button type="button" className="catalog-item" aria-current={a.id === selectedId ? 'true' : undefined} onClick={() => setSelectedId(a.id)}>
+                        <button
+                          type="button"
+                          className="catalog-item"
+                          aria-current={a.id === selectedId ? 'true' : undefined}
+                          onClick={() => setSelectedId(a.id)}
+                        >
                           {a.name}
                           {catalog.pins.includes(a.id) && <span className="visually-hidden"> {t`(pinned)`}</span>}
                         </button>

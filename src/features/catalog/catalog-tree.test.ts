@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { ConsultationTypeView } from '../../../contract/consultations';
 import { catalogTree } from './catalog-tree';
 
-const a = (id: string, kind: ConsultationTypeView['kind'], catalogue: ConsultationTypeView['catalogue'], section: ConsultationTypeView['section'], name = id): ConsultationTypeView => ({
+const a = (
+  id: string,
+  kind: ConsultationTypeView['kind'],
+  catalogue: ConsultationTypeView['catalogue'],
+  section: ConsultationTypeView['section'],
+  name = id,
+): ConsultationTypeView => ({
   id,
   kind,
   catalogue,
@@ -15,7 +21,13 @@ const a = (id: string, kind: ConsultationTypeView['kind'], catalogue: Consultati
   selectable_documents: [],
 });
 
-const all = [a('general', 'note_taker', 'international', 'public', 'General'), a('dict', 'dictaphone', 'international', 'public', 'Dictaphone'), a('report', 'report', 'international', 'test', 'Report'), a('pt', 'note_taker', 'pt', 'public', 'Medicina geral'), a('de', 'note_taker', 'de', 'public', 'Hausarzt')];
+const all = [
+  a('general', 'note_taker', 'international', 'public', 'General'),
+  a('dict', 'dictaphone', 'international', 'public', 'Dictaphone'),
+  a('report', 'report', 'international', 'test', 'Report'),
+  a('pt', 'note_taker', 'pt', 'public', 'Medicina geral'),
+  a('de', 'note_taker', 'de', 'public', 'Hausarzt'),
+];
 
 describe('catalogTree', () => {
   it('groups one country (plus international) by section and kind', () => {

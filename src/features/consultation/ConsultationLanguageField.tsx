@@ -11,7 +11,8 @@ import { describeFailure } from '../i18n/api-error-messages';
 import { LANGUAGE_NAMES } from '../i18n/LanguageSwitch';
 
 /** A consultation's language: its own, else (begun before it was kept) its clinician's. */
-export const effectiveLanguage = (language: string | null | undefined, clinician: string | undefined): Language => (isLanguage(language) ? language : isLanguage(clinician) ? clinician : 'pt');
+export const effectiveLanguage = (language: string | null | undefined, clinician: string | undefined): Language =>
+  isLanguage(language) ? language : isLanguage(clinician) ? clinician : 'pt';
 
 /**
  * The language spoken in the consultation (the clinician's own unless changed here), and, before anything is
@@ -77,7 +78,8 @@ export function ConsultationLanguageField({
         <Alert tone="warning">
           {speechLanguages.length ? (
             <Trans>
-              The speech engine on this server does not transcribe {name}: it would write words that were never said. You can record; the audio is kept and transcribed once a speech engine for this language is connected.
+              The speech engine on this server does not transcribe {name}: it would write words that were never said. You can record; the audio is kept and
+              transcribed once a speech engine for this language is connected.
             </Trans>
           ) : (
             <Trans>No speech engine is available on this server. You can record; the audio is kept and transcribed once a speech engine is connected.</Trans>

@@ -110,7 +110,15 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
 
   if (!session) {
     if (isGone(problem)) return <GoneNotice deleted={problem === 'deleted'} />;
-    return problem ? <Alert tone="error">{i18n._(problem === 'offline' ? connectionLost : problem === 'overloaded' ? recordingMessages.overloaded : recordingMessages.loadFailed)}</Alert> : <p role="status"><Trans>Loading…</Trans></p>;
+    return problem ? (
+      <Alert tone="error">
+        {i18n._(problem === 'offline' ? connectionLost : problem === 'overloaded' ? recordingMessages.overloaded : recordingMessages.loadFailed)}
+      </Alert>
+    ) : (
+      <p role="status">
+        <Trans>Loading…</Trans>
+      </p>
+    );
   }
   // Finished on this device: no more recording here, even while the finish still waits to reach the server.
   const active = session.status === 'active' && !queuedFinish;
@@ -126,7 +134,13 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
         )}
       </div>
       <PatientLabelField sessionId={id} label={session.patient_label} readOnly={readOnly} />
-      <ConsultationLanguageField sessionId={id} language={session.language} speechLanguages={readOnly ? undefined : speechLanguages} readOnly={readOnly} onChanged={() => void refresh()} />
+      <ConsultationLanguageField
+        sessionId={id}
+        language={session.language}
+        speechLanguages={readOnly ? undefined : speechLanguages}
+        readOnly={readOnly}
+        onChanged={() => void refresh()}
+      />
       {readOnly && <ArchivedNotice audioDeletedAt={session.audio_deleted_at ?? session.expires_at} />}
       {problem && <Alert tone="warning">{i18n._(refreshProblem(problem, readOnly))}</Alert>}
       {queuedStart && queuedStart.status !== 'failed' && (
@@ -136,16 +150,25 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
       )}
       {queuedStart?.status === 'failed' && (
         <Alert tone="error">
-          <Trans>The server refused to create this consultation. Its recording is kept on this device; contact support before clearing this browser's data.</Trans>
+          <Trans>
+            The server refused to create this consultation. Its recording is kept on this device; contact support before clearing this browser's data.
+          </Trans>
         </Alert>
       )}
-      {!readOnly && <RecordingPanel sessionId={id} active={active} recordedMs={session.recorded_ms} recorder={session.recorder} onFinished={() => void refresh()} />}
+      {!readOnly && (
+        <RecordingPanel sessionId={id} active={active} recordedMs={session.recorded_ms} recorder={session.recorder} onFinished={() => void refresh()} />
+      )}
       {!type && typeFailed && (
         <Alert tone="warning">
-          <Trans>This consultation type could not be loaded, so its documents and data fields are not shown. The recording is not affected; reload the page when the connection is back.</Trans>
+          <Trans>
+            This consultation type could not be loaded, so its documents and data fields are not shown. The recording is not affected; reload the page when the
+            connection is back.
+          </Trans>
         </Alert>
       )}
-      {session.status !== 'active' && type && <TranscriptQuality transcript={session.transcription} engines={session.transcription_engines} place="documents" />}
+      {session.status !== 'active' && type && (
+        <TranscriptQuality transcript={session.transcription} engines={session.transcription_engines} place="documents" />
+      )}
       {session.status !== 'active' && type && (
         <Suspense
           fallback={
@@ -157,7 +180,13 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
           <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} readOnly={readOnly} onWritten={onWritten} />
         </Suspense>
       )}
-      <TranscriptPanel session={session} speechLanguages={speechLanguages} engineNote={readOnly ? undefined : engineNote} live={variant === 'dictaphone'} readOnly={readOnly} />
+      <TranscriptPanel
+        session={session}
+        speechLanguages={speechLanguages}
+        engineNote={readOnly ? undefined : engineNote}
+        live={variant === 'dictaphone'}
+        readOnly={readOnly}
+      />
       {type && !readOnly && <NotesDataForm session={session} type={type} />}
       {rating && <FeedbackDialog sessionId={id} open onOpenChange={setRating} />}
     </div>
@@ -167,7 +196,10 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
 function DocumentsUnavailable() {
   return (
     <Alert tone="warning">
-      <Trans>The documents could not be loaded: the connection was lost. The transcript and the recording are not affected; reload the page when the connection is back.</Trans>
+      <Trans>
+        The documents could not be loaded: the connection was lost. The transcript and the recording are not affected; reload the page when the connection is
+        back.
+      </Trans>
     </Alert>
   );
 }

@@ -8,7 +8,21 @@ import { Dialog, FormDialogActions } from '../../ui/Dialog';
 import { TextAreaField } from '../../ui/TextAreaField';
 import { describeFailure } from '../i18n/api-error-messages';
 
-function Scale({ legend, from, to, value, onChange, name }: { legend: React.ReactNode; from: number; to: number; value?: number; onChange: (v: number) => void; name: string }) {
+function Scale({
+  legend,
+  from,
+  to,
+  value,
+  onChange,
+  name,
+}: {
+  legend: React.ReactNode;
+  from: number;
+  to: number;
+  value?: number;
+  onChange: (v: number) => void;
+  name: string;
+}) {
   return (
     <fieldset className="scale">
       <legend>{legend}</legend>
@@ -41,7 +55,12 @@ export function FeedbackDialog({ sessionId, open, onOpenChange }: { sessionId: s
     setBusy(true);
     setError(undefined);
     try {
-      await feedbackApi.send(sessionId, { ...form, doctor_satisfaction: form.doctor_satisfaction, share_anonymously: Boolean(form.share_anonymously), comment: form.comment?.trim() || null });
+      await feedbackApi.send(sessionId, {
+        ...form,
+        doctor_satisfaction: form.doctor_satisfaction,
+        share_anonymously: Boolean(form.share_anonymously),
+        comment: form.comment?.trim() || null,
+      });
       setSent(true);
     } catch (err) {
       setError(describeFailure(i18n, err));
@@ -71,9 +90,30 @@ export function FeedbackDialog({ sessionId, open, onOpenChange }: { sessionId: s
           }}
         >
           {error && <Alert tone="error">{error}</Alert>}
-          <Scale name="doctor" legend={<Trans>How satisfied are you with this consultation? (0 to 10)</Trans>} from={0} to={10} value={form.doctor_satisfaction} onChange={(v) => set({ doctor_satisfaction: v })} />
-          <Scale name="patient" legend={<Trans>How satisfied did the patient seem? (0 to 10)</Trans>} from={0} to={10} value={form.patient_satisfaction ?? undefined} onChange={(v) => set({ patient_satisfaction: v })} />
-          <Scale name="quality" legend={<Trans>Quality of the notes (1 to 5)</Trans>} from={1} to={5} value={form.notes_quality ?? undefined} onChange={(v) => set({ notes_quality: v })} />
+          <Scale
+            name="doctor"
+            legend={<Trans>How satisfied are you with this consultation? (0 to 10)</Trans>}
+            from={0}
+            to={10}
+            value={form.doctor_satisfaction}
+            onChange={(v) => set({ doctor_satisfaction: v })}
+          />
+          <Scale
+            name="patient"
+            legend={<Trans>How satisfied did the patient seem? (0 to 10)</Trans>}
+            from={0}
+            to={10}
+            value={form.patient_satisfaction ?? undefined}
+            onChange={(v) => set({ patient_satisfaction: v })}
+          />
+          <Scale
+            name="quality"
+            legend={<Trans>Quality of the notes (1 to 5)</Trans>}
+            from={1}
+            to={5}
+            value={form.notes_quality ?? undefined}
+            onChange={(v) => set({ notes_quality: v })}
+          />
           <fieldset className="scale">
             <legend>
               <Trans>Time spent editing the notes</Trans>
@@ -94,8 +134,18 @@ export function FeedbackDialog({ sessionId, open, onOpenChange }: { sessionId: s
               ))}
             </div>
           </fieldset>
-          <TextAreaField label={<Trans>Comment (optional)</Trans>} rows={3} maxLength={2000} value={form.comment ?? ''} onChange={(e) => set({ comment: e.target.value })} />
-          <Checkbox label={<Trans>I agree to share this feedback anonymously to improve the product.</Trans>} checked={Boolean(form.share_anonymously)} onChange={(e) => set({ share_anonymously: e.target.checked })} />
+          <TextAreaField
+            label={<Trans>Comment (optional)</Trans>}
+            rows={3}
+            maxLength={2000}
+            value={form.comment ?? ''}
+            onChange={(e) => set({ comment: e.target.value })}
+          />
+          <Checkbox
+            label={<Trans>I agree to share this feedback anonymously to improve the product.</Trans>}
+            checked={Boolean(form.share_anonymously)}
+            onChange={(e) => set({ share_anonymously: e.target.checked })}
+          />
           <FormDialogActions onCancel={() => onOpenChange(false)} submitLabel={<Trans>Send feedback</Trans>} busy={busy} />
         </form>
       )}

@@ -50,7 +50,10 @@ export function NotesDataForm({ session, type, onSaved }: { session: SessionData
 
   useEffect(() => {
     const wanted = new Set(type.processor_inputs.map((p) => p.id));
-    templatesApi.inputs().then((r) => setInputs(r.processor_inputs.filter((p) => wanted.has(p.id) && p.templates.length > 0)), () => undefined);
+    templatesApi.inputs().then(
+      (r) => setInputs(r.processor_inputs.filter((p) => wanted.has(p.id) && p.templates.length > 0)),
+      () => undefined,
+    );
   }, [type]);
 
   const set = (id: string, value: string) => setValues((v) => ({ ...v, [id]: value }));

@@ -34,7 +34,13 @@ afterEach(cleanup);
 
 describe('the transcript panel', () => {
   it('shows uncertain words as uncertain, to the eye and to screen readers, without their brackets', () => {
-    mount(session({ transcription: 'do you take any medicines [the codeine?] i take loratadine', transcription_status: 'done', transcription_engines: ['openai:whisper-1'] }));
+    mount(
+      session({
+        transcription: 'do you take any medicines [the codeine?] i take loratadine',
+        transcription_status: 'done',
+        transcription_engines: ['openai:whisper-1'],
+      }),
+    );
     const uncertain = screen.getByTestId('uncertain-words');
     expect(uncertain.textContent).toBe('(uncertain: the codeine)');
     expect(uncertain.querySelector('.visually-hidden')?.textContent).toBe('(uncertain: ');
@@ -43,9 +49,11 @@ describe('the transcript panel', () => {
     expect(screen.getByTestId('transcript-engine').textContent).toBe('Transcribed by whisper-1 (connected engine).');
   });
 
-  it("says which engine wrote a demo-quality transcript, and that its values must be checked", () => {
+  it('says which engine wrote a demo-quality transcript, and that its values must be checked', () => {
     mount(session({ transcription: 'the patient has a cough', transcription_status: 'done', transcription_engines: ['pocketsphinx:clinical'] }));
-    expect(screen.getByTestId('transcript-quality').textContent).toBe('Transcribed by the local speech engine (clinical model). Demo quality — check every value against the recording.');
+    expect(screen.getByTestId('transcript-quality').textContent).toBe(
+      'Transcribed by the local speech engine (clinical model). Demo quality — check every value against the recording.',
+    );
     expect(screen.queryByTestId('uncertain-legend')).toBeNull();
   });
 

@@ -64,7 +64,10 @@ export function TranscriptPanel({
       {status === 'unavailable' &&
         (speechLanguages?.length && !speechLanguages.includes(effectiveLanguage(session.language, user?.language)) ? (
           <Alert tone="warning">
-            <Trans>Not transcribed: the speech engine on this server does not speak this consultation's language. The audio is kept and transcribed once an engine that does is connected, or if you change the language above.</Trans>
+            <Trans>
+              Not transcribed: the speech engine on this server does not speak this consultation's language. The audio is kept and transcribed once an engine
+              that does is connected, or if you change the language above.
+            </Trans>
           </Alert>
         ) : (
           <Alert tone="warning">
@@ -79,7 +82,10 @@ export function TranscriptPanel({
       {error && <Alert tone="error">{error}</Alert>}
       {session.transcription && hasUncertainWords(session.transcription) && (
         <p className="muted" data-testid="uncertain-legend">
-          <Trans>Words underlined with dots were not heard clearly (in the text, between [ and ?]). They never go into the note's values or medicines: check them against the recording, then correct or confirm them by editing the transcript.</Trans>
+          <Trans>
+            Words underlined with dots were not heard clearly (in the text, between [ and ?]). They never go into the note's values or medicines: check them
+            against the recording, then correct or confirm them by editing the transcript.
+          </Trans>
         </p>
       )}
       {editing && !readOnly ? (

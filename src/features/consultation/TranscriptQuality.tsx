@@ -20,7 +20,15 @@ function useEngineName() {
 }
 
 /** Which engine wrote the transcript, and how far it can be trusted: said in the transcript and above the documents. */
-export function TranscriptQuality({ transcript, engines, place }: { transcript: string | undefined; engines: string[] | undefined; place: 'transcript' | 'documents' }) {
+export function TranscriptQuality({
+  transcript,
+  engines,
+  place,
+}: {
+  transcript: string | undefined;
+  engines: string[] | undefined;
+  place: 'transcript' | 'documents';
+}) {
   const name = useEngineName();
   const { demo, low } = transcriptQuality(transcript, engines);
   const names = (engines ?? []).map(name).join(', ');

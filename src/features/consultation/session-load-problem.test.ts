@@ -23,6 +23,13 @@ describe('why a consultation could not be loaded', () => {
   });
 
   it('gives up on a consultation the server no longer has', () => {
-    expect(['deleted', 'not_found', 'offline', 'overloaded', 'failed', undefined].map((p) => isGone(p as never))).toEqual([true, true, false, false, false, false]);
+    expect(['deleted', 'not_found', 'offline', 'overloaded', 'failed', undefined].map((p) => isGone(p as never))).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

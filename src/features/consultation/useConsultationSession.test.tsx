@@ -70,7 +70,9 @@ describe('the consultation screen’s copy of the session', () => {
   it('keeps no answer older than one already kept: a slow first answer does not overwrite the next poll', async () => {
     let answerFirst: (value: unknown) => void = () => undefined;
     api.progress.mockReturnValueOnce(new Promise((resolve) => (answerFirst = resolve)));
-    api.get.mockResolvedValue({ consultation_session: { ...summary, status: 'finished', transcription: 'Dry cough. No fever.', audios: [{ order: 0 }, { order: 1 }, { order: 2 }] } });
+    api.get.mockResolvedValue({
+      consultation_session: { ...summary, status: 'finished', transcription: 'Dry cough. No fever.', audios: [{ order: 0 }, { order: 1 }, { order: 2 }] },
+    });
     const { result } = renderHook(() => useConsultationSession(ID));
     await result.current.refresh();
     await waitFor(() => expect(result.current.session?.status).toBe('finished'));

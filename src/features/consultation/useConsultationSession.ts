@@ -61,7 +61,11 @@ async function keep(s: SessionDetail | SessionProgress, transcription: string, n
  * connections) and refreshed from the server every few seconds while it is recording or being transcribed.
  * `problem` says why the last refresh failed; a consultation the server no longer has is removed from the cache.
  */
-export function useConsultationSession(id: string): { session: CachedSession | undefined; problem: SessionLoadProblem | undefined; refresh: () => Promise<void> } {
+export function useConsultationSession(id: string): {
+  session: CachedSession | undefined;
+  problem: SessionLoadProblem | undefined;
+  refresh: () => Promise<void>;
+} {
   const session = useLiveQuery(() => appDb().sessions.get(id), [id]);
   const [problem, setProblem] = useState<SessionLoadProblem>();
 
@@ -108,10 +112,16 @@ export function useConsultationSession(id: string): { session: CachedSession | u
       });
       setProblem(undefined);
     } catch (err) {
-      const seen = (await appDb().sessions.get(id).catch(() => undefined)) !== undefined;
+      const seen =
+        (await appDb()
+          .sessions.get(id)
+          .catch(() => undefined)) !== undefined;
       const next = sessionLoadProblem(err, seen);
       // Deleted on the server (its retention period is over): its text must not outlive it on this device.
-      if (isGone(next)) await appDb().sessions.delete(id).catch(() => undefined);
+      if (isGone(next))
+        await appDb()
+          .sessions.delete(id)
+          .catch(() => undefined);
       // Two refreshes can overlap (mount, then the cache read): the later one no longer finds the copy the first
       // deleted, yet the consultation is still one that was deleted, not one never seen.
       setProblem((previous) => (previous === 'deleted' && next === 'not_found' ? previous : next));

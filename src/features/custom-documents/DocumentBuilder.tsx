@@ -102,7 +102,15 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
   }
 
   async function cancel() {
-    if (await confirm({ type: 'warning', title: t`Leave the request?`, message: t`Changes not saved are lost. A saved draft stays in your list.`, confirmLabel: t`Leave` })) onDone();
+    if (
+      await confirm({
+        type: 'warning',
+        title: t`Leave the request?`,
+        message: t`Changes not saved are lost. A saved draft stays in your list.`,
+        confirmLabel: t`Leave`,
+      })
+    )
+      onDone();
   }
 
   async function removeSection(index: number) {
@@ -126,7 +134,13 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
     <section className="card" aria-labelledby="builder-title">
       <h2 id="builder-title">{saved ? <Trans>Custom document request</Trans> : <Trans>New custom document request</Trans>}</h2>
       {error && <Alert tone="error">{error}</Alert>}
-      <TextField label={t`Document title`} value={draft.title} maxLength={200} error={titleError} onChange={(e) => setDraft({ ...draft, title: e.target.value })} />
+      <TextField
+        label={t`Document title`}
+        value={draft.title}
+        maxLength={200}
+        error={titleError}
+        onChange={(e) => setDraft({ ...draft, title: e.target.value })}
+      />
       <SelectField
         label={t`Base document`}
         value={draft.base_document ?? ''}

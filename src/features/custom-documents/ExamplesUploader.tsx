@@ -8,7 +8,17 @@ export const EXAMPLE_ACCEPT = '.pdf,.txt,.md,.png,.jpg,.jpeg,.doc,.docx';
 export const EXAMPLE_MAX_MB = 10;
 
 /** Spec §2 file uploader: optional examples, chosen or dropped; each file is sent as it arrives. */
-export function ExamplesUploader({ examples, onAdd, onRemove, disabled }: { examples: { id: string; file_name: string }[]; onAdd: (files: File[]) => void; onRemove: (id: string) => void; disabled?: boolean }) {
+export function ExamplesUploader({
+  examples,
+  onAdd,
+  onRemove,
+  disabled,
+}: {
+  examples: { id: string; file_name: string }[];
+  onAdd: (files: File[]) => void;
+  onRemove: (id: string) => void;
+  disabled?: boolean;
+}) {
   const { t } = useLingui();
   const labelId = useId();
   return (

@@ -60,7 +60,9 @@ export function DocumentActions({ title, markdown, rendered, flagged = [], sessi
     try {
       if (rich && typeof ClipboardItem !== 'undefined' && rendered.current) {
         const html = `<meta charset="utf-8">${rendered.current.innerHTML}`;
-        await navigator.clipboard.write([new ClipboardItem({ 'text/html': new Blob([html], { type: 'text/html' }), 'text/plain': new Blob([plain], { type: 'text/plain' }) })]);
+        await navigator.clipboard.write([
+          new ClipboardItem({ 'text/html': new Blob([html], { type: 'text/html' }), 'text/plain': new Blob([plain], { type: 'text/plain' }) }),
+        ]);
       } else {
         await navigator.clipboard.writeText(plain);
       }
@@ -136,7 +138,9 @@ export function DocumentActions({ title, markdown, rendered, flagged = [], sessi
       </Button>
       <Button
         variant="secondary"
-        onClick={() => void reviewed().then((ok) => ok && saveFile(new Blob([markdown], { type: 'text/markdown;charset=utf-8' }), documentFileName(title, new Date(), 'md')))}
+        onClick={() =>
+          void reviewed().then((ok) => ok && saveFile(new Blob([markdown], { type: 'text/markdown;charset=utf-8' }), documentFileName(title, new Date(), 'md')))
+        }
       >
         <Trans>Download .md</Trans>
       </Button>

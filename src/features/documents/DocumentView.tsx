@@ -118,7 +118,9 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
       {error && <Alert tone="error">{error}</Alert>}
       {doc === null && (
         <div>
-          <p className="muted">{readOnly ? <Trans>This document was not written for this consultation.</Trans> : <Trans>This document has not been written yet.</Trans>}</p>
+          <p className="muted">
+            {readOnly ? <Trans>This document was not written for this consultation.</Trans> : <Trans>This document has not been written yet.</Trans>}
+          </p>
           {canGenerate && (
             <Button onClick={generate} busy={busy}>
               <Trans>Generate</Trans>
@@ -166,7 +168,15 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
           </article>
           {/* Below the note it completes: on a phone the note comes first. */}
           {doc.status === 'done' && doc.version === doc.total_versions && (doc.evidence?.omitted?.length ?? 0) > 0 && (
-            <OmissionList key={doc.id} sessionId={sessionId} docKey={docKey} doc={doc} omitted={doc.evidence!.omitted!} readOnly={readOnly} onNewVersion={showNewVersion} />
+            <OmissionList
+              key={doc.id}
+              sessionId={sessionId}
+              docKey={docKey}
+              doc={doc}
+              omitted={doc.evidence!.omitted!}
+              readOnly={readOnly}
+              onNewVersion={showNewVersion}
+            />
           )}
           {doc.status === 'done' && doc.evidence && (
             <div className="document-sources">
@@ -191,8 +201,18 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
                   )}
                 </div>
               )}
-              <DocumentActions key={doc.id} title={title} markdown={doc.text} rendered={rendered} flagged={doc.uses_ai ? (doc.evidence?.flagged ?? []) : []} sessionId={sessionId} docKey={docKey} />
-              {editing && !readOnly && <EditNotesDialog open onOpenChange={setEditing} sessionId={sessionId} docKey={docKey} currentText={doc.text} onNewVersion={showNewVersion} />}
+              <DocumentActions
+                key={doc.id}
+                title={title}
+                markdown={doc.text}
+                rendered={rendered}
+                flagged={doc.uses_ai ? (doc.evidence?.flagged ?? []) : []}
+                sessionId={sessionId}
+                docKey={docKey}
+              />
+              {editing && !readOnly && (
+                <EditNotesDialog open onOpenChange={setEditing} sessionId={sessionId} docKey={docKey} currentText={doc.text} onNewVersion={showNewVersion} />
+              )}
             </>
           )}
         </>

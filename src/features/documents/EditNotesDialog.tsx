@@ -27,7 +27,13 @@ export function EditNotesDialog({ open, onOpenChange, sessionId, docKey, current
   const { t } = useLingui();
   const [mode, setMode] = useState('text');
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} size="wide" title={docKey === 'main' ? <Trans>Edit notes</Trans> : <Trans>Edit document</Trans>} description={<Trans>Each change makes a new version; earlier versions stay available.</Trans>}>
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      size="wide"
+      title={docKey === 'main' ? <Trans>Edit notes</Trans> : <Trans>Edit document</Trans>}
+      description={<Trans>Each change makes a new version; earlier versions stay available.</Trans>}
+    >
       <Tabs.Root value={mode} onValueChange={setMode}>
         <Tabs.List className="tabs" aria-label={t`How to change the notes`}>
           <Tabs.Trigger value="voice" className="tab">
@@ -87,7 +93,13 @@ function TextCommandPanel(props: PanelProps) {
       }}
     >
       {error && <Alert tone="error">{error}</Alert>}
-      <TextAreaField label={<Trans>Request a change</Trans>} rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder={t`For example: add pain radiating to the left arm to the subjective.`} />
+      <TextAreaField
+        label={<Trans>Request a change</Trans>}
+        rows={4}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder={t`For example: add pain radiating to the left arm to the subjective.`}
+      />
       <Button type="submit" busy={busy} disabled={!text.trim()}>
         <Trans>Send change</Trans>
       </Button>

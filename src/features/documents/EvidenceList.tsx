@@ -78,7 +78,9 @@ export function EvidenceList({ sessionId, evidence }: { sessionId: string; evide
         {unsupported === 0 ? (
           <Trans>Every sentence rests on the transcript or your inputs. Choose one to see where it was said.</Trans>
         ) : (
-          <Trans>Choose a sentence to see where it was said. Sentences marked “Not in the transcript” rest on nothing that was said or entered: check them.</Trans>
+          <Trans>
+            Choose a sentence to see where it was said. Sentences marked “Not in the transcript” rest on nothing that was said or entered: check them.
+          </Trans>
         )}
       </p>
       <ol className="evidence-list">
@@ -104,7 +106,13 @@ export function EvidenceList({ sessionId, evidence }: { sessionId: string; evide
                 <span className="evidence-sentence">{s.text}</span>
               )}{' '}
               <span className="badge" data-source={s.source}>
-                {s.source === 'transcript' ? <Trans>From the transcript</Trans> : s.source === 'inputs' ? <Trans>From your inputs</Trans> : <Trans>Not in the transcript</Trans>}
+                {s.source === 'transcript' ? (
+                  <Trans>From the transcript</Trans>
+                ) : s.source === 'inputs' ? (
+                  <Trans>From your inputs</Trans>
+                ) : (
+                  <Trans>Not in the transcript</Trans>
+                )}
               </span>
               {s.spans[0]?.audio && <ListenButton sessionId={sessionId} audio={s.spans[0].audio} sentence={s.text} />}
             </li>

@@ -8,7 +8,14 @@ import { addToNote } from './add-to-note';
 import { documentMessages } from './document-messages';
 import { dismissedOmissions, dismissOmission, isDismissed } from './omission-dismissals';
 
-type Props = { sessionId: string; docKey: string; doc: GeneratedDocument; omitted: Omission[]; readOnly: boolean; onNewVersion: (doc: GeneratedDocument) => void };
+type Props = {
+  sessionId: string;
+  docKey: string;
+  doc: GeneratedDocument;
+  omitted: Omission[];
+  readOnly: boolean;
+  onNewVersion: (doc: GeneratedDocument) => void;
+};
 
 /**
  * Said but not in the note: the stretches of the consultation that carry a clinical fact the note does not state
@@ -60,10 +67,21 @@ export function OmissionList({ sessionId, docKey, doc, omitted, readOnly, onNewV
             </span>
             {!readOnly && (
               <span className="omission-actions">
-                <Button variant="secondary" busy={adding === i} disabled={adding !== undefined} onClick={() => void add(o, i)} aria-label={t`Add to the note: ${o.text}`}>
+                <Button
+                  variant="secondary"
+                  busy={adding === i}
+                  disabled={adding !== undefined}
+                  onClick={() => void add(o, i)}
+                  aria-label={t`Add to the note: ${o.text}`}
+                >
                   <Trans>Add to the note</Trans>
                 </Button>
-                <Button variant="ghost" disabled={adding !== undefined} onClick={() => setDismissed(dismissOmission(sessionId, doc.key, o))} aria-label={t`Dismiss: ${o.text}`}>
+                <Button
+                  variant="ghost"
+                  disabled={adding !== undefined}
+                  onClick={() => setDismissed(dismissOmission(sessionId, doc.key, o))}
+                  aria-label={t`Dismiss: ${o.text}`}
+                >
                   <Trans>Dismiss</Trans>
                 </Button>
               </span>

@@ -12,10 +12,14 @@ export const evidenceHighlightAtom = atom<{ sessionId: string; sentence: string;
  */
 export function highlightPieces(transcript: string, spans: EvidenceSpan[]): { text: string; marked: boolean }[] {
   const found = spans
-    .map((s) => (transcript.slice(s.start, s.end) === s.quote ? { start: s.start, end: s.end } : (() => {
-      const at = transcript.indexOf(s.quote);
-      return at >= 0 ? { start: at, end: at + s.quote.length } : undefined;
-    })()))
+    .map((s) =>
+      transcript.slice(s.start, s.end) === s.quote
+        ? { start: s.start, end: s.end }
+        : (() => {
+            const at = transcript.indexOf(s.quote);
+            return at >= 0 ? { start: at, end: at + s.quote.length } : undefined;
+          })(),
+    )
     .filter((s): s is { start: number; end: number } => !!s)
     .sort((a, b) => a.start - b.start);
   const pieces: { text: string; marked: boolean }[] = [];

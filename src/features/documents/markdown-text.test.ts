@@ -26,7 +26,8 @@ describe('the plain-text copy, from the parse the screen and the PDF use', () =>
   });
 
   it('keeps list numbers, a list that starts at 4, nested lists and tables', () => {
-    const md = '1. Primeiro\n2. Segundo\n   - sub-item\n3. Terceiro\n\nTexto.\n\n4. Quarto\n5. Quinto\n\n| Parâmetro | Valor |\n|---|--:|\n| HbA1c | 7,2 % |\n| TA | ≤ 140/90 |';
+    const md =
+      '1. Primeiro\n2. Segundo\n   - sub-item\n3. Terceiro\n\nTexto.\n\n4. Quarto\n5. Quinto\n\n| Parâmetro | Valor |\n|---|--:|\n| HbA1c | 7,2 % |\n| TA | ≤ 140/90 |';
     expect(markdownToPlainText(md)).toBe(
       '1. Primeiro\n2. Segundo\n   - sub-item\n3. Terceiro\n\nTexto.\n\n4. Quarto\n5. Quinto\n\nParâmetro | Valor\nHbA1c | 7,2 %\nTA | ≤ 140/90',
     );

@@ -34,7 +34,11 @@ export function dismissOmission(sessionId: string, docKey: string, o: { start: n
   const key = `${sessionId}/${docKey}`;
   const spans = [...new Set([...(stored[key]?.spans ?? []), spanKey(o)])];
   stored[key] = { at: Date.now(), spans };
-  const kept = Object.fromEntries(Object.entries(stored).sort(([, a], [, b]) => b.at - a.at).slice(0, KEEP));
+  const kept = Object.fromEntries(
+    Object.entries(stored)
+      .sort(([, a], [, b]) => b.at - a.at)
+      .slice(0, KEEP),
+  );
   try {
     localStorage.setItem(STORAGE_KEYS.dismissedOmissions, JSON.stringify(kept));
   } catch {

@@ -50,7 +50,16 @@ describe('documentToPdf', () => {
       }),
     );
     const page = pages[0]!;
-    for (const words of ['Notas da consulta', 'Dra. Conceição Müller', '22/11/2026', 'Avaliação', 'Dor torácica há dois dias; sem febre.', 'Medicação: paracetamol', 'Straße, Größe, niño, corazón', 'Página 1 de 1']) {
+    for (const words of [
+      'Notas da consulta',
+      'Dra. Conceição Müller',
+      '22/11/2026',
+      'Avaliação',
+      'Dor torácica há dois dias; sem febre.',
+      'Medicação: paracetamol',
+      'Straße, Größe, niño, corazón',
+      'Página 1 de 1',
+    ]) {
       expect(page).toContain(words);
     }
     expect(page).not.toContain('**');
@@ -94,9 +103,16 @@ describe('documentToPdf', () => {
   });
 
   it('splits a long table across pages, repeating its header, and paginates text', async () => {
-    const rows = Array.from({ length: 80 }, (_, i) => `| Análise ${i + 1} | ${(i * 1.5).toFixed(1).replace('.', ',')} mg/dL | observação longa que ocupa mais do que uma linha da célula da tabela ${i + 1} |`);
+    const rows = Array.from(
+      { length: 80 },
+      (_, i) =>
+        `| Análise ${i + 1} | ${(i * 1.5).toFixed(1).replace('.', ',')} mg/dL | observação longa que ocupa mais do que uma linha da célula da tabela ${i + 1} |`,
+    );
     const paragraph = 'O doente refere cefaleia frontal com irradiação occipital, sem náuseas nem fotofobia, com melhoria parcial após analgesia. ';
-    const markdown = [`| Análise | Valor | Nota |\n|---|---|---|\n${rows.join('\n')}`, ...Array.from({ length: 30 }, (_, i) => `## Secção ${i + 1}\n\n${paragraph.repeat(3)}`)].join('\n\n');
+    const markdown = [
+      `| Análise | Valor | Nota |\n|---|---|---|\n${rows.join('\n')}`,
+      ...Array.from({ length: 30 }, (_, i) => `## Secção ${i + 1}\n\n${paragraph.repeat(3)}`),
+    ].join('\n\n');
     const { pages } = await pdfText(await pdfOf({ title: 'Resumo clínico', markdown }));
     expect(pages.length).toBeGreaterThan(5);
     pages.forEach((text, i) => {
@@ -128,10 +144,13 @@ describe('documentToPdf', () => {
     const table = (header: string[], rows: string[][]) => [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
     const dates = Array.from({ length: 9 }, (_, i) => `0${i + 1}/11/2026`);
     const tables = [
-      table(['Análise', ...dates], [
-        ['Creatinina (mg/dL)', ...dates.map((_, i) => (1.05 + i / 10).toFixed(2))],
-        ['Glicose', ...dates.map((_, i) => String(100 + i * 11))],
-      ]),
+      table(
+        ['Análise', ...dates],
+        [
+          ['Creatinina (mg/dL)', ...dates.map((_, i) => (1.05 + i / 10).toFixed(2))],
+          ['Glicose', ...dates.map((_, i) => String(100 + i * 11))],
+        ],
+      ),
       table(
         Array.from({ length: 12 }, (_, i) => `Dia ${i + 1}`),
         [Array.from({ length: 12 }, (_, i) => `${(1250.75 + i).toFixed(2)} mg`)],
@@ -143,10 +162,22 @@ describe('documentToPdf', () => {
     ];
     for (const markdown of tables) {
       const { pages, items } = await pdfText(await pdfOf({ title: 'T', markdown }));
-      const cells = markdown.split('\n').filter((_, i) => i !== 1).flatMap((line) => line.split('|').map((c) => c.trim()).filter(Boolean));
+      const cells = markdown
+        .split('\n')
+        .filter((_, i) => i !== 1)
+        .flatMap((line) =>
+          line
+            .split('|')
+            .map((c) => c.trim())
+            .filter(Boolean),
+        );
       const words = new Set(cells.flatMap((cell) => cell.split(' ')));
       // Every word printed is a whole word of a cell (a fragment such as "026" or "75" is not), and every word is printed.
-      const printed = pages.join('\n').replace(/T\n|Dra\. Conceição Müller · 22\/11\/2026|Página \d+ de \d+/g, '').split(/[\s:]+/).filter(Boolean);
+      const printed = pages
+        .join('\n')
+        .replace(/T\n|Dra\. Conceição Müller · 22\/11\/2026|Página \d+ de \d+/g, '')
+        .split(/[\s:]+/)
+        .filter(Boolean);
       for (const word of printed) expect(words).toContain(word);
       for (const word of words) expect(printed).toContain(word);
       for (const item of items) expect(item.right).toBeLessThanOrEqual(item.pageWidth);
@@ -154,9 +185,14 @@ describe('documentToPdf', () => {
   });
 
   it('keeps a long title and a long clinician line within the page, above the text, with the date shown', async () => {
-    const title = 'Relatório de alta hospitalar — Serviço de Medicina Interna — Doente internado por pneumonia adquirida na comunidade com insuficiência respiratória';
-    const clinician = 'Dra. Maria da Conceição Albuquerque Vasconcelos de Sá e Menezes, Especialista em Medicina Interna, Hospital de Santa Maria, Centro Hospitalar Universitário Lisboa Norte';
-    for (const input of [{ title, clinician }, { title: title.repeat(4), clinician: clinician.repeat(3) }]) {
+    const title =
+      'Relatório de alta hospitalar — Serviço de Medicina Interna — Doente internado por pneumonia adquirida na comunidade com insuficiência respiratória';
+    const clinician =
+      'Dra. Maria da Conceição Albuquerque Vasconcelos de Sá e Menezes, Especialista em Medicina Interna, Hospital de Santa Maria, Centro Hospitalar Universitário Lisboa Norte';
+    for (const input of [
+      { title, clinician },
+      { title: title.repeat(4), clinician: clinician.repeat(3) },
+    ]) {
       const pdf = await documentToPdf({ ...base, ...input, markdown: 'Texto do relatório 5 mg' }, nodeFonts);
       const { pages, items } = await pdfText(pdf.output('arraybuffer'));
       expect(pages[0]).toContain('22/11/2026');
@@ -179,7 +215,10 @@ describe('documentToPdf', () => {
     const quote = `${'>'.repeat(40)} deep quoted dose 5 mg`;
     const list = Array.from({ length: 30 }, (_, i) => `${'   '.repeat(i)}${i % 2 ? '1.' : '-'} level ${i} dose ${i} mg`).join('\n');
     const { pages, items } = await pdfText(await pdfOf({ title: 'T', markdown: `${quote}\n\n${list}` }));
-    const lines = pages.join('\n').split('\n').map((line) => line.trim());
+    const lines = pages
+      .join('\n')
+      .split('\n')
+      .map((line) => line.trim());
     expect(lines).toContain('deep quoted dose 5 mg');
     for (let i = 0; i < 30; i++) expect(lines.some((line) => line.endsWith(`level ${i} dose ${i} mg`))).toBe(true);
     // Numbered items keep their number, before their text or on the line of it.
@@ -188,7 +227,9 @@ describe('documentToPdf', () => {
   });
 
   it('names files from the title without accents', () => {
-    expect(documentFileName('Certificado de incapacidade temporária', new Date('2026-11-22T10:00:00Z'), 'pdf')).toBe('certificado-de-incapacidade-temporaria-2026-11-22.pdf');
+    expect(documentFileName('Certificado de incapacidade temporária', new Date('2026-11-22T10:00:00Z'), 'pdf')).toBe(
+      'certificado-de-incapacidade-temporaria-2026-11-22.pdf',
+    );
     expect(documentFileName('???', new Date('2026-11-22T10:00:00Z'), 'md')).toBe('document-2026-11-22.md');
   });
 });

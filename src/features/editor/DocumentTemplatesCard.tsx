@@ -38,7 +38,12 @@ export function DocumentTemplatesCard({ typeId, document, input, onChanged }: Pr
   }
 
   async function remove(template: PersonalTemplate) {
-    const ok = await confirm({ type: 'warning', title: t`Delete this template?`, message: t`“${template.name}” will be deleted. This cannot be undone.`, confirmLabel: t`Delete` });
+    const ok = await confirm({
+      type: 'warning',
+      title: t`Delete this template?`,
+      message: t`“${template.name}” will be deleted. This cannot be undone.`,
+      confirmLabel: t`Delete`,
+    });
     if (ok && input) await run(() => templatesApi.remove(input.id, template.id));
   }
 

@@ -12,7 +12,9 @@ import { CustomDocumentRequests } from '../custom-documents/CustomDocumentReques
 import { DocumentTemplatesCard } from './DocumentTemplatesCard';
 
 /** Every document kind offered by some assistant, once. */
-const allDocuments = (types: ConsultationTypeView[]) => [...new Map(types.flatMap((ty) => [ty.main_document, ...ty.selectable_documents]).map((d) => [d.id, d])).values()];
+const allDocuments = (types: ConsultationTypeView[]) => [
+  ...new Map(types.flatMap((ty) => [ty.main_document, ...ty.selectable_documents]).map((d) => [d.id, d])).values(),
+];
 
 /** Spec §2 editor: per consultation type, the clinician's templates and guidance for each of its documents. */
 export function EditorScreen({ consultationTypeId }: { consultationTypeId?: string }) {
@@ -64,7 +66,13 @@ export function EditorScreen({ consultationTypeId }: { consultationTypeId?: stri
       {type &&
         inputs &&
         documents.map((d) => (
-          <DocumentTemplatesCard key={`${type.id}-${d.id}`} typeId={type.id} document={d} input={inputs.find((p) => p.document_id === d.id)} onChanged={reload} />
+          <DocumentTemplatesCard
+            key={`${type.id}-${d.id}`}
+            typeId={type.id}
+            document={d}
+            input={inputs.find((p) => p.document_id === d.id)}
+            onChanged={reload}
+          />
         ))}
       {types && <CustomDocumentRequests documents={allDocuments(types)} />}
     </>

@@ -52,7 +52,17 @@ export function templateErrors(draft: TemplateDraft): Partial<Record<keyof Templ
 }
 
 /** Name and text of a personal template, with the placeholders it can use. */
-export function TemplateForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: TemplateDraft; submitLabel: React.ReactNode; onSubmit: (d: TemplateDraft) => Promise<void>; onCancel?: () => void }) {
+export function TemplateForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial?: TemplateDraft;
+  submitLabel: React.ReactNode;
+  onSubmit: (d: TemplateDraft) => Promise<void>;
+  onCancel?: () => void;
+}) {
   const { t, i18n } = useLingui();
   const [draft, setDraft] = useState<TemplateDraft>(initial ?? { name: '', template: '' });
   const [tried, setTried] = useState(false);
@@ -81,7 +91,13 @@ export function TemplateForm({ initial, submitLabel, onSubmit, onCancel }: { ini
         }
       }}
     >
-      <TextField label={<Trans>Template name</Trans>} value={draft.name} maxLength={120} error={message(errors.name)} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+      <TextField
+        label={<Trans>Template name</Trans>}
+        value={draft.name}
+        maxLength={120}
+        error={message(errors.name)}
+        onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+      />
       <TextAreaField
         label={<Trans>Template text</Trans>}
         rows={8}

@@ -51,7 +51,12 @@ export function ActiveSessionNotice({ status }: { status: ActiveStatus }) {
   if (!active) return null;
 
   async function end() {
-    const ok = await confirm({ type: 'warning', title: t`End the consultation in progress?`, message: t`What was recorded is kept and transcribed.`, confirmLabel: t`End it` });
+    const ok = await confirm({
+      type: 'warning',
+      title: t`End the consultation in progress?`,
+      message: t`What was recorded is kept and transcribed.`,
+      confirmLabel: t`End it`,
+    });
     if (!ok) return;
     try {
       await consultationsApi.finish(active!.id);

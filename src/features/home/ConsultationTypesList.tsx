@@ -45,7 +45,13 @@ export function useStartConsultation() {
       if (unreachable && userId) {
         // No network: the consultation starts on this device and reaches the server when the network returns.
         const type = cachedTypes(i18n.locale)?.find((ty) => ty.id === typeId);
-        const session = await startLocally({ id, userId, consultationTypeId: typeId, showTranscription: type?.show_transcription ?? false, mobile: isMobileDevice() });
+        const session = await startLocally({
+          id,
+          userId,
+          consultationTypeId: typeId,
+          showTranscription: type?.show_transcription ?? false,
+          mobile: isMobileDevice(),
+        });
         void import('../recording/upload-service').then((m) => m.kickUploads());
         await open(session);
         return;
@@ -73,7 +79,15 @@ export function useStartConsultation() {
 }
 
 /** The consultation types the clinician can start, each with its documents. */
-export function ConsultationTypesList({ types, loadFailed, offline = false }: { types: ConsultationTypeView[] | undefined; loadFailed: boolean; offline?: boolean }) {
+export function ConsultationTypesList({
+  types,
+  loadFailed,
+  offline = false,
+}: {
+  types: ConsultationTypeView[] | undefined;
+  loadFailed: boolean;
+  offline?: boolean;
+}) {
   const { i18n, t } = useLingui();
   const { start, starting, error: startError } = useStartConsultation();
   const error = startError ?? (loadFailed ? i18n._(recordingMessages.typesLoadFailed) : undefined);
@@ -112,14 +126,22 @@ export function ConsultationTypesList({ types, loadFailed, offline = false }: { 
               <ul>
                 {[type.main_document, ...type.selectable_documents].map((d) => (
                   <li key={d.id}>
-                    <Link to="/consultation_types/$consultationTypeId/selectable_documents/$selectableDocumentId" params={{ consultationTypeId: type.id, selectableDocumentId: d.id }}>
+                    <Link
+                      to="/consultation_types/$consultationTypeId/selectable_documents/$selectableDocumentId"
+                      params={{ consultationTypeId: type.id, selectableDocumentId: d.id }}
+                    >
                       {d.name}
                     </Link>
                   </li>
                 ))}
               </ul>
             </details>
-            <Button variant={index === 0 ? 'primary' : 'secondary'} onClick={() => start(type.id)} busy={starting === type.id} aria-label={t`Start: ${type.name}`}>
+            <Button
+              variant={index === 0 ? 'primary' : 'secondary'}
+              onClick={() => start(type.id)}
+              busy={starting === type.id}
+              aria-label={t`Start: ${type.name}`}
+            >
               <Trans>Start</Trans>
             </Button>
           </li>

@@ -60,7 +60,11 @@ export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
                 // Home-v2's quick access holds the recent completed consultations beside the pinned and recommended assistants.
                 <CatalogHome recent={<RecentConsultations types={types} compact />} />
               ) : (
-                <ConsultationTypesList types={types?.filter((ty) => ty.catalogue === 'international' || ty.catalogue === homeCatalogue)} loadFailed={failed} offline={offline} />
+                <ConsultationTypesList
+                  types={types?.filter((ty) => ty.catalogue === 'international' || ty.catalogue === homeCatalogue)}
+                  loadFailed={failed}
+                  offline={offline}
+                />
               )}
             </>
           )}

@@ -43,7 +43,15 @@ async function cachedFinishedSessions(): Promise<SessionSummary[]> {
  * type, date and the notes' first words. `compact` is quick access's form: a sub-heading and the latest few.
  * `hidden`: asked for already, shown later (home asks for everything it shows at once, then draws it together).
  */
-export function RecentConsultations({ types, compact = false, hidden = false }: { types: ConsultationTypeView[] | undefined; compact?: boolean; hidden?: boolean }) {
+export function RecentConsultations({
+  types,
+  compact = false,
+  hidden = false,
+}: {
+  types: ConsultationTypeView[] | undefined;
+  compact?: boolean;
+  hidden?: boolean;
+}) {
   const { i18n, t } = useLingui();
   const v2Home = useAtomValue(authAtom)?.user?.v2_home ?? false;
   const [sessions, setSessions] = useState<SessionSummary[]>();
@@ -82,13 +90,14 @@ export function RecentConsultations({ types, compact = false, hidden = false }: 
     const q = query.trim().toLocaleLowerCase();
     return (sessions ?? [])
       .filter((s) => !timeLeft(s.expires_at, now).expired)
-      .filter((s) =>
-        !q ||
-        [s.patient_label, typeName(s.consultation_type_id), i18n.date(s.finished_at ?? s.created_at, { dateStyle: 'medium', timeStyle: 'short' }), s.excerpt]
-          .filter(Boolean)
-          .join(' ')
-          .toLocaleLowerCase()
-          .includes(q),
+      .filter(
+        (s) =>
+          !q ||
+          [s.patient_label, typeName(s.consultation_type_id), i18n.date(s.finished_at ?? s.created_at, { dateStyle: 'medium', timeStyle: 'short' }), s.excerpt]
+            .filter(Boolean)
+            .join(' ')
+            .toLocaleLowerCase()
+            .includes(q),
       );
   }, [sessions, now, query, typeName, i18n]);
 
@@ -104,7 +113,13 @@ export function RecentConsultations({ types, compact = false, hidden = false }: 
         <Trans>Finished consultations are kept for a short time, then their data is deleted.</Trans>
       </p>
       <div className="search-field">
-        <TextField label={t`Search consultations`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t`Patient, type or date`} />
+        <TextField
+          label={t`Search consultations`}
+          type="search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          placeholder={t`Patient, type or date`}
+        />
       </div>
       {failed === 'offline' && (
         <Alert tone="warning">
@@ -128,7 +143,11 @@ export function RecentConsultations({ types, compact = false, hidden = false }: 
           return (
             <li key={s.id} className="card recent-item" data-testid="recent-consultation">
               <div className="recent-main">
-                <Link to={s.show_transcription ? '/dictaphone/consultation/$id' : v2Home ? '/consultation_v2/$id' : '/consultation/$id'} params={{ id: s.id }} className="recent-link">
+                <Link
+                  to={s.show_transcription ? '/dictaphone/consultation/$id' : v2Home ? '/consultation_v2/$id' : '/consultation/$id'}
+                  params={{ id: s.id }}
+                  className="recent-link"
+                >
                   {s.patient_label ?? typeName(s.consultation_type_id)}
                 </Link>
                 <div className="muted">{s.patient_label ? `${typeName(s.consultation_type_id)} · ${when}` : when}</div>

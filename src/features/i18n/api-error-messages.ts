@@ -61,7 +61,6 @@ const byCode: Record<ErrorCode, MessageDescriptor> = {
   insufficient_credits: msg`No credits left. More credits are bought through support; this consultation is kept.`,
 };
 
-
 /** The user-facing sentence for any failed call, in the active language. */
 export function describeFailure(i18n: I18n, err: unknown, fallback: MessageDescriptor = generic): string {
   const failure: ApiFailure | undefined = err instanceof ApiFailureError ? err.failure : undefined;

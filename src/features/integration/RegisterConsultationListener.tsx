@@ -18,12 +18,16 @@ export function RegisterConsultationListener() {
     if (!signedIn) return;
     let origins: string[] = [];
     let stopped = false;
-    consultationsApi.capabilities().then((c) => (origins = c.integration?.origins ?? []), () => undefined);
+    consultationsApi.capabilities().then(
+      (c) => (origins = c.integration?.origins ?? []),
+      () => undefined,
+    );
 
     async function onMessage(event: MessageEvent) {
       const request = parseRegisterMessage(event, origins);
       if (!request || stopped) return;
-      const reply = (body: Record<string, unknown>) => (event.source as WindowProxy | null)?.postMessage({ external_id: request.externalId, ...body }, event.origin);
+      const reply = (body: Record<string, unknown>) =>
+        (event.source as WindowProxy | null)?.postMessage({ external_id: request.externalId, ...body }, event.origin);
       let session: { id: string; show_transcription: boolean } | undefined;
       try {
         const { consultation_session } = await consultationsApi.start(request.consultationTypeId ?? DEFAULT_TYPE, {});

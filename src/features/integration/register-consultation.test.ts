@@ -5,7 +5,12 @@ const allowed = ['https://ehr.hospital.pt'];
 
 describe('register_consultation message', () => {
   it('is taken only from a configured origin and with the right event', () => {
-    expect(parseRegisterMessage({ origin: 'https://ehr.hospital.pt', data: { event: 'register_consultation', consultation_type_id: 'dictation', external_id: 'EP-42' } }, allowed)).toEqual({
+    expect(
+      parseRegisterMessage(
+        { origin: 'https://ehr.hospital.pt', data: { event: 'register_consultation', consultation_type_id: 'dictation', external_id: 'EP-42' } },
+        allowed,
+      ),
+    ).toEqual({
       consultationTypeId: 'dictation',
       externalId: 'EP-42',
     });
@@ -16,6 +21,8 @@ describe('register_consultation message', () => {
   });
 
   it('drops a malformed type instead of sending it on', () => {
-    expect(parseRegisterMessage({ origin: 'https://ehr.hospital.pt', data: { event: 'register_consultation', consultation_type_id: '../../x' } }, allowed)).toEqual({ consultationTypeId: undefined, externalId: undefined });
+    expect(
+      parseRegisterMessage({ origin: 'https://ehr.hospital.pt', data: { event: 'register_consultation', consultation_type_id: '../../x' } }, allowed),
+    ).toEqual({ consultationTypeId: undefined, externalId: undefined });
   });
 });

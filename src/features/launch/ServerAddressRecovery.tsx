@@ -13,7 +13,13 @@ type Worker = Pick<ServiceWorkerContainer, 'getRegistration'> | undefined;
  * one; recorded parts stay in this browser's storage and are sent by the app as ever) and the address asked for
  * again, now of the server. Only once per address: if it still ends here, the clinician is told what to do.
  */
-export function ServerAddressRecovery({ worker = navigator.serviceWorker as Worker, reload = () => window.location.reload() }: { worker?: Worker; reload?: () => void }) {
+export function ServerAddressRecovery({
+  worker = navigator.serviceWorker as Worker,
+  reload = () => window.location.reload(),
+}: {
+  worker?: Worker;
+  reload?: () => void;
+}) {
   const [stuck] = useState(() => sessionStorage.getItem(TRIED) === window.location.href);
   useEffect(() => {
     if (stuck) return;

@@ -29,7 +29,10 @@ export function InvitationAnswer({ token }: { token: string }) {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    organizationsApi.invitation(token).then((r) => setInvitation(r.invitation), (err) => setError(describeFailure(i18n, err, answerFailed)));
+    organizationsApi.invitation(token).then(
+      (r) => setInvitation(r.invitation),
+      (err) => setError(describeFailure(i18n, err, answerFailed)),
+    );
   }, [token, i18n]);
 
   const invitationRef = `/organization/invitations/${token}`;
@@ -60,7 +63,14 @@ export function InvitationAnswer({ token }: { token: string }) {
     }
   }
 
-  if (!invitation) return error ? <Alert tone="error">{error}</Alert> : <p role="status"><Trans>Loading…</Trans></p>;
+  if (!invitation)
+    return error ? (
+      <Alert tone="error">{error}</Alert>
+    ) : (
+      <p role="status">
+        <Trans>Loading…</Trans>
+      </p>
+    );
   const organization = invitation.organization_name;
   if (done === 'accepted') {
     return (
@@ -102,8 +112,7 @@ export function InvitationAnswer({ token }: { token: string }) {
         <>
           <Alert tone="warning">
             <Trans>
-              This invitation was sent to {invitation.email}, but you are signed in as {signedInEmail}. Only the invited address can accept or
-              decline it.
+              This invitation was sent to {invitation.email}, but you are signed in as {signedInEmail}. Only the invited address can accept or decline it.
             </Trans>
           </Alert>
           <Button variant="secondary" onClick={() => void switchAccount()} busy={busy}>

@@ -83,7 +83,12 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
   }
 
   async function remove() {
-    const ok = await confirm({ type: 'warning', title: t`Remove the record system?`, message: t`Documents can no longer be sent to the record until one is set again.`, confirmLabel: t`Remove` });
+    const ok = await confirm({
+      type: 'warning',
+      title: t`Remove the record system?`,
+      message: t`Documents can no longer be sent to the record until one is set again.`,
+      confirmLabel: t`Remove`,
+    });
     if (!ok) return;
     try {
       await organizationsApi.removeRecordSystem(orgId);
@@ -113,7 +118,15 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
         )
       ) : (
         <form onSubmit={(e) => void save(e)}>
-          <TextField label={<Trans>FHIR base address</Trans>} type="url" required value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://ehr.example.org/fhir" error={fieldMessage(fields.base_url)} />
+          <TextField
+            label={<Trans>FHIR base address</Trans>}
+            type="url"
+            required
+            value={baseUrl}
+            onChange={(e) => setBaseUrl(e.target.value)}
+            placeholder="https://ehr.example.org/fhir"
+            error={fieldMessage(fields.base_url)}
+          />
           <SelectField
             label={<Trans>Sign-in</Trans>}
             value={auth}
@@ -141,8 +154,18 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
               <p className="muted">
                 <Trans>This server signs in with a key it made for your organization; the record system registers the key's public address.</Trans>
               </p>
-              <TextField label={<Trans>Client id given by the record system</Trans>} value={clientId} onChange={(e) => setClientId(e.target.value)} error={fieldMessage(fields.client_id)} />
-              <TextField label={<Trans>Scopes</Trans>} value={scope} onChange={(e) => setScope(e.target.value)} placeholder="system/DocumentReference.c system/Bundle.c" />
+              <TextField
+                label={<Trans>Client id given by the record system</Trans>}
+                value={clientId}
+                onChange={(e) => setClientId(e.target.value)}
+                error={fieldMessage(fields.client_id)}
+              />
+              <TextField
+                label={<Trans>Scopes</Trans>}
+                value={scope}
+                onChange={(e) => setScope(e.target.value)}
+                placeholder="system/DocumentReference.c system/Bundle.c"
+              />
               {saved?.jwks_url && (
                 <p>
                   <Trans>Register this public key address in the record system:</Trans> <code className="key-address">{saved.jwks_url}</code>

@@ -40,7 +40,8 @@ export function ActiveSessionFollower() {
       } else if (lastActive.current) {
         const ended = lastActive.current;
         lastActive.current = undefined;
-        const onItsPage = pathname.endsWith(`/${ended}`) && ['consultation', 'consultation_v2', 'dictaphone_consultation'].includes(routeNameOf(pathname) ?? '');
+        const onItsPage =
+          pathname.endsWith(`/${ended}`) && ['consultation', 'consultation_v2', 'dictaphone_consultation'].includes(routeNameOf(pathname) ?? '');
         if (onItsPage && isMobileDevice()) await navigate({ href: homeAfterSessionEnded(v2Home, searchStr) });
       }
     }

@@ -70,7 +70,10 @@ export function AudioTest() {
             label={t`Microphone`}
             value={micId}
             onChange={(e) => setMicId(e.target.value)}
-            options={[{ value: '', label: t`Default microphone` }, ...mics.filter((m) => m.deviceId && m.deviceId !== 'default').map((m) => ({ value: m.deviceId, label: m.label }))]}
+            options={[
+              { value: '', label: t`Default microphone` },
+              ...mics.filter((m) => m.deviceId && m.deviceId !== 'default').map((m) => ({ value: m.deviceId, label: m.label })),
+            ]}
           />
           <Button onClick={listen}>
             <Trans>Next</Trans>

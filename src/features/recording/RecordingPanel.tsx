@@ -236,7 +236,10 @@ export function RecordingPanel({
           if (complete) kickUploads();
           // So the timer continues from here after a reload, even before the server has measured the parts.
           const soFar = recorder.current?.elapsedMs;
-          if (soFar !== undefined) await appDb().sessions.update(sessionId, { recorded_ms: Math.round(soFar) }).catch(() => undefined);
+          if (soFar !== undefined)
+            await appDb()
+              .sessions.update(sessionId, { recorded_ms: Math.round(soFar) })
+              .catch(() => undefined);
         },
         onLevel: setLevel,
         onStateChange: setState,
@@ -249,7 +252,10 @@ export function RecordingPanel({
     } catch (err) {
       unlockTab.current?.();
       // Not recording after all: another device may record at once.
-      if (claim.outcome === 'granted') void nextOrderFor(sessionId).then((n) => consultationsApi.releaseRecording(sessionId, n)).catch(() => undefined);
+      if (claim.outcome === 'granted')
+        void nextOrderFor(sessionId)
+          .then((n) => consultationsApi.releaseRecording(sessionId, n))
+          .catch(() => undefined);
       setError(i18n._(err instanceof MicrophoneError ? microphoneMessages[err.failure] : microphoneMessages.start));
     }
   }
@@ -320,7 +326,10 @@ export function RecordingPanel({
             onChange={(e) => setMode(e.target.value as Mode)}
             options={[
               { value: 'microphone', label: isMobileDevice() ? t`This phone's microphone` : t`This computer's microphone` },
-              { value: 'teleconsultation', label: teleSupported ? t`Teleconsultation: my microphone and the call's tab` : t`Teleconsultation (Chrome, Edge or Opera only)` },
+              {
+                value: 'teleconsultation',
+                label: teleSupported ? t`Teleconsultation: my microphone and the call's tab` : t`Teleconsultation (Chrome, Edge or Opera only)`,
+              },
             ]}
           />
           {mics.length > 1 && (
@@ -367,9 +376,7 @@ export function RecordingPanel({
           </Button>
         )}
         {active && !recording && !otherRecorder && (
-          <Button onClick={() => void start()}>
-            {elapsed > 0 || queue.waiting > 0 ? <Trans>Continue recording</Trans> : <Trans>Start recording</Trans>}
-          </Button>
+          <Button onClick={() => void start()}>{elapsed > 0 || queue.waiting > 0 ? <Trans>Continue recording</Trans> : <Trans>Start recording</Trans>}</Button>
         )}
         {state === 'recording' && (
           <Button variant="secondary" onClick={pause}>

@@ -19,20 +19,21 @@ import { SupportSection } from './sections/SupportSection';
 import { ToolsSection } from './sections/ToolsSection';
 
 /** Spec §2's settings sections, in order. */
-export const SETTINGS_SECTIONS: { id: string; label: MessageDescriptor; Component: ComponentType<{ userId?: string }>; onlyFor?: (user: DUser) => boolean }[] = [
-  { id: 'account', label: msg`Account`, Component: AccountSection },
-  { id: 'organisation', label: msg`Organization`, Component: OrganisationSection },
-  { id: 'access-log', label: msg`Access log`, Component: AuditLogSection },
-  { id: 'audio', label: msg`Audio`, Component: AudioTest },
-  { id: 'credits', label: msg`Credits`, Component: CreditsSection },
-  { id: 'history', label: msg`History`, Component: HistorySection },
-  { id: 'support', label: msg`Support`, Component: SupportSection },
-  { id: 'tools', label: msg`Tools`, Component: ToolsSection },
-  { id: 'marketing', label: msg`Marketing preferences`, Component: MarketingSection },
-  { id: 'storage', label: msg`Consultation data storage`, Component: StorageSection },
-  // The server's own settings, for whoever runs it (never an organisation's administrators as such).
-  { id: 'ai-engines', label: msg`AI engines`, Component: AiEnginesSection, onlyFor: (user) => user.server_admin === true },
-];
+export const SETTINGS_SECTIONS: { id: string; label: MessageDescriptor; Component: ComponentType<{ userId?: string }>; onlyFor?: (user: DUser) => boolean }[] =
+  [
+    { id: 'account', label: msg`Account`, Component: AccountSection },
+    { id: 'organisation', label: msg`Organization`, Component: OrganisationSection },
+    { id: 'access-log', label: msg`Access log`, Component: AuditLogSection },
+    { id: 'audio', label: msg`Audio`, Component: AudioTest },
+    { id: 'credits', label: msg`Credits`, Component: CreditsSection },
+    { id: 'history', label: msg`History`, Component: HistorySection },
+    { id: 'support', label: msg`Support`, Component: SupportSection },
+    { id: 'tools', label: msg`Tools`, Component: ToolsSection },
+    { id: 'marketing', label: msg`Marketing preferences`, Component: MarketingSection },
+    { id: 'storage', label: msg`Consultation data storage`, Component: StorageSection },
+    // The server's own settings, for whoever runs it (never an organisation's administrators as such).
+    { id: 'ai-engines', label: msg`AI engines`, Component: AiEnginesSection, onlyFor: (user) => user.server_admin === true },
+  ];
 
 export function SettingsScreen({ section, userId }: { section?: string; userId?: string }) {
   const { i18n } = useLingui();

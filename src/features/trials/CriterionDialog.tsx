@@ -9,9 +9,23 @@ import { TextAreaField } from '../../ui/TextAreaField';
 import { criterionTypeLabel } from './research-labels';
 
 /** Add or edit a criterion (spec §3): definition, type and the needs-review flag. */
-export function CriterionDialog({ initial, error, onSave, onClose }: { initial?: CriterionDraft; error?: string; onSave: (c: CriterionDraft) => Promise<void>; onClose: () => void }) {
+export function CriterionDialog({
+  initial,
+  error,
+  onSave,
+  onClose,
+}: {
+  initial?: CriterionDraft;
+  error?: string;
+  onSave: (c: CriterionDraft) => Promise<void>;
+  onClose: () => void;
+}) {
   const { i18n, t } = useLingui();
-  const [criterion, setCriterion] = useState<CriterionDraft>(initial ? { definition: initial.definition, type: initial.type, needs_review: initial.needs_review } : { definition: '', type: 'critical_inclusion', needs_review: false });
+  const [criterion, setCriterion] = useState<CriterionDraft>(
+    initial
+      ? { definition: initial.definition, type: initial.type, needs_review: initial.needs_review }
+      : { definition: '', type: 'critical_inclusion', needs_review: false },
+  );
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const tooShort = criterion.definition.trim().length < 3;
@@ -43,7 +57,11 @@ export function CriterionDialog({ initial, error, onSave, onClose }: { initial?:
           options={CRITERION_TYPES.map((value) => ({ value, label: i18n._(criterionTypeLabel[value]) }))}
           onChange={(e) => setCriterion({ ...criterion, type: e.target.value as CriterionDraft['type'] })}
         />
-        <Checkbox checked={criterion.needs_review} onChange={(e) => setCriterion({ ...criterion, needs_review: e.target.checked })} label={t`Needs review: a person checks this criterion for every patient`} />
+        <Checkbox
+          checked={criterion.needs_review}
+          onChange={(e) => setCriterion({ ...criterion, needs_review: e.target.checked })}
+          label={t`Needs review: a person checks this criterion for every patient`}
+        />
         {error && <Alert tone="error">{error}</Alert>}
         <FormDialogActions onCancel={onClose} submitLabel={<Trans>Save criterion</Trans>} busy={busy} />
       </form>

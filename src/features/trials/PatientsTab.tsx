@@ -99,7 +99,15 @@ export function PatientsTab({ spaceId, patients, onChanged }: { spaceId: string;
   }
 
   async function remove(patient: Patient) {
-    if (!(await confirm({ type: 'warning', title: t`Delete the patient “${patient.label}”?`, message: t`Their PDF files and screening results are deleted. This cannot be undone.`, confirmLabel: t`Delete` }))) return;
+    if (
+      !(await confirm({
+        type: 'warning',
+        title: t`Delete the patient “${patient.label}”?`,
+        message: t`Their PDF files and screening results are deleted. This cannot be undone.`,
+        confirmLabel: t`Delete`,
+      }))
+    )
+      return;
     try {
       await researchApi.deletePatient(spaceId, patient.id);
       await onChanged();
@@ -114,8 +122,19 @@ export function PatientsTab({ spaceId, patients, onChanged }: { spaceId: string;
         <h2 id="add-patient-title">
           <Trans>Add a patient</Trans>
         </h2>
-        <TextField label={t`Patient reference (optional)`} hint={t`A pseudonymous code, not the patient's name. Without one, the first file's name is used.`} value={label} maxLength={200} onChange={(e) => setLabel(e.target.value)} />
-        <FileDropZone prompt={<Trans>Drop the patient's PDF records here (up to 10 files), or</Trans>} buttonLabel={<Trans>Choose PDF files</Trans>} accept=".pdf,application/pdf" onFiles={choose} />
+        <TextField
+          label={t`Patient reference (optional)`}
+          hint={t`A pseudonymous code, not the patient's name. Without one, the first file's name is used.`}
+          value={label}
+          maxLength={200}
+          onChange={(e) => setLabel(e.target.value)}
+        />
+        <FileDropZone
+          prompt={<Trans>Drop the patient's PDF records here (up to 10 files), or</Trans>}
+          buttonLabel={<Trans>Choose PDF files</Trans>}
+          accept=".pdf,application/pdf"
+          onFiles={choose}
+        />
         {files.length > 0 && (
           <ul className="example-list" aria-label={t`Files to add`}>
             {files.map((f, i) => (

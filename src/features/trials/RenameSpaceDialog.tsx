@@ -30,7 +30,14 @@ export function RenameSpaceDialog({ space, onRenamed, onClose }: { space: Resear
           );
         }}
       >
-        <TextField label={t`Space name`} value={name} maxLength={200} autoFocus error={tried && !name.trim() ? t`Fill this field.` : undefined} onChange={(e) => setName(e.target.value)} />
+        <TextField
+          label={t`Space name`}
+          value={name}
+          maxLength={200}
+          autoFocus
+          error={tried && !name.trim() ? t`Fill this field.` : undefined}
+          onChange={(e) => setName(e.target.value)}
+        />
         {error && <Alert tone="error">{error}</Alert>}
         <FormDialogActions onCancel={onClose} submitLabel={<Trans>Save</Trans>} busy={busy} />
       </form>

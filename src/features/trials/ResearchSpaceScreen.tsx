@@ -23,7 +23,14 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
   const [error, setError] = useState<string>();
   const [renaming, setRenaming] = useState(false);
 
-  const loadTrials = useCallback(() => researchApi.trials(spaceId).then((r) => setTrials(r.trials), (err) => setError(describeFailure(i18n, err))), [i18n, spaceId]);
+  const loadTrials = useCallback(
+    () =>
+      researchApi.trials(spaceId).then(
+        (r) => setTrials(r.trials),
+        (err) => setError(describeFailure(i18n, err)),
+      ),
+    [i18n, spaceId],
+  );
   // A refresh that fails is said, and tried again (the list keeps following the records being read).
   const [refreshError, setRefreshError] = useState<string>();
   const [refreshFailures, setRefreshFailures] = useState(0);
@@ -50,7 +57,8 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
         void loadTrials();
         void loadPatients();
       },
-      (err) => (err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.status === 404 ? setSpace(null) : setError(describeFailure(i18n, err))),
+      (err) =>
+        err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.status === 404 ? setSpace(null) : setError(describeFailure(i18n, err)),
     );
   }, [i18n, spaceId, loadTrials, loadPatients]);
 
@@ -65,7 +73,12 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
 
   async function removeSpace() {
     if (!space) return;
-    const ok = await confirm({ type: 'warning', title: t`Delete the space “${space.name}”?`, message: t`Every trial, patient file and result in it is deleted, for everyone who shares it. This cannot be undone.`, confirmLabel: t`Delete` });
+    const ok = await confirm({
+      type: 'warning',
+      title: t`Delete the space “${space.name}”?`,
+      message: t`Every trial, patient file and result in it is deleted, for everyone who shares it. This cannot be undone.`,
+      confirmLabel: t`Delete`,
+    });
     if (!ok) return;
     try {
       await researchApi.deleteSpace(space.id);

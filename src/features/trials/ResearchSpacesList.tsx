@@ -11,7 +11,10 @@ export function ResearchSpacesList() {
   const [spaces, setSpaces] = useState<ResearchSpace[]>();
   const [error, setError] = useState<string>();
   useEffect(() => {
-    researchApi.spaces().then((r) => setSpaces(r.research_spaces), (err) => setError(describeFailure(i18n, err)));
+    researchApi.spaces().then(
+      (r) => setSpaces(r.research_spaces),
+      (err) => setError(describeFailure(i18n, err)),
+    );
   }, [i18n]);
 
   if (error) return <Alert tone="error">{error}</Alert>;

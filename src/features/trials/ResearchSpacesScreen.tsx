@@ -37,7 +37,10 @@ export function ResearchSpacesScreen() {
         <Trans>Research spaces</Trans>
       </h1>
       <p className="muted">
-        <Trans>A research space holds clinical trials with their criteria, patients' PDF records and the screening results. Spaces you create are shared with your organization.</Trans>
+        <Trans>
+          A research space holds clinical trials with their criteria, patients' PDF records and the screening results. Spaces you create are shared with your
+          organization.
+        </Trans>
       </p>
       {error && <Alert tone="error">{error}</Alert>}
       <section className="card" aria-labelledby="spaces-title">
@@ -51,7 +54,13 @@ export function ResearchSpacesScreen() {
           <Trans>Create a space</Trans>
         </h2>
         <form noValidate onSubmit={(e) => void create(e)} className="inline-form">
-          <TextField label={t`Space name`} value={name} maxLength={200} error={tried && !name.trim() ? t`Fill this field.` : undefined} onChange={(e) => setName(e.target.value)} />
+          <TextField
+            label={t`Space name`}
+            value={name}
+            maxLength={200}
+            error={tried && !name.trim() ? t`Fill this field.` : undefined}
+            onChange={(e) => setName(e.target.value)}
+          />
           <Button type="submit" busy={busy}>
             <Trans>Create space</Trans>
           </Button>

@@ -89,7 +89,10 @@ export function ResultDialog({ result, onDecide, onClose }: { result: Evaluation
       )}
       {result.engine === 'offline' ? (
         <p className="muted">
-          <Trans>Screened without AI: ages and lab values were compared as numbers and other criteria matched by their words in the records. Check each piece of evidence.</Trans>
+          <Trans>
+            Screened without AI: ages and lab values were compared as numbers and other criteria matched by their words in the records. Check each piece of
+            evidence.
+          </Trans>
         </p>
       ) : (
         result.explanation && <p>{result.explanation}</p>

@@ -47,7 +47,15 @@ vi.mock('../../api/research', async (original) => ({
     decideResult: vi.fn(async (_space: string, id: string, change: { decision?: 'approved' | 'declined' | null; note?: string }) => {
       const found = results.find((r) => r.id === id)!;
       const decision = change.decision === undefined ? found.decision : change.decision;
-      return { result: { ...found, decision, status: decision ?? found.machine_status, decision_note: change.note ?? found.decision_note, machine_changed_since_decision: false } };
+      return {
+        result: {
+          ...found,
+          decision,
+          status: decision ?? found.machine_status,
+          decision_note: change.note ?? found.decision_note,
+          machine_changed_since_decision: false,
+        },
+      };
     }),
     screening: vi.fn(async () => {
       polls();
@@ -59,7 +67,14 @@ vi.mock('../../api/research', async (original) => ({
   },
 }));
 
-const trial: Trial = { id: 't1', name: 'DIA-3', description: '', created_at: '', updated_at: '', criteria: [{ id: 'c1', definition: 'Adults', type: 'critical_inclusion', needs_review: false }] };
+const trial: Trial = {
+  id: 't1',
+  name: 'DIA-3',
+  description: '',
+  created_at: '',
+  updated_at: '',
+  criteria: [{ id: 'c1', definition: 'Adults', type: 'critical_inclusion', needs_review: false }],
+};
 
 beforeEach(() => {
   screening = undefined;
@@ -99,7 +114,10 @@ describe('the results tab', () => {
   });
 
   it('filters the results by pre-evaluation and by what is still to decide', async () => {
-    results = [result, { ...result, id: 'r2', patient_id: 'p2', patient_label: 'P-0077', pre_evaluation: 'not_approved', status: 'declined', decision: 'declined' }];
+    results = [
+      result,
+      { ...result, id: 'r2', patient_id: 'p2', patient_label: 'P-0077', pre_evaluation: 'not_approved', status: 'declined', decision: 'declined' },
+    ];
     mount();
     expect(await screen.findByText('P-0077')).toBeTruthy();
     const show = screen.getByLabelText('Show');
@@ -121,7 +139,7 @@ describe('the results tab', () => {
     expect(await screen.findByText('This trial has no criteria yet.')).toBeTruthy();
   });
 
-  it("shows who decided and when, and says when the screening changed under the decision", async () => {
+  it('shows who decided and when, and says when the screening changed under the decision', async () => {
     const decided: EvaluationResult = {
       ...result,
       pre_evaluation: 'not_approved',
@@ -157,7 +175,7 @@ describe('the results tab', () => {
     expect(researchApi.decideResult).toHaveBeenLastCalledWith('space', 'r1', { decision: null });
   });
 
-  it('shows each patient\'s relevance, and under an unclear criterion the closest sentences with the matched words marked', async () => {
+  it("shows each patient's relevance, and under an unclear criterion the closest sentences with the matched words marked", async () => {
     results = [
       {
         ...result,

@@ -20,7 +20,17 @@ type Filter = 'all' | 'to_review' | PreEvaluation;
 const toDecide = (r: EvaluationResult) => !r.decision;
 
 /** Run a trial's screening over the space's patients, follow it, and review and download the results. */
-export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = false }: { spaceId: string; trials: Trial[]; patientIds: string[]; recordsBeingRead?: boolean }) {
+export function ResultsTab({
+  spaceId,
+  trials,
+  patientIds,
+  recordsBeingRead = false,
+}: {
+  spaceId: string;
+  trials: Trial[];
+  patientIds: string[];
+  recordsBeingRead?: boolean;
+}) {
   const { i18n, t } = useLingui();
   const [trialId, setTrialId] = useState(trials[0]?.id ?? '');
   const [results, setResults] = useState<EvaluationResult[]>();
@@ -157,7 +167,12 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
         <h2 id="screening-title">
           <Trans>Screening</Trans>
         </h2>
-        <SelectField label={t`Trial`} value={trialId} options={trials.map((x) => ({ value: x.id, label: x.name }))} onChange={(e) => setTrialId(e.target.value)} />
+        <SelectField
+          label={t`Trial`}
+          value={trialId}
+          options={trials.map((x) => ({ value: x.id, label: x.name }))}
+          onChange={(e) => setTrialId(e.target.value)}
+        />
         <div className="row-actions">
           <Button onClick={() => void run()} busy={running} disabled={Boolean(cannotRun)}>
             {running ? <Trans>Screening…</Trans> : <Trans>Run screening</Trans>}
@@ -168,7 +183,13 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
           <Checkbox
             checked={onlyNew}
             onChange={(e) => setOnlyNew(e.target.checked)}
-            label={<Plural value={unscreened.length} one="Only the # patient not yet screened for this trial" other="Only the # patients not yet screened for this trial" />}
+            label={
+              <Plural
+                value={unscreened.length}
+                one="Only the # patient not yet screened for this trial"
+                other="Only the # patients not yet screened for this trial"
+              />
+            }
           />
         )}
         <div role="status" aria-live="polite">
@@ -229,7 +250,10 @@ export function ResultsTab({ spaceId, trials, patientIds, recordsBeingRead = fal
               value={filter}
               options={[
                 { value: 'all', label: t`All patients (${results.length})` },
-                ...PRE_EVALUATIONS.map((p) => ({ value: p, label: `${i18n._(preEvaluationLabel[p])} (${results.filter((r) => r.pre_evaluation === p).length})` })),
+                ...PRE_EVALUATIONS.map((p) => ({
+                  value: p,
+                  label: `${i18n._(preEvaluationLabel[p])} (${results.filter((r) => r.pre_evaluation === p).length})`,
+                })),
                 { value: 'to_review', label: t`Still to decide (${results.filter(toDecide).length})` },
               ]}
               onChange={(e) => setFilter(e.target.value as Filter)}

@@ -7,7 +7,17 @@ import { TextAreaField } from '../../ui/TextAreaField';
 import { TextField } from '../../ui/TextField';
 
 /** Add or edit a trial: its name and a description (a protocol summary, from which criteria can be generated). */
-export function TrialDialog({ initial, error, onSave, onClose }: { initial?: TrialDraft; error?: string; onSave: (trial: TrialDraft) => Promise<void>; onClose: () => void }) {
+export function TrialDialog({
+  initial,
+  error,
+  onSave,
+  onClose,
+}: {
+  initial?: TrialDraft;
+  error?: string;
+  onSave: (trial: TrialDraft) => Promise<void>;
+  onClose: () => void;
+}) {
   const { t } = useLingui();
   const [trial, setTrial] = useState<TrialDraft>({ name: initial?.name ?? '', description: initial?.description ?? '' });
   const [tried, setTried] = useState(false);
@@ -24,7 +34,14 @@ export function TrialDialog({ initial, error, onSave, onClose }: { initial?: Tri
           void onSave({ name: trial.name.trim(), description: trial.description.trim() }).finally(() => setBusy(false));
         }}
       >
-        <TextField label={t`Trial name`} value={trial.name} maxLength={300} autoFocus error={tried && !trial.name.trim() ? t`Fill this field.` : undefined} onChange={(e) => setTrial({ ...trial, name: e.target.value })} />
+        <TextField
+          label={t`Trial name`}
+          value={trial.name}
+          maxLength={300}
+          autoFocus
+          error={tried && !trial.name.trim() ? t`Fill this field.` : undefined}
+          onChange={(e) => setTrial({ ...trial, name: e.target.value })}
+        />
         <TextAreaField
           label={t`Description`}
           hint={t`Paste the protocol summary. Criteria listed under “Inclusion criteria” and “Exclusion criteria” can then be generated automatically.`}

@@ -57,23 +57,49 @@ export function TrialsTab({ spaceId, trials, onChanged }: { spaceId: string; tri
       const { criteria, engine } = await researchApi.generateCriteria(spaceId, trial.id);
       await onChanged();
       const n = criteria.length;
-      const text = n === 0 ? t`No new criteria: those in the description are already in the list.` : engine === 'offline' ? t`${n} criteria added from the description's lists (without AI). Check their types.` : t`${n} criteria added by AI. Check each one before screening.`;
+      const text =
+        n === 0
+          ? t`No new criteria: those in the description are already in the list.`
+          : engine === 'offline'
+            ? t`${n} criteria added from the description's lists (without AI). Check their types.`
+            : t`${n} criteria added by AI. Check each one before screening.`;
       setNotice({ tone: 'success', text });
     } catch (err) {
       const noneFound = err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.status === 422;
-      setNotice({ tone: 'error', text: noneFound ? t`No criteria were found in the description. List them under “Inclusion criteria” and “Exclusion criteria”, or add them one by one.` : describeFailure(i18n, err) });
+      setNotice({
+        tone: 'error',
+        text: noneFound
+          ? t`No criteria were found in the description. List them under “Inclusion criteria” and “Exclusion criteria”, or add them one by one.`
+          : describeFailure(i18n, err),
+      });
     } finally {
       setGenerating(undefined);
     }
   }
 
   async function removeTrial(trial: Trial) {
-    if (!(await confirm({ type: 'warning', title: t`Delete the trial “${trial.name}”?`, message: t`Its criteria and screening results are deleted too. This cannot be undone.`, confirmLabel: t`Delete` }))) return;
+    if (
+      !(await confirm({
+        type: 'warning',
+        title: t`Delete the trial “${trial.name}”?`,
+        message: t`Its criteria and screening results are deleted too. This cannot be undone.`,
+        confirmLabel: t`Delete`,
+      }))
+    )
+      return;
     await researchApi.deleteTrial(spaceId, trial.id).then(onChanged, failed);
   }
 
   async function removeCriterion(trial: Trial, criterion: Criterion) {
-    if (!(await confirm({ type: 'warning', title: t`Delete this criterion?`, message: t`“${criterion.definition}” is removed from the trial. Past results keep it. This cannot be undone.`, confirmLabel: t`Delete` }))) return;
+    if (
+      !(await confirm({
+        type: 'warning',
+        title: t`Delete this criterion?`,
+        message: t`“${criterion.definition}” is removed from the trial. Past results keep it. This cannot be undone.`,
+        confirmLabel: t`Delete`,
+      }))
+    )
+      return;
     await researchApi.deleteCriterion(spaceId, trial.id, criterion.id).then(onChanged, failed);
   }
 
@@ -138,7 +164,11 @@ export function TrialsTab({ spaceId, trials, onChanged }: { spaceId: string; tri
                     <p>{c.definition}</p>
                   </div>
                   <div className="row-actions">
-                    <Button variant="ghost" onClick={() => setEditing({ kind: 'criterion', trial, criterion: c })} aria-label={t`Edit criterion: ${c.definition}`}>
+                    <Button
+                      variant="ghost"
+                      onClick={() => setEditing({ kind: 'criterion', trial, criterion: c })}
+                      aria-label={t`Edit criterion: ${c.definition}`}
+                    >
                       <Trans>Edit</Trans>
                     </Button>
                     <Button variant="ghost" onClick={() => void removeCriterion(trial, c)} aria-label={t`Delete criterion: ${c.definition}`}>

@@ -3,7 +3,8 @@ import { criterionVerdictLabel } from './research-labels';
 
 describe("a criterion's verdict, as what it means for the patient", () => {
   it('says an inclusion is satisfied and an exclusion applies, never "met" for both', () => {
-    const label = (type: Parameters<typeof criterionVerdictLabel>[0], verdict: Parameters<typeof criterionVerdictLabel>[1]) => criterionVerdictLabel(type, verdict).message;
+    const label = (type: Parameters<typeof criterionVerdictLabel>[0], verdict: Parameters<typeof criterionVerdictLabel>[1]) =>
+      criterionVerdictLabel(type, verdict).message;
     expect(label('critical_inclusion', 'met')).toBe('Satisfied');
     expect(label('non_critical_inclusion', 'not_met')).toBe('Not satisfied');
     expect(label('critical_exclusion', 'met')).toBe('Exclusion applies');

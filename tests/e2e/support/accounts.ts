@@ -5,7 +5,11 @@ import { SignupPage } from '../pages/signup-page';
 import { createOrganizationWithCli, uniqueEmail } from './admin';
 
 /** A new clinician, signed in on `page` (through the CLI invitation and the signup screen), of the main server unless told. */
-export async function signUpNewClinician(page: Page, name: string, server: { name: string; port: number } = { name: 'main', port: E2E_PORTS.main }): Promise<{ email: string; password: string }> {
+export async function signUpNewClinician(
+  page: Page,
+  name: string,
+  server: { name: string; port: number } = { name: 'main', port: E2E_PORTS.main },
+): Promise<{ email: string; password: string }> {
   const email = uniqueEmail('clinician');
   const password = 'clinic-secret';
   const link = createOrganizationWithCli(server.name, server.port, `Clinic of ${name}`, email);

@@ -40,7 +40,9 @@ describe('a sentence said aloud, written as a note writes it', () => {
 
   it('writes a clinician’s decided plan as the instruction it is', () => {
     expect(asInstruction("And I'm gonna go ahead and prescribe meloxicam 15 mg once a day.", 'en', true)).toBe('Prescribe meloxicam 15 mg once a day.');
-    expect(asInstruction('I would like to increase your metformin to 1,000 mg twice daily.', 'en', true)).toBe('Increase your metformin to 1,000 mg twice daily.');
+    expect(asInstruction('I would like to increase your metformin to 1,000 mg twice daily.', 'en', true)).toBe(
+      'Increase your metformin to 1,000 mg twice daily.',
+    );
     expect(asInstruction("We'll see you in two weeks.", 'en', true)).toBe('See you in two weeks.');
     expect(asInstruction('I want you to take that once a day.', 'en', true)).toBe('Take that once a day.');
     expect(asInstruction("Let's go ahead and order an x-ray.", 'en', true)).toBe('Order an x-ray.');
@@ -54,7 +56,9 @@ describe('a sentence said aloud, written as a note writes it', () => {
     expect(asInstruction('We could try physiotherapy.', 'en', true)).toBe('We could try physiotherapy.');
     expect(asInstruction('I think we should start a statin.', 'en', true)).toBe('I think we should start a statin.');
     // A reservation, a condition or a question keeps the clinician's words.
-    expect(asInstruction("I'd like to start a statin but let's wait for the labs.", 'en', true)).toBe("I'd like to start a statin but let's wait for the labs.");
+    expect(asInstruction("I'd like to start a statin but let's wait for the labs.", 'en', true)).toBe(
+      "I'd like to start a statin but let's wait for the labs.",
+    );
     expect(asInstruction('I would like to try a statin, what do you think?', 'en', true)).toBe('I would like to try a statin, what do you think?');
     expect(asInstruction("I'll refer myself to physio.", 'en', true)).toBe("I'll refer myself to physio.");
     expect(asInstruction("We'll see.", 'en', true)).toBe("We'll see.");

@@ -1,3 +1,4 @@
+// biome-ignore-all format: word lists and patterns, one language or one group to a line, read better as written
 /**
  * What a consultation's sentences say by their words, in the app's four languages, on normalised text (lower
  * case, no accents): greetings and small talk, questions, and the cues that place a sentence in a note's

@@ -17,8 +17,14 @@ export type EditedNotes = {
 };
 
 const HEADINGS: [RegExp, Section | 'medication' | 'other'][] = [
-  [/^(?:subjective|subjetivo|subjektiv|history|anamnese|anamnesis|presenting complaint|motivo|reason|anlass|vorstellungsgrund|why you came|porque veio)/, 'subjective'],
-  [/^(?:objective|objetivo|objektiv|physical examination|exame fisico|korperliche untersuchung|exploracion fisica|findings|achados|befunde|hallazgos|tests and results|exames complementares|pruebas complementarias|what we found)/, 'objective'],
+  [
+    /^(?:subjective|subjetivo|subjektiv|history|anamnese|anamnesis|presenting complaint|motivo|reason|anlass|vorstellungsgrund|why you came|porque veio)/,
+    'subjective',
+  ],
+  [
+    /^(?:objective|objetivo|objektiv|physical examination|exame fisico|korperliche untersuchung|exploracion fisica|findings|achados|befunde|hallazgos|tests and results|exames complementares|pruebas complementarias|what we found)/,
+    'objective',
+  ],
   [/^(?:assessment|avaliacao|beurteilung|evaluacion|diagnosis|diagnostico|diagnose|conclusion|conclusao|schlussfolgerung)/, 'assessment'],
   [/^(?:plan|plano|tests and plan|what to do now|o que fazer agora)/, 'plan'],
   [/^(?:medication|medicacao|medikation|medicacion|your medicines|os seus medicamentos)/, 'medication'],
@@ -26,9 +32,11 @@ const HEADINGS: [RegExp, Section | 'medication' | 'other'][] = [
 const LABEL_MEDICATION = /^(?:medication|medicacao|medikation|medicacion)$/;
 const LABEL_FOLLOW_UP = /^(?:next consultation|proxima consulta|nachste konsultation|follow-up|follow up)$/;
 const LABEL_ALLERGIES = /^(?:allergies|alergias|allergien)$/;
-const LABEL_MEASUREMENT = /^(?:blood pressure|tensao arterial|blutdruck|presion arterial|heart rate|frequencia cardiaca|herzfrequenz|frecuencia cardiaca|temperature|temperatura|temperatur|o₂ saturation|saturacao de o₂|o₂-sattigung|saturacion de o₂|weight|peso|gewicht|bmi|imc|hba1c|cholesterol|colesterol|cholesterin|measurements|parametros|messwerte)$/;
+const LABEL_MEASUREMENT =
+  /^(?:blood pressure|tensao arterial|blutdruck|presion arterial|heart rate|frequencia cardiaca|herzfrequenz|frecuencia cardiaca|temperature|temperatura|temperatur|o₂ saturation|saturacao de o₂|o₂-sattigung|saturacion de o₂|weight|peso|gewicht|bmi|imc|hba1c|cholesterol|colesterol|cholesterin|measurements|parametros|messwerte)$/;
 /** Lines that are the document's frame, not what the consultation says. */
-const FRAME = /^(?:_.*_|\*\*(?:date|data|datum|fecha|clinician|medico\(a\)|arztin\/arzt|medico\/a)[:*].*|\[(?:a preencher|to be completed|auszufullen|a completar)\])$/;
+const FRAME =
+  /^(?:_.*_|\*\*(?:date|data|datum|fecha|clinician|medico\(a\)|arztin\/arzt|medico\/a)[:*].*|\[(?:a preencher|to be completed|auszufullen|a completar)\])$/;
 
 /** '[to be completed]', '[check value]': a marked blank; '[chest pain since monday?]' is uncertain words, kept. */
 const isBlank = (text: string) => /^\[[^\]]+\]$/.test(text) && !text.endsWith('?]');

@@ -63,8 +63,6 @@ export const CHRONIC =
 /** Whether a (folded) sentence names a diagnosis. */
 export const namesDiagnosis = (folded: string) => CHRONIC.test(folded) || DIAGNOSES.some((d) => d.test(folded));
 
-
-
 export type { Measure } from '../../clinical/measurements.js';
 export type Fact<T = string> = { value: T; source: string };
 
@@ -147,19 +145,27 @@ export function medicinesIn(sentences: string[], language?: Language): Fact[] {
   return found;
 }
 
-const NOT_DRUG_ALLERGY = /(?<![\p{L}])(?:seasonal|environmental|food|pollen|hay fever|dust|pet|cat|dog|grass|sazona\p{L}*|alimentar\p{L}*|polen|po|saisonal\p{L}*|heuschnupfen|nahrungsmittel\p{L}*|estacional\p{L}*|alimentari\p{L}*)(?![\p{L}])/u;
+const NOT_DRUG_ALLERGY =
+  /(?<![\p{L}])(?:seasonal|environmental|food|pollen|hay fever|dust|pet|cat|dog|grass|sazona\p{L}*|alimentar\p{L}*|polen|po|saisonal\p{L}*|heuschnupfen|nahrungsmittel\p{L}*|estacional\p{L}*|alimentari\p{L}*)(?![\p{L}])/u;
 
 /** Words a question uses for what it asks about ('any medicine', 'algum medicamento'): never an allergen. */
 const ASKED_ABOUT = /^(?:any|anything|some|something|algum|alguma|algo|einen|eine|irgend\p{L}*|algun|alguna|algo)(?![\p{L}])/u;
 /** A reply that says no (folded): 'no', 'não, a nada', 'I don't think so', 'nope', 'keine', 'ninguna'. */
-const NO_REPLY = /^(?:no|nope|none|nothing|not that i know|i don'?t think so|i don'?t|nao|nada|nenhum|nenhuma|nein|keine|keiner|nichts|ninguna|ninguno)(?![\p{L}])/u;
+const NO_REPLY =
+  /^(?:no|nope|none|nothing|not that i know|i don'?t think so|i don'?t|nao|nada|nenhum|nenhuma|nein|keine|keiner|nichts|ninguna|ninguno)(?![\p{L}])/u;
 /** Allergens a short reply names besides medicines (folded). */
-const ALLERGENS = /(?<![\p{L}])(?:penicillin\p{L}*|penicilin\p{L}*|sulfa\p{L}*|latex|iodine|iodo|jod|yodo|contrast|nuts?|peanuts?|shellfish|marisco\p{L}*|eggs?|ovo|huevo|bees?|wasp|abelha|insect\p{L}*|nsaids?|aines|codeine|morphine|pollen|polen)(?![\p{L}])/u;
+const ALLERGENS =
+  /(?<![\p{L}])(?:penicillin\p{L}*|penicilin\p{L}*|sulfa\p{L}*|latex|iodine|iodo|jod|yodo|contrast|nuts?|peanuts?|shellfish|marisco\p{L}*|eggs?|ovo|huevo|bees?|wasp|abelha|insect\p{L}*|nsaids?|aines|codeine|morphine|pollen|polen)(?![\p{L}])/u;
 
 /** What the patient is allergic to, or that they have no allergies; the answer to 'Any allergies?' too. */
 export function allergiesIn(said: string[], language: Language): Fact | undefined {
   // 'No seasonal allergies, but allergic to penicillin': each part is read on its own.
-  const sentences = said.flatMap((s) => s.split(/;|,?\s+(?=(?:but|mas|aber|pero)\s)/u).map((p) => p.replace(/^(?:but|mas|aber|pero)\s+/u, '').trim()).filter(Boolean));
+  const sentences = said.flatMap((s) =>
+    s
+      .split(/;|,?\s+(?=(?:but|mas|aber|pero)\s)/u)
+      .map((p) => p.replace(/^(?:but|mas|aber|pero)\s+/u, '').trim())
+      .filter(Boolean),
+  );
   for (let i = 0; i < sentences.length; i++) {
     const text = fold(sentences[i]!);
     // Hay fever and food are not what a prescriber's allergy line is about: 'no seasonal allergies' says
@@ -176,14 +182,22 @@ export function allergiesIn(said: string[], language: Language): Fact | undefine
       return { value: 'none', source: sentences[i]! };
     }
     if (!ALLERGY[language].test(text)) continue;
-    const stated = text.match(/(?:allergic to|allergy to|alergic[oa] a|alergia a|allergisch gegen|allergie gegen)\s+(?:a |o |la |el |der |die |das )?([\p{L}\d -]{3,40}?)(?=[.,;!?]|$| and | e | und | y )/u);
+    const stated = text.match(
+      /(?:allergic to|allergy to|alergic[oa] a|alergia a|allergisch gegen|allergie gegen)\s+(?:a |o |la |el |der |die |das )?([\p{L}\d -]{3,40}?)(?=[.,;!?]|$| and | e | und | y )/u,
+    );
     // What a question asks about is no allergy ('Are you allergic to any medicine?'): its answer says.
-    const inQuestion = stated && text.slice(stated.index! + stated[0].length).trimStart().startsWith('?');
+    const inQuestion =
+      stated &&
+      text
+        .slice(stated.index! + stated[0].length)
+        .trimStart()
+        .startsWith('?');
     if (stated && !inQuestion && !ASKED_ABOUT.test(stated[1]!)) {
       if (scopes.has('negated')) continue;
       // Only what names a medicine or a usual allergen: 'cats and penicillin' is left to the sentence.
       const allergen = stated[1]!.trim();
-      if ((medicinesIn([allergen]).length > 0 || ALLERGENS.test(allergen)) && !/ and | e | und | y /.test(text.slice(stated.index!))) return { value: allergen, source: sentences[i]! };
+      if ((medicinesIn([allergen]).length > 0 || ALLERGENS.test(allergen)) && !/ and | e | und | y /.test(text.slice(stated.index!)))
+        return { value: allergen, source: sentences[i]! };
       continue;
     }
     // A question with its answer, in one sentence or the next: 'Any allergies? Penicillin.'
@@ -191,19 +205,43 @@ export function allergiesIn(said: string[], language: Language): Fact | undefine
     const reply = asked >= 0 && asked < sentences[i]!.trim().length - 1 ? sentences[i]!.slice(asked + 1) : asked >= 0 ? sentences[i + 1] : undefined;
     if (reply) {
       const source = asked < sentences[i]!.trim().length - 1 ? sentences[i]! : `${sentences[i]} ${reply}`;
-      const answer = fold(reply).replace(/[.!]+$/, '').trim();
+      const answer = fold(reply)
+        .replace(/[.!]+$/, '')
+        .trim();
       // 'Allergic to penicillin? No.' answers for penicillin only; 'Not to medications, but…' is not a plain no.
       const specific = stated && !ASKED_ABOUT.test(stated[1]!);
       if (NO_REPLY.test(answer) && !specific && !/(?:but|mas|aber|pero)/.test(answer)) return { value: 'none', source };
       if (NO_REPLY.test(answer)) continue;
       // A short answer is the allergy only when it names a medicine or a usual allergen; 'I don't think so' is none.
-      if (answer.split(/\s+/).length <= 5 && (medicinesIn([reply]).length > 0 || ALLERGENS.test(answer))) return { value: reply.replace(/[.!]+$/, '').trim(), source };
+      if (answer.split(/\s+/).length <= 5 && (medicinesIn([reply]).length > 0 || ALLERGENS.test(answer)))
+        return { value: reply.replace(/[.!]+$/, '').trim(), source };
     }
   }
   return undefined;
 }
 
-const DAYS: Record<string, number> = { day: 1, days: 1, dia: 1, dias: 1, tag: 1, tage: 1, tagen: 1, week: 7, weeks: 7, semana: 7, semanas: 7, woche: 7, wochen: 7, month: 30, months: 30, mes: 30, meses: 30, monat: 30, monate: 30, monaten: 30 };
+const DAYS: Record<string, number> = {
+  day: 1,
+  days: 1,
+  dia: 1,
+  dias: 1,
+  tag: 1,
+  tage: 1,
+  tagen: 1,
+  week: 7,
+  weeks: 7,
+  semana: 7,
+  semanas: 7,
+  woche: 7,
+  wochen: 7,
+  month: 30,
+  months: 30,
+  mes: 30,
+  meses: 30,
+  monat: 30,
+  monate: 30,
+  monaten: 30,
+};
 const ONE = '(?:a|an|one|um|uma|ein|eine|einen|einer|un|una|1)';
 const PERIOD = `(?:(\\d+)|${ONE}) (days?|weeks?|months?|dias?|semanas?|mes|meses|tage|tagen|tag|woche|wochen|monat|monate|monaten)`;
 
@@ -223,7 +261,8 @@ export function sickLeaveIn(sentences: string[]): Fact<number> | undefined {
 
 const INTERVAL = String.raw`((?:(?:a|an|one|\d+) (?:days?|weeks?|months?) (?:to|or) \d+ (?:days|weeks|months)|(?:\d+(?:\s*(?:-|to|or|a|ou|bis|o)\s*\d+)?|a|an|one|a couple of|a couple|a few|uma|um|umas|uns|eine|einer|ein paar|un|una|unas|unos) (?:days?|weeks?|months?|years?|dias?|semanas?|mes|meses|anos?|tagen?|wochen?|monaten?|jahr|jahren|anos?)))`;
 const FOLLOW_UP = new RegExp(
-  String.raw`(?:come back|come in|check you|take a look|follow up|follow-up|followup|review|see you|see him|see her|check back|recheck|return|schedule|appointment|visit|touch base|volte|voltar|regresse|reavaliacao|revisao|consulta|wiedervorstellung|kontrolle|kommen sie|termin|vuelva|volver|revision|control|cita)\D{0,40}?(?:in|em|daqui a|dentro de|na|en|within|nach|after)\s+(?:(about|around|approximately|roughly|cerca de|etwa|ungefahr|unos|unas)\s+|(?:another|the next|mais|outros?|outras?|weiteren|otros?|otras?)\s+)?` + INTERVAL,
+  String.raw`(?:come back|come in|check you|take a look|follow up|follow-up|followup|review|see you|see him|see her|check back|recheck|return|schedule|appointment|visit|touch base|volte|voltar|regresse|reavaliacao|revisao|consulta|wiedervorstellung|kontrolle|kommen sie|termin|vuelva|volver|revision|control|cita)\D{0,40}?(?:in|em|daqui a|dentro de|na|en|within|nach|after)\s+(?:(about|around|approximately|roughly|cerca de|etwa|ungefahr|unos|unas)\s+|(?:another|the next|mais|outros?|outras?|weiteren|otros?|otras?)\s+)?` +
+    INTERVAL,
 );
 
 const CONDITION_WORD = /(?<![\p{L}])(?:if|unless|se|caso|wenn|falls|si)(?![\p{L}])/gu;
@@ -267,7 +306,8 @@ export function followUpIn(sentences: string[], language: Language = 'en'): Fact
  * you to…', 'I don't want to see…').
  */
 export function referralIn(sentences: string[], language?: Language): Fact | undefined {
-  const cue = /(?:refer(?:ring)? (?:you |him |her |the patient )?to|referral to|encaminh\w* (?:para|a|ao|a consulta de)|referenci\w* (?:para|a|ao)|uberweis\w* (?:sie )?(?:an|zu|zur|zum|in die)|derivar\w* (?:a|al)|le derivo (?:a|al))\s+(?:the |a |o |la |el |die |den |der )?([\p{L} -]{3,40}?)(?=[.,;!?]|$| and | e | und | y | for | para | por | wegen )/u;
+  const cue =
+    /(?:refer(?:ring)? (?:you |him |her |the patient )?to|referral to|encaminh\w* (?:para|a|ao|a consulta de)|referenci\w* (?:para|a|ao)|uberweis\w* (?:sie )?(?:an|zu|zur|zum|in die)|derivar\w* (?:a|al)|le derivo (?:a|al))\s+(?:the |a |o |la |el |die |den |der )?([\p{L} -]{3,40}?)(?=[.,;!?]|$| and | e | und | y | for | para | por | wegen )/u;
   for (const s of sentences) {
     const text = fold(s);
     const m = text.match(cue);

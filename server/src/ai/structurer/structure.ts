@@ -9,7 +9,19 @@ import type { Language } from '../../../../contract/constants.js';
 import type { NoteSection } from '../../../../contract/document-evidence.js';
 import { labelledStretches } from '../../../../contract/speakers.js';
 import { UNCERTAIN_SPAN } from '../../../../contract/uncertain-words.js';
-import { ASSESSMENT, FIRST_PERSON, NO_ANSWER, OBJECTIVE, OPENING_QUESTION, PLAN, QUESTION_START, RESULTS, SMALL_TALK, TAKES_ALREADY, TIME_AHEAD } from './cues.js';
+import {
+  ASSESSMENT,
+  FIRST_PERSON,
+  NO_ANSWER,
+  OBJECTIVE,
+  OPENING_QUESTION,
+  PLAN,
+  QUESTION_START,
+  RESULTS,
+  SMALL_TALK,
+  TAKES_ALREADY,
+  TIME_AHEAD,
+} from './cues.js';
 import { namesClinicalThingInAny } from '../../clinical/clinical-words.js';
 import { conceptMentions } from '../../clinical/concepts.js';
 import { fold, measurementsIn, medicinesIn, namesDiagnosis } from './facts.js';
@@ -70,7 +82,9 @@ function utterancesOf(transcript: string, language: Language, punctuated: boolea
   const out: Utterance[] = [];
   // Punctuated text is cut where its sentences end (never inside '37.9' or after 'Mrs.'); an engine's text
   // without punctuation, line by line and then where a question or a statement starts.
-  const pieces = punctuated ? sentenceSpans(transcript) : [...transcript.matchAll(/[^\n]+/g)].map((m) => ({ text: m[0], start: m.index!, end: m.index! + m[0].length }));
+  const pieces = punctuated
+    ? sentenceSpans(transcript)
+    : [...transcript.matchAll(/[^\n]+/g)].map((m) => ({ text: m[0], start: m.index!, end: m.index! + m[0].length }));
   for (const piece of pieces) {
     // A transcript with some punctuation can still hold long stretches an engine or a typist left without any
     // (a whole examination and plan said in one breath): those are cut as unpunctuated text is.
@@ -203,7 +217,9 @@ function unansweredQuestion(text: string, language: Language): boolean {
   if (language !== 'en') return false;
   const folded = fold(text);
   return (
-    /^(?:do you|did you|are you|have you|has it|is it|is there|are there|does it|does that|can you|could you|(?:can you |could you )?tell me (?:a (?:little )?(?:bit )?)?(?:more )?about)(?![\p{L}'])/u.test(folded) &&
+    /^(?:do you|did you|are you|have you|has it|is it|is there|are there|does it|does that|can you|could you|(?:can you |could you )?tell me (?:a (?:little )?(?:bit )?)?(?:more )?about)(?![\p{L}'])/u.test(
+      folded,
+    ) &&
     !/[\d.!]/.test(folded) &&
     (folded.match(/[\p{L}]+/gu) ?? []).length <= 10
   );
@@ -216,23 +232,37 @@ function unansweredQuestion(text: string, language: Language): boolean {
 function asksOnly(text: string, language: Language): boolean {
   const folded = fold(text).replace(/^[¿¡]/, '');
   // 'What makes it worse?' and 'What makes it better?' have the same answer's words: the question tells them apart.
-  if (/(?<![\p{L}])(?:worse|worst|better|best|help|helps|relieve|relieves|trigger|triggers|pior|piora|melhor|melhora|alivia|schlimmer|besser|hilft|lindert|peor|empeora|mejor|mejora|alivia)(?![\p{L}])/u.test(folded)) return false;
+  if (
+    /(?<![\p{L}])(?:worse|worst|better|best|help|helps|relieve|relieves|trigger|triggers|pior|piora|melhor|melhora|alivia|schlimmer|besser|hilft|lindert|peor|empeora|mejor|mejora|alivia)(?![\p{L}])/u.test(
+      folded,
+    )
+  )
+    return false;
   return QUESTION_START[language].test(folded) && !/\d/.test(folded) && !namesDiagnosis(folded) && medicinesIn([text]).length === 0;
 }
 
 /** A sentence without the greeting it opens with ('Good morning, what brings you in?'). */
 function withoutGreeting(text: string, language: Language): string {
-  const m = fold(text).match(new RegExp(`^(?:${SMALL_TALK[language].source})[\s,.;!]*`, 'u'));
-  return m && m[0].length < text.length ? text.slice(m[0].length).trimStart().replace(/^\p{Ll}/u, (c) => c.toUpperCase()) : text;
+  const m = fold(text).match(new RegExp(`^(?:${SMALL_TALK[language].source})[s,.;!]*`, 'u'));
+  return m && m[0].length < text.length
+    ? text
+        .slice(m[0].length)
+        .trimStart()
+        .replace(/^\p{Ll}/u, (c) => c.toUpperCase())
+    : text;
 }
 
 /** Whether a sentence says nothing once its greetings and courtesies are taken out. */
-const GREETS_BY_NAME = /^(?:hey|hi|hello|good (?:morning|afternoon|evening)|ola|bom dia|boa tarde|boa noite|hallo|guten (?:morgen|tag|abend)|hola|buenos dias|buenas tardes|buenas noches)[\s,]+(?:(?:mr|mrs|ms|miss|dr|d|sr|sra|frau|herr|senor|senora|dona)\.?\s+)?\p{L}+(?![\p{L}])/u;
+const GREETS_BY_NAME =
+  /^(?:hey|hi|hello|good (?:morning|afternoon|evening)|ola|bom dia|boa tarde|boa noite|hallo|guten (?:morgen|tag|abend)|hola|buenos dias|buenas tardes|buenas noches)[\s,]+(?:(?:mr|mrs|ms|miss|dr|d|sr|sra|frau|herr|senor|senora|dona)\.?\s+)?\p{L}+(?![\p{L}])/u;
 function smallTalkOnly(text: string, language: Language): boolean {
   // A bare 'No.' answers the question before it.
   if (NO_ANSWER[language].test(fold(text).replace(/^[¿¡]/, ''))) return false;
   const folded = fold(text).replace(/^[¿¡]/, '');
-  const rest = folded.replace(new RegExp(SMALL_TALK[language].source, 'gu'), ' ').replace(/[^\p{L}\d]+/gu, ' ').trim();
+  const rest = folded
+    .replace(new RegExp(SMALL_TALK[language].source, 'gu'), ' ')
+    .replace(/[^\p{L}\d]+/gu, ' ')
+    .trim();
   const words = rest.split(/\s+/).filter((w) => w.length > 2);
   // A greeting may name whom it greets, right after it ('Hey Lawrence, how're you doing?', 'Bom dia, D. Rosa').
   return words.length === 0 || (words.length === 1 && GREETS_BY_NAME.test(folded) && folded.includes(words[0]!) && !namesClinicalThingInAny(rest));
@@ -285,7 +315,12 @@ const PROPOSES: Record<Language, RegExp> = {
 };
 
 /** An answer that starts by agreeing. */
-const YES: Record<Language, RegExp> = { en: /^(?:yes|yeah|yep|that's right)\b/, pt: /^(?:sim|e verdade|exato|exatamente)\b/, de: /^(?:ja|genau|stimmt)\b/, es: /^(?:si|eso es|exacto|efectivamente)\b/ };
+const YES: Record<Language, RegExp> = {
+  en: /^(?:yes|yeah|yep|that's right)\b/,
+  pt: /^(?:sim|e verdade|exato|exatamente)\b/,
+  de: /^(?:ja|genau|stimmt)\b/,
+  es: /^(?:si|eso es|exacto|efectivamente)\b/,
+};
 
 /** Where a clinician's plan follows a conclusion in the same sentence ('It's gout, so we'll start …'). */
 const PLAN_CLAUSE: Record<Language, RegExp> = {
@@ -327,7 +362,13 @@ function saysNothing(text: string, language: Language): boolean {
 /** A sentence with no number, medicine, diagnosis or clinical word (in any of the four languages): conversation. */
 function isConversation(text: string): boolean {
   const folded = fold(text);
-  return !/\d/.test(folded) && !namesClinicalThingInAny(folded) && !namesDiagnosis(folded) && conceptMentions(folded).length === 0 && medicinesIn([text]).length === 0;
+  return (
+    !/\d/.test(folded) &&
+    !namesClinicalThingInAny(folded) &&
+    !namesDiagnosis(folded) &&
+    conceptMentions(folded).length === 0 &&
+    medicinesIn([text]).length === 0
+  );
 }
 
 /**
@@ -346,7 +387,7 @@ function asWritten(text: string, language: Language): string {
 function opensTheConsultation(question: string): boolean {
   const folded = fold(question).replace(/^[¿¡]/, '');
   const m = folded.match(OPENING_QUESTION);
-  if (!m || m.index !== 0) return false;
+  if (m?.index !== 0) return false;
   const rest = folded.slice(m[0].length).match(/[\p{L}']+/gu) ?? [];
   return rest.length <= 4 && !rest.some((w) => /^(?:to|with|after|when|before|about|of|com|depois|quando|ao|a|mit|nach|als|con|despues|cuando|al)$/.test(w));
 }
@@ -379,7 +420,8 @@ function structureSaid(transcript: string, language: Language): NoteSentence[] {
     const u = said[i]!;
     // Where the transcript says who spoke, a clinician's words that open a question and are followed by the
     // patient's are a question with its answer, punctuated or not.
-    const asks = u.question || (u.speaker === 'clinician' && said[i + 1]?.speaker === 'patient' && QUESTION_START[language].test(fold(u.text).replace(/^[¿¡]/, '')));
+    const asks =
+      u.question || (u.speaker === 'clinician' && said[i + 1]?.speaker === 'patient' && QUESTION_START[language].test(fold(u.text).replace(/^[¿¡]/, '')));
     if (!asks) {
       // 'Sure.', 'Good.', 'Yeah.' on their own, answering nothing, say nothing.
       if (saysNothing(u.text, language)) continue;

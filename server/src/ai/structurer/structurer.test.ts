@@ -51,7 +51,10 @@ describe('sections', () => {
       ['assessment', 'É uma depressão moderada em melhoria parcial,'],
       ['plan', 'Vamos aumentar a sertralina para 100 mg.'],
     ]);
-    const confirmed = sections('Six weeks on sertraline now, isn’t it? Yes, I take the fifty milligrams every morning and I feel a little better, though I still wake up at four in the morning.', 'en');
+    const confirmed = sections(
+      'Six weeks on sertraline now, isn’t it? Yes, I take the fifty milligrams every morning and I feel a little better, though I still wake up at four in the morning.',
+      'en',
+    );
     expect(confirmed[0]).toEqual(['subjective', '6 weeks on sertraline now, isn’t it?']);
     expect(confirmed[1]![1]).toContain('50 mg every morning');
   });
@@ -68,13 +71,20 @@ describe('sections', () => {
       ['assessment', 'I think this is pneumonia.'],
       ['plan', 'Prescribe amoxicillin.'],
     ]);
-    expect(sections('Guten Tag. Seit wann haben Sie Fieber? Seit Montag. Der Blutdruck ist hundertvierzig zu neunzig. Es handelt sich um einen Infekt. Ich verschreibe Ibuprofen.', 'de')).toEqual([
+    expect(
+      sections(
+        'Guten Tag. Seit wann haben Sie Fieber? Seit Montag. Der Blutdruck ist hundertvierzig zu neunzig. Es handelt sich um einen Infekt. Ich verschreibe Ibuprofen.',
+        'de',
+      ),
+    ).toEqual([
       ['subjective', 'Seit wann haben Sie Fieber? Seit Montag.'],
       ['objective', 'Der Blutdruck ist 140 zu 90.'],
       ['assessment', 'Es handelt sich um einen Infekt.'],
       ['plan', 'Ich verschreibe Ibuprofen.'],
     ]);
-    expect(sections('Buenos días. ¿Tiene alergias? No. A la exploración, abdomen blando. Creo que es una gastroenteritis. Vuelva en una semana.', 'es')).toEqual([
+    expect(
+      sections('Buenos días. ¿Tiene alergias? No. A la exploración, abdomen blando. Creo que es una gastroenteritis. Vuelva en una semana.', 'es'),
+    ).toEqual([
       ['subjective', 'Sin alergias.'],
       ['objective', 'A la exploración, abdomen blando.'],
       ['assessment', 'Creo que es una gastroenteritis.'],
@@ -92,9 +102,15 @@ describe('sections', () => {
   it('keeps a negation, a condition and a finding with the words they belong to', () => {
     const texts = (t: string, l: 'en' | 'pt' | 'es' | 'de') => structure(t, l).map((s) => s.text);
     // A long sentence with commas is one sentence: a negation or a condition is never cut from what it governs.
-    const es = texts('Mire, usted no tiene fiebre ni placas y por eso no voy a recetar antibióticos esta vez, tome solo paracetamol y beba mucha agua durante unos días hasta que mejore.', 'es');
+    const es = texts(
+      'Mire, usted no tiene fiebre ni placas y por eso no voy a recetar antibióticos esta vez, tome solo paracetamol y beba mucha agua durante unos días hasta que mejore.',
+      'es',
+    );
     expect(es.join(' ')).toContain('no voy a recetar antibióticos');
-    const unpunctuated = texts('Patient: my head hurts\nClinician: so your blood pressure is high today and if it is still high when you come back in two weeks i am going to increase the lisinopril to twenty milligrams', 'en');
+    const unpunctuated = texts(
+      'Patient: my head hurts\nClinician: so your blood pressure is high today and if it is still high when you come back in two weeks i am going to increase the lisinopril to twenty milligrams',
+      'en',
+    );
     expect(unpunctuated.some((t) => /if it is still high.*increase the lisinopril/.test(t))).toBe(true);
     // A greeting by name is small talk; a question a long answer speaks for on its own goes, one answered yes or no stays.
     const dialogue = texts(
@@ -111,16 +127,24 @@ describe('sections', () => {
     expect(dialogue.join(' | ')).not.toMatch(/lawrence|tell me|^Then/i);
     expect(dialogue).toContain('Any numbness or tingling in your hand or fingers');
     // What makes it worse or better: the answer's words alone would say either.
-    expect(texts('Clinician: what makes the pain worse\nPatient: walking up the stairs and lying flat at night and when I carry the shopping home from the market', 'en').join(' ')).toMatch(/worse/);
+    expect(
+      texts(
+        'Clinician: what makes the pain worse\nPatient: walking up the stairs and lying flat at night and when I carry the shopping home from the market',
+        'en',
+      ).join(' '),
+    ).toMatch(/worse/);
     expect(dialogue.join(' | ')).toMatch(/it hurts a lot in the inside of my elbow/);
     // A breath is never cut after a subject or an article, nor a measurement's decimal from its name.
     const a1c = texts(
-      'Patient: My sugars are fine.\nClinician: Okay we checked your hemoglobin a1c last time i\'m looking at your records in epic and it showed that it was you know seven. One so it\'s good but it could be better any you know we talked about your diet and exercise at home',
+      "Patient: My sugars are fine.\nClinician: Okay we checked your hemoglobin a1c last time i'm looking at your records in epic and it showed that it was you know seven. One so it's good but it could be better any you know we talked about your diet and exercise at home",
       'en',
     );
     expect(a1c.join(' | ')).toMatch(/a1c last time I'm looking at your records[^|]*7\.1/);
     // How to move for the examination, and an intention broken off, say nothing to write.
-    for (const instruction of ['Clinician: I want you to raise your hand.\nClinician: Make a fist.', "Clinician: I'm gonna have you turn your wrist for me.\nClinician: I'm gonna go ahead and."])
+    for (const instruction of [
+      'Clinician: I want you to raise your hand.\nClinician: Make a fist.',
+      "Clinician: I'm gonna have you turn your wrist for me.\nClinician: I'm gonna go ahead and.",
+    ])
       expect(texts(`${instruction}\nPatient: Okay.`, 'en')).toEqual([]);
     // Advice to rest, and a question about putting on weight, are no examination's instructions.
     expect(texts('Patient: It hurts.\nClinician: Rest your ankle and keep it elevated.', 'en')).toContain('Rest your ankle and keep it elevated.');
@@ -146,7 +170,10 @@ describe('sections', () => {
     // An engine's line that opens with a question holds its answer: history, whatever the examination's or plan's
     // words the question names; a 'no' before the next question answers the last one.
     expect(
-      sections('when did it start about a day or two ago any itchiness yes a lot have you had swelling of your lips or throat no have you applied anything to the rash no why don\'t we start a cream twice a day', 'en'),
+      sections(
+        "when did it start about a day or two ago any itchiness yes a lot have you had swelling of your lips or throat no have you applied anything to the rash no why don't we start a cream twice a day",
+        'en',
+      ),
     ).toEqual([
       ['subjective', 'when did it start about a day or 2 ago'],
       ['subjective', 'any itchiness yes a lot'],
@@ -177,7 +204,8 @@ describe('sections', () => {
       expect(span).toContain(s.text.slice(0, 8));
     }
     // Taken for a question only because the patient spoke next: with a long answer, the clinician's plan stays.
-    const plan = 'Clinician: when you start the amlodipine five milligrams take it every morning\nPatient: i will try but i usually forget my tablets in the morning because i leave for work very early most days';
+    const plan =
+      'Clinician: when you start the amlodipine five milligrams take it every morning\nPatient: i will try but i usually forget my tablets in the morning because i leave for work very early most days';
     expect(sections(plan, 'en')[0]).toEqual(['plan', 'when you start the amlodipine 5 mg take it every morning']);
     expect(sections('Médico: Tem alergias?\nDoente: Não.\nDoente: Acho que é da coluna.', 'pt')).toEqual([
       ['subjective', 'Sem alergias.'],
@@ -208,8 +236,12 @@ describe('facts', () => {
     expect(sections('Patient: I have a sore throat.\nClinician: I would like to see you back in about a week to check on it.', 'en').at(-1)?.[0]).toBe('plan');
     expect(sections('Patient: I have a sore throat.\nClinician: It is lovely to see you back, your throat looks red.', 'en').at(-1)?.[0]).not.toBe('plan');
     // A condition that opens a later clause, or 'see if', leaves the follow-up as said; a range stays a range.
-    expect(followUpIn(["We're gonna check you in 2 weeks to see if those bones have realigned and if they haven't, we'll talk about surgery."])?.value).toBe('2 weeks');
-    expect(followUpIn(['I wanna see you back in about a week to 2 weeks and if you are still having symptoms we can talk.'])?.value).toBe('about a week to 2 weeks');
+    expect(followUpIn(["We're gonna check you in 2 weeks to see if those bones have realigned and if they haven't, we'll talk about surgery."])?.value).toBe(
+      '2 weeks',
+    );
+    expect(followUpIn(['I wanna see you back in about a week to 2 weeks and if you are still having symptoms we can talk.'])?.value).toBe(
+      'about a week to 2 weeks',
+    );
     expect(followUpIn(['Your appointment with the cardiologist is in 4 months.', 'See you in 6 weeks.'])).toBeUndefined();
     expect(followUpIn(["We're gonna check you in 2 weeks to see if those bones have healed."])?.value).toBe('2 weeks');
     expect(followUpIn(['You have had pain for 2 weeks, let me take a look at it.'])).toBeUndefined();
@@ -223,10 +255,17 @@ describe('facts', () => {
     expect(allergiesIn(['Any allergies?', 'Penicillin.'], 'en')?.value).toBe('Penicillin');
     expect(referralIn(["We could refer you to cardiology, but you don't want that."], 'en')).toBeUndefined();
     expect(referralIn(['I will refer you to cardiology.'], 'en')?.value).toBe('cardiology');
-    expect(medicinesIn(['I stopped taking aspirin last year, and I take metformin 500 mg twice daily.'], 'en').map((m) => m.value)).toEqual(['metformin 500 mg twice daily']);
-    expect(medicinesIn(['Lisinopril 20 mg and metformin 1000 mg twice daily.'], 'en').map((m) => m.value)).toEqual(['Lisinopril 20 mg', 'metformin 1000 mg twice daily']);
+    expect(medicinesIn(['I stopped taking aspirin last year, and I take metformin 500 mg twice daily.'], 'en').map((m) => m.value)).toEqual([
+      'metformin 500 mg twice daily',
+    ]);
+    expect(medicinesIn(['Lisinopril 20 mg and metformin 1000 mg twice daily.'], 'en').map((m) => m.value)).toEqual([
+      'Lisinopril 20 mg',
+      'metformin 1000 mg twice daily',
+    ]);
     // A name the clinician corrects at once is not the patient's medicine.
-    expect(medicinesIn(["We're gonna treat you with penicillin or, I'm sorry, amoxicillin 500 mg three times a day."], 'en').map((m) => m.value)).toEqual(['amoxicillin 500 mg three times a day']);
+    expect(medicinesIn(["We're gonna treat you with penicillin or, I'm sorry, amoxicillin 500 mg three times a day."], 'en').map((m) => m.value)).toEqual([
+      'amoxicillin 500 mg three times a day',
+    ]);
     expect(medicinesIn(['Vou receitar ramipril, quer dizer, lisinopril 10 mg.'], 'pt').map((m) => m.value)).toEqual(['lisinopril 10 mg']);
     expect(medicinesIn(['Penicillin or amoxicillin, whichever the pharmacy has.'], 'en').map((m) => m.value)).toEqual(['Penicillin', 'amoxicillin']);
     expect(medicinesIn(['Start lisinopril 10 mg, sorry, losartan 50 mg daily.'], 'en').map((m) => m.value)).toEqual(['losartan 50 mg daily']);
@@ -238,7 +277,12 @@ describe('facts', () => {
   });
 
   it('reads measurements, medicines, allergies, referral, sick leave and follow-up with their source', () => {
-    expect(measurementsIn(said, 'en')).toMatchObject({ bloodpressure: { value: '150/95 mmHg' }, heartrate: { value: '88 bpm' }, temperature: { value: '38.4 °C' }, saturation: { value: '97 %' } });
+    expect(measurementsIn(said, 'en')).toMatchObject({
+      bloodpressure: { value: '150/95 mmHg' },
+      heartrate: { value: '88 bpm' },
+      temperature: { value: '38.4 °C' },
+      saturation: { value: '97 %' },
+    });
     expect(medicinesIn(said)).toEqual([{ value: 'Metformin 500 mg twice a day', source: said[3] }]);
     expect(allergiesIn(said, 'en')).toEqual({ value: 'Penicillin', source: said[2] });
     expect(referralIn(said)?.value).toBe('cardiology');
@@ -296,7 +340,9 @@ describe('documents without a model', () => {
 describe('change requests without a model', () => {
   const note = '# Notes\n\n## Subjective\n- Cough for 5 days. Smokes 10 a day.\n\n## Plan\n- Amoxicillin 500 mg.\n- Medication: amoxicillin\n';
   it('add a line to a section, remove the sentence about something, replace a value', () => {
-    expect(applyTextCommand(note, 'Add chest X-ray if no better in a week to the plan', 'en')).toContain('- Medication: amoxicillin\n- Chest X-ray if no better in a week\n');
+    expect(applyTextCommand(note, 'Add chest X-ray if no better in a week to the plan', 'en')).toContain(
+      '- Medication: amoxicillin\n- Chest X-ray if no better in a week\n',
+    );
     expect(applyTextCommand(note, 'Remove the sentence about smoking', 'en')).toBeUndefined();
     expect(applyTextCommand(note, 'Remove the sentence about smokes', 'en')).toContain('- Cough for 5 days.\n');
     expect(applyTextCommand(note, 'Replace 500 mg with 875 mg', 'en')).toContain('- Amoxicillin 875 mg.');
@@ -322,6 +368,9 @@ describe('change requests without a model', () => {
 
 describe('a short consultation read in another language than it was said', () => {
   it('keeps its clinical sentences: a clinical word in any of the four languages is no conversation', () => {
-    expect(structure('Chest pain for two days, worse on effort. Started aspirin.', 'pt').map((s) => s.text)).toEqual(['Chest pain for two days, worse on effort.', 'Started aspirin.']);
+    expect(structure('Chest pain for two days, worse on effort. Started aspirin.', 'pt').map((s) => s.text)).toEqual([
+      'Chest pain for two days, worse on effort.',
+      'Started aspirin.',
+    ]);
   });
 });

@@ -19,25 +19,44 @@ type Command = { kind: 'add'; line: string; section: string } | { kind: 'remove'
 
 const PATTERNS: Record<Language, { add: RegExp[]; remove: RegExp; replace: RegExp }> = {
   en: {
-    add: [new RegExp(`^(?:please )?(?:add|include|write|put)(?: that)? (?<line>.+?) (?:to|in|under|into) (?:the )?(?<section>${SECTION})(?: section)?[.!]?$`, 'd')],
-    remove: /^(?:please )?(?:remove|delete|drop|take out)(?: the| all)? (?:sentences?|lines?|mentions?) (?:about|with|containing|that says?|mentioning|on) (?<about>.+?)[.!]?$/d,
+    add: [
+      new RegExp(`^(?:please )?(?:add|include|write|put)(?: that)? (?<line>.+?) (?:to|in|under|into) (?:the )?(?<section>${SECTION})(?: section)?[.!]?$`, 'd'),
+    ],
+    remove:
+      /^(?:please )?(?:remove|delete|drop|take out)(?: the| all)? (?:sentences?|lines?|mentions?) (?:about|with|containing|that says?|mentioning|on) (?<about>.+?)[.!]?$/d,
     replace: /^(?:please )?(?:replace|change|correct) (?<from>.+?) (?:with|to|by|into) (?<to>.+?)[.!]?$/d,
   },
   pt: {
-    add: [new RegExp(`^(?:por favor,? )?(?:acrescent\\w*|adicion\\w*|inclu\\w*|escrev\\w*|coloc\\w*|ponha|p[oô]e)(?: que)? (?<line>.+?) (?:ao|à|a|no|na|em) (?:secção de |secao de |seção de )?(?<section>${SECTION})[.!]?$`, 'd')],
-    remove: /^(?:por favor,? )?(?:remov\w*|apag\w*|elimin\w*|retir\w*|tir\w*) (?:a |as |toda a |todas as )?(?:frases?|linhas?|mencao|mencoes|referencias?) (?:sobre|com|que diz|que fala d[eoa]s?|que menciona|acerca d[eoa]s?|a|ao|à|de|do|da) (?<about>.+?)[.!]?$/d,
+    add: [
+      new RegExp(
+        `^(?:por favor,? )?(?:acrescent\\w*|adicion\\w*|inclu\\w*|escrev\\w*|coloc\\w*|ponha|p[oô]e)(?: que)? (?<line>.+?) (?:ao|à|a|no|na|em) (?:secção de |secao de |seção de )?(?<section>${SECTION})[.!]?$`,
+        'd',
+      ),
+    ],
+    remove:
+      /^(?:por favor,? )?(?:remov\w*|apag\w*|elimin\w*|retir\w*|tir\w*) (?:a |as |toda a |todas as )?(?:frases?|linhas?|mencao|mencoes|referencias?) (?:sobre|com|que diz|que fala d[eoa]s?|que menciona|acerca d[eoa]s?|a|ao|à|de|do|da) (?<about>.+?)[.!]?$/d,
     replace: /^(?:por favor,? )?(?:substitu\w*|troc\w*|mud\w*|alter\w*|corrij\w*|corrig\w*) (?<from>.+?) (?:por|para) (?<to>.+?)[.!]?$/d,
   },
   de: {
     add: [
-      new RegExp(`^(?:bitte )?(?:fuge|fug|erganze|ergaenze|schreibe|schreib|nimm|trage)\\w* (?<line>.+?) (?:zum|zur|in den|in die|im|unter|bei|zu) (?<section>${SECTION})\\w*(?: hinzu| auf| ein)?[.!]?$`, 'd'),
+      new RegExp(
+        `^(?:bitte )?(?:fuge|fug|erganze|ergaenze|schreibe|schreib|nimm|trage)\\w* (?<line>.+?) (?:zum|zur|in den|in die|im|unter|bei|zu) (?<section>${SECTION})\\w*(?: hinzu| auf| ein)?[.!]?$`,
+        'd',
+      ),
     ],
-    remove: /^(?:bitte )?(?:entferne|entfernen|losche|loschen|streiche|streichen)\w* (?:den |die |alle )?(?:satz|satze|zeile|zeilen|erwahnung) (?:uber|mit|zu|zum|zur|der|die|von) (?<about>.+?)[.!]?$/d,
+    remove:
+      /^(?:bitte )?(?:entferne|entfernen|losche|loschen|streiche|streichen)\w* (?:den |die |alle )?(?:satz|satze|zeile|zeilen|erwahnung) (?:uber|mit|zu|zum|zur|der|die|von) (?<about>.+?)[.!]?$/d,
     replace: /^(?:bitte )?(?:ersetze|ersetzen|andere|andern|korrigiere|korrigieren)\w* (?<from>.+?) (?:durch|mit|zu|in|auf) (?<to>.+?)[.!]?$/d,
   },
   es: {
-    add: [new RegExp(`^(?:por favor,? )?(?:anad\\w*|agreg\\w*|inclu\\w*|escrib\\w*|pon|ponga)(?: que)? (?<line>.+?) (?:al|a la|en el|en la|en|a) (?:apartado de |seccion de )?(?<section>${SECTION})[.!]?$`, 'd')],
-    remove: /^(?:por favor,? )?(?:elimin\w*|borr\w*|quit\w*|suprim\w*) (?:la |las |toda |todas las )?(?:frases?|lineas?|mencion|menciones|referencias?) (?:sobre|con|que dice|que habla de|que menciona|acerca de|a|al|de|del) (?<about>.+?)[.!]?$/d,
+    add: [
+      new RegExp(
+        `^(?:por favor,? )?(?:anad\\w*|agreg\\w*|inclu\\w*|escrib\\w*|pon|ponga)(?: que)? (?<line>.+?) (?:al|a la|en el|en la|en|a) (?:apartado de |seccion de )?(?<section>${SECTION})[.!]?$`,
+        'd',
+      ),
+    ],
+    remove:
+      /^(?:por favor,? )?(?:elimin\w*|borr\w*|quit\w*|suprim\w*) (?:la |las |toda |todas las )?(?:frases?|lineas?|mencion|menciones|referencias?) (?:sobre|con|que dice|que habla de|que menciona|acerca de|a|al|de|del) (?<about>.+?)[.!]?$/d,
     replace: /^(?:por favor,? )?(?:reemplaz\w*|sustitu\w*|cambi\w*|corrig\w*|corrij\w*) (?<from>.+?) (?:por|con|a) (?<to>.+?)[.!]?$/d,
   },
 };
@@ -49,7 +68,10 @@ function parse(instruction: string, language: Language): Command | undefined {
   // Folding keeps one character for each of the request's (accents are combining marks on their own).
   const take = (m: RegExpMatchArray, name: string) => {
     const [a, b] = m.indices!.groups![name]!;
-    return original.slice(a, b).replace(/^["'«„“]|["'»“”]$/g, '').trim();
+    return original
+      .slice(a, b)
+      .replace(/^["'«„“]|["'»“”]$/g, '')
+      .trim();
   };
   const p = PATTERNS[language];
   for (const add of p.add) {
@@ -91,7 +113,10 @@ export function applyTextCommand(text: string, instruction: string, language: La
       if (/^#{1,3} /.test(line) || !fold(line).includes(about)) return [line];
       // Only the sentence that says it, when the line holds several.
       const sentences = line.match(/[^.!?]+[.!?]*\s*/g) ?? [line];
-      const rest = sentences.filter((s) => !fold(s).includes(about)).join('').trim();
+      const rest = sentences
+        .filter((s) => !fold(s).includes(about))
+        .join('')
+        .trim();
       removed = true;
       return rest && rest !== '-' ? [rest] : [];
     });

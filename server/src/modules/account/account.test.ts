@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWebm, multipartAudio } from '../../test-support/audio-fixtures.js';
-import { backgroundSettled, bearer, createOrganizationInvite, createUser, getUserRow, lastMailToken, login, uniqueEmail } from '../../test-support/factories.js';
+import {
+  backgroundSettled,
+  bearer,
+  createOrganizationInvite,
+  createUser,
+  getUserRow,
+  lastMailToken,
+  login,
+  uniqueEmail,
+} from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 
 let t: TestApp;
@@ -80,7 +89,11 @@ describe('GET/PUT /v1/account', () => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/account', headers: bearer(otherDevice) })).statusCode).toBe(401);
     await expect(login(t, u.email, u.password)).rejects.toThrow();
     await expect(login(t, u.email, 'new-secret')).resolves.toBeTruthy();
-    const reset = await t.app.inject({ method: 'PATCH', url: `/v1/reset_password/${resetToken}`, payload: { password: 'taken-over', password_confirmation: 'taken-over' } });
+    const reset = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/reset_password/${resetToken}`,
+      payload: { password: 'taken-over', password_confirmation: 'taken-over' },
+    });
     expect(reset.statusCode).toBe(400);
     await expect(login(t, u.email, 'taken-over')).rejects.toThrow();
   });
@@ -126,9 +139,25 @@ describe('DELETE /v1/account', () => {
   it('removes the user, every session and the recorded audio', async () => {
     const u = await createUser(t);
     const token = await login(t, u.email, u.password);
-    const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: bearer(token), payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+    const id = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/consultation_sessions',
+        headers: bearer(token),
+        payload: { consultation_type_id: 'general_consultation' },
+      })
+    ).json().consultation_session.id;
     const part = multipartAudio(0, makeWebm(mkdtempSync(path.join(tmpdir(), 'cn-del-')), 'p', 1));
-    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...bearer(token), ...part.headers }, payload: part.payload })).statusCode).toBe(201);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/v1/consultation_sessions/${id}/audios`,
+          headers: { ...bearer(token), ...part.headers },
+          payload: part.payload,
+        })
+      ).statusCode,
+    ).toBe(201);
     const folder = path.join(t.dataDir, 'files', 'sessions', id);
     expect(existsSync(folder)).toBe(true);
     expect((await t.app.inject({ method: 'DELETE', url: '/v1/account', headers: bearer(token) })).statusCode).toBe(204);
@@ -159,8 +188,7 @@ describe('GET /v1/organizations and /v1/medical_specialities', () => {
   it('names the specialities in the request language', async () => {
     const u = await createUser(t);
     const token = await login(t, u.email, u.password);
-    const get = (lang: string) =>
-      t.app.inject({ method: 'GET', url: '/v1/medical_specialities', headers: { ...bearer(token), 'accept-language': lang } });
+    const get = (lang: string) => t.app.inject({ method: 'GET', url: '/v1/medical_specialities', headers: { ...bearer(token), 'accept-language': lang } });
     const pt = (await get('pt-PT,pt;q=0.9')).json().medical_specialities;
     const de = (await get('de')).json().medical_specialities;
     expect(pt.find((s: { id: string }) => s.id === 'cardiology').name).toBe('Cardiologia');

@@ -10,15 +10,17 @@ import { consultationSessions, customDocumentRequests, medicalSpecialities, reco
 import type { AppContext } from '../../app-context.js';
 import { DomainError } from '../../errors/domain-error.js';
 
-const fieldError = (field: string, code: string, message: string) =>
-  new DomainError(400, 'invalid_request', message, { [`user.${field}`]: code });
+const fieldError = (field: string, code: string, message: string) => new DomainError(400, 'invalid_request', message, { [`user.${field}`]: code });
 
 export async function updateAccount(ctx: AppContext, user: UserRow, sessionId: string, input: AccountUpdate): Promise<UserRow> {
   if (input.email !== undefined && input.email.trim().toLowerCase() !== user.email) {
     throw fieldError('email', 'email_not_editable', 'The e-mail address cannot be changed');
   }
   if (input.medical_speciality_id) {
-    const [found] = await ctx.db.select({ id: medicalSpecialities.id }).from(medicalSpecialities).where(eq(medicalSpecialities.id, input.medical_speciality_id));
+    const [found] = await ctx.db
+      .select({ id: medicalSpecialities.id })
+      .from(medicalSpecialities)
+      .where(eq(medicalSpecialities.id, input.medical_speciality_id));
     if (!found) throw fieldError('medical_speciality_id', 'unknown_speciality', 'Unknown medical speciality');
   }
   let passwordHash: string | undefined;

@@ -92,14 +92,21 @@ describe('settings › AI engines', () => {
   it('shows the embedded defaults before anything is saved', async () => {
     const res = await call('GET', '/v1/ai_engines');
     expect(res.statusCode).toBe(200);
-    expect(res.json().text).toEqual({ active: { engine: 'composer', model: null, base_url: null, source: 'default' }, problem: null, locked_by_environment: false, saved: null });
+    expect(res.json().text).toEqual({
+      active: { engine: 'composer', model: null, base_url: null, source: 'default' },
+      problem: null,
+      locked_by_environment: false,
+      saved: null,
+    });
     expect(res.json().speech.active.source).toBe('default');
   });
 
   it('finds an OpenAI-compatible server on this machine and lists its models by kind', async () => {
     const res = await call('GET', '/v1/ai_engines/discover');
     expect(res.statusCode).toBe(200);
-    expect(res.json().found).toEqual([{ base_url: fake.baseUrl, name: 'OpenAI-compatible server', speech_models: ['whisper-large-v3'], text_models: ['llama3.2:3b'] }]);
+    expect(res.json().found).toEqual([
+      { base_url: fake.baseUrl, name: 'OpenAI-compatible server', speech_models: ['whisper-large-v3'], text_models: ['llama3.2:3b'] },
+    ]);
   });
 
   it('tests an endpoint before it is saved: latency and answer, with the key sent only to it', async () => {
@@ -154,12 +161,22 @@ describe('settings › AI engines', () => {
   });
 
   it('saves an engine only with the password, seals the key, and runs it at once', async () => {
-    const wrong = await call('PUT', '/v1/ai_engines/text', adminToken, { base_url: fake.baseUrl, model: 'llama3.2:3b', api_key: KEY, password: 'not-my-password' });
+    const wrong = await call('PUT', '/v1/ai_engines/text', adminToken, {
+      base_url: fake.baseUrl,
+      model: 'llama3.2:3b',
+      api_key: KEY,
+      password: 'not-my-password',
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.code).toBe('invalid_current_password');
     expect(await t.ctx.db.select().from(aiEngineSettings)).toEqual([]);
 
-    const saved = await call('PUT', '/v1/ai_engines/text', adminToken, { base_url: `${fake.baseUrl}/`, model: 'llama3.2:3b', api_key: KEY, password: 'admin-pass-123' });
+    const saved = await call('PUT', '/v1/ai_engines/text', adminToken, {
+      base_url: `${fake.baseUrl}/`,
+      model: 'llama3.2:3b',
+      api_key: KEY,
+      password: 'admin-pass-123',
+    });
     expect(saved.statusCode).toBe(200);
     expect(saved.json().text).toMatchObject({
       active: { engine: 'openai', model: 'llama3.2:3b', base_url: fake.baseUrl, source: 'app' },
@@ -221,7 +238,10 @@ describe('settings › AI engines', () => {
 
   it('keeps the sealed key readable across a master key rotation (and the record systems’ token and signing key)', async () => {
     const before = (await t.ctx.db.select().from(aiEngineSettings).where(eq(aiEngineSettings.kind, 'text')))[0]!.apiKeySealed;
-    const [withToken, withKey] = await t.ctx.db.insert(organizations).values([{ name: 'Token clinic' }, { name: 'Key clinic' }]).returning();
+    const [withToken, withKey] = await t.ctx.db
+      .insert(organizations)
+      .values([{ name: 'Token clinic' }, { name: 'Key clinic' }])
+      .returning();
     await saveEndpoint(t.ctx, withToken!.id, admin.id, { base_url: 'https://records.example.org/fhir', auth: 'bearer', token: 'record-system-token' });
     await saveEndpoint(t.ctx, withKey!.id, admin.id, { base_url: 'https://records.example.org/fhir', auth: 'backend_services', client_id: 'notes' });
     const signingKey = openPrivateKey(t.ctx.engines.keys, (await findEndpoint(t.ctx.db, withKey!.id))!);
@@ -243,7 +263,10 @@ describe('settings › AI engines', () => {
     const [row] = await t.ctx.db.select().from(aiEngineSettings).where(eq(aiEngineSettings.kind, 'text'));
     const damaged = Buffer.from(row!.apiKeySealed!, 'base64');
     damaged[damaged.length - 1]! ^= 0xff;
-    await t.ctx.db.update(aiEngineSettings).set({ apiKeySealed: damaged.toString('base64'), updatedAt: new Date(Date.now() + 1000) }).where(eq(aiEngineSettings.kind, 'text'));
+    await t.ctx.db
+      .update(aiEngineSettings)
+      .set({ apiKeySealed: damaged.toString('base64'), updatedAt: new Date(Date.now() + 1000) })
+      .where(eq(aiEngineSettings.kind, 'text'));
     await t.ctx.engines.reload();
     const view = (await call('GET', '/v1/ai_engines')).json();
     expect(view.text.active.source).toBe('default');
@@ -286,7 +309,15 @@ describe('what comes back from an engine', () => {
     });
     const echoing = await echoingEngine((_req, res, auth) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: `you sent ${auth}` }, finish_reason: 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          id: 'c',
+          object: 'chat.completion',
+          created: 0,
+          model: 'm',
+          choices: [{ index: 0, message: { role: 'assistant', content: `you sent ${auth}` }, finish_reason: 'stop' }],
+        }),
+      );
     });
     try {
       const refused = await call('POST', '/v1/ai_engines/text/test', adminToken, { base_url: refusing.baseUrl, model: 'm', api_key: GROQ_LIKE });
@@ -340,7 +371,12 @@ describe('the environment wins', () => {
       const view = await env.app.inject({ method: 'GET', url: '/v1/ai_engines', headers: bearer(token) });
       expect(view.json().text).toMatchObject({ active: { engine: 'composer', source: 'environment' }, locked_by_environment: true });
       expect(view.json().speech.locked_by_environment).toBe(false);
-      const put = await env.app.inject({ method: 'PUT', url: '/v1/ai_engines/text', headers: bearer(token), payload: { base_url: fake.baseUrl, model: 'm', password: u.password } });
+      const put = await env.app.inject({
+        method: 'PUT',
+        url: '/v1/ai_engines/text',
+        headers: bearer(token),
+        payload: { base_url: fake.baseUrl, model: 'm', password: u.password },
+      });
       expect(put.statusCode).toBe(409);
       expect(put.json().error.code).toBe('locked_by_environment');
       expect(env.ctx.textGenerator.info.engine).toBe('composer');
@@ -356,7 +392,12 @@ describe.runIf(usingPostgres())('several processes on one database', () => {
     const second = await createTestApp({ DATA_DIR: t.ctx.config.dataDir }, { sharingDatabaseOf: t });
     try {
       // Saved through the second process (its own limit on password checks), read by the first.
-      const saved = await second.app.inject({ method: 'PUT', url: '/v1/ai_engines/text', headers: bearer(adminToken), payload: { base_url: fake.baseUrl, model: 'other-model', password: 'admin-pass-123' } });
+      const saved = await second.app.inject({
+        method: 'PUT',
+        url: '/v1/ai_engines/text',
+        headers: bearer(adminToken),
+        payload: { base_url: fake.baseUrl, model: 'other-model', password: 'admin-pass-123' },
+      });
       expect(saved.statusCode).toBe(200);
       expect(second.ctx.engines.active('text')).toMatchObject({ source: 'app', model: 'other-model' });
       await t.ctx.engines.reload();

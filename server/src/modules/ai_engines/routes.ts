@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { AI_ENGINE_KINDS, aiEnginesView, aiEngineTestResult, foundEngines, resetAiEngineBody, saveAiEngineBody, testAiEngineBody } from '../../../../contract/ai-engines.js';
+import {
+  AI_ENGINE_KINDS,
+  aiEnginesView,
+  aiEngineTestResult,
+  foundEngines,
+  resetAiEngineBody,
+  saveAiEngineBody,
+  testAiEngineBody,
+} from '../../../../contract/ai-engines.js';
 import { apiErrorSchema } from '../../../../contract/errors.js';
 import { requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
@@ -52,7 +60,8 @@ export function aiEnginesRoutes(app: App, ctx: AppContext) {
     { onRequest, config: callsOut, schema: { params: kindParams, body: testAiEngineBody, response: { 200: aiEngineTestResult, ...errors } } },
     async (request) => {
       serverAdmin(request);
-      if (request.body.base_url) request.log.info({ kind: request.params.kind, host: new URL(request.body.base_url).host, model: request.body.model }, 'AI engine tested');
+      if (request.body.base_url)
+        request.log.info({ kind: request.params.kind, host: new URL(request.body.base_url).host, model: request.body.model }, 'AI engine tested');
       return testEngine(ctx, request.params.kind, request.body);
     },
   );

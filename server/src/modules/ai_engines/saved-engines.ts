@@ -11,12 +11,16 @@ import type { KeyRing } from '../../storage/master-keys.js';
 
 export async function readSavedEngines(db: Database): Promise<Partial<Record<EngineKind, SavedEngine>>> {
   const rows = await db.select().from(aiEngineSettings);
-  return Object.fromEntries(rows.map((r) => [r.kind, { kind: r.kind, baseUrl: r.baseUrl, model: r.model, apiKeySealed: r.apiKeySealed, updatedAt: r.updatedAt }]));
+  return Object.fromEntries(
+    rows.map((r) => [r.kind, { kind: r.kind, baseUrl: r.baseUrl, model: r.model, apiKeySealed: r.apiKeySealed, updatedAt: r.updatedAt }]),
+  );
 }
 
 /** When the settings last changed (any kind, including a removal, which deletes the row: so the count too). */
 export async function savedEnginesStamp(db: Database): Promise<string> {
-  const [row] = await db.select({ at: sql<string>`coalesce(max(${aiEngineSettings.updatedAt})::text, '')`, n: sql<number>`count(*)::int` }).from(aiEngineSettings);
+  const [row] = await db
+    .select({ at: sql<string>`coalesce(max(${aiEngineSettings.updatedAt})::text, '')`, n: sql<number>`count(*)::int` })
+    .from(aiEngineSettings);
   return `${row?.at ?? ''}/${row?.n ?? 0}`;
 }
 

@@ -73,7 +73,7 @@ function openSavedKey(keys: AppContext['engines']['keys'], kind: AiEngineKind, s
   try {
     return openApiKey(keys, kind, sealed);
   } catch {
-    throw new DomainError(409, 'saved_key_unusable', 'The saved API key cannot be opened with this server\'s master key: enter the key again');
+    throw new DomainError(409, 'saved_key_unusable', "The saved API key cannot be opened with this server's master key: enter the key again");
   }
 }
 
@@ -93,7 +93,13 @@ export async function saveEngineSetting(ctx: AppContext, user: UserRow, kind: Ai
   refuseWhenLocked(ctx, kind);
   const saved = (await readSavedEngines(ctx.db))[kind];
   const key = keyFor(ctx.engines.keys, saved, body.base_url, body.api_key);
-  await saveEngine(ctx.db, { kind, baseUrl: body.base_url, model: body.model, apiKeySealed: key ? sealApiKey(ctx.engines.keys, kind, key) : null, updatedBy: user.id });
+  await saveEngine(ctx.db, {
+    kind,
+    baseUrl: body.base_url,
+    model: body.model,
+    apiKeySealed: key ? sealApiKey(ctx.engines.keys, kind, key) : null,
+    updatedBy: user.id,
+  });
   await ctx.engines.reload();
 }
 

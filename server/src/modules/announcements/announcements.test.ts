@@ -14,10 +14,18 @@ afterAll(() => t.close());
 describe('announcements', () => {
   it('support publishes in one language; clinicians see the running ones in theirs, newest first', async () => {
     await runCommand(t.ctx.db, t.ctx.config, 'publish-announcement', { language: 'pt', title: 'Modelos pessoais', body: 'Já pode guardar os seus modelos.' });
-    const lines = await runCommand(t.ctx.db, t.ctx.config, 'publish-announcement', { language: 'pt', title: 'Catálogo', body: 'Novo catálogo de assistentes.', days: '7' });
+    const lines = await runCommand(t.ctx.db, t.ctx.config, 'publish-announcement', {
+      language: 'pt',
+      title: 'Catálogo',
+      body: 'Novo catálogo de assistentes.',
+      days: '7',
+    });
     expect(lines[0]).toMatch(/^Announcement published in pt until \d{4}-\d{2}-\d{2}/);
     await runCommand(t.ctx.db, t.ctx.config, 'publish-announcement', { language: 'pt', title: 'Old news', body: 'Gone.' });
-    await t.ctx.db.update(announcements).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(announcements.title, 'Old news'));
+    await t.ctx.db
+      .update(announcements)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(announcements.title, 'Old news'));
 
     const u = await createUser(t);
     const headers = bearer(await login(t, u.email, u.password));

@@ -11,5 +11,9 @@ const announcementsEnvelope = z.object({
 
 /** The home's announcements carousel, in the interface's language. Support publishes with `npm run admin`. */
 export function announcementsRoutes(app: App, ctx: AppContext) {
-  app.get('/v1/announcements', { onRequest: requireUser(ctx), schema: { response: { 200: announcementsEnvelope, ...errorResponses(401) } } }, async (request) => ({ announcements: await currentAnnouncements(ctx.db, requestLanguage(request)) }));
+  app.get(
+    '/v1/announcements',
+    { onRequest: requireUser(ctx), schema: { response: { 200: announcementsEnvelope, ...errorResponses(401) } } },
+    async (request) => ({ announcements: await currentAnnouncements(ctx.db, requestLanguage(request)) }),
+  );
 }

@@ -35,7 +35,9 @@ async function signedIn(t: TestApp, credits = 10) {
 
 async function finished(t: TestApp, headers: Record<string, string>, q: { assistant_key: string; thread_key: string; run_key: string }) {
   await Promise.allSettled([...t.ctx.background]);
-  return (await t.app.inject({ method: 'GET', url: `/assistant/run?assistant_key=${q.assistant_key}&thread_key=${q.thread_key}&run_key=${q.run_key}`, headers })).json();
+  return (
+    await t.app.inject({ method: 'GET', url: `/assistant/run?assistant_key=${q.assistant_key}&thread_key=${q.thread_key}&run_key=${q.run_key}`, headers })
+  ).json();
 }
 
 describe('assistant chat', () => {
@@ -49,14 +51,26 @@ describe('assistant chat', () => {
 
   it('a question starts a run that completes with the reply; the thread keeps the conversation', async () => {
     const headers = await signedIn(ai);
-    const first = await ai.app.inject({ method: 'POST', url: '/assistant', headers, payload: { message: 'Dose máxima de paracetamol?', assistant_key: 'clinical_questions' } });
+    const first = await ai.app.inject({
+      method: 'POST',
+      url: '/assistant',
+      headers,
+      payload: { message: 'Dose máxima de paracetamol?', assistant_key: 'clinical_questions' },
+    });
     expect(first.statusCode).toBe(202);
     const q1 = first.json();
     expect(q1).toMatchObject({ assistant_key: 'clinical_questions', status: 'queued' });
-    expect((await finished(ai, headers, q1))).toMatchObject({ status: 'completed', messages: [{ role: 'user' }, { role: 'assistant', content: 'Answer 1' }] });
+    expect(await finished(ai, headers, q1)).toMatchObject({ status: 'completed', messages: [{ role: 'user' }, { role: 'assistant', content: 'Answer 1' }] });
     expect(seen.at(-1)!.system).toContain('português europeu');
 
-    const second = (await ai.app.inject({ method: 'POST', url: '/assistant', headers, payload: { message: 'E em crianças?', assistant_key: 'clinical_questions', thread_key: q1.thread_key } })).json();
+    const second = (
+      await ai.app.inject({
+        method: 'POST',
+        url: '/assistant',
+        headers,
+        payload: { message: 'E em crianças?', assistant_key: 'clinical_questions', thread_key: q1.thread_key },
+      })
+    ).json();
     const state = await finished(ai, headers, second);
     expect(state.messages.map((m: { content: string }) => m.content)).toEqual(['Dose máxima de paracetamol?', 'Answer 1', 'E em crianças?', 'Answer 2']);
   });
@@ -66,14 +80,26 @@ describe('assistant chat', () => {
     const q = (await ai.app.inject({ method: 'POST', url: '/assistant', headers, payload: { message: 'Olá', assistant_key: 'writing_helper' } })).json();
     await Promise.allSettled([...ai.ctx.background]);
     const stranger = await signedIn(ai);
-    expect((await ai.app.inject({ method: 'GET', url: `/assistant/run?assistant_key=writing_helper&thread_key=${q.thread_key}&run_key=${q.run_key}`, headers: stranger })).statusCode).toBe(404);
-    expect((await ai.app.inject({ method: 'POST', url: '/assistant', headers, payload: { message: '', assistant_key: 'writing_helper' } })).statusCode).toBe(400);
+    expect(
+      (
+        await ai.app.inject({
+          method: 'GET',
+          url: `/assistant/run?assistant_key=writing_helper&thread_key=${q.thread_key}&run_key=${q.run_key}`,
+          headers: stranger,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect((await ai.app.inject({ method: 'POST', url: '/assistant', headers, payload: { message: '', assistant_key: 'writing_helper' } })).statusCode).toBe(
+      400,
+    );
     expect((await ai.app.inject({ method: 'POST', url: '/assistant', headers, payload: { message: 'x', assistant_key: 'nope' } })).statusCode).toBe(400);
   });
 
   it('without an AI engine the run fails with a clear reason, and costs nothing', async () => {
     const headers = await signedIn(offline, 0);
-    const q = (await offline.app.inject({ method: 'POST', url: '/assistant', headers, payload: { message: 'Olá', assistant_key: 'clinical_questions' } })).json();
+    const q = (
+      await offline.app.inject({ method: 'POST', url: '/assistant', headers, payload: { message: 'Olá', assistant_key: 'clinical_questions' } })
+    ).json();
     const state = await finished(offline, headers, q);
     expect(state).toMatchObject({ status: 'failed', error: 'The assistant needs an AI engine, and none is configured on this server.' });
     expect((await offline.app.inject({ method: 'GET', url: '/assistants', headers })).json().available).toBe(false);

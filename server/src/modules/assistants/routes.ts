@@ -25,25 +25,37 @@ export function assistantsRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-    const lang = requestLanguage(request);
-    return { assistants: ASSISTANTS.map((a) => ({ key: a.key, name: a.name[lang], description: a.description[lang] })), available: Boolean(ctx.textGenerator.converse) };
-  });
+      const lang = requestLanguage(request);
+      return {
+        assistants: ASSISTANTS.map((a) => ({ key: a.key, name: a.name[lang], description: a.description[lang] })),
+        available: Boolean(ctx.textGenerator.converse),
+      };
+    },
+  );
 
   app.post(
     '/assistant',
-    { onRequest: preHandler, schema: {
+    {
+      onRequest: preHandler,
+      schema: {
         body: z.object({ message: z.string().trim().min(1).max(20_000), assistant_key: key, thread_key: key.optional() }),
         response: {
-          202: z.object({ assistant_key: z.string(), thread_key: z.string(), run_key: z.uuid(), status: z.literal('queued') }).describe('The run is queued: poll GET /assistant/run'),
+          202: z
+            .object({ assistant_key: z.string(), thread_key: z.string(), run_key: z.uuid(), status: z.literal('queued') })
+            .describe('The run is queued: poll GET /assistant/run'),
           ...errorResponses(400, 401, 402, 404, 409, 429),
         },
-      }, config: { rateLimit: { max: 30, timeWindow: 60_000 } } },
+      },
+      config: { rateLimit: { max: 30, timeWindow: 60_000 } },
+    },
     async (request, reply) => reply.status(202).send(await ask(ctx, currentUser(request), request.body)),
   );
 
   app.get(
     '/assistant/run',
-    { onRequest: preHandler, schema: {
+    {
+      onRequest: preHandler,
+      schema: {
         querystring: z.object({ assistant_key: key, thread_key: key, run_key: z.uuid({ error: 'invalid_id' }) }),
         response: {
           200: z.object({
@@ -54,7 +66,8 @@ export function assistantsRoutes(app: App, ctx: AppContext) {
           }),
           ...errorResponses(400, 401, 404),
         },
-      } },
+      },
+    },
     async (request) => runState(ctx, currentUser(request).id, request.query),
   );
 }

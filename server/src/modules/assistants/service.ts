@@ -24,7 +24,8 @@ async function findThread(ctx: AppContext, userId: string, threadKey: string) {
 export async function ask(ctx: AppContext, user: UserRow, input: { message: string; assistant_key: string; thread_key?: string }) {
   if (!findAssistant(input.assistant_key)) throw new DomainError(400, 'invalid_request', 'Unknown assistant', { assistant_key: 'unknown' });
   let thread = input.thread_key ? await findThread(ctx, user.id, input.thread_key) : undefined;
-  if (thread && thread.assistantKey !== input.assistant_key) throw new DomainError(400, 'invalid_request', 'This conversation belongs to another assistant', { thread_key: 'other_assistant' });
+  if (thread && thread.assistantKey !== input.assistant_key)
+    throw new DomainError(400, 'invalid_request', 'This conversation belongs to another assistant', { thread_key: 'other_assistant' });
   if (!thread) {
     const [created] = await ctx.db
       .insert(assistantThreads)
@@ -43,7 +44,10 @@ export async function ask(ctx: AppContext, user: UserRow, input: { message: stri
 
 async function answer(ctx: AppContext, user: UserRow, thread: typeof assistantThreads.$inferSelect, runId: string, charged: boolean) {
   const finish = (status: 'completed' | 'failed', error?: string) =>
-    ctx.db.update(assistantRuns).set({ status, error: error ?? null, completedAt: new Date() }).where(eq(assistantRuns.id, runId));
+    ctx.db
+      .update(assistantRuns)
+      .set({ status, error: error ?? null, completedAt: new Date() })
+      .where(eq(assistantRuns.id, runId));
   if (!ctx.textGenerator.converse) {
     await finish('failed', 'The assistant needs an AI engine, and none is configured on this server.');
     return;
@@ -70,7 +74,10 @@ async function answer(ctx: AppContext, user: UserRow, thread: typeof assistantTh
 export async function runState(ctx: AppContext, userId: string, q: { assistant_key: string; thread_key: string; run_key: string }) {
   const thread = await findThread(ctx, userId, q.thread_key);
   if (!thread || thread.assistantKey !== q.assistant_key) throw notFound('Conversation not found');
-  const [run] = await ctx.db.select().from(assistantRuns).where(and(eq(assistantRuns.id, q.run_key), eq(assistantRuns.threadId, thread.id)));
+  const [run] = await ctx.db
+    .select()
+    .from(assistantRuns)
+    .where(and(eq(assistantRuns.id, q.run_key), eq(assistantRuns.threadId, thread.id)));
   if (!run) throw notFound('Run not found');
   const messages = await ctx.db.select().from(assistantMessages).where(eq(assistantMessages.threadId, thread.id)).orderBy(asc(assistantMessages.createdAt));
   return {

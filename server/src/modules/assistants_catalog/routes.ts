@@ -32,7 +32,13 @@ export function assistantsCatalogRoutes(app: App, ctx: AppContext) {
   const base = '/v1/assistants_catalog';
 
   const pinsOf = async (userId: string) =>
-    (await ctx.db.select({ id: assistantPins.consultationTypeId }).from(assistantPins).where(eq(assistantPins.userId, userId)).orderBy(asc(assistantPins.createdAt))).map((r) => r.id);
+    (
+      await ctx.db
+        .select({ id: assistantPins.consultationTypeId })
+        .from(assistantPins)
+        .where(eq(assistantPins.userId, userId))
+        .orderBy(asc(assistantPins.createdAt))
+    ).map((r) => r.id);
 
   app.get(base, { onRequest: preHandler, schema: { response: { 200: catalogueSchema, ...errorResponses(401) } } }, async (request) => {
     const user = currentUser(request);
@@ -62,17 +68,28 @@ export function assistantsCatalogRoutes(app: App, ctx: AppContext) {
     };
   });
 
-  app.put(`${base}/pins/:typeId`, { onRequest: preHandler, schema: { params, response: { 204: noContent('Pinned'), ...errorResponses(400, 401, 404, 409) } } }, async (request, reply) => {
-    const user = currentUser(request);
-    if (!findConsultationType(request.params.typeId)) throw notFound('Unknown assistant');
-    const pins = await pinsOf(user.id);
-    if (!pins.includes(request.params.typeId) && pins.length >= MAX_PINS) throw new DomainError(409, 'invalid_request', `At most ${MAX_PINS} pinned assistants`);
-    await ctx.db.insert(assistantPins).values({ userId: user.id, consultationTypeId: request.params.typeId }).onConflictDoNothing();
-    return reply.status(204).send(null);
-  });
+  app.put(
+    `${base}/pins/:typeId`,
+    { onRequest: preHandler, schema: { params, response: { 204: noContent('Pinned'), ...errorResponses(400, 401, 404, 409) } } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      if (!findConsultationType(request.params.typeId)) throw notFound('Unknown assistant');
+      const pins = await pinsOf(user.id);
+      if (!pins.includes(request.params.typeId) && pins.length >= MAX_PINS)
+        throw new DomainError(409, 'invalid_request', `At most ${MAX_PINS} pinned assistants`);
+      await ctx.db.insert(assistantPins).values({ userId: user.id, consultationTypeId: request.params.typeId }).onConflictDoNothing();
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.delete(`${base}/pins/:typeId`, { onRequest: preHandler, schema: { params, response: { 204: noContent('Not pinned (any more)'), ...errorResponses(400, 401) } } }, async (request, reply) => {
-    await ctx.db.delete(assistantPins).where(and(eq(assistantPins.userId, currentUser(request).id), eq(assistantPins.consultationTypeId, request.params.typeId)));
-    return reply.status(204).send(null);
-  });
+  app.delete(
+    `${base}/pins/:typeId`,
+    { onRequest: preHandler, schema: { params, response: { 204: noContent('Not pinned (any more)'), ...errorResponses(400, 401) } } },
+    async (request, reply) => {
+      await ctx.db
+        .delete(assistantPins)
+        .where(and(eq(assistantPins.userId, currentUser(request).id), eq(assistantPins.consultationTypeId, request.params.typeId)));
+      return reply.status(204).send(null);
+    },
+  );
 }

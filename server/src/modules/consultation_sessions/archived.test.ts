@@ -37,9 +37,12 @@ async function waitForDocuments(id: string) {
 async function finishedConsultation(saveTextData: boolean) {
   const u = await createUser(t, { saveTextData });
   const headers = bearer(await login(t, u.email, u.password));
-  const id: string = (await t.app.inject({ method: 'POST', url: sessions, headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  const id: string = (await t.app.inject({ method: 'POST', url: sessions, headers, payload: { consultation_type_id: 'general_consultation' } })).json()
+    .consultation_session.id;
   const m = multipartAudio(0, audio);
-  expect((await t.app.inject({ method: 'POST', url: `${sessions}/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload })).statusCode).toBe(201);
+  expect((await t.app.inject({ method: 'POST', url: `${sessions}/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload })).statusCode).toBe(
+    201,
+  );
   await t.ctx.transcriptionQueue.drain();
   expect((await t.app.inject({ method: 'PUT', url: `${sessions}/${id}/finish`, headers })).statusCode).toBe(200);
   await waitForDocuments(id);
@@ -60,7 +63,11 @@ function regenerate(headers: Headers, id: string, requestedChanges: string) {
   });
 }
 
-const expire = (id: string) => t.ctx.db.update(consultationSessions).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(consultationSessions.id, id));
+const expire = (id: string) =>
+  t.ctx.db
+    .update(consultationSessions)
+    .set({ expiresAt: new Date(Date.now() - 60_000) })
+    .where(eq(consultationSessions.id, id));
 const sweep = () => sweepExpiredConsultations(t.ctx.db, t.ctx.blobs);
 
 /** Every call that changes a consultation, as the clinician's app makes it. */
@@ -80,7 +87,8 @@ function changes(headers: Headers, id: string) {
     'change request': () => regenerate(headers, id, JSON.stringify({ text: 'shorter' })),
     'markdown edit': () => regenerate(headers, id, JSON.stringify({ markdown: 'replaced' })),
     'document rating': () => t.app.inject({ method: 'POST', url: `${sessions}/${id}/generated_documents/main/feedback`, headers, payload: { rating: 4 } }),
-    'consultation feedback': () => t.app.inject({ method: 'POST', url: `${sessions}/${id}/feedback`, headers, payload: { feedback: { doctor_satisfaction: 8 } } }),
+    'consultation feedback': () =>
+      t.app.inject({ method: 'POST', url: `${sessions}/${id}/feedback`, headers, payload: { feedback: { doctor_satisfaction: 8 } } }),
   };
 }
 const audioCalls = (headers: Headers, id: string, audioId: string) => ({
@@ -102,7 +110,12 @@ describe('a consultation whose text is kept, past its retention window', () => {
   it('reads as archived and read-only even before the sweep has reached it', async () => {
     const res = await get(c.headers, `${sessions}/${c.id}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json().consultation_session).toMatchObject({ status: 'archived', read_only: true, audio_deleted_at: expiresAt, transcription: 'the patient has a cough' });
+    expect(res.json().consultation_session).toMatchObject({
+      status: 'archived',
+      read_only: true,
+      audio_deleted_at: expiresAt,
+      transcription: 'the patient has a cough',
+    });
     expect(res.json().consultation_session.audios.every((a: { audio_kept: boolean }) => !a.audio_kept)).toBe(true);
     expect((await audioCalls(c.headers, c.id, c.audioId).part()).statusCode).toBe(410);
   });
@@ -124,7 +137,11 @@ describe('a consultation whose text is kept, past its retention window', () => {
         transcription_edited: false,
         audios: [],
       });
-      expect((await get(c.headers, `${sessions}/${c.id}/transcription`)).json()).toEqual({ transcription: 'the patient has a cough', transcription_status: 'done', transcription_edited: false });
+      expect((await get(c.headers, `${sessions}/${c.id}/transcription`)).json()).toEqual({
+        transcription: 'the patient has a cough',
+        transcription_status: 'done',
+        transcription_edited: false,
+      });
 
       const latest = await get(c.headers, `${sessions}/${c.id}/generated_documents/main`);
       expect(latest.statusCode).toBe(200);
@@ -142,7 +159,12 @@ describe('a consultation whose text is kept, past its retention window', () => {
 
     it('is listed in the history with the day its audio went', async () => {
       const history = (await get(c.headers, `${sessions}/history`)).json().consultation_sessions;
-      expect(history.find((h: { id: string }) => h.id === c.id)).toMatchObject({ status: 'archived', data_kept: 'text', audio_deleted_at: expiresAt, documents: [{ key: expect.any(String), versions: 2 }] });
+      expect(history.find((h: { id: string }) => h.id === c.id)).toMatchObject({
+        status: 'archived',
+        data_kept: 'text',
+        audio_deleted_at: expiresAt,
+        documents: [{ key: expect.any(String), versions: 2 }],
+      });
     });
 
     it('refuses every change with 409 consultation_archived, and changes nothing', async () => {
@@ -172,7 +194,14 @@ describe('a consultation whose text is kept, past its retention window', () => {
           const res = await call();
           out.push([res.statusCode, res.json()]);
         }
-        for (const url of ['', '/transcription', '/generated_documents/main', '/generated_documents/main?version=1', '/generated_documents/main/feedback', '/feedback']) {
+        for (const url of [
+          '',
+          '/transcription',
+          '/generated_documents/main',
+          '/generated_documents/main?version=1',
+          '/generated_documents/main/feedback',
+          '/feedback',
+        ]) {
           const res = await get(headers, `${sessions}/${id}${url}`);
           out.push([res.statusCode, res.json()]);
         }
@@ -187,7 +216,11 @@ describe('a consultation whose text is kept, past its retention window', () => {
     it('records reading it in the audit log as a read of patient data', async () => {
       const ofThisConsultation = async () => {
         await t.app.auditLog.flush();
-        return t.ctx.db.select().from(auditEvents).where(and(eq(auditEvents.resourceId, c.id), eq(auditEvents.actorUserId, c.user.id))).orderBy(asc(auditEvents.id));
+        return t.ctx.db
+          .select()
+          .from(auditEvents)
+          .where(and(eq(auditEvents.resourceId, c.id), eq(auditEvents.actorUserId, c.user.id)))
+          .orderBy(asc(auditEvents.id));
       };
       const before = (await ofThisConsultation()).at(-1)?.id ?? 0;
       await get(c.headers, `${sessions}/${c.id}/generated_documents/main?version=1`);

@@ -46,7 +46,16 @@ export async function storeChunk(
   const [inserted] = await ctx.db
     .with(noted)
     .insert(audioChunks)
-    .values({ sessionId: session.id, order: input.order, blobKey, mimeType, sizeBytes: input.data.length, contentSha256: hash, channelLayout: input.channelLayout ?? 'mono', durationMs: input.durationMs ?? null })
+    .values({
+      sessionId: session.id,
+      order: input.order,
+      blobKey,
+      mimeType,
+      sizeBytes: input.data.length,
+      contentSha256: hash,
+      channelLayout: input.channelLayout ?? 'mono',
+      durationMs: input.durationMs ?? null,
+    })
     .onConflictDoNothing({ target: [audioChunks.sessionId, audioChunks.order] })
     .returning();
   if (inserted) {
@@ -62,7 +71,10 @@ export async function storeChunk(
 }
 
 async function findPart(ctx: AppContext, sessionId: string, order: number): Promise<ChunkRow | undefined> {
-  const [row] = await ctx.db.select().from(audioChunks).where(and(eq(audioChunks.sessionId, sessionId), eq(audioChunks.order, order)));
+  const [row] = await ctx.db
+    .select()
+    .from(audioChunks)
+    .where(and(eq(audioChunks.sessionId, sessionId), eq(audioChunks.order, order)));
   return row;
 }
 

@@ -61,7 +61,12 @@ describe('consultation types', () => {
     const general = types.find((t: { id: string }) => t.id === 'general_consultation');
     expect(general.name).toBe('Consulta geral');
     expect(general.main_document.name).toBe('Notas da consulta');
-    expect(general.selectable_documents.map((d: { id: string }) => d.id)).toEqual(['clinical_summary', 'sick_leave_certificate', 'referral_letter', 'patient_summary']);
+    expect(general.selectable_documents.map((d: { id: string }) => d.id)).toEqual([
+      'clinical_summary',
+      'sick_leave_certificate',
+      'referral_letter',
+      'patient_summary',
+    ]);
     expect((await get(headers, '/v1/consultation_types/dictation')).json().consultation_type.show_transcription).toBe(true);
     expect((await get(headers, '/v1/consultation_types/general_consultation/selectable_documents/referral_letter')).statusCode).toBe(200);
     expect((await get(headers, '/v1/consultation_types/nope')).statusCode).toBe(404);
@@ -109,7 +114,11 @@ describe('session lifecycle', () => {
     expect(forced.json().consultation_session).toMatchObject({ show_transcription: true, mobile: true });
     const old = (await get(headers, `/v1/consultation_sessions/${id}`)).json().consultation_session;
     expect(old.status).toBe('finished');
-    expect((await get(headers, '/v1/consultation_sessions/active/status')).json()).toMatchObject({ active: true, id: forced.json().consultation_session.id, show_transcription: true });
+    expect((await get(headers, '/v1/consultation_sessions/active/status')).json()).toMatchObject({
+      active: true,
+      id: forced.json().consultation_session.id,
+      show_transcription: true,
+    });
   });
 
   it('records, pauses, resumes, finishes; recent lists it with its expiry; finishing twice is harmless', async () => {
@@ -117,12 +126,24 @@ describe('session lifecycle', () => {
     const id = (await start(headers)).json().consultation_session.id;
     // Read once so the short status cache holds "active": finishing must still be seen at once.
     expect((await get(headers, '/v1/consultation_sessions/active/status')).json()).toMatchObject({ active: true, id, recording_state: 'idle' });
-    const rec = await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/recording`, headers, payload: { platform: 'web', mics_info: [{ label: 'Built-in' }] } });
+    const rec = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/consultation_sessions/${id}/recording`,
+      headers,
+      payload: { platform: 'web', mics_info: [{ label: 'Built-in' }] },
+    });
     expect(rec.json().consultation_session).toMatchObject({ recording_state: 'recording', platform: 'web', mics_info: [{ label: 'Built-in' }] });
-    expect((await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/pause`, headers })).json().consultation_session.recording_state).toBe('paused');
-    expect((await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/resume`, headers })).json().consultation_session.recording_state).toBe('recording');
+    expect((await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/pause`, headers })).json().consultation_session.recording_state).toBe(
+      'paused',
+    );
+    expect((await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/resume`, headers })).json().consultation_session.recording_state).toBe(
+      'recording',
+    );
     const inputs = [{ processor_input_id: 'consultation_notes_template', value: 'BP 120/80' }];
-    expect((await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}`, headers, payload: { user_inputs: inputs } })).json().consultation_session.user_inputs).toEqual(inputs);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}`, headers, payload: { user_inputs: inputs } })).json().consultation_session
+        .user_inputs,
+    ).toEqual(inputs);
 
     const finished = await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
     expect(finished.json().consultation_session.status).toBe('finished');
@@ -141,12 +162,21 @@ describe('session lifecycle', () => {
     const { headers } = await signedIn();
     const other = await signedIn();
     const id = (await start(headers)).json().consultation_session.id;
-    const put = (payload: unknown, h = headers) => t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}`, headers: h, payload: payload as object });
+    const put = (payload: unknown, h = headers) =>
+      t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}`, headers: h, payload: payload as object });
     expect((await put({ patient_label: '  Sr. António, 58 a  ' })).json().consultation_session.patient_label).toBe('Sr. António, 58 a');
     // A joiner some scripts' names need is kept; line separators and broken characters are not.
     expect((await put({ patient_label: 'سارا\u200cی' })).statusCode).toBe(200);
     expect((await put({ patient_label: 'Sr. António, 58 a' })).statusCode).toBe(200);
-    for (const bad of [{ patient_label: 'x'.repeat(81) }, { patient_label: 'Ana\u202eSilva' }, { patient_label: 'Ana\u2028Silva' }, { patient_label: 'Ana\ud800' }, { patient_label: 42 }, {}, { patient_label: 'A', other: 1 }]) {
+    for (const bad of [
+      { patient_label: 'x'.repeat(81) },
+      { patient_label: 'Ana\u202eSilva' },
+      { patient_label: 'Ana\u2028Silva' },
+      { patient_label: 'Ana\ud800' },
+      { patient_label: 42 },
+      {},
+      { patient_label: 'A', other: 1 },
+    ]) {
       expect((await put(bad)).statusCode, JSON.stringify(bad)).toBe(400);
     }
     // Another clinician can neither set nor see it.
@@ -181,7 +211,12 @@ describe('session lifecycle', () => {
     const empty = (await start(headers)).json().consultation_session.id;
     const next = (await start(headers, { consultation_type_id: 'general_consultation', force: true })).json().consultation_session.id;
     expect((await get(headers, `/v1/consultation_sessions/${empty}`)).json().consultation_session.status).toBe('finished');
-    await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${next}`, headers, payload: { user_inputs: [{ processor_input_id: 'physical_exam', value: 'Normal' }] } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/v1/consultation_sessions/${next}`,
+      headers,
+      payload: { user_inputs: [{ processor_input_id: 'physical_exam', value: 'Normal' }] },
+    });
     await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${next}/finish`, headers });
     expect((await get(headers, '/v1/consultation_sessions/recent')).json().consultation_sessions.map((s: { id: string }) => s.id)).toEqual([next]);
   });
@@ -190,7 +225,10 @@ describe('session lifecycle', () => {
     const { headers } = await signedIn();
     const id = (await start(headers)).json().consultation_session.id;
     await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
-    await t.ctx.db.update(consultationSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(consultationSessions.id, id));
+    await t.ctx.db
+      .update(consultationSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(consultationSessions.id, id));
     expect((await get(headers, '/v1/consultation_sessions/recent')).json().consultation_sessions).toEqual([]);
     const res = await get(headers, `/v1/consultation_sessions/${id}`);
     expect([res.statusCode, res.json().error.code]).toEqual([410, 'consultation_deleted']);
@@ -203,7 +241,9 @@ describe('session lifecycle', () => {
     expect((await get(headers, '/v1/consultation_sessions/not-a-uuid')).statusCode).toBe(400);
     const id = (await start(headers)).json().consultation_session.id;
     expect((await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}`, headers, payload: { status: 'finished' } })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers, payload: { transcription: 7 } })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers, payload: { transcription: 7 } })).statusCode,
+    ).toBe(400);
   });
 });
 
@@ -246,7 +286,10 @@ describe('audio parts', () => {
       const [a, b] = await Promise.all([upload(headers, id, order, tone), upload(headers, id, order, other)]);
       expect([a.statusCode, b.statusCode].sort(), `round ${order}`).toEqual([201, 409]);
       const winner = a.statusCode === 201 ? tone : other;
-      const [row] = await t.ctx.db.select().from(audioChunks).where(eq(audioChunks.id, (a.statusCode === 201 ? a : b).json().audio.id));
+      const [row] = await t.ctx.db
+        .select()
+        .from(audioChunks)
+        .where(eq(audioChunks.id, (a.statusCode === 201 ? a : b).json().audio.id));
       const parts: Buffer[] = [];
       for await (const c of t.ctx.blobs.read(row!.blobKey)) parts.push(c as Buffer);
       expect(Buffer.concat(parts).equals(winner), `round ${order}`).toBe(true);
@@ -305,7 +348,10 @@ describe('audio parts', () => {
     failing.set(row!.blobKey, 99);
     for (let i = 0; i < 4; i++) {
       await t.ctx.transcriptionQueue.drain();
-      await t.ctx.db.update(audioChunks).set({ nextAttemptAt: new Date(0) }).where(eq(audioChunks.id, row!.id));
+      await t.ctx.db
+        .update(audioChunks)
+        .set({ nextAttemptAt: new Date(0) })
+        .where(eq(audioChunks.id, row!.id));
     }
     await t.ctx.transcriptionQueue.drain();
     const s = (await get(headers, `/v1/consultation_sessions/${id}`)).json().consultation_session;
@@ -386,14 +432,22 @@ describe('ownership', () => {
     for (const action of ['finish', 'pause', 'resume']) {
       expect((await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/${action}`, headers: stranger.headers })).statusCode).toBe(404);
     }
-    expect((await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers: stranger.headers, payload: { transcription: 'x' } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers: stranger.headers, payload: { transcription: 'x' } }))
+        .statusCode,
+    ).toBe(404);
     expect((await get(stranger.headers, '/v1/consultation_sessions')).json().consultation_sessions).toEqual([]);
   });
 
   it('the clinician can correct the transcript', async () => {
     const { headers } = await signedIn();
     const id = (await start(headers)).json().consultation_session.id;
-    const put = await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers, payload: { transcription: 'Corrected text' } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/consultation_sessions/${id}/transcription`,
+      headers,
+      payload: { transcription: 'Corrected text' },
+    });
     expect(put.json()).toMatchObject({ transcription: 'Corrected text', transcription_edited: true });
     expect((await get(headers, `/v1/consultation_sessions/${id}/transcription`)).json().transcription).toBe('Corrected text');
   });

@@ -54,7 +54,13 @@ export async function mainDocumentExcerpts(db: Database, sessions: SessionRow[])
       start: sql<string>`left(${generatedDocuments.text}, 600)`,
     })
     .from(generatedDocuments)
-    .where(and(inArray(generatedDocuments.sessionId, [...wanted.keys()]), inArray(generatedDocuments.documentKey, [...new Set(wanted.values())]), eq(generatedDocuments.status, 'done')))
+    .where(
+      and(
+        inArray(generatedDocuments.sessionId, [...wanted.keys()]),
+        inArray(generatedDocuments.documentKey, [...new Set(wanted.values())]),
+        eq(generatedDocuments.status, 'done'),
+      ),
+    )
     .orderBy(generatedDocuments.sessionId, generatedDocuments.documentKey, desc(generatedDocuments.version));
   for (const row of rows) {
     if (found.has(row.sessionId) || wanted.get(row.sessionId) !== row.key) continue;

@@ -11,7 +11,9 @@ afterAll(() => t.close());
 async function finished() {
   const u = await createUser(t);
   const headers = bearer(await login(t, u.email, u.password));
-  const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  const id = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id;
   await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
   return { headers, url: `/v1/consultation_sessions/${id}/feedback` };
 }
@@ -30,7 +32,14 @@ describe('consultation feedback', () => {
 
   it('refuses out-of-range values, unknown keys and other clinicians', async () => {
     const { headers, url } = await finished();
-    for (const feedback of [{}, { doctor_satisfaction: 11 }, { doctor_satisfaction: -1 }, { doctor_satisfaction: 5, editing_time: '1 hour' }, { doctor_satisfaction: 5, notes_quality: 0 }, { doctor_satisfaction: 5, x: 1 }]) {
+    for (const feedback of [
+      {},
+      { doctor_satisfaction: 11 },
+      { doctor_satisfaction: -1 },
+      { doctor_satisfaction: 5, editing_time: '1 hour' },
+      { doctor_satisfaction: 5, notes_quality: 0 },
+      { doctor_satisfaction: 5, x: 1 },
+    ]) {
       const res = await t.app.inject({ method: 'POST', url, headers, payload: { feedback } });
       expect(res.statusCode, JSON.stringify(feedback)).toBe(400);
     }

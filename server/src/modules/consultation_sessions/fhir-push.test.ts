@@ -26,7 +26,11 @@ afterAll(async () => {
 
 type Person = { id: string; headers: Record<string, string> };
 async function person(app: TestApp, organizationId: string | null, role: 'admin' | 'member'): Promise<Person> {
-  const u = await createUser(app, { name: role === 'admin' ? 'Admin Clínica' : 'Dra. Rita Gomes', organizationId, organizationRole: organizationId ? role : null });
+  const u = await createUser(app, {
+    name: role === 'admin' ? 'Admin Clínica' : 'Dra. Rita Gomes',
+    organizationId,
+    organizationRole: organizationId ? role : null,
+  });
   return { id: u.id, headers: bearer(await login(app, u.email, u.password)) };
 }
 async function organization(app: TestApp, name = 'Clínica do Lumiar') {
@@ -37,17 +41,27 @@ const setEndpoint = (app: TestApp, who: Person, orgId: string, payload: Record<s
   app.app.inject({ method: 'PUT', url: `/v1/organizations/${orgId}/fhir_endpoint`, headers: who.headers, payload });
 
 async function finishedConsultation(app: TestApp, who: Person) {
-  const id = (await app.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: who.headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id as string;
-  await app.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers: who.headers, payload: { transcription: 'Dry cough for three days, no fever.' } });
+  const id = (
+    await app.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: who.headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id as string;
+  await app.app.inject({
+    method: 'PUT',
+    url: `/v1/consultation_sessions/${id}/transcription`,
+    headers: who.headers,
+    payload: { transcription: 'Dry cough for three days, no fever.' },
+  });
   await app.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers: who.headers });
   await until(
     'notes written',
-    async () => (await app.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers: who.headers })).json().generated_document?.status,
+    async () =>
+      (await app.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers: who.headers })).json().generated_document
+        ?.status,
     (s) => s === 'done',
   );
   return id;
 }
-const push = (app: TestApp, who: Person, id: string) => app.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/fhir_push`, headers: who.headers });
+const push = (app: TestApp, who: Person, id: string) =>
+  app.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/fhir_push`, headers: who.headers });
 const documentReferences = () => (fhir.stored.get('DocumentReference') ?? []) as DocumentReference[];
 
 describe('send to record (FHIR push)', () => {
@@ -90,9 +104,15 @@ describe('send to record (FHIR push)', () => {
     // The push is in the audit log as an export of the consultation's documents.
     await t.app.auditLog.flush();
     const events = await t.ctx.db.select().from(auditEvents);
-    expect(events.filter((e) => e.action === 'export' && e.resourceType === 'generated_document' && e.resourceId === id && e.actorUserId === org.member.id).map((e) => e.statusCode)).toEqual([200, 200]);
+    expect(
+      events
+        .filter((e) => e.action === 'export' && e.resourceType === 'generated_document' && e.resourceId === id && e.actorUserId === org.member.id)
+        .map((e) => e.statusCode),
+    ).toEqual([200, 200]);
     // So is the admin's setting of where documents go, without its token.
-    expect(events.filter((e) => e.resourceType === 'record_system' && e.resourceId === org.id).map((e) => [e.action, e.actorUserId, e.statusCode])).toEqual([['update', org.admin.id, 200]]);
+    expect(events.filter((e) => e.resourceType === 'record_system' && e.resourceId === org.id).map((e) => [e.action, e.actorUserId, e.statusCode])).toEqual([
+      ['update', org.admin.id, 200],
+    ]);
     expect(JSON.stringify(events)).not.toContain('static-token');
   });
 
@@ -119,11 +139,22 @@ describe('send to record (FHIR push)', () => {
 
     // Pointed at another server (or another client registration), the organization gets a new key: tokens that a
     // record system grants for the old key can never be asked for on behalf of a new address.
-    const moved = await setEndpoint(t, org.admin, org.id, { base_url: `${fhir.base}/elsewhere`, auth: 'backend_services', client_id: 'consultation-notes-hsm' });
+    const moved = await setEndpoint(t, org.admin, org.id, {
+      base_url: `${fhir.base}/elsewhere`,
+      auth: 'backend_services',
+      client_id: 'consultation-notes-hsm',
+    });
     const movedKeys = (await t.app.inject({ method: 'GET', url: new URL(moved.json().fhir_endpoint.jwks_url).pathname })).json();
     expect(movedKeys.keys[0].kid).not.toBe(keys.keys[0].kid);
-    const unchanged = await setEndpoint(t, org.admin, org.id, { base_url: `${fhir.base}/elsewhere`, auth: 'backend_services', client_id: 'consultation-notes-hsm', scope: 'system/DocumentReference.c' });
-    expect((await t.app.inject({ method: 'GET', url: new URL(unchanged.json().fhir_endpoint.jwks_url).pathname })).json().keys[0].kid).toBe(movedKeys.keys[0].kid);
+    const unchanged = await setEndpoint(t, org.admin, org.id, {
+      base_url: `${fhir.base}/elsewhere`,
+      auth: 'backend_services',
+      client_id: 'consultation-notes-hsm',
+      scope: 'system/DocumentReference.c',
+    });
+    expect((await t.app.inject({ method: 'GET', url: new URL(unchanged.json().fhir_endpoint.jwks_url).pathname })).json().keys[0].kid).toBe(
+      movedKeys.keys[0].kid,
+    );
 
     // A key the record system does not know is refused at sign-in, and the clinician is told so.
     fhir.registerClient('consultation-notes-hsm', { keys: [] });
@@ -220,7 +251,12 @@ describe('send to record (FHIR push)', () => {
     fhir.acceptToken('hostile-token');
     await setEndpoint(t, org.admin, org.id, { base_url: fhir.base, auth: 'bearer', token: 'hostile-token' });
     const id = await finishedConsultation(t, org.member);
-    for (const body of ['{"resourceType":"OperationOutcome","issue":"x"}', '{"resourceType":"OperationOutcome","issue":[null,{"details":{"text":7}}]}', JSON.stringify('A'.repeat(200_000)), 'not json\u0000\n<script>']) {
+    for (const body of [
+      '{"resourceType":"OperationOutcome","issue":"x"}',
+      '{"resourceType":"OperationOutcome","issue":[null,{"details":{"text":7}}]}',
+      JSON.stringify('A'.repeat(200_000)),
+      'not json\u0000\n<script>',
+    ]) {
       fhir.failNext(1, 400, body);
       const res = await push(t, org.member, id);
       expect(res.statusCode, body.slice(0, 40)).toBe(502);
@@ -242,9 +278,13 @@ describe('send to record (FHIR push)', () => {
     // A bearer setting needs its token; backend services its client id.
     expect((await setEndpoint(t, org.admin, org.id, { base_url: fhir.base, auth: 'bearer' })).json().error.fields).toEqual({ token: 'required' });
     expect((await setEndpoint(t, org.admin, org.id, { base_url: fhir.base, auth: 'backend_services' })).json().error.fields).toEqual({ client_id: 'required' });
-    expect((await setEndpoint(t, org.admin, org.id, { base_url: 'ftp://records.example', auth: 'none' })).json().error.fields).toEqual({ base_url: 'invalid_url' });
+    expect((await setEndpoint(t, org.admin, org.id, { base_url: 'ftp://records.example', auth: 'none' })).json().error.fields).toEqual({
+      base_url: 'invalid_url',
+    });
     // Resource paths are appended to the base: a query or fragment would swallow them.
-    expect((await setEndpoint(t, org.admin, org.id, { base_url: `${fhir.base}?tenant=1`, auth: 'none' })).json().error.fields).toEqual({ base_url: 'invalid_url' });
+    expect((await setEndpoint(t, org.admin, org.id, { base_url: `${fhir.base}?tenant=1`, auth: 'none' })).json().error.fields).toEqual({
+      base_url: 'invalid_url',
+    });
     expect((await setEndpoint(t, org.admin, org.id, { base_url: `${fhir.base}#x`, auth: 'none' })).json().error.fields).toEqual({ base_url: 'invalid_url' });
 
     const id = await finishedConsultation(t, org.member);
@@ -257,7 +297,15 @@ describe('send to record (FHIR push)', () => {
 
   it('by default only https to public addresses: no loopback, private network or cloud metadata address', async () => {
     const org = await organization(strict);
-    for (const base_url of [fhir.base, 'https://127.0.0.1/fhir', 'https://10.1.2.3/fhir', 'https://169.254.169.254/latest', 'https://[::1]/fhir', 'https://localhost/fhir', 'http://records.example.org/fhir']) {
+    for (const base_url of [
+      fhir.base,
+      'https://127.0.0.1/fhir',
+      'https://10.1.2.3/fhir',
+      'https://169.254.169.254/latest',
+      'https://[::1]/fhir',
+      'https://localhost/fhir',
+      'http://records.example.org/fhir',
+    ]) {
       const res = await setEndpoint(strict, org.admin, org.id, { base_url, auth: 'none' });
       expect(res.statusCode, base_url).toBe(400);
       expect(res.json().error.fields, base_url).toEqual({ base_url: 'address_not_allowed' });
@@ -282,18 +330,43 @@ describe('send to record (FHIR push)', () => {
   });
 
   it('a cloud metadata address is refused even where private networks are allowed, in every written form', () => {
-    for (const base of ['http://169.254.169.254/fhir', 'http://[::ffff:a9fe:a9fe]/fhir', 'http://[::ffff:169.254.169.254]/fhir', 'http://[0:0:0:0:0:ffff:a9fe:a9fe]/fhir', 'http://metadata.google.internal/fhir']) {
+    for (const base of [
+      'http://169.254.169.254/fhir',
+      'http://[::ffff:a9fe:a9fe]/fhir',
+      'http://[::ffff:169.254.169.254]/fhir',
+      'http://[0:0:0:0:0:ffff:a9fe:a9fe]/fhir',
+      'http://metadata.google.internal/fhir',
+    ]) {
       expect(() => checkOutboundUrl(base, true), base).toThrow();
     }
     expect(checkOutboundUrl('http://10.1.2.3/fhir', true).hostname).toBe('10.1.2.3');
   });
 
   it('address literals of every non-public kind are refused, public ones allowed', () => {
-    for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::1', 'not-an-ip']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::7f00:1',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::1',
+      'not-an-ip',
+    ]) {
       expect(isNonPublicAddress(address), address).toBe(true);
     }
     for (const address of ['8.8.8.8', '2001:4860:4860::8888', '::ffff:8.8.8.8']) expect(isNonPublicAddress(address), address).toBe(false);
     // WHATWG URLs turn decimal, hex and short IPv4 forms into dotted quads before the check.
-    for (const url of ['https://2130706433/', 'https://0x7f.1/', 'https://017700000001/', 'https://127.1/']) expect(() => checkOutboundUrl(url, false), url).toThrow();
+    for (const url of ['https://2130706433/', 'https://0x7f.1/', 'https://017700000001/', 'https://127.1/'])
+      expect(() => checkOutboundUrl(url, false), url).toThrow();
   });
 });

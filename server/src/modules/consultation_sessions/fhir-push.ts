@@ -44,7 +44,6 @@ export type PushResult = { status: 'sent' | 'partial'; base_url: string; resourc
 
 export type Answer = { status: number; location: string | null; body: unknown };
 
-
 /** Access tokens of backend services, one per organization (for its settings of that moment), until shortly before they expire. */
 const tokens = new Map<string, { settings: number; token: string; until: number }>();
 /** Consultations being sent by this process: a second click waits for the first push's answer instead. */
@@ -85,7 +84,10 @@ function messageOf(answer: Answer): string {
     text = texts.filter(Boolean).join('; ');
   } else if (typeof body === 'string') text = body;
   // One line of printable text: the record system's answer is shown to a clinician as it is.
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, MESSAGE_CHARS);
+  return text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, MESSAGE_CHARS);
 }
 
 const retriable = (status: number) => status === 429 || status >= 500;
@@ -100,7 +102,9 @@ function failureOf(cause: unknown): string {
 
 function refused(answer: Answer | undefined, what: string, cause?: unknown): DomainError {
   const detail = answer ? `${answer.status}${messageOf(answer) ? `: ${messageOf(answer)}` : ''}` : failureOf(cause);
-  return new DomainError(502, 'fhir_push_failed', `The record system did not accept the ${what} (${detail})`, { record_system: detail.slice(0, MESSAGE_CHARS) });
+  return new DomainError(502, 'fhir_push_failed', `The record system did not accept the ${what} (${detail})`, {
+    record_system: detail.slice(0, MESSAGE_CHARS),
+  });
 }
 
 export async function pushToRecord(ctx: AppContext, session: SessionRow, user: UserRow, documentKey?: string): Promise<PushResult> {
@@ -137,9 +141,11 @@ async function push(ctx: AppContext, session: SessionRow, endpoint: EndpointRow,
     const settings = endpoint!.updatedAt.getTime();
     const cached = tokens.get(endpoint!.organizationId);
     if (!fresh && cached && cached.settings === settings && cached.until > Date.now()) return cached.token;
-    const discovery = await request(`${endpoint!.baseUrl}/.well-known/smart-configuration`, { method: 'GET', headers: { accept: 'application/json' } }).catch((err: unknown) => {
-      throw refused(undefined, 'sign-in (SMART configuration)', err);
-    });
+    const discovery = await request(`${endpoint!.baseUrl}/.well-known/smart-configuration`, { method: 'GET', headers: { accept: 'application/json' } }).catch(
+      (err: unknown) => {
+        throw refused(undefined, 'sign-in (SMART configuration)', err);
+      },
+    );
     const tokenEndpoint = (discovery.body as { token_endpoint?: unknown } | undefined)?.token_endpoint;
     if (discovery.status !== 200 || typeof tokenEndpoint !== 'string') throw refused(discovery, 'sign-in (SMART configuration)');
     checkOutboundUrl(tokenEndpoint, allowPrivate, 'token_endpoint');
@@ -159,13 +165,16 @@ async function push(ctx: AppContext, session: SessionRow, endpoint: EndpointRow,
       client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
       client_assertion: assertion,
     });
-    const answer = await request(tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form.toString() }).catch(
-      (err: unknown) => {
-        throw refused(undefined, 'sign-in', err);
-      },
-    );
+    const answer = await request(tokenEndpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form.toString(),
+    }).catch((err: unknown) => {
+      throw refused(undefined, 'sign-in', err);
+    });
     const granted = answer.body as { access_token?: unknown; expires_in?: unknown } | undefined;
-    if (answer.status !== 200 || typeof granted?.access_token !== 'string' || !granted.access_token || granted.access_token.length > MAX_TOKEN_CHARS) throw refused(answer, 'sign-in');
+    if (answer.status !== 200 || typeof granted?.access_token !== 'string' || !granted.access_token || granted.access_token.length > MAX_TOKEN_CHARS)
+      throw refused(answer, 'sign-in');
     const seconds = typeof granted.expires_in === 'number' && Number.isFinite(granted.expires_in) ? Math.min(granted.expires_in, MAX_TOKEN_SECONDS) : 300;
     tokens.set(endpoint!.organizationId, { settings, token: granted.access_token, until: Date.now() + Math.max(0, seconds - 30) * 1000 });
     return granted.access_token;
@@ -181,7 +190,13 @@ async function push(ctx: AppContext, session: SessionRow, endpoint: EndpointRow,
       try {
         answer = await request(`${endpoint!.baseUrl}/${path}`, {
           method: 'POST',
-          headers: { 'content-type': `${FHIR_JSON}; charset=utf-8`, accept: FHIR_JSON, prefer: 'return=minimal', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+          headers: {
+            'content-type': `${FHIR_JSON}; charset=utf-8`,
+            accept: FHIR_JSON,
+            prefer: 'return=minimal',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...headers,
+          },
           body: JSON.stringify(resource),
         });
       } catch (err) {
@@ -230,7 +245,10 @@ async function push(ctx: AppContext, session: SessionRow, endpoint: EndpointRow,
   async function takesBundles(): Promise<boolean> {
     try {
       const token = await accessToken();
-      const answer = await request(`${endpoint!.baseUrl}/metadata`, { method: 'GET', headers: { accept: FHIR_JSON, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+      const answer = await request(`${endpoint!.baseUrl}/metadata`, {
+        method: 'GET',
+        headers: { accept: FHIR_JSON, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      });
       const capability = answer.body as CapabilityStatement | undefined;
       return Boolean(capability?.rest?.some((r) => r.resource?.some((res) => res.type === 'Bundle' && res.interaction?.some((i) => i.code === 'create'))));
     } catch {
@@ -250,4 +268,3 @@ function standalone(reference: DocumentReference): DocumentReference {
     ...(reference.custodian ? { custodian: logical(reference.custodian, idSystem('organization')) } : {}),
   };
 }
-

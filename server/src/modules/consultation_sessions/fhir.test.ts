@@ -21,13 +21,20 @@ async function clinician(fields: Parameters<typeof createUser>[1] = {}): Promise
 }
 
 async function consultation(who: Clinician, transcript = 'Chest pain for two days, worse on effort. Started aspirin.') {
-  const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: who.headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id as string;
+  const id = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: who.headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id as string;
   await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers: who.headers, payload: { transcription: transcript } });
   return id;
 }
-const doc = (who: Clinician, id: string, key: string) => t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/${key}`, headers: who.headers });
+const doc = (who: Clinician, id: string, key: string) =>
+  t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/${key}`, headers: who.headers });
 async function written(who: Clinician, id: string, key: string) {
-  return until(`${key} written`, async () => (await doc(who, id, key)).json().generated_document, (d) => d?.status === 'done');
+  return until(
+    `${key} written`,
+    async () => (await doc(who, id, key)).json().generated_document,
+    (d) => d?.status === 'done',
+  );
 }
 /**
  * What the validator finds, less its warning that it cannot tell the type of a `urn:uuid:` reference: those are
@@ -35,7 +42,8 @@ async function written(who: Clinician, id: string, key: string) {
  */
 const problems = (resource: Resource): OperationOutcomeIssue[] =>
   fhirIssues(resource).filter((issue) => !(issue.severity === 'warning' && /^Invalid reference: got "urn:uuid:/.test(issue.details?.text ?? '')));
-const fhir = (who: Clinician | undefined, id: string) => t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/fhir`, headers: who?.headers ?? {} });
+const fhir = (who: Clinician | undefined, id: string) =>
+  t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/fhir`, headers: who?.headers ?? {} });
 
 describe('FHIR R4 export of a consultation', () => {
   it('is a document Bundle valid against the R4 definitions: Composition first, author, a DocumentReference per finished document with its PDF and markdown', async () => {
@@ -48,7 +56,9 @@ describe('FHIR R4 export of a consultation', () => {
     const referral = await written(rita, id, 'referral_letter');
 
     // One document alone, as the workspace sends it: its own type, its own section.
-    const single = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/fhir?document=referral_letter`, headers: rita.headers })).json() as Bundle;
+    const single = (
+      await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/fhir?document=referral_letter`, headers: rita.headers })
+    ).json() as Bundle;
     expect(problems(single)).toEqual([]);
     expect((single.entry![0]!.resource as Composition).type.coding![0]!.code).toBe('57133-1');
     expect(single.entry!.filter((e) => e.resource!.resourceType === 'DocumentReference')).toHaveLength(1);
@@ -86,7 +96,11 @@ describe('FHIR R4 export of a consultation', () => {
       custodian: { display: 'Clínica do Lumiar' },
     });
     // Every reference of the Composition resolves inside the Bundle.
-    const references = [composition.author![0]!.reference, composition.custodian!.reference, ...composition.section!.flatMap((s) => s.entry!.map((r) => r.reference))];
+    const references = [
+      composition.author![0]!.reference,
+      composition.custodian!.reference,
+      ...composition.section!.flatMap((s) => s.entry!.map((r) => r.reference)),
+    ];
     for (const reference of references) expect(fullUrls).toContain(reference);
     expect(composition.section!.map((s) => s.code!.coding![0]!.code)).toEqual(['11488-4', '57133-1']);
     expect(composition.section![0]!.text!.div).toContain('Chest pain');
@@ -124,13 +138,18 @@ describe('FHIR R4 export of a consultation', () => {
     expect(composition.language).toBe('en');
     expect(composition.section).toHaveLength(1);
     // The clinician's hand edit, as text: markup of a document never becomes markup of the record.
-    expect(composition.section![0]!.text!.div).toBe('<div xmlns="http://www.w3.org/1999/xhtml"><h1>Notes</h1><ul><li>Rewritten &lt;b&gt;by hand&lt;/b&gt; &amp; checked</li></ul></div>');
+    expect(composition.section![0]!.text!.div).toBe(
+      '<div xmlns="http://www.w3.org/1999/xhtml"><h1>Notes</h1><ul><li>Rewritten &lt;b&gt;by hand&lt;/b&gt; &amp; checked</li></ul></div>',
+    );
     // No organization: no custodian, and no Organization entry.
     expect(bundle.entry!.map((e) => e.resource!.resourceType)).toEqual(['Composition', 'Practitioner', 'DocumentReference']);
     // The hand edit is version 2: it says which version it replaces, for a record system that has the first.
-    const v1 = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main?version=1`, headers: rita.headers })).json().generated_document;
+    const v1 = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main?version=1`, headers: rita.headers })).json()
+      .generated_document;
     const reference = bundle.entry![2]!.resource as DocumentReference;
-    expect(reference.relatesTo).toEqual([{ code: 'replaces', target: { type: 'DocumentReference', identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${v1.id}` } } }]);
+    expect(reference.relatesTo).toEqual([
+      { code: 'replaces', target: { type: 'DocumentReference', identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${v1.id}` } } },
+    ]);
     // The same versions make the same document: exported again, the Bundle has the same identifier.
     expect(((await fhir(rita, id)).json() as Bundle).identifier).toEqual(bundle.identifier);
   });

@@ -11,7 +11,20 @@
  * record system; this product does not keep a patient identity of its own.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Bundle, BundleEntry, CodeableConcept, Composition, CompositionSection, DocumentReference, Encounter, Organization, Patient, Practitioner, Reference, Resource } from '@medplum/fhirtypes';
+import type {
+  Bundle,
+  BundleEntry,
+  CodeableConcept,
+  Composition,
+  CompositionSection,
+  DocumentReference,
+  Encounter,
+  Organization,
+  Patient,
+  Practitioner,
+  Reference,
+  Resource,
+} from '@medplum/fhirtypes';
 import { and, eq } from 'drizzle-orm';
 import { documentToPdf } from '../../../../contract/document-pdf.js';
 import { isLanguage, type Language } from '../../../../contract/constants.js';
@@ -72,7 +85,13 @@ export async function finishedDocuments(ctx: Pick<AppContext, 'db'>, session: Se
   const rows = await ctx.db
     .select()
     .from(generatedDocuments)
-    .where(and(eq(generatedDocuments.sessionId, session.id), eq(generatedDocuments.status, 'done'), ...(documentKey ? [eq(generatedDocuments.documentKey, documentKey)] : [])));
+    .where(
+      and(
+        eq(generatedDocuments.sessionId, session.id),
+        eq(generatedDocuments.status, 'done'),
+        ...(documentKey ? [eq(generatedDocuments.documentKey, documentKey)] : []),
+      ),
+    );
   const byKey = new Map<string, DocumentRow[]>();
   for (const row of rows) if (row.text.trim()) byKey.set(row.documentKey, [...(byKey.get(row.documentKey) ?? []), row]);
   const order = findConsultationType(session.consultationTypeId)?.documents ?? [];
@@ -107,41 +126,71 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
   const [organization] = session.organizationId ? await ctx.db.select().from(organizations).where(eq(organizations.id, session.organizationId)) : [];
 
   const practitionerUrl = `urn:uuid:${author.id}`;
-  const practitioner: Practitioner = { resourceType: 'Practitioner', identifier: [{ system: idSystem('user'), value: author.id }], name: [{ text: author.name }] };
+  const practitioner: Practitioner = {
+    resourceType: 'Practitioner',
+    identifier: [{ system: idSystem('user'), value: author.id }],
+    name: [{ text: author.name }],
+  };
   const organizationUrl = organization ? `urn:uuid:${organization.id}` : undefined;
-  const custodian: Reference<Organization> | undefined = organizationUrl ? { reference: organizationUrl, type: 'Organization', display: organization!.name } : undefined;
+  const custodian: Reference<Organization> | undefined = organizationUrl
+    ? { reference: organizationUrl, type: 'Organization', display: organization!.name }
+    : undefined;
   const period = { start: when(session.createdAt), ...(session.finishedAt ? { end: when(session.finishedAt) } : {}) };
 
   // The record system's own patient and encounter, from its launch (ids on the server the documents go to).
   const subject: Reference<Patient> | undefined = session.fhirPatientId ? { reference: `Patient/${session.fhirPatientId}`, type: 'Patient' } : undefined;
-  const encounter: Reference<Encounter> | undefined = session.fhirEncounterId ? { reference: `Encounter/${session.fhirEncounterId}`, type: 'Encounter' } : undefined;
-  const references = await Promise.all(finished.map(async ({ row: doc, previous }): Promise<DocumentReference> => {
-    // A patient summary may be in the patient's language: its file says so, and its PDF speaks it.
-    const own = documentLanguage(session, doc.documentKey, language);
-    const name = documentName(doc.documentKey, own);
-    const written = doc.completedAt ?? doc.createdAt;
-    const pdf = await documentToPdf({ title: name, clinician: author.name, date: formatDocumentDate(written, own), markdown: doc.text, pageLabel: PAGE_LABEL[own] }, nodeFonts);
-    const attachment = { language: LANGUAGE_TAG[own], creation: when(written) };
-    return {
-      resourceType: 'DocumentReference',
-      masterIdentifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${doc.id}` },
-      status: 'current',
-      docStatus: 'final',
-      type: documentType(doc.documentKey, language),
-      date: when(written),
-      author: [{ reference: practitionerUrl, type: 'Practitioner', display: author.name }],
-      ...(custodian ? { custodian } : {}),
-      description: name,
-      content: [
-        { attachment: { ...attachment, contentType: 'application/pdf', title: `${name}.pdf`, data: Buffer.from(pdf.output('arraybuffer')).toString('base64') } },
-        { attachment: { ...attachment, contentType: 'text/markdown', title: `${name}.md`, data: Buffer.from(doc.text, 'utf8').toString('base64') } },
-      ],
-      ...(subject ? { subject } : {}),
-      context: { ...(encounter ? { encounter: [encounter] } : {}), period, related: [{ identifier: { system: idSystem('consultation'), value: session.id } }] },
-      // A new version of a document sent before: the record system can retire the one it replaces.
-      ...(previous ? { relatesTo: [{ code: 'replaces', target: { type: 'DocumentReference', identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${previous.id}` } } }] } : {}),
-    };
-  }));
+  const encounter: Reference<Encounter> | undefined = session.fhirEncounterId
+    ? { reference: `Encounter/${session.fhirEncounterId}`, type: 'Encounter' }
+    : undefined;
+  const references = await Promise.all(
+    finished.map(async ({ row: doc, previous }): Promise<DocumentReference> => {
+      // A patient summary may be in the patient's language: its file says so, and its PDF speaks it.
+      const own = documentLanguage(session, doc.documentKey, language);
+      const name = documentName(doc.documentKey, own);
+      const written = doc.completedAt ?? doc.createdAt;
+      const pdf = await documentToPdf(
+        { title: name, clinician: author.name, date: formatDocumentDate(written, own), markdown: doc.text, pageLabel: PAGE_LABEL[own] },
+        nodeFonts,
+      );
+      const attachment = { language: LANGUAGE_TAG[own], creation: when(written) };
+      return {
+        resourceType: 'DocumentReference',
+        masterIdentifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${doc.id}` },
+        status: 'current',
+        docStatus: 'final',
+        type: documentType(doc.documentKey, language),
+        date: when(written),
+        author: [{ reference: practitionerUrl, type: 'Practitioner', display: author.name }],
+        ...(custodian ? { custodian } : {}),
+        description: name,
+        content: [
+          {
+            attachment: {
+              ...attachment,
+              contentType: 'application/pdf',
+              title: `${name}.pdf`,
+              data: Buffer.from(pdf.output('arraybuffer')).toString('base64'),
+            },
+          },
+          { attachment: { ...attachment, contentType: 'text/markdown', title: `${name}.md`, data: Buffer.from(doc.text, 'utf8').toString('base64') } },
+        ],
+        ...(subject ? { subject } : {}),
+        context: {
+          ...(encounter ? { encounter: [encounter] } : {}),
+          period,
+          related: [{ identifier: { system: idSystem('consultation'), value: session.id } }],
+        },
+        // A new version of a document sent before: the record system can retire the one it replaces.
+        ...(previous
+          ? {
+              relatesTo: [
+                { code: 'replaces', target: { type: 'DocumentReference', identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${previous.id}` } } },
+              ],
+            }
+          : {}),
+      };
+    }),
+  );
 
   const main = documents[0]!;
   const sections = documents.map(
@@ -178,7 +227,15 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
     entry: [
       entry(`urn:uuid:${randomUUID()}`, composition),
       entry(practitionerUrl, practitioner),
-      ...(organization ? [entry(organizationUrl!, { resourceType: 'Organization', identifier: [{ system: idSystem('organization'), value: organization.id }], name: organization.name } satisfies Organization)] : []),
+      ...(organization
+        ? [
+            entry(organizationUrl!, {
+              resourceType: 'Organization',
+              identifier: [{ system: idSystem('organization'), value: organization.id }],
+              name: organization.name,
+            } satisfies Organization),
+          ]
+        : []),
       ...references.map((ref, i) => entry(`urn:uuid:${documents[i]!.id}`, ref)),
     ],
   };

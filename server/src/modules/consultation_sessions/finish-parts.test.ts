@@ -58,7 +58,9 @@ afterAll(async () => {
 async function startedSession(t: TestApp) {
   const u = await createUser(t);
   const headers = bearer(await login(t, u.email, u.password));
-  const id: string = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  const id: string = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id;
   return { user: u, headers, id };
 }
 const finish = (t: TestApp, headers: Record<string, string>, id: string, payload?: unknown) =>
@@ -70,10 +72,13 @@ const upload = (t: TestApp, headers: Record<string, string>, id: string, order: 
 const mainDoc = async (t: TestApp, headers: Record<string, string>, id: string) =>
   (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers })).json().generated_document;
 
-
 async function transcribed(t: TestApp, sessionId: string, count: number) {
   await t.ctx.transcriptionQueue.drain();
-  await until('parts transcribed', () => t.ctx.db.select().from(audioChunks).where(eq(audioChunks.sessionId, sessionId)), (rows) => rows.filter((r) => r.transcriptionStatus === 'done').length === count);
+  await until(
+    'parts transcribed',
+    () => t.ctx.db.select().from(audioChunks).where(eq(audioChunks.sessionId, sessionId)),
+    (rows) => rows.filter((r) => r.transcriptionStatus === 'done').length === count,
+  );
 }
 
 describe('finish with the count of recorded parts', () => {
@@ -93,7 +98,11 @@ describe('finish with the count of recorded parts', () => {
     expect(transcription).toMatchObject({ transcription: 'words of part 0 words of part 1', transcription_status: 'processing' });
 
     expect((await upload(waiting, headers, id, 2)).statusCode).toBe(201);
-    const doc = await until('document written', () => mainDoc(waiting, headers, id), (d) => d.status !== 'generating');
+    const doc = await until(
+      'document written',
+      () => mainDoc(waiting, headers, id),
+      (d) => d.status !== 'generating',
+    );
     expect(doc.status).toBe('done');
     expect(doc.text).toContain('words of part 0 words of part 1 words of part 2');
     const after = (await waiting.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/transcription`, headers })).json();
@@ -107,11 +116,18 @@ describe('finish with the count of recorded parts', () => {
     await transcribed(bounded, id, 2);
     await finish(bounded, headers, id, { parts: 5 });
 
-    const doc = await until('document written', () => mainDoc(bounded, headers, id), (d) => d.status !== 'generating');
+    const doc = await until(
+      'document written',
+      () => mainDoc(bounded, headers, id),
+      (d) => d.status !== 'generating',
+    );
     expect(doc.status).toBe('done');
     expect(doc.text).toContain('words of part 0 [part 2 did not arrive] words of part 2 [parts 4–5 did not arrive]');
     const transcription = (await bounded.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/transcription`, headers })).json();
-    expect(transcription).toMatchObject({ transcription: 'words of part 0 [part 2 did not arrive] words of part 2 [parts 4–5 did not arrive]', transcription_status: 'partial' });
+    expect(transcription).toMatchObject({
+      transcription: 'words of part 0 [part 2 did not arrive] words of part 2 [parts 4–5 did not arrive]',
+      transcription_status: 'partial',
+    });
   });
 
   it('without a count the document is written from the parts there are, as before', async () => {
@@ -120,7 +136,11 @@ describe('finish with the count of recorded parts', () => {
     await transcribed(waiting, id, 1);
     const res = await finish(waiting, headers, id);
     expect(res.json().consultation_session.expected_parts).toBeNull();
-    const doc = await until('document written', () => mainDoc(waiting, headers, id), (d) => d?.status === 'done');
+    const doc = await until(
+      'document written',
+      () => mainDoc(waiting, headers, id),
+      (d) => d?.status === 'done',
+    );
     expect(doc.text).toContain('words of part 0');
   });
 
@@ -154,16 +174,28 @@ describe('finish with the count of recorded parts', () => {
 
 describe('finish starts the main document once', () => {
   const debitsOf = (t: TestApp, ownerUserId: string) =>
-    t.ctx.db.select().from(creditLedger).where(and(eq(creditLedger.ownerUserId, ownerUserId), lt(creditLedger.amount, 0)));
+    t.ctx.db
+      .select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.ownerUserId, ownerUserId), lt(creditLedger.amount, 0)));
 
   it('two finishes at once: one version, one debit', async () => {
     for (let round = 0; round < 3; round++) {
       const { user, headers, id } = await startedSession(charged);
       await grantCredits(charged.ctx.db, { ownerUserId: user.id }, 5);
-      await charged.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers, payload: { transcription: 'Cough for a week.' } });
+      await charged.app.inject({
+        method: 'PUT',
+        url: `/v1/consultation_sessions/${id}/transcription`,
+        headers,
+        payload: { transcription: 'Cough for a week.' },
+      });
       const answers = await Promise.all([finish(charged, headers, id, { parts: 0 }), finish(charged, headers, id), finish(charged, headers, id, { parts: 0 })]);
       expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
-      const doc = await until('document written', () => mainDoc(charged, headers, id), (d) => d?.status === 'done');
+      const doc = await until(
+        'document written',
+        () => mainDoc(charged, headers, id),
+        (d) => d?.status === 'done',
+      );
       expect(doc).toMatchObject({ version: 1, total_versions: 1 });
       expect(await charged.ctx.db.select().from(generatedDocuments).where(eq(generatedDocuments.sessionId, id))).toHaveLength(1);
       expect(await debitsOf(charged, user.id), `round ${round}`).toHaveLength(1);
@@ -176,9 +208,16 @@ describe('finish starts the main document once', () => {
     await charged.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers, payload: { transcription: 'Cough for a week.' } });
     // As two processes would, each past its own check: both start the finish-triggered version.
     const session = (await findSessionById(charged.ctx.db, id))!;
-    const [a, b] = await Promise.all([startGeneration(charged.ctx, session, 'main', { finishTriggered: true }), startGeneration(charged.ctx, session, 'main', { finishTriggered: true })]);
+    const [a, b] = await Promise.all([
+      startGeneration(charged.ctx, session, 'main', { finishTriggered: true }),
+      startGeneration(charged.ctx, session, 'main', { finishTriggered: true }),
+    ]);
     expect(a.id).toBe(b.id);
-    await until('document written', () => mainDoc(charged, headers, id), (d) => d?.status === 'done');
+    await until(
+      'document written',
+      () => mainDoc(charged, headers, id),
+      (d) => d?.status === 'done',
+    );
     expect(await charged.ctx.db.select().from(generatedDocuments).where(eq(generatedDocuments.sessionId, id))).toHaveLength(1);
     expect(await debitsOf(charged, user.id)).toHaveLength(1);
     // Other starts (the clinician asking again) are new versions, each debited.

@@ -45,13 +45,22 @@ export async function listHistory(db: Database, userId: string, opts: { withCont
     .limit(PAGE_SIZE);
   const ids = sessions.map((s) => s.id);
   const docs = ids.length
-    ? await db.select({ sessionId: generatedDocuments.sessionId, key: generatedDocuments.documentKey, version: generatedDocuments.version }).from(generatedDocuments).where(inArray(generatedDocuments.sessionId, ids))
+    ? await db
+        .select({ sessionId: generatedDocuments.sessionId, key: generatedDocuments.documentKey, version: generatedDocuments.version })
+        .from(generatedDocuments)
+        .where(inArray(generatedDocuments.sessionId, ids))
     : [];
   // The first parts of every listed consultation in one query, not one query per consultation.
   const firstParts = new Map<string, TranscribedPart[]>();
   if (opts.withContent && ids.length) {
     const rows = await db
-      .select({ sessionId: audioChunks.sessionId, order: audioChunks.order, transcript: audioChunks.transcript, speakerTurns: audioChunks.speakerTurns, transcriptionStatus: audioChunks.transcriptionStatus })
+      .select({
+        sessionId: audioChunks.sessionId,
+        order: audioChunks.order,
+        transcript: audioChunks.transcript,
+        speakerTurns: audioChunks.speakerTurns,
+        transcriptionStatus: audioChunks.transcriptionStatus,
+      })
       .from(audioChunks)
       .where(and(inArray(audioChunks.sessionId, ids), lt(audioChunks.order, EXCERPT_PARTS)))
       .orderBy(asc(audioChunks.sessionId), asc(audioChunks.order));

@@ -28,7 +28,9 @@ const toMillisecond = (column: PgColumn) => sql`date_trunc('milliseconds', ${col
 export function afterCursor(time: PgColumn, id: PgColumn, cursor: PageCursor | undefined): SQL | undefined {
   if (!cursor) return undefined;
   const at = cursor.before.toISOString();
-  return cursor.beforeId ? sql`(${toMillisecond(time)}, ${id}) < (${at}::timestamptz, ${cursor.beforeId}::uuid)` : sql`${toMillisecond(time)} < ${at}::timestamptz`;
+  return cursor.beforeId
+    ? sql`(${toMillisecond(time)}, ${id}) < (${at}::timestamptz, ${cursor.beforeId}::uuid)`
+    : sql`${toMillisecond(time)} < ${at}::timestamptz`;
 }
 
 export function newestFirst(time: PgColumn, id: PgColumn): SQL[] {

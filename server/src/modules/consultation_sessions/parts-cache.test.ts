@@ -21,12 +21,27 @@ afterAll(async () => {
 async function consultation(parts: { text: string | null; status: string }[]) {
   const u = await createUser(t);
   const headers = bearer(await login(t, u.email, u.password));
-  const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id as string;
-  await t.ctx.db
-    .insert(audioChunks)
-    .values(parts.map((p, order) => ({ sessionId: id, order, blobKey: `k-${id}-${order}`, mimeType: 'audio/webm', sizeBytes: 10, durationMs: 5000, transcript: p.text, transcriptionStatus: p.status })));
+  const id = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id as string;
+  await t.ctx.db.insert(audioChunks).values(
+    parts.map((p, order) => ({
+      sessionId: id,
+      order,
+      blobKey: `k-${id}-${order}`,
+      mimeType: 'audio/webm',
+      sizeBytes: 10,
+      durationMs: 5000,
+      transcript: p.text,
+      transcriptionStatus: p.status,
+    })),
+  );
   const progress = async () =>
-    (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/progress`, headers })).json().consultation_progress as { transcription: { text: string }; transcription_status: string; recorded_ms: number };
+    (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/progress`, headers })).json().consultation_progress as {
+      transcription: { text: string };
+      transcription_status: string;
+      recorded_ms: number;
+    };
   return { id, progress };
 }
 
@@ -34,7 +49,10 @@ const part = (id: string, order: number) => and(eq(audioChunks.sessionId, id), e
 
 describe('the parts kept between polls', () => {
   it('are not read again while nothing changed, a lock renewal included', async () => {
-    const { id } = await consultation([{ text: 'Dry cough.', status: 'done' }, { text: null, status: 'processing' }]);
+    const { id } = await consultation([
+      { text: 'Dry cough.', status: 'done' },
+      { text: null, status: 'processing' },
+    ]);
     const cache = createPartsCache();
     const first = await cache.parts(t.ctx.db, id);
     expect(await cache.parts(t.ctx.db, id)).toBe(first);
@@ -43,15 +61,25 @@ describe('the parts kept between polls', () => {
   });
 
   it('are read again after each change to what the transcript is made of', async () => {
-    const { id } = await consultation([{ text: 'Dry cough.', status: 'done' }, { text: null, status: 'pending' }]);
+    const { id } = await consultation([
+      { text: 'Dry cough.', status: 'done' },
+      { text: null, status: 'pending' },
+    ]);
     const cache = createPartsCache();
     let last = await cache.parts(t.ctx.db, id);
     const changes = [
       () => t.ctx.db.update(audioChunks).set({ transcriptionStatus: 'processing' }).where(part(id, 1)),
       () => t.ctx.db.update(audioChunks).set({ transcript: 'No fever.', transcriptionStatus: 'done' }).where(part(id, 1)),
       () => t.ctx.db.update(audioChunks).set({ durationMs: 4800 }).where(part(id, 0)),
-      () => t.ctx.db.update(audioChunks).set({ speakerTurns: [{ speaker: 'clinician', label: 'Clinician', text: 'Dry cough.' }] }).where(part(id, 0)),
-      () => t.ctx.db.insert(audioChunks).values({ sessionId: id, order: 2, blobKey: `k-${id}-2`, mimeType: 'audio/webm', sizeBytes: 10, transcriptionStatus: 'pending' }),
+      () =>
+        t.ctx.db
+          .update(audioChunks)
+          .set({ speakerTurns: [{ speaker: 'clinician', label: 'Clinician', text: 'Dry cough.' }] })
+          .where(part(id, 0)),
+      () =>
+        t.ctx.db
+          .insert(audioChunks)
+          .values({ sessionId: id, order: 2, blobKey: `k-${id}-2`, mimeType: 'audio/webm', sizeBytes: 10, transcriptionStatus: 'pending' }),
       () => t.ctx.db.delete(audioChunks).where(part(id, 2)),
       // The same text written again is still a change of the row: read again rather than trusted.
       () => t.ctx.db.update(audioChunks).set({ transcript: 'No fever.' }).where(part(id, 1)),
@@ -113,14 +141,21 @@ describe('the parts kept between polls', () => {
     const restored = 10_000_000;
     await t.ctx.db.update(audioChunks).set({ revision: restored }).where(part(id, 0));
     await resetSequences(t.ctx.db);
-    await t.ctx.db.insert(audioChunks).values({ sessionId: id, order: 1, blobKey: `k-${id}-1`, mimeType: 'audio/webm', sizeBytes: 10, transcriptionStatus: 'pending' });
+    await t.ctx.db
+      .insert(audioChunks)
+      .values({ sessionId: id, order: 1, blobKey: `k-${id}-1`, mimeType: 'audio/webm', sizeBytes: 10, transcriptionStatus: 'pending' });
     await t.ctx.db.update(audioChunks).set({ transcriptionStatus: 'processing' }).where(part(id, 0));
-    const revisions = (await t.ctx.db.select({ revision: audioChunks.revision }).from(audioChunks).where(eq(audioChunks.sessionId, id))).map((r) => r.revision!);
+    const revisions = (await t.ctx.db.select({ revision: audioChunks.revision }).from(audioChunks).where(eq(audioChunks.sessionId, id))).map(
+      (r) => r.revision!,
+    );
     expect(Math.min(...revisions)).toBeGreaterThan(restored);
   });
 
   it('give the poll the words a worker wrote since the last one', async () => {
-    const { id, progress } = await consultation([{ text: 'Dry cough for three days.', status: 'done' }, { text: null, status: 'processing' }]);
+    const { id, progress } = await consultation([
+      { text: 'Dry cough for three days.', status: 'done' },
+      { text: null, status: 'processing' },
+    ]);
     expect(await progress()).toMatchObject({ transcription: { text: 'Dry cough for three days.' }, transcription_status: 'processing', recorded_ms: 10_000 });
     expect((await progress()).transcription.text).toBe('Dry cough for three days.');
     await t.ctx.db.update(audioChunks).set({ transcript: 'No fever.', transcriptionStatus: 'done', durationMs: 4000 }).where(part(id, 1));
@@ -129,7 +164,10 @@ describe('the parts kept between polls', () => {
 
   // Two writers at once need two connections: PostgreSQL only (PGlite has one).
   it.skipIf(!process.env.TEST_DATABASE_URL)('see a change committed after a later one (the revisions are not in commit order)', async () => {
-    const { id } = await consultation([{ text: null, status: 'processing' }, { text: null, status: 'processing' }]);
+    const { id } = await consultation([
+      { text: null, status: 'processing' },
+      { text: null, status: 'processing' },
+    ]);
     const cache = createPartsCache();
     await t.ctx.db.transaction(async (tx) => {
       // This part's revision is drawn now, but the change is seen only at the commit below...

@@ -91,7 +91,10 @@ describe('one recorder per consultation', () => {
     expect((await record(headers, id, PHONE, { mobile: true })).statusCode).toBe(200);
     expect((await upload(headers, id, PHONE, 0)).statusCode).toBe(201);
     expect((await heartbeat(headers, id, PHONE, 4)).json().recording_here).toBe(true);
-    await t.ctx.db.update(consultationSessions).set({ recorderSeenAt: new Date(Date.now() - 60_000) }).where(eq(consultationSessions.id, id));
+    await t.ctx.db
+      .update(consultationSessions)
+      .set({ recorderSeenAt: new Date(Date.now() - 60_000) })
+      .where(eq(consultationSessions.id, id));
     const taken = await record(headers, id, TABLET);
     expect(taken.statusCode).toBe(200);
     expect(taken.json().consultation_session.recorder).toMatchObject({ this_device: true, next_order: 4 });
@@ -101,7 +104,10 @@ describe('one recorder per consultation', () => {
   it('uploads keep the recorder alive and the numbering ahead of what is stored', async () => {
     const { headers, id } = await consultation();
     expect((await record(headers, id, PHONE, { mobile: true })).statusCode).toBe(200);
-    await t.ctx.db.update(consultationSessions).set({ recorderSeenAt: new Date(Date.now() - 15_000) }).where(eq(consultationSessions.id, id));
+    await t.ctx.db
+      .update(consultationSessions)
+      .set({ recorderSeenAt: new Date(Date.now() - 15_000) })
+      .where(eq(consultationSessions.id, id));
     expect((await upload(headers, id, PHONE, 0)).statusCode).toBe(201);
     expect((await upload(headers, id, PHONE, 1)).statusCode).toBe(201);
     const [row] = await t.ctx.db.select().from(consultationSessions).where(eq(consultationSessions.id, id));
@@ -147,7 +153,10 @@ describe('one recorder per consultation', () => {
   it('a repeated finish writes the main document when nothing started it', async () => {
     const { headers, id } = await consultation();
     // Ended another way (a newer consultation's forced start): no document was started.
-    await t.ctx.db.update(consultationSessions).set({ status: 'finished', finishedAt: new Date(), expiresAt: new Date(Date.now() + 3_600_000) }).where(eq(consultationSessions.id, id));
+    await t.ctx.db
+      .update(consultationSessions)
+      .set({ status: 'finished', finishedAt: new Date(), expiresAt: new Date(Date.now() + 3_600_000) })
+      .where(eq(consultationSessions.id, id));
     const finish = () => t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers, payload: { parts: 0 } });
     const [a, b] = await Promise.all([finish(), finish()]);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);

@@ -56,7 +56,10 @@ async function lockSession(tx: Database, id: string): Promise<SessionRow> {
 }
 
 async function nextStoredOrder(tx: Database, sessionId: string): Promise<number> {
-  const [row] = await tx.select({ next: sql<number>`coalesce(max(${audioChunks.order}) + 1, 0)::int` }).from(audioChunks).where(eq(audioChunks.sessionId, sessionId));
+  const [row] = await tx
+    .select({ next: sql<number>`coalesce(max(${audioChunks.order}) + 1, 0)::int` })
+    .from(audioChunks)
+    .where(eq(audioChunks.sessionId, sessionId));
   return Number(row?.next ?? 0);
 }
 
@@ -64,13 +67,23 @@ async function nextStoredOrder(tx: Database, sessionId: string): Promise<number>
  * Start (or go on) recording on `device`. `granted`: it records, from `next_order`; `waiting`: another device
  * records and was asked to hand over (`takeOver`), ask again shortly; without `takeOver` that is a 409.
  */
-export async function acquireRecording(ctx: AppContext, sessionId: string, device: { id: string; mobile: boolean }, takeOver: boolean): Promise<'granted' | 'waiting'> {
+export async function acquireRecording(
+  ctx: AppContext,
+  sessionId: string,
+  device: { id: string; mobile: boolean },
+  takeOver: boolean,
+): Promise<'granted' | 'waiting'> {
   return ctx.db.transaction(async (t) => {
     const tx = t as unknown as Database;
     const s = await lockSession(tx, sessionId);
     const now = Date.now();
     if (leaseAlive(s, now) && s.recorderDeviceId !== device.id) {
-      if (!takeOver) throw new DomainError(409, 'recording_elsewhere', s.recorderMobile ? 'This consultation is being recorded on your phone' : 'This consultation is being recorded on another device');
+      if (!takeOver)
+        throw new DomainError(
+          409,
+          'recording_elsewhere',
+          s.recorderMobile ? 'This consultation is being recorded on your phone' : 'This consultation is being recorded on another device',
+        );
       await tx.update(consultationSessions).set({ handoverDeviceId: device.id, handoverMobile: device.mobile }).where(eq(consultationSessions.id, sessionId));
       return 'waiting';
     }
@@ -91,7 +104,12 @@ export async function acquireRecording(ctx: AppContext, sessionId: string, devic
 }
 
 /** The recorder's heartbeat: renews its lease and reports its part count; says when it no longer records. */
-export async function recorderHeartbeat(ctx: AppContext, sessionId: string, deviceId: string, nextOrder: number): Promise<{ recording_here: boolean; handover_requested: boolean }> {
+export async function recorderHeartbeat(
+  ctx: AppContext,
+  sessionId: string,
+  deviceId: string,
+  nextOrder: number,
+): Promise<{ recording_here: boolean; handover_requested: boolean }> {
   const [row] = await ctx.db
     .update(consultationSessions)
     .set({ recorderSeenAt: new Date(), recorderNextOrder: sql`greatest(${consultationSessions.recorderNextOrder}, ${nextOrder}::int)` })
@@ -114,7 +132,8 @@ export async function releaseRecording(ctx: AppContext, sessionId: string, devic
     }
     if (s.recorderDeviceId !== deviceId) {
       // A device that asked to take over and gave up withdraws its request, so the recorder goes on.
-      if (s.handoverDeviceId === deviceId) await tx.update(consultationSessions).set({ handoverDeviceId: null, handoverMobile: false }).where(eq(consultationSessions.id, sessionId));
+      if (s.handoverDeviceId === deviceId)
+        await tx.update(consultationSessions).set({ handoverDeviceId: null, handoverMobile: false }).where(eq(consultationSessions.id, sessionId));
       return;
     }
     const handover = s.handoverDeviceId;
@@ -141,7 +160,9 @@ export function partStoredUpdate(db: Database, sessionId: string, deviceId: stri
     .update(consultationSessions)
     .set({
       recorderNextOrder: sql`greatest(${consultationSessions.recorderNextOrder}, ${order + 1}::int)`,
-      ...(deviceId ? { recorderSeenAt: sql`case when ${consultationSessions.recorderDeviceId} = ${deviceId} then now() else ${consultationSessions.recorderSeenAt} end` } : {}),
+      ...(deviceId
+        ? { recorderSeenAt: sql`case when ${consultationSessions.recorderDeviceId} = ${deviceId} then now() else ${consultationSessions.recorderSeenAt} end` }
+        : {}),
     })
     .where(eq(consultationSessions.id, sessionId))
     .returning({ id: consultationSessions.id });

@@ -56,26 +56,28 @@ export async function listVisibleSessions(db: Database, userId: string, cursor?:
 }
 
 export async function listRecentFinished(db: Database, userId: string): Promise<SessionRow[]> {
-  return db
-    .select()
-    .from(consultationSessions)
-    .where(
-      and(
-        eq(consultationSessions.userId, userId),
-        keptFinished(),
-        // A consultation that holds nothing (a start that failed, e.g. a teleconsultation whose tab was not shared,
-        // then ended by the next start) is no recent consultation: nothing recorded, typed or written.
-        or(
-          sql`exists (select 1 from ${audioChunks} where ${audioChunks.sessionId} = ${consultationSessions.id})`,
-          sql`exists (select 1 from ${generatedDocuments} where ${generatedDocuments.sessionId} = ${consultationSessions.id})`,
-          isNotNull(consultationSessions.transcriptionOverride),
-          sql`${consultationSessions.userInputs} <> '[]'::jsonb`,
+  return (
+    db
+      .select()
+      .from(consultationSessions)
+      .where(
+        and(
+          eq(consultationSessions.userId, userId),
+          keptFinished(),
+          // A consultation that holds nothing (a start that failed, e.g. a teleconsultation whose tab was not shared,
+          // then ended by the next start) is no recent consultation: nothing recorded, typed or written.
+          or(
+            sql`exists (select 1 from ${audioChunks} where ${audioChunks.sessionId} = ${consultationSessions.id})`,
+            sql`exists (select 1 from ${generatedDocuments} where ${generatedDocuments.sessionId} = ${consultationSessions.id})`,
+            isNotNull(consultationSessions.transcriptionOverride),
+            sql`${consultationSessions.userInputs} <> '[]'::jsonb`,
+          ),
         ),
-      ),
-    )
-    .orderBy(desc(consultationSessions.finishedAt))
-    // Kept an hour by default: a day's worth at most, never the whole table.
-    .limit(200);
+      )
+      .orderBy(desc(consultationSessions.finishedAt))
+      // Kept an hour by default: a day's worth at most, never the whole table.
+      .limit(200)
+  );
 }
 
 export async function listChunks(db: Database, sessionId: string): Promise<ChunkRow[]> {

@@ -31,6 +31,7 @@ export async function checkPastRetention(db: Database, session: SessionRow, acce
   // Not archived yet: the sweep has not reached it, and the clinician's setting says what it will do.
   if (session.status !== 'archived' && !(await findUserById(db, session.userId))?.saveTextData) throw consultationDeleted();
   const day = audioDeletedAt(session)?.toISOString().slice(0, 10);
-  if (access === 'audio') throw new DomainError(410, 'audio_deleted', `The audio of this consultation was deleted after the retention period${day ? ` (${day})` : ''}`);
+  if (access === 'audio')
+    throw new DomainError(410, 'audio_deleted', `The audio of this consultation was deleted after the retention period${day ? ` (${day})` : ''}`);
   if (access === 'change') throw new DomainError(409, 'consultation_archived', 'This consultation is kept as text only and can no longer be changed');
 }

@@ -33,7 +33,15 @@ import { listHistory } from './history.js';
 import { pageCursor, pageQuery } from './paging.js';
 import { streamRecording } from './recording-file.js';
 import { findActiveSession, findChunks, findSessionById, findUserOrganization, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
-import { ActiveSessionExistsError, createSession, findOwnedSessionById, finishSession, requireOwnedSession, setRecordingState, updateSession } from './service.js';
+import {
+  ActiveSessionExistsError,
+  createSession,
+  findOwnedSessionById,
+  finishSession,
+  requireOwnedSession,
+  setRecordingState,
+  updateSession,
+} from './service.js';
 import { chunkView, sessionDetail, sessionProgress, sessionSummary } from './view.js';
 import { mainDocumentExcerpts } from './excerpt.js';
 import { isPastRetention } from './retention-state.js';
@@ -79,7 +87,8 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
         const userId = currentUser(request).id;
         if (request.body.id) {
           const replay = await findOwnedSessionById(ctx, userId, request.body.id);
-          if (replay) return reply.status(200).send({ consultation_session: sessionDetail(replay, await listChunks(ctx.db, replay.id), ctx.config.partWaitMs) });
+          if (replay)
+            return reply.status(200).send({ consultation_session: sessionDetail(replay, await listChunks(ctx.db, replay.id), ctx.config.partWaitMs) });
         }
         const session = await createSession(ctx, userId, request.body);
         return reply.status(201).send({ consultation_session: sessionDetail(session, [], ctx.config.partWaitMs) });
@@ -126,15 +135,19 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   };
 
   // Polled every 5 s by every phone-mode user: the token and the answer come from in-memory caches that changes drop.
-  app.get(`${base}/active/status`, { onRequest: requireUserId(ctx), onResponse: logRefused, logLevel: 'warn', schema: { response: { 200: activeStatusSchema, ...errorResponses(401) } } }, async (request) => {
-    const userId = currentUserId(request);
-    return ctx.activeStatus.get(userId, async () => {
-      const active = await findActiveSession(ctx.db, userId);
-      return active
-        ? { active: true, id: active.id, show_transcription: active.showTranscription, recording_state: active.recordingState }
-        : { active: false };
-    });
-  });
+  app.get(
+    `${base}/active/status`,
+    { onRequest: requireUserId(ctx), onResponse: logRefused, logLevel: 'warn', schema: { response: { 200: activeStatusSchema, ...errorResponses(401) } } },
+    async (request) => {
+      const userId = currentUserId(request);
+      return ctx.activeStatus.get(userId, async () => {
+        const active = await findActiveSession(ctx.db, userId);
+        return active
+          ? { active: true, id: active.id, show_transcription: active.showTranscription, recording_state: active.recordingState }
+          : { active: false };
+      });
+    },
+  );
 
   app.get(`${base}/:id`, { onRequest: preHandler, schema: { params: idParams, ...withSession } }, async (request) =>
     detail(request.params.id, currentUser(request).id, requestDeviceId(request)),
@@ -149,7 +162,9 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
       const parts = await ctx.partsCache.parts(ctx.db, session.id);
       const { transcription_from: from, transcription_prefix: prefix } = request.query;
       const work = ctx.partsCache.work(session.id, parts);
-      return { consultation_progress: sessionProgress(session, parts, ctx.config.partWaitMs, recorderView(session, requestDeviceId(request)), { from, prefix }, work) };
+      return {
+        consultation_progress: sessionProgress(session, parts, ctx.config.partWaitMs, recorderView(session, requestDeviceId(request)), { from, prefix }, work),
+      };
     },
   );
 
@@ -183,7 +198,8 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
       const { user_inputs, patient_label, language } = request.body;
       if (patient_label !== undefined || language !== undefined) {
         const session = await requireOwnedSession(ctx, userId, request.params.id);
-        if (isPastRetention(session)) throw new DomainError(409, 'consultation_archived', 'This consultation is past its retention window and can no longer be changed');
+        if (isPastRetention(session))
+          throw new DomainError(409, 'consultation_archived', 'This consultation is past its retention window and can no longer be changed');
       }
       await updateSession(ctx, userId, request.params.id, {
         ...(user_inputs !== undefined ? { userInputs: user_inputs } : {}),
@@ -207,9 +223,9 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
         body: z
           .object({ platform: z.string().max(200), mics_info: z.unknown().optional(), take_over: z.boolean().optional(), mobile: z.boolean().optional() })
           .refine((b) => JSON.stringify(b.mics_info ?? null).length < 20_000, {
-          message: 'too_large',
-          path: ['mics_info'],
-        }),
+            message: 'too_large',
+            path: ['mics_info'],
+          }),
       },
     },
     async (request, reply) => {
@@ -230,7 +246,12 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   app.put(
     `${base}/:id/recording/heartbeat`,
     // Every 5 s from every recorder: like the status poll, logged only when it fails.
-    { onRequest: preHandler, onResponse: logRefused, logLevel: 'warn', schema: { params: idParams, body: recorderCountSchema, response: { 200: recorderHeartbeatSchema, ...errors } } },
+    {
+      onRequest: preHandler,
+      onResponse: logRefused,
+      logLevel: 'warn',
+      schema: { params: idParams, body: recorderCountSchema, response: { 200: recorderHeartbeatSchema, ...errors } },
+    },
     async (request) => {
       const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
       return recorderHeartbeat(ctx, session.id, requireDeviceId(request), request.body.next_order);
@@ -297,43 +318,61 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  app.post(`${base}/:id/audios`, { onRequest: preHandler, schema: { params: idParams, response: { 200: audioEnvelope.describe('This part was already stored (same order)'), 201: audioEnvelope, ...errors, ...errorResponses(413, 415) } } }, async (request, reply) => {
-    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
-    const form = await readMultipart(request, { maxFileBytes: ctx.config.maxAudioChunkBytes, fileFields: ['audio_file'], maxFields: 5 });
-    // Only plain decimal digits: Number() would also read '', ' 7', '1e3' and '0x10' as orders.
-    const order = /^\d{1,6}$/.test(form.fields.order ?? '') ? Number(form.fields.order) : undefined;
-    const file = form.file;
-    if (order === undefined || order > 100_000) {
-      throw new DomainError(400, 'invalid_request', 'order must be a whole number from 0', { order: 'invalid_order' });
-    }
-    if (!file || file.data.length === 0) throw new DomainError(400, 'audio_missing', 'No audio received', { audio_file: 'required' });
-    // Optional: the recorder's measure of the part, shown until the server has measured it (at most an hour).
-    const reported = form.fields.duration_ms;
-    if (reported !== undefined && !(/^\d{1,7}$/.test(reported) && Number(reported) <= 3_600_000)) {
-      throw new DomainError(400, 'invalid_request', 'duration_ms must be a whole number of milliseconds', { duration_ms: 'invalid_duration' });
-    }
-    // Optional: `clinician_patient` for a teleconsultation's two channels, transcribed apart to tell who spoke.
-    const layout = form.fields.channel_layout ?? 'mono';
-    if (!isChannelLayout(layout)) {
-      throw new DomainError(400, 'invalid_request', `channel_layout must be one of ${CHANNEL_LAYOUTS.join(', ')}`, { channel_layout: 'invalid_channel_layout' });
-    }
-    const { chunk, created } = await storeChunk(ctx, session, {
-      order,
-      mimeType: file.mimeType,
-      data: file.data,
-      channelLayout: layout,
-      durationMs: reported === undefined ? null : Number(reported),
-      deviceId: requestDeviceId(request),
-    });
-    return reply.status(created ? 201 : 200).send({ audio: chunkView(chunk) });
-  });
+  app.post(
+    `${base}/:id/audios`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params: idParams,
+        response: { 200: audioEnvelope.describe('This part was already stored (same order)'), 201: audioEnvelope, ...errors, ...errorResponses(413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+      const form = await readMultipart(request, { maxFileBytes: ctx.config.maxAudioChunkBytes, fileFields: ['audio_file'], maxFields: 5 });
+      // Only plain decimal digits: Number() would also read '', ' 7', '1e3' and '0x10' as orders.
+      const order = /^\d{1,6}$/.test(form.fields.order ?? '') ? Number(form.fields.order) : undefined;
+      const file = form.file;
+      if (order === undefined || order > 100_000) {
+        throw new DomainError(400, 'invalid_request', 'order must be a whole number from 0', { order: 'invalid_order' });
+      }
+      if (!file || file.data.length === 0) throw new DomainError(400, 'audio_missing', 'No audio received', { audio_file: 'required' });
+      // Optional: the recorder's measure of the part, shown until the server has measured it (at most an hour).
+      const reported = form.fields.duration_ms;
+      if (reported !== undefined && !(/^\d{1,7}$/.test(reported) && Number(reported) <= 3_600_000)) {
+        throw new DomainError(400, 'invalid_request', 'duration_ms must be a whole number of milliseconds', { duration_ms: 'invalid_duration' });
+      }
+      // Optional: `clinician_patient` for a teleconsultation's two channels, transcribed apart to tell who spoke.
+      const layout = form.fields.channel_layout ?? 'mono';
+      if (!isChannelLayout(layout)) {
+        throw new DomainError(400, 'invalid_request', `channel_layout must be one of ${CHANNEL_LAYOUTS.join(', ')}`, {
+          channel_layout: 'invalid_channel_layout',
+        });
+      }
+      const { chunk, created } = await storeChunk(ctx, session, {
+        order,
+        mimeType: file.mimeType,
+        data: file.data,
+        channelLayout: layout,
+        durationMs: reported === undefined ? null : Number(reported),
+        deviceId: requestDeviceId(request),
+      });
+      return reply.status(created ? 201 : 200).send({ audio: chunkView(chunk) });
+    },
+  );
 
   app.get(
     `${base}/:id/audios`,
-    { onRequest: preHandler, schema: { params: idParams, querystring: z.object({ audios_ids: z.string().max(20_000).optional() }), response: { 200: audiosEnvelope, ...errors } } },
+    {
+      onRequest: preHandler,
+      schema: { params: idParams, querystring: z.object({ audios_ids: z.string().max(20_000).optional() }), response: { 200: audiosEnvelope, ...errors } },
+    },
     async (request) => {
       const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'audio');
-      const ids = request.query.audios_ids?.split(',').map((s) => s.trim()).filter(Boolean);
+      const ids = request.query.audios_ids
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (ids?.some((id) => !z.uuid().safeParse(id).success)) {
         throw new DomainError(400, 'invalid_request', 'audios_ids must be a comma-separated list of ids', { audios_ids: 'invalid_id' });
       }
@@ -351,7 +390,8 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
       if (!chunk) throw notFound('Audio not found');
       const accept = request.headers.accept ?? '';
       if (accept.includes('application/json')) return { audio: chunkView(chunk) };
-      if (chunk.audioDeletedAt) throw new DomainError(410, 'audio_not_kept', 'This audio is not kept: your consultation data storage settings remove it once transcribed');
+      if (chunk.audioDeletedAt)
+        throw new DomainError(410, 'audio_not_kept', 'This audio is not kept: your consultation data storage settings remove it once transcribed');
       return reply.type(chunk.mimeType).header('cache-control', 'private, no-store').send(ctx.blobs.read(chunk.blobKey));
     },
   );

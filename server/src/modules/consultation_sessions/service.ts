@@ -87,7 +87,8 @@ async function finishSessionRow(db: Database, id: string, retentionMinutes: numb
  * A repeated finish may name more parts than an earlier one (its queue found more), never fewer; `atLeast` is
  * another count the notes must wait for too (the recorder's reported one).
  */
-const raisedExpectedParts = (parts: number, atLeast: SQL = sql`0`) => sql`greatest(coalesce(${consultationSessions.expectedParts}, 0), ${parts}::int, ${atLeast})`;
+const raisedExpectedParts = (parts: number, atLeast: SQL = sql`0`) =>
+  sql`greatest(coalesce(${consultationSessions.expectedParts}, 0), ${parts}::int, ${atLeast})`;
 
 /** The caller's own session with this id, whatever its state (a replayed start answers it as it is). */
 export async function findOwnedSessionById(ctx: AppContext, userId: string, id: string): Promise<SessionRow | undefined> {
@@ -125,7 +126,12 @@ export async function finishSession(ctx: AppContext, userId: string, id: string,
   return { session: await requireOwnedSession(ctx, userId, id), finishedNow: false };
 }
 
-export async function updateSession(ctx: AppContext, userId: string, id: string, changes: Partial<typeof consultationSessions.$inferInsert>): Promise<SessionRow> {
+export async function updateSession(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  changes: Partial<typeof consultationSessions.$inferInsert>,
+): Promise<SessionRow> {
   await requireOwnedSession(ctx, userId, id);
   const [row] = await ctx.db
     .update(consultationSessions)
@@ -136,7 +142,13 @@ export async function updateSession(ctx: AppContext, userId: string, id: string,
 }
 
 /** Recording controls apply to an active consultation only. */
-export async function setRecordingState(ctx: AppContext, userId: string, id: string, state: 'recording' | 'paused', extra: Partial<typeof consultationSessions.$inferInsert> = {}) {
+export async function setRecordingState(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  state: 'recording' | 'paused',
+  extra: Partial<typeof consultationSessions.$inferInsert> = {},
+) {
   const session = await requireOwnedSession(ctx, userId, id);
   if (session.status !== 'active') throw new DomainError(409, 'session_finished', 'This consultation has already ended');
   const row = await updateSession(ctx, userId, id, { recordingState: state, ...extra });

@@ -27,7 +27,8 @@ const haveEspeak = (() => {
 /** An engine with no times, answering by the side it is given (and the one voice of a mixed part). */
 const bySide: Transcriber = {
   info: { engine: 'openai', languages: ['pt', 'en', 'de', 'es'] },
-  transcribe: async ({ filePath }) => ({ 'clinician.wav': 'o que o traz cá', 'patient.wav': 'tenho tosse há duas semanas' })[path.basename(filePath)] ?? 'uma só voz',
+  transcribe: async ({ filePath }) =>
+    ({ 'clinician.wav': 'o que o traz cá', 'patient.wav': 'tenho tosse há duas semanas' })[path.basename(filePath)] ?? 'uma só voz',
 };
 
 let t: TestApp;
@@ -51,7 +52,9 @@ describe.skipIf(!haveEspeak)('a teleconsultation recorded as two channels', () =
     const u = await createUser(t);
     await t.ctx.db.update(users).set({ language: 'pt' }).where(eq(users.id, u.id));
     const headers = bearer(await login(t, u.email, u.password));
-    const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id as string;
+    const id = (
+      await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session.id as string;
     const [part] = twoVoiceParts(dir, TELECONSULTATION.slice(0, 2), { minPartMs: 60_000 });
     const stereo = readFileSync(part!.file);
 

@@ -43,14 +43,27 @@ describe('GET /v1/consultation_sessions/:id/suggested_inputs', () => {
   it("answers the owner from the consultation's transcript, and nobody else", async () => {
     const owner = await createUser(t);
     const headers = bearer(await login(t, owner.email, owner.password));
-    const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
-    await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers, payload: { transcription: 'Blood pressure 150/95 today.' } });
+    const id = (
+      await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session.id;
+    await t.app.inject({
+      method: 'PUT',
+      url: `/v1/consultation_sessions/${id}/transcription`,
+      headers,
+      payload: { transcription: 'Blood pressure 150/95 today.' },
+    });
     const res = await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/suggested_inputs`, headers });
     expect(res.statusCode).toBe(200);
-    expect(res.json().suggested_inputs).toEqual([{ processor_input_id: 'bloodpressure', value: expect.stringContaining('150/95'), source: expect.stringContaining('150/95') }]);
+    expect(res.json().suggested_inputs).toEqual([
+      { processor_input_id: 'bloodpressure', value: expect.stringContaining('150/95'), source: expect.stringContaining('150/95') },
+    ]);
 
     const stranger = await createUser(t);
-    const other = await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/suggested_inputs`, headers: bearer(await login(t, stranger.email, stranger.password)) });
+    const other = await t.app.inject({
+      method: 'GET',
+      url: `/v1/consultation_sessions/${id}/suggested_inputs`,
+      headers: bearer(await login(t, stranger.email, stranger.password)),
+    });
     expect(other.statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/suggested_inputs` })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions/not-a-uuid/suggested_inputs', headers })).statusCode).toBe(400);

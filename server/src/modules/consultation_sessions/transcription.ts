@@ -7,7 +7,8 @@ export type TranscriptionStatus = 'none' | 'processing' | 'done' | 'partial' | '
 export const failedPartMarker = (order: number) => `[part ${order + 1} could not be transcribed]`;
 
 /** Marks a stretch of parts the client said it recorded that never reached the server (orders, 0-based). */
-export const missingPartsMarker = (from: number, to: number) => (from === to ? `[part ${from + 1} did not arrive]` : `[parts ${from + 1}–${to + 1} did not arrive]`);
+export const missingPartsMarker = (from: number, to: number) =>
+  from === to ? `[part ${from + 1} did not arrive]` : `[parts ${from + 1}–${to + 1} did not arrive]`;
 
 /** Marks a part that arrived but was still not transcribed when the wait for it ended. */
 export const untranscribedPartMarker = (order: number) => `[part ${order + 1} was not transcribed in time]`;
@@ -15,7 +16,8 @@ export const untranscribedPartMarker = (order: number) => `[part ${order + 1} wa
 const TRANSCRIBED = ['done', 'failed'];
 
 /** The speech engines that wrote a consultation's parts, each once, in order. */
-export const transcriptEngines = (parts: { transcribedBy?: string | null }[]): string[] => [...new Set(parts.flatMap((c) => (c.transcribedBy ? [c.transcribedBy] : [])))].sort();
+export const transcriptEngines = (parts: { transcribedBy?: string | null }[]): string[] =>
+  [...new Set(parts.flatMap((c) => (c.transcribedBy ? [c.transcribedBy] : [])))].sort();
 
 /** What the transcript is made of: a part's place, its text (or speakers' turns) and how its transcription went. */
 export type TranscribedPart = Pick<ChunkRow, 'order' | 'transcript' | 'speakerTurns' | 'transcriptionStatus'>;
@@ -35,13 +37,17 @@ export type PartExpectation = {
  * stored and transcribed, however the stored ones look; once the wait is over every gap gets a marker and the
  * parts after it are still used, so the document says which stretch is missing instead of ending early.
  */
-export function assembleTranscription(chunks: TranscribedPart[], expectation: PartExpectation = { expectedParts: null, waitOver: false }): { text: string; status: TranscriptionStatus } {
+export function assembleTranscription(
+  chunks: TranscribedPart[],
+  expectation: PartExpectation = { expectedParts: null, waitOver: false },
+): { text: string; status: TranscriptionStatus } {
   const sorted = [...chunks].sort((a, b) => a.order - b.order);
   const { expectedParts } = expectation;
   if (expectedParts !== null) {
     const waiting = hasExpectedPartsPending(sorted, expectedParts);
     if (waiting && expectation.waitOver) return assembleWithGaps(sorted, expectedParts);
-    if (waiting) return { text: assembleInOrder(sorted).text, status: sorted.some((c) => c.transcriptionStatus === 'unavailable') ? 'unavailable' : 'processing' };
+    if (waiting)
+      return { text: assembleInOrder(sorted).text, status: sorted.some((c) => c.transcriptionStatus === 'unavailable') ? 'unavailable' : 'processing' };
   }
   const assembled = assembleInOrder(sorted);
   const status: TranscriptionStatus =

@@ -53,7 +53,12 @@ export const SELECTABLE_DOCUMENTS: Record<string, SelectableDocument> = {
   },
   sick_leave_certificate: {
     id: 'sick_leave_certificate',
-    name: { pt: 'Certificado de incapacidade temporária', en: 'Sick-leave certificate', de: 'Arbeitsunfähigkeitsbescheinigung', es: 'Certificado de baja laboral' },
+    name: {
+      pt: 'Certificado de incapacidade temporária',
+      en: 'Sick-leave certificate',
+      de: 'Arbeitsunfähigkeitsbescheinigung',
+      es: 'Certificado de baja laboral',
+    },
     description: {
       pt: 'Declaração de incapacidade para o trabalho com o período indicado.',
       en: 'Statement of unfitness for work for the stated period.',
@@ -173,7 +178,12 @@ const TYPES: Omit<ConsultationType, 'processorInputs'>[] = [
     id: 'pt_family_medicine',
     kind: 'note_taker',
     showTranscription: false,
-    name: { pt: 'Consulta de Medicina Geral e Familiar', en: 'Family medicine consultation (Portugal)', de: 'Allgemeinmedizinische Konsultation (Portugal)', es: 'Consulta de medicina de familia (Portugal)' },
+    name: {
+      pt: 'Consulta de Medicina Geral e Familiar',
+      en: 'Family medicine consultation (Portugal)',
+      de: 'Allgemeinmedizinische Konsultation (Portugal)',
+      es: 'Consulta de medicina de familia (Portugal)',
+    },
     description: {
       pt: 'Consulta nos cuidados de saúde primários: notas SOAP, certificado de incapacidade temporária e referenciação hospitalar.',
       en: 'Primary care consultation: SOAP notes, temporary incapacity certificate and hospital referral.',
@@ -188,7 +198,12 @@ const TYPES: Omit<ConsultationType, 'processorInputs'>[] = [
     id: 'de_general_practice',
     kind: 'note_taker',
     showTranscription: false,
-    name: { pt: 'Consulta de clínica geral (Alemanha)', en: 'General practice consultation (Germany)', de: 'Hausärztliche Konsultation', es: 'Consulta de medicina general (Alemania)' },
+    name: {
+      pt: 'Consulta de clínica geral (Alemanha)',
+      en: 'General practice consultation (Germany)',
+      de: 'Hausärztliche Konsultation',
+      es: 'Consulta de medicina general (Alemania)',
+    },
     description: {
       pt: 'Consulta de clínica geral: notas SOAP, certificado de baixa e carta de referenciação.',
       en: 'General practice consultation: SOAP notes, sick note and referral letter.',
@@ -203,7 +218,12 @@ const TYPES: Omit<ConsultationType, 'processorInputs'>[] = [
     id: 'es_primary_care',
     kind: 'note_taker',
     showTranscription: false,
-    name: { pt: 'Consulta de cuidados primários (Espanha)', en: 'Primary care consultation (Spain)', de: 'Konsultation in der Primärversorgung (Spanien)', es: 'Consulta de atención primaria' },
+    name: {
+      pt: 'Consulta de cuidados primários (Espanha)',
+      en: 'Primary care consultation (Spain)',
+      de: 'Konsultation in der Primärversorgung (Spanien)',
+      es: 'Consulta de atención primaria',
+    },
     description: {
       pt: 'Consulta de cuidados primários: notas SOAP, baixa médica e derivação.',
       en: 'Primary care consultation: SOAP notes, sick leave and referral.',
@@ -215,7 +235,6 @@ const TYPES: Omit<ConsultationType, 'processorInputs'>[] = [
     section: 'public',
   },
 ];
-
 
 export const CONSULTATION_TYPES: ConsultationType[] = TYPES.map((t) => ({ ...t, processorInputs: inputsFor(t.documents) }));
 

@@ -31,13 +31,23 @@ export function typeView(t: ConsultationType, lang: Language) {
 
 export function consultationTypesRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
-  app.get('/v1/consultation_types', { onRequest: preHandler, schema: { response: { 200: z.object({ consultation_types: z.array(consultationTypeSchema) }), ...errorResponses(401) } } }, async (request) => ({
-    consultation_types: CONSULTATION_TYPES.map((t) => typeView(t, requestLanguage(request))),
-  }));
+  app.get(
+    '/v1/consultation_types',
+    { onRequest: preHandler, schema: { response: { 200: z.object({ consultation_types: z.array(consultationTypeSchema) }), ...errorResponses(401) } } },
+    async (request) => ({
+      consultation_types: CONSULTATION_TYPES.map((t) => typeView(t, requestLanguage(request))),
+    }),
+  );
 
   app.get(
     '/v1/consultation_types/:id',
-    { onRequest: preHandler, schema: { params: z.object({ id: z.string().max(100) }), response: { 200: z.object({ consultation_type: consultationTypeSchema }), ...errorResponses(400, 401, 404) } } },
+    {
+      onRequest: preHandler,
+      schema: {
+        params: z.object({ id: z.string().max(100) }),
+        response: { 200: z.object({ consultation_type: consultationTypeSchema }), ...errorResponses(400, 401, 404) },
+      },
+    },
     async (request) => {
       const type = findConsultationType(request.params.id);
       if (!type) throw notFound('Unknown consultation type');
@@ -47,16 +57,19 @@ export function consultationTypesRoutes(app: App, ctx: AppContext) {
 
   app.get(
     '/v1/consultation_types/:id/selectable_documents/:docId',
-    { onRequest: preHandler, schema: {
+    {
+      onRequest: preHandler,
+      schema: {
         params: z.object({ id: z.string().max(100), docId: z.string().max(100) }),
         response: {
           200: z.object({ selectable_document: consultationTypeSchema.shape.main_document.extend({ user_guide: z.string() }) }),
           ...errorResponses(400, 401, 404),
         },
-      }, },
+      },
+    },
     async (request) => {
       const type = findConsultationType(request.params.id);
-      if (!type || !type.documents.includes(request.params.docId)) throw notFound('Unknown document for this consultation type');
+      if (!type?.documents.includes(request.params.docId)) throw notFound('Unknown document for this consultation type');
       const guide = await findGuide(ctx.db, currentUser(request).id, request.params.docId);
       return { selectable_document: { ...documentView(request.params.docId, requestLanguage(request)), user_guide: guide ?? '' } };
     },

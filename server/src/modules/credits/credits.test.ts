@@ -32,7 +32,9 @@ async function member() {
 }
 
 async function finishedSession(headers: Record<string, string>) {
-  const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  const id = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id;
   await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers, payload: { transcription: 'Cough for a week.' } });
   await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
   await Promise.allSettled([...t.ctx.background]);
@@ -65,11 +67,16 @@ describe('credits', () => {
     expect(refused.json().error.code).toBe('insufficient_credits');
     const doc = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers })).json().generated_document;
     expect(doc.total_versions).toBe(2);
-    expect((await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/transcription`, headers })).json().transcription).toBe('Cough for a week.');
+    expect((await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/transcription`, headers })).json().transcription).toBe(
+      'Cough for a week.',
+    );
 
     const credits = await balance(headers);
     expect(credits.shared_with_organization).toBe(true);
-    expect(credits.ledger.filter((r: { reason: string }) => r.reason === 'generation').map((r: { user_name: string }) => r.user_name)).toEqual(['Dr. Credit', 'Dr. Credit']);
+    expect(credits.ledger.filter((r: { reason: string }) => r.reason === 'generation').map((r: { user_name: string }) => r.user_name)).toEqual([
+      'Dr. Credit',
+      'Dr. Credit',
+    ]);
   });
 
   it('a consultation still ends without credits, and the document can be generated after a grant', async () => {

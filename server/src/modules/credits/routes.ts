@@ -8,7 +8,14 @@ const creditsEnvelope = z.object({
     balance: z.number(),
     shared_with_organization: z.boolean(),
     ledger: z.array(
-      z.object({ id: z.uuid(), amount: z.number().int(), reason: z.string(), note: z.string().nullable(), user_name: z.string().nullable(), created_at: z.iso.datetime() }),
+      z.object({
+        id: z.uuid(),
+        amount: z.number().int(),
+        reason: z.string(),
+        note: z.string().nullable(),
+        user_name: z.string().nullable(),
+        created_at: z.iso.datetime(),
+      }),
     ),
   }),
 });

@@ -13,10 +13,15 @@ export const accountOf = (user: Pick<UserRow, 'id' | 'organizationId'>): CreditA
   user.organizationId ? { organizationId: user.organizationId } : { ownerUserId: user.id };
 
 const accountWhere = (a: CreditAccount) =>
-  'organizationId' in a ? eq(creditLedger.organizationId, a.organizationId) : and(isNull(creditLedger.organizationId), eq(creditLedger.ownerUserId, a.ownerUserId));
+  'organizationId' in a
+    ? eq(creditLedger.organizationId, a.organizationId)
+    : and(isNull(creditLedger.organizationId), eq(creditLedger.ownerUserId, a.ownerUserId));
 
 export async function balanceOf(db: Database, account: CreditAccount): Promise<number> {
-  const [row] = await db.select({ total: sql<number>`coalesce(sum(${creditLedger.amount}), 0)::int` }).from(creditLedger).where(accountWhere(account));
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${creditLedger.amount}), 0)::int` })
+    .from(creditLedger)
+    .where(accountWhere(account));
   return Number(row?.total ?? 0);
 }
 
@@ -28,27 +33,43 @@ export async function grantCredits(db: Database, account: CreditAccount, amount:
  * Takes the cost of one generation, or answers 402 when the account cannot pay it. The account's row is locked
  * for the check, so two generations at once cannot both spend the last credit.
  */
-export async function debitGeneration(db: Database, user: Pick<UserRow, 'id' | 'organizationId'>, reason: 'generation' | 'screening' = 'generation'): Promise<{ ledgerId: string }> {
+export async function debitGeneration(
+  db: Database,
+  user: Pick<UserRow, 'id' | 'organizationId'>,
+  reason: 'generation' | 'screening' = 'generation',
+): Promise<{ ledgerId: string }> {
   const account = accountOf(user);
   return db.transaction(async (tx) => {
     const t = tx as unknown as Database;
-    if ('organizationId' in account) await t.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, account.organizationId)).for('update');
+    if ('organizationId' in account)
+      await t.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, account.organizationId)).for('update');
     else await t.select({ id: users.id }).from(users).where(eq(users.id, account.ownerUserId)).for('update');
     if ((await balanceOf(t, account)) < GENERATION_COST) {
       throw new DomainError(402, 'insufficient_credits', 'No credits left. Ask your organization to buy more through support; your consultation is kept.');
     }
-    const [row] = await t.insert(creditLedger).values({ ...account, amount: -GENERATION_COST, reason, actorUserId: user.id }).returning({ id: creditLedger.id });
+    const [row] = await t
+      .insert(creditLedger)
+      .values({ ...account, amount: -GENERATION_COST, reason, actorUserId: user.id })
+      .returning({ id: creditLedger.id });
     return { ledgerId: row!.id };
   });
 }
 
-export async function refundGeneration(db: Database, user: Pick<UserRow, 'id' | 'organizationId'>, documentId: string, reason: 'refund' | 'screening_refund' = 'refund') {
+export async function refundGeneration(
+  db: Database,
+  user: Pick<UserRow, 'id' | 'organizationId'>,
+  documentId: string,
+  reason: 'refund' | 'screening_refund' = 'refund',
+) {
   await db.insert(creditLedger).values({ ...accountOf(user), amount: GENERATION_COST, reason, actorUserId: user.id, documentId });
 }
 
 /** Whether a document's debit stands (debited and not refunded): a taken-over version keeps it, or refunds it. */
 export async function isChargedFor(db: Database, documentId: string): Promise<boolean> {
-  const [row] = await db.select({ total: sql<number>`coalesce(sum(${creditLedger.amount}), 0)::int` }).from(creditLedger).where(eq(creditLedger.documentId, documentId));
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${creditLedger.amount}), 0)::int` })
+    .from(creditLedger)
+    .where(eq(creditLedger.documentId, documentId));
   return Number(row?.total ?? 0) < 0;
 }
 
@@ -58,7 +79,14 @@ export async function attachDocument(db: Database, ledgerId: string, documentId:
 
 export async function ledgerOf(db: Database, account: CreditAccount, limit = 200) {
   return db
-    .select({ id: creditLedger.id, amount: creditLedger.amount, reason: creditLedger.reason, note: creditLedger.note, createdAt: creditLedger.createdAt, userName: users.name })
+    .select({
+      id: creditLedger.id,
+      amount: creditLedger.amount,
+      reason: creditLedger.reason,
+      note: creditLedger.note,
+      createdAt: creditLedger.createdAt,
+      userName: users.name,
+    })
     .from(creditLedger)
     .leftJoin(users, eq(users.id, creditLedger.actorUserId))
     .where(accountWhere(account))

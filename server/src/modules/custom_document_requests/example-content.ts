@@ -37,7 +37,12 @@ export function contentMatches(mime: string, data: Buffer): boolean {
       return startsWith(data, 0xff, 0xd8, 0xff);
     case 'application/vnd.openxmlformats-officedocument.wordprocessingml.document':
       // A ZIP whose entries (named in its local headers) are a Word document's, with no macro project in it.
-      return startsWith(data, 0x50, 0x4b, 0x03, 0x04) && data.includes('[Content_Types].xml') && data.includes('word/document.xml') && !data.includes('vbaProject.bin');
+      return (
+        startsWith(data, 0x50, 0x4b, 0x03, 0x04) &&
+        data.includes('[Content_Types].xml') &&
+        data.includes('word/document.xml') &&
+        !data.includes('vbaProject.bin')
+      );
     case 'application/msword':
       // The OLE compound file of Word 97–2003.
       return startsWith(data, 0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1);

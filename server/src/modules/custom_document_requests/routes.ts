@@ -13,9 +13,23 @@ import { contentMatches, EXTENSION_OF } from './example-content.js';
 const MAX_EXAMPLES = 5;
 const MAX_EXAMPLE_BYTES = 10 * 1024 * 1024;
 /** Examples are read by support: documents and pictures of documents, nothing executable (the bytes are checked too). */
-const EXAMPLE_TYPES = new Set(['application/pdf', 'text/plain', 'text/markdown', 'image/png', 'image/jpeg', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/msword']);
+const EXAMPLE_TYPES = new Set([
+  'application/pdf',
+  'text/plain',
+  'text/markdown',
+  'image/png',
+  'image/jpeg',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/msword',
+]);
 
-const section = z.object({ title: z.string().trim().min(1).max(200), description: z.string().trim().max(2000).default(''), change_request: z.string().trim().max(2000).default('') }).strict();
+const section = z
+  .object({
+    title: z.string().trim().min(1).max(200),
+    description: z.string().trim().max(2000).default(''),
+    change_request: z.string().trim().max(2000).default(''),
+  })
+  .strict();
 const body = z
   .object({
     custom_document_request: z
@@ -45,7 +59,10 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
   const base = '/v1/custom_document_requests';
 
   async function own(userId: string, id: string): Promise<Row> {
-    const [row] = await ctx.db.select().from(customDocumentRequests).where(and(eq(customDocumentRequests.id, id), eq(customDocumentRequests.userId, userId)));
+    const [row] = await ctx.db
+      .select()
+      .from(customDocumentRequests)
+      .where(and(eq(customDocumentRequests.id, id), eq(customDocumentRequests.userId, userId)));
     if (!row) throw notFound('Request not found');
     return row;
   }
@@ -56,7 +73,8 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
       .from(customDocumentRequests)
       .where(and(eq(customDocumentRequests.userId, userId), eq(customDocumentRequests.status, 'submitted')))
       .limit(1);
-    if (pending) throw new DomainError(409, 'custom_request_pending', 'A request sent to support is waiting for approval; a new one can be made once it is approved');
+    if (pending)
+      throw new DomainError(409, 'custom_request_pending', 'A request sent to support is waiting for approval; a new one can be made once it is approved');
   }
   const draft = async (userId: string, id: string) => {
     const row = await own(userId, id);
@@ -65,7 +83,11 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
     return row;
   };
   async function view(row: Row) {
-    const examples = await ctx.db.select().from(customDocumentExamples).where(eq(customDocumentExamples.requestId, row.id)).orderBy(asc(customDocumentExamples.createdAt));
+    const examples = await ctx.db
+      .select()
+      .from(customDocumentExamples)
+      .where(eq(customDocumentExamples.requestId, row.id))
+      .orderBy(asc(customDocumentExamples.createdAt));
     return {
       id: row.id,
       title: row.title,
@@ -80,15 +102,22 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
     };
   }
   const checkBase = (doc: string | null | undefined) => {
-    if (doc && !Object.hasOwn(SELECTABLE_DOCUMENTS, doc)) throw new DomainError(400, 'invalid_request', 'Unknown base document', { 'custom_document_request.base_document': 'unknown' });
+    if (doc && !Object.hasOwn(SELECTABLE_DOCUMENTS, doc))
+      throw new DomainError(400, 'invalid_request', 'Unknown base document', { 'custom_document_request.base_document': 'unknown' });
   };
 
   app.get(base, { onRequest: preHandler }, async (request) => {
-    const rows = await ctx.db.select().from(customDocumentRequests).where(eq(customDocumentRequests.userId, currentUser(request).id)).orderBy(desc(customDocumentRequests.createdAt));
+    const rows = await ctx.db
+      .select()
+      .from(customDocumentRequests)
+      .where(eq(customDocumentRequests.userId, currentUser(request).id))
+      .orderBy(desc(customDocumentRequests.createdAt));
     return { custom_document_requests: await Promise.all(rows.map(view)) };
   });
 
-  app.get(`${base}/:id`, { onRequest: preHandler, schema: { params } }, async (request) => ({ custom_document_request: await view(await own(currentUser(request).id, request.params.id)) }));
+  app.get(`${base}/:id`, { onRequest: preHandler, schema: { params } }, async (request) => ({
+    custom_document_request: await view(await own(currentUser(request).id, request.params.id)),
+  }));
 
   app.post(base, { onRequest: preHandler, schema: { body } }, async (request, reply) => {
     const r = request.body.custom_document_request;
@@ -131,26 +160,38 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
     if (!EXAMPLE_TYPES.has(mime)) throw new DomainError(415, 'unsupported_media_type', 'Examples can be PDF, Word, text or image files');
     // A file's name and declared type are the sender's word: its first bytes must be what it claims to be.
     if (!contentMatches(mime, file.data)) throw new DomainError(415, 'file_content_mismatch', 'The file is not the kind of file its name says');
-    const count = (await ctx.db.select({ id: customDocumentExamples.id }).from(customDocumentExamples).where(eq(customDocumentExamples.requestId, row.id))).length;
+    const count = (await ctx.db.select({ id: customDocumentExamples.id }).from(customDocumentExamples).where(eq(customDocumentExamples.requestId, row.id)))
+      .length;
     if (count >= MAX_EXAMPLES) throw new DomainError(409, 'invalid_request', `At most ${MAX_EXAMPLES} examples`);
     const blobKey = `${customDocumentBlobPrefix(row.id)}${randomUUID()}`;
     await ctx.blobs.put(blobKey, file.data);
     // The name the clinician gave, with the extension of the type its bytes are: "setup.exe" sent as a PDF is kept
     // as "setup.pdf", so nobody opening it runs it.
-    const stem = (file.fileName || 'example').replace(/\.[^.]*$/, '').replace(/[^\p{L}\p{N} _()-]/gu, '_').slice(0, 180) || 'example';
+    const stem =
+      (file.fileName || 'example')
+        .replace(/\.[^.]*$/, '')
+        .replace(/[^\p{L}\p{N} _()-]/gu, '_')
+        .slice(0, 180) || 'example';
     const fileName = `${stem}.${EXTENSION_OF[mime]}`;
     await ctx.db.insert(customDocumentExamples).values({ requestId: row.id, fileName, mimeType: mime, sizeBytes: file.data.length, blobKey });
     return reply.status(201).send({ custom_document_request: await view(row) });
   });
 
-  app.delete(`${base}/:id/examples/:exampleId`, { onRequest: preHandler, schema: { params: params.extend({ exampleId: z.uuid({ error: 'invalid_id' }) }) } }, async (request, reply) => {
-    const row = await draft(currentUser(request).id, request.params.id);
-    const [example] = await ctx.db.select().from(customDocumentExamples).where(and(eq(customDocumentExamples.id, request.params.exampleId), eq(customDocumentExamples.requestId, row.id)));
-    if (!example) throw notFound('Example not found');
-    await ctx.blobs.delete(example.blobKey);
-    await ctx.db.delete(customDocumentExamples).where(eq(customDocumentExamples.id, example.id));
-    return reply.status(204).send();
-  });
+  app.delete(
+    `${base}/:id/examples/:exampleId`,
+    { onRequest: preHandler, schema: { params: params.extend({ exampleId: z.uuid({ error: 'invalid_id' }) }) } },
+    async (request, reply) => {
+      const row = await draft(currentUser(request).id, request.params.id);
+      const [example] = await ctx.db
+        .select()
+        .from(customDocumentExamples)
+        .where(and(eq(customDocumentExamples.id, request.params.exampleId), eq(customDocumentExamples.requestId, row.id)));
+      if (!example) throw notFound('Example not found');
+      await ctx.blobs.delete(example.blobKey);
+      await ctx.db.delete(customDocumentExamples).where(eq(customDocumentExamples.id, example.id));
+      return reply.status(204).send();
+    },
+  );
 
   /** Sending: support gets a mail with the whole request; the request can no longer change. */
   app.post(`${base}/:id/submit`, { onRequest: preHandler, schema: { params } }, async (request) => {
@@ -177,7 +218,9 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
       `Title: ${v.title}`,
       `Base document: ${v.base_document ?? 'none'}`,
       '',
-      ...v.sections.flatMap((s, i) => [`${i + 1}. ${s.title}`, s.description && `   ${s.description}`, s.change_request && `   Change requested: ${s.change_request}`].filter(Boolean)),
+      ...v.sections.flatMap((s, i) =>
+        [`${i + 1}. ${s.title}`, s.description && `   ${s.description}`, s.change_request && `   Change requested: ${s.change_request}`].filter(Boolean),
+      ),
       '',
       `Other comments (vocabulary): ${v.other_comments || 'none'}`,
       `Examples: ${v.examples.map((e) => e.file_name).join(', ') || 'none'}`,

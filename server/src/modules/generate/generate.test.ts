@@ -37,12 +37,22 @@ describe('POST /generate for a document kind', () => {
   it('writes a selectable document on its own from the notes fields, with or without a layout', async () => {
     const u = await createUser(t, { language: 'en', name: 'Dr. Ana Lopes' });
     const headers = bearer(await login(t, u.email, u.password));
-    const plain = await t.app.inject({ method: 'POST', url: '/generate', headers, payload: { document: 'referral_letter', data: { text: 'Knee pain for months', medication: 'Ibuprofen' } } });
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: '/generate',
+      headers,
+      payload: { document: 'referral_letter', data: { text: 'Knee pain for months', medication: 'Ibuprofen' } },
+    });
     expect(plain.statusCode).toBe(200);
     expect(plain.json().text).toContain('Referral letter');
     expect(plain.json().text).toContain('Knee pain for months');
     expect(plain.json().text).toContain('Ibuprofen');
-    const laidOut = await t.app.inject({ method: 'POST', url: '/generate', headers, payload: { document: 'clinical_summary', template: 'Summary by {{clinician}}: {{transcript}}', data: { text: 'Stable.' } } });
+    const laidOut = await t.app.inject({
+      method: 'POST',
+      url: '/generate',
+      headers,
+      payload: { document: 'clinical_summary', template: 'Summary by {{clinician}}: {{transcript}}', data: { text: 'Stable.' } },
+    });
     expect(laidOut.json().text).toContain('Summary by Dr. Ana Lopes: Stable.');
     expect((await t.app.inject({ method: 'POST', url: '/generate', headers, payload: { document: 'nope', data: {} } })).statusCode).toBe(404);
   });

@@ -18,7 +18,10 @@ const said = new Map([
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({}, { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async (input) => said.get(statSync(input.filePath).size) ?? '' } });
+  t = await createTestApp(
+    {},
+    { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async (input) => said.get(statSync(input.filePath).size) ?? '' } },
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -28,10 +31,15 @@ afterAll(async () => {
 async function recordedConsultation(saveAudios: boolean) {
   const u = await createUser(t, { saveAudios });
   const headers = bearer(await login(t, u.email, u.password));
-  const id: string = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  const id: string = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id;
   for (const [order, data] of parts.entries()) {
     const m = multipartAudio(order, data);
-    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload })).statusCode).toBe(201);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload }))
+        .statusCode,
+    ).toBe(201);
   }
   expect((await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers, payload: { parts: 2 } })).statusCode).toBe(200);
   for (let i = 0; i < 200; i++) {

@@ -8,7 +8,14 @@ const frame = [COMPOSER_LABEL.en, BLANK.en, 'Dr. A. Lima'];
 
 describe('linked evidence', () => {
   it('links every sentence of a note written without a model to the transcript span it comes from', () => {
-    const note = composeDocument({ documentKind: 'consultation_notes', language: 'en', transcript, data: {}, clinician: { name: 'Dr. A. Lima' }, date: new Date('2026-11-23T10:00:00Z') });
+    const note = composeDocument({
+      documentKind: 'consultation_notes',
+      language: 'en',
+      transcript,
+      data: {},
+      clinician: { name: 'Dr. A. Lima' },
+      date: new Date('2026-11-23T10:00:00Z'),
+    });
     const evidence = linkEvidence(note, { transcript, inputs: ['23 November 2026'], language: 'en', frame });
     expect(evidence.sentences.length).toBeGreaterThan(4);
     expect(evidence.sentences.filter((s) => s.source === 'none')).toEqual([]);
@@ -20,7 +27,8 @@ describe('linked evidence', () => {
   });
 
   it("marks a model's sentence that nothing supports, and flags its numbers and medicines found nowhere", () => {
-    const written = '# Notes\n\n## Subjective\n- Chest pain for 2 days on the stairs.\n- Started aspirin 300 mg last week.\n\n## Plan\n- ECG; referral to cardiology.\n- Review in 3 days.';
+    const written =
+      '# Notes\n\n## Subjective\n- Chest pain for 2 days on the stairs.\n- Started aspirin 300 mg last week.\n\n## Plan\n- ECG; referral to cardiology.\n- Review in 3 days.';
     const evidence = linkEvidence(written, { transcript, inputs: [], language: 'en', frame: [] });
     expect(evidence.sentences.map((s) => s.source)).toEqual(['transcript', 'none', 'transcript', 'none']);
     expect(evidence.flagged.sort()).toEqual(['3', '300', 'aspirin']);
@@ -44,19 +52,32 @@ describe('linked evidence', () => {
   });
 
   it("links a sentence taken from the clinician's inputs to them", () => {
-    const evidence = linkEvidence('## Plan\n- Metformin 500 mg twice a day.', { transcript, inputs: ['metformin 500 mg twice a day'], language: 'en', frame: [] });
+    const evidence = linkEvidence('## Plan\n- Metformin 500 mg twice a day.', {
+      transcript,
+      inputs: ['metformin 500 mg twice a day'],
+      language: 'en',
+      frame: [],
+    });
     expect(evidence.sentences).toEqual([{ text: 'Metformin 500 mg twice a day.', spans: [], source: 'inputs' }]);
     expect(evidence.flagged).toEqual([]);
   });
 
   it('reads the sentences of a document, not its headings, labels or frame', () => {
-    expect(documentSentences('# Title\n_Label text._\n\n**Date:** [to be completed]\n## Plan\n- Rest. Drink water.\n- Medication: ibuprofen', ['Label text', '[to be completed]'])).toEqual(['Rest.', 'Drink water.', 'ibuprofen']);
+    expect(
+      documentSentences('# Title\n_Label text._\n\n**Date:** [to be completed]\n## Plan\n- Rest. Drink water.\n- Medication: ibuprofen', [
+        'Label text',
+        '[to be completed]',
+      ]),
+    ).toEqual(['Rest.', 'Drink water.', 'ibuprofen']);
   });
 });
 
 describe('linked evidence on a long consultation', () => {
   it('links every sentence of an hour-long consultation (1,500 utterances of about the same words, the index’s worst case)', () => {
-    const transcript = Array.from({ length: 1500 }, (_, i) => `the pain started ${i % 7} days ago and the pressure is one hundred and ${20 + (i % 50)} over eighty`).join('\n');
+    const transcript = Array.from(
+      { length: 1500 },
+      (_, i) => `the pain started ${i % 7} days ago and the pressure is one hundred and ${20 + (i % 50)} over eighty`,
+    ).join('\n');
     const date = new Date('2026-11-23T10:00:00Z');
     const note = composeDocument({ documentKind: 'consultation_notes', language: 'en', transcript, data: {}, clinician: { name: 'X' }, date });
     const evidence = evidenceFor(note, { transcript, data: {}, clinician: 'X', language: 'en', date });
@@ -80,7 +101,13 @@ describe('parts in a labelled transcript', () => {
 });
 
 describe('the guard on numbers', () => {
-  const input = { transcript: 'Your temperature is ninety nine point seven. Tenderness at the fifth lumbar level. Come at half past eight.', data: {}, clinician: 'Dr. X', language: 'en' as const, date: new Date('2026-11-27T10:00:00Z') };
+  const input = {
+    transcript: 'Your temperature is ninety nine point seven. Tenderness at the fifth lumbar level. Come at half past eight.',
+    data: {},
+    clinician: 'Dr. X',
+    language: 'en' as const,
+    date: new Date('2026-11-27T10:00:00Z'),
+  };
   it('checks a decimal whole, never its pieces, and leaves numbers inside words and times alone', () => {
     const flagged = evidenceFor('## Objective\n- Temperature 99.9 °F.\n- Pain at L5, 3rd visit, appointment at 8:30.\n', input).flagged;
     expect(flagged).toEqual(['99.9']);

@@ -25,7 +25,10 @@ export type PartText = { id: string; start: number; end: number; durationMs: num
  * Finds each transcribed part's text in the transcript, in order. A transcript the clinician rewrote matches
  * no part, and its spans get no audio.
  */
-export function partsInTranscript(transcript: string, parts: { id: string; order: number; transcript: string | null; durationMs: number | null }[]): PartText[] {
+export function partsInTranscript(
+  transcript: string,
+  parts: { id: string; order: number; transcript: string | null; durationMs: number | null }[],
+): PartText[] {
   const found: PartText[] = [];
   let from = 0;
   for (const p of [...parts].sort((a, b) => a.order - b.order)) {
@@ -67,21 +70,23 @@ const stem = (w: string) => w.slice(0, Math.max(4, Math.min(w.length - 1, 6)));
 /** The sentences of a document that say something: no headings, labels without a value, blanks or signatures. */
 export function documentSentences(text: string, frame: string[]): string[] {
   const framed = frame.map(fold);
-  return text
-    .split('\n')
-    .filter((line) => !/^\s*#/.test(line))
-    .map((line) =>
-      line
-        .replace(/^\s*(?:[-*]|\d+\.)\s+/, '')
-        .replace(/^\*\*[^*]{1,60}:\*\*\s*/, '')
-        .replace(/^[^:.!?]{2,30}:\s+(?=\S)/, '')
-        .replace(/[*_`>]/g, '')
-        .trim(),
-    )
-    // Cut where sentences end, never inside '99.9' or after 'Mrs.' (clinical/sentences.ts).
-    .flatMap((line) => sentenceSpans(line).map((s) => s.text))
-    .map((s) => s.trim())
-    .filter((s) => contentWords(s).length + numbersIn(s).length > 0 && !framed.some((f) => f && (fold(s).includes(f) || f.includes(fold(s)))));
+  return (
+    text
+      .split('\n')
+      .filter((line) => !/^\s*#/.test(line))
+      .map((line) =>
+        line
+          .replace(/^\s*(?:[-*]|\d+\.)\s+/, '')
+          .replace(/^\*\*[^*]{1,60}:\*\*\s*/, '')
+          .replace(/^[^:.!?]{2,30}:\s+(?=\S)/, '')
+          .replace(/[*_`>]/g, '')
+          .trim(),
+      )
+      // Cut where sentences end, never inside '99.9' or after 'Mrs.' (clinical/sentences.ts).
+      .flatMap((line) => sentenceSpans(line).map((s) => s.text))
+      .map((s) => s.trim())
+      .filter((s) => contentWords(s).length + numbersIn(s).length > 0 && !framed.some((f) => f && (fold(s).includes(f) || f.includes(fold(s)))))
+  );
 }
 
 type Source = { words: Set<string>; numbers: Set<string>; span: Span };
@@ -110,7 +115,15 @@ function cover(words: string[], numbers: string[], source: Pick<Source, 'words' 
 /** The evidence of a version: the clinician's inputs, their name and the document's date count as sources. */
 export function evidenceFor(
   text: string,
-  input: { transcript: string; data: Record<string, string | undefined>; clinician: string; language: Language; date: Date; parts?: PartText[]; omissions?: boolean },
+  input: {
+    transcript: string;
+    data: Record<string, string | undefined>;
+    clinician: string;
+    language: Language;
+    date: Date;
+    parts?: PartText[];
+    omissions?: boolean;
+  },
 ): DocumentEvidence {
   const dates = LANGUAGES.map((l) => formatDocumentDate(input.date, l));
   // The transcript is read in its own language, whatever the clinician's interface speaks.
@@ -151,7 +164,8 @@ export function linkEvidence(text: string, input: { transcript: string; inputs: 
       const source = sources[i]!;
       const length = (s: Source) => s.span.end - s.span.start;
       // The source that says most of it; of equals, the first and shortest (a sentence before its question-and-answer pair).
-      if (n > most || (best && n === most && (length(source) < length(best) || (length(source) === length(best) && source.span.start < best.span.start)))) [best, most] = [source, n];
+      if (n > most || (best && n === most && (length(source) < length(best) || (length(source) === length(best) && source.span.start < best.span.start))))
+        [best, most] = [source, n];
     }
     const total = words.length + numbers.length;
     if (best && total > 0 && most / total >= 0.5) return { text: sentence, spans: [best.span], source: 'transcript' };

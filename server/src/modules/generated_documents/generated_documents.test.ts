@@ -15,7 +15,9 @@ afterAll(() => t.close());
 async function finishedSession(inputs: { processor_input_id: string; value: string }[] = []) {
   const u = await createUser(t, { name: 'Dra. Rita Gomes' });
   const headers = bearer(await login(t, u.email, u.password));
-  const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  const id = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id;
   await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers, payload: { transcription: 'Chest pain for two days.' } });
   if (inputs.length) await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}`, headers, payload: { user_inputs: inputs } });
   await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
@@ -83,12 +85,22 @@ describe('generated documents', () => {
     await waitDone(headers, id, 'main');
     // Without a model a request it cannot apply is refused, and nothing is written or made a version.
     const vague = multipart({ requested_changes: JSON.stringify({ text: 'Mention that the pain radiates to the left arm.' }) });
-    const refused = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...vague.headers }, payload: vague.payload });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`,
+      headers: { ...headers, ...vague.headers },
+      payload: vague.payload,
+    });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().error.code).toBe('change_not_applied');
     expect((await getDoc(headers, id, 'main')).json().generated_document).toMatchObject({ version: 1, total_versions: 1 });
     const byText = multipart({ requested_changes: JSON.stringify({ text: 'Add the pain radiates to the left arm to the plan.' }) });
-    const v2 = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...byText.headers }, payload: byText.payload });
+    const v2 = await t.app.inject({
+      method: 'POST',
+      url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`,
+      headers: { ...headers, ...byText.headers },
+      payload: byText.payload,
+    });
     expect(v2.statusCode).toBe(202);
     const second = await waitDone(headers, id, 'main');
     expect(second).toMatchObject({ version: 2, total_versions: 2, change_kind: 'text' });
@@ -96,8 +108,19 @@ describe('generated documents', () => {
     expect(second.text).not.toContain('Changes requested');
 
     const byMarkdown = multipart({ requested_changes: JSON.stringify({ markdown: '# Notes\n\nRewritten by hand.' }) });
-    const v3 = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...byMarkdown.headers }, payload: byMarkdown.payload });
-    expect(v3.json().generated_document).toMatchObject({ version: 3, total_versions: 3, status: 'done', text: '# Notes\n\nRewritten by hand.', engine: 'manual' });
+    const v3 = await t.app.inject({
+      method: 'POST',
+      url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`,
+      headers: { ...headers, ...byMarkdown.headers },
+      payload: byMarkdown.payload,
+    });
+    expect(v3.json().generated_document).toMatchObject({
+      version: 3,
+      total_versions: 3,
+      status: 'done',
+      text: '# Notes\n\nRewritten by hand.',
+      engine: 'manual',
+    });
     // A hand-written sentence nothing supports is marked as such.
     expect(v3.json().generated_document.evidence.sentences).toEqual([{ text: 'Rewritten by hand.', spans: [], source: 'none' }]);
     const first = (await getDoc(headers, id, 'main', 1)).json().generated_document;
@@ -108,8 +131,17 @@ describe('generated documents', () => {
   it('a document written after the notes were corrected takes the corrected notes as its source', async () => {
     const { headers, id } = await finishedSession([{ processor_input_id: 'medication', value: 'ibuprofen 400 mg' }]);
     await waitDone(headers, id, 'main');
-    const corrected = multipart({ requested_changes: JSON.stringify({ markdown: '# Notes\n\n## Subjective\n- Chest pain for three days, on exertion.\n\n## Plan\n- Medication: aspirin 75 mg daily\n' }) });
-    await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...corrected.headers }, payload: corrected.payload });
+    const corrected = multipart({
+      requested_changes: JSON.stringify({
+        markdown: '# Notes\n\n## Subjective\n- Chest pain for three days, on exertion.\n\n## Plan\n- Medication: aspirin 75 mg daily\n',
+      }),
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`,
+      headers: { ...headers, ...corrected.headers },
+      payload: corrected.payload,
+    });
     await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/referral_letter`, headers });
     const letter = await waitDone(headers, id, 'referral_letter');
     expect(letter.text).toContain('Chest pain for three days, on exertion.');
@@ -139,8 +171,20 @@ describe('generated documents', () => {
     const { headers, id } = await finishedSession();
     await waitDone(headers, id, 'main');
     const empty = multipart({ requested_changes: JSON.stringify({ text: '   ' }) });
-    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...empty.headers }, payload: empty.payload })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers, payload: { text: 'x' } })).statusCode).toBe(415);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`,
+          headers: { ...headers, ...empty.headers },
+          payload: empty.payload,
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers, payload: { text: 'x' } }))
+        .statusCode,
+    ).toBe(415);
     const stranger = await createUser(t);
     const other = bearer(await login(t, stranger.email, stranger.password));
     expect((await getDoc(other, id, 'main')).statusCode).toBe(404);
@@ -168,13 +212,23 @@ describe('voice change requests and audio to text', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cn-voice-'));
     try {
       const short = audioMultipart('audio', makeWebm(dir, 'short', 2));
-      const res = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...short.headers }, payload: short.payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`,
+        headers: { ...headers, ...short.headers },
+        payload: short.payload,
+      });
       expect(res.statusCode).toBe(202);
       const v2 = await waitDone(headers, id, 'main');
       expect(v2).toMatchObject({ version: 2, change_kind: 'text', change_text: 'add rest for a week to the plan' });
       expect(v2.text).toContain('- Rest for a week');
       const long = audioMultipart('audio', makeWebm(dir, 'long', 95));
-      const refused = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`, headers: { ...headers, ...long.headers }, payload: long.payload });
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: `/v1/consultation_sessions/${id}/generated_documents/main/regenerate`,
+        headers: { ...headers, ...long.headers },
+        payload: long.payload,
+      });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().error.fields).toEqual({ audio: 'too_long' });
     } finally {
@@ -192,7 +246,10 @@ describe('voice change requests and audio to text', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ text: 'add rest for a week to the plan', model: 'whisper-1' });
       const notAudio = audioMultipart('audio', Buffer.from('definitely not audio data'));
-      expect((await t.app.inject({ method: 'POST', url: '/audio-to-text-upload', headers: { ...headers, ...notAudio.headers }, payload: notAudio.payload })).statusCode).toBe(415);
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/audio-to-text-upload', headers: { ...headers, ...notAudio.headers }, payload: notAudio.payload }))
+          .statusCode,
+      ).toBe(415);
       expect((await t.app.inject({ method: 'POST', url: '/audio-to-text', payload: body.payload, headers: body.headers })).statusCode).toBe(401);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -24,7 +24,8 @@ export function createLiveDocuments(bus?: EventBus, onPublishError?: (err: unkno
   const flush = (id: string, doc: Doc) => {
     clearTimeout(doc.timer);
     doc.timer = undefined;
-    for (let at = doc.sentTo; at < doc.text.length; at += PIECE_CHARS) publish(id, { type: 'delta', epoch: doc.epoch, offset: at, text: doc.text.slice(at, at + PIECE_CHARS) });
+    for (let at = doc.sentTo; at < doc.text.length; at += PIECE_CHARS)
+      publish(id, { type: 'delta', epoch: doc.epoch, offset: at, text: doc.text.slice(at, at + PIECE_CHARS) });
     doc.sentTo = doc.text.length;
   };
   return {

@@ -25,11 +25,15 @@ describe('said but not in the note', () => {
   it('lists a duration or an age the note does not state with its unit, though its number is elsewhere in the note', () => {
     const said = 'Patient: The knee pain started six months ago. I am forty eight years old.';
     expect(omittedFacts('## Subjective\n- Knee pain for 6 months; 48-year-old.', said, 'en')).toEqual([]);
-    expect(omittedFacts('## Subjective\n- Knee pain.\n## Plan\n- Ibuprofen 400 mg, 6 tablets a day at most; review in 48 hours.', said, 'en').map((o) => o.missing)).toEqual([['6 months'], ['48 years']]);
+    expect(
+      omittedFacts('## Subjective\n- Knee pain.\n## Plan\n- Ibuprofen 400 mg, 6 tablets a day at most; review in 48 hours.', said, 'en').map((o) => o.missing),
+    ).toEqual([['6 months'], ['48 years']]);
   });
 
   it('reads Portuguese, German and Spanish consultations', () => {
-    expect(omittedFacts('## Plano\n- Vigiar.', 'Vou receitar metformina 500 mg duas vezes por dia.', 'pt').map((o) => o.missing)).toEqual([['metformina', '500 mg']]);
+    expect(omittedFacts('## Plano\n- Vigiar.', 'Vou receitar metformina 500 mg duas vezes por dia.', 'pt').map((o) => o.missing)).toEqual([
+      ['metformina', '500 mg'],
+    ]);
     expect(omittedFacts('## Plan\n- Kontrolle.', 'Der Blutdruck ist hundertvierzig zu neunzig.', 'de').map((o) => o.missing)).toEqual([['140/90']]);
     expect(omittedFacts('## Plan\n- Control.', 'Creo que es una gastroenteritis.', 'es').map((o) => o.missing)).toEqual([['gastroenteritis']]);
   });

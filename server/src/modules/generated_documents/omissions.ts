@@ -73,7 +73,11 @@ export function omittedFacts(note: string, transcript: string, language: Languag
     const u = said[i]!;
     const answer = u.question || (u.speaker === 'clinician' && said[i + 1]?.speaker === 'patient') ? said[i + 1] : undefined;
     const end = answer && answer.text.split(/\s+/).length <= 15 ? answer.end : u.end;
-    const raw = transcript.slice(u.start, end).replace(/^[^:\n]{1,40}:\s*/gm, '').replace(/\s+/g, ' ').trim();
+    const raw = transcript
+      .slice(u.start, end)
+      .replace(/^[^:\n]{1,40}:\s*/gm, '')
+      .replace(/\s+/g, ' ')
+      .trim();
     const text = numbersAsNoted(withoutFillers(raw, language), language);
     // A sentence with a word the engine was not sure of gives no fact (as in the notes): the note rightly leaves
     // it as heard, marked, or out.

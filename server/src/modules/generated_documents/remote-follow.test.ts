@@ -29,7 +29,9 @@ afterAll(() => writer.close());
 async function startWriting(t: TestApp) {
   const u = await createUser(t);
   const headers = bearer(await login(t, u.email, u.password));
-  const id: string = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  const id: string = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id;
   await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers, payload: { transcription: 'Chest pain.' } });
   await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
   const [row] = await t.ctx.db.select().from(generatedDocuments).where(eq(generatedDocuments.sessionId, id));

@@ -26,7 +26,12 @@ export function followRemotely(ctx: Pick<AppContext, 'db' | 'events'>, id: strin
   let epoch: number | undefined;
 
   const read = async () =>
-    (await ctx.db.select({ text: generatedDocuments.text, status: generatedDocuments.status, takeovers: generatedDocuments.takeovers }).from(generatedDocuments).where(eq(generatedDocuments.id, id)))[0];
+    (
+      await ctx.db
+        .select({ text: generatedDocuments.text, status: generatedDocuments.status, takeovers: generatedDocuments.takeovers })
+        .from(generatedDocuments)
+        .where(eq(generatedDocuments.id, id))
+    )[0];
 
   function finish(ok: boolean | 'restarted') {
     if (finished) return;

@@ -25,7 +25,8 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
     if (!row.evidence?.sentences.some((s) => s.spans.some((span) => span.audio))) return new Set();
     return new Set((await listChunks(ctx.db, row.sessionId)).filter((c) => !c.audioDeletedAt).map((c) => c.id));
   };
-  const view = async (row: DocumentRow) => documentView(row, (await latestVersion(ctx, row.sessionId, row.documentKey))?.version ?? row.version, await keptAudio(row));
+  const view = async (row: DocumentRow) =>
+    documentView(row, (await latestVersion(ctx, row.sessionId, row.documentKey))?.version ?? row.version, await keptAudio(row));
 
   app.post(base, { onRequest: preHandler, schema: { params } }, async (request, reply) => {
     const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
@@ -33,68 +34,85 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
     return reply.status(202).send({ generated_document: await view(row) });
   });
 
-  app.get(base, { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).max(MAX_VERSION).optional() }) } }, async (request) => {
-    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
-    const key = resolveDocumentKey(session, request.params.doc);
-    const row = request.query.version ? await findVersion(ctx, session.id, key, request.query.version) : await latestVersion(ctx, session.id, key);
-    if (!row) throw notFound('This document has not been generated yet');
-    return { generated_document: await view(row) };
-  });
+  app.get(
+    base,
+    { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).max(MAX_VERSION).optional() }) } },
+    async (request) => {
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
+      const key = resolveDocumentKey(session, request.params.doc);
+      const row = request.query.version ? await findVersion(ctx, session.id, key, request.query.version) : await latestVersion(ctx, session.id, key);
+      if (!row) throw notFound('This document has not been generated yet');
+      return { generated_document: await view(row) };
+    },
+  );
 
   /** The text as it is written (Server-Sent Events): `delta` events, then `done` or `failed`. */
-  app.get(`${base}/stream`, { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).max(MAX_VERSION).optional() }) } }, async (request, reply) => {
-    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
-    const key = resolveDocumentKey(session, request.params.doc);
-    const row = request.query.version ? await findVersion(ctx, session.id, key, request.query.version) : await latestVersion(ctx, session.id, key);
-    if (!row) throw notFound('This document has not been generated yet');
-    reply.hijack();
-    const res = reply.raw;
-    const stopping = ctx.draining.aborted;
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: stopping ? 'close' : 'keep-alive', 'x-accel-buffering': 'no' });
-    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    // This process is stopping: the stream ends without an outcome, its connection with it, and the browser follows
-    // the document again through another process (the writing goes on there, or is taken over).
-    const endOnDrain = () => {
-      res.end();
-      res.socket?.end();
-    };
-    if (stopping) return endOnDrain();
-    ctx.draining.addEventListener('abort', endOnDrain, { once: true });
-    res.on('close', () => ctx.draining.removeEventListener('abort', endOnDrain));
-    const following = ctx.liveDocuments.follow(row.id, (e) => {
-      if (e.type === 'delta') send('delta', { text: e.text });
-      else {
-        send(e.type, {});
+  app.get(
+    `${base}/stream`,
+    { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).max(MAX_VERSION).optional() }) } },
+    async (request, reply) => {
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
+      const key = resolveDocumentKey(session, request.params.doc);
+      const row = request.query.version ? await findVersion(ctx, session.id, key, request.query.version) : await latestVersion(ctx, session.id, key);
+      if (!row) throw notFound('This document has not been generated yet');
+      reply.hijack();
+      const res = reply.raw;
+      const stopping = ctx.draining.aborted;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: stopping ? 'close' : 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      // This process is stopping: the stream ends without an outcome, its connection with it, and the browser follows
+      // the document again through another process (the writing goes on there, or is taken over).
+      const endOnDrain = () => {
         res.end();
-      }
-    });
-    if (!following) {
-      const stored = (await findVersion(ctx, session.id, key, row.version))!;
-      if (stored.status === 'generating') {
-        // Gone already: nothing to follow (its 'close' may have passed while the version was read).
-        if (res.destroyed) return;
-        // Being written by another process of this server: followed through the event bus and the database.
-        const stop = followRemotely(ctx, stored.id, {
-          delta: (text) => send('delta', { text }),
-          end: (outcome) => {
-            if (outcome !== 'restarted') send(outcome ? 'done' : 'failed', {});
-            res.end();
-          },
-        });
-        res.on('close', stop);
+        res.socket?.end();
+      };
+      if (stopping) return endOnDrain();
+      ctx.draining.addEventListener('abort', endOnDrain, { once: true });
+      res.on('close', () => ctx.draining.removeEventListener('abort', endOnDrain));
+      const following = ctx.liveDocuments.follow(row.id, (e) => {
+        if (e.type === 'delta') send('delta', { text: e.text });
+        else {
+          send(e.type, {});
+          res.end();
+        }
+      });
+      if (!following) {
+        const stored = (await findVersion(ctx, session.id, key, row.version))!;
+        if (stored.status === 'generating') {
+          // Gone already: nothing to follow (its 'close' may have passed while the version was read).
+          if (res.destroyed) return;
+          // Being written by another process of this server: followed through the event bus and the database.
+          const stop = followRemotely(ctx, stored.id, {
+            delta: (text) => send('delta', { text }),
+            end: (outcome) => {
+              if (outcome !== 'restarted') send(outcome ? 'done' : 'failed', {});
+              res.end();
+            },
+          });
+          res.on('close', stop);
+          return;
+        }
+        // Already finished: the stored text, then the end.
+        send('delta', { text: stored.text });
+        send(stored.status === 'failed' ? 'failed' : 'done', {});
+        res.end();
         return;
       }
-      // Already finished: the stored text, then the end.
-      send('delta', { text: stored.text });
-      send(stored.status === 'failed' ? 'failed' : 'done', {});
-      res.end();
-      return;
-    }
-    if (following.textSoFar) send('delta', { text: following.textSoFar });
-    request.raw.on('close', following.stop);
-  });
+      if (following.textSoFar) send('delta', { text: following.textSoFar });
+      request.raw.on('close', following.stop);
+    },
+  );
 
-  const feedbackBody = z.object({ rating: z.number().int().min(1).max(5), comment: z.string().max(5000).optional(), version: z.number().int().min(1).max(MAX_VERSION).optional() });
+  const feedbackBody = z.object({
+    rating: z.number().int().min(1).max(5),
+    comment: z.string().max(5000).optional(),
+    version: z.number().int().min(1).max(MAX_VERSION).optional(),
+  });
 
   /** The clinician's rating (1–5) of a version (the latest by default), with an optional comment. */
   app.post(`${base}/feedback`, { onRequest: preHandler, schema: { params, body: feedbackBody } }, async (request, reply) => {
@@ -122,7 +140,11 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
     let change: { kind: 'text' | 'markdown'; content: string } | undefined;
     if (audio?.length) {
       // A spoken change request: transcribed first (up to 1:30), then applied like a written one.
-      const spoken = await transcribeUpload(ctx.transcriber, ctx.blobs, { data: audio, language: currentUser(request).language, maxSeconds: VOICE_COMMAND_MAX_SECONDS });
+      const spoken = await transcribeUpload(ctx.transcriber, ctx.blobs, {
+        data: audio,
+        language: currentUser(request).language,
+        maxSeconds: VOICE_COMMAND_MAX_SECONDS,
+      });
       change = { kind: 'text', content: spoken };
     }
     const raw = fields.requested_changes;
@@ -138,7 +160,7 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
       }
     } else if (fields.markdown !== undefined) change = { kind: 'markdown', content: fields.markdown };
     else if (fields.text !== undefined) change = { kind: 'text', content: fields.text };
-    if (!change || !change.content.trim()) {
+    if (!change?.content.trim()) {
       throw new DomainError(400, 'invalid_request', 'Say what to change', { requested_changes: 'required' });
     }
     if (change.content.length > MAX_CHANGE_CHARS) throw new DomainError(400, 'invalid_request', 'The change is too long', { requested_changes: 'too_long' });

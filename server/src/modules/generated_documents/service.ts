@@ -56,7 +56,13 @@ export const dbTimeIn = (ms: number) => sql`now() + ${`${Math.round(ms)} millise
  * Inserts the next version. A finish-triggered version exists at most once per document (a partial unique
  * index): undefined when another request already inserted it.
  */
-async function insertVersion(ctx: AppContext, db: Database, sessionId: string, key: string, values: Partial<typeof generatedDocuments.$inferInsert>): Promise<DocumentRow | undefined> {
+async function insertVersion(
+  ctx: AppContext,
+  db: Database,
+  sessionId: string,
+  key: string,
+  values: Partial<typeof generatedDocuments.$inferInsert>,
+): Promise<DocumentRow | undefined> {
   // Two requests racing for the same next version: the unique index refuses one, which then takes the next.
   for (let attempt = 0; attempt < 5; attempt++) {
     const next = ((await latestVersion({ db }, sessionId, key))?.version ?? 0) + 1;
@@ -177,7 +183,11 @@ async function personalisation(ctx: AppContext, session: SessionRow, key: string
  * the missing stretch); without a count, when the stored parts are transcribed or that long from now. The session
  * is read again on every look: a repeated finish may raise the count, the clinician may type the transcript.
  */
-async function waitForTranscript(ctx: AppContext, sessionId: string, stop: () => boolean): Promise<{ transcript: string; session: SessionRow | undefined; parts?: PartText[]; engines: string[] }> {
+async function waitForTranscript(
+  ctx: AppContext,
+  sessionId: string,
+  stop: () => boolean,
+): Promise<{ transcript: string; session: SessionRow | undefined; parts?: PartText[]; engines: string[] }> {
   const started = Date.now();
   for (;;) {
     const session = await findSessionById(ctx.db, sessionId);
@@ -188,7 +198,8 @@ async function waitForTranscript(ctx: AppContext, sessionId: string, stop: () =>
     // Every half second while parts are awaited: read again only when they changed.
     const chunks = await ctx.partsCache.parts(ctx.db, session.id);
     const assembled = ctx.partsCache.work(session.id, chunks).assemble(chunks, { expectedParts: session.expectedParts, waitOver });
-    if (assembled.status !== 'processing' || waitOver || stop()) return { transcript: assembled.text, session, parts: partsInTranscript(assembled.text, chunks), engines: transcriptEngines(chunks) };
+    if (assembled.status !== 'processing' || waitOver || stop())
+      return { transcript: assembled.text, session, parts: partsInTranscript(assembled.text, chunks), engines: transcriptEngines(chunks) };
     await new Promise((r) => setTimeout(r, PART_POLL_MS));
   }
 }
@@ -295,19 +306,22 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     // Written from the text alone: the line about the transcript's quality is the new version's own (added below).
     const editedNotes = corrected === undefined ? undefined : withoutQualityLine(corrected);
     const asked = change ? { ...change, previousText: withoutQualityLine(change.previousText) } : undefined;
-    for await (const delta of untilStopped(ctx.shutdown, ctx.textGenerator.write({
-      documentKind: row.documentKey,
-      language,
-      ...(outputLanguage !== language ? { outputLanguage } : {}),
-      transcript: waited.transcript,
-      data,
-      clinician: { name: user?.name ?? '' },
-      date,
-      template: personal.template,
-      guide: personal.guide,
-      change: asked,
-      ...(editedNotes ? { editedNotes } : {}),
-    }))) {
+    for await (const delta of untilStopped(
+      ctx.shutdown,
+      ctx.textGenerator.write({
+        documentKind: row.documentKey,
+        language,
+        ...(outputLanguage !== language ? { outputLanguage } : {}),
+        transcript: waited.transcript,
+        data,
+        clinician: { name: user?.name ?? '' },
+        date,
+        template: personal.template,
+        guide: personal.guide,
+        change: asked,
+        ...(editedNotes ? { editedNotes } : {}),
+      }),
+    )) {
       if (interrupted()) throw new WritingInterrupted();
       text += delta;
       ctx.liveDocuments.append(row.id, delta);
@@ -336,7 +350,15 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       text += footer;
       ctx.liveDocuments.append(row.id, footer);
     }
-    const evidence = evidenceFor(written, { transcript: waited.transcript, data: { ...data, previous: change?.previousText ?? editedNotes }, clinician: user?.name ?? '', language, date, parts: waited.parts, omissions: isNotes(row.documentKey) });
+    const evidence = evidenceFor(written, {
+      transcript: waited.transcript,
+      data: { ...data, previous: change?.previousText ?? editedNotes },
+      clinician: user?.name ?? '',
+      language,
+      date,
+      parts: waited.parts,
+      omissions: isNotes(row.documentKey),
+    });
     const saved = await ctx.db
       .update(generatedDocuments)
       .set({ status: 'done', text, evidence, engine: writer.engine, completedAt: new Date(), leaseUntil: null })
@@ -370,7 +392,14 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
 }
 
 /** Writes a version claimed from a process that died (takeover.ts), from the start and without a new debit. */
-export function resumeVersion(ctx: AppContext, session: SessionRow, row: DocumentRow, personal: Personalisation, change: Change | undefined, charge: Charge | undefined): void {
+export function resumeVersion(
+  ctx: AppContext,
+  session: SessionRow,
+  row: DocumentRow,
+  personal: Personalisation,
+  change: Change | undefined,
+  charge: Charge | undefined,
+): void {
   generate(ctx, session, row, personal, change, charge);
 }
 
@@ -386,7 +415,12 @@ export async function startGeneration(ctx: AppContext, session: SessionRow, doc:
   return started.row;
 }
 
-export async function requestChange(ctx: AppContext, session: SessionRow, doc: string, change: { kind: 'text' | 'markdown'; content: string }): Promise<DocumentRow> {
+export async function requestChange(
+  ctx: AppContext,
+  session: SessionRow,
+  doc: string,
+  change: { kind: 'text' | 'markdown'; content: string },
+): Promise<DocumentRow> {
   const key = resolveDocumentKey(session, doc);
   const previous = await latestVersion(ctx, session.id, key);
   if (change.kind === 'markdown') {
@@ -404,11 +438,19 @@ export async function requestChange(ctx: AppContext, session: SessionRow, doc: s
       parts: session.transcriptionOverride === null ? partsInTranscript(transcript, chunks) : undefined,
       omissions: isNotes(key),
     });
-    const row = await insertVersion(ctx, ctx.db, session.id, key, { status: 'done', text: change.content, engine: 'manual', changeKind: 'markdown', templateId: previous?.templateId ?? null, completedAt: new Date(), evidence });
+    const row = await insertVersion(ctx, ctx.db, session.id, key, {
+      status: 'done',
+      text: change.content,
+      engine: 'manual',
+      changeKind: 'markdown',
+      templateId: previous?.templateId ?? null,
+      completedAt: new Date(),
+      evidence,
+    });
     // Only a finish-triggered insert can come back empty.
     return row!;
   }
-  if (!previous || previous.status !== 'done') throw new DomainError(409, 'invalid_request', 'There is no finished version to change yet');
+  if (previous?.status !== 'done') throw new DomainError(409, 'invalid_request', 'There is no finished version to change yet');
   // Without a model only simple requests can be made: any other is refused now, before a version or a charge,
   // and never written into the document.
   if (!ctx.textGenerator.info.usesAi) {

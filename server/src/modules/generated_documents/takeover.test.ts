@@ -29,20 +29,31 @@ async function finishedSession(t: TestApp) {
   const u = await createUser(t);
   await grantCredits(t.ctx.db, { ownerUserId: u.id }, 10);
   const headers = bearer(await login(t, u.email, u.password));
-  const id: string = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
+  const id: string = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id;
   await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers, payload: { transcription: 'Knee pain after a fall.' } });
   return { user: u, headers, id };
 }
 
-const versions = (t: TestApp, sessionId: string) => t.ctx.db.select().from(generatedDocuments).where(eq(generatedDocuments.sessionId, sessionId)).orderBy(generatedDocuments.version);
+const versions = (t: TestApp, sessionId: string) =>
+  t.ctx.db.select().from(generatedDocuments).where(eq(generatedDocuments.sessionId, sessionId)).orderBy(generatedDocuments.version);
 const ledgerOf = (t: TestApp, userId: string) => t.ctx.db.select().from(creditLedger).where(eq(creditLedger.ownerUserId, userId));
-
 
 /** A version left `generating` by a process that died: its lease passed a while ago, its debit stands. */
 async function orphan(t: TestApp, sessionId: string, userId: string, takeovers = 0) {
   const [row] = await t.ctx.db
     .insert(generatedDocuments)
-    .values({ sessionId, documentKey: 'consultation_notes', version: 1, status: 'generating', engine: 'openai', finishTriggered: true, takeovers, leaseUntil: sql`now() - interval '5 seconds'` })
+    .values({
+      sessionId,
+      documentKey: 'consultation_notes',
+      version: 1,
+      status: 'generating',
+      engine: 'openai',
+      finishTriggered: true,
+      takeovers,
+      leaseUntil: sql`now() - interval '5 seconds'`,
+    })
     .returning();
   await t.ctx.db.insert(creditLedger).values({ ownerUserId: userId, amount: -1, reason: 'generation', actorUserId: userId, documentId: row!.id });
   return row!;
@@ -59,7 +70,11 @@ describe('one process', () => {
   it('a version whose lease passed is written again from the start, keeping its one debit', async () => {
     const { user, id } = await finishedSession(t);
     const row = await orphan(t, id, user.id);
-    const [done] = await until('taken over', () => versions(t, id), (v) => v[0]?.status === 'done');
+    const [done] = await until(
+      'taken over',
+      () => versions(t, id),
+      (v) => v[0]?.status === 'done',
+    );
     expect(done).toMatchObject({ id: row.id, takeovers: 1, leaseUntil: null });
     expect(done!.text).toContain('written by this process: Knee pain after a fall.');
     const ledger = await ledgerOf(t, user.id);
@@ -70,9 +85,17 @@ describe('one process', () => {
   it(`after ${MAX_TAKEOVERS} takeovers the version is failed and refunded`, async () => {
     const { user, id } = await finishedSession(t);
     const row = await orphan(t, id, user.id, MAX_TAKEOVERS);
-    const [failed] = await until('given up', () => versions(t, id), (v) => v[0]?.status === 'failed');
+    const [failed] = await until(
+      'given up',
+      () => versions(t, id),
+      (v) => v[0]?.status === 'failed',
+    );
     expect(failed).toMatchObject({ id: row.id, takeovers: MAX_TAKEOVERS + 1 });
-    await until('refunded', () => ledgerOf(t, user.id), (l) => l.some((e) => e.reason === 'refund' && e.documentId === row.id));
+    await until(
+      'refunded',
+      () => ledgerOf(t, user.id),
+      (l) => l.some((e) => e.reason === 'refund' && e.documentId === row.id),
+    );
   });
 
   it('at start with the embedded database every generating version is taken over, lease or not', async () => {
@@ -81,7 +104,11 @@ describe('one process', () => {
     // As if its lease had just been renewed by the process that ran before this one.
     await t.ctx.db.update(generatedDocuments).set({ leaseUntil: sql`now() + interval '1 hour'` }).where(eq(generatedDocuments.id, row.id));
     expect(await takeOverGenerations(t.ctx, { all: true })).toBeGreaterThanOrEqual(1);
-    const [done] = await until('taken over', () => versions(t, id), (v) => v[0]?.status === 'done');
+    const [done] = await until(
+      'taken over',
+      () => versions(t, id),
+      (v) => v[0]?.status === 'done',
+    );
     expect(done).toMatchObject({ id: row.id, takeovers: 1 });
   });
 
@@ -90,7 +117,11 @@ describe('one process', () => {
     try {
       const { user, headers, id } = await finishedSession(t);
       await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
-      const [done] = await until('written', () => versions(t, id), (v) => v[0]?.status === 'done');
+      const [done] = await until(
+        'written',
+        () => versions(t, id),
+        (v) => v[0]?.status === 'done',
+      );
       expect(done!.takeovers).toBe(0);
       expect((await ledgerOf(t, user.id)).filter((l) => l.amount < 0)).toHaveLength(1);
     } finally {
@@ -118,11 +149,21 @@ describe.skipIf(!usingPostgres())('two processes on one PostgreSQL', () => {
     for (let round = 0; round < 5; round++) {
       const { user, headers, id } = await finishedSession(a);
       const url = `/v1/consultation_sessions/${id}/finish`;
-      const answers = await Promise.all([a.app.inject({ method: 'PUT', url, headers, payload: { parts: 0 } }), b.app.inject({ method: 'PUT', url, headers, payload: { parts: 0 } })]);
+      const answers = await Promise.all([
+        a.app.inject({ method: 'PUT', url, headers, payload: { parts: 0 } }),
+        b.app.inject({ method: 'PUT', url, headers, payload: { parts: 0 } }),
+      ]);
       expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
-      const all = await until('written', () => versions(a, id), (v) => v.length > 0 && v.every((d) => d.status === 'done'));
+      const all = await until(
+        'written',
+        () => versions(a, id),
+        (v) => v.length > 0 && v.every((d) => d.status === 'done'),
+      );
       expect(all, `round ${round}`).toHaveLength(1);
-      expect((await ledgerOf(a, user.id)).filter((l) => l.amount < 0), `round ${round}`).toHaveLength(1);
+      expect(
+        (await ledgerOf(a, user.id)).filter((l) => l.amount < 0),
+        `round ${round}`,
+      ).toHaveLength(1);
     }
   });
 
@@ -135,7 +176,12 @@ describe.skipIf(!usingPostgres())('two processes on one PostgreSQL', () => {
       await a.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers });
       const [started] = await versions(a, id);
       await a.ctx.db.update(generatedDocuments).set({ leaseUntil: sql`now() - interval '1 second'` }).where(eq(generatedDocuments.id, started!.id));
-      const [done] = await until('taken over', () => versions(b, id), (v) => v[0]?.status === 'done', { ms: 5_000 });
+      const [done] = await until(
+        'taken over',
+        () => versions(b, id),
+        (v) => v[0]?.status === 'done',
+        { ms: 5_000 },
+      );
       expect(done).toMatchObject({ id: started!.id, takeovers: 1 });
       expect(done!.text).toContain('written by B');
       // A's writer finishes later and finds the version is no longer its own.
@@ -153,8 +199,18 @@ describe.skipIf(!usingPostgres())('two processes on one PostgreSQL', () => {
   it('a version left by a process that died is taken over within the lease window', async () => {
     const { user, id } = await finishedSession(a);
     const row = await orphan(b, id, user.id);
-    const [done] = await until('taken over', () => versions(a, id), (v) => v[0]?.status === 'done', { ms: 3_000 });
+    const [done] = await until(
+      'taken over',
+      () => versions(a, id),
+      (v) => v[0]?.status === 'done',
+      { ms: 3_000 },
+    );
     expect(done).toMatchObject({ id: row.id, takeovers: 1 });
-    expect(await a.ctx.db.select().from(generatedDocuments).where(and(eq(generatedDocuments.sessionId, id), eq(generatedDocuments.status, 'generating')))).toHaveLength(0);
+    expect(
+      await a.ctx.db
+        .select()
+        .from(generatedDocuments)
+        .where(and(eq(generatedDocuments.sessionId, id), eq(generatedDocuments.status, 'generating'))),
+    ).toHaveLength(0);
   });
 });

@@ -68,7 +68,14 @@ async function resume(ctx: AppContext, row: DocumentRow): Promise<void> {
     const [previous] = await ctx.db
       .select()
       .from(generatedDocuments)
-      .where(and(eq(generatedDocuments.sessionId, row.sessionId), eq(generatedDocuments.documentKey, row.documentKey), eq(generatedDocuments.status, 'done'), lt(generatedDocuments.version, row.version)))
+      .where(
+        and(
+          eq(generatedDocuments.sessionId, row.sessionId),
+          eq(generatedDocuments.documentKey, row.documentKey),
+          eq(generatedDocuments.status, 'done'),
+          lt(generatedDocuments.version, row.version),
+        ),
+      )
       .orderBy(desc(generatedDocuments.version))
       .limit(1);
     if (!previous) return giveUp(ctx, row, session.userId, 'the version to change is gone; try again');
@@ -98,7 +105,10 @@ export async function takeOverGenerations(ctx: AppContext, opts: { all?: boolean
 export type GenerationTakeover = { stop: () => Promise<void> };
 
 /** Sweeps every `everyMs` until stopped (at shutdown); 0 runs no sweeps. */
-export function startGenerationTakeover(ctx: AppContext, opts: { everyMs: number; log: { info: (o: object, m: string) => void; error: (o: object, m: string) => void } }): GenerationTakeover {
+export function startGenerationTakeover(
+  ctx: AppContext,
+  opts: { everyMs: number; log: { info: (o: object, m: string) => void; error: (o: object, m: string) => void } },
+): GenerationTakeover {
   if (opts.everyMs <= 0) return { stop: async () => undefined };
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {

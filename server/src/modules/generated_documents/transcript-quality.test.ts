@@ -34,7 +34,8 @@ async function pdfText(data: Buffer): Promise<string> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const doc = await pdfjs.getDocument({ data: new Uint8Array(data), verbosity: 0 }).promise;
   const pages: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) pages.push((await (await doc.getPage(i)).getTextContent()).items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  for (let i = 1; i <= doc.numPages; i++)
+    pages.push((await (await doc.getPage(i)).getTextContent()).items.map((item) => ('str' in item ? item.str : '')).join(' '));
   return pages.join('\n');
 }
 
@@ -42,15 +43,24 @@ describe('the quality of the transcript, said in every copy of a document', () =
   it('ends the notes with the demo-quality line, carried into the FHIR export, its PDF and its markdown', async () => {
     const u = await createUser(t);
     const headers = bearer(await login(t, u.email, u.password));
-    const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id as string;
+    const id = (
+      await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session.id as string;
     const m = multipartAudio(0, makeWebm(dir, 'tone', 1));
-    expect((await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload })).statusCode).toBe(201);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/audios`, headers: { ...headers, ...m.headers }, payload: m.payload }))
+        .statusCode,
+    ).toBe(201);
     await t.ctx.transcriptionQueue.drain();
     const session = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}`, headers })).json().consultation_session;
     expect(session.transcription_engines).toEqual(['pocketsphinx:clinical']);
 
     await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers, payload: { parts: 1 } });
-    const notes = await until('notes written', async () => (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers })).json().generated_document, (d) => d?.status === 'done');
+    const notes = await until(
+      'notes written',
+      async () => (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main`, headers })).json().generated_document,
+      (d) => d?.status === 'done',
+    );
     const line = 'Transcript by the local speech engine: demo quality — check every value against the recording.';
     expect(notes.text.trim().endsWith(`_${line}_`)).toBe(true);
     expect(notes.text).toContain('[the codeine?]');
@@ -68,8 +78,12 @@ describe('the quality of the transcript, said in every copy of a document', () =
 
   it('says a transcript with many uncertain words is unreliable, whatever the engine, and never says it twice', () => {
     const shaky = 'the [patient?] has [had a?] cough for [two?] weeks and [the codeine?] no fever at all today';
-    expect(transcriptQualityLine({ engines: ['openai:whisper-1'], transcript: shaky }, 'pt')).toBe('_Muitas palavras da transcrição não foram ouvidas com clareza — confirme cada valor na gravação._');
-    expect(transcriptQualityLine({ engines: ['openai:whisper-1'], transcript: 'the patient has had a cough for two weeks and no fever at all' }, 'en')).toBeUndefined();
+    expect(transcriptQualityLine({ engines: ['openai:whisper-1'], transcript: shaky }, 'pt')).toBe(
+      '_Muitas palavras da transcrição não foram ouvidas com clareza — confirme cada valor na gravação._',
+    );
+    expect(
+      transcriptQualityLine({ engines: ['openai:whisper-1'], transcript: 'the patient has had a cough for two weeks and no fever at all' }, 'en'),
+    ).toBeUndefined();
     const both = transcriptQualityLine({ engines: ['pocketsphinx:generic'], transcript: shaky }, 'de')!;
     expect(both).toMatch(/Demo-Qualität.*nicht sicher erkannt/);
     const document = `# Notes\n\n## Plan\n- Rest.\n\n${both}\n`;

@@ -6,7 +6,10 @@ function withKeptAudio(evidence: DocumentEvidence | null, keptAudio: ReadonlySet
   if (!evidence) return null;
   return {
     ...evidence,
-    sentences: evidence.sentences.map((s) => ({ ...s, spans: s.spans.map(({ audio, ...span }) => (audio && keptAudio.has(audio.id) ? { ...span, audio } : span)) })),
+    sentences: evidence.sentences.map((s) => ({
+      ...s,
+      spans: s.spans.map(({ audio, ...span }) => (audio && keptAudio.has(audio.id) ? { ...span, audio } : span)),
+    })),
   };
 }
 

@@ -61,21 +61,21 @@ export function healthRoutes(app: App, ctx: AppContext, opts: { timeoutMs?: numb
     return { status: 'ok' as const };
   });
 
-  app.get(
-    '/readyz',
-    { config: probe, schema: { response: { 200: readyzResponse, 503: readyzResponse } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      // Stopping: the orchestrator sends the next requests to another process.
-      if (ctx.draining.aborted) return reply.status(503).header('connection', 'close').send({ status: 'stopping' as const, checks: {} });
-      const logFailure = (check: string) => (err: unknown) => request.log.warn({ check, err: describeErrorSafely(err) }, 'readiness check failed');
-      const [database, fileStore] = await Promise.all([
-        timed(() => ctx.db.execute(sql`select 1`), timeoutMs, logFailure('database')),
-        timed((signal) => ctx.blobs.ping(signal), timeoutMs, logFailure('file_store')),
-      ]);
-      const checks = { database, file_store: fileStore };
-      const ready = database === 'ok' && fileStore === 'ok';
-      return reply.status(ready ? 200 : 503).send({ status: ready ? ('ok' as const) : ('unavailable' as const), checks });
-    },
-  );
+  app.get('/readyz', { config: probe, schema: { response: { 200: readyzResponse, 503: readyzResponse } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    // Stopping: the orchestrator sends the next requests to another process.
+    if (ctx.draining.aborted)
+      return reply
+        .status(503)
+        .header('connection', 'close')
+        .send({ status: 'stopping' as const, checks: {} });
+    const logFailure = (check: string) => (err: unknown) => request.log.warn({ check, err: describeErrorSafely(err) }, 'readiness check failed');
+    const [database, fileStore] = await Promise.all([
+      timed(() => ctx.db.execute(sql`select 1`), timeoutMs, logFailure('database')),
+      timed((signal) => ctx.blobs.ping(signal), timeoutMs, logFailure('file_store')),
+    ]);
+    const checks = { database, file_store: fileStore };
+    const ready = database === 'ok' && fileStore === 'ok';
+    return reply.status(ready ? 200 : 503).send({ status: ready ? ('ok' as const) : ('unavailable' as const), checks });
+  });
 }

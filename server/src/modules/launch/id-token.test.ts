@@ -23,7 +23,8 @@ beforeAll(async () => {
     asked.push(req.url ?? '');
     if (req.url === '/keys') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(keySet));
     // Large enough to hold the key set, and far too large for one.
-    if (req.url === '/huge') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...(keySet as object), padding: 'x'.repeat(400_000) }));
+    if (req.url === '/huge')
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...(keySet as object), padding: 'x'.repeat(400_000) }));
     if (req.url === '/moved') return res.writeHead(302, { location: `${origin}/keys` }).end();
     res.writeHead(404).end();
   });
@@ -33,9 +34,22 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const NONCE = 'the-launch-nonce';
-const expecting = (jwksUri: string, allowPrivate = true): IdTokenExpectation => ({ issuer: 'https://ehr.example/fhir', jwksUri, clientId: 'app', nonceHash: sha256(NONCE), allowPrivate });
+const expecting = (jwksUri: string, allowPrivate = true): IdTokenExpectation => ({
+  issuer: 'https://ehr.example/fhir',
+  jwksUri,
+  clientId: 'app',
+  nonceHash: sha256(NONCE),
+  allowPrivate,
+});
 const token = () =>
-  new SignJWT({ nonce: NONCE, email: 'a@b.test' }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer('https://ehr.example/fhir').setAudience('app').setSubject('s').setIssuedAt().setExpirationTime('5m').sign(privateKey);
+  new SignJWT({ nonce: NONCE, email: 'a@b.test' })
+    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+    .setIssuer('https://ehr.example/fhir')
+    .setAudience('app')
+    .setSubject('s')
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(privateKey);
 /** The refusal, or undefined when the token was believed. */
 const refusal = async (jwksUri: string, allowPrivate = true) => {
   try {
@@ -56,11 +70,24 @@ describe('the ID token’s keys', () => {
 
   it('are never asked of loopback or private addresses unless the server allows private networks, nor of a metadata address at all', async () => {
     const before = asked.length;
-    for (const address of [`${origin}/keys`, `https://127.0.0.1:${new URL(origin).port}/keys`, 'https://localhost/keys', 'https://[::1]/keys', 'https://10.0.0.8/keys', 'https://[::ffff:7f00:1]/keys']) {
+    for (const address of [
+      `${origin}/keys`,
+      `https://127.0.0.1:${new URL(origin).port}/keys`,
+      'https://localhost/keys',
+      'https://[::1]/keys',
+      'https://10.0.0.8/keys',
+      'https://[::ffff:7f00:1]/keys',
+    ]) {
       const refused = await refusal(address, false);
       expect(refused?.unreachable, address).toBe(true);
     }
-    for (const address of ['http://169.254.169.254/latest/keys', 'http://[::ffff:169.254.169.254]/keys', 'http://[fe80::1]/keys', 'http://metadata.google.internal/keys', 'http://instance-data./keys']) {
+    for (const address of [
+      'http://169.254.169.254/latest/keys',
+      'http://[::ffff:169.254.169.254]/keys',
+      'http://[fe80::1]/keys',
+      'http://metadata.google.internal/keys',
+      'http://instance-data./keys',
+    ]) {
       const refused = await refusal(address, true);
       expect(refused?.unreachable, address).toBe(true);
     }

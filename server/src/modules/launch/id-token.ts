@@ -73,7 +73,10 @@ function guardedKeysFetch(allowPrivate: boolean): FetchImplementation {
       dispatcher: strictGuardedDispatcher(allowPrivate),
     });
     const body = await boundedBody(res, KEYS_MAX_BYTES);
-    return new Response(res.status === 200 ? body : null, { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? 'application/json' } });
+    return new Response(res.status === 200 ? body : null, {
+      status: res.status,
+      headers: { 'content-type': res.headers.get('content-type') ?? 'application/json' },
+    });
   };
 }
 
@@ -131,7 +134,10 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
   } catch (err) {
     if (keysUnreadable(err)) {
       // A connection's own code (a refused address, a timeout) says more than undici's "fetch failed".
-      const why = (err as NodeJS.ErrnoException).code ?? (err as { cause?: NodeJS.ErrnoException }).cause?.code ?? (err instanceof Error ? err.message.slice(0, 200) : 'unknown');
+      const why =
+        (err as NodeJS.ErrnoException).code ??
+        (err as { cause?: NodeJS.ErrnoException }).cause?.code ??
+        (err instanceof Error ? err.message.slice(0, 200) : 'unknown');
       throw new IdTokenRefused(`the record system's keys could not be read (${why})`, true);
     }
     const { code } = err as errors.JOSEError;
@@ -140,7 +146,8 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
   }
   // Several audiences: OpenID Connect has the token name the one it was issued to; whoever it names must be this app.
   if (payload.azp !== undefined && payload.azp !== expected.clientId) throw new IdTokenRefused('the ID token was issued to another client (azp)');
-  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp === undefined) throw new IdTokenRefused('the ID token has several audiences and no azp');
+  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp === undefined)
+    throw new IdTokenRefused('the ID token has several audiences and no azp');
   const nonce = payload.nonce;
   if (typeof nonce !== 'string' || !sameHash(sha256(nonce), expected.nonceHash)) {
     throw new IdTokenRefused('the ID token does not carry this launch’s nonce');

@@ -80,7 +80,14 @@ describe('launch from the record system (SMART App Launch)', () => {
 
     const { landing, handover } = await launch(org.id, 'launch-1');
     const request = fhir.authorizations.at(-1)!;
-    expect(request).toMatchObject({ response_type: 'code', client_id: CLIENT, redirect_uri: callback(), launch: 'launch-1', aud: fhir.base, code_challenge_method: 'S256' });
+    expect(request).toMatchObject({
+      response_type: 'code',
+      client_id: CLIENT,
+      redirect_uri: callback(),
+      launch: 'launch-1',
+      aud: fhir.base,
+      code_challenge_method: 'S256',
+    });
     expect(request.scope!.split(' ')).toEqual(expect.arrayContaining(['launch', 'openid', 'fhirUser']));
     // No token in any address: the browser that went through the launch holds it in an HttpOnly cookie.
     expect(landing).toBe(`${t.ctx.config.publicUrl}/launched`);
@@ -114,11 +121,18 @@ describe('launch from the record system (SMART App Launch)', () => {
     expect((await opened()).filter((e) => e.actorKind === 'user' && e.actorUserId === ines!.id).map((e) => e.action)).toContain('read');
 
     // Its documents go to the record with the patient and the encounter named: no further choice.
-    await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${active.id}/transcription`, headers, payload: { transcription: 'Dry cough for three days, no fever.' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/v1/consultation_sessions/${active.id}/transcription`,
+      headers,
+      payload: { transcription: 'Dry cough for three days, no fever.' },
+    });
     await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${active.id}/finish`, headers });
     await until(
       'notes written',
-      async () => (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${active.id}/generated_documents/main`, headers })).json().generated_document?.status,
+      async () =>
+        (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${active.id}/generated_documents/main`, headers })).json().generated_document
+          ?.status,
       (s) => s === 'done',
     );
     const pushed = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${active.id}/fhir_push`, headers });
@@ -129,7 +143,12 @@ describe('launch from the record system (SMART App Launch)', () => {
     expect(fhirErrors(filed)).toEqual([]);
 
     // A new clinician named by their Practitioner resource (fhirUser) gets an account in the organization.
-    fhir.addPractitioner({ resourceType: 'Practitioner', id: 'pr-7', name: [{ given: ['Rui'], family: 'Costa' }], telecom: [{ system: 'email', value: 'rui.costa@hospital.test' }] });
+    fhir.addPractitioner({
+      resourceType: 'Practitioner',
+      id: 'pr-7',
+      name: [{ given: ['Rui'], family: 'Costa' }],
+      telecom: [{ system: 'email', value: 'rui.costa@hospital.test' }],
+    });
     fhir.registerLaunch('launch-4', { patient: 'pat-2', fhirUser: 'Practitioner/pr-7' });
     expect((await launch(org.id, 'launch-4')).landing).toMatch(/\/launched$/);
     const [rui] = await t.ctx.db.select().from(users).where(eq(users.email, 'rui.costa@hospital.test'));
@@ -166,7 +185,10 @@ describe('launch from the record system (SMART App Launch)', () => {
     // The link is told to the account's owner, and is in the access log.
     expect(t.mails.at(-1)).toMatchObject({ to: clinician.email, subject: 'Your account was linked to a record system' });
     expect(t.mails.at(-1)!.text).toContain(new URL(fhir.base).host);
-    const accountEvents = await t.ctx.db.select().from(auditEvents).where(and(eq(auditEvents.resourceType, 'account'), eq(auditEvents.resourceId, clinician.id)));
+    const accountEvents = await t.ctx.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.resourceType, 'account'), eq(auditEvents.resourceId, clinician.id)));
     expect(accountEvents.map((e) => [e.action, e.actorUserId, e.outcome])).toContainEqual(['update', clinician.id, 'success']);
 
     // From now on the record system's user signs in to that account directly, with no password.
@@ -176,7 +198,12 @@ describe('launch from the record system (SMART App Launch)', () => {
     expect((await session(again.handover)).json().d_user.email).toBe(clinician.email);
 
     // A new password undoes the link: whoever knew the old one loses the way in it gave.
-    const changed = await t.app.inject({ method: 'PUT', url: '/v1/account', headers, payload: { user: { current_password: clinician.password, password: 'a-new-secret-1' } } });
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/account',
+      headers,
+      payload: { user: { current_password: clinician.password, password: 'a-new-secret-1' } },
+    });
     expect(changed.statusCode).toBe(200);
     fhir.registerLaunch('link-3', { patient: 'pat-70', encounter: 'enc-70', email: clinician.email.toUpperCase() });
     expect((await launch(org.id, 'link-3')).landing).toMatch(/\/launch_link$/);
@@ -188,7 +215,12 @@ describe('launch from the record system (SMART App Launch)', () => {
     fhir.registerLaunchClient(CLIENT, callback());
     const clinician = await createUser(t, { name: 'Dr. Paulo', organizationId: org.id, organizationRole: 'member' });
     const headers = bearer(await login(t, clinician.email, clinician.password));
-    const started = await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/v1/consultation_sessions',
+      headers,
+      payload: { consultation_type_id: 'general_consultation' },
+    });
     expect(started.statusCode).toBeLessThan(300);
     const busy = started.json().consultation_session.id;
     await t.ctx.db.update(consultationSessions).set({ recordingState: 'recording' }).where(eq(consultationSessions.id, busy));
@@ -213,18 +245,19 @@ describe('launch from the record system (SMART App Launch)', () => {
     fhir.registerLaunch('link-promoted', { patient: 'pat-73', email: third.email });
     const promoted = linkCookieOf(await launch(org.id, 'link-promoted')).split(';')[0]!;
     await t.ctx.db.update(users).set({ serverAdmin: true }).where(eq(users.id, third.id));
-    expect((await t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: promoted }, payload: { password: third.password } })).json().error.code).toBe(
-      'invalid_or_expired_token',
-    );
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: promoted }, payload: { password: third.password } })).json().error.code,
+    ).toBe('invalid_or_expired_token');
     // Launches turned off by the admin after the launch began: the request no longer applies.
     const fourth = await createUser(t, { name: 'Dra. Quarta', organizationId: org.id, organizationRole: 'member' });
     fhir.registerLaunch('link-off', { patient: 'pat-74', email: fourth.email });
     const off = linkCookieOf(await launch(org.id, 'link-off')).split(';')[0]!;
     await t.ctx.db.update(organizationFhirEndpoints).set({ launchClientId: null }).where(eq(organizationFhirEndpoints.organizationId, org.id));
-    expect((await t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: off }, payload: { password: fourth.password } })).json().error.code).toBe(
-      'invalid_or_expired_token',
-    );
-    for (const u of [other, third, fourth]) expect(await t.ctx.db.select().from(recordSystemIdentities).where(eq(recordSystemIdentities.userId, u.id))).toEqual([]);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: off }, payload: { password: fourth.password } })).json().error.code,
+    ).toBe('invalid_or_expired_token');
+    for (const u of [other, third, fourth])
+      expect(await t.ctx.db.select().from(recordSystemIdentities).where(eq(recordSystemIdentities.userId, u.id))).toEqual([]);
     await t.ctx.db.delete(organizations).where(eq(organizations.id, org.id));
   });
 
@@ -253,7 +286,9 @@ describe('launch from the record system (SMART App Launch)', () => {
     expect((await linkWith(admin.password)).json().error.code).toBe('invalid_or_expired_token');
     expect(await t.ctx.db.select().from(recordSystemIdentities).where(eq(recordSystemIdentities.userId, admin.id))).toEqual([]);
     // The guesses counted against the account's sign-in back-off too: its own password form pauses now.
-    expect((await t.app.inject({ method: 'POST', url: '/v1/login', payload: { user: { email: admin.email, password: admin.password } } })).statusCode).toBe(429);
+    expect((await t.app.inject({ method: 'POST', url: '/v1/login', payload: { user: { email: admin.email, password: admin.password } } })).statusCode).toBe(
+      429,
+    );
     // While paused, the right password on a new request is refused unchecked, links nothing, and costs the request nothing.
     fhir.registerLaunch('take-admin-2', { patient: 'p', email: admin.email });
     const paused = linkCookieOf(await launch(org.id, 'take-admin-2')).split(';')[0]!;
@@ -262,7 +297,10 @@ describe('launch from the record system (SMART App Launch)', () => {
     await t.ctx.db.delete(loginBackoff);
     // Each wrong password is in the organization's access log against the account.
     await t.app.auditLog.flush();
-    const tries = await t.ctx.db.select().from(auditEvents).where(and(eq(auditEvents.resourceType, 'account'), eq(auditEvents.resourceId, admin.id)));
+    const tries = await t.ctx.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.resourceType, 'account'), eq(auditEvents.resourceId, admin.id)));
     expect(tries.filter((e) => e.outcome === 'failure' && e.actorKind === 'anonymous')).toHaveLength(5);
     // Pause over: the admin links, and is still asked at the next launch (an admin account is never opened on the token's word).
     const opened = await linkWith(admin.password, paused);
@@ -316,7 +354,12 @@ describe('launch from the record system (SMART App Launch)', () => {
     expect(failure((await launch(org.id, 'x')).landing)).toBe('unknown_record_system');
     const linked = await organizationWithRecordSystem('Clínica com lançamentos');
     expect(failure((await launch(linked.id, 'x', 'https://ehr.elsewhere.example/fhir')).landing)).toBe('unknown_record_system');
-    for (const url of ['/launch', `/launch/not-a-uuid?iss=${encodeURIComponent(fhir.base)}&launch=x`, `/launch/${linked.id}?iss=a&iss=b&launch=x`, `/launch/callback?error=${'x'.repeat(500)}`]) {
+    for (const url of [
+      '/launch',
+      `/launch/not-a-uuid?iss=${encodeURIComponent(fhir.base)}&launch=x`,
+      `/launch/${linked.id}?iss=a&iss=b&launch=x`,
+      `/launch/callback?error=${'x'.repeat(500)}`,
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(302);
       expect(String(res.headers.location), url).toMatch(/\/launch_failed\?reason=(unknown_record_system|refused)$/);
@@ -420,7 +463,12 @@ describe('the record system’s ID token, believed only once verified', () => {
 
       // Even where private networks are allowed, keys at a cloud metadata address are never read.
       const asked = fhir.authorizations.length;
-      for (const address of ['http://169.254.169.254/latest/keys', 'http://[::ffff:169.254.169.254]/keys', 'http://metadata.google.internal/keys', 'file:///etc/keys']) {
+      for (const address of [
+        'http://169.254.169.254/latest/keys',
+        'http://[::ffff:169.254.169.254]/keys',
+        'http://metadata.google.internal/keys',
+        'file:///etc/keys',
+      ]) {
         fhir.changeSmartConfiguration({ jwks_uri: address });
         expect(failure((await launchWith(org.id)).landing), address).toBe('record_system_unreachable');
       }
@@ -441,7 +489,12 @@ describe('launch cookies over https', () => {
       const back = await secure.app.inject({ method: 'GET', url: '/launch/callback?code=c&state=s' });
       expect(String(back.headers['set-cookie'])).toMatch(/^__Host-cn_launch=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax; Secure$/);
       // A cookie without the prefix (which anyone on the network could set) is not read.
-      const planted = await secure.app.inject({ method: 'POST', url: '/v1/launch_link', headers: { cookie: `cn_launch_link=${'A'.repeat(43)}` }, payload: { password: 'x' } });
+      const planted = await secure.app.inject({
+        method: 'POST',
+        url: '/v1/launch_link',
+        headers: { cookie: `cn_launch_link=${'A'.repeat(43)}` },
+        payload: { password: 'x' },
+      });
       expect(planted.json().error.code).toBe('invalid_or_expired_token');
     } finally {
       await secure.close();

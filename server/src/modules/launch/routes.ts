@@ -42,7 +42,9 @@ export function launchRoutes(app: App, ctx: AppContext) {
   const LINK_COOKIE = https ? '__Host-cn_launch_link' : 'cn_launch_link';
   // Lax: sent when the record system's authorization server sends the browser back (a top-level GET).
   const setCookie = (name: string, value: string, path: string, maxAge: number) =>
-    https ? `${name}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax; Secure` : `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax`;
+    https
+      ? `${name}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax; Secure`
+      : `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax`;
   const failed = (reason: LaunchFailure) => `${ctx.config.publicUrl}/launch_failed?reason=${reason}`;
   const reasonOf = (err: unknown): LaunchFailure => {
     if (err instanceof LaunchError) {
@@ -90,7 +92,9 @@ export function launchRoutes(app: App, ctx: AppContext) {
       }
       recordOpened(request, done, 302);
       // The sign-in travels in a cookie only this browser holds, spent once by POST /v1/launch_session.
-      return reply.header('set-cookie', [setCookie(NONCE_COOKIE, '', '/launch', 0), setCookie(HANDOVER_COOKIE, done.token, '/v1/launch_session', 120)]).redirect(`${ctx.config.publicUrl}/launched`);
+      return reply
+        .header('set-cookie', [setCookie(NONCE_COOKIE, '', '/launch', 0), setCookie(HANDOVER_COOKIE, done.token, '/v1/launch_session', 120)])
+        .redirect(`${ctx.config.publicUrl}/launched`);
     } catch (err) {
       return reply.redirect(failed(reasonOf(err)));
     }
@@ -121,7 +125,14 @@ export function launchRoutes(app: App, ctx: AppContext) {
     const token = linkTokenOf(request);
     const found = token ? await findLinkRequest(ctx, token) : undefined;
     if (!found) throw expiredLink();
-    return { launch_link: { email: found.email, record_system: found.request.iss, record_system_user: found.request.subjectName ?? found.request.subject, again: found.admin } };
+    return {
+      launch_link: {
+        email: found.email,
+        record_system: found.request.iss,
+        record_system_user: found.request.subjectName ?? found.request.subject,
+        again: found.admin,
+      },
+    };
   });
 
   app.post(
@@ -146,7 +157,14 @@ export function launchRoutes(app: App, ctx: AppContext) {
           // A wrong password for an account is in its organization's access log, as the attempt on that account.
           const who = err.user!;
           app.auditLog.record({
-            ...eventFor(request, { actorUserId: null, actorOrganizationId: who.organizationId, action: 'update', resourceType: 'account', resourceId: who.id, statusCode: 401 }),
+            ...eventFor(request, {
+              actorUserId: null,
+              actorOrganizationId: who.organizationId,
+              action: 'update',
+              resourceType: 'account',
+              resourceId: who.id,
+              statusCode: 401,
+            }),
             actorKind: 'anonymous',
             outcome: 'failure',
           });
@@ -154,7 +172,11 @@ export function launchRoutes(app: App, ctx: AppContext) {
         }
         if (err.reason === 'paused') {
           reply.header('retry-after', String(err.retryAfterSeconds));
-          throw new DomainError(429, 'too_many_requests', `Too many failed sign-ins to this account; try again in ${Math.ceil(err.retryAfterSeconds / 60)} min`);
+          throw new DomainError(
+            429,
+            'too_many_requests',
+            `Too many failed sign-ins to this account; try again in ${Math.ceil(err.retryAfterSeconds / 60)} min`,
+          );
         }
         if (err.reason === 'recording_elsewhere')
           throw new DomainError(409, 'recording_elsewhere', 'A consultation is being recorded on this account; pause or finish it first');
@@ -165,10 +187,19 @@ export function launchRoutes(app: App, ctx: AppContext) {
       if (opened.linked) {
         // The link is a new way into the account: in the access log, and told to the account's owner at once.
         app.auditLog.record(
-          eventFor(request, { actorUserId: user.id, actorOrganizationId: opened.organizationId, action: 'update', resourceType: 'account', resourceId: user.id, statusCode: 200 }),
+          eventFor(request, {
+            actorUserId: user.id,
+            actorOrganizationId: opened.organizationId,
+            action: 'update',
+            resourceType: 'account',
+            resourceId: user.id,
+            statusCode: 200,
+          }),
         );
         const mail = mailTemplates.recordSystemLinked[user.language as Language](user.name, new URL(opened.iss).host, `${ctx.config.publicUrl}/reset`);
-        await ctx.mailer.send({ to: user.email, ...mail }).catch((e: unknown) => app.log.warn({ err: describeErrorSafely(e) }, 'the mail about a record system link was not sent'));
+        await ctx.mailer
+          .send({ to: user.email, ...mail })
+          .catch((e: unknown) => app.log.warn({ err: describeErrorSafely(e) }, 'the mail about a record system link was not sent'));
       }
       reply.header('set-cookie', setCookie(LINK_COOKIE, '', LINK_PATH, 0));
       recordOpened(request, opened, 200);

@@ -38,7 +38,14 @@ import { open, seal } from '../organizations/fhir_endpoint/service.js';
 import { IdTokenRefused, verifyIdToken } from './id-token.js';
 
 /** Why a launch did not sign the clinician in; the page they land on says it in their language. */
-export type LaunchFailure = 'unknown_record_system' | 'record_system_unreachable' | 'refused' | 'expired' | 'not_member' | 'no_identity' | 'recording_elsewhere';
+export type LaunchFailure =
+  | 'unknown_record_system'
+  | 'record_system_unreachable'
+  | 'refused'
+  | 'expired'
+  | 'not_member'
+  | 'no_identity'
+  | 'recording_elsewhere';
 export class LaunchError extends Error {
   constructor(
     readonly reason: LaunchFailure,
@@ -80,7 +87,10 @@ async function getJson(
 }
 
 /** Step 1: where to send the browser (the record system's authorization server), and the browser's nonce. */
-export async function beginLaunch(ctx: AppContext, input: { organizationId: string; iss: string; launch: string }): Promise<{ location: string; nonce: string }> {
+export async function beginLaunch(
+  ctx: AppContext,
+  input: { organizationId: string; iss: string; launch: string },
+): Promise<{ location: string; nonce: string }> {
   let iss: string;
   try {
     iss = trimmed(checkOutboundUrl(input.iss, ctx.config.fhirAllowPrivateNetworks, 'iss').toString());
@@ -91,7 +101,13 @@ export async function beginLaunch(ctx: AppContext, input: { organizationId: stri
   const [endpoint] = await ctx.db
     .select()
     .from(organizationFhirEndpoints)
-    .where(and(eq(organizationFhirEndpoints.organizationId, input.organizationId), eq(organizationFhirEndpoints.baseUrl, iss), isNotNull(organizationFhirEndpoints.launchClientId)));
+    .where(
+      and(
+        eq(organizationFhirEndpoints.organizationId, input.organizationId),
+        eq(organizationFhirEndpoints.baseUrl, iss),
+        isNotNull(organizationFhirEndpoints.launchClientId),
+      ),
+    );
   if (!endpoint) throw new LaunchError('unknown_record_system');
 
   const discovery = await getJson(ctx, `${iss}/.well-known/smart-configuration`).catch(() => undefined);
@@ -220,7 +236,12 @@ export async function completeLaunch(
     client_id: endpoint.launchClientId,
     code_verifier: open(ctx.engines.keys, launch.organizationId, 'launch-verifier', launch.verifierSealed),
   });
-  const answer = await getJson(ctx, launch.tokenEndpoint, { 'content-type': 'application/x-www-form-urlencoded' }, { method: 'POST', body: form.toString() }).catch(() => undefined);
+  const answer = await getJson(
+    ctx,
+    launch.tokenEndpoint,
+    { 'content-type': 'application/x-www-form-urlencoded' },
+    { method: 'POST', body: form.toString() },
+  ).catch(() => undefined);
   if (!answer) throw new LaunchError('record_system_unreachable');
   const granted = (answer.status === 200 ? answer.body : undefined) as Granted | undefined;
   if (typeof granted?.access_token !== 'string' || !granted.access_token) throw new LaunchError('refused');
@@ -293,7 +314,10 @@ async function openConsultation(
     throw new LaunchError('recording_elsewhere');
   } else {
     const created = await createSession(ctx, user.id, { consultation_type_id: 'general_consultation', force: true });
-    await ctx.db.update(consultationSessions).set({ fhirPatientId: patient, fhirEncounterId: encounter, patientLabel }).where(eq(consultationSessions.id, created.id));
+    await ctx.db
+      .update(consultationSessions)
+      .set({ fhirPatientId: patient, fhirEncounterId: encounter, patientLabel })
+      .where(eq(consultationSessions.id, created.id));
     consultationId = created.id;
   }
   return { consultationId, created, userId: user.id, organizationId };
@@ -317,7 +341,13 @@ export async function findLinkRequest(ctx: AppContext, token: string) {
     .select({ request: recordSystemLinkRequests, email: users.email, admin: sql<boolean>`${users.organizationRole} = 'admin'` })
     .from(recordSystemLinkRequests)
     .innerJoin(users, eq(users.id, recordSystemLinkRequests.userId))
-    .where(and(eq(recordSystemLinkRequests.tokenHash, sha256(token)), gt(recordSystemLinkRequests.expiresAt, new Date()), lt(recordSystemLinkRequests.attempts, LINK_ATTEMPTS)));
+    .where(
+      and(
+        eq(recordSystemLinkRequests.tokenHash, sha256(token)),
+        gt(recordSystemLinkRequests.expiresAt, new Date()),
+        lt(recordSystemLinkRequests.attempts, LINK_ATTEMPTS),
+      ),
+    );
   return request;
 }
 
@@ -329,12 +359,21 @@ export async function findLinkRequest(ctx: AppContext, token: string) {
  * limits of the sign-in form. An attempt that never reached the password check (a pause, a recording under way) is
  * given back to the request.
  */
-export async function linkAccount(ctx: AppContext, input: { token: string; password: string; source: LoginSource }): Promise<Opened & { linked: boolean; iss: string }> {
+export async function linkAccount(
+  ctx: AppContext,
+  input: { token: string; password: string; source: LoginSource },
+): Promise<Opened & { linked: boolean; iss: string }> {
   const tokenHash = sha256(input.token);
   const [request] = await ctx.db
     .update(recordSystemLinkRequests)
     .set({ attempts: sql`${recordSystemLinkRequests.attempts} + 1` })
-    .where(and(eq(recordSystemLinkRequests.tokenHash, tokenHash), gt(recordSystemLinkRequests.expiresAt, new Date()), lt(recordSystemLinkRequests.attempts, LINK_ATTEMPTS)))
+    .where(
+      and(
+        eq(recordSystemLinkRequests.tokenHash, tokenHash),
+        gt(recordSystemLinkRequests.expiresAt, new Date()),
+        lt(recordSystemLinkRequests.attempts, LINK_ATTEMPTS),
+      ),
+    )
     .returning();
   if (!request) throw new LinkError('expired');
   const giveBack = () =>
@@ -362,7 +401,10 @@ export async function linkAccount(ctx: AppContext, input: { token: string; passw
   // stops one; the request then stays for when it is paused or finished).
   const result = await ctx.db.transaction(async (tx) => {
     const active = await findActiveSession(tx as unknown as typeof ctx.db, user.id);
-    const reopens = active?.fhirPatientId === request.fhirPatientId && active?.fhirEncounterId === request.fhirEncounterId && active?.organizationId === request.organizationId;
+    const reopens =
+      active?.fhirPatientId === request.fhirPatientId &&
+      active?.fhirEncounterId === request.fhirEncounterId &&
+      active?.organizationId === request.organizationId;
     if (active && !reopens && active.recordingState === 'recording') return 'recording' as const;
     const spent = await tx.delete(recordSystemLinkRequests).where(eq(recordSystemLinkRequests.tokenHash, tokenHash)).returning();
     if (spent.length === 0) return 'spent' as const;
@@ -429,8 +471,12 @@ async function clinicianOf(ctx: AppContext, iss: string, accessToken: string, cl
  * the consultation's label; none when it cannot be read, which never stops a launch.
  */
 async function patientNameOf(ctx: AppContext, iss: string, accessToken: string, patient: string): Promise<string | null> {
-  const answer = await getJson(ctx, `${iss}/Patient/${patient}`, { accept: 'application/fhir+json', authorization: `Bearer ${accessToken}` }).catch(() => undefined);
-  const resource = (answer?.status === 200 ? answer.body : undefined) as { resourceType?: unknown; name?: { use?: string; text?: unknown; given?: unknown[]; family?: unknown }[] } | undefined;
+  const answer = await getJson(ctx, `${iss}/Patient/${patient}`, { accept: 'application/fhir+json', authorization: `Bearer ${accessToken}` }).catch(
+    () => undefined,
+  );
+  const resource = (answer?.status === 200 ? answer.body : undefined) as
+    | { resourceType?: unknown; name?: { use?: string; text?: unknown; given?: unknown[]; family?: unknown }[] }
+    | undefined;
   if (resource?.resourceType !== 'Patient' || !Array.isArray(resource.name)) return null;
   const n = resource.name.find((x) => x?.use === 'official') ?? resource.name[0];
   const parts = typeof n?.text === 'string' ? [n.text] : [...(Array.isArray(n?.given) ? n.given : []), n?.family];
@@ -442,9 +488,19 @@ async function patientNameOf(ctx: AppContext, iss: string, accessToken: string, 
 }
 
 /** A name as the record system wrote it, without control or direction-changing characters, bounded. */
-const cleanName = (name: string) => name.replace(/[\p{Cc}\p{Cf}]/gu, '').trim().slice(0, 200);
+const cleanName = (name: string) =>
+  name
+    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .trim()
+    .slice(0, 200);
 
-async function signInUser(ctx: AppContext, organizationId: string, iss: string, who: Clinician, language: Language): Promise<{ user: UserRow } | { linkTo: UserRow }> {
+async function signInUser(
+  ctx: AppContext,
+  organizationId: string,
+  iss: string,
+  who: Clinician,
+  language: Language,
+): Promise<{ user: UserRow } | { linkTo: UserRow }> {
   const [linked] = await ctx.db
     .select({ user: users })
     .from(recordSystemIdentities)
@@ -470,11 +526,22 @@ async function signInUser(ctx: AppContext, organizationId: string, iss: string, 
   const created = await ctx.db.transaction(async (tx) => {
     const [user] = await tx
       .insert(users)
-      .values({ name: who.name || who.email!, email: who.email!, passwordHash: await hashPassword(base64url(randomBytes(32))), language, organizationId, organizationRole: 'member' })
+      .values({
+        name: who.name || who.email!,
+        email: who.email!,
+        passwordHash: await hashPassword(base64url(randomBytes(32))),
+        language,
+        organizationId,
+        organizationRole: 'member',
+      })
       .onConflictDoNothing()
       .returning();
     if (!user) return undefined;
-    const [identity] = await tx.insert(recordSystemIdentities).values({ iss, subject: who.subject, userId: user.id, organizationId }).onConflictDoNothing().returning();
+    const [identity] = await tx
+      .insert(recordSystemIdentities)
+      .values({ iss, subject: who.subject, userId: user.id, organizationId })
+      .onConflictDoNothing()
+      .returning();
     // The same record system user was linked meanwhile by a launch racing this one: that one stands.
     if (!identity) throw new LaunchError('expired');
     return user;

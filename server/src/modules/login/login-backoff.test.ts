@@ -37,10 +37,7 @@ async function rowsAddedBy(action: () => Promise<unknown>) {
 }
 /** Ends the current pause of these rows, as if its time had passed. */
 async function endPause(keys: string[]) {
-  await t.ctx.db
-    .update(loginBackoff)
-    .set({ blockedUntil: sql`now() - interval '1 second'` })
-    .where(inArray(loginBackoff.accountKey, keys));
+  await t.ctx.db.update(loginBackoff).set({ blockedUntil: sql`now() - interval '1 second'` }).where(inArray(loginBackoff.accountKey, keys));
 }
 
 describe('per-account back-off of password sign-ins', () => {
@@ -182,10 +179,7 @@ describe('per-account back-off of password sign-ins', () => {
     const u = await createUser(t);
     const device = newDevice();
     expect((await post(u.email, u.password, ip(1), device)).statusCode).toBe(200);
-    await t.ctx.db
-      .update(loginKnownSources)
-      .set({ lastSeenAt: sql`now() - interval '181 days'` })
-      .where(eq(loginKnownSources.userId, u.id));
+    await t.ctx.db.update(loginKnownSources).set({ lastSeenAt: sql`now() - interval '181 days'` }).where(eq(loginKnownSources.userId, u.id));
     for (let i = 0; i < FAILURES; i++) await post(u.email, 'wrong', ip(10 + i));
     expect((await post(u.email, u.password, ip(1), device)).statusCode).toBe(429);
   });
@@ -198,7 +192,13 @@ describe('behind a proxy (TRUST_PROXY=true)', () => {
   });
   afterAll(() => p.close());
   const viaProxy = (email: string, password: string, client: string) =>
-    p.app.inject({ method: 'POST', url: '/v1/login', remoteAddress: '192.168.0.1', headers: { 'x-forwarded-for': client }, payload: { user: { email, password } } });
+    p.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      remoteAddress: '192.168.0.1',
+      headers: { 'x-forwarded-for': client },
+      payload: { user: { email, password } },
+    });
 
   it('the forwarded client address is the address of the per-address limit and of the known addresses', async () => {
     const u = await createUser(p);

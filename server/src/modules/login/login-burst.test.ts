@@ -41,7 +41,11 @@ const post = (email: string, password: string, client: string, deviceId?: string
     headers: { 'x-forwarded-for': client, ...(deviceId ? { 'x-device-id': deviceId } : {}) },
     payload: { user: { email, password } },
   });
-const tally = (codes: number[]) => codes.reduce<Record<number, number>>((m, c) => ({ ...m, [c]: (m[c] ?? 0) + 1 }), {});
+const tally = (codes: number[]) =>
+  codes.reduce<Record<number, number>>((m, c) => {
+    m[c] = (m[c] ?? 0) + 1;
+    return m;
+  }, {});
 
 describe('a burst of concurrent wrong passwords', () => {
   it(`from ${BURST} addresses gets exactly LOGIN_FAILURES_PER_EMAIL password checks; the known device still signs in`, async () => {
@@ -72,7 +76,9 @@ describe('a burst of concurrent wrong passwords', () => {
   it('against an e-mail without account is counted alike (the dummy check runs no more often)', async () => {
     const ghost = uniqueEmail('ghost');
     checks.burn = 0;
-    const codes = (await Promise.all(Array.from({ length: BURST }, (_, i) => post(ghost, `guess-${i}`, `10.21.${i >> 8}.${i & 255}`)))).map((r) => r.statusCode);
+    const codes = (await Promise.all(Array.from({ length: BURST }, (_, i) => post(ghost, `guess-${i}`, `10.21.${i >> 8}.${i & 255}`)))).map(
+      (r) => r.statusCode,
+    );
     expect(tally(codes)).toEqual({ 401: FAILURES, 429: BURST - FAILURES });
     expect(checks.burn).toBe(FAILURES);
   });

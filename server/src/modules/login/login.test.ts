@@ -69,7 +69,12 @@ describe('tokens', () => {
 
   it('refuses missing, malformed, forged and expired tokens', async () => {
     const u = await createUser(t);
-    const forged = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(u.id).setJti(crypto.randomUUID()).setExpirationTime('1h').sign(new TextEncoder().encode('x'.repeat(48)));
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(u.id)
+      .setJti(crypto.randomUUID())
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('x'.repeat(48)));
     const expired = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(u.id)

@@ -30,7 +30,9 @@ const invitationEnvelope = z.object({
 export function organizationInvitationsRoutes(app: App, ctx: AppContext) {
   const base = '/v1/organization_invitations/:token';
 
-  app.get(base, { schema: { params: tokenParams, response: { 200: invitationEnvelope, ...errorResponses(400, 404, 410) } } }, async (request) => ({ invitation: await describeInvitation(ctx.db, request.params.token) }));
+  app.get(base, { schema: { params: tokenParams, response: { 200: invitationEnvelope, ...errorResponses(400, 404, 410) } } }, async (request) => ({
+    invitation: await describeInvitation(ctx.db, request.params.token),
+  }));
 
   app.post(
     `${base}/accept`,
@@ -38,32 +40,40 @@ export function organizationInvitationsRoutes(app: App, ctx: AppContext) {
       onRequest: requireUser(ctx),
       schema: {
         params: tokenParams,
-        response: { 200: z.object({ organization: z.object({ id: z.uuid(), name: z.string(), role: z.string().describe('admin or member') }) }), ...errorResponses(400, 401, 403, 404, 409, 410) },
+        response: {
+          200: z.object({ organization: z.object({ id: z.uuid(), name: z.string(), role: z.string().describe('admin or member') }) }),
+          ...errorResponses(400, 401, 403, 404, 409, 410),
+        },
       },
     },
     async (request) => {
-    const user = currentUser(request);
-    const invitation = await findUsableInvitation(ctx.db, request.params.token);
-    assertInvitedUser(invitation, user);
-    await ctx.db.transaction(async (tx) => {
-      const db = tx as unknown as Database;
-      // Moving to another organization must not leave the current one without an admin.
-      if (user.organizationId && user.organizationId !== invitation.organizationId) await assertAnotherAdmin(db, user.organizationId, user.id);
-      await markInvitation(db, invitation.id, 'accepted');
-      await tx
-        .update(users)
-        .set({ organizationId: invitation.organizationId, organizationRole: invitation.role, updatedAt: new Date() })
-        .where(and(eq(users.id, user.id)));
-    });
-    return { organization: { id: invitation.organizationId, name: invitation.organizationName, role: invitation.role } };
-  });
+      const user = currentUser(request);
+      const invitation = await findUsableInvitation(ctx.db, request.params.token);
+      assertInvitedUser(invitation, user);
+      await ctx.db.transaction(async (tx) => {
+        const db = tx as unknown as Database;
+        // Moving to another organization must not leave the current one without an admin.
+        if (user.organizationId && user.organizationId !== invitation.organizationId) await assertAnotherAdmin(db, user.organizationId, user.id);
+        await markInvitation(db, invitation.id, 'accepted');
+        await tx
+          .update(users)
+          .set({ organizationId: invitation.organizationId, organizationRole: invitation.role, updatedAt: new Date() })
+          .where(and(eq(users.id, user.id)));
+      });
+      return { organization: { id: invitation.organizationId, name: invitation.organizationName, role: invitation.role } };
+    },
+  );
 
-  app.post(`${base}/reject`, { onRequest: requireUser(ctx), schema: { params: tokenParams, response: { 200: invitationEnvelope, ...errorResponses(400, 401, 403, 404, 409, 410) } } }, async (request) => {
-    const invitation = await findUsableInvitation(ctx.db, request.params.token);
-    assertInvitedUser(invitation, currentUser(request));
-    await markInvitation(ctx.db, invitation.id, 'rejected');
-    return { invitation: await describeInvitation(ctx.db, request.params.token) };
-  });
+  app.post(
+    `${base}/reject`,
+    { onRequest: requireUser(ctx), schema: { params: tokenParams, response: { 200: invitationEnvelope, ...errorResponses(400, 401, 403, 404, 409, 410) } } },
+    async (request) => {
+      const invitation = await findUsableInvitation(ctx.db, request.params.token);
+      assertInvitedUser(invitation, currentUser(request));
+      await markInvitation(ctx.db, invitation.id, 'rejected');
+      return { invitation: await describeInvitation(ctx.db, request.params.token) };
+    },
+  );
 }
 
 /** Only the person the invitation was sent to answers it, accepting or declining alike. */

@@ -43,7 +43,13 @@ describe('organization authorization matrix', () => {
     };
     const throwaway = async () => (await person(c.org, 'member')).id;
 
-    type Call = { name: string; method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string | (() => Promise<string>); payload?: unknown; allowed: Partial<Record<Who, number>> };
+    type Call = {
+      name: string;
+      method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+      url: string | (() => Promise<string>);
+      payload?: unknown;
+      allowed: Partial<Record<Who, number>>;
+    };
     const calls: Call[] = [
       { name: 'show', method: 'GET', url: base, allowed: { admin: 200, member: 200 } },
       { name: 'list invitations', method: 'GET', url: `${base}/invitations`, allowed: { admin: 200 } },
@@ -83,7 +89,9 @@ describe('organization rules', () => {
     const leave = await t.app.inject({ method: 'POST', url: `${base}/leave`, headers: admin.headers });
     expect(leave.statusCode).toBe(409);
     expect(leave.json().error).toMatchObject({ code: 'only_admin', message: "You can't leave the organization (only admin)" });
-    expect((await t.app.inject({ method: 'PUT', url: `${base}/members/${admin.id}`, headers: admin.headers, payload: { role: 'member' } })).statusCode).toBe(409);
+    expect((await t.app.inject({ method: 'PUT', url: `${base}/members/${admin.id}`, headers: admin.headers, payload: { role: 'member' } })).statusCode).toBe(
+      409,
+    );
     expect((await t.app.inject({ method: 'DELETE', url: `${base}/members/${admin.id}`, headers: admin.headers })).statusCode).toBe(400);
     const promoted = await t.app.inject({ method: 'PUT', url: `${base}/members/${member.id}`, headers: admin.headers, payload: { role: 'admin' } });
     expect(promoted.json().member).toMatchObject({ id: member.id, role: 'admin' });
@@ -91,7 +99,9 @@ describe('organization rules', () => {
     expect(await getUserRow(t, admin.id)).toMatchObject({ organizationId: null, organizationRole: null });
     const shown = await t.app.inject({ method: 'GET', url: base, headers: member.headers });
     expect(shown.json().organization.members.map((m: { id: string }) => m.id)).toEqual([member.id]);
-    expect((await t.app.inject({ method: 'PUT', url: `${base}/members/${member.id}`, headers: member.headers, payload: { role: 'boss' } })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'PUT', url: `${base}/members/${member.id}`, headers: member.headers, payload: { role: 'boss' } })).statusCode).toBe(
+      400,
+    );
   });
 
   it('invites checked addresses, in the invitee’s language, and reports who is already in or invited', async () => {
@@ -106,7 +116,12 @@ describe('organization rules', () => {
 
     const german = await createUser(t, { language: 'de' });
     const fresh = uniqueEmail('new');
-    const res = await t.app.inject({ method: 'POST', url: base, headers: admin.headers, payload: { emails: [german.email, fresh, member.email, fresh.toUpperCase()] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: admin.headers,
+      payload: { emails: [german.email, fresh, member.email, fresh.toUpperCase()] },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().results).toEqual([
       { email: german.email, result: 'invited' },
@@ -160,7 +175,10 @@ describe('answering an invitation', () => {
 
     const late = await person(null, null);
     const second = await invite(late.email);
-    await t.ctx.db.update(organizationInvitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(organizationInvitations.email, late.email));
+    await t.ctx.db
+      .update(organizationInvitations)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(organizationInvitations.email, late.email));
     const expired = await t.app.inject({ method: 'POST', url: `/v1/organization_invitations/${second.token}/reject`, headers: late.headers });
     expect(expired.statusCode).toBe(410);
     expect(expired.json().error.code).toBe('invitation_expired');
@@ -177,7 +195,9 @@ describe('answering an invitation', () => {
     const newToken = lastMailToken(t, email);
     expect(newToken).not.toBe(token);
     expect((await t.app.inject({ method: 'GET', url: `/v1/organization_invitations/${token}` })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: `/v1/organizations/${org}/invitations/${resent.json().invitation.id}`, headers: admin.headers })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/v1/organizations/${org}/invitations/${resent.json().invitation.id}`, headers: admin.headers })).statusCode,
+    ).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: `/v1/organization_invitations/${newToken}` })).statusCode).toBe(404);
   });
 });
@@ -187,8 +207,20 @@ describe('history', () => {
     const org = await organization();
     const admin = await person(org, 'admin');
     const member = await person(org, 'member');
-    const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: member.headers, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
-    await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers: member.headers, payload: { transcription: 'Patient reports chest pain.' } });
+    const id = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/consultation_sessions',
+        headers: member.headers,
+        payload: { consultation_type_id: 'general_consultation' },
+      })
+    ).json().consultation_session.id;
+    await t.app.inject({
+      method: 'PUT',
+      url: `/v1/consultation_sessions/${id}/transcription`,
+      headers: member.headers,
+      payload: { transcription: 'Patient reports chest pain.' },
+    });
     await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers: member.headers });
     const url = `/v1/organizations/${org}/members/${member.id}/history`;
     const byAdmin = (await t.app.inject({ method: 'GET', url, headers: admin.headers })).json();
@@ -199,7 +231,11 @@ describe('history', () => {
     expect(own.consultation_sessions[0].transcript_excerpt).toBe('Patient reports chest pain.');
     // A page at a time, as the clinician's own history: the next page after the last row shown is empty.
     const last = byAdmin.consultation_sessions[0] as { id: string; finished_at: string };
-    const next = await t.app.inject({ method: 'GET', url: `${url}?before=${encodeURIComponent(last.finished_at)}&before_id=${last.id}`, headers: admin.headers });
+    const next = await t.app.inject({
+      method: 'GET',
+      url: `${url}?before=${encodeURIComponent(last.finished_at)}&before_id=${last.id}`,
+      headers: admin.headers,
+    });
     expect(next.statusCode).toBe(200);
     expect(next.json().consultation_sessions).toEqual([]);
     expect((await t.app.inject({ method: 'GET', url: `${url}?before=yesterday`, headers: admin.headers })).statusCode).toBe(400);
@@ -209,7 +245,12 @@ describe('history', () => {
 describe('support', () => {
   it('mails the support address with who is asking', async () => {
     const u = await person(null, null);
-    const res = await t.app.inject({ method: 'POST', url: '/v1/support', headers: u.headers, payload: { subject: 'More credits', message: 'We need 500 more credits.' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/support',
+      headers: u.headers,
+      payload: { subject: 'More credits', message: 'We need 500 more credits.' },
+    });
     expect(res.statusCode).toBe(202);
     const mail = t.mails.at(-1)!;
     expect(mail).toMatchObject({ to: t.ctx.config.supportEmail, subject: '[Support] More credits' });

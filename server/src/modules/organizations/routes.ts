@@ -67,27 +67,39 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-    const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'member');
-    return {
-      organization: {
-        id: m.organizationId,
-        name: m.organizationName,
-        role: m.role,
-        members: await listMembers(ctx.db, m.organizationId),
-        // Whether "Send to record" has somewhere to send: members see that there is one, never its settings.
-        record_system: Boolean(await findEndpoint(ctx.db, m.organizationId)),
-      },
-    };
-  });
+      const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'member');
+      return {
+        organization: {
+          id: m.organizationId,
+          name: m.organizationName,
+          role: m.role,
+          members: await listMembers(ctx.db, m.organizationId),
+          // Whether "Send to record" has somewhere to send: members see that there is one, never its settings.
+          record_system: Boolean(await findEndpoint(ctx.db, m.organizationId)),
+        },
+      };
+    },
+  );
 
-  app.get(`${base}/invitations`, { onRequest: preHandler, schema: { params: orgParams, response: { 200: z.object({ invitations: invitationsSchema }), ...errorResponses(400, 401, 403, 404) } } }, async (request) => {
-    const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
-    return { invitations: await listInvitations(ctx.db, m.organizationId) };
-  });
+  app.get(
+    `${base}/invitations`,
+    {
+      onRequest: preHandler,
+      schema: { params: orgParams, response: { 200: z.object({ invitations: invitationsSchema }), ...errorResponses(400, 401, 403, 404) } },
+    },
+    async (request) => {
+      const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
+      return { invitations: await listInvitations(ctx.db, m.organizationId) };
+    },
+  );
 
   app.post(
     `${base}/invitations`,
-    { onRequest: preHandler, schema: { params: orgParams, body: z.object({ emails: z.array(z.string().trim().max(254)).min(1).max(MAX_INVITES), role: role.default('member') }).strict(),
+    {
+      onRequest: preHandler,
+      schema: {
+        params: orgParams,
+        body: z.object({ emails: z.array(z.string().trim().max(254)).min(1).max(MAX_INVITES), role: role.default('member') }).strict(),
         response: {
           201: z.object({
             results: z.array(z.object({ email: z.string(), result: z.enum(['invited', 'already_member', 'already_invited']) })),
@@ -96,7 +108,8 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
           ...errorResponses(400, 401, 403, 404, 429),
         },
       },
-      config: { rateLimit: { max: 20, timeWindow: 60_000 } } },
+      config: { rateLimit: { max: 20, timeWindow: 60_000 } },
+    },
     async (request, reply) => {
       const user = currentUser(request);
       const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
@@ -110,41 +123,75 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  app.post(`${base}/invitations/:invitationId/resend`, { onRequest: preHandler, schema: { params: invitationParams, response: { 200: z.object({ invitation: invitationSchema }), ...errorResponses(400, 401, 403, 404, 409) } } }, async (request) => {
-    const user = currentUser(request);
-    const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
-    return { invitation: await resendInvitation(ctx, user, m, request.params.invitationId) };
-  });
+  app.post(
+    `${base}/invitations/:invitationId/resend`,
+    {
+      onRequest: preHandler,
+      schema: { params: invitationParams, response: { 200: z.object({ invitation: invitationSchema }), ...errorResponses(400, 401, 403, 404, 409) } },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
+      return { invitation: await resendInvitation(ctx, user, m, request.params.invitationId) };
+    },
+  );
 
-  app.delete(`${base}/invitations/:invitationId`, { onRequest: preHandler, schema: { params: invitationParams, response: { 204: noContent('Revoked'), ...errorResponses(400, 401, 403, 404, 409) } } }, async (request, reply) => {
-    const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
-    await revokeInvitation(ctx.db, m.organizationId, request.params.invitationId);
-    return reply.status(204).send(null);
-  });
+  app.delete(
+    `${base}/invitations/:invitationId`,
+    { onRequest: preHandler, schema: { params: invitationParams, response: { 204: noContent('Revoked'), ...errorResponses(400, 401, 403, 404, 409) } } },
+    async (request, reply) => {
+      const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
+      await revokeInvitation(ctx.db, m.organizationId, request.params.invitationId);
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.put(`${base}/members/:userId`, { onRequest: preHandler, schema: { params: memberParams, body: z.object({ role }).strict(), response: { 200: z.object({ member: memberSchema }), ...errorResponses(400, 401, 403, 404, 409) } } }, async (request) => {
-    const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
-    return { member: await changeRole(ctx.db, m.organizationId, request.params.userId, request.body.role) };
-  });
+  app.put(
+    `${base}/members/:userId`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params: memberParams,
+        body: z.object({ role }).strict(),
+        response: { 200: z.object({ member: memberSchema }), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
+      return { member: await changeRole(ctx.db, m.organizationId, request.params.userId, request.body.role) };
+    },
+  );
 
-  app.delete(`${base}/members/:userId`, { onRequest: preHandler, schema: { params: memberParams, response: { 204: noContent('Removed'), ...errorResponses(400, 401, 403, 404, 409) } } }, async (request, reply) => {
-    const user = currentUser(request);
-    const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
-    if (request.params.userId === user.id) throw new DomainError(400, 'invalid_request', 'To leave the organization, use leave');
-    await removeMember(ctx.db, m.organizationId, request.params.userId);
-    return reply.status(204).send(null);
-  });
+  app.delete(
+    `${base}/members/:userId`,
+    { onRequest: preHandler, schema: { params: memberParams, response: { 204: noContent('Removed'), ...errorResponses(400, 401, 403, 404, 409) } } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
+      if (request.params.userId === user.id) throw new DomainError(400, 'invalid_request', 'To leave the organization, use leave');
+      await removeMember(ctx.db, m.organizationId, request.params.userId);
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.post(`${base}/leave`, { onRequest: preHandler, schema: { params: orgParams, response: { 204: noContent('Left the organization'), ...errorResponses(400, 401, 404, 409) } } }, async (request, reply) => {
-    const user = currentUser(request);
-    const m = await requireMembership(ctx.db, user, request.params.organizationId, 'member');
-    await leaveOrganization(ctx.db, user.id, m.organizationId);
-    return reply.status(204).send(null);
-  });
+  app.post(
+    `${base}/leave`,
+    { onRequest: preHandler, schema: { params: orgParams, response: { 204: noContent('Left the organization'), ...errorResponses(400, 401, 404, 409) } } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const m = await requireMembership(ctx.db, user, request.params.organizationId, 'member');
+      await leaveOrganization(ctx.db, user.id, m.organizationId);
+      return reply.status(204).send(null);
+    },
+  );
 
   /** Spec §6: admins see their members' history; a member sees only their own. */
   // A page at a time, as the clinician's own history: ?before= the last one's finished_at and &before_id= its id.
-  app.get(`${base}/members/:userId/history`, { onRequest: preHandler, schema: {
+  app.get(
+    `${base}/members/:userId/history`,
+    {
+      onRequest: preHandler,
+      schema: {
         params: memberParams,
         querystring: pageQuery,
         response: {
@@ -152,11 +199,13 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
           ...errorResponses(400, 401, 403, 404),
         },
       },
-    }, async (request) => {
-    const user = currentUser(request);
-    const m = await requireMembership(ctx.db, user, request.params.organizationId, request.params.userId === user.id ? 'member' : 'admin');
-    const member = await requireMember(ctx.db, m.organizationId, request.params.userId);
-    const consultations = await listHistory(ctx.db, member.id, { withContent: member.id === user.id, cursor: pageCursor(request.query) });
-    return { member: { id: member.id, name: member.name }, consultation_sessions: consultations };
-  });
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const m = await requireMembership(ctx.db, user, request.params.organizationId, request.params.userId === user.id ? 'member' : 'admin');
+      const member = await requireMember(ctx.db, m.organizationId, request.params.userId);
+      const consultations = await listHistory(ctx.db, member.id, { withContent: member.id === user.id, cursor: pageCursor(request.query) });
+      return { member: { id: member.id, name: member.name }, consultation_sessions: consultations };
+    },
+  );
 }

@@ -54,7 +54,13 @@ export async function listMembers(db: Database, organizationId: string) {
     .from(users)
     .where(eq(users.organizationId, organizationId))
     .orderBy(asc(users.name));
-  return rows.map((r) => ({ id: r.id, name: r.name, email: r.email, role: r.role === 'admin' ? ('admin' as const) : ('member' as const), created_at: r.createdAt.toISOString() }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    role: r.role === 'admin' ? ('admin' as const) : ('member' as const),
+    created_at: r.createdAt.toISOString(),
+  }));
 }
 
 async function countAdmins(db: Database, organizationId: string, except?: string): Promise<number> {
@@ -76,12 +82,18 @@ export async function assertAnotherAdmin(db: Database, organizationId: string, u
 export async function leaveOrganization(db: Database, userId: string, organizationId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await assertAnotherAdmin(tx as unknown as Database, organizationId, userId);
-    await tx.update(users).set({ organizationId: null, organizationRole: null, updatedAt: new Date() }).where(and(eq(users.id, userId), eq(users.organizationId, organizationId)));
+    await tx
+      .update(users)
+      .set({ organizationId: null, organizationRole: null, updatedAt: new Date() })
+      .where(and(eq(users.id, userId), eq(users.organizationId, organizationId)));
   });
 }
 
 export async function requireMember(db: Database, organizationId: string, memberId: string) {
-  const [member] = await db.select().from(users).where(and(eq(users.id, memberId), eq(users.organizationId, organizationId)));
+  const [member] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, memberId), eq(users.organizationId, organizationId)));
   if (!member) throw notFound('Member not found');
   return member;
 }
@@ -95,7 +107,10 @@ export async function changeRole(db: Database, organizationId: string, memberId:
   await requireMember(db, organizationId, memberId);
   await db.transaction(async (tx) => {
     if (role === 'member') await assertAnotherAdmin(tx as unknown as Database, organizationId, memberId);
-    await tx.update(users).set({ organizationRole: role, updatedAt: new Date() }).where(and(eq(users.id, memberId), eq(users.organizationId, organizationId)));
+    await tx
+      .update(users)
+      .set({ organizationRole: role, updatedAt: new Date() })
+      .where(and(eq(users.id, memberId), eq(users.organizationId, organizationId)));
   });
   return (await listMembers(db, organizationId)).find((m) => m.id === memberId)!;
 }
@@ -118,7 +133,11 @@ export const invitationView = (row: typeof organizationInvitations.$inferSelect)
 });
 
 export async function listInvitations(db: Database, organizationId: string) {
-  const rows = await db.select().from(organizationInvitations).where(eq(organizationInvitations.organizationId, organizationId)).orderBy(desc(organizationInvitations.invitedAt));
+  const rows = await db
+    .select()
+    .from(organizationInvitations)
+    .where(eq(organizationInvitations.organizationId, organizationId))
+    .orderBy(desc(organizationInvitations.invitedAt));
   return rows.map(invitationView);
 }
 
@@ -137,14 +156,20 @@ export type InviteResult = { email: string; result: 'invited' | 'already_member'
 export async function inviteMembers(ctx: AppContext, inviter: UserRow, membership: Membership, emails: string[], role: Role): Promise<InviteResult[]> {
   const results: InviteResult[] = [];
   for (const email of [...new Set(emails.map((e) => e.trim().toLowerCase()))]) {
-    const [member] = await ctx.db.select({ id: users.id }).from(users).where(and(eq(users.email, email), eq(users.organizationId, membership.organizationId)));
+    const [member] = await ctx.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, email), eq(users.organizationId, membership.organizationId)));
     if (member) {
       results.push({ email, result: 'already_member' });
       continue;
     }
-    const pending = (await ctx.db.select().from(organizationInvitations).where(and(eq(organizationInvitations.organizationId, membership.organizationId), eq(organizationInvitations.email, email)))).find(
-      (r) => invitationStatus(r) === 'pending',
-    );
+    const pending = (
+      await ctx.db
+        .select()
+        .from(organizationInvitations)
+        .where(and(eq(organizationInvitations.organizationId, membership.organizationId), eq(organizationInvitations.email, email)))
+    ).find((r) => invitationStatus(r) === 'pending');
     if (pending) {
       results.push({ email, result: 'already_invited' });
       continue;
@@ -157,7 +182,10 @@ export async function inviteMembers(ctx: AppContext, inviter: UserRow, membershi
 }
 
 async function requireInvitation(db: Database, organizationId: string, invitationId: string) {
-  const [row] = await db.select().from(organizationInvitations).where(and(eq(organizationInvitations.id, invitationId), eq(organizationInvitations.organizationId, organizationId)));
+  const [row] = await db
+    .select()
+    .from(organizationInvitations)
+    .where(and(eq(organizationInvitations.id, invitationId), eq(organizationInvitations.organizationId, organizationId)));
   if (!row) throw notFound('Invitation not found');
   return row;
 }

@@ -36,7 +36,9 @@ describe('processor inputs and personal templates', () => {
     const b = await clinician();
     expect((await createTemplate(a)).statusCode).toBe(201);
     const list = (await t.app.inject({ method: 'GET', url: '/v1/processor_inputs', headers: b })).json().processor_inputs;
-    expect(list.map((p: { id: string }) => p.id)).toEqual(expect.arrayContaining(['consultation_notes_template', 'referral_letter_template', 'report_template']));
+    expect(list.map((p: { id: string }) => p.id)).toEqual(
+      expect.arrayContaining(['consultation_notes_template', 'referral_letter_template', 'report_template']),
+    );
     expect(list.every((p: { templates: unknown[] }) => p.templates.length === 0)).toBe(true);
     const mine = (await t.app.inject({ method: 'GET', url: '/v1/processor_inputs', headers: a })).json().processor_inputs;
     const notes = mine.find((p: { id: string }) => p.id === 'consultation_notes_template');
@@ -60,7 +62,9 @@ describe('processor inputs and personal templates', () => {
       expect(res.statusCode).toBe(404);
     }
     // The template lives under its own input only.
-    expect((await t.app.inject({ method: 'DELETE', url: url.replace('consultation_notes_template', 'referral_letter_template'), headers: a })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url: url.replace('consultation_notes_template', 'referral_letter_template'), headers: a })).statusCode).toBe(
+      404,
+    );
     expect((await t.app.inject({ method: 'DELETE', url, headers: a })).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'DELETE', url, headers: a })).statusCode).toBe(404);
   });
@@ -73,7 +77,12 @@ describe('processor inputs and personal templates', () => {
       expect(res.statusCode, JSON.stringify(bad).slice(0, 40)).toBe(400);
       expect(res.json().error.code).toBe('invalid_request');
     }
-    const bogusId = await t.app.inject({ method: 'PUT', url: '/v1/processor_inputs/consultation_notes_template/templates/not-a-uuid', headers: a, payload: { template: 'x' } });
+    const bogusId = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/processor_inputs/consultation_notes_template/templates/not-a-uuid',
+      headers: a,
+      payload: { template: 'x' },
+    });
     expect(bogusId.statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/v1/processor_inputs' })).statusCode).toBe(401);
   });
@@ -81,13 +90,25 @@ describe('processor inputs and personal templates', () => {
   it('the template chosen in a consultation writes its document, and its reports list what it produced', async () => {
     const a = await clinician('Dra. Inês Faria');
     const template = (await createTemplate(a)).json().template;
-    const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: a, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
-    await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/transcription`, headers: a, payload: { transcription: 'Headache since Monday.' } });
+    const id = (
+      await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: a, payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session.id;
+    await t.app.inject({
+      method: 'PUT',
+      url: `/v1/consultation_sessions/${id}/transcription`,
+      headers: a,
+      payload: { transcription: 'Headache since Monday.' },
+    });
     await t.app.inject({
       method: 'PUT',
       url: `/v1/consultation_sessions/${id}`,
       headers: a,
-      payload: { user_inputs: [{ processor_input_id: 'consultation_notes_template', value: template.id }, { processor_input_id: 'bloodpressure', value: '130/85' }] },
+      payload: {
+        user_inputs: [
+          { processor_input_id: 'consultation_notes_template', value: template.id },
+          { processor_input_id: 'bloodpressure', value: '130/85' },
+        ],
+      },
     });
     await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers: a });
     const doc = await waitDone(a, id, 'main');
@@ -96,7 +117,10 @@ describe('processor inputs and personal templates', () => {
 
     const reports = await t.app.inject({ method: 'GET', url: `/template/${template.id}/reports`, headers: a });
     expect(reports.statusCode).toBe(200);
-    expect(reports.json()).toMatchObject({ template: { id: template.id, name: 'Short SOAP' }, reports: [{ session_id: id, document_key: 'consultation_notes', version: 1 }] });
+    expect(reports.json()).toMatchObject({
+      template: { id: template.id, name: 'Short SOAP' },
+      reports: [{ session_id: id, document_key: 'consultation_notes', version: 1 }],
+    });
     expect(reports.json().reports[0].excerpt).toContain('Assembled without AI');
 
     const b = await clinician();
@@ -108,8 +132,15 @@ describe('processor inputs and personal templates', () => {
     const a = await clinician();
     const b = await clinician();
     const theirs = (await createTemplate(b, { name: 'Secret', template: 'PRIVATE LAYOUT {{transcript}}' })).json().template;
-    const id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: a, payload: { consultation_type_id: 'general_consultation' } })).json().consultation_session.id;
-    await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}`, headers: a, payload: { user_inputs: [{ processor_input_id: 'consultation_notes_template', value: theirs.id }] } });
+    const id = (
+      await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: a, payload: { consultation_type_id: 'general_consultation' } })
+    ).json().consultation_session.id;
+    await t.app.inject({
+      method: 'PUT',
+      url: `/v1/consultation_sessions/${id}`,
+      headers: a,
+      payload: { user_inputs: [{ processor_input_id: 'consultation_notes_template', value: theirs.id }] },
+    });
     await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/finish`, headers: a });
     const doc = await waitDone(a, id, 'main');
     expect(doc.text).not.toContain('PRIVATE LAYOUT');
@@ -124,14 +155,18 @@ describe('user guides for selectable documents', () => {
     const saved = await t.app.inject({ method: 'POST', url, headers: a, payload: { content: 'Always state the ICD-10 code.' } });
     expect(saved.json()).toEqual({ user_guide: { document_id: 'referral_letter', content: 'Always state the ICD-10 code.' } });
     const shown = (headers: Record<string, string>) =>
-      t.app.inject({ method: 'GET', url: '/v1/consultation_types/general_consultation/selectable_documents/referral_letter', headers }).then((r) => r.json().selectable_document.user_guide);
+      t.app
+        .inject({ method: 'GET', url: '/v1/consultation_types/general_consultation/selectable_documents/referral_letter', headers })
+        .then((r) => r.json().selectable_document.user_guide);
     expect(await shown(a)).toBe('Always state the ICD-10 code.');
     expect(await shown(b)).toBe('');
     await t.app.inject({ method: 'POST', url, headers: a, payload: { content: 'Be brief.' } });
     expect(await shown(a)).toBe('Be brief.');
     await t.app.inject({ method: 'POST', url, headers: a, payload: { content: '' } });
     expect(await shown(a)).toBe('');
-    expect((await t.app.inject({ method: 'POST', url: '/v1/selectable_documents/nope/user_guides', headers: a, payload: { content: 'x' } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/v1/selectable_documents/nope/user_guides', headers: a, payload: { content: 'x' } })).statusCode).toBe(
+      404,
+    );
     expect((await t.app.inject({ method: 'POST', url, headers: a, payload: { content: 'x'.repeat(5_001) } })).statusCode).toBe(400);
   });
 

@@ -47,30 +47,46 @@ export function processorInputsRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-    const lang = requestLanguage(request);
-    const templates = await listTemplates(ctx.db, currentUser(request).id);
-    return {
-      processor_inputs: PROCESSOR_INPUTS.map((p) => ({
-        id: p.id,
-        name: p.name[lang],
-        document_id: p.documentId,
-        templates: templates.filter((t) => t.processorInputId === p.id).map(templateView),
-      })),
-    };
-  });
+      const lang = requestLanguage(request);
+      const templates = await listTemplates(ctx.db, currentUser(request).id);
+      return {
+        processor_inputs: PROCESSOR_INPUTS.map((p) => ({
+          id: p.id,
+          name: p.name[lang],
+          document_id: p.documentId,
+          templates: templates.filter((t) => t.processorInputId === p.id).map(templateView),
+        })),
+      };
+    },
+  );
 
-  app.post('/v1/processor_inputs/:id/templates', { onRequest: preHandler, schema: { params: inputParams, body: templateBody, response: { 201: templateEnvelope, ...errorResponses(400, 401, 404, 409) } } }, async (request, reply) => {
-    const row = await createTemplate(ctx.db, currentUser(request).id, request.params.id, toInput(request.body));
-    return reply.status(201).send({ template: templateView(row) });
-  });
+  app.post(
+    '/v1/processor_inputs/:id/templates',
+    { onRequest: preHandler, schema: { params: inputParams, body: templateBody, response: { 201: templateEnvelope, ...errorResponses(400, 401, 404, 409) } } },
+    async (request, reply) => {
+      const row = await createTemplate(ctx.db, currentUser(request).id, request.params.id, toInput(request.body));
+      return reply.status(201).send({ template: templateView(row) });
+    },
+  );
 
-  app.put('/v1/processor_inputs/:id/templates/:templateId', { onRequest: preHandler, schema: { params: templateParams, body: templateBody, response: { 200: templateEnvelope, ...errorResponses(400, 401, 404, 409) } } }, async (request) => {
-    const row = await updateTemplate(ctx.db, currentUser(request).id, request.params.id, request.params.templateId, toInput(request.body));
-    return { template: templateView(row) };
-  });
+  app.put(
+    '/v1/processor_inputs/:id/templates/:templateId',
+    {
+      onRequest: preHandler,
+      schema: { params: templateParams, body: templateBody, response: { 200: templateEnvelope, ...errorResponses(400, 401, 404, 409) } },
+    },
+    async (request) => {
+      const row = await updateTemplate(ctx.db, currentUser(request).id, request.params.id, request.params.templateId, toInput(request.body));
+      return { template: templateView(row) };
+    },
+  );
 
-  app.delete('/v1/processor_inputs/:id/templates/:templateId', { onRequest: preHandler, schema: { params: templateParams, response: { 204: noContent('Deleted'), ...errorResponses(400, 401, 404) } } }, async (request, reply) => {
-    await deleteTemplate(ctx.db, currentUser(request).id, request.params.id, request.params.templateId);
-    return reply.status(204).send(null);
-  });
+  app.delete(
+    '/v1/processor_inputs/:id/templates/:templateId',
+    { onRequest: preHandler, schema: { params: templateParams, response: { 204: noContent('Deleted'), ...errorResponses(400, 401, 404) } } },
+    async (request, reply) => {
+      await deleteTemplate(ctx.db, currentUser(request).id, request.params.id, request.params.templateId);
+      return reply.status(204).send(null);
+    },
+  );
 }

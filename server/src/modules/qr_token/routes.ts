@@ -8,12 +8,8 @@ import { errorResponses } from '../../http/responses.js';
 export const QR_TOKEN_TTL_SECONDS = 120;
 
 export function qrTokenRoutes(app: App, ctx: AppContext) {
-  app.post(
-    '/v1/qr_token',
-    { onRequest: requireUser(ctx), schema: { response: { 201: qrTokenEnvelope, ...errorResponses(401) } } },
-    async (request, reply) => {
-      const { token, expiresAt } = await createOneTimeToken(ctx.db, currentUser(request).id, 'qr_login', QR_TOKEN_TTL_SECONDS);
-      return reply.status(201).send({ token, url: `${ctx.config.publicUrl}/autologin/${token}`, expires_at: expiresAt.toISOString() });
-    },
-  );
+  app.post('/v1/qr_token', { onRequest: requireUser(ctx), schema: { response: { 201: qrTokenEnvelope, ...errorResponses(401) } } }, async (request, reply) => {
+    const { token, expiresAt } = await createOneTimeToken(ctx.db, currentUser(request).id, 'qr_login', QR_TOKEN_TTL_SECONDS);
+    return reply.status(201).send({ token, url: `${ctx.config.publicUrl}/autologin/${token}`, expires_at: expiresAt.toISOString() });
+  });
 }

@@ -52,7 +52,10 @@ export function parseModelCriteria(answer: string): DraftCriterion[] | undefined
     const parsed = JSON.parse(json) as { criteria?: { definition?: unknown; type?: unknown }[] };
     if (!Array.isArray(parsed.criteria)) return undefined;
     return parsed.criteria
-      .filter((c): c is { definition: string; type: CriterionType } => typeof c.definition === 'string' && c.definition.trim().length >= 3 && CRITERION_TYPES.includes(c.type as CriterionType))
+      .filter(
+        (c): c is { definition: string; type: CriterionType } =>
+          typeof c.definition === 'string' && c.definition.trim().length >= 3 && CRITERION_TYPES.includes(c.type as CriterionType),
+      )
       .map((c) => ({ definition: c.definition.trim().slice(0, 1000), type: c.type }));
   } catch {
     return undefined;
@@ -60,7 +63,11 @@ export function parseModelCriteria(answer: string): DraftCriterion[] | undefined
 }
 
 /** The criteria, and who found them: the model, or the description's own lists when there is no model or it failed. */
-export async function generateCriteria(generator: TextGenerator, description: string, onModelError?: (err: unknown) => void): Promise<{ criteria: DraftCriterion[]; engine: string }> {
+export async function generateCriteria(
+  generator: TextGenerator,
+  description: string,
+  onModelError?: (err: unknown) => void,
+): Promise<{ criteria: DraftCriterion[]; engine: string }> {
   const offline = () => ({ criteria: extractCriteria(description), engine: 'offline' });
   if (!generator.converse) return offline();
   const conversation: Conversation = { system: SYSTEM, messages: [{ role: 'user', content: `<trial_description>\n${description}\n</trial_description>` }] };

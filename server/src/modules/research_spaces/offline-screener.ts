@@ -8,7 +8,20 @@
  */
 import type { Criterion, CriterionAssessment, Verdict } from './criteria.js';
 import { conceptKind, conceptOf, exclusiveWith, isConcept, withConcepts } from '../../clinical/concepts.js';
-import { analyteIn, boundsIn, eventSpan, gestationalWeeks, measuredValue, patientAge, patientSex, recordDate, sidesOf, windowIn, within, withoutOpenEnds } from '../../clinical/record-numbers.js';
+import {
+  analyteIn,
+  boundsIn,
+  eventSpan,
+  gestationalWeeks,
+  measuredValue,
+  patientAge,
+  patientSex,
+  recordDate,
+  sidesOf,
+  windowIn,
+  within,
+  withoutOpenEnds,
+} from '../../clinical/record-numbers.js';
 import { scopeWords, type ScopedWord, type Status } from '../../clinical/word-scope.js';
 import { normalise, repairOcrDigits, sentences } from '../../clinical/record-text.js';
 
@@ -40,7 +53,8 @@ const FILLER = new Set(
   ).split(/\s+/),
 );
 
-const CURRENT = /\b(current|currently|active|ongoing|now|atual|actual|atualmente|actualmente|ativo|ativa|activo|activa|em curso|en curso|aktuell|aktuelle|aktiver|derzeit|derzeitig\w*|bestehend\w*|vigente)\b/;
+const CURRENT =
+  /\b(current|currently|active|ongoing|now|atual|actual|atualmente|actualmente|ativo|ativa|activo|activa|em curso|en curso|aktuell|aktuelle|aktiver|derzeit|derzeitig\w*|bestehend\w*|vigente)\b/;
 const AGE_WORDS = /\b(age|aged|idade|alter|alters|edad|years? old|jahrige\w*)\b/;
 const YEARS = /\b(years?|anos|jahre|adults?|adultos?|erwachsene)\b/;
 const DURATION = /\b(since|for|duration|ha|seit|desde|durante|diagnos\w*|ago|dauer|duracao|duracion)\b/;
@@ -67,13 +81,16 @@ type Finding = { holds: boolean | undefined; quote: string; line?: Line; concept
 type Record_ = { lines: Line[]; age: { age: number; quote: string } | undefined; sex: { sex: 'male' | 'female'; quote: string } | undefined; recordOn: Date };
 
 /** A sentence that dates what it says 'in' a year before the record's own ('in 2019'). */
-const datedBefore = (norm: string, recordOn: Date) => [...norm.matchAll(/\b(?:in|em|en|im)\s+((?:19|20)\d{2})\b/g)].some((m) => Number(m[1]) < recordOn.getUTCFullYear());
+const datedBefore = (norm: string, recordOn: Date) =>
+  [...norm.matchAll(/\b(?:in|em|en|im)\s+((?:19|20)\d{2})\b/g)].some((m) => Number(m[1]) < recordOn.getUTCFullYear());
 
 /** Words that say a state has ended, not only that it was once. */
-const ENDED = /(?<![a-z])(?:former|formerly|ex|quit|quitted|stopped|discontinued|ceased|resolved|suspend\w*|suspens[oa]|interrompid[oa]|interrumpid[oa]|withdrawn|abstinent|deixou|parou|abandonou|antig[oa]|ex-\w+|ehemalig\w*|aufgehort|dejo|exfumador\w*|exfumadora|resolvid[oa]|resuelt[oa]|abgeklungen|abgesetzt|previously|previous)(?![a-z])/;
+const ENDED =
+  /(?<![a-z])(?:former|formerly|ex|quit|quitted|stopped|discontinued|ceased|resolved|suspend\w*|suspens[oa]|interrompid[oa]|interrumpid[oa]|withdrawn|abstinent|deixou|parou|abandonou|antig[oa]|ex-\w+|ehemalig\w*|aufgehort|dejo|exfumador\w*|exfumadora|resolvid[oa]|resuelt[oa]|abgeklungen|abgesetzt|previously|previous)(?![a-z])/;
 
 /** A medication list ('Medication:', 'Terapêutica habitual:', 'Dauermedikation:'), which names what is taken. */
-const MEDICATION_LIST = /^(?:current |usual |regular )?(?:medication|medications|meds|medicines|drugs|medicacao|terapeutica|medicamentos|medikation|medikamente|dauermedikation|tratamiento|medicacion|hoja de tratamiento)\b[^:;.]{0,24}:/;
+const MEDICATION_LIST =
+  /^(?:current |usual |regular )?(?:medication|medications|meds|medicines|drugs|medicacao|terapeutica|medicamentos|medikation|medikamente|dauermedikation|tratamiento|medicacion|hoja de tratamiento)\b[^:;.]{0,24}:/;
 
 /** Whether the record says the concept holds for the patient, as the criterion asks it (now, or ever). */
 function conceptFinding(concept: string, wantsEver: boolean, record: Record_, readRelated = true): Finding {
@@ -85,7 +102,8 @@ function conceptFinding(concept: string, wantsEver: boolean, record: Record_, re
     for (const status of line.stems.get(concept) ?? []) {
       if (status === 'other_person' || status === 'uncertain') continue;
       // A state dated in an earlier year than the record's ('an ectopic pregnancy in 2019') says nothing of now.
-      if (status === 'present' && !wantsEver && conceptKind(concept) === 'state' && datedBefore(line.norm, record.recordOn)) pastState ??= { holds: undefined, quote: line.text, line };
+      if (status === 'present' && !wantsEver && conceptKind(concept) === 'state' && datedBefore(line.norm, record.recordOn))
+        pastState ??= { holds: undefined, quote: line.text, line };
       else if (status === 'present' || (status === 'past' && wantsEver)) present ??= { holds: true, quote: line.text, line };
       // A state had once ('an ectopic pregnancy in 2019') says nothing of now: neither a pregnancy nor its absence.
       // One ended ('former smoker', 'quit', 'resolved') is absent now.
@@ -160,7 +178,13 @@ function conceptVerdict(criterion: string, record: Record_): { verdict: Verdict;
   const asksCurrent = CURRENT.test(asked);
   const asked_ = [...new Set(concepts.map((c) => c.word))];
   const findings = asked_.map((concept): Finding => {
-    const found = window ? windowFinding(concept, window.days, record) : conceptFinding(concept, !asksCurrent && (concepts.some((c) => c.word === concept && c.status === 'past') || conceptKind(concept) === 'condition'), record);
+    const found = window
+      ? windowFinding(concept, window.days, record)
+      : conceptFinding(
+          concept,
+          !asksCurrent && (concepts.some((c) => c.word === concept && c.status === 'past') || conceptKind(concept) === 'condition'),
+          record,
+        );
     return found && { ...found, concept };
   });
   // Concepts listed ('stroke, TIA or haemorrhage') are alternatives; one qualifying another ('a biologic for
@@ -183,7 +207,12 @@ function conceptVerdict(criterion: string, record: Record_): { verdict: Verdict;
   const concept = result.concept;
   const segments = withConcepts(asked).split(/[,;]|\s(?:or|ou|oder|o)\s/);
   const segment = (concept && segments.find((s) => s.includes(concept))) || asked;
-  const extra = contentWords(scopeWords(segment).filter((w) => !isConcept(w.word)).map((w) => w.word).join(' ')).filter((w) => !FILLER.has(w) && !CURRENT.test(w));
+  const extra = contentWords(
+    scopeWords(segment)
+      .filter((w) => !isConcept(w.word))
+      .map((w) => w.word)
+      .join(' '),
+  ).filter((w) => !FILLER.has(w) && !CURRENT.test(w));
   // A mention that says them too ('paroxysmal non-valvular AF' for 'non-valvular atrial fibrillation') shows them.
   const says = (line: Line | undefined) => extra.every((w) => (line?.stems.get(stem(w)) ?? []).some((s) => s === 'present' || s === 'past'));
   if (result.holds && extra.length > 0 && !says(result.line)) {
@@ -219,7 +248,9 @@ function mention(criterion: string, lines: Line[], acronyms: string[] = []): { q
 }
 
 /** Words written in capitals for emphasis ('OR', 'AND', 'NOT'), which are no acronyms. */
-const CONNECTIVE = new Set('or and not no nor with without of in on to at by for the an vs ou e nao sem com de do da em oder und nicht ohne mit y o ni sin con del'.split(' '));
+const CONNECTIVE = new Set(
+  'or and not no nor with without of in on to at by for the an vs ou e nao sem com de do da em oder und nicht ohne mit y o ni sin con del'.split(' '),
+);
 
 /** What a record says instead of a number: a never-smoker has smoked no pack-years. */
 const ZERO_WHEN_ABSENT: Record<string, string> = { packyears: 'conceptsmoking' };
@@ -276,7 +307,8 @@ function assess(asked: string, record: Record_, acronyms: string[] = []): Assess
 const AGE_CRITERION_WORDS =
   /^(?:aged?|ages|years?|yrs|old|older|younger|mayor(?:es)?|menor(?:es)?|maior(?:es)?|adults?|inclusive|both|either|sexes|gender|patients?|subjects?|participants?|persons?|people|individuals?|time|screening|signing|sign|consent|informed|form|inclusion|enrol+ment|randomi[sz]ation|visit|idade|anos|adultos?|ambos|sexos?|doentes?|utentes?|pacientes?|participantes?|individuos?|pessoas?|momento|rastreio|inclusao|consentimento|alter|alters|jahre|jahren|jahrige\w*|erwachsene\w*|beide\w*|geschlechts?|teilnehmer\w*|personen|zeitpunkt|einschluss|einwilligung|edad|sujetos?|personas?|cribado|inclusion|consentimiento)$/;
 /** A sex a criterion asks for (men, 'Frauen', 'mujeres'), as opposed to both. */
-const ONE_SEX_WORDS = /\b(?:men|males?|man|women|woman|females?|boys|girls|homens?|mulher(?:es)?|masculino|feminino|manner|mann|mannlich\w*|frauen|frau|weiblich\w*|hombres?|mujer(?:es)?|femenino|varon(?:es)?)\b/g;
+const ONE_SEX_WORDS =
+  /\b(?:men|males?|man|women|woman|females?|boys|girls|homens?|mulher(?:es)?|masculino|feminino|manner|mann|mannlich\w*|frauen|frau|weiblich\w*|hombres?|mujer(?:es)?|femenino|varon(?:es)?)\b/g;
 const FEMALE_ASKED = /\b(?:women|woman|females?|girls|mulher(?:es)?|feminino|frauen|frau|weiblich\w*|mujer(?:es)?|femenino)\b/;
 
 /** The patient's age against a text's limits, or undefined when it sets none. */
@@ -324,11 +356,15 @@ function ageCriterion(text: string, age: Assessed, record: Record_): Assessed {
   const parts = sexes.length > 0 || unread.length > 0 || scoped.some((w) => isConcept(w.word));
   if (OR_JOIN.test(joins) || (parts && /[,;]/.test(joins)) || ageWords.length > 1 || sexes.length > 1) return unclear();
   let result = age;
-  if (sexes.length === 1) result = both(result, record.sex ? { verdict: record.sex.sex === sexes[0] ? 'met' : 'not_met', quote: record.sex.quote } : unclear(''));
+  if (sexes.length === 1)
+    result = both(result, record.sex ? { verdict: record.sex.sex === sexes[0] ? 'met' : 'not_met', quote: record.sex.quote } : unclear(''));
   // 'with type 2 diabetes, not on insulin': only a part outside the criterion settles it.
   if (scoped.some((w) => w.status === 'negated')) return result.verdict === 'not_met' ? result : unclear();
   // The conditions are read without the age's words ('Adults aged 40 to 75 with type 2 diabetes').
-  const conditions = withConcepts(rest).replace(/\b(?:adults?|aged?|ages|years?|yrs|old|older|younger|anos|jahre|jahrige\w*|edad|idade|alter|to|a|bis|and|e|und|y|between|entre|zwischen)\b|\b\d+(?:[.,]\d+)?\b|[<>≥≤=–]/g, ' ');
+  const conditions = withConcepts(rest).replace(
+    /\b(?:adults?|aged?|ages|years?|yrs|old|older|younger|anos|jahre|jahrige\w*|edad|idade|alter|to|a|bis|and|e|und|y|between|entre|zwischen)\b|\b\d+(?:[.,]\d+)?\b|[<>≥≤=–]/g,
+    ' ',
+  );
   if (scoped.some((w) => isConcept(w.word))) result = both(result, conceptVerdict(conditions, record) ?? unclear(''));
   return result.verdict === 'met' && unread.length > 0 ? unclear(result.quote) : result;
 }
@@ -345,13 +381,13 @@ function both(a: Assessed, b: Assessed): Assessed {
 const EITHER_SEX =
   /\b(?:(?:male|men)\s*(?:or|and|\/)\s*(?:female|women)|(?:female|women)\s*(?:or|and|\/)\s*(?:male|men)|both sexes|of either sex|homens e mulheres|mulheres e homens|ambos os sexos|masculino ou feminino|hombres y mujeres|mujeres y hombres|ambos sexos|masculino o femenino|manner und frauen|frauen und manner|mannlich oder weiblich|beide geschlechter|beiderlei geschlechts)\b/g;
 
-
-
 /** A criterion that accepts a value from the past too. */
-const LOOKS_BACK = /\b(?:documented|ever|any time|at any point|history of|previous|prior|historic\w*|documentad[oa]|previ[oa]|alguma vez|jemals|dokumentiert\w*|vorbekannt\w*)\b/;
+const LOOKS_BACK =
+  /\b(?:documented|ever|any time|at any point|history of|previous|prior|historic\w*|documentad[oa]|previ[oa]|alguma vez|jemals|dokumentiert\w*|vorbekannt\w*)\b/;
 
 /** A condition of pregnancy ('gestational diabetes between 24 and 28 weeks'): its weeks are not the pregnancy's now. */
-const GESTATION_CONDITION = /\b(?:diabet\w*|hypertens\w*|hipertens\w*|pre-?eclamp\w*|praeklampsie|preeclampsia|cholestasis|colestase|colestasis|trophoblast\w*)\b/;
+const GESTATION_CONDITION =
+  /\b(?:diabet\w*|hypertens\w*|hipertens\w*|pre-?eclamp\w*|praeklampsie|preeclampsia|cholestasis|colestase|colestasis|trophoblast\w*)\b/;
 
 const GESTATION = /\b(?:gestational|gestation|gestacional|gestacao|gestacion|gestationsalter|schwangerschaftswoche\w*|ssw)\b/;
 
@@ -366,7 +402,10 @@ const AND_JOIN = /\s(?:and|e|und|y)\s/;
 function assessParts(text: string, record: Record_, acronyms: string[] = []): Assessed | undefined {
   const join = OR_JOIN.test(text) ? 'or' : AND_JOIN.test(text) && !/\b(between|entre|zwischen)\b/.test(text) ? 'and' : undefined;
   if (!join) return undefined;
-  const parts = text.split(join === 'or' ? OR_JOIN : AND_JOIN).map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(join === 'or' ? OR_JOIN : AND_JOIN)
+    .map((p) => p.trim())
+    .filter(Boolean);
   // Only where the criterion names a measure and something besides it: a list of conditions is read whole.
   const measures = parts.filter((p) => analyteIn(p) && boundsIn(p)).length;
   if (parts.length < 2 || measures === 0 || measures + parts.filter((p) => /\bconcept/.test(withConcepts(p))).length < 2) return undefined;
@@ -393,7 +432,10 @@ export function screenOffline(criteria: Criterion[], documents: string, today = 
     const written = normalise(c.definition);
     // What a parenthesis adds ('(CKD-EPI)', '(vitamin K antagonist or direct oral anticoagulant)') clarifies; the
     // criterion is what is left, unless only the parenthesis holds its numbers ('BMI (≥ 30 kg/m²)').
-    const stripped = written.replace(/\([^()]*\)/g, ' ').replace(/\s+/g, ' ').trim();
+    const stripped = written
+      .replace(/\([^()]*\)/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     const text = boundsIn(written) && !boundsIn(stripped) ? written : stripped;
     // Acronyms as the criterion writes them ('HIV', 'HCV'), which no sentence may match without.
     const acronyms = [...new Set((c.definition.match(/(?<![\p{L}\d])\p{Lu}[\p{Lu}\d]{1,5}(?![\p{L}\d])/gu) ?? []).map((a) => normalise(a)))].filter(

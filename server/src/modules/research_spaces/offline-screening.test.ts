@@ -4,7 +4,12 @@ import { extractCriteria, parseModelCriteria } from './criteria-extraction.js';
 import { screenOffline } from './offline-screener.js';
 import { parseModelScreening } from './screener.js';
 
-const c = (id: string, definition: string, type: Criterion['type'] = 'critical_inclusion', needsReview = false): Criterion => ({ id, definition, type, needsReview });
+const c = (id: string, definition: string, type: Criterion['type'] = 'critical_inclusion', needsReview = false): Criterion => ({
+  id,
+  definition,
+  type,
+  needsReview,
+});
 const today = new Date('2026-11-22T12:00:00Z');
 
 describe('offline screening', () => {
@@ -18,7 +23,12 @@ describe('offline screening', () => {
 
   it('compares ages and lab values as numbers, from a date of birth too', () => {
     const verdicts = screenOffline(
-      [c('age', 'Idade entre 18 e 75 anos'), c('old', 'Age ≥ 80 years'), c('a1c', 'HbA1c between 7% and 10%'), c('gfr', 'eGFR < 30 mL/min', 'critical_exclusion')],
+      [
+        c('age', 'Idade entre 18 e 75 anos'),
+        c('old', 'Age ≥ 80 years'),
+        c('a1c', 'HbA1c between 7% and 10%'),
+        c('gfr', 'eGFR < 30 mL/min', 'critical_exclusion'),
+      ],
       record,
       today,
     );
@@ -54,7 +64,12 @@ describe('offline screening', () => {
   });
 
   it('screens English criteria against records in Portuguese, German or Spanish for the concepts it knows', () => {
-    const criteria = [c('dm', 'Type 2 diabetes mellitus'), c('preg', 'Pregnancy or breastfeeding', 'critical_exclusion'), c('smoke', 'Current smoker', 'critical_exclusion'), c('hf', 'Heart failure', 'critical_exclusion')];
+    const criteria = [
+      c('dm', 'Type 2 diabetes mellitus'),
+      c('preg', 'Pregnancy or breastfeeding', 'critical_exclusion'),
+      c('smoke', 'Current smoker', 'critical_exclusion'),
+      c('hf', 'Heart failure', 'critical_exclusion'),
+    ];
     const verdicts = (doc: string) => Object.fromEntries(screenOffline(criteria, doc, today).map((v) => [v.criterion_id, v.verdict]));
     expect(verdicts(record)).toMatchObject({ dm: 'met', smoke: 'not_met', hf: 'unclear' });
     expect(verdicts('Typ-2-Diabetes seit 2010. Keine Herzinsuffizienz. Raucherin.')).toEqual({ dm: 'met', preg: 'unclear', smoke: 'met', hf: 'not_met' });
@@ -64,7 +79,12 @@ describe('offline screening', () => {
 
   it('classifies: a failed critical criterion rules out, all satisfied is fit, otherwise possible', () => {
     const criteria = [c('i', 'x'), c('e', 'y', 'critical_exclusion'), c('n', 'z', 'non_critical_inclusion')];
-    const with_ = (i: string, e: string, n: string) => classify(criteria, [{ criterion_id: 'i', verdict: i, evidence: '' }, { criterion_id: 'e', verdict: e, evidence: '' }, { criterion_id: 'n', verdict: n, evidence: '' }] as never);
+    const with_ = (i: string, e: string, n: string) =>
+      classify(criteria, [
+        { criterion_id: 'i', verdict: i, evidence: '' },
+        { criterion_id: 'e', verdict: e, evidence: '' },
+        { criterion_id: 'n', verdict: n, evidence: '' },
+      ] as never);
     expect(with_('met', 'not_met', 'met')).toEqual({ preEvaluation: 'fit', met: 3, status: 'in_review' });
     expect(with_('met', 'met', 'met')).toMatchObject({ preEvaluation: 'not_approved', met: 2 });
     expect(with_('met', 'not_met', 'not_met')).toMatchObject({ preEvaluation: 'possible', status: 'in_review' });
@@ -75,7 +95,8 @@ describe('offline screening', () => {
 
 describe('criteria from a description', () => {
   it('takes the lists under inclusion and exclusion headings, in any of the four languages', () => {
-    const pt = 'Estudo de fase III.\n\nCritérios de inclusão:\n- Idade entre 18 e 75 anos\n- Diabetes tipo 2\n\nCritérios de exclusão:\n1. Gravidez\n2) eGFR < 30\n\nDesenho:\nAleatorizado.';
+    const pt =
+      'Estudo de fase III.\n\nCritérios de inclusão:\n- Idade entre 18 e 75 anos\n- Diabetes tipo 2\n\nCritérios de exclusão:\n1. Gravidez\n2) eGFR < 30\n\nDesenho:\nAleatorizado.';
     expect(extractCriteria(pt)).toEqual([
       { definition: 'Idade entre 18 e 75 anos', type: 'critical_inclusion' },
       { definition: 'Diabetes tipo 2', type: 'critical_inclusion' },
@@ -90,12 +111,18 @@ describe('criteria from a description', () => {
   });
 
   it("keeps only well-formed criteria from a model's answer and refuses an answer that is not JSON", () => {
-    expect(parseModelCriteria('Here: {"criteria":[{"definition":"Adults","type":"critical_inclusion"},{"definition":"x","type":"weird"}]}')).toEqual([{ definition: 'Adults', type: 'critical_inclusion' }]);
+    expect(parseModelCriteria('Here: {"criteria":[{"definition":"Adults","type":"critical_inclusion"},{"definition":"x","type":"weird"}]}')).toEqual([
+      { definition: 'Adults', type: 'critical_inclusion' },
+    ]);
     expect(parseModelCriteria('I cannot help with that')).toBeUndefined();
   });
 
-  it("leaves a criterion the model skipped unclear rather than guessing", () => {
-    const s = parseModelScreening('{"criteria":[{"id":"a","verdict":"met","evidence":"HbA1c 8.2"},{"id":"b","verdict":"maybe"}],"explanation":"Ok."}', [c('a', 'x'), c('b', 'y'), c('d', 'z')]);
+  it('leaves a criterion the model skipped unclear rather than guessing', () => {
+    const s = parseModelScreening('{"criteria":[{"id":"a","verdict":"met","evidence":"HbA1c 8.2"},{"id":"b","verdict":"maybe"}],"explanation":"Ok."}', [
+      c('a', 'x'),
+      c('b', 'y'),
+      c('d', 'z'),
+    ]);
     expect(s!.assessments.map((a) => a.verdict)).toEqual(['met', 'unclear', 'unclear']);
     expect(parseModelScreening('no', [c('a', 'x')])).toBeUndefined();
   });

@@ -24,7 +24,8 @@ async function readUpload(request: Parameters<typeof readMultipartFiles>[0]) {
   try {
     return await readMultipartFiles(request, { maxFiles: MAX_PATIENT_FILES, maxFileBytes: MAX_PDF_BYTES, fileFields: ['files'], maxFieldBytes: 1000 });
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_FILES_LIMIT') throw new DomainError(413, 'payload_too_large', `At most ${MAX_PATIENT_FILES} PDF files per patient`);
+    if ((err as { code?: string }).code === 'FST_FILES_LIMIT')
+      throw new DomainError(413, 'payload_too_large', `At most ${MAX_PATIENT_FILES} PDF files per patient`);
     const tooLarge = err instanceof DomainError ? err.status === 413 : (err as { statusCode?: number }).statusCode === 413;
     if (tooLarge) throw new DomainError(413, 'payload_too_large', `Each PDF can be at most ${MAX_PDF_BYTES / 1024 / 1024} MB`);
     throw err;
@@ -72,7 +73,16 @@ export function patientsRoutes(app: App, ctx: AppContext, preHandler: onRequestA
         await ctx.blobs.put(blobKey, file.data);
         // Pictures of pages go to the OCR job; their text arrives a little later.
         const textStatus = !looksScanned(file.text, file.pages) ? 'read' : ocrAvailable() ? 'ocr_pending' : file.text ? 'read' : 'no_text';
-        stored.push({ patientId, fileName: file.name, sizeBytes: file.data.length, pages: file.pages, blobKey, text: file.text, textStatus, language: user.language });
+        stored.push({
+          patientId,
+          fileName: file.name,
+          sizeBytes: file.data.length,
+          pages: file.pages,
+          blobKey,
+          text: file.text,
+          textStatus,
+          language: user.language,
+        });
       }
       await ctx.db.transaction(async (tx) => {
         await tx.insert(researchPatients).values({ id: patientId, spaceId: space.id, label });
@@ -94,7 +104,9 @@ export function patientsRoutes(app: App, ctx: AppContext, preHandler: onRequestA
       .select({ blobKey: researchPatientFiles.blobKey, fileName: researchPatientFiles.fileName })
       .from(researchPatientFiles)
       .innerJoin(researchPatients, eq(researchPatients.id, researchPatientFiles.patientId))
-      .where(and(eq(researchPatientFiles.id, request.params.fileId), eq(researchPatients.id, request.params.patientId), eq(researchPatients.spaceId, space.id)));
+      .where(
+        and(eq(researchPatientFiles.id, request.params.fileId), eq(researchPatients.id, request.params.patientId), eq(researchPatients.spaceId, space.id)),
+      );
     if (!file) throw notFound('File not found');
     return reply
       .type('application/pdf')
@@ -105,7 +117,10 @@ export function patientsRoutes(app: App, ctx: AppContext, preHandler: onRequestA
 
   app.delete(`${base}/:patientId`, { onRequest: preHandler, schema: { params: patientParams } }, async (request, reply) => {
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
-    const [row] = await ctx.db.delete(researchPatients).where(and(eq(researchPatients.id, request.params.patientId), eq(researchPatients.spaceId, space.id))).returning();
+    const [row] = await ctx.db
+      .delete(researchPatients)
+      .where(and(eq(researchPatients.id, request.params.patientId), eq(researchPatients.spaceId, space.id)))
+      .returning();
     if (!row) throw notFound('Patient not found');
     await ctx.blobs.deletePrefix(`${researchBlobPrefix(space.id)}${row.id}/`);
     ctx.requestScrub();

@@ -29,7 +29,14 @@ let installed: Promise<Set<string>> | undefined;
 /** The language data tesseract has, asked once a process (it changes only when packages are installed). */
 function installedLanguages(): Promise<Set<string>> {
   installed ??= run(TESSERACT, ['--list-langs'], { timeout: 10_000 }).then(
-    ({ stdout }) => new Set(stdout.split('\n').slice(1).map((l) => l.trim()).filter(Boolean)),
+    ({ stdout }) =>
+      new Set(
+        stdout
+          .split('\n')
+          .slice(1)
+          .map((l) => l.trim())
+          .filter(Boolean),
+      ),
     (err: unknown) => {
       installed = undefined;
       throw err;
@@ -48,7 +55,11 @@ export async function ocrPdf(file: string, workDir: string, language: Language, 
   const env = { ...process.env, TMPDIR: dir };
   try {
     // 300 dpi, greyscale: what tesseract reads best; one page at a time keeps memory flat on long records.
-    await run(PDFTOPPM, ['-r', '300', '-gray', '-png', '-l', String(MAX_OCR_PAGES), file, path.join(dir, 'page')], { timeout: PAGE_TIMEOUT_MS * 4, signal, env });
+    await run(PDFTOPPM, ['-r', '300', '-gray', '-png', '-l', String(MAX_OCR_PAGES), file, path.join(dir, 'page')], {
+      timeout: PAGE_TIMEOUT_MS * 4,
+      signal,
+      env,
+    });
     const pages = (await readdir(dir)).filter((f) => f.startsWith('page') && f.endsWith('.png')).sort();
     const available = await installedLanguages();
     const langs = [...new Set([TESSERACT_LANG[language], 'eng'])].filter((l) => available.has(l));
@@ -63,7 +74,11 @@ export async function ocrPdf(file: string, workDir: string, language: Language, 
       });
       texts.push(stdout.trim());
     }
-    return texts.join('\n\n').replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim();
+    return texts
+      .join('\n\n')
+      .replace(/[ \t]+/g, ' ')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

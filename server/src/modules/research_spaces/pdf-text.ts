@@ -88,7 +88,13 @@ export async function readPdfText(data: Buffer): Promise<PdfText> {
     }
     // Pages follow on without a blank line: a sentence the page break cut is joined again like any wrapped line.
     const text = withoutRunningLines(pages).flat().join('\n');
-    return { pages: doc.numPages, text: storableText(text).replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim() };
+    return {
+      pages: doc.numPages,
+      text: storableText(text)
+        .replace(/[ \t]+/g, ' ')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim(),
+    };
   } catch (err) {
     if (err instanceof DomainError) throw err;
     if (err instanceof Error && /password/i.test(err.name + err.message)) throw new DomainError(422, 'invalid_request', 'This PDF is protected by a password');

@@ -17,16 +17,21 @@ const today = new Date('2026-11-28T12:00:00Z');
 const c = (id: string, definition: string, type: Criterion['type'] = 'critical_inclusion'): Criterion => ({ id, definition, type, needsReview: false });
 const screen = (criteria: Criterion[], text: string) => Object.fromEntries(screenOffline(criteria, text, today).map((a) => [a.criterion_id, a]));
 
+// biome-ignore lint/correctness/usePlaywrightValidDescribeCallback: vitest collects an async describe; the PDF is read once for its tests
 describe("a word processor's discharge letter", async () => {
   const { text, pages } = await readPdfText(fixture('office-letter.pdf'));
   const read = sentences(text);
 
   it('comes back as whole sentences: wrapped lines, hyphenated words and a page break joined, header and footer gone', () => {
     expect(pages).toBe(2);
-    expect(read).toContain('Mr. John Doe, a 67-year-old man, was admitted on 03/10/2026 with decompensated chronic heart failure due to an ischaemic cardiomyopathy.');
+    expect(read).toContain(
+      'Mr. John Doe, a 67-year-old man, was admitted on 03/10/2026 with decompensated chronic heart failure due to an ischaemic cardiomyopathy.',
+    );
     expect(read).toContain('On discharge his blood pressure was recorded as 115/80 mm Hg and his heart rate 72/min.');
     expect(read).toContain('Weight 82.5 kg, height 174 cm.');
-    expect(read).toContain('Follow-up note 2: Echocardiography on admission showed a left ventricular ejection fraction of 32 % with moderate functional mitral regurgitation.');
+    expect(read).toContain(
+      'Follow-up note 2: Echocardiography on admission showed a left ventricular ejection fraction of 32 % with moderate functional mitral regurgitation.',
+    );
     expect(read).toContain('NT-proBNP 1450 pg/mL');
     // The header once, before the letter; the footer, which numbers the pages, nowhere.
     expect(read.slice(0, 2)).toEqual(["St Mary's Hospital — Department of Cardiology —", 'Discharge letter']);
@@ -55,12 +60,15 @@ describe("a word processor's discharge letter", async () => {
   });
 });
 
+// biome-ignore lint/correctness/usePlaywrightValidDescribeCallback: vitest collects an async describe; the PDF is read once for its tests
 describe("a health record's browser export", async () => {
   const { text } = await readPdfText(fixture('ehr-export.pdf'));
   const read = sentences(text);
 
   it('joins a line ending on a preposition to the capitalised word that follows, and drops the page line', () => {
-    expect(read).toContain('Doente do sexo feminino, 58 anos, seguida na consulta de Endocrinologia desde 2019 por diabetes mellitus tipo 2 com mau controlo metabólico.');
+    expect(read).toContain(
+      'Doente do sexo feminino, 58 anos, seguida na consulta de Endocrinologia desde 2019 por diabetes mellitus tipo 2 com mau controlo metabólico.',
+    );
     expect(read).toContain('Terapêutica habitual: metformina 1000 mg 2 id, empagliflozina 10 mg id, ramipril 5 mg id e atorvastatina 20 mg id.');
     expect(text).not.toMatch(/Página \d de \d/);
   });
@@ -102,7 +110,12 @@ describe('running headers and footers', () => {
     const footer = 'Patient: Ana Silva, DOB 01/02/1950';
     const first = ['Type 2 diabetes since 2015.', 'Hypertension.', 'No stroke.', 'Metformin 1000 mg.', 'She was admitted on'];
     const second = ['10/10/2026 with chest pain.', 'Troponin negative.', 'ECG normal.', 'Discharged home.', 'Review in 6 weeks.'];
-    expect(withoutRunningLines([[...first, footer], [...second, footer]])).toEqual([first, [...second, footer]]);
+    expect(
+      withoutRunningLines([
+        [...first, footer],
+        [...second, footer],
+      ]),
+    ).toEqual([first, [...second, footer]]);
     // One page: nothing repeats, so only its page number goes; a lone number that is not the page's stays.
     expect(withoutRunningLines([['Resumo clínico', 'Sem diabetes.', 'Página 1 de 1']])).toEqual([['Resumo clínico', 'Sem diabetes.']]);
     expect(withoutRunningLines([['HbA1c 7.8 %', '1']])).toEqual([['HbA1c 7.8 %']]);
@@ -114,7 +127,10 @@ describe('running headers and footers', () => {
     const read = withoutRunningLines([visit('01/03/2026', '6.8'), visit('01/09/2026', '8.4')]).flat();
     expect(read).toEqual(expect.arrayContaining(['Collected: 01/03/2026', 'HbA1c 6.8 %', 'Collected: 01/09/2026', 'HbA1c 8.4 %']));
     expect(read.filter((l) => l === 'Fasting glucose 7.1 mmol/L')).toHaveLength(1);
-    const short = [['Assessment: type 2 diabetes, on insulin glargine.', 'Plan: review in 3 months.'], ['Assessment: type 2 diabetes, on insulin glargine.', 'Plan: review in 3 months.']];
+    const short = [
+      ['Assessment: type 2 diabetes, on insulin glargine.', 'Plan: review in 3 months.'],
+      ['Assessment: type 2 diabetes, on insulin glargine.', 'Plan: review in 3 months.'],
+    ];
     expect(withoutRunningLines(short).flat()).toEqual(['Assessment: type 2 diabetes, on insulin glargine.', 'Plan: review in 3 months.']);
     expect(withoutRunningLines([['a'], ['a']]).flat()).toEqual(['a']);
   });

@@ -6,7 +6,8 @@ const today = new Date('2026-11-22T12:00:00Z');
 
 describe("a record's sentences", () => {
   it('never split inside a number, after an abbreviation or a list number, and join lines a PDF wrapped', () => {
-    const text = 'HbA1c 7,5 % (Oct. 2026). TFGe 48 mL/min/1,73m2. Seen by Dr. Silva, z. B. today.\nCurrently pregnant, 12 weeks of\ngestation.\n1. Diabetes tipo 2\n2. eGFR 62 mL/min/1.73 m².';
+    const text =
+      'HbA1c 7,5 % (Oct. 2026). TFGe 48 mL/min/1,73m2. Seen by Dr. Silva, z. B. today.\nCurrently pregnant, 12 weeks of\ngestation.\n1. Diabetes tipo 2\n2. eGFR 62 mL/min/1.73 m².';
     expect(sentences(text)).toEqual([
       'HbA1c 7,5 % (Oct. 2026).',
       'TFGe 48 mL/min/1,73m2.',

@@ -8,7 +8,8 @@ const criteria: Criterion[] = [
   { id: 'hf', definition: 'Chronic heart failure, NYHA class II–IV', type: 'critical_inclusion', needsReview: false },
   { id: 'egfr', definition: 'eGFR < 30 mL/min/1.73 m²', type: 'critical_exclusion', needsReview: false },
 ];
-const verdicts = (...v: CriterionAssessment['verdict'][]): CriterionAssessment[] => criteria.map((c, i) => ({ criterion_id: c.id, verdict: v[i]!, evidence: '' }));
+const verdicts = (...v: CriterionAssessment['verdict'][]): CriterionAssessment[] =>
+  criteria.map((c, i) => ({ criterion_id: c.id, verdict: v[i]!, evidence: '' }));
 
 describe('relevance of a record to a trial', () => {
   const heart = 'A 71-year-old man with chronic heart failure, ejection fraction 30 %. NYHA class III. Creatinine 1.1 mg/dL.';

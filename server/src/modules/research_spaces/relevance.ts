@@ -11,7 +11,8 @@ import { sentences } from '../../clinical/record-text.js';
 import { isExclusion, satisfied, type Criterion, type CriterionAssessment } from './criteria.js';
 
 /** A trial's words that describe every trial, not its patients. */
-const TRIAL_WORDS = /\b(?:randomi[sz]ed|randomi[sz]ado|randomisiert\w*|aleatori[sz]ad[oa]|placebo|controlled|controlado|kontrolliert\w*|double|blind|cego|doble|ciego|doppelblind\w*|open|label|phase|fase|multicent\w*|efficacy|eficacia|wirksamkeit|safety|seguranca|seguridad|sicherheit|evaluat\w*|avaliar|evaluar|compar\w*|vergleich\w*|trial|ensaio|ensayo|studie|estudo|estudio|study|aims?|objetivo|ziel)\b/gi;
+const TRIAL_WORDS =
+  /\b(?:randomi[sz]ed|randomi[sz]ado|randomisiert\w*|aleatori[sz]ad[oa]|placebo|controlled|controlado|kontrolliert\w*|double|blind|cego|doble|ciego|doppelblind\w*|open|label|phase|fase|multicent\w*|efficacy|eficacia|wirksamkeit|safety|seguranca|seguridad|sicherheit|evaluat\w*|avaliar|evaluar|compar\w*|vergleich\w*|trial|ensaio|ensayo|studie|estudo|estudio|study|aims?|objetivo|ziel)\b/gi;
 
 export type Relevance = { score: number };
 
@@ -27,17 +28,29 @@ function criteriaShare(criteria: Criterion[], assessments: CriterionAssessment[]
   return points / criteria.length;
 }
 
-export function relevanceOf(trial: { name: string; description: string }, criteria: Criterion[], assessments: CriterionAssessment[], documents: string): Relevance {
+export function relevanceOf(
+  trial: { name: string; description: string },
+  criteria: Criterion[],
+  assessments: CriterionAssessment[],
+  documents: string,
+): Relevance {
   if (!documents.trim()) return { score: 0 };
   const about = `${trial.name}. ${trial.description}`.replace(TRIAL_WORDS, ' ');
-  const inclusion = criteria.filter((c) => !isExclusion(c.type)).map((c) => c.definition).join('. ');
+  const inclusion = criteria
+    .filter((c) => !isExclusion(c.type))
+    .map((c) => c.definition)
+    .join('. ');
   // The condition weighs most: a record that never names it is rarely the patient, whatever else it says.
   const condition = 0.45 * termCoverage(about, documents) + 0.2 * termCoverage(inclusion, documents);
   return { score: Math.round(100 * (condition + 0.35 * criteriaShare(criteria, assessments))) };
 }
 
 /** The record's three sentences that best answer each unclear criterion, with the words that matched. */
-export function unclearPassages(criteria: Criterion[], assessments: CriterionAssessment[], documents: string): Map<string, { text: string; matched: string[] }[]> {
+export function unclearPassages(
+  criteria: Criterion[],
+  assessments: CriterionAssessment[],
+  documents: string,
+): Map<string, { text: string; matched: string[] }[]> {
   const found = new Map<string, { text: string; matched: string[] }[]>();
   const verdictOf = new Map(assessments.map((a) => [a.criterion_id, a.verdict]));
   const open = criteria.filter((c) => (verdictOf.get(c.id) ?? 'unclear') === 'unclear');

@@ -13,7 +13,13 @@ function form(files: { name: string; data: Buffer; type?: string }[], fields: Re
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: ${f.type ?? 'application/pdf'}\r\n\r\n`), f.data, Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: ${f.type ?? 'application/pdf'}\r\n\r\n`,
+      ),
+      f.data,
+      Buffer.from('\r\n'),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
@@ -21,7 +27,14 @@ function form(files: { name: string; data: Buffer; type?: string }[], fields: Re
 
 const description = DIA3_DESCRIPTION + '\n- Pregnancy';
 
-const eligible = pdf(['Patient 0042', 'Date of birth: 1968-03-14', 'Type 2 diabetes mellitus since 2015.', 'HbA1c 8.2 % in October.', 'eGFR 74 mL/min.', 'Not pregnant.']);
+const eligible = pdf([
+  'Patient 0042',
+  'Date of birth: 1968-03-14',
+  'Type 2 diabetes mellitus since 2015.',
+  'HbA1c 8.2 % in October.',
+  'eGFR 74 mL/min.',
+  'Not pregnant.',
+]);
 const ineligible = pdf(['Patient 0077', 'Age: 81', 'Type 2 diabetes mellitus.', 'HbA1c 7.4 %.', 'eGFR 25 mL/min.']);
 
 async function waitForScreening(t: TestApp, headers: Record<string, string>, url: string) {
@@ -47,20 +60,43 @@ describe('research spaces without AI', () => {
 
   it('trial, criteria from the description, patients from PDFs, screening, review, CSV and deletion', async () => {
     const u = await researcher();
-    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: u.headers, payload: { research_space: { name: 'Endocrinologia' } } })).json().research_space;
+    const space = (
+      await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: u.headers, payload: { research_space: { name: 'Endocrinologia' } } })
+    ).json().research_space;
     const base = `/v1/research_spaces/${space.id}`;
-    const trial = (await t.app.inject({ method: 'POST', url: `${base}/trials`, headers: u.headers, payload: { trial: { name: 'DIA-3', description } } })).json().trial;
+    const trial = (await t.app.inject({ method: 'POST', url: `${base}/trials`, headers: u.headers, payload: { trial: { name: 'DIA-3', description } } })).json()
+      .trial;
 
     const generated = await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/criteria/generate`, headers: u.headers });
     expect(generated.statusCode).toBe(201);
     expect(generated.json().engine).toBe('offline');
-    expect(generated.json().criteria.map((c: { type: string }) => c.type)).toEqual(['critical_inclusion', 'critical_inclusion', 'critical_inclusion', 'critical_exclusion', 'critical_exclusion']);
+    expect(generated.json().criteria.map((c: { type: string }) => c.type)).toEqual([
+      'critical_inclusion',
+      'critical_inclusion',
+      'critical_inclusion',
+      'critical_exclusion',
+      'critical_exclusion',
+    ]);
     // Generating again adds nothing already there.
     expect((await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/criteria/generate`, headers: u.headers })).json().criteria).toEqual([]);
     const pregnancy = generated.json().criteria[4];
-    const edited = await t.app.inject({ method: 'PUT', url: `${base}/trials/${trial.id}/criteria/${pregnancy.id}`, headers: u.headers, payload: { criterion: { definition: 'Pregnancy', type: 'non_critical_exclusion', needs_review: false } } });
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `${base}/trials/${trial.id}/criteria/${pregnancy.id}`,
+      headers: u.headers,
+      payload: { criterion: { definition: 'Pregnancy', type: 'non_critical_exclusion', needs_review: false } },
+    });
     expect(edited.json().criterion.type).toBe('non_critical_exclusion');
-    expect((await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/criteria`, headers: u.headers, payload: { criterion: { definition: 'x', type: 'sometimes' } } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `${base}/trials/${trial.id}/criteria`,
+          headers: u.headers,
+          payload: { criterion: { definition: 'x', type: 'sometimes' } },
+        })
+      ).statusCode,
+    ).toBe(400);
 
     // Screening needs patients.
     expect((await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/screenings`, headers: u.headers })).statusCode).toBe(400);
@@ -70,14 +106,19 @@ describe('research spaces without AI', () => {
     expect(p1.statusCode).toBe(201);
     expect(p1.json().patient).toMatchObject({ label: 'Doente 0042', files: [{ file_name: 'relatorio 0042.pdf', pages: 1, text_status: 'read' }] });
     const two = form([{ name: 'p0077.pdf', data: ineligible }]);
-    expect((await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...two.headers }, payload: two.payload })).json().patient.label).toBe('p0077');
+    expect(
+      (await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...two.headers }, payload: two.payload })).json().patient.label,
+    ).toBe('p0077');
 
     // Bad uploads are refused whole, with the file named.
     const eleven = form(Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.pdf`, data: eligible })));
     const tooMany = await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...eleven.headers }, payload: eleven.payload });
     expect(tooMany.statusCode).toBe(413);
     expect(tooMany.json().error.message).toBe('At most 10 PDF files per patient');
-    const notPdf = form([{ name: 'ok.pdf', data: eligible }, { name: 'notes.txt', data: Buffer.from('hello'), type: 'text/plain' }]);
+    const notPdf = form([
+      { name: 'ok.pdf', data: eligible },
+      { name: 'notes.txt', data: Buffer.from('hello'), type: 'text/plain' },
+    ]);
     const refused = await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...notPdf.headers }, payload: notPdf.payload });
     expect(refused.statusCode).toBe(415);
     expect(refused.json().error.message).toBe('notes.txt: Only PDF files can be added');
@@ -91,7 +132,9 @@ describe('research spaces without AI', () => {
     expect(refusedHuge.statusCode).toBe(413);
     expect(refusedHuge.json().error.message).toBe('Each PDF can be at most 20 MB');
     const broken = form([{ name: 'broken.pdf', data: Buffer.from('%PDF-1.7 nothing else') }]);
-    expect((await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...broken.headers }, payload: broken.payload })).statusCode).toBe(422);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...broken.headers }, payload: broken.payload })).statusCode,
+    ).toBe(422);
     expect((await t.app.inject({ method: 'GET', url: `${base}/patients`, headers: u.headers })).json().patients).toHaveLength(2);
     const fileUrl = `${base}/patients/${p1.json().patient.id}/files/${p1.json().patient.files[0].id}`;
     const original = await t.app.inject({ method: 'GET', url: fileUrl, headers: u.headers });
@@ -107,7 +150,9 @@ describe('research spaces without AI', () => {
     expect(done).toMatchObject({ status: 'completed', done: 2, error: null });
 
     const results = (await t.app.inject({ method: 'GET', url: `${base}/results?trial_id=${trial.id}`, headers: u.headers })).json().results;
-    expect(results.map((r: { patient_label: string; pre_evaluation: string; criteria_met: number }) => [r.patient_label, r.pre_evaluation, r.criteria_met])).toEqual([
+    expect(
+      results.map((r: { patient_label: string; pre_evaluation: string; criteria_met: number }) => [r.patient_label, r.pre_evaluation, r.criteria_met]),
+    ).toEqual([
       ['Doente 0042', 'fit', 5],
       // Type 2 diabetes, HbA1c and (at 81) no pregnancy count for them; the age and eGFR rule them out.
       ['p0077', 'not_approved', 3],
@@ -115,18 +160,31 @@ describe('research spaces without AI', () => {
     expect(results[0].status).toBe('in_review');
     // Both records speak of the trial's condition; the one ruled out comes last whatever its score.
     for (const r of results) expect(r.relevance).toBeGreaterThan(20);
-    expect(results[1].criteria.find((c: { definition: string }) => c.definition.startsWith('eGFR'))).toMatchObject({ verdict: 'met', evidence: expect.stringContaining('eGFR 25') });
+    expect(results[1].criteria.find((c: { definition: string }) => c.definition.startsWith('eGFR'))).toMatchObject({
+      verdict: 'met',
+      evidence: expect.stringContaining('eGFR 25'),
+    });
 
     // A screening still running blocks another; one whose heartbeat stopped (its process died) does not.
     const [stuck] = await t.ctx.db.insert(trialScreenings).values({ trialId: trial.id, total: 2, engine: 'offline' }).returning();
     expect((await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/screenings`, headers: u.headers })).statusCode).toBe(409);
-    await t.ctx.db.update(trialScreenings).set({ heartbeatAt: new Date(Date.now() - 20 * 60_000) }).where(eq(trialScreenings.id, stuck!.id));
+    await t.ctx.db
+      .update(trialScreenings)
+      .set({ heartbeatAt: new Date(Date.now() - 20 * 60_000) })
+      .where(eq(trialScreenings.id, stuck!.id));
     const again = await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/screenings`, headers: u.headers });
     expect(again.statusCode).toBe(202);
     await waitForScreening(t, u.headers, `${base}/trials/${trial.id}/screenings/${again.json().screening.id}`);
-    expect((await t.app.inject({ method: 'GET', url: `${base}/trials/${trial.id}/screenings/${stuck!.id}`, headers: u.headers })).json().screening).toMatchObject({ status: 'failed', error: 'interrupted by a server restart' });
+    expect(
+      (await t.app.inject({ method: 'GET', url: `${base}/trials/${trial.id}/screenings/${stuck!.id}`, headers: u.headers })).json().screening,
+    ).toMatchObject({ status: 'failed', error: 'interrupted by a server restart' });
 
-    const approved = await t.app.inject({ method: 'PUT', url: `${base}/results/${results[0].id}`, headers: u.headers, payload: { result: { status: 'approved' } } });
+    const approved = await t.app.inject({
+      method: 'PUT',
+      url: `${base}/results/${results[0].id}`,
+      headers: u.headers,
+      payload: { result: { status: 'approved' } },
+    });
     expect(approved.json().result).toMatchObject({ status: 'approved', reviewed_at: expect.any(String) });
 
     const csv = await t.app.inject({ method: 'GET', url: `${base}/results.csv?trial_id=${trial.id}`, headers: u.headers });
@@ -150,11 +208,20 @@ describe('research spaces without AI', () => {
   // poppler and tesseract are installed by `npm test` (scripts/test.mjs); a machine without them cannot read scans.
   it.skipIf(!ocrAvailable())('a scanned record is read in the background, and screening waits for it', async () => {
     const u = await researcher();
-    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: u.headers, payload: { research_space: { name: 'Scans' } } })).json().research_space;
+    const space = (
+      await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: u.headers, payload: { research_space: { name: 'Scans' } } })
+    ).json().research_space;
     const base = `/v1/research_spaces/${space.id}`;
-    const trial = (await t.app.inject({ method: 'POST', url: `${base}/trials`, headers: u.headers, payload: { trial: { name: 'DIA-3', description: DIA3_DESCRIPTION } } })).json().trial;
+    const trial = (
+      await t.app.inject({ method: 'POST', url: `${base}/trials`, headers: u.headers, payload: { trial: { name: 'DIA-3', description: DIA3_DESCRIPTION } } })
+    ).json().trial;
     await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/criteria/generate`, headers: u.headers });
-    const scan = form([{ name: 'digitalizado.pdf', data: scannedRecordPdf(['Clinical report - Patient 0099', 'Idade: 64 anos', 'Type 2 diabetes mellitus since 2012.', 'HbA1c 9,1 %. eGFR 55 mL/min.']) }]);
+    const scan = form([
+      {
+        name: 'digitalizado.pdf',
+        data: scannedRecordPdf(['Clinical report - Patient 0099', 'Idade: 64 anos', 'Type 2 diabetes mellitus since 2012.', 'HbA1c 9,1 %. eGFR 55 mL/min.']),
+      },
+    ]);
     const added = await t.app.inject({ method: 'POST', url: `${base}/patients`, headers: { ...u.headers, ...scan.headers }, payload: scan.payload });
     expect(added.json().patient.files[0].text_status).toMatch(/^ocr_(pending|running)$/);
     const early = await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/screenings`, headers: u.headers });
@@ -176,7 +243,10 @@ describe('research spaces without AI', () => {
     // read again here, and only the holder of the new lease records the text.
     const fileId: string = patient.files[0].id;
     const row = async () => (await t.ctx.db.select().from(researchPatientFiles).where(eq(researchPatientFiles.id, fileId)))[0]!;
-    await t.ctx.db.update(researchPatientFiles).set({ textStatus: 'ocr_running', ocrLockedUntil: sql`now() + interval '1 minute'`, text: '' }).where(eq(researchPatientFiles.id, fileId));
+    await t.ctx.db
+      .update(researchPatientFiles)
+      .set({ textStatus: 'ocr_running', ocrLockedUntil: sql`now() + interval '1 minute'`, text: '' })
+      .where(eq(researchPatientFiles.id, fileId));
     await t.ctx.ocrQueue.drain();
     expect(await row()).toMatchObject({ textStatus: 'ocr_running', text: '' });
     await t.ctx.db.update(researchPatientFiles).set({ ocrLockedUntil: sql`now() - interval '1 second'` }).where(eq(researchPatientFiles.id, fileId));
@@ -191,11 +261,16 @@ describe('research spaces without AI', () => {
     const colleague = await researcher(org!.id);
     const outsider = await researcher(other!.id);
     const loner = await researcher();
-    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: owner.headers, payload: { research_space: { name: 'Oncologia' } } })).json().research_space;
+    const space = (
+      await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: owner.headers, payload: { research_space: { name: 'Oncologia' } } })
+    ).json().research_space;
     expect(space.shared_with_organization).toBe(true);
-    const personal = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: loner.headers, payload: { research_space: { name: 'Só meu' } } })).json().research_space;
+    const personal = (
+      await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers: loner.headers, payload: { research_space: { name: 'Só meu' } } })
+    ).json().research_space;
 
-    const names = async (u: { headers: Record<string, string> }) => (await t.app.inject({ method: 'GET', url: '/v1/research_spaces', headers: u.headers })).json().research_spaces.map((s: { name: string }) => s.name);
+    const names = async (u: { headers: Record<string, string> }) =>
+      (await t.app.inject({ method: 'GET', url: '/v1/research_spaces', headers: u.headers })).json().research_spaces.map((s: { name: string }) => s.name);
     expect(await names(colleague)).toEqual(['Oncologia']);
     expect(await names(outsider)).toEqual([]);
     expect(await names(loner)).toEqual(['Só meu']);
@@ -206,9 +281,14 @@ describe('research spaces without AI', () => {
     ] as const) {
       expect((await t.app.inject({ method: 'GET', url, headers: u.headers })).statusCode).toBe(404);
     }
-    expect((await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space.id}/trials`, headers: colleague.headers, payload: { trial: { name: 'ONC-1' } } })).statusCode).toBe(201);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/v1/research_spaces/${space.id}/trials`, headers: colleague.headers, payload: { trial: { name: 'ONC-1' } } }))
+        .statusCode,
+    ).toBe(201);
     // A colleague works in the shared space but cannot delete it for everyone; its creator can.
-    expect((await t.app.inject({ method: 'GET', url: `/v1/research_spaces/${space.id}`, headers: colleague.headers })).json().research_space.can_delete).toBe(false);
+    expect((await t.app.inject({ method: 'GET', url: `/v1/research_spaces/${space.id}`, headers: colleague.headers })).json().research_space.can_delete).toBe(
+      false,
+    );
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/research_spaces/${space.id}`, headers: colleague.headers })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/research_spaces/${space.id}`, headers: owner.headers })).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: '/v1/research_spaces' })).statusCode).toBe(401);
@@ -234,7 +314,13 @@ describe('research spaces with a model', () => {
         return;
       }
       const ids = [...content.matchAll(/- id (\S+)/g)].map((m) => m[1]);
-      yield JSON.stringify({ criteria: [{ id: ids[0], verdict: 'met', evidence: 'Type 2 diabetes mellitus since 2015.', explanation: 'Diabetes tipo 2 desde 2015.' }, { id: ids[1], verdict: 'unclear', evidence: '' }], explanation: 'Cumpre a inclusão; diálise não referida.' });
+      yield JSON.stringify({
+        criteria: [
+          { id: ids[0], verdict: 'met', evidence: 'Type 2 diabetes mellitus since 2015.', explanation: 'Diabetes tipo 2 desde 2015.' },
+          { id: ids[1], verdict: 'unclear', evidence: '' },
+        ],
+        explanation: 'Cumpre a inclusão; diálise não referida.',
+      });
     },
   };
   beforeAll(async () => {
@@ -245,9 +331,12 @@ describe('research spaces with a model', () => {
   it('generates criteria and screens with the model, paying a credit per patient, and refuses without credits', async () => {
     const u = await createUser(t, { language: 'pt' });
     const headers = bearer(await login(t, u.email, u.password));
-    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'S' } } })).json().research_space;
+    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'S' } } })).json()
+      .research_space;
     const base = `/v1/research_spaces/${space.id}`;
-    const trial = (await t.app.inject({ method: 'POST', url: `${base}/trials`, headers, payload: { trial: { name: 'T', description: 'Adults with T2D; no dialysis.' } } })).json().trial;
+    const trial = (
+      await t.app.inject({ method: 'POST', url: `${base}/trials`, headers, payload: { trial: { name: 'T', description: 'Adults with T2D; no dialysis.' } } })
+    ).json().trial;
     const generated = (await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/criteria/generate`, headers })).json();
     expect(generated).toMatchObject({ engine: 'openai', criteria: [{ definition: 'Adults with type 2 diabetes' }, { type: 'non_critical_exclusion' }] });
     const upload = form([{ name: 'a.pdf', data: eligible }]);
@@ -260,7 +349,13 @@ describe('research spaces with a model', () => {
     expect(started.engine).toBe('openai');
     expect((await waitForScreening(t, headers, `${base}/trials/${trial.id}/screenings/${started.id}`)).status).toBe('completed');
     const [result] = (await t.app.inject({ method: 'GET', url: `${base}/results`, headers })).json().results;
-    expect(result).toMatchObject({ pre_evaluation: 'possible', criteria_met: 1, status: 'requires_review', explanation: 'Cumpre a inclusão; diálise não referida.', engine: 'openai' });
+    expect(result).toMatchObject({
+      pre_evaluation: 'possible',
+      criteria_met: 1,
+      status: 'requires_review',
+      explanation: 'Cumpre a inclusão; diálise não referida.',
+      engine: 'openai',
+    });
     // Each criterion keeps the model's own reason; one it gave none for has none.
     expect(result.criteria.map((c: { explanation?: string }) => c.explanation)).toEqual(['Diabetes tipo 2 desde 2015.', undefined]);
     // The documents went to the model as delimited data, with the answer asked in the user's language.
@@ -273,9 +368,17 @@ describe('research spaces with a model', () => {
     const u = await createUser(t, { language: 'en' });
     const headers = bearer(await login(t, u.email, u.password));
     await grantCredits(t.ctx.db, { ownerUserId: u.id }, 2);
-    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'S2' } } })).json().research_space;
+    const space = (await t.app.inject({ method: 'POST', url: '/v1/research_spaces', headers, payload: { research_space: { name: 'S2' } } })).json()
+      .research_space;
     const base = `/v1/research_spaces/${space.id}`;
-    const trial = (await t.app.inject({ method: 'POST', url: `${base}/trials`, headers, payload: { trial: { name: 'T2', description: 'UNREACHABLE\nInclusion criteria:\n- Adults with type 2 diabetes' } } })).json().trial;
+    const trial = (
+      await t.app.inject({
+        method: 'POST',
+        url: `${base}/trials`,
+        headers,
+        payload: { trial: { name: 'T2', description: 'UNREACHABLE\nInclusion criteria:\n- Adults with type 2 diabetes' } },
+      })
+    ).json().trial;
     const generated = (await t.app.inject({ method: 'POST', url: `${base}/trials/${trial.id}/criteria/generate`, headers })).json();
     expect(generated).toMatchObject({ engine: 'offline', criteria: [{ definition: 'Adults with type 2 diabetes', type: 'critical_inclusion' }] });
 

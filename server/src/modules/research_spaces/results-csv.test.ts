@@ -39,7 +39,9 @@ describe('results as CSV', () => {
     expect(head).toBe(
       '"Doente";"Ensaio";"Pré-avaliação";"Critérios satisfeitos";"Relevância";"Estado do rastreio";"Explicação";"Rastreado em";"Decisão";"Nota da decisão";"Decidido por";"Decidido em";"Rastreio alterado desde a decisão";"Idade ≥ 18 (veredicto)";"Idade ≥ 18 (explicação)";"Idade ≥ 18 (evidência)"',
     );
-    expect(row).toBe(`"'=HYPERLINK(""x"")";"DIA-3";"Apto";"1/1";"71";"Em revisão";"Diz ""apto""";"2026-11-22T10:00:00.000Z";"";"";"";"";"";"Cumprido";"Conta a favor do doente";"Idade: 58"`);
+    expect(row).toBe(
+      `"'=HYPERLINK(""x"")";"DIA-3";"Apto";"1/1";"71";"Em revisão";"Diz ""apto""";"2026-11-22T10:00:00.000Z";"";"";"";"";"";"Cumprido";"Conta a favor do doente";"Idade: 58"`,
+    );
     expect(resultsCsv('T', [], 'en').split('\r\n')[0]).toContain('"Patient","Trial"');
   });
 
@@ -60,14 +62,26 @@ describe('results as CSV', () => {
     expect(cells[4]).toBe('71');
     expect(cells[6]).toBe('Not approved: 1 of 3 criteria satisfied. Against: eGFR < 30. Unclear: Pregnancy.');
     expect(cells.slice(13)).toEqual([
-      'Met', 'Counts for the patient', 'Age: 58.',
-      'Met', 'Rules the patient out (critical criterion)', 'eGFR 25 mL/min.',
-      'Unclear', 'The records do not settle it; a person must check', '',
+      'Met',
+      'Counts for the patient',
+      'Age: 58.',
+      'Met',
+      'Rules the patient out (critical criterion)',
+      'eGFR 25 mL/min.',
+      'Unclear',
+      'The records do not settle it; a person must check',
+      '',
     ]);
   });
 
   it("carries the reviewer's decision, note, author and time, and whether the screening changed since", () => {
-    const decided = result({ decision: 'declined', note: '-see cardiology letter', decidedBy: 'Ana Lopes', decidedAt: new Date('2026-11-23T09:30:00Z'), machineChanged: true });
+    const decided = result({
+      decision: 'declined',
+      note: '-see cardiology letter',
+      decidedBy: 'Ana Lopes',
+      decidedAt: new Date('2026-11-23T09:30:00Z'),
+      machineChanged: true,
+    });
     const [, row] = parse(resultsCsv('T', [decided], 'de'));
     expect(row).toContain(`"Abgelehnt";"'-see cardiology letter";"Ana Lopes";"2026-11-23T09:30:00.000Z";"Ja"`);
   });

@@ -39,27 +39,29 @@ export function resultsRoutes(app: App, ctx: AppContext, preHandler: onRequestAs
   const base = '/v1/research_spaces/:spaceId/results';
 
   async function resultsOf(space: SpaceRow, filter: { trialId?: string; resultId?: string } = {}) {
-    return ctx.db
-      .select({ result: evaluationResults, label: researchPatients.label, trialName: clinicalTrials.name, deciderName: users.name })
-      .from(evaluationResults)
-      .innerJoin(researchPatients, eq(researchPatients.id, evaluationResults.patientId))
-      .innerJoin(clinicalTrials, eq(clinicalTrials.id, evaluationResults.trialId))
-      // By id, not by membership: a member who left stays the author of what they decided.
-      .leftJoin(users, eq(users.id, evaluationResults.decidedBy))
-      .where(
-        and(
-          eq(clinicalTrials.spaceId, space.id),
-          filter.trialId ? eq(evaluationResults.trialId, filter.trialId) : undefined,
-          filter.resultId ? eq(evaluationResults.id, filter.resultId) : undefined,
-        ),
-      )
-      // Per trial, the likeliest patients first; those a critical criterion rules out last, whatever their score.
-      .orderBy(
-        asc(clinicalTrials.name),
-        asc(sql`${evaluationResults.preEvaluation} = 'not_approved'`),
-        sql`${evaluationResults.relevance} desc nulls last`,
-        asc(researchPatients.createdAt),
-      );
+    return (
+      ctx.db
+        .select({ result: evaluationResults, label: researchPatients.label, trialName: clinicalTrials.name, deciderName: users.name })
+        .from(evaluationResults)
+        .innerJoin(researchPatients, eq(researchPatients.id, evaluationResults.patientId))
+        .innerJoin(clinicalTrials, eq(clinicalTrials.id, evaluationResults.trialId))
+        // By id, not by membership: a member who left stays the author of what they decided.
+        .leftJoin(users, eq(users.id, evaluationResults.decidedBy))
+        .where(
+          and(
+            eq(clinicalTrials.spaceId, space.id),
+            filter.trialId ? eq(evaluationResults.trialId, filter.trialId) : undefined,
+            filter.resultId ? eq(evaluationResults.id, filter.resultId) : undefined,
+          ),
+        )
+        // Per trial, the likeliest patients first; those a critical criterion rules out last, whatever their score.
+        .orderBy(
+          asc(clinicalTrials.name),
+          asc(sql`${evaluationResults.preEvaluation} = 'not_approved'`),
+          sql`${evaluationResults.relevance} desc nulls last`,
+          asc(researchPatients.createdAt),
+        )
+    );
   }
 
   async function own(space: SpaceRow, resultId: string) {
@@ -99,7 +101,13 @@ export function resultsRoutes(app: App, ctx: AppContext, preHandler: onRequestAs
       })),
       user.language as Language,
     );
-    const fileName = `${trial.name.replace(/[^\p{L}\p{N} _-]/gu, '').trim().replace(/\s+/g, '-').slice(0, 80) || 'trial'}-results.csv`;
+    const fileName = `${
+      trial.name
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .trim()
+        .replace(/\s+/g, '-')
+        .slice(0, 80) || 'trial'
+    }-results.csv`;
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="results.csv"; filename*=UTF-8''${encodeURIComponent(fileName)}`)

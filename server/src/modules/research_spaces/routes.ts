@@ -9,7 +9,18 @@ import { generateCriteria } from './criteria-extraction.js';
 import { patientsRoutes } from './patients.js';
 import { resultsRoutes } from './results.js';
 import { screeningsRoutes } from './screenings.js';
-import { canDeleteSpace, criteriaOf, criteriaOfTrials, criterionView, researchBlobPrefix, spaceFor, spaceView, trialIn, trialView, visibleTo } from './service.js';
+import {
+  canDeleteSpace,
+  criteriaOf,
+  criteriaOfTrials,
+  criterionView,
+  researchBlobPrefix,
+  spaceFor,
+  spaceView,
+  trialIn,
+  trialView,
+  visibleTo,
+} from './service.js';
 import { describeErrorSafely } from '../../http/safe-errors.js';
 
 const id = z.uuid({ error: 'invalid_id' });
@@ -17,9 +28,13 @@ const spaceParams = z.object({ spaceId: id });
 const trialParams = spaceParams.extend({ trialId: id });
 const criterionParams = trialParams.extend({ criterionId: id });
 const spaceBody = z.object({ research_space: z.object({ name: z.string().trim().min(1).max(200) }).strict() }).strict();
-const trialBody = z.object({ trial: z.object({ name: z.string().trim().min(1).max(300), description: z.string().trim().max(50_000).default('') }).strict() }).strict();
+const trialBody = z
+  .object({ trial: z.object({ name: z.string().trim().min(1).max(300), description: z.string().trim().max(50_000).default('') }).strict() })
+  .strict();
 const criterionBody = z
-  .object({ criterion: z.object({ definition: z.string().trim().min(3).max(1000), type: z.enum(CRITERION_TYPES), needs_review: z.boolean().default(false) }).strict() })
+  .object({
+    criterion: z.object({ definition: z.string().trim().min(3).max(1000), type: z.enum(CRITERION_TYPES), needs_review: z.boolean().default(false) }).strict(),
+  })
   .strict();
 
 /** At most this many criteria per trial: beyond it the list is a protocol, not a screening checklist. */
@@ -41,7 +56,10 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
 
   app.post(base, { onRequest: preHandler, schema: { body: spaceBody } }, async (request, reply) => {
     const user = currentUser(request);
-    const [row] = await ctx.db.insert(researchSpaces).values({ name: request.body.research_space.name, createdBy: user.id, organizationId: user.organizationId }).returning();
+    const [row] = await ctx.db
+      .insert(researchSpaces)
+      .values({ name: request.body.research_space.name, createdBy: user.id, organizationId: user.organizationId })
+      .returning();
     return reply.status(201).send({ research_space: spaceView(row!, user) });
   });
 
@@ -71,13 +89,19 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
   app.get(`${base}/:spaceId/trials`, { onRequest: preHandler, schema: { params: spaceParams } }, async (request) => {
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
     const trials = await ctx.db.select().from(clinicalTrials).where(eq(clinicalTrials.spaceId, space.id)).orderBy(desc(clinicalTrials.createdAt));
-    const criteria = await criteriaOfTrials(ctx.db, trials.map((t) => t.id));
+    const criteria = await criteriaOfTrials(
+      ctx.db,
+      trials.map((t) => t.id),
+    );
     return { trials: trials.map((t) => trialView(t, criteria.get(t.id) ?? [])) };
   });
 
   app.post(`${base}/:spaceId/trials`, { onRequest: preHandler, schema: { params: spaceParams, body: trialBody } }, async (request, reply) => {
     const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
-    const [row] = await ctx.db.insert(clinicalTrials).values({ spaceId: space.id, ...request.body.trial }).returning();
+    const [row] = await ctx.db
+      .insert(clinicalTrials)
+      .values({ spaceId: space.id, ...request.body.trial })
+      .returning();
     return reply.status(201).send({ trial: trialView(row!, []) });
   });
 
@@ -88,7 +112,11 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
 
   app.put(`${base}/:spaceId/trials/:trialId`, { onRequest: preHandler, schema: { params: trialParams, body: trialBody } }, async (request) => {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
-    const [row] = await ctx.db.update(clinicalTrials).set({ ...request.body.trial, updatedAt: new Date() }).where(eq(clinicalTrials.id, trial.id)).returning();
+    const [row] = await ctx.db
+      .update(clinicalTrials)
+      .set({ ...request.body.trial, updatedAt: new Date() })
+      .where(eq(clinicalTrials.id, trial.id))
+      .returning();
     return { trial: trialView(row!, await criteriaOf(ctx.db, trial.id)) };
   });
 
@@ -108,44 +136,65 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
     return Math.max(-1, ...existing.map((c) => c.position)) + 1;
   }
 
-  app.post(`${base}/:spaceId/trials/:trialId/criteria`, { onRequest: preHandler, schema: { params: trialParams, body: criterionBody } }, async (request, reply) => {
-    const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
-    const c = request.body.criterion;
-    const [row] = await ctx.db
-      .insert(trialCriteria)
-      .values({ trialId: trial.id, definition: c.definition, type: c.type, needsReview: c.needs_review, position: await nextPosition(trial.id, 1) })
-      .returning();
-    return reply.status(201).send({ criterion: criterionView(row!) });
-  });
+  app.post(
+    `${base}/:spaceId/trials/:trialId/criteria`,
+    { onRequest: preHandler, schema: { params: trialParams, body: criterionBody } },
+    async (request, reply) => {
+      const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
+      const c = request.body.criterion;
+      const [row] = await ctx.db
+        .insert(trialCriteria)
+        .values({ trialId: trial.id, definition: c.definition, type: c.type, needsReview: c.needs_review, position: await nextPosition(trial.id, 1) })
+        .returning();
+      return reply.status(201).send({ criterion: criterionView(row!) });
+    },
+  );
 
-  app.put(`${base}/:spaceId/trials/:trialId/criteria/:criterionId`, { onRequest: preHandler, schema: { params: criterionParams, body: criterionBody } }, async (request) => {
-    const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
-    const c = request.body.criterion;
-    const [row] = await ctx.db
-      .update(trialCriteria)
-      .set({ definition: c.definition, type: c.type, needsReview: c.needs_review })
-      .where(and(eq(trialCriteria.id, request.params.criterionId), eq(trialCriteria.trialId, trial.id)))
-      .returning();
-    if (!row) throw notFound('Criterion not found');
-    return { criterion: criterionView(row) };
-  });
+  app.put(
+    `${base}/:spaceId/trials/:trialId/criteria/:criterionId`,
+    { onRequest: preHandler, schema: { params: criterionParams, body: criterionBody } },
+    async (request) => {
+      const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
+      const c = request.body.criterion;
+      const [row] = await ctx.db
+        .update(trialCriteria)
+        .set({ definition: c.definition, type: c.type, needsReview: c.needs_review })
+        .where(and(eq(trialCriteria.id, request.params.criterionId), eq(trialCriteria.trialId, trial.id)))
+        .returning();
+      if (!row) throw notFound('Criterion not found');
+      return { criterion: criterionView(row) };
+    },
+  );
 
-  app.delete(`${base}/:spaceId/trials/:trialId/criteria/:criterionId`, { onRequest: preHandler, schema: { params: criterionParams } }, async (request, reply) => {
-    const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
-    const [row] = await ctx.db.delete(trialCriteria).where(and(eq(trialCriteria.id, request.params.criterionId), eq(trialCriteria.trialId, trial.id))).returning();
-    if (!row) throw notFound('Criterion not found');
-    return reply.status(204).send();
-  });
+  app.delete(
+    `${base}/:spaceId/trials/:trialId/criteria/:criterionId`,
+    { onRequest: preHandler, schema: { params: criterionParams } },
+    async (request, reply) => {
+      const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
+      const [row] = await ctx.db
+        .delete(trialCriteria)
+        .where(and(eq(trialCriteria.id, request.params.criterionId), eq(trialCriteria.trialId, trial.id)))
+        .returning();
+      if (!row) throw notFound('Criterion not found');
+      return reply.status(204).send();
+    },
+  );
 
   /** Automatic generation: criteria read from the trial's description are added (those already there are skipped). */
   app.post(`${base}/:spaceId/trials/:trialId/criteria/generate`, { onRequest: preHandler, schema: { params: trialParams } }, async (request, reply) => {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
     if (!trial.description.trim()) throw new DomainError(400, 'invalid_request', 'Write the trial description first', { 'trial.description': 'required' });
     const existing = new Set((await criteriaOf(ctx.db, trial.id)).map((c) => c.definition.trim().toLowerCase()));
-    const generated = await generateCriteria(ctx.textGenerator, trial.description, (err) => request.log.warn({ err: describeErrorSafely(err) }, 'criteria generation fell back to the description’s lists'));
+    const generated = await generateCriteria(ctx.textGenerator, trial.description, (err) =>
+      request.log.warn({ err: describeErrorSafely(err) }, 'criteria generation fell back to the description’s lists'),
+    );
     const drafts = generated.criteria.filter((d) => !existing.has(d.definition.toLowerCase()));
     if (drafts.length === 0 && existing.size === 0) {
-      throw new DomainError(422, 'invalid_request', "No criteria were found in the description. List them under 'Inclusion criteria' and 'Exclusion criteria', or add them one by one.");
+      throw new DomainError(
+        422,
+        'invalid_request',
+        "No criteria were found in the description. List them under 'Inclusion criteria' and 'Exclusion criteria', or add them one by one.",
+      );
     }
     let position = drafts.length ? await nextPosition(trial.id, drafts.length) : 0;
     const rows = drafts.length

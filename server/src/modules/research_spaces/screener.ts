@@ -61,7 +61,8 @@ export function parseModelScreening(answer: string, criteria: Criterion[], recor
     const assessments = criteria.map((c): CriterionAssessment => {
       const a = byId.get(c.id);
       const label = typeof a?.label === 'string' ? (a.label.toLowerCase().replaceAll('_', ' ').trim() as Label) : undefined;
-      let verdict: Verdict = label && LABELS.includes(label) ? verdictOf(label, c) : VERDICTS.includes(a?.verdict as Verdict) ? (a!.verdict as Verdict) : 'unclear';
+      let verdict: Verdict =
+        label && LABELS.includes(label) ? verdictOf(label, c) : VERDICTS.includes(a?.verdict as Verdict) ? (a!.verdict as Verdict) : 'unclear';
       // The model's reasoning is kept as its own words, beside (never instead of) the record's quoted sentences.
       const explanation = typeof a?.explanation === 'string' && a.explanation.trim() ? { explanation: a.explanation.trim().slice(0, 1000) } : {};
       if (!recordSentences) return { criterion_id: c.id, verdict, evidence: typeof a?.evidence === 'string' ? a.evidence.slice(0, 1000) : '', ...explanation };

@@ -9,7 +9,10 @@ import { classify } from './criteria.js';
 
 const development = EVAL_SET.flatMap(({ trial, patients }) => patients.map((patient) => ({ trial, patient })));
 // The held-out records are held to the same form: a label the scorer can trust.
-const patients = [...development, ...[...HELD_OUT_SET, ...HELD_OUT_2_SET, ...HELD_OUT_3_SET].flatMap(({ trial, patients }) => patients.map((patient) => ({ trial, patient })))];
+const patients = [
+  ...development,
+  ...[...HELD_OUT_SET, ...HELD_OUT_2_SET, ...HELD_OUT_3_SET].flatMap(({ trial, patients }) => patients.map((patient) => ({ trial, patient }))),
+];
 
 describe('screening evaluation set', () => {
   it('holds at least 3 trials and 30 patients in the four languages, with split and scanned records', () => {

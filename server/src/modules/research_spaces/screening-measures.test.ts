@@ -98,7 +98,9 @@ describe('events within a time window', () => {
 
 describe("a scan's confusions", () => {
   it('puts digits read as letters right, only in words that are otherwise numbers', () => {
-    expect(repairOcrDigits('sexo masculino, 8l anos; feve 3o %; pa l10/70; nt-probnp l 250 pg/ml; c0pd')).toBe('sexo masculino, 81 anos; feve 30 %; pa 110/70; nt-probnp 1 250 pg/ml; copd');
+    expect(repairOcrDigits('sexo masculino, 8l anos; feve 3o %; pa l10/70; nt-probnp l 250 pg/ml; c0pd')).toBe(
+      'sexo masculino, 81 anos; feve 30 %; pa 110/70; nt-probnp 1 250 pg/ml; copd',
+    );
     expect(repairOcrDigits('hba1c 7,2 %; fev1 38 %; o2-langzeittherapie; t2dm')).toBe('hba1c 7,2 %; fev1 38 %; o2-langzeittherapie; t2dm');
   });
 
@@ -121,7 +123,10 @@ describe("a scan's confusions", () => {
 
   it('joins a word hyphenated at a line end', () => {
     expect(sentences('Diagnose: Diabetes mel-\nlitus Typ 2, art. Hypertonie')).toEqual(['Diagnose: Diabetes mellitus Typ 2, art. Hypertonie']);
-    const result = screen([c('age', 'Age 18 years or older'), c('copd', 'Diagnosis of COPD')], 'Doente: J. M. P., sexo mascu-\nlino, 8l anos\nDiagnose: C0PD GOLD 2, kein Asthma');
+    const result = screen(
+      [c('age', 'Age 18 years or older'), c('copd', 'Diagnosis of COPD')],
+      'Doente: J. M. P., sexo mascu-\nlino, 8l anos\nDiagnose: C0PD GOLD 2, kein Asthma',
+    );
     expect(result.age).toMatchObject({ verdict: 'met', evidence: 'Doente: J. M. P., sexo masculino, 8l anos' });
     expect(result.copd!.verdict).toBe('met');
   });
@@ -138,7 +143,10 @@ describe('what a record implies', () => {
 
   it('reads a medication list without the medicine as not taking it', () => {
     const insulin = c('ins', 'Current insulin therapy', 'critical_exclusion');
-    expect(screen([insulin], 'Medication: metformin 500 mg twice daily, ramipril 5 mg.').ins).toMatchObject({ verdict: 'not_met', evidence: 'Medication: metformin 500 mg twice daily, ramipril 5 mg.' });
+    expect(screen([insulin], 'Medication: metformin 500 mg twice daily, ramipril 5 mg.').ins).toMatchObject({
+      verdict: 'not_met',
+      evidence: 'Medication: metformin 500 mg twice daily, ramipril 5 mg.',
+    });
     expect(verdict(insulin, 'Medikation: Metformin, Insulin glargin 20 IE.')).toBe('met');
     // No list, no inference.
     expect(verdict(insulin, 'Type 2 diabetes.')).toBe('unclear');
@@ -224,14 +232,19 @@ describe('lists, plans and contradictions', () => {
 
   it("finds the mention that says the criterion's own qualifier, and keeps 'non-valvular' from reading as a negation", () => {
     const af = c('af', 'Non-valvular atrial fibrillation documented on ECG or ambulatory monitoring');
-    expect(screen([af], 'Referral to Cardiology (AF clinic)\nA 7-day Holter confirmed paroxysmal non-valvular AF.').af).toMatchObject({ verdict: 'met', evidence: 'A 7-day Holter confirmed paroxysmal non-valvular AF.' });
+    expect(screen([af], 'Referral to Cardiology (AF clinic)\nA 7-day Holter confirmed paroxysmal non-valvular AF.').af).toMatchObject({
+      verdict: 'met',
+      evidence: 'A 7-day Holter confirmed paroxysmal non-valvular AF.',
+    });
     expect(verdict(af, 'Diagnósticos secundários: fibrilhação auricular permanente não valvular; HTA.')).toBe('met');
     expect(verdict(af, 'Persistierendes Vorhofflimmern.')).toBe('unclear');
   });
 
   it('reads an age written alone between commas, and not the age at a diagnosis', () => {
     expect(verdict(c('age', 'Age ≥ 65 years'), 'Utente: José Manuel Rocha Pires, 69 anos, sexo masculino.')).toBe('met');
-    expect(verdict(c('age', 'Aged between 18 and 75 years'), 'Date: 19/10/2026\nRe: Ms S. T., DOB 22/09/1990\nType 1 diabetes since childhood (diagnosed aged 9).')).toBe('met');
+    expect(
+      verdict(c('age', 'Aged between 18 and 75 years'), 'Date: 19/10/2026\nRe: Ms S. T., DOB 22/09/1990\nType 1 diabetes since childhood (diagnosed aged 9).'),
+    ).toBe('met');
   });
 });
 
@@ -276,13 +289,16 @@ describe('prefixes', () => {
 
 describe('ages as criteria and records write them', () => {
   it('reads the bounds of age criteria written with a sign against the word, or "of age"', () => {
-    for (const definition of ['18 years of age or older', 'Age>18', 'Age≥ 18years', 'Patients aged 18 years or older']) expect(verdict(c('age', definition), 'A 44-year-old man with chest pain.'), definition).toBe('met');
-    for (const definition of ['Age<40', '40 years of age or younger', 'Age ≤ 40 years']) expect(verdict(c('age', definition), 'A 44-year-old man with chest pain.'), definition).toBe('not_met');
+    for (const definition of ['18 years of age or older', 'Age>18', 'Age≥ 18years', 'Patients aged 18 years or older'])
+      expect(verdict(c('age', definition), 'A 44-year-old man with chest pain.'), definition).toBe('met');
+    for (const definition of ['Age<40', '40 years of age or younger', 'Age ≤ 40 years'])
+      expect(verdict(c('age', definition), 'A 44-year-old man with chest pain.'), definition).toBe('not_met');
   });
 
   it("reads '44 yo', '44 y/o' and '44 y.o.' before a person or a sentence's end, never Spanish 'yo'", () => {
     const young = c('age', 'Age between 18 and 40 years');
-    for (const record of ['44 yo man with cough.', 'A 44 y/o woman.', 'Pt is a 44 y.o. female with dyspnoea.']) expect(verdict(young, record), record).toBe('not_met');
+    for (const record of ['44 yo man with cough.', 'A 44 y/o woman.', 'Pt is a 44 y.o. female with dyspnoea.'])
+      expect(verdict(young, record), record).toBe('not_met');
     expect(verdict(young, 'A 32 yo woman.')).toBe('met');
     expect(verdict(young, 'Fumadora: a los 20 yo empecé a fumar.')).toBe('unclear');
   });
@@ -290,7 +306,8 @@ describe('ages as criteria and records write them', () => {
 
 describe('a PDF text cut into sentences', () => {
   it("ends a sentence after a unit or 'ago' before a capital, and joins a line wrapped before a blood pressure", () => {
-    const text = 'Chest pain started 2 days ago. She denies fever.\nHeight 172 cm. Weight 80 kg.\nHeart rate 88/min. Respiratory rate 18/min. BP was recorded as\n115/80 mm Hg on arrival. Seen by Dr. Smith today.';
+    const text =
+      'Chest pain started 2 days ago. She denies fever.\nHeight 172 cm. Weight 80 kg.\nHeart rate 88/min. Respiratory rate 18/min. BP was recorded as\n115/80 mm Hg on arrival. Seen by Dr. Smith today.';
     expect(sentences(text)).toEqual([
       'Chest pain started 2 days ago.',
       'She denies fever.',
@@ -308,7 +325,9 @@ describe('a PDF text cut into sentences', () => {
 describe('precision first: a criterion is settled only by a statement that settles it', () => {
   it('never takes a pregnancy once had for one now, nor a gestational age for the patient’s age', () => {
     expect(verdict(c('preg', 'Current pregnancy', 'critical_exclusion'), 'She had an ectopic pregnancy in 2019. No other history.')).toBe('unclear');
-    expect(verdict(c('preg', 'Current pregnancy', 'critical_exclusion'), 'She had an ectopic pregnancy in 2019. Pregnancy test today: negative.')).toBe('not_met');
+    expect(verdict(c('preg', 'Current pregnancy', 'critical_exclusion'), 'She had an ectopic pregnancy in 2019. Pregnancy test today: negative.')).toBe(
+      'not_met',
+    );
     expect(verdict(c('preg', 'Current pregnancy', 'critical_exclusion'), 'She is pregnant, 12 weeks.')).toBe('met');
     expect(verdict(c('ga', 'Gestational age < 23 weeks'), 'A 27-year-old woman, G2P1, presents with abdominal pain.')).toBe('unclear');
     // A condition dated in a year is still had; 'since' a year, still now.
@@ -409,15 +428,23 @@ describe('phrasings of case summaries and trial registries', () => {
   });
 
   it("reads a negative test as a denial of what was tested only ('pregnancy test is negative and…')", () => {
-    expect(verdict(c('preg', 'Pregnant or breastfeeding women', 'critical_exclusion'), 'Her pregnancy test is negative and she is not breastfeeding.')).toBe('not_met');
+    expect(verdict(c('preg', 'Pregnant or breastfeeding women', 'critical_exclusion'), 'Her pregnancy test is negative and she is not breastfeeding.')).toBe(
+      'not_met',
+    );
     expect(verdict(c('dm', 'Type 2 diabetes mellitus'), 'Known T2DM, COVID test negative and afebrile on arrival.')).toBe('met');
     expect(verdict(c('htn', 'Hipertensão arterial'), 'Hipertensão arterial, PCR SARS-CoV-2 negativa e apirética.')).toBe('met');
-    expect(verdict(c('preg', 'Pregnancy', 'critical_exclusion'), 'Pregnancy test positive, HIV screen negative and hepatitis serology pending.')).not.toBe('not_met');
-    expect(verdict(c('preg', 'Pregnant or breastfeeding', 'critical_exclusion'), 'Currently breastfeeding, pregnancy test negative and no contraception.')).toBe('met');
+    expect(verdict(c('preg', 'Pregnancy', 'critical_exclusion'), 'Pregnancy test positive, HIV screen negative and hepatitis serology pending.')).not.toBe(
+      'not_met',
+    );
+    expect(
+      verdict(c('preg', 'Pregnant or breastfeeding', 'critical_exclusion'), 'Currently breastfeeding, pregnancy test negative and no contraception.'),
+    ).toBe('met');
   });
 
   it("settles no number asked of a concept from the concept's mention", () => {
-    expect(verdict(c('x', 'At least two COPD exacerbations requiring oral corticosteroids'), 'COPD; one exacerbation in March treated with prednisolone.')).toBe('unclear');
+    expect(
+      verdict(c('x', 'At least two COPD exacerbations requiring oral corticosteroids'), 'COPD; one exacerbation in March treated with prednisolone.'),
+    ).toBe('unclear');
     expect(verdict(c('x', 'Type 2 diabetes for more than 10 years'), 'Type 2 diabetes diagnosed in 2023.')).toBe('unclear');
     expect(verdict(c('x', 'Current smoker of at least 10 cigarettes per day'), 'Never smoker.')).toBe('not_met');
   });
@@ -484,10 +511,17 @@ describe('gestational age', () => {
     expect(verdict(early, 'Pregnant, 20 weeks of gestation. Dating scan today: 22+3 weeks.')).toBe('unclear');
     // A plan or an earlier pregnancy is not this one's weeks.
     expect(verdict(early, 'Pregnant, 20 weeks of gestation. Scan at 26 weeks of gestation planned.')).toBe('met');
-    expect(verdict(c('ga', 'Gestational age between 12 and 20 weeks'), 'Previous pregnancy: delivered at 38 weeks of gestation (2019). Currently 14 weeks pregnant.')).toBe('met');
+    expect(
+      verdict(
+        c('ga', 'Gestational age between 12 and 20 weeks'),
+        'Previous pregnancy: delivered at 38 weeks of gestation (2019). Currently 14 weeks pregnant.',
+      ),
+    ).toBe('met');
     expect(verdict(c('ga', 'Gestational age between 12 and 20 weeks'), 'Pregnancy 8 weeks. Next visit at 20 weeks of gestation.')).toBe('not_met');
     expect(verdict(c('ga', 'Gestational age between 12 and 20 weeks'), 'Amniocentesis is offered between 15 and 20 weeks of gestation.')).toBe('unclear');
-    expect(verdict(c('gdm', 'Gestational diabetes diagnosed between 24 and 28 weeks'), 'Now 32 weeks of gestation. GDM diagnosed at 26 weeks.')).not.toBe('not_met');
+    expect(verdict(c('gdm', 'Gestational diabetes diagnosed between 24 and 28 weeks'), 'Now 32 weeks of gestation. GDM diagnosed at 26 weeks.')).not.toBe(
+      'not_met',
+    );
     expect(verdict(early, 'Her sister is 20 weeks pregnant.')).toBe('unclear');
   });
 });
@@ -504,7 +538,7 @@ describe('the second review: ages, sexes and values that belong to someone or so
     expect(verdict(age, 'Age: 58. In the 2019 letter: 64 years old.')).toBe('unclear');
   });
 
-  it("reads no sex from a possessive or a companion", () => {
+  it('reads no sex from a possessive or a companion', () => {
     const men = c('m', 'Men aged 40 to 75 years');
     expect(verdict(men, "A 60-year-old woman's husband presents today with chest pain. He is 64.")).not.toBe('not_met');
     expect(verdict(men, 'Mr. Brown is a 64-year-old. Living with a 60-year-old woman, his partner.')).toBe('unclear');
@@ -529,7 +563,9 @@ describe('the second review: ages, sexes and values that belong to someone or so
   });
 
   it("keeps a field answered 'no' apart from the next line, and list items apart", () => {
-    expect(verdict(c('dm', 'Diabetes mellitus tipo 2'), 'Alergias medicamentosas conocidas: no\nDiabetes mellitus tipo 2: sí, en tratamiento con metformina')).toBe('met');
+    expect(
+      verdict(c('dm', 'Diabetes mellitus tipo 2'), 'Alergias medicamentosas conocidas: no\nDiabetes mellitus tipo 2: sí, en tratamiento con metformina'),
+    ).toBe('met');
     expect(verdict(c('copd', 'COPD'), 'Current smoker: no\nCOPD GOLD 3, FEV1 45 %')).toBe('met');
     expect(sentences('1. Hypertension - on\n2. Type 2 diabetes')).toEqual(['1. Hypertension - on', '2. Type 2 diabetes']);
   });

@@ -13,7 +13,10 @@ import { asCriterion, criteriaOf, screeningView, spaceFor, trialIn, type SpaceRo
 
 const id = z.uuid({ error: 'invalid_id' });
 const trialParams = z.object({ spaceId: id, trialId: id });
-const body = z.object({ patient_ids: z.array(id).min(1).max(1000).optional() }).strict().nullish();
+const body = z
+  .object({ patient_ids: z.array(id).min(1).max(1000).optional() })
+  .strict()
+  .nullish();
 
 async function patientsToScreen(ctx: AppContext, space: SpaceRow, chosen?: string[]) {
   const rows = await ctx.db
@@ -36,7 +39,10 @@ export function screeningsRoutes(app: App, ctx: AppContext, preHandler: onReques
 
   app.get(`${base}/:screeningId`, { onRequest: preHandler, schema: { params: trialParams.extend({ screeningId: id }) } }, async (request) => {
     const trial = await trialIn(ctx.db, await spaceFor(ctx.db, currentUser(request), request.params.spaceId), request.params.trialId);
-    const [row] = await ctx.db.select().from(trialScreenings).where(and(eq(trialScreenings.id, request.params.screeningId), eq(trialScreenings.trialId, trial.id)));
+    const [row] = await ctx.db
+      .select()
+      .from(trialScreenings)
+      .where(and(eq(trialScreenings.id, request.params.screeningId), eq(trialScreenings.trialId, trial.id)));
     if (!row) throw notFound('Screening not found');
     return { screening: screeningView(row) };
   });
@@ -58,11 +64,19 @@ export function screeningsRoutes(app: App, ctx: AppContext, preHandler: onReques
     if (reading) throw new DomainError(409, 'records_being_read', 'Some records are scanned pages still being read; screen when they are ready');
     const engine = screenerEngine(ctx.textGenerator);
     if (engine !== 'offline' && (await balanceOf(ctx.db, accountOf(user))) < patientIds.length * GENERATION_COST) {
-      throw new DomainError(402, 'insufficient_credits', `Screening ${patientIds.length} patients needs ${patientIds.length * GENERATION_COST} credits. Ask your organization to buy more through support.`);
+      throw new DomainError(
+        402,
+        'insufficient_credits',
+        `Screening ${patientIds.length} patients needs ${patientIds.length * GENERATION_COST} credits. Ask your organization to buy more through support.`,
+      );
     }
     // One whose process died without a restart here (another instance) must not block the trial for good.
     await failInterruptedScreenings(ctx, STALE_SCREENING_MS, trial.id);
-    const [run] = await ctx.db.insert(trialScreenings).values({ trialId: trial.id, startedBy: user.id, total: patientIds.length, engine }).onConflictDoNothing().returning();
+    const [run] = await ctx.db
+      .insert(trialScreenings)
+      .values({ trialId: trial.id, startedBy: user.id, total: patientIds.length, engine })
+      .onConflictDoNothing()
+      .returning();
     if (!run) throw new DomainError(409, 'invalid_request', 'A screening of this trial is already running');
     startScreening(ctx, run, user, criteria, patientIds);
     return reply.status(202).send({ screening: screeningView(run) });

@@ -2,7 +2,16 @@
 import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { UserRow } from '../../auth/users.js';
 import type { Database } from '../../db/client.js';
-import { clinicalTrials, evaluationResults, researchPatientFiles, researchPatients, researchSpaces, trialCriteria, trialScreenings, type DecidedOn } from '../../db/schema.js';
+import {
+  clinicalTrials,
+  type evaluationResults,
+  researchPatientFiles,
+  researchPatients,
+  researchSpaces,
+  trialCriteria,
+  type trialScreenings,
+  type DecidedOn,
+} from '../../db/schema.js';
 import { notFound } from '../../errors/domain-error.js';
 import type { Criterion, CriterionType } from './criteria.js';
 
@@ -32,13 +41,19 @@ export const visibleTo = (user: Pick<UserRow, 'id' | 'organizationId'>) =>
 
 /** The space when the user may see it; 404 otherwise (a space of someone else is not even said to exist). */
 export async function spaceFor(db: Database, user: UserRow, spaceId: string): Promise<SpaceRow> {
-  const [row] = await db.select().from(researchSpaces).where(and(eq(researchSpaces.id, spaceId), visibleTo(user)));
+  const [row] = await db
+    .select()
+    .from(researchSpaces)
+    .where(and(eq(researchSpaces.id, spaceId), visibleTo(user)));
   if (!row) throw notFound('Research space not found');
   return row;
 }
 
 export async function trialIn(db: Database, space: SpaceRow, trialId: string): Promise<TrialRow> {
-  const [row] = await db.select().from(clinicalTrials).where(and(eq(clinicalTrials.id, trialId), eq(clinicalTrials.spaceId, space.id)));
+  const [row] = await db
+    .select()
+    .from(clinicalTrials)
+    .where(and(eq(clinicalTrials.id, trialId), eq(clinicalTrials.spaceId, space.id)));
   if (!row) throw notFound('Trial not found');
   return row;
 }
@@ -51,7 +66,11 @@ export async function criteriaOf(db: Database, trialId: string): Promise<Criteri
 export async function criteriaOfTrials(db: Database, trialIds: string[]): Promise<Map<string, CriterionRow[]>> {
   const byTrial = new Map<string, CriterionRow[]>();
   if (trialIds.length === 0) return byTrial;
-  const rows = await db.select().from(trialCriteria).where(inArray(trialCriteria.trialId, trialIds)).orderBy(asc(trialCriteria.position), asc(trialCriteria.createdAt));
+  const rows = await db
+    .select()
+    .from(trialCriteria)
+    .where(inArray(trialCriteria.trialId, trialIds))
+    .orderBy(asc(trialCriteria.position), asc(trialCriteria.createdAt));
   for (const row of rows) byTrial.set(row.trialId, [...(byTrial.get(row.trialId) ?? []), row]);
   return byTrial;
 }
@@ -74,7 +93,9 @@ export const trialView = (t: TrialRow, criteria: CriterionRow[]) => ({
  * organization, may. A personal space only by its creator.
  */
 export const canDeleteSpace = (s: SpaceRow, user: Pick<UserRow, 'id' | 'organizationId' | 'organizationRole'>) =>
-  s.organizationId === null ? s.createdBy === user.id : s.organizationId === user.organizationId && (s.createdBy === user.id || user.organizationRole === 'admin');
+  s.organizationId === null
+    ? s.createdBy === user.id
+    : s.organizationId === user.organizationId && (s.createdBy === user.id || user.organizationRole === 'admin');
 
 export const spaceView = (s: SpaceRow, user: Pick<UserRow, 'id' | 'organizationId' | 'organizationRole'>) => ({
   id: s.id,
@@ -92,7 +113,14 @@ export async function patientsView(db: Database, spaceId: string, patientId?: st
     .where(and(eq(researchPatients.spaceId, spaceId), patientId ? eq(researchPatients.id, patientId) : undefined))
     .orderBy(asc(researchPatients.createdAt));
   const files = await db
-    .select({ id: researchPatientFiles.id, patientId: researchPatientFiles.patientId, fileName: researchPatientFiles.fileName, sizeBytes: researchPatientFiles.sizeBytes, pages: researchPatientFiles.pages, textStatus: researchPatientFiles.textStatus })
+    .select({
+      id: researchPatientFiles.id,
+      patientId: researchPatientFiles.patientId,
+      fileName: researchPatientFiles.fileName,
+      sizeBytes: researchPatientFiles.sizeBytes,
+      pages: researchPatientFiles.pages,
+      textStatus: researchPatientFiles.textStatus,
+    })
     .from(researchPatientFiles)
     .innerJoin(researchPatients, eq(researchPatients.id, researchPatientFiles.patientId))
     .where(and(eq(researchPatients.spaceId, spaceId), patientId ? eq(researchPatients.id, patientId) : undefined))

@@ -48,7 +48,16 @@ describe('trial pre-screening offline', () => {
   it('evaluates the age criterion in every common phrasing (issue 3)', () => {
     const eightyTwo = 'Patient aged 82 years.';
     const fiftyEight = 'Idade: 58 anos.';
-    for (const definition of ['Age 40 to 75 years', 'Age 40–75 years', 'Age between 40 and 75 years', 'Age ≥ 40 and ≤ 75 years', 'Idade entre 40 e 75 anos', 'Alter 40 bis 75 Jahre', 'Edad de 40 a 75 años', 'Adults 40-75 years']) {
+    for (const definition of [
+      'Age 40 to 75 years',
+      'Age 40–75 years',
+      'Age between 40 and 75 years',
+      'Age ≥ 40 and ≤ 75 years',
+      'Idade entre 40 e 75 anos',
+      'Alter 40 bis 75 Jahre',
+      'Edad de 40 a 75 años',
+      'Adults 40-75 years',
+    ]) {
       expect(verdicts(eightyTwo, [c('age', definition)]).age, definition).toBe('not_met');
       expect(verdicts(fiftyEight, [c('age', definition)]).age, definition).toBe('met');
     }
@@ -74,25 +83,60 @@ describe('trial pre-screening offline', () => {
 
   it('reads negation and former use as absence, in the four languages (issue 4)', () => {
     const smoking = (doc: string) => verdicts(doc).smoke;
-    for (const doc of ['Non-smoker.', 'Former smoker, quit in 2015.', 'Ex-smoker.', 'Denies smoking.', 'Never smoked.', 'Não fumador.', 'Ex-fumador desde 2010.', 'Nega hábitos tabágicos.', 'Sem tabagismo.', 'Deixou de fumar em 2018.', 'Nichtraucher.', 'Kein Nikotinabusus.', 'Ehemaliger Raucher.', 'No fumador.', 'Niega tabaquismo.', 'Exfumadora desde 2012.', 'Tabagismo: não.'])
+    for (const doc of [
+      'Non-smoker.',
+      'Former smoker, quit in 2015.',
+      'Ex-smoker.',
+      'Denies smoking.',
+      'Never smoked.',
+      'Não fumador.',
+      'Ex-fumador desde 2010.',
+      'Nega hábitos tabágicos.',
+      'Sem tabagismo.',
+      'Deixou de fumar em 2018.',
+      'Nichtraucher.',
+      'Kein Nikotinabusus.',
+      'Ehemaliger Raucher.',
+      'No fumador.',
+      'Niega tabaquismo.',
+      'Exfumadora desde 2012.',
+      'Tabagismo: não.',
+    ])
       expect(smoking(doc), doc).toBe('not_met');
     for (const doc of ['Current smoker, 20 cigarettes a day.', 'Fumador ativo, 1 maço por dia.', 'Raucherin.', 'Fumadora de 10 cigarrillos al día.'])
       expect(smoking(doc), doc).toBe('met');
     expect(verdicts('Smoking: unknown.').smoke).toBe('unclear');
     const insulin = (doc: string) => verdicts(doc).ins;
-    for (const doc of ['No insulin therapy to date.', 'Sem insulinoterapia.', 'Nunca fez insulina.', 'Keine Insulintherapie.', 'Sin insulina.', 'Insulin stopped in 2020, now on metformin.'])
+    for (const doc of [
+      'No insulin therapy to date.',
+      'Sem insulinoterapia.',
+      'Nunca fez insulina.',
+      'Keine Insulintherapie.',
+      'Sin insulina.',
+      'Insulin stopped in 2020, now on metformin.',
+    ])
       expect(insulin(doc), doc).toBe('not_met');
-    for (const doc of ['Insulin glargine 20 U at night.', 'Em insulinoterapia basal.', 'Insulintherapie seit 2018.', 'En tratamiento con insulina.']) expect(insulin(doc), doc).toBe('met');
+    for (const doc of ['Insulin glargine 20 U at night.', 'Em insulinoterapia basal.', 'Insulintherapie seit 2018.', 'En tratamiento con insulina.'])
+      expect(insulin(doc), doc).toBe('met');
     // A negated verb after the thing it is about, and a heading that names it before the answer.
-    for (const doc of ['Insulin has not been started.', 'Insulin wurde nicht begonnen.', 'A insulina não foi iniciada.']) expect(insulin(doc), doc).toBe('not_met');
+    for (const doc of ['Insulin has not been started.', 'Insulin wurde nicht begonnen.', 'A insulina não foi iniciada.'])
+      expect(insulin(doc), doc).toBe('not_met');
     expect(smoking('Smoking status: non-smoker.')).toBe('not_met');
     expect(verdicts('Mother with type 2 diabetes.').dm).toBe('unclear');
   });
 
   it('reads type 1 diabetes as not type 2, in the four languages (issue 4)', () => {
-    for (const doc of ['Type 1 diabetes since childhood.', 'Type 1 diabetic on a pump.', 'Diabetes mellitus tipo 1 desde os 12 anos.', 'DM1.', 'Typ-1-Diabetes seit 1999.', 'Diabetes mellitus tipo 1.'])
+    for (const doc of [
+      'Type 1 diabetes since childhood.',
+      'Type 1 diabetic on a pump.',
+      'Diabetes mellitus tipo 1 desde os 12 anos.',
+      'DM1.',
+      'Typ-1-Diabetes seit 1999.',
+      'Diabetes mellitus tipo 1.',
+    ])
       expect(screen(doc).dm, doc).toMatchObject({ verdict: 'not_met', evidence: doc });
-    for (const doc of ['DM2 desde 2015.', 'Diabetes mellitus tipo 2.', 'Typ-2-Diabetes.', 'Type 2 diabetes mellitus.', 'History of type 2 diabetes.', 'T2DM.']) expect(verdicts(doc).dm, doc).toBe('met');
+    for (const doc of ['DM2 desde 2015.', 'Diabetes mellitus tipo 2.', 'Typ-2-Diabetes.', 'Type 2 diabetes mellitus.', 'History of type 2 diabetes.', 'T2DM.'])
+      expect(verdicts(doc).dm, doc).toBe('met');
     expect(verdicts('Diabetes mellitus.').dm).toBe('unclear');
   });
 
@@ -141,7 +185,12 @@ describe('trial pre-screening offline', () => {
 
 describe('trial pre-screening with a model (TrialGPT-style answers)', () => {
   const record = ['No insulin therapy to date.', 'Currently pregnant, 12 weeks of gestation.', 'Type 2 diabetes since 2015.'];
-  const criteria = [c('dm', 'Type 2 diabetes'), c('preg', 'Pregnancy or breastfeeding', 'critical_exclusion'), c('ins', 'Current insulin use', 'critical_exclusion'), c('smoke', 'Current smoking', 'critical_exclusion')];
+  const criteria = [
+    c('dm', 'Type 2 diabetes'),
+    c('preg', 'Pregnancy or breastfeeding', 'critical_exclusion'),
+    c('ins', 'Current insulin use', 'critical_exclusion'),
+    c('smoke', 'Current smoking', 'critical_exclusion'),
+  ];
 
   it('asks for a label, an explanation and sentence ids, and quotes the record by those ids only', async () => {
     const { screenPatient } = await import('./screener.js');
@@ -162,7 +211,14 @@ describe('trial pre-screening with a model (TrialGPT-style answers)', () => {
         });
       },
     };
-    const documents = ['=== insulin-pregnant.pdf ===', 'No insulin therapy to date.', 'Currently pregnant, 12 weeks of', 'gestation.', DOCUMENT_SEPARATOR, 'Type 2 diabetes since 2015.'].join('\n');
+    const documents = [
+      '=== insulin-pregnant.pdf ===',
+      'No insulin therapy to date.',
+      'Currently pregnant, 12 weeks of',
+      'gestation.',
+      DOCUMENT_SEPARATOR,
+      'Type 2 diabetes since 2015.',
+    ].join('\n');
     const screening = await screenPatient(generator as never, criteria, documents, 'en');
     expect(asked).toContain('[1] Currently pregnant, 12 weeks of gestation.');
     expect(asked).toContain('"sentence_ids"');
@@ -208,7 +264,8 @@ describe('criteria the screener has no concept for', () => {
 
 describe('mutually exclusive concepts', () => {
   it('settles pregnancy and breastfeeding for a man, in the four languages', () => {
-    for (const doc of ['Male, 58 years old.', 'Sexo: masculino.', 'Homem de 58 anos.', 'Geschlecht: männlich.', 'Varón de 58 años.']) expect(screen(doc).preg, doc).toMatchObject({ verdict: 'not_met', evidence: doc });
+    for (const doc of ['Male, 58 years old.', 'Sexo: masculino.', 'Homem de 58 anos.', 'Geschlecht: männlich.', 'Varón de 58 años.'])
+      expect(screen(doc).preg, doc).toMatchObject({ verdict: 'not_met', evidence: doc });
     expect(verdicts('Female, 58 years old.').preg).toBe('unclear');
   });
 });

@@ -173,7 +173,10 @@ describe('password reset', () => {
     const u = await createUser(t);
     await request(u.email);
     const token = lastMailToken(t, u.email);
-    await t.ctx.db.update(oneTimeTokens).set({ expiresAt: new Date(Date.now() - 1) }).where(eq(oneTimeTokens.userId, u.id));
+    await t.ctx.db
+      .update(oneTimeTokens)
+      .set({ expiresAt: new Date(Date.now() - 1) })
+      .where(eq(oneTimeTokens.userId, u.id));
     expect((await confirm(token, 'brand-new')).json().error.code).toBe('invalid_or_expired_token');
   });
 });

@@ -13,9 +13,14 @@ import { saveGuide } from './service.js';
 export function selectableDocumentsRoutes(app: App, ctx: AppContext) {
   app.post(
     '/v1/selectable_documents/:id/user_guides',
-    { onRequest: requireUser(ctx), schema: { params: z.object({ id: z.string().min(1).max(100) }), body: z.object({ content: z.string().trim().max(5_000) }).strict(),
+    {
+      onRequest: requireUser(ctx),
+      schema: {
+        params: z.object({ id: z.string().min(1).max(100) }),
+        body: z.object({ content: z.string().trim().max(5_000) }).strict(),
         response: { 200: z.object({ user_guide: z.object({ document_id: z.string(), content: z.string() }) }), ...errorResponses(400, 401, 404) },
-      }, },
+      },
+    },
     async (request) => {
       if (!Object.hasOwn(SELECTABLE_DOCUMENTS, request.params.id)) throw notFound('Unknown document');
       const content = await saveGuide(ctx.db, currentUser(request).id, request.params.id, request.body.content);

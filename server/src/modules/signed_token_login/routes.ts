@@ -29,7 +29,11 @@ export function signedTokenLoginRoutes(app: App, ctx: AppContext) {
       // The record system vouches for the address, not for whoever signed up with it here: an account whose address
       // was never proven (someone may have registered a clinician's address before them) is not opened on its word.
       if (!user.emailConfirmedAt) {
-        throw new DomainError(403, 'email_not_confirmed', "This account's e-mail address is not confirmed yet: open the confirmation mail, or reset the password, then sign in again from the record system");
+        throw new DomainError(
+          403,
+          'email_not_confirmed',
+          "This account's e-mail address is not confirmed yet: open the confirmation mail, or reset the password, then sign in again from the record system",
+        );
       }
       const { d_user } = await startSession(ctx, reply, user);
       return { d_user };

@@ -29,8 +29,7 @@ function sign(claims: JWTPayload, opts: { key?: string; jti?: string | null; iat
     .sign(new TextEncoder().encode(opts.key ?? INTEGRATION_KEY));
 }
 let ip = 0;
-const post = (token: string) =>
-  t.app.inject({ method: 'POST', url: '/v1/signed_token_login/', remoteAddress: `10.60.0.${++ip % 250}`, payload: { token } });
+const post = (token: string) => t.app.inject({ method: 'POST', url: '/v1/signed_token_login/', remoteAddress: `10.60.0.${++ip % 250}`, payload: { token } });
 
 describe('POST /v1/signed_token_login', () => {
   it('never opens an account whose address was never proven: someone may have signed up with a clinician’s address first', async () => {

@@ -173,7 +173,11 @@ describe('signup with an address that already has an account', () => {
     const [row] = await t.ctx.db.select().from(users).where(eq(users.email, email));
     expect(await t.ctx.loginLimiter.trustOf(row!.id, { address: squatterIp })).toBe('address');
     const token = mails[0]!.link!.split('/').pop()!;
-    const done = await t.app.inject({ method: 'PATCH', url: `/v1/reset_password/${token}`, payload: { password: 'owner-pass-2', password_confirmation: 'owner-pass-2' } });
+    const done = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/reset_password/${token}`,
+      payload: { password: 'owner-pass-2', password_confirmation: 'owner-pass-2' },
+    });
     expect(done.statusCode).toBe(200);
     expect(await t.ctx.loginLimiter.trustOf(row!.id, { address: squatterIp })).toBe('unknown');
     await expect(login(t, email, 'squatter-pass')).rejects.toThrow(/401/);

@@ -18,5 +18,10 @@ const capabilitiesSchema = z.object({
 
 /** What this server can do, so the app can say it plainly (e.g. which speech engine, in which languages). */
 export function startRoutes(app: App, ctx: AppContext) {
-  app.get('/start', { onRequest: requireUser(ctx), schema: { response: { 200: capabilitiesSchema, ...errorResponses(401) } } }, async () => ({ transcription: ctx.transcriber.info, generation: ctx.textGenerator.info, retention: { minutes: ctx.config.retentionMinutes }, integration: { origins: ctx.config.integrationOrigins } }));
+  app.get('/start', { onRequest: requireUser(ctx), schema: { response: { 200: capabilitiesSchema, ...errorResponses(401) } } }, async () => ({
+    transcription: ctx.transcriber.info,
+    generation: ctx.textGenerator.info,
+    retention: { minutes: ctx.config.retentionMinutes },
+    integration: { origins: ctx.config.integrationOrigins },
+  }));
 }

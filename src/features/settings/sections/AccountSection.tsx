@@ -40,7 +40,10 @@ export function AccountSection() {
   const [passwordSaved, setPasswordSaved] = useState(false);
 
   useEffect(() => {
-    accountApi.medicalSpecialities().then((r) => setSpecialities(r.medical_specialities), () => undefined);
+    accountApi.medicalSpecialities().then(
+      (r) => setSpecialities(r.medical_specialities),
+      () => undefined,
+    );
   }, []);
   if (!user) return null;
 
@@ -97,10 +100,33 @@ export function AccountSection() {
         </h2>
         <form onSubmit={save} noValidate>
           {result && <Alert tone={result.tone}>{result.text}</Alert>}
-          <TextField label={t`Name`} value={form.name} autoComplete="name" onChange={(e) => set('name', e.target.value)} error={fieldMessage(i18n, errors.name)} />
-          <TextField label={t`E-mail`} value={user.email} readOnly hint={<Trans>Your e-mail address cannot be changed here. Write to support to change it.</Trans>} />
-          <TextField label={t`Phone`} type="tel" autoComplete="tel" value={form.phone_number} onChange={(e) => set('phone_number', e.target.value)} error={fieldMessage(i18n, errors.phone_number)} />
-          <SelectField label={t`Language`} value={form.language} onChange={(e) => set('language', e.target.value as typeof form.language)} options={Object.entries(LANGUAGE_NAMES).map(([value, label]) => ({ value, label }))} />
+          <TextField
+            label={t`Name`}
+            value={form.name}
+            autoComplete="name"
+            onChange={(e) => set('name', e.target.value)}
+            error={fieldMessage(i18n, errors.name)}
+          />
+          <TextField
+            label={t`E-mail`}
+            value={user.email}
+            readOnly
+            hint={<Trans>Your e-mail address cannot be changed here. Write to support to change it.</Trans>}
+          />
+          <TextField
+            label={t`Phone`}
+            type="tel"
+            autoComplete="tel"
+            value={form.phone_number}
+            onChange={(e) => set('phone_number', e.target.value)}
+            error={fieldMessage(i18n, errors.phone_number)}
+          />
+          <SelectField
+            label={t`Language`}
+            value={form.language}
+            onChange={(e) => set('language', e.target.value as typeof form.language)}
+            options={Object.entries(LANGUAGE_NAMES).map(([value, label]) => ({ value, label }))}
+          />
           <SelectField
             label={t`Medical speciality`}
             value={form.medical_speciality_id}

@@ -85,9 +85,9 @@ export function AiEnginesSection() {
       </h2>
       <p className="muted">
         <Trans>
-          The engines that transcribe consultations and write notes and documents for everyone on this server. Any engine that speaks the OpenAI
-          format works: a service in the cloud, or Ollama, llama.cpp, vLLM or a Whisper server on your own network. When the server's environment
-          settings name an engine, they win over what is set here.
+          The engines that transcribe consultations and write notes and documents for everyone on this server. Any engine that speaks the OpenAI format works: a
+          service in the cloud, or Ollama, llama.cpp, vLLM or a Whisper server on your own network. When the server's environment settings name an engine, they
+          win over what is set here.
         </Trans>
       </p>
       {error && <Alert tone="error">{error}</Alert>}
@@ -176,7 +176,11 @@ function TestOutcome({ kind, result }: { kind: AiEngineKind; result: AiEngineTes
     return (
       <Alert tone="error">
         {i18n._(testFailures[result.error])}{' '}
-        {status !== null && <Trans>(answer {status}: {message})</Trans>}
+        {status !== null && (
+          <Trans>
+            (answer {status}: {message})
+          </Trans>
+        )}
       </Alert>
     );
   }
@@ -286,7 +290,8 @@ function EngineForm({
       setSaved(confirming === 'reset' ? t`The default engine runs again.` : t`Saved: new consultations use this engine now.`);
       onSaved(next);
     } catch (err) {
-      if (err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.code === 'invalid_current_password') setPasswordError(t`The password is not correct.`);
+      if (err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.code === 'invalid_current_password')
+        setPasswordError(t`The password is not correct.`);
       else {
         setConfirming(undefined);
         showFailure(err);
@@ -303,7 +308,9 @@ function EngineForm({
       <ActiveEngine state={state} />
       {state.problem && (
         <Alert tone="warning">
-          <Trans>The engine saved here cannot be used (its key does not open with this server's master key), so the default runs. Enter the key again and save.</Trans>
+          <Trans>
+            The engine saved here cannot be used (its key does not open with this server's master key), so the default runs. Enter the key again and save.
+          </Trans>
         </Alert>
       )}
       {locked ? (
@@ -355,7 +362,11 @@ function EngineForm({
               maxLength={1000}
               error={fieldError('api_key')}
               disabled={draft.remove_key}
-              hint={state.saved?.has_key && sameAddress ? t`A key is saved for this address. Leave this empty to keep it.` : t`Leave empty for an engine that needs none (a local server).`}
+              hint={
+                state.saved?.has_key && sameAddress
+                  ? t`A key is saved for this address. Leave this empty to keep it.`
+                  : t`Leave empty for an engine that needs none (a local server).`
+              }
               onChange={(e) => set({ api_key: e.target.value })}
             />
           </div>
@@ -389,7 +400,15 @@ function EngineForm({
         description={t`This decides where every clinician's consultations are sent. Enter your password to confirm.`}
       >
         <form onSubmit={confirm} noValidate>
-          <TextField label={t`Password`} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={passwordError} autoFocus />
+          <TextField
+            label={t`Password`}
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={passwordError}
+            autoFocus
+          />
           <FormDialogActions onCancel={() => setConfirming(undefined)} submitLabel={confirming === 'reset' ? t`Go back to the default` : t`Save`} busy={busy} />
         </form>
       </Dialog>

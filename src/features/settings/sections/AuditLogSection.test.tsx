@@ -74,7 +74,15 @@ beforeEach(() => {
     first: {
       audit_events: [
         event(),
-        event({ id: '41', action: 'read', resource_type: 'generated_document', related_ids: { document: 'main' }, outcome: 'failure', status_code: 404, actor: { kind: 'user', user_id: 'c1', name: null } }),
+        event({
+          id: '41',
+          action: 'read',
+          resource_type: 'generated_document',
+          related_ids: { document: 'main' },
+          outcome: 'failure',
+          status_code: 404,
+          actor: { kind: 'user', user_id: 'c1', name: null },
+        }),
         event({ id: '40', actor: { kind: 'anonymous', user_id: null, name: null }, outcome: 'failure', status_code: 401, user_agent: null }),
       ],
       next_cursor: '40',
@@ -82,7 +90,15 @@ beforeEach(() => {
     '40': {
       audit_events: [
         event({ id: '39', action: 'export', resource_type: 'screening_result', resource_id: null }),
-        event({ id: '38', action: 'read', resource_type: 'generated_document', resource_id: null, related_ids: { template: CONSULTATION }, outcome: 'client_disconnected', status_code: 200 }),
+        event({
+          id: '38',
+          action: 'read',
+          resource_type: 'generated_document',
+          resource_id: null,
+          related_ids: { template: CONSULTATION },
+          outcome: 'client_disconnected',
+          status_code: 200,
+        }),
         event({ id: '37', outcome: 'client_disconnected', status_code: null }),
       ],
       next_cursor: null,

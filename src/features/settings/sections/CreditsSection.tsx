@@ -22,10 +22,18 @@ export function CreditsSection() {
   const [credits, setCredits] = useState<CreditsView>();
   const [error, setError] = useState<string>();
   useEffect(() => {
-    organizationsApi.credits().then((r) => setCredits(r.credits), (err) => setError(describeFailure(i18n, err)));
+    organizationsApi.credits().then(
+      (r) => setCredits(r.credits),
+      (err) => setError(describeFailure(i18n, err)),
+    );
   }, [i18n]);
   if (error) return <Alert tone="error">{error}</Alert>;
-  if (!credits) return <p role="status"><Trans>Loading…</Trans></p>;
+  if (!credits)
+    return (
+      <p role="status">
+        <Trans>Loading…</Trans>
+      </p>
+    );
   const balance = credits.balance;
   return (
     <section className="card" aria-labelledby="credits-title">
@@ -36,12 +44,20 @@ export function CreditsSection() {
         <Trans>{balance} credits available</Trans>
       </p>
       <p className="muted">
-        {credits.shared_with_organization ? <Trans>These credits are shared by every member of your organization.</Trans> : <Trans>These credits are yours.</Trans>}{' '}
+        {credits.shared_with_organization ? (
+          <Trans>These credits are shared by every member of your organization.</Trans>
+        ) : (
+          <Trans>These credits are yours.</Trans>
+        )}{' '}
         <Trans>Each document written by AI and each patient screened by AI uses one credit; work done without AI is free.</Trans>
       </p>
       <Alert tone="info">
         <Trans>
-          More credits are bought through support, not in the app: <Link to="/settings/{-$section}" params={{ section: 'support' }}>write to support</Link>.
+          More credits are bought through support, not in the app:{' '}
+          <Link to="/settings/{-$section}" params={{ section: 'support' }}>
+            write to support
+          </Link>
+          .
         </Trans>
       </Alert>
       <h3>
@@ -69,7 +85,9 @@ export function CreditsSection() {
                   <td data-label={t`Date`}>{i18n.date(row.created_at, { dateStyle: 'medium', timeStyle: 'short' })}</td>
                   <td data-label={t`Who`}>{row.user_name ?? t`Support`}</td>
                   <td data-label={t`What`}>{row.note ?? (reasons[row.reason] ? i18n._(reasons[row.reason]!) : row.reason)}</td>
-                  <td data-label={t`Credits`} className="numeric">{row.amount > 0 ? `+${row.amount}` : row.amount}</td>
+                  <td data-label={t`Credits`} className="numeric">
+                    {row.amount > 0 ? `+${row.amount}` : row.amount}
+                  </td>
                 </tr>
               ))}
             </tbody>

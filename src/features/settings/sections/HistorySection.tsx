@@ -44,7 +44,7 @@ export function HistorySection({ userId }: { userId?: string }) {
   const typeName = (id: string) => typeOf(id)?.name ?? id;
   return (
     <section className="card" aria-labelledby="history-title">
-      <h2 id="history-title">{other ? (memberName ? t`History of ${memberName}` : <Trans>Member history</Trans>) : <Trans>Your history</Trans>}</h2>
+      <h2 id="history-title">{other ? memberName ? t`History of ${memberName}` : <Trans>Member history</Trans> : <Trans>Your history</Trans>}</h2>
       <p className="muted">
         <Trans>Consultations appear here while their data is kept. With text storage on, their text stays after the audio is deleted.</Trans>
       </p>

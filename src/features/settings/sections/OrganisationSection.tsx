@@ -52,7 +52,14 @@ export function OrganisationSection() {
       </section>
     );
   }
-  if (!org) return error ? <Alert tone="error">{error}</Alert> : <p role="status"><Trans>Loading…</Trans></p>;
+  if (!org)
+    return error ? (
+      <Alert tone="error">{error}</Alert>
+    ) : (
+      <p role="status">
+        <Trans>Loading…</Trans>
+      </p>
+    );
   const isAdmin = org.role === 'admin';
 
   async function act<T>(action: () => Promise<T>, fallback = msg`Error updating data`, done?: string | ((result: T) => string)) {
@@ -68,7 +75,12 @@ export function OrganisationSection() {
   }
 
   async function leave() {
-    const ok = await confirm({ type: 'warning', title: t`Leave ${org!.name}?`, message: t`You will no longer share its credits. Your consultations stay yours.`, confirmLabel: t`Leave` });
+    const ok = await confirm({
+      type: 'warning',
+      title: t`Leave ${org!.name}?`,
+      message: t`You will no longer share its credits. Your consultations stay yours.`,
+      confirmLabel: t`Leave`,
+    });
     if (!ok) return;
     setError(undefined);
     try {
@@ -99,7 +111,12 @@ export function OrganisationSection() {
                 {isAdmin && m.id !== user?.id ? (
                   <>
                     <label className="visually-hidden" htmlFor={`role-${m.id}`}>{t`Role of ${m.name}`}</label>
-                    <select id={`role-${m.id}`} className="inline-select" value={m.role} onChange={(e) => void act(() => organizationsApi.changeRole(org.id, m.id, e.target.value as OrgRole), roleChangeFailed)}>
+                    <select
+                      id={`role-${m.id}`}
+                      className="inline-select"
+                      value={m.role}
+                      onChange={(e) => void act(() => organizationsApi.changeRole(org.id, m.id, e.target.value as OrgRole), roleChangeFailed)}
+                    >
                       <option value="member">{t`Member`}</option>
                       <option value="admin">{t`Administrator`}</option>
                     </select>
@@ -110,7 +127,14 @@ export function OrganisationSection() {
                       variant="danger"
                       aria-label={t`Remove ${m.name}`}
                       onClick={async () => {
-                        if (await confirm({ type: 'warning', title: t`Remove ${m.name}?`, message: t`They will no longer share the organization's credits.`, confirmLabel: t`Remove` })) {
+                        if (
+                          await confirm({
+                            type: 'warning',
+                            title: t`Remove ${m.name}?`,
+                            message: t`They will no longer share the organization's credits.`,
+                            confirmLabel: t`Remove`,
+                          })
+                        ) {
                           await act(() => organizationsApi.remove(org.id, m.id));
                         }
                       }}
@@ -153,8 +177,14 @@ function InvitationsCard({ orgId, invitations, act }: { orgId: string; invitatio
   // What the server did with each address: nobody is told "sent" about an invitation that was not.
   const outcome = ({ results }: { results: { email: string; result: string }[] }) => {
     const sent = results.filter((r) => r.result === 'invited').length;
-    const members = results.filter((r) => r.result === 'already_member').map((r) => r.email).join(', ');
-    const pending = results.filter((r) => r.result === 'already_invited').map((r) => r.email).join(', ');
+    const members = results
+      .filter((r) => r.result === 'already_member')
+      .map((r) => r.email)
+      .join(', ');
+    const pending = results
+      .filter((r) => r.result === 'already_invited')
+      .map((r) => r.email)
+      .join(', ');
     return [
       sent > 0 ? t`Invitations sent: ${sent}.` : t`No invitation was sent.`,
       members ? t`Already members, not invited: ${members}.` : '',
@@ -177,11 +207,15 @@ function InvitationsCard({ orgId, invitations, act }: { orgId: string; invitatio
           const sent = text;
           // Emptied when the invitations went, before the answer is shown and the list reloads: addresses typed
           // meanwhile stay, and so do the ones of a refused request (to correct and send again).
-          void act(async () => {
-            const result = await organizationsApi.invite(orgId, valid);
-            setText((current) => (current === sent ? '' : current));
-            return result;
-          }, undefined, outcome);
+          void act(
+            async () => {
+              const result = await organizationsApi.invite(orgId, valid);
+              setText((current) => (current === sent ? '' : current));
+              return result;
+            },
+            undefined,
+            outcome,
+          );
         }}
       >
         <TextAreaField
@@ -223,10 +257,18 @@ function InvitationsCard({ orgId, invitations, act }: { orgId: string; invitatio
                   <td className="row-actions">
                     {(inv.status === 'pending' || inv.status === 'expired') && (
                       <>
-                        <Button variant="secondary" aria-label={t`Resend the invitation to ${inv.email}`} onClick={() => void act(() => organizationsApi.resend(orgId, inv.id), undefined, t`Invitation sent again.`)}>
+                        <Button
+                          variant="secondary"
+                          aria-label={t`Resend the invitation to ${inv.email}`}
+                          onClick={() => void act(() => organizationsApi.resend(orgId, inv.id), undefined, t`Invitation sent again.`)}
+                        >
                           <Trans>Resend</Trans>
                         </Button>
-                        <Button variant="ghost" aria-label={t`Revoke the invitation to ${inv.email}`} onClick={() => void act(() => organizationsApi.revoke(orgId, inv.id))}>
+                        <Button
+                          variant="ghost"
+                          aria-label={t`Revoke the invitation to ${inv.email}`}
+                          onClick={() => void act(() => organizationsApi.revoke(orgId, inv.id))}
+                        >
                           <Trans>Revoke</Trans>
                         </Button>
                       </>

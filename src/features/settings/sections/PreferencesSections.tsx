@@ -81,7 +81,10 @@ export function StorageSection() {
   const { i18n, t } = useLingui();
   const [minutes, setMinutes] = useState<number>();
   useEffect(() => {
-    consultationsApi.capabilities().then((c) => setMinutes(c.retention?.minutes), () => undefined);
+    consultationsApi.capabilities().then(
+      (c) => setMinutes(c.retention?.minutes),
+      () => undefined,
+    );
   }, []);
   const window = minutes === undefined ? '' : minutes >= 60 && minutes % 60 === 0 ? t`${minutes / 60} h` : t`${Math.round(minutes)} min`;
   return (
@@ -98,8 +101,16 @@ export function StorageSection() {
         </p>
       }
       flags={[
-        { key: 'save_audios', label: t`Keep the audio until the data is deleted`, hint: t`Off: each part of the recording is deleted as soon as it is transcribed. You can no longer listen to it.` },
-        { key: 'save_text_data', label: t`Keep the text after that`, hint: t`On: the transcript and documents stay in your history after the audio is deleted. Off: everything is deleted at the end of the window.` },
+        {
+          key: 'save_audios',
+          label: t`Keep the audio until the data is deleted`,
+          hint: t`Off: each part of the recording is deleted as soon as it is transcribed. You can no longer listen to it.`,
+        },
+        {
+          key: 'save_text_data',
+          label: t`Keep the text after that`,
+          hint: t`On: the transcript and documents stay in your history after the audio is deleted. Off: everything is deleted at the end of the window.`,
+        },
       ]}
     />
   );

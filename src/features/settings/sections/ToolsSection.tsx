@@ -20,7 +20,10 @@ export function ToolsSection() {
           <Trans>Bookmarklet</Trans>
         </h2>
         <p className="muted">
-          <Trans>Drag this button to your browser's bookmarks bar. In your clinic's record system, click in a text box, then click the bookmark: choose a note in the window that opens and it is pasted there.</Trans>
+          <Trans>
+            Drag this button to your browser's bookmarks bar. In your clinic's record system, click in a text box, then click the bookmark: choose a note in the
+            window that opens and it is pasted there.
+          </Trans>
         </p>
         {/* biome-ignore lint/a11y/useValidAnchor: the href, a javascript: bookmarklet, is set after render (above); the click is cancelled so it runs only from the bookmarks bar. */}
         {/* biome-ignore lint/a11y/noStaticElementInteractions: a link once its href is set. */}

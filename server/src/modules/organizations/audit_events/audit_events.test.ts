@@ -9,7 +9,7 @@ import { makeWebm, multipartAudio } from '../../../test-support/audio-fixtures.j
 import { bearer, createUser, login } from '../../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../../test-support/test-app.js';
 import { toFhirAuditEvent } from '../../../audit/fhir-audit-event.js';
-import { auditEvents } from '../../../db/schema.js';
+import type { auditEvents } from '../../../db/schema.js';
 import { createOrganizationWithAdmin } from '../service.js';
 
 const TRANSCRIPT = 'Henriqueta Vasconcelos, dor torácica desde terça';
@@ -32,15 +32,29 @@ const list = (who: Person | undefined, query = '', org = orgId) =>
 
 beforeAll(async () => {
   t = await createTestApp({}, { transcriber: { info: { engine: 'local', languages: ['en'] }, transcribe: async () => 'words' } });
-  ({ organizationId: orgId } = await createOrganizationWithAdmin(t.ctx.db, { name: 'Clínica A', adminEmail: 'a@clinic.test', publicUrl: t.ctx.config.publicUrl }));
-  ({ organizationId: otherOrgId } = await createOrganizationWithAdmin(t.ctx.db, { name: 'Clínica B', adminEmail: 'b@clinic.test', publicUrl: t.ctx.config.publicUrl }));
+  ({ organizationId: orgId } = await createOrganizationWithAdmin(t.ctx.db, {
+    name: 'Clínica A',
+    adminEmail: 'a@clinic.test',
+    publicUrl: t.ctx.config.publicUrl,
+  }));
+  ({ organizationId: otherOrgId } = await createOrganizationWithAdmin(t.ctx.db, {
+    name: 'Clínica B',
+    adminEmail: 'b@clinic.test',
+    publicUrl: t.ctx.config.publicUrl,
+  }));
   admin = await person(orgId, 'admin', 'Dra. Admin');
   member = await person(orgId, 'member', 'Dr. Membro');
   otherAdmin = await person(otherOrgId, 'admin', 'Dr. Outra');
   // The member works: a consultation with a transcript, read twice; the other clinic's admin works on their own.
-  consultationId = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: member.headers, payload: { consultation_type_id: 'general_consultation' } })).json()
-    .consultation_session.id;
-  await t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${consultationId}/transcription`, headers: member.headers, payload: { transcription: TRANSCRIPT } });
+  consultationId = (
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers: member.headers, payload: { consultation_type_id: 'general_consultation' } })
+  ).json().consultation_session.id;
+  await t.app.inject({
+    method: 'PUT',
+    url: `/v1/consultation_sessions/${consultationId}/transcription`,
+    headers: member.headers,
+    payload: { transcription: TRANSCRIPT },
+  });
   await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${consultationId}`, headers: member.headers });
   await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${consultationId}/transcription`, headers: member.headers });
   await t.app.inject({ method: 'GET', url: '/v1/consultation_sessions', headers: otherAdmin.headers });
@@ -53,7 +67,13 @@ describe("an organization's audit log", () => {
     const res = await list(admin);
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    const events = res.json().audit_events as { id: string; actor: { user_id: string; name: string }; action: string; resource_type: string; resource_id: string }[];
+    const events = res.json().audit_events as {
+      id: string;
+      actor: { user_id: string; name: string };
+      action: string;
+      resource_type: string;
+      resource_id: string;
+    }[];
     const ofMember = events.filter((e) => e.actor.user_id === member.id);
     expect(ofMember.map((e) => [e.action, e.resource_type, e.resource_id])).toEqual([
       ['read', 'transcript', consultationId],
@@ -61,7 +81,13 @@ describe("an organization's audit log", () => {
       ['update', 'transcript', consultationId],
       ['create', 'consultation_session', consultationId],
     ]);
-    expect(ofMember[0]).toMatchObject({ actor: { kind: 'user', name: 'Dr. Membro' }, outcome: 'success', status_code: 200, client_address: '127.0.0.1', user_agent: 'AuditTest/2.0' });
+    expect(ofMember[0]).toMatchObject({
+      actor: { kind: 'user', name: 'Dr. Membro' },
+      outcome: 'success',
+      status_code: 200,
+      client_address: '127.0.0.1',
+      user_agent: 'AuditTest/2.0',
+    });
     expect(events.map((e) => Number(e.id))).toEqual([...events.map((e) => Number(e.id))].sort((a, b) => b - a));
     expect(events.some((e) => e.actor.user_id === otherAdmin.id)).toBe(false);
     expect(res.body).not.toContain('Henriqueta');
@@ -145,14 +171,21 @@ describe('the FHIR R4 AuditEvent NDJSON download', () => {
     expect(events.length).toBeGreaterThanOrEqual(5);
     for (const e of events) {
       expect(validateResource(e)).toEqual([]);
-      expect(e).toMatchObject({ resourceType: 'AuditEvent', type: { system: 'http://dicom.nema.org/resources/ontology/DCM' }, source: { observer: { display: 'consultation-notes API' } } });
+      expect(e).toMatchObject({
+        resourceType: 'AuditEvent',
+        type: { system: 'http://dicom.nema.org/resources/ontology/DCM' },
+        source: { observer: { display: 'consultation-notes API' } },
+      });
       expect(e.recorded).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       expect((e.agent as { requestor: boolean }[])[0]!.requestor).toBe(true);
     }
     const read = events.find((e) => e.action === 'R' && (e.type as { code: string }).code === '110110' && e.outcome === '0');
     expect(read).toMatchObject({
       subtype: [{ system: 'http://hl7.org/fhir/restful-interaction', code: 'read' }],
-      agent: [{ who: { reference: `Practitioner/${member.id}` }, requestor: true, network: { address: '127.0.0.1', type: '2' } }, { who: { reference: `Organization/${orgId}` }, requestor: false }],
+      agent: [
+        { who: { reference: `Practitioner/${member.id}` }, requestor: true, network: { address: '127.0.0.1', type: '2' } },
+        { who: { reference: `Organization/${orgId}` }, requestor: false },
+      ],
       entity: [{ what: { reference: `Encounter/${consultationId}` } }],
     });
     expect(events.find((e) => e.action === 'C')).toBeTruthy();
@@ -166,12 +199,19 @@ describe('the FHIR R4 AuditEvent NDJSON download', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cn-signed-'));
     try {
       const m = multipartAudio(0, makeWebm(dir, 'tone'));
-      const uploaded = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${consultationId}/audios`, headers: { ...member.headers, ...m.headers }, payload: m.payload });
+      const uploaded = await t.app.inject({
+        method: 'POST',
+        url: `/v1/consultation_sessions/${consultationId}/audios`,
+        headers: { ...member.headers, ...m.headers },
+        payload: m.payload,
+      });
       expect(uploaded.statusCode).toBe(201);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    const url = new URL((await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${consultationId}/audio_url`, headers: member.headers })).json().audio_url);
+    const url = new URL(
+      (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${consultationId}/audio_url`, headers: member.headers })).json().audio_url,
+    );
     // Played by whoever holds the address: no token, another browser.
     expect((await t.app.inject({ method: 'GET', url: url.pathname + url.search, headers: { 'user-agent': 'Player/1.0' } })).statusCode).toBe(200);
     // A forged signature proves no owner: recorded, but in no organization's log.
@@ -223,7 +263,10 @@ describe('the FHIR R4 AuditEvent NDJSON download', () => {
     const sent = toFhirAuditEvent(row({}), observer);
     expect(sent).toMatchObject({ outcome: '0', outcomeDesc: 'client disconnected before the answer was complete (HTTP 200 being sent)' });
     expect(validateResource(sent as unknown as Resource)).toEqual([]);
-    expect(toFhirAuditEvent(row({ statusCode: null }), observer)).toMatchObject({ outcome: '4', outcomeDesc: 'client disconnected before the answer was complete' });
+    expect(toFhirAuditEvent(row({ statusCode: null }), observer)).toMatchObject({
+      outcome: '4',
+      outcomeDesc: 'client disconnected before the answer was complete',
+    });
     expect(toFhirAuditEvent(row({ statusCode: 503 }), observer)).toMatchObject({ outcome: '8' });
   });
 

@@ -11,7 +11,8 @@ import { allAuditEvents, listAuditEvents } from './service.js';
 const params = z.object({ organizationId: z.uuid({ error: 'invalid_id' }) });
 
 function checkRange(f: AuditEventsFilter) {
-  if (f.from && f.to && new Date(f.from) >= new Date(f.to)) throw new DomainError(400, 'invalid_request', 'The end of the period must come after its start', { to: 'before_from' });
+  if (f.from && f.to && new Date(f.from) >= new Date(f.to))
+    throw new DomainError(400, 'invalid_request', 'The end of the period must come after its start', { to: 'before_from' });
 }
 
 /**
@@ -23,13 +24,17 @@ export function auditEventsRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
   const base = '/v1/organizations/:organizationId/audit_events';
 
-  app.get(base, { onRequest: preHandler, schema: { params, querystring: auditEventsQuery, response: { 200: auditEventsEnvelope } } }, async (request, reply) => {
-    const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
-    const { cursor, limit, ...filter } = request.query;
-    checkRange(filter);
-    reply.header('cache-control', 'no-store');
-    return listAuditEvents(ctx.db, m.organizationId, filter, { cursor, limit });
-  });
+  app.get(
+    base,
+    { onRequest: preHandler, schema: { params, querystring: auditEventsQuery, response: { 200: auditEventsEnvelope } } },
+    async (request, reply) => {
+      const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
+      const { cursor, limit, ...filter } = request.query;
+      checkRange(filter);
+      reply.header('cache-control', 'no-store');
+      return listAuditEvents(ctx.db, m.organizationId, filter, { cursor, limit });
+    },
+  );
 
   app.get(`${base}.ndjson`, { onRequest: preHandler, schema: { params, querystring: auditEventsFilter } }, async (request, reply) => {
     const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');

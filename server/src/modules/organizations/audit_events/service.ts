@@ -16,7 +16,10 @@ function conditions(organizationId: string, f: AuditEventsFilter, before?: numbe
     f.member ? eq(auditEvents.actorUserId, f.member) : undefined,
     f.resource_type ? eq(auditEvents.resourceType, f.resource_type) : undefined,
     f.resource_id
-      ? or(eq(auditEvents.resourceId, f.resource_id), sql`exists (select 1 from jsonb_each_text(${auditEvents.extraIds}) as related(name, id) where related.id = ${f.resource_id})`)
+      ? or(
+          eq(auditEvents.resourceId, f.resource_id),
+          sql`exists (select 1 from jsonb_each_text(${auditEvents.extraIds}) as related(name, id) where related.id = ${f.resource_id})`,
+        )
       : undefined,
     f.from ? gte(auditEvents.occurredAt, new Date(f.from)) : undefined,
     f.to ? lt(auditEvents.occurredAt, new Date(f.to)) : undefined,
@@ -48,7 +51,12 @@ export async function listAuditEvents(
 export async function* allAuditEvents(db: Database, organizationId: string, filter: AuditEventsFilter): AsyncGenerator<AuditEventRow> {
   let before: number | undefined;
   for (;;) {
-    const rows = await db.select().from(auditEvents).where(conditions(organizationId, filter, before)).orderBy(desc(auditEvents.id)).limit(500);
+    const rows = await db
+      .select()
+      .from(auditEvents)
+      .where(conditions(organizationId, filter, before))
+      .orderBy(desc(auditEvents.id))
+      .limit(500);
     yield* rows;
     if (rows.length < 500) return;
     before = rows.at(-1)!.id;

@@ -46,18 +46,26 @@ export function fhirEndpointRoutes(app: App, ctx: AppContext) {
     return { fhir_endpoint: endpointView(await findEndpoint(ctx.db, m.organizationId), ctx.config.publicUrl) };
   });
 
-  app.put(base, { onRequest: preHandler, schema: { params, body, response: { 200: endpointEnvelope, ...errorResponses(400, 401, 403, 404, 502) } } }, async (request) => {
-    const user = currentUser(request);
-    const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
-    const row = await saveEndpoint(ctx, m.organizationId, user.id, request.body);
-    return { fhir_endpoint: endpointView(row, ctx.config.publicUrl) };
-  });
+  app.put(
+    base,
+    { onRequest: preHandler, schema: { params, body, response: { 200: endpointEnvelope, ...errorResponses(400, 401, 403, 404, 502) } } },
+    async (request) => {
+      const user = currentUser(request);
+      const m = await requireMembership(ctx.db, user, request.params.organizationId, 'admin');
+      const row = await saveEndpoint(ctx, m.organizationId, user.id, request.body);
+      return { fhir_endpoint: endpointView(row, ctx.config.publicUrl) };
+    },
+  );
 
-  app.delete(base, { onRequest: preHandler, schema: { params, response: { 204: noContent('Removed'), ...errorResponses(400, 401, 403, 404) } } }, async (request, reply) => {
-    const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
-    await deleteEndpoint(ctx.db, m.organizationId);
-    return reply.status(204).send(null);
-  });
+  app.delete(
+    base,
+    { onRequest: preHandler, schema: { params, response: { 204: noContent('Removed'), ...errorResponses(400, 401, 403, 404) } } },
+    async (request, reply) => {
+      const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
+      await deleteEndpoint(ctx.db, m.organizationId);
+      return reply.status(204).send(null);
+    },
+  );
 
   // Public, as SMART Backend Services expects: the record system fetches the key that signs our client assertions.
   app.get(
@@ -65,12 +73,16 @@ export function fhirEndpointRoutes(app: App, ctx: AppContext) {
     {
       schema: {
         params,
-        response: { 200: z.object({ keys: z.array(z.record(z.string(), z.string())) }).describe('The JSON Web Key Set with the public key of our client assertions'), ...errorResponses(400, 404) },
+        response: {
+          200: z.object({ keys: z.array(z.record(z.string(), z.string())) }).describe('The JSON Web Key Set with the public key of our client assertions'),
+          ...errorResponses(400, 404),
+        },
       },
     },
     async (request) => {
-    const row = await findEndpoint(ctx.db, request.params.organizationId);
-    if (!row?.publicJwk) throw notFound('No key');
-    return { keys: [row.publicJwk] };
-  });
+      const row = await findEndpoint(ctx.db, request.params.organizationId);
+      if (!row?.publicJwk) throw notFound('No key');
+      return { keys: [row.publicJwk] };
+    },
+  );
 }

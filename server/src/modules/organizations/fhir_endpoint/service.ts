@@ -69,7 +69,8 @@ export async function saveEndpoint(ctx: AppContext, organizationId: string, user
     else if (saved?.tokenSealed && saved.baseUrl === baseUrl && saved.auth === 'bearer') tokenSealed = saved.tokenSealed;
     else throw new DomainError(400, 'invalid_request', 'A bearer token is needed', { token: 'required' });
   }
-  if (input.auth === 'backend_services' && !input.client_id) throw new DomainError(400, 'invalid_request', 'The client id the record system gave is needed', { client_id: 'required' });
+  if (input.auth === 'backend_services' && !input.client_id)
+    throw new DomainError(400, 'invalid_request', 'The client id the record system gave is needed', { client_id: 'required' });
   // The key belongs to one record system and one client registration. Pointed elsewhere, the organization gets a
   // new key (to register there): otherwise whoever controls the new address could name the old record system's
   // token endpoint as its own and receive tokens this server obtained with the key that system trusts.
@@ -116,7 +117,9 @@ export async function resealFhirSecrets(db: Database, keys: KeyRing): Promise<nu
   for (const row of await db.select().from(organizationFhirEndpoints)) {
     const current = keys.current().id;
     const reseal = (what: 'token' | 'private-key', sealed: string | null) =>
-      sealed && storedKeyId(Buffer.from(sealed, 'base64')) !== current ? seal(keys, row.organizationId, what, open(keys, row.organizationId, what, sealed)) : sealed;
+      sealed && storedKeyId(Buffer.from(sealed, 'base64')) !== current
+        ? seal(keys, row.organizationId, what, open(keys, row.organizationId, what, sealed))
+        : sealed;
     const tokenSealed = reseal('token', row.tokenSealed);
     const privateKeySealed = reseal('private-key', row.privateKeySealed);
     if (tokenSealed === row.tokenSealed && privateKeySealed === row.privateKeySealed) continue;
