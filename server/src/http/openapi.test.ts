@@ -27,8 +27,6 @@ const NO_CLIENT_ERROR: Record<string, string> = {
 
 /** Operations whose answers are not declared yet; each one described must leave this list. */
 const NOT_YET_DESCRIBED = new Set<string>([
-  'GET /v1/organizations/{organizationId}/audit_events',
-  'GET /v1/organizations/{organizationId}/audit_events.ndjson',
   'GET /launch',
   'GET /launch/{organizationId}',
   'GET /launch/callback',
