@@ -176,7 +176,7 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
       if (row.status !== 'draft') throw new DomainError(409, 'invalid_request', 'This request was already sent');
       await ctx.blobs.deletePrefix(customDocumentBlobPrefix(request.params.id));
       await ctx.db.delete(customDocumentRequests).where(eq(customDocumentRequests.id, request.params.id));
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
@@ -227,7 +227,7 @@ export function customDocumentRequestsRoutes(app: App, ctx: AppContext) {
       if (!example) throw notFound('Example not found');
       await ctx.blobs.delete(example.blobKey);
       await ctx.db.delete(customDocumentExamples).where(eq(customDocumentExamples.id, example.id));
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 

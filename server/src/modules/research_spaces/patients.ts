@@ -109,7 +109,7 @@ export function patientsRoutes(app: App, ctx: AppContext, preHandler: onRequestA
       }
       if (stored.some((f) => f.textStatus === 'ocr_pending')) ctx.ocrQueue.wake();
       const [patient] = await patientsView(ctx.db, space.id, patientId);
-      return reply.status(201).send({ patient });
+      return reply.status(201).send({ patient: patient! });
     },
   );
 
@@ -156,7 +156,7 @@ export function patientsRoutes(app: App, ctx: AppContext, preHandler: onRequestA
       if (!row) throw notFound('Patient not found');
       await ctx.blobs.deletePrefix(`${researchBlobPrefix(space.id)}${row.id}/`);
       ctx.requestScrub();
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }

@@ -169,7 +169,7 @@ export function resultsRoutes(app: App, ctx: AppContext, preHandler: onRequestAs
       const found = await own(space, request.params.resultId);
       await ctx.db.delete(evaluationResults).where(eq(evaluationResults.id, found.result.id));
       ctx.requestScrub();
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }

@@ -107,7 +107,7 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
       await ctx.db.delete(researchSpaces).where(eq(researchSpaces.id, space.id));
       await ctx.blobs.deletePrefix(researchBlobPrefix(space.id));
       ctx.requestScrub();
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
@@ -174,7 +174,7 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
       // scrubbed from the files too, and the audit log records the deletion as one of screening results.
       await ctx.db.delete(clinicalTrials).where(eq(clinicalTrials.id, trial.id));
       ctx.requestScrub();
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
@@ -225,7 +225,7 @@ export function researchSpacesRoutes(app: App, ctx: AppContext) {
         .where(and(eq(trialCriteria.id, request.params.criterionId), eq(trialCriteria.trialId, trial.id)))
         .returning();
       if (!row) throw notFound('Criterion not found');
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
