@@ -2,6 +2,7 @@
  * Building blocks of the routes' `response` schemas: what each status answers, so the API's description
  * (GET /v1/openapi.json) is complete and the serializer checks every JSON answer against it.
  */
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../contract/errors.js';
 
@@ -31,12 +32,17 @@ export function errorResponses<S extends ErrorStatus>(...statuses: S[]): { [K in
 /** An answer without a body (204, or a redirect): declared so, the description shows no content. */
 export const noContent = (description = 'Done; no content') => z.null().describe(description);
 
+/** What a handler sends as a file: Fastify passes these through as they are, without serializing them. */
+type FileBody = string | Buffer | Uint8Array | Readable;
+export const binary = z.custom<FileBody>(() => true).meta({ type: 'string', format: 'binary' });
+
 /**
- * A binary or text answer (audio, PDF, CSV) in the content types given. The handler sends a Buffer, a stream or
- * a string with its content type set, which Fastify passes through without serializing; the schema is only
- * for the description.
+ * A binary or text answer (audio, PDF, CSV, NDJSON) in the content types given. The handler sends a Buffer, a stream
+ * or a string with its content type set, which Fastify passes through without serializing; the schema is only for
+ * the description: binary, or `described` for a document whose shape is worth showing (a FHIR Bundle sent as text).
  */
-export function fileResponse(description: string, contentTypes: string[]) {
-  const schema = z.string().meta({ format: 'binary' });
+export function fileResponse(description: string, contentTypes: string[], described?: z.ZodType) {
+  // Typed as the file it is for the handler, whatever the description shows.
+  const schema = (described ?? binary) as typeof binary;
   return { description, content: Object.fromEntries(contentTypes.map((type) => [type, { schema }])) };
 }

@@ -8,6 +8,7 @@ import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
 import { readMultipart } from '../../http/multipart.js';
+import { errorResponses } from '../../http/responses.js';
 
 export const DEFAULT_AUDIO_MODEL = 'whisper-1';
 
@@ -34,6 +35,12 @@ export function audioToTextRoutes(app: App, ctx: AppContext) {
       throw err;
     }
   };
-  app.post('/audio-to-text', { onRequest: requireUser(ctx), config: { rateLimit: { max: 60, timeWindow: 60_000 } } }, handler);
-  app.post('/audio-to-text-upload', { onRequest: requireUser(ctx), config: { rateLimit: { max: 60, timeWindow: 60_000 } } }, handler);
+  const schema = {
+    response: {
+      200: z.object({ text: z.string(), model: z.string().describe("The model asked for (whisper-1 by default); the server's engine decides") }),
+      ...errorResponses(400, 401, 413, 415, 429, 503),
+    },
+  };
+  app.post('/audio-to-text', { onRequest: requireUser(ctx), schema, config: { rateLimit: { max: 60, timeWindow: 60_000 } } }, handler);
+  app.post('/audio-to-text-upload', { onRequest: requireUser(ctx), schema, config: { rateLimit: { max: 60, timeWindow: 60_000 } } }, handler);
 }

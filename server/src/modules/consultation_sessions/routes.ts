@@ -16,6 +16,8 @@ import {
   progressQuery,
   sessionEnvelope,
   sessionsEnvelope,
+  sessionSummarySchema,
+  transcriptionStatus,
   transcriptionEnvelope,
   PATIENT_LABEL_MAX,
 } from '../../../../contract/consultations.js';
@@ -24,12 +26,12 @@ import { currentUser, currentUserId, requireUser, requireUserId } from '../../ht
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { readMultipart } from '../../http/multipart.js';
-import { errorResponses } from '../../http/responses.js';
+import { binary, errorResponses, fileResponse } from '../../http/responses.js';
 import { storeChunk } from './audio.js';
 import { consultationBundle } from './fhir.js';
 import { pushToRecord } from './fhir-push.js';
 import { acquireRecording, recorderHeartbeat, recorderView, releaseRecording, requestDeviceId, requireDeviceId } from './recording-lease.js';
-import { listHistory } from './history.js';
+import { historyItemSchema, listHistory } from './history.js';
 import { pageCursor, pageQuery } from './paging.js';
 import { streamRecording } from './recording-file.js';
 import { findActiveSession, findChunks, findSessionById, findUserOrganization, listChunks, listRecentFinished, listVisibleSessions } from './repository.js';
@@ -57,6 +59,33 @@ const userInput = z.object({
 });
 const AUDIO_URL_TTL_SECONDS = 300;
 
+/**
+ * A start refused because another consultation is under way: the error and that consultation, to go back to it
+ * (active_session_exists); any other conflict (session_id_taken) is the plain error. The fuller form comes first:
+ * the serializer keeps the first that fits, and the plain one would drop the consultation.
+ */
+const activeSessionExists = z
+  .union([z.object({ error: apiErrorSchema.shape.error, consultation_session: sessionSummarySchema.describe('The consultation under way') }), apiErrorSchema])
+  .describe('Another consultation is under way (active_session_exists, with it), or the id sent is taken (session_id_taken)');
+
+/** A FHIR resource as the record system reads it (sent as text, as written: only its outline is described). */
+const fhirBundle = z.looseObject({ resourceType: z.literal('Bundle'), type: z.literal('document') });
+
+/** What "Send to record" did (fhir-push.ts PushResult). */
+const pushResultSchema = z.object({
+  status: z.enum(['sent', 'partial']),
+  base_url: z.string(),
+  resources: z.array(
+    z.object({
+      resource_type: z.string(),
+      status: z.number().int().describe("The record system's HTTP status for it; 0 when it gave no answer"),
+      location: z.string().nullable(),
+      error: z.string().optional(),
+    }),
+  ),
+  error: z.string().optional(),
+});
+
 export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
   const base = '/v1/consultation_sessions';
@@ -80,6 +109,12 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
           // The language spoken; the clinician's own when not given.
           language: z.enum(LANGUAGES, { error: 'unsupported_language' }).optional(),
         }),
+        response: {
+          200: sessionEnvelope.describe('The consultation this id already names: a start sent again'),
+          201: sessionEnvelope,
+          ...errorResponses(400, 401),
+          409: activeSessionExists,
+        },
       },
     },
     async (request, reply) => {
@@ -119,9 +154,16 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     return { consultation_sessions: sessions.map((s) => ({ ...sessionSummary(s), excerpt: excerpts.get(s.id) ?? null })) };
   });
 
-  app.get(`${base}/history`, { onRequest: preHandler, schema: { querystring: pageQuery } }, async (request) => ({
-    consultation_sessions: await listHistory(ctx.db, currentUser(request).id, { withContent: true, cursor: pageCursor(request.query) }),
-  }));
+  app.get(
+    `${base}/history`,
+    {
+      onRequest: preHandler,
+      schema: { querystring: pageQuery, response: { 200: z.object({ consultation_sessions: z.array(historyItemSchema) }), ...errorResponses(400, 401) } },
+    },
+    async (request) => ({
+      consultation_sessions: await listHistory(ctx.db, currentUser(request).id, { withContent: true, cursor: pageCursor(request.query) }),
+    }),
+  );
 
   app.get(`${base}/active`, { onRequest: preHandler, schema: { response: { 200: activeSessionEnvelope, ...errorResponses(401) } } }, async (request) => {
     const active = await findActiveSession(ctx.db, currentUser(request).id);
@@ -301,11 +343,29 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
   });
 
   /** The notes data the transcript already says (measurements, medicines), for the clinician to take into the form. */
-  app.get(`${base}/:id/suggested_inputs`, { onRequest: preHandler, schema: { params: idParams } }, async (request) => {
-    const user = currentUser(request);
-    const { consultation_session: s } = await detail(request.params.id, user.id);
-    return { suggested_inputs: suggestedInputs(s.transcription ?? '', user.language as Language), transcription_status: s.transcription_status };
-  });
+  app.get(
+    `${base}/:id/suggested_inputs`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params: idParams,
+        response: {
+          200: z.object({
+            suggested_inputs: z.array(
+              z.object({ processor_input_id: z.string(), value: z.string(), source: z.string().describe('The sentence of the transcript it was heard in') }),
+            ),
+            transcription_status: transcriptionStatus,
+          }),
+          ...errorResponses(400, 401, 404, 410),
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const { consultation_session: s } = await detail(request.params.id, user.id);
+      return { suggested_inputs: suggestedInputs(s.transcription ?? '', user.language as Language), transcription_status: s.transcription_status };
+    },
+  );
 
   app.put(
     `${base}/:id/transcription`,
@@ -383,7 +443,19 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
 
   app.get(
     `${base}/:id/audios/:audioId`,
-    { onRequest: preHandler, schema: { params: idParams.extend({ audioId: z.uuid({ error: 'invalid_id' }) }) } },
+    {
+      onRequest: preHandler,
+      schema: {
+        params: idParams.extend({ audioId: z.uuid({ error: 'invalid_id' }) }),
+        response: {
+          200: {
+            description: "The part's audio (in the type it was recorded in), or with Accept: application/json its description",
+            content: { 'audio/*': { schema: binary }, 'application/json': { schema: audioEnvelope } },
+          },
+          ...errorResponses(400, 401, 404, 410),
+        },
+      },
+    },
     async (request, reply) => {
       const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'audio');
       const [chunk] = await findChunks(ctx.db, session.id, [request.params.audioId]);
@@ -398,34 +470,85 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
 
   /** The consultation's finished documents as a FHIR R4 document Bundle, to download or hand to a record system. */
   const fhirQuery = z.object({ document: z.string().max(100).optional() });
-  app.get(`${base}/:id/fhir`, { onRequest: preHandler, schema: { params: idParams, querystring: fhirQuery } }, async (request, reply) => {
-    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
-    const document = request.query.document === undefined ? undefined : resolveDocumentKey(session, request.query.document);
-    const { bundle } = await consultationBundle(ctx, session, document);
-    return reply.type('application/fhir+json; charset=utf-8').send(JSON.stringify(bundle));
-  });
+  app.get(
+    `${base}/:id/fhir`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params: idParams,
+        querystring: fhirQuery,
+        response: {
+          200: fileResponse('A FHIR R4 document Bundle of the finished documents (one, with ?document=)', ['application/fhir+json'], fhirBundle),
+          ...errorResponses(400, 401, 404, 409, 410),
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
+      const document = request.query.document === undefined ? undefined : resolveDocumentKey(session, request.query.document);
+      const { bundle } = await consultationBundle(ctx, session, document);
+      return reply.type('application/fhir+json; charset=utf-8').send(JSON.stringify(bundle));
+    },
+  );
 
   /** "Send to record": the finished documents posted to the organization's record system; its answer comes back. */
-  app.post(`${base}/:id/fhir_push`, { onRequest: preHandler, schema: { params: idParams, querystring: fhirQuery } }, async (request, reply) => {
-    const user = currentUser(request);
-    const session = await requireOwnedSession(ctx, user.id, request.params.id, 'read');
-    const document = request.query.document === undefined ? undefined : resolveDocumentKey(session, request.query.document);
-    const result = await pushToRecord(ctx, session, user, document);
-    // 207: part of it filed; the audit log records the push as partial, not as done.
-    return reply.status(result.status === 'partial' ? 207 : 200).send({ fhir_push: result });
-  });
+  app.post(
+    `${base}/:id/fhir_push`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params: idParams,
+        querystring: fhirQuery,
+        response: {
+          200: z.object({ fhir_push: pushResultSchema }),
+          207: z.object({ fhir_push: pushResultSchema }).describe('Part of it filed, the rest refused (see resources and error)'),
+          ...errorResponses(400, 401, 404, 409, 410, 502),
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const session = await requireOwnedSession(ctx, user.id, request.params.id, 'read');
+      const document = request.query.document === undefined ? undefined : resolveDocumentKey(session, request.query.document);
+      const result = await pushToRecord(ctx, session, user, document);
+      // 207: part of it filed; the audit log records the push as partial, not as done.
+      return reply.status(result.status === 'partial' ? 207 : 200).send({ fhir_push: result });
+    },
+  );
 
   /** A short-lived signed address of the whole recording, playable by an <audio> element without a token. */
-  app.get(`${base}/:id/audio_url`, { onRequest: preHandler, schema: { params: idParams } }, async (request) => {
-    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'audio');
-    const expires = Math.floor(Date.now() / 1000) + AUDIO_URL_TTL_SECONDS;
-    const url = `${ctx.config.publicUrl}${base}/${session.id}/recording?expires=${expires}&signature=${signRecording(ctx, session.id, expires)}`;
-    return { audio_url: url, expires_at: new Date(expires * 1000).toISOString() };
-  });
+  app.get(
+    `${base}/:id/audio_url`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params: idParams,
+        response: {
+          200: z.object({
+            audio_url: z.string().describe('GET /v1/consultation_sessions/{id}/recording, signed: no token needed'),
+            expires_at: z.iso.datetime(),
+          }),
+          ...errorResponses(400, 401, 404, 410),
+        },
+      },
+    },
+    async (request) => {
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'audio');
+      const expires = Math.floor(Date.now() / 1000) + AUDIO_URL_TTL_SECONDS;
+      const url = `${ctx.config.publicUrl}${base}/${session.id}/recording?expires=${expires}&signature=${signRecording(ctx, session.id, expires)}`;
+      return { audio_url: url, expires_at: new Date(expires * 1000).toISOString() };
+    },
+  );
 
   app.get(
     `${base}/:id/recording`,
-    { schema: { params: idParams, querystring: z.object({ expires: z.coerce.number().int(), signature: z.string().max(200) }) } },
+    {
+      schema: {
+        params: idParams,
+        querystring: z.object({ expires: z.coerce.number().int(), signature: z.string().max(200) }),
+        response: { 200: fileResponse('The whole recording, its parts one after another', ['audio/webm']), ...errorResponses(400, 404, 410) },
+      },
+    },
     async (request, reply) => {
       const { expires, signature } = request.query;
       const expected = Buffer.from(signRecording(ctx, request.params.id, expires));

@@ -3,9 +3,10 @@ import { currentUser, requireUser } from '../../http/authenticate.js';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError, notFound } from '../../http/errors.js';
 import { readMultipart } from '../../http/multipart.js';
+import { errorResponses, fileResponse } from '../../http/responses.js';
 import { requireOwnedSession } from '../consultation_sessions/service.js';
 import { findVersion, latestVersion, listFeedback, requestChange, resolveDocumentKey, saveFeedback, startGeneration, type DocumentRow } from './service.js';
-import { documentView } from './view.js';
+import { documentEnvelope, documentView } from './view.js';
 import { followRemotely } from './remote-follow.js';
 import { listChunks } from '../consultation_sessions/repository.js';
 import { transcribeUpload } from '../../ai/transcribe-upload.js';
@@ -16,6 +17,8 @@ const MAX_CHANGE_CHARS = 100_000;
 const MAX_VERSION = 1_000_000;
 /** Spec §5: a voice command lasts up to 1:30. */
 export const VOICE_COMMAND_MAX_SECONDS = 90;
+const versionQuery = z.object({ version: z.coerce.number().int().min(1).max(MAX_VERSION).optional() });
+const feedbackSchema = z.object({ version: z.number().int(), rating: z.number().int(), comment: z.string().nullable() });
 
 export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
   const preHandler = requireUser(ctx);
@@ -28,15 +31,25 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
   const view = async (row: DocumentRow) =>
     documentView(row, (await latestVersion(ctx, row.sessionId, row.documentKey))?.version ?? row.version, await keptAudio(row));
 
-  app.post(base, { onRequest: preHandler, schema: { params } }, async (request, reply) => {
-    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
-    const row = await startGeneration(ctx, session, request.params.doc);
-    return reply.status(202).send({ generated_document: await view(row) });
-  });
+  app.post(
+    base,
+    {
+      onRequest: preHandler,
+      schema: {
+        params,
+        response: { 202: documentEnvelope.describe('The version being written (follow it with …/stream)'), ...errorResponses(400, 401, 402, 404, 409, 410) },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+      const row = await startGeneration(ctx, session, request.params.doc);
+      return reply.status(202).send({ generated_document: await view(row) });
+    },
+  );
 
   app.get(
     base,
-    { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).max(MAX_VERSION).optional() }) } },
+    { onRequest: preHandler, schema: { params, querystring: versionQuery, response: { 200: documentEnvelope, ...errorResponses(400, 401, 404, 410) } } },
     async (request) => {
       const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
       const key = resolveDocumentKey(session, request.params.doc);
@@ -49,7 +62,17 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
   /** The text as it is written (Server-Sent Events): `delta` events, then `done` or `failed`. */
   app.get(
     `${base}/stream`,
-    { onRequest: preHandler, schema: { params, querystring: z.object({ version: z.coerce.number().int().min(1).max(MAX_VERSION).optional() }) } },
+    {
+      onRequest: preHandler,
+      schema: {
+        params,
+        querystring: versionQuery,
+        response: {
+          200: fileResponse("Server-Sent Events: 'delta' events ({ text }) as the text is written, then 'done' or 'failed' ({})", ['text/event-stream']),
+          ...errorResponses(400, 401, 404, 410),
+        },
+      },
+    },
     async (request, reply) => {
       const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id, 'read');
       const key = resolveDocumentKey(session, request.params.doc);
@@ -115,56 +138,86 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
   });
 
   /** The clinician's rating (1–5) of a version (the latest by default), with an optional comment. */
-  app.post(`${base}/feedback`, { onRequest: preHandler, schema: { params, body: feedbackBody } }, async (request, reply) => {
-    const user = currentUser(request);
-    const session = await requireOwnedSession(ctx, user.id, request.params.id);
-    const key = resolveDocumentKey(session, request.params.doc);
-    const row = request.body.version ? await findVersion(ctx, session.id, key, request.body.version) : await latestVersion(ctx, session.id, key);
-    if (!row) throw notFound('This document has not been generated yet');
-    const saved = await saveFeedback(ctx, row.id, user.id, request.body.rating, request.body.comment);
-    return reply.status(201).send({ feedback: { version: row.version, rating: saved.rating, comment: saved.comment } });
-  });
+  app.post(
+    `${base}/feedback`,
+    {
+      onRequest: preHandler,
+      schema: { params, body: feedbackBody, response: { 201: z.object({ feedback: feedbackSchema }), ...errorResponses(400, 401, 404, 409, 410) } },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const session = await requireOwnedSession(ctx, user.id, request.params.id);
+      const key = resolveDocumentKey(session, request.params.doc);
+      const row = request.body.version ? await findVersion(ctx, session.id, key, request.body.version) : await latestVersion(ctx, session.id, key);
+      if (!row) throw notFound('This document has not been generated yet');
+      const saved = await saveFeedback(ctx, row.id, user.id, request.body.rating, request.body.comment);
+      return reply.status(201).send({ feedback: { version: row.version, rating: saved.rating, comment: saved.comment } });
+    },
+  );
 
-  app.get(`${base}/feedback`, { onRequest: preHandler, schema: { params } }, async (request) => {
-    const user = currentUser(request);
-    const session = await requireOwnedSession(ctx, user.id, request.params.id, 'read');
-    const key = resolveDocumentKey(session, request.params.doc);
-    return { feedback: await listFeedback(ctx, session.id, key, user.id) };
-  });
+  app.get(
+    `${base}/feedback`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params,
+        response: {
+          200: z.object({ feedback: z.array(feedbackSchema).describe("The caller's rating of each version, oldest first") }),
+          ...errorResponses(400, 401, 404, 410),
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const session = await requireOwnedSession(ctx, user.id, request.params.id, 'read');
+      const key = resolveDocumentKey(session, request.params.doc);
+      return { feedback: await listFeedback(ctx, session.id, key, user.id) };
+    },
+  );
 
   /** A change: multipart `requested_changes` with `text` (instructions) or `markdown` (the new text). */
-  app.post(`${base}/regenerate`, { onRequest: preHandler, schema: { params } }, async (request, reply) => {
-    const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
-    const { fields, file } = await readMultipart(request, { maxFileBytes: ctx.config.maxAudioChunkBytes, maxFieldBytes: MAX_CHANGE_CHARS * 4, maxFields: 5 });
-    const audio = file?.data;
-    let change: { kind: 'text' | 'markdown'; content: string } | undefined;
-    if (audio?.length) {
-      // A spoken change request: transcribed first (up to 1:30), then applied like a written one.
-      const spoken = await transcribeUpload(ctx.transcriber, ctx.blobs, {
-        data: audio,
-        language: currentUser(request).language,
-        maxSeconds: VOICE_COMMAND_MAX_SECONDS,
-      });
-      change = { kind: 'text', content: spoken };
-    }
-    const raw = fields.requested_changes;
-    if (change) {
-      // already a voice command
-    } else if (raw !== undefined) {
-      try {
-        const parsed = JSON.parse(raw) as { text?: unknown; markdown?: unknown };
-        if (typeof parsed.markdown === 'string') change = { kind: 'markdown', content: parsed.markdown };
-        else if (typeof parsed.text === 'string') change = { kind: 'text', content: parsed.text };
-      } catch {
-        change = { kind: 'text', content: raw };
+  app.post(
+    `${base}/regenerate`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params,
+        response: { 202: documentEnvelope.describe('The new version being written'), ...errorResponses(400, 401, 402, 404, 409, 410, 413, 415, 422) },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+      const { fields, file } = await readMultipart(request, { maxFileBytes: ctx.config.maxAudioChunkBytes, maxFieldBytes: MAX_CHANGE_CHARS * 4, maxFields: 5 });
+      const audio = file?.data;
+      let change: { kind: 'text' | 'markdown'; content: string } | undefined;
+      if (audio?.length) {
+        // A spoken change request: transcribed first (up to 1:30), then applied like a written one.
+        const spoken = await transcribeUpload(ctx.transcriber, ctx.blobs, {
+          data: audio,
+          language: currentUser(request).language,
+          maxSeconds: VOICE_COMMAND_MAX_SECONDS,
+        });
+        change = { kind: 'text', content: spoken };
       }
-    } else if (fields.markdown !== undefined) change = { kind: 'markdown', content: fields.markdown };
-    else if (fields.text !== undefined) change = { kind: 'text', content: fields.text };
-    if (!change?.content.trim()) {
-      throw new DomainError(400, 'invalid_request', 'Say what to change', { requested_changes: 'required' });
-    }
-    if (change.content.length > MAX_CHANGE_CHARS) throw new DomainError(400, 'invalid_request', 'The change is too long', { requested_changes: 'too_long' });
-    const row = await requestChange(ctx, session, request.params.doc, change);
-    return reply.status(202).send({ generated_document: await view(row) });
-  });
+      const raw = fields.requested_changes;
+      if (change) {
+        // already a voice command
+      } else if (raw !== undefined) {
+        try {
+          const parsed = JSON.parse(raw) as { text?: unknown; markdown?: unknown };
+          if (typeof parsed.markdown === 'string') change = { kind: 'markdown', content: parsed.markdown };
+          else if (typeof parsed.text === 'string') change = { kind: 'text', content: parsed.text };
+        } catch {
+          change = { kind: 'text', content: raw };
+        }
+      } else if (fields.markdown !== undefined) change = { kind: 'markdown', content: fields.markdown };
+      else if (fields.text !== undefined) change = { kind: 'text', content: fields.text };
+      if (!change?.content.trim()) {
+        throw new DomainError(400, 'invalid_request', 'Say what to change', { requested_changes: 'required' });
+      }
+      if (change.content.length > MAX_CHANGE_CHARS) throw new DomainError(400, 'invalid_request', 'The change is too long', { requested_changes: 'too_long' });
+      const row = await requestChange(ctx, session, request.params.doc, change);
+      return reply.status(202).send({ generated_document: await view(row) });
+    },
+  );
 }

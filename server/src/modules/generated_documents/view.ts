@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { DocumentEvidence } from '../../../../contract/document-evidence.js';
 import type { DocumentRow } from './service.js';
 
@@ -32,3 +33,47 @@ export function documentView(row: DocumentRow, totalVersions: number, keptAudio:
     evidence: withKeptAudio(row.evidence ?? null, keptAudio),
   };
 }
+
+/**
+ * What links the document to what it was written from (contract/document-evidence.ts), as stored with the version:
+ * open at every level, so what an older or newer version holds passes through whole.
+ */
+const evidenceSchema = z.looseObject({
+  sentences: z.array(
+    z.looseObject({
+      text: z.string(),
+      spans: z.array(
+        z.looseObject({
+          start: z.number().int(),
+          end: z.number().int(),
+          quote: z.string(),
+          audio: z.looseObject({ id: z.string(), offset_ms: z.number() }).optional().describe('The audio part it was heard in, while that part is kept'),
+        }),
+      ),
+      source: z.enum(['transcript', 'inputs', 'none']),
+    }),
+  ),
+  flagged: z.array(z.string()),
+  omitted: z
+    .array(z.looseObject({ text: z.string(), section: z.string(), missing: z.array(z.string()), start: z.number().int(), end: z.number().int() }))
+    .optional()
+    .describe('Consultation notes only; absent on versions written before it was computed'),
+});
+
+/** One version of a document, as documentView makes it. */
+export const documentSchema = z.object({
+  id: z.uuid(),
+  key: z.string(),
+  version: z.number().int(),
+  total_versions: z.number().int(),
+  status: z.enum(['generating', 'done', 'failed']),
+  text: z.string(),
+  engine: z.string(),
+  uses_ai: z.boolean().describe('Whether an AI engine wrote this version (not the offline composer, not a manual edit)'),
+  change_kind: z.string().nullable().describe("The change this version made: 'text' (instructions) or 'markdown' (a new text); null for a first generation"),
+  change_text: z.string().nullable(),
+  created_at: z.iso.datetime(),
+  completed_at: z.iso.datetime().nullable(),
+  evidence: evidenceSchema.nullable().describe('Computed when the version was written; null for versions written before it was'),
+});
+export const documentEnvelope = z.object({ generated_document: documentSchema });

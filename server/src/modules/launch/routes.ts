@@ -5,6 +5,7 @@ import { findUserById } from '../../auth/users.js';
 import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../http/context.js';
 import { DomainError } from '../../http/errors.js';
+import { errorResponses, noContent } from '../../http/responses.js';
 import { describeErrorSafely } from '../../http/safe-errors.js';
 import { requestLanguage } from '../../http/language.js';
 import { mailTemplates } from '../../mail/templates.js';
@@ -56,10 +57,16 @@ export function launchRoutes(app: App, ctx: AppContext) {
     return 'record_system_unreachable';
   };
   const limited = { rateLimit: { max: 30, timeWindow: 60_000 } };
+  // Every answer is a redirect (to the record system, to the app, or to the page that says why it failed); only the
+  // rate limit answers otherwise.
+  const redirects = {
+    302: noContent('Redirect: to the record system, to the app, or to /launch_failed?reason=… (the Location header)'),
+    ...errorResponses(429),
+  };
 
   // Each organization registers its own launch address: a launch reaches only the organization it names.
-  app.get('/launch', { config: limited }, async (_request, reply) => reply.redirect(failed('unknown_record_system')));
-  app.get('/launch/:organizationId', { config: limited }, async (request, reply) => {
+  app.get('/launch', { config: limited, schema: { response: redirects } }, async (_request, reply) => reply.redirect(failed('unknown_record_system')));
+  app.get('/launch/:organizationId', { config: limited, schema: { response: redirects } }, async (request, reply) => {
     const { organizationId } = request.params as { organizationId: string };
     const query = request.query as Record<string, unknown>;
     const iss = one(query.iss, 2000);
@@ -73,7 +80,7 @@ export function launchRoutes(app: App, ctx: AppContext) {
     }
   });
 
-  app.get('/launch/callback', { config: limited }, async (request, reply) => {
+  app.get('/launch/callback', { config: limited, schema: { response: redirects } }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const code = one(query.code, 4000);
     const state = one(query.state, 200);

@@ -8,6 +8,8 @@ import type { App } from '../../http/context.js';
 import type { AppContext } from '../../app-context.js';
 import { DomainError, notFound } from '../../errors/domain-error.js';
 import { readMultipartFiles, type UploadedFile } from '../../http/multipart.js';
+import { errorResponses, fileResponse, noContent } from '../../http/responses.js';
+import { patientSchema } from './schemas.js';
 import { looksScanned, ocrAvailable } from './pdf-ocr.js';
 import { readPdfText } from './pdf-text.js';
 import { patientsView, researchBlobPrefix, spaceFor } from './service.js';
@@ -51,79 +53,110 @@ async function readAll(files: UploadedFile[]) {
 export function patientsRoutes(app: App, ctx: AppContext, preHandler: onRequestAsyncHookHandler) {
   const base = '/v1/research_spaces/:spaceId/patients';
 
-  app.get(base, { onRequest: preHandler, schema: { params: spaceParams } }, async (request) => {
-    const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
-    return { patients: await patientsView(ctx.db, space.id) };
-  });
+  app.get(
+    base,
+    {
+      onRequest: preHandler,
+      schema: { params: spaceParams, response: { 200: z.object({ patients: z.array(patientSchema) }), ...errorResponses(400, 401, 404) } },
+    },
+    async (request) => {
+      const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
+      return { patients: await patientsView(ctx.db, space.id) };
+    },
+  );
 
-  app.post(base, { onRequest: preHandler, schema: { params: spaceParams } }, async (request, reply) => {
-    const user = currentUser(request);
-    const space = await spaceFor(ctx.db, user, request.params.spaceId);
-    const { fields, files } = await readUpload(request);
-    if (files.length === 0) throw new DomainError(400, 'invalid_request', 'Add at least one PDF file', { files: 'required' });
-    const read = await readAll(files);
-    const label = (fields.label ?? '').trim().slice(0, 200) || read[0]!.name.replace(/\.pdf$/i, '');
-    // Files first, rows after: a failure in between leaves no patient pointing at missing files.
-    const patientId = randomUUID();
-    const prefix = `${researchBlobPrefix(space.id)}${patientId}/`;
-    const stored: (typeof researchPatientFiles.$inferInsert)[] = [];
-    try {
-      for (const file of read) {
-        const blobKey = `${prefix}${randomUUID()}.pdf`;
-        await ctx.blobs.put(blobKey, file.data);
-        // Pictures of pages go to the OCR job; their text arrives a little later.
-        const textStatus = !looksScanned(file.text, file.pages) ? 'read' : ocrAvailable() ? 'ocr_pending' : file.text ? 'read' : 'no_text';
-        stored.push({
-          patientId,
-          fileName: file.name,
-          sizeBytes: file.data.length,
-          pages: file.pages,
-          blobKey,
-          text: file.text,
-          textStatus,
-          language: user.language,
+  app.post(
+    base,
+    {
+      onRequest: preHandler,
+      schema: { params: spaceParams, response: { 201: z.object({ patient: patientSchema }), ...errorResponses(400, 401, 404, 413, 415, 422) } },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const space = await spaceFor(ctx.db, user, request.params.spaceId);
+      const { fields, files } = await readUpload(request);
+      if (files.length === 0) throw new DomainError(400, 'invalid_request', 'Add at least one PDF file', { files: 'required' });
+      const read = await readAll(files);
+      const label = (fields.label ?? '').trim().slice(0, 200) || read[0]!.name.replace(/\.pdf$/i, '');
+      // Files first, rows after: a failure in between leaves no patient pointing at missing files.
+      const patientId = randomUUID();
+      const prefix = `${researchBlobPrefix(space.id)}${patientId}/`;
+      const stored: (typeof researchPatientFiles.$inferInsert)[] = [];
+      try {
+        for (const file of read) {
+          const blobKey = `${prefix}${randomUUID()}.pdf`;
+          await ctx.blobs.put(blobKey, file.data);
+          // Pictures of pages go to the OCR job; their text arrives a little later.
+          const textStatus = !looksScanned(file.text, file.pages) ? 'read' : ocrAvailable() ? 'ocr_pending' : file.text ? 'read' : 'no_text';
+          stored.push({
+            patientId,
+            fileName: file.name,
+            sizeBytes: file.data.length,
+            pages: file.pages,
+            blobKey,
+            text: file.text,
+            textStatus,
+            language: user.language,
+          });
+        }
+        await ctx.db.transaction(async (tx) => {
+          await tx.insert(researchPatients).values({ id: patientId, spaceId: space.id, label });
+          await tx.insert(researchPatientFiles).values(stored);
         });
+      } catch (err) {
+        await ctx.blobs.deletePrefix(prefix);
+        throw err;
       }
-      await ctx.db.transaction(async (tx) => {
-        await tx.insert(researchPatients).values({ id: patientId, spaceId: space.id, label });
-        await tx.insert(researchPatientFiles).values(stored);
-      });
-    } catch (err) {
-      await ctx.blobs.deletePrefix(prefix);
-      throw err;
-    }
-    if (stored.some((f) => f.textStatus === 'ocr_pending')) ctx.ocrQueue.wake();
-    const [patient] = await patientsView(ctx.db, space.id, patientId);
-    return reply.status(201).send({ patient });
-  });
+      if (stored.some((f) => f.textStatus === 'ocr_pending')) ctx.ocrQueue.wake();
+      const [patient] = await patientsView(ctx.db, space.id, patientId);
+      return reply.status(201).send({ patient: patient! });
+    },
+  );
 
   /** The original PDF, for the researcher to check a quote against the record. */
-  app.get(`${base}/:patientId/files/:fileId`, { onRequest: preHandler, schema: { params: patientParams.extend({ fileId: id }) } }, async (request, reply) => {
-    const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
-    const [file] = await ctx.db
-      .select({ blobKey: researchPatientFiles.blobKey, fileName: researchPatientFiles.fileName })
-      .from(researchPatientFiles)
-      .innerJoin(researchPatients, eq(researchPatients.id, researchPatientFiles.patientId))
-      .where(
-        and(eq(researchPatientFiles.id, request.params.fileId), eq(researchPatients.id, request.params.patientId), eq(researchPatients.spaceId, space.id)),
-      );
-    if (!file) throw notFound('File not found');
-    return reply
-      .type('application/pdf')
-      .header('content-disposition', `inline; filename="record.pdf"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
-      .header('cache-control', 'private, no-store')
-      .send(ctx.blobs.read(file.blobKey));
-  });
+  app.get(
+    `${base}/:patientId/files/:fileId`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params: patientParams.extend({ fileId: id }),
+        response: { 200: fileResponse('The PDF as it was added', ['application/pdf']), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
+      const [file] = await ctx.db
+        .select({ blobKey: researchPatientFiles.blobKey, fileName: researchPatientFiles.fileName })
+        .from(researchPatientFiles)
+        .innerJoin(researchPatients, eq(researchPatients.id, researchPatientFiles.patientId))
+        .where(
+          and(eq(researchPatientFiles.id, request.params.fileId), eq(researchPatients.id, request.params.patientId), eq(researchPatients.spaceId, space.id)),
+        );
+      if (!file) throw notFound('File not found');
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="record.pdf"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+        .header('cache-control', 'private, no-store')
+        .send(ctx.blobs.read(file.blobKey));
+    },
+  );
 
-  app.delete(`${base}/:patientId`, { onRequest: preHandler, schema: { params: patientParams } }, async (request, reply) => {
-    const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
-    const [row] = await ctx.db
-      .delete(researchPatients)
-      .where(and(eq(researchPatients.id, request.params.patientId), eq(researchPatients.spaceId, space.id)))
-      .returning();
-    if (!row) throw notFound('Patient not found');
-    await ctx.blobs.deletePrefix(`${researchBlobPrefix(space.id)}${row.id}/`);
-    ctx.requestScrub();
-    return reply.status(204).send();
-  });
+  app.delete(
+    `${base}/:patientId`,
+    {
+      onRequest: preHandler,
+      schema: { params: patientParams, response: { 204: noContent('Deleted, with its files and results'), ...errorResponses(400, 401, 404) } },
+    },
+    async (request, reply) => {
+      const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
+      const [row] = await ctx.db
+        .delete(researchPatients)
+        .where(and(eq(researchPatients.id, request.params.patientId), eq(researchPatients.spaceId, space.id)))
+        .returning();
+      if (!row) throw notFound('Patient not found');
+      await ctx.blobs.deletePrefix(`${researchBlobPrefix(space.id)}${row.id}/`);
+      ctx.requestScrub();
+      return reply.status(204).send(null);
+    },
+  );
 }

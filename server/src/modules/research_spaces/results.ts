@@ -7,6 +7,8 @@ import { currentUser } from '../../http/authenticate.js';
 import type { App } from '../../http/context.js';
 import type { AppContext } from '../../app-context.js';
 import { notFound } from '../../errors/domain-error.js';
+import { errorResponses, fileResponse, noContent } from '../../http/responses.js';
+import { resultSchema } from './schemas.js';
 import { resultsCsv } from './results-csv.js';
 import { machineChangedSinceDecision, resultView, spaceFor, trialIn, type SpaceRow } from './service.js';
 
@@ -70,78 +72,104 @@ export function resultsRoutes(app: App, ctx: AppContext, preHandler: onRequestAs
     return row;
   }
 
-  app.get(base, { onRequest: preHandler, schema: { params: spaceParams, querystring: query } }, async (request) => {
-    const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
-    if (request.query.trial_id) await trialIn(ctx.db, space, request.query.trial_id);
-    return { results: (await resultsOf(space, { trialId: request.query.trial_id })).map((r) => resultView(r.result, r.label, r.deciderName)) };
-  });
+  app.get(
+    base,
+    {
+      onRequest: preHandler,
+      schema: { params: spaceParams, querystring: query, response: { 200: z.object({ results: z.array(resultSchema) }), ...errorResponses(400, 401, 404) } },
+    },
+    async (request) => {
+      const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
+      if (request.query.trial_id) await trialIn(ctx.db, space, request.query.trial_id);
+      return { results: (await resultsOf(space, { trialId: request.query.trial_id })).map((r) => resultView(r.result, r.label, r.deciderName)) };
+    },
+  );
 
-  app.get(`${base}.csv`, { onRequest: preHandler, schema: { params: spaceParams, querystring: query.extend({ trial_id: id }) } }, async (request, reply) => {
-    const user = currentUser(request);
-    const space = await spaceFor(ctx.db, user, request.params.spaceId);
-    const trial = await trialIn(ctx.db, space, request.query.trial_id);
-    const rows = await resultsOf(space, { trialId: trial.id });
-    const csv = resultsCsv(
-      trial.name,
-      rows.map(({ result: r, label, deciderName }) => ({
-        patient: label,
-        preEvaluation: r.preEvaluation,
-        met: r.criteriaMet,
-        total: r.criteriaTotal,
-        relevance: r.relevance,
-        status: r.status,
-        explanation: r.explanation,
-        createdAt: r.createdAt,
-        criteria: r.criteria,
-        decision: r.decision,
-        note: r.decisionNote,
-        decidedBy: r.decidedBy ? (deciderName ?? '') : null,
-        decidedAt: r.decidedAt,
-        machineChanged: machineChangedSinceDecision(r),
-      })),
-      user.language as Language,
-    );
-    const fileName = `${
-      trial.name
-        .replace(/[^\p{L}\p{N} _-]/gu, '')
-        .trim()
-        .replace(/\s+/g, '-')
-        .slice(0, 80) || 'trial'
-    }-results.csv`;
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="results.csv"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
-      .header('cache-control', 'no-store')
-      .send(csv);
-  });
+  app.get(
+    `${base}.csv`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params: spaceParams,
+        querystring: query.extend({ trial_id: id }),
+        response: { 200: fileResponse("The trial's results as a spreadsheet", ['text/csv']), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const space = await spaceFor(ctx.db, user, request.params.spaceId);
+      const trial = await trialIn(ctx.db, space, request.query.trial_id);
+      const rows = await resultsOf(space, { trialId: trial.id });
+      const csv = resultsCsv(
+        trial.name,
+        rows.map(({ result: r, label, deciderName }) => ({
+          patient: label,
+          preEvaluation: r.preEvaluation,
+          met: r.criteriaMet,
+          total: r.criteriaTotal,
+          relevance: r.relevance,
+          status: r.status,
+          explanation: r.explanation,
+          createdAt: r.createdAt,
+          criteria: r.criteria,
+          decision: r.decision,
+          note: r.decisionNote,
+          decidedBy: r.decidedBy ? (deciderName ?? '') : null,
+          decidedAt: r.decidedAt,
+          machineChanged: machineChangedSinceDecision(r),
+        })),
+        user.language as Language,
+      );
+      const fileName = `${
+        trial.name
+          .replace(/[^\p{L}\p{N} _-]/gu, '')
+          .trim()
+          .replace(/\s+/g, '-')
+          .slice(0, 80) || 'trial'
+      }-results.csv`;
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="results.csv"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+        .header('cache-control', 'no-store')
+        .send(csv);
+    },
+  );
 
-  app.put(`${base}/:resultId`, { onRequest: preHandler, schema: { params: resultParams, body } }, async (request) => {
-    const user = currentUser(request);
-    const space = await spaceFor(ctx.db, user, request.params.spaceId);
-    const found = await own(space, request.params.resultId);
-    const { decision: sent, status, note } = request.body.result;
-    const decision = sent !== undefined ? sent : status === undefined ? undefined : status === 'approved' || status === 'declined' ? status : null;
-    const after = { decision: decision === undefined ? found.result.decision : decision, note: note === undefined ? found.result.decisionNote : note.trim() };
-    // Whoever last decided or wrote the note is its author; a result with neither has none.
-    const authored = Boolean(after.decision || after.note);
-    const [row] = await ctx.db
-      .update(evaluationResults)
-      .set({
-        ...(decision === undefined ? {} : { decision, decidedOn: decision ? verdictNow : null }),
-        ...(note === undefined ? {} : { decisionNote: after.note }),
-        decidedBy: authored ? user.id : null,
-        decidedAt: authored ? new Date() : null,
-      })
-      .where(eq(evaluationResults.id, found.result.id))
-      .returning();
-    return { result: resultView(row!, found.label, authored ? user.name : null) };
-  });
+  app.put(
+    `${base}/:resultId`,
+    { onRequest: preHandler, schema: { params: resultParams, body, response: { 200: z.object({ result: resultSchema }), ...errorResponses(400, 401, 404) } } },
+    async (request) => {
+      const user = currentUser(request);
+      const space = await spaceFor(ctx.db, user, request.params.spaceId);
+      const found = await own(space, request.params.resultId);
+      const { decision: sent, status, note } = request.body.result;
+      const decision = sent !== undefined ? sent : status === undefined ? undefined : status === 'approved' || status === 'declined' ? status : null;
+      const after = { decision: decision === undefined ? found.result.decision : decision, note: note === undefined ? found.result.decisionNote : note.trim() };
+      // Whoever last decided or wrote the note is its author; a result with neither has none.
+      const authored = Boolean(after.decision || after.note);
+      const [row] = await ctx.db
+        .update(evaluationResults)
+        .set({
+          ...(decision === undefined ? {} : { decision, decidedOn: decision ? verdictNow : null }),
+          ...(note === undefined ? {} : { decisionNote: after.note }),
+          decidedBy: authored ? user.id : null,
+          decidedAt: authored ? new Date() : null,
+        })
+        .where(eq(evaluationResults.id, found.result.id))
+        .returning();
+      return { result: resultView(row!, found.label, authored ? user.name : null) };
+    },
+  );
 
-  app.delete(`${base}/:resultId`, { onRequest: preHandler, schema: { params: resultParams } }, async (request, reply) => {
-    const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
-    const found = await own(space, request.params.resultId);
-    await ctx.db.delete(evaluationResults).where(eq(evaluationResults.id, found.result.id));
-    ctx.requestScrub();
-    return reply.status(204).send();
-  });
+  app.delete(
+    `${base}/:resultId`,
+    { onRequest: preHandler, schema: { params: resultParams, response: { 204: noContent('Result deleted'), ...errorResponses(400, 401, 404) } } },
+    async (request, reply) => {
+      const space = await spaceFor(ctx.db, currentUser(request), request.params.spaceId);
+      const found = await own(space, request.params.resultId);
+      await ctx.db.delete(evaluationResults).where(eq(evaluationResults.id, found.result.id));
+      ctx.requestScrub();
+      return reply.status(204).send(null);
+    },
+  );
 }

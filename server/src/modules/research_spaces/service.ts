@@ -13,7 +13,7 @@ import {
   type DecidedOn,
 } from '../../db/schema.js';
 import { notFound } from '../../errors/domain-error.js';
-import type { Criterion, CriterionType } from './criteria.js';
+import type { Criterion, CriterionType, PreEvaluation, ResultStatus } from './criteria.js';
 
 export type SpaceRow = typeof researchSpaces.$inferSelect;
 export type TrialRow = typeof clinicalTrials.$inferSelect;
@@ -172,21 +172,21 @@ export const resultView = (r: ResultRow, patientLabel: string, deciderName: stri
   trial_id: r.trialId,
   patient_id: r.patientId,
   patient_label: patientLabel,
-  pre_evaluation: r.preEvaluation,
+  pre_evaluation: r.preEvaluation as PreEvaluation,
   criteria_met: r.criteriaMet,
   criteria_total: r.criteriaTotal,
   /** How likely this is the trial's patient, 0–100 (relevance.ts); null when screened before it was kept. */
   relevance: r.relevance,
   criteria: r.criteria,
   explanation: r.explanation,
-  status: r.decision ?? r.status,
-  machine_status: r.status,
+  status: (r.decision ?? r.status) as ResultStatus,
+  machine_status: r.status as ResultStatus,
   engine: r.engine,
   decision: r.decision as 'approved' | 'declined' | null,
   decision_note: r.decisionNote,
   decided_by: r.decidedBy ? { id: r.decidedBy, name: deciderName ?? '' } : null,
   decided_at: r.decidedAt?.toISOString() ?? null,
-  decided_on_pre_evaluation: r.decision ? (r.decidedOn?.pre_evaluation ?? null) : null,
+  decided_on_pre_evaluation: r.decision ? ((r.decidedOn?.pre_evaluation as PreEvaluation | undefined) ?? null) : null,
   machine_changed_since_decision: machineChangedSinceDecision(r),
   /** The same as decided_at, for clients written before decisions had their own fields. */
   reviewed_at: r.decidedAt?.toISOString() ?? null,

@@ -5,6 +5,7 @@ import { toFhirAuditEvent } from '../../../audit/fhir-audit-event.js';
 import { currentUser, requireUser } from '../../../http/authenticate.js';
 import type { App, AppContext } from '../../../http/context.js';
 import { DomainError } from '../../../http/errors.js';
+import { errorResponses, fileResponse } from '../../../http/responses.js';
 import { requireMembership } from '../service.js';
 import { allAuditEvents, listAuditEvents } from './service.js';
 
@@ -26,7 +27,7 @@ export function auditEventsRoutes(app: App, ctx: AppContext) {
 
   app.get(
     base,
-    { onRequest: preHandler, schema: { params, querystring: auditEventsQuery, response: { 200: auditEventsEnvelope } } },
+    { onRequest: preHandler, schema: { params, querystring: auditEventsQuery, response: { 200: auditEventsEnvelope, ...errorResponses(400, 401, 403, 404) } } },
     async (request, reply) => {
       const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
       const { cursor, limit, ...filter } = request.query;
@@ -36,17 +37,31 @@ export function auditEventsRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  app.get(`${base}.ndjson`, { onRequest: preHandler, schema: { params, querystring: auditEventsFilter } }, async (request, reply) => {
-    const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
-    checkRange(request.query);
-    const observer = { site: new URL(ctx.config.publicUrl).host, url: ctx.config.publicUrl };
-    async function* lines() {
-      for await (const row of allAuditEvents(ctx.db, m.organizationId, request.query)) yield `${JSON.stringify(toFhirAuditEvent(row, observer))}\n`;
-    }
-    return reply
-      .type('application/fhir+ndjson')
-      .header('content-disposition', `attachment; filename="audit-events-${new Date().toISOString().slice(0, 10)}.ndjson"`)
-      .header('cache-control', 'no-store')
-      .send(Readable.from(lines()));
-  });
+  app.get(
+    `${base}.ndjson`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params,
+        querystring: auditEventsFilter,
+        response: {
+          200: fileResponse('The events, one FHIR R4 AuditEvent resource a line', ['application/fhir+ndjson']),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
+      checkRange(request.query);
+      const observer = { site: new URL(ctx.config.publicUrl).host, url: ctx.config.publicUrl };
+      async function* lines() {
+        for await (const row of allAuditEvents(ctx.db, m.organizationId, request.query)) yield `${JSON.stringify(toFhirAuditEvent(row, observer))}\n`;
+      }
+      return reply
+        .type('application/fhir+ndjson')
+        .header('content-disposition', `attachment; filename="audit-events-${new Date().toISOString().slice(0, 10)}.ndjson"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(lines()));
+    },
+  );
 }
