@@ -3,6 +3,7 @@
  * app appears (but the ones hidden on purpose, listed below with why) and every operation says what it answers
  * on success and on a client error; the reading page loads under the app's Content-Security-Policy.
  */
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-support/test-app.js';
 
@@ -61,6 +62,14 @@ const operations = () =>
 const asOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{*}');
 
 describe('GET /v1/openapi.json', () => {
+  it('validates against the OpenAPI 3.1 schema (an independent validator)', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
+    expect(result.errors ?? [], 'validation errors').toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
   it('is an OpenAPI 3.1 document with info, the bearer scheme, tags and the error schema', () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
     expect(doc.info.title).toBeTruthy();
