@@ -112,7 +112,7 @@ test('a research space: trial, criteria generated and edited, patients from PDFs
   await expect(rows.nth(0)).toContainText('P-0042');
   await expect(rows.nth(0)).toContainText('Fit');
   await expect(rows.nth(0)).toContainText('4/4');
-  await expect(rows.nth(0).getByLabel(/^\d{1,3} of 100$/)).toBeVisible();
+  await expect(rows.nth(0).getByText(/^\d{1,3} of 100$/)).toBeVisible();
   await expect(rows.filter({ hasText: 'p0077' })).toContainText('Not approved');
   // HbA1c 12.5 %, read from the scan, is outside 7–10 %.
   await expect(rows.filter({ hasText: 'P-0099' })).toContainText('Not approved');
