@@ -12,6 +12,7 @@ import { startThrowawayPostgres } from './lib/postgres.mjs';
 import { ensureSystemPackages, OCR_PACKAGES, PACKAGES } from './lib/system-packages.mjs';
 import { ensureWebBuild } from './lib/web-build.mjs';
 import { ensureServerBuild } from './lib/server-build.mjs';
+import { RUNTIME_MAJOR } from './lib/runtime.mjs';
 import { containerTest } from './container-test.mjs';
 
 const started = Date.now();
@@ -60,7 +61,9 @@ step('Install npm dependencies', () => ensureNpmDependencies());
 step('Known advisories in the dependencies', () => run('node', ['scripts/check-advisories.mjs']));
 step('Licences of the shipped dependencies', () => run('node', ['scripts/check-licenses.mjs']));
 // npm scripts put node_modules/.bin first on the PATH: every step below runs on the project's Node 24.
-step('Runtime', () => run('node', ['-e', "const v = process.versions.node; console.log('Node.js ' + v); process.exit(Number(v.split('.')[0]) >= 24 ? 0 : 1)"]));
+step('Runtime', () =>
+  run('node', ['-e', `const v = process.versions.node; console.log('Node.js ' + v); process.exit(Number(v.split('.')[0]) >= ${RUNTIME_MAJOR} ? 0 : 1)`]),
+);
 step('Install system packages for the tests', () =>
   ensureSystemPackages(
     [

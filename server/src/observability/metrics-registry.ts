@@ -15,7 +15,7 @@ import { rowsOf } from '../admin/backup-catalog.js';
 export const processRegistry = new Registry();
 collectDefaultMetrics({ register: processRegistry });
 
-export const httpLabels = ['method', 'route', 'status_class'] as const;
+const httpLabels = ['method', 'route', 'status_class'] as const;
 export const httpRequests = new Counter({
   name: 'http_requests_total',
   help: 'HTTP requests answered, by route pattern and status class.',
