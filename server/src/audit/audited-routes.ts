@@ -97,6 +97,13 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
     related: { ...document, version: { query: 'version', kind: 'integer' } },
   },
   [`POST ${documents}/regenerate`]: { action: 'update', resource: 'generated_document', id: consultation, related: document },
+  // A sign-off: which version was signed is kept with it (the version's own id, from the answer).
+  [`POST ${documents}/sign`]: {
+    action: 'update',
+    resource: 'generated_document',
+    id: consultation,
+    related: { ...document, signed_version: created('generated_document.id') },
+  },
   [`POST ${documents}/feedback`]: { action: 'create', resource: 'document_feedback', id: consultation, related: document },
   [`GET ${documents}/feedback`]: { action: 'read', resource: 'document_feedback', id: consultation, related: document },
 

@@ -320,6 +320,14 @@ export const generatedDocuments = pgTable(
     takeovers: integer('takeovers').notNull().default(0),
     /** Where each sentence comes from (transcript spans, the inputs, nowhere) and a model's unsupported terms. */
     evidence: jsonb('evidence').$type<DocumentEvidence>(),
+    /** The model that wrote this version, as its engine named it (an AI engine's only; for the record's provenance). */
+    model: text('model'),
+    /**
+     * The clinician's sign-off of this version (POST …/sign): until then it is a draft. A new version is a new,
+     * unsigned row, so a change after signing is a draft again.
+     */
+    signedAt: timestamp('signed_at', { withTimezone: true }),
+    signedBy: uuid('signed_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     uniqueIndex('generated_documents_version').on(t.sessionId, t.documentKey, t.version),
@@ -781,6 +789,8 @@ export const organizationFhirEndpoints = pgTable('organization_fhir_endpoints', 
   publicJwk: jsonb('public_jwk').$type<Record<string, string>>(),
   /** The client id the record system gave this app for launches from it (SMART App Launch, public client, PKCE). */
   launchClientId: text('launch_client_id'),
+  /** Documents go to the record only once their clinician signed them (a draft is refused, 409 sign_off_required). */
+  requireSignOff: boolean('require_sign_off').notNull().default(false),
   updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -128,6 +128,10 @@ async function push(ctx: AppContext, session: SessionRow, endpoint: EndpointRow,
   checkOutboundUrl(endpoint.baseUrl, allowPrivate);
   const dispatcher = guardedDispatcher(allowPrivate);
   const { bundle, documentReferences } = await consultationBundle(ctx, session, documentKey);
+  // The organization sends only what its clinicians signed: a draft never reaches the record.
+  if (endpoint.requireSignOff && documentReferences.some((d) => d.docStatus !== 'final')) {
+    throw new DomainError(409, 'sign_off_required', 'Sign every document before sending it to the record');
+  }
   const deadline = AbortSignal.timeout(PUSH_DEADLINE_MS);
 
   async function request(url: string, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
@@ -265,6 +269,7 @@ function standalone(reference: DocumentReference): DocumentReference {
   return {
     ...reference,
     author: reference.author?.map((a) => logical(a, idSystem('user'))!),
+    ...(reference.authenticator ? { authenticator: logical(reference.authenticator, idSystem('user')) } : {}),
     ...(reference.custodian ? { custodian: logical(reference.custodian, idSystem('organization')) } : {}),
   };
 }

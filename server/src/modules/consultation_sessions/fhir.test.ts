@@ -82,13 +82,16 @@ describe('FHIR R4 export of a consultation', () => {
 
     expect(bundle).toMatchObject({ resourceType: 'Bundle', type: 'document', identifier: { system: 'urn:ietf:rfc:3986' } });
     const types = bundle.entry!.map((e) => e.resource!.resourceType);
-    expect(types).toEqual(['Composition', 'Practitioner', 'Organization', 'DocumentReference', 'DocumentReference']);
+    // A provenance per document: who wrote it (here the clinician's own offline composer, no AI engine) and, once signed, who signed.
+    expect(types).toEqual(['Composition', 'Practitioner', 'Organization', 'DocumentReference', 'DocumentReference', 'Provenance', 'Provenance']);
     const fullUrls = bundle.entry!.map((e) => e.fullUrl);
     expect(new Set(fullUrls).size).toBe(fullUrls.length);
 
     const composition = bundle.entry![0]!.resource as Composition;
+    // Nothing signed yet: a draft, and no AI label (no model wrote it).
+    expect(composition.meta).toBeUndefined();
     expect(composition).toMatchObject({
-      status: 'final',
+      status: 'preliminary',
       language: 'pt-PT',
       title: 'Notas da consulta',
       type: { coding: [{ system: 'http://loinc.org', code: '11488-4' }] },
@@ -106,7 +109,8 @@ describe('FHIR R4 export of a consultation', () => {
     expect(composition.section![0]!.text!.div).toContain('Chest pain');
     expect(composition.section![0]!.text!.div).toMatch(/^<div xmlns="http:\/\/www\.w3\.org\/1999\/xhtml">/);
 
-    const [notesRef, referralRef] = bundle.entry!.slice(3).map((e) => e.resource as DocumentReference);
+    const [notesRef, referralRef] = bundle.entry!.slice(3, 5).map((e) => e.resource as DocumentReference);
+    expect(notesRef!.docStatus).toBe('preliminary');
     expect(notesRef!.masterIdentifier).toEqual({ system: 'urn:ietf:rfc:3986', value: `urn:uuid:${notes.id}` });
     expect(referralRef!.masterIdentifier!.value).toBe(`urn:uuid:${referral.id}`);
     expect(notesRef!.content.map((c) => c.attachment.contentType)).toEqual(['application/pdf', 'text/markdown']);
@@ -142,7 +146,7 @@ describe('FHIR R4 export of a consultation', () => {
       '<div xmlns="http://www.w3.org/1999/xhtml"><h1>Notes</h1><ul><li>Rewritten &lt;b&gt;by hand&lt;/b&gt; &amp; checked</li></ul></div>',
     );
     // No organization: no custodian, and no Organization entry.
-    expect(bundle.entry!.map((e) => e.resource!.resourceType)).toEqual(['Composition', 'Practitioner', 'DocumentReference']);
+    expect(bundle.entry!.map((e) => e.resource!.resourceType)).toEqual(['Composition', 'Practitioner', 'DocumentReference', 'Provenance']);
     // The hand edit is version 2: it says which version it replaces, for a record system that has the first.
     const v1 = (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/main?version=1`, headers: rita.headers })).json()
       .generated_document;

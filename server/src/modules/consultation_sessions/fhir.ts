@@ -15,17 +15,20 @@ import type {
   Bundle,
   BundleEntry,
   CodeableConcept,
+  Coding,
   Composition,
   CompositionSection,
+  Device,
   DocumentReference,
   Encounter,
   Organization,
   Patient,
   Practitioner,
+  Provenance,
   Reference,
   Resource,
 } from '@medplum/fhirtypes';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { documentToPdf } from '../../../../contract/document-pdf.js';
 import { isLanguage, type Language } from '../../../../contract/constants.js';
 import { nodeFonts } from '../../../../contract/pdf-fonts-node.js';
@@ -75,6 +78,19 @@ export function documentType(key: string, language: Language): CodeableConcept {
   return { coding: [{ system: LOINC, code: loinc.code, display: loinc.display }], text: documentName(key, language) };
 }
 
+/**
+ * HL7's AI transparency labels (AI Transparency on FHIR, in `meta.security`): a text an AI engine drafted is
+ * "AI asserted" until its clinician signs it, then "clinician asserted". A text no model touched carries neither.
+ */
+const OBSERVATION_VALUE = 'http://terminology.hl7.org/CodeSystem/v3-ObservationValue';
+const AI_ASSERTED: Coding = { system: OBSERVATION_VALUE, code: 'AIAST', display: 'Artificial Intelligence asserted' };
+const CLINICIAN_ASSERTED: Coding = { system: OBSERVATION_VALUE, code: 'CLINAST', display: 'clinician asserted' };
+const PARTICIPANT_TYPE = 'http://terminology.hl7.org/CodeSystem/provenance-participant-type';
+const participant = (code: 'author' | 'attester') => ({
+  coding: [{ system: PARTICIPANT_TYPE, code, display: code === 'author' ? 'Author' : 'Attester' }],
+});
+const AI_ENGINES = new Set(['openai', 'local']);
+
 type Finished = { row: DocumentRow; previous: DocumentRow | undefined };
 
 /**
@@ -109,6 +125,15 @@ function stableUuid(...parts: string[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/**
+ * The identity a version has in the record: its id while a draft; once signed, another one, so that a record
+ * system that filed the draft (If-None-Exist on this identifier) files the signed document too, marked as
+ * replacing the draft.
+ */
+export function recordIdentity(doc: Pick<DocumentRow, 'id' | 'signedAt'>): string {
+  return `urn:uuid:${doc.signedAt ? stableUuid('signed', doc.id) : doc.id}`;
+}
+
 const entry = (fullUrl: string, resource: Resource): BundleEntry => ({ fullUrl, resource });
 const when = (d: Date) => d.toISOString();
 
@@ -124,6 +149,43 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
   const language: Language = isLanguage(author.language) ? author.language : 'pt';
   // The custodian is the organization the consultation was held for, not wherever its clinician works now.
   const [organization] = session.organizationId ? await ctx.db.select().from(organizations).where(eq(organizations.id, session.organizationId)) : [];
+
+  // Which AI engines and models drafted each document, in any of its versions up to the one sent: a clinician's
+  // edit of an AI draft is still, in part, the model's text.
+  const drafts = await ctx.db
+    .select({ key: generatedDocuments.documentKey, version: generatedDocuments.version, engine: generatedDocuments.engine, model: generatedDocuments.model })
+    .from(generatedDocuments)
+    .where(
+      and(
+        eq(generatedDocuments.sessionId, session.id),
+        inArray(
+          generatedDocuments.documentKey,
+          documents.map((d) => d.documentKey),
+        ),
+      ),
+    );
+  const draftedBy = (doc: DocumentRow) => {
+    const engines = new Map<string, { engine: string; model: string | null }>();
+    for (const d of drafts) {
+      if (d.key === doc.documentKey && d.version <= doc.version && AI_ENGINES.has(d.engine)) engines.set(`${d.engine}\0${d.model ?? ''}`, d);
+    }
+    return [...engines.values()];
+  };
+  const devices = new Map<string, Device>();
+  const deviceUrl = (engine: string, model: string | null) => {
+    const url = `urn:uuid:${stableUuid('device', engine, model ?? '')}`;
+    if (!devices.has(url)) {
+      devices.set(url, {
+        resourceType: 'Device',
+        deviceName: [
+          { name: engine === 'local' ? 'Local AI engine' : 'OpenAI-compatible AI engine', type: 'user-friendly-name' },
+          ...(model ? [{ name: model, type: 'model-name' as const }] : []),
+        ],
+        type: { text: 'AI text generator' },
+      });
+    }
+    return url;
+  };
 
   const practitionerUrl = `urn:uuid:${author.id}`;
   const practitioner: Practitioner = {
@@ -153,11 +215,15 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
         nodeFonts,
       );
       const attachment = { language: LANGUAGE_TAG[own], creation: when(written) };
+      const byAi = draftedBy(doc).length > 0;
       return {
         resourceType: 'DocumentReference',
-        masterIdentifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${doc.id}` },
+        ...(byAi ? { meta: { security: [doc.signedAt ? CLINICIAN_ASSERTED : AI_ASSERTED] } } : {}),
+        masterIdentifier: { system: 'urn:ietf:rfc:3986', value: recordIdentity(doc) },
         status: 'current',
-        docStatus: 'final',
+        // A draft until its clinician signs it (POST …/sign).
+        docStatus: doc.signedAt ? 'final' : 'preliminary',
+        ...(doc.signedAt ? { authenticator: { reference: practitionerUrl, type: 'Practitioner', display: author.name } } : {}),
         type: documentType(doc.documentKey, language),
         date: when(written),
         author: [{ reference: practitionerUrl, type: 'Practitioner', display: author.name }],
@@ -181,11 +247,12 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
           related: [{ identifier: { system: idSystem('consultation'), value: session.id } }],
         },
         // A new version of a document sent before: the record system can retire the one it replaces.
-        ...(previous
+        ...(previous || doc.signedAt
           ? {
-              relatesTo: [
-                { code: 'replaces', target: { type: 'DocumentReference', identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${previous.id}` } } },
-              ],
+              relatesTo: [...(previous ? [previous] : []), ...(doc.signedAt ? [{ id: doc.id, signedAt: null }] : [])].map((replaced) => ({
+                code: 'replaces' as const,
+                target: { type: 'DocumentReference', identifier: { system: 'urn:ietf:rfc:3986', value: recordIdentity(replaced) } },
+              })),
             }
           : {}),
       };
@@ -202,11 +269,26 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
     }),
   );
   const newest = documents.reduce((d, doc) => Math.max(d, (doc.completedAt ?? doc.createdAt).getTime()), 0);
+  const allSigned = documents.every((d) => d.signedAt);
+  const lastSigned = allSigned ? documents.reduce((d, doc) => Math.max(d, doc.signedAt!.getTime()), 0) : 0;
   const composition: Composition = {
     resourceType: 'Composition',
+    ...(documents.some((d) => draftedBy(d).length > 0) ? { meta: { security: [allSigned ? CLINICIAN_ASSERTED : AI_ASSERTED] } } : {}),
     language: LANGUAGE_TAG[language],
     identifier: { system: idSystem('consultation'), value: session.id },
-    status: 'final',
+    // Final only when every document in it was signed; otherwise what it holds is a draft.
+    status: allSigned ? 'final' : 'preliminary',
+    ...(allSigned
+      ? {
+          attester: [
+            {
+              mode: 'legal' as const,
+              time: new Date(lastSigned).toISOString(),
+              party: { reference: practitionerUrl, type: 'Practitioner', display: author.name },
+            },
+          ],
+        }
+      : {}),
     type: documentType(main.documentKey, language),
     date: new Date(newest).toISOString(),
     author: [{ reference: practitionerUrl, type: 'Practitioner', display: author.name }],
@@ -218,10 +300,27 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
     section: sections,
   };
 
+  // Who drafted each document (the AI engine and model, or the clinician's own edit) and who signed it.
+  const provenances = documents.map((doc): Provenance => {
+    const engines = draftedBy(doc);
+    return {
+      resourceType: 'Provenance',
+      target: [{ reference: `urn:uuid:${doc.id}`, type: 'DocumentReference' }],
+      recorded: when(doc.signedAt ?? doc.completedAt ?? doc.createdAt),
+      agent: [
+        ...engines.map((e) => ({ type: participant('author'), who: { reference: deviceUrl(e.engine, e.model), type: 'Device' as const } })),
+        ...(engines.length === 0 || doc.engine === 'manual'
+          ? [{ type: participant('author'), who: { reference: practitionerUrl, type: 'Practitioner' as const, display: author.name } }]
+          : []),
+        ...(doc.signedAt ? [{ type: participant('attester'), who: { reference: practitionerUrl, type: 'Practitioner' as const, display: author.name } }] : []),
+      ],
+    };
+  });
+
   const bundle: Bundle = {
     resourceType: 'Bundle',
     // The same versions make the same document: a second send is recognised by the record system.
-    identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${stableUuid(session.id, ...documents.map((d) => d.id))}` },
+    identifier: { system: 'urn:ietf:rfc:3986', value: `urn:uuid:${stableUuid(session.id, ...documents.map((d) => (d.signedAt ? `${d.id}:signed` : d.id)))}` },
     type: 'document',
     timestamp: new Date().toISOString(),
     entry: [
@@ -237,6 +336,8 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
           ]
         : []),
       ...references.map((ref, i) => entry(`urn:uuid:${documents[i]!.id}`, ref)),
+      ...[...devices].map(([url, device]) => entry(url, device)),
+      ...provenances.map((p, i) => entry(`urn:uuid:${stableUuid('provenance', documents[i]!.id, String(documents[i]!.signedAt?.getTime() ?? ''))}`, p)),
     ],
   };
   return { bundle, documentReferences: references };

@@ -5,7 +5,17 @@ import { DomainError, notFound } from '../../http/errors.js';
 import { readMultipart } from '../../http/multipart.js';
 import { errorResponses, fileResponse } from '../../http/responses.js';
 import { requireOwnedSession } from '../consultation_sessions/service.js';
-import { findVersion, latestVersion, listFeedback, requestChange, resolveDocumentKey, saveFeedback, startGeneration, type DocumentRow } from './service.js';
+import {
+  findVersion,
+  latestVersion,
+  listFeedback,
+  requestChange,
+  resolveDocumentKey,
+  saveFeedback,
+  signDocument,
+  startGeneration,
+  type DocumentRow,
+} from './service.js';
 import { documentEnvelope, documentView } from './view.js';
 import { followRemotely } from './remote-follow.js';
 import { listChunks } from '../consultation_sessions/repository.js';
@@ -128,6 +138,33 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
       }
       if (following.textSoFar) send('delta', { text: following.textSoFar });
       request.raw.on('close', following.stop);
+    },
+  );
+
+  /**
+   * The clinician signs the latest version (optionally naming the version they read): it stops being a draft, and the
+   * record receives it as final. Any change afterwards is a new, unsigned version.
+   */
+  app.post(
+    `${base}/sign`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params,
+        body: z
+          .object({
+            version: z.number().int().min(1).max(MAX_VERSION).optional().describe('The version the clinician read; refused (409) when a newer one exists'),
+          })
+          .nullish(),
+        response: { 200: documentEnvelope.describe('The signed version'), ...errorResponses(400, 401, 404, 409, 410) },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const session = await requireOwnedSession(ctx, user.id, request.params.id);
+      const key = resolveDocumentKey(session, request.params.doc);
+      const row = await signDocument(ctx, session, key, user.id, request.body?.version);
+      return { generated_document: await view(row) };
     },
   );
 

@@ -1,5 +1,5 @@
 import { countJobFailure, timeDocumentWriting } from '../../observability/metrics-registry.js';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { evidenceFor, partsInTranscript, type PartText } from './evidence.js';
 import { isLanguage, type Language } from '../../../../contract/constants.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
@@ -361,7 +361,15 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     });
     const saved = await ctx.db
       .update(generatedDocuments)
-      .set({ status: 'done', text, evidence, engine: writer.engine, completedAt: new Date(), leaseUntil: null })
+      .set({
+        status: 'done',
+        text,
+        evidence,
+        engine: writer.engine,
+        model: writer.usesAi ? (writer.model ?? null) : null,
+        completedAt: new Date(),
+        leaseUntil: null,
+      })
       .where(ownedBy(row))
       .returning({ id: generatedDocuments.id });
     if (saved.length > 0) writing('done');
@@ -485,4 +493,26 @@ export async function listFeedback(ctx: AppContext, sessionId: string, key: stri
     .where(and(eq(generatedDocuments.sessionId, sessionId), eq(generatedDocuments.documentKey, key), eq(documentFeedback.userId, userId)))
     .orderBy(generatedDocuments.version);
   return rows;
+}
+
+/**
+ * The clinician signs the latest version of a document: from then on it is final, not a draft. `version`, when
+ * given, is the one the clinician read: a newer one (written or changed since) is refused, so a signature never
+ * lands on a text nobody looked at. Signing a signed version again changes nothing.
+ */
+export async function signDocument(ctx: AppContext, session: SessionRow, key: string, userId: string, version?: number): Promise<DocumentRow> {
+  const latest = await latestVersion(ctx, session.id, key);
+  if (!latest) throw notFound('This document has not been generated yet');
+  if (version !== undefined && version !== latest.version) {
+    throw new DomainError(409, 'version_not_latest', 'A newer version of this document exists; read it before signing');
+  }
+  if (latest.status !== 'done' || !latest.text.trim()) throw new DomainError(409, 'document_not_finished', 'Only a finished document can be signed');
+  if (latest.signedAt) return latest;
+  const [signed] = await ctx.db
+    .update(generatedDocuments)
+    .set({ signedAt: new Date(), signedBy: userId })
+    .where(and(eq(generatedDocuments.id, latest.id), isNull(generatedDocuments.signedAt), eq(generatedDocuments.status, 'done')))
+    .returning();
+  // Signed by a request a moment earlier: that signature stands.
+  return signed ?? (await findVersion(ctx, session.id, key, latest.version))!;
 }

@@ -31,6 +31,9 @@ export function documentView(row: DocumentRow, totalVersions: number, keptAudio:
     created_at: row.createdAt.toISOString(),
     completed_at: row.completedAt?.toISOString() ?? null,
     evidence: withKeptAudio(row.evidence ?? null, keptAudio),
+    model: row.model ?? null,
+    signed_at: row.signedAt?.toISOString() ?? null,
+    signed_by: row.signedBy ?? null,
   };
 }
 
@@ -75,5 +78,8 @@ export const documentSchema = z.object({
   created_at: z.iso.datetime(),
   completed_at: z.iso.datetime().nullable(),
   evidence: evidenceSchema.nullable().describe('Computed when the version was written; null for versions written before it was'),
+  model: z.string().nullable().describe('The AI model that wrote this version, as its engine names it; null when no model did'),
+  signed_at: z.iso.datetime().nullable().describe('When the clinician signed this version; null while it is a draft'),
+  signed_by: z.uuid().nullable().describe('Who signed it (a user id)'),
 });
 export const documentEnvelope = z.object({ generated_document: documentSchema });

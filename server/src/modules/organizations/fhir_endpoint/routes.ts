@@ -15,6 +15,7 @@ const body = z
     client_id: z.string().trim().min(1).max(500).optional(),
     scope: z.string().trim().max(1000).optional(),
     launch_client_id: z.string().trim().max(500).optional(),
+    require_sign_off: z.boolean().optional().describe('Send documents to the record only once signed; unchanged when left out'),
   })
   .strict();
 
@@ -28,6 +29,7 @@ const endpointEnvelope = z.object({
       has_token: z.boolean(),
       jwks_url: z.string().nullable(),
       launch_client_id: z.string().nullable(),
+      require_sign_off: z.boolean().describe('Whether documents go to the record only once their clinician signed them'),
       launch_url: z.string(),
       redirect_url: z.string(),
       updated_at: z.iso.datetime(),

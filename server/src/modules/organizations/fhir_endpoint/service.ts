@@ -46,6 +46,7 @@ export function endpointView(row: EndpointRow | undefined, publicUrl: string) {
     has_token: Boolean(row.tokenSealed),
     jwks_url: row.publicJwk ? jwksUrl(publicUrl, row.organizationId) : null,
     launch_client_id: row.launchClientId,
+    require_sign_off: row.requireSignOff,
     // What the record system's admin registers for launches: where it opens this app, and where it sends it back.
     launch_url: `${publicUrl}/launch/${row.organizationId}`,
     redirect_url: `${publicUrl}/launch/callback`,
@@ -53,7 +54,15 @@ export function endpointView(row: EndpointRow | undefined, publicUrl: string) {
   };
 }
 
-export type EndpointInput = { base_url: string; auth: FhirAuth; token?: string; client_id?: string; scope?: string; launch_client_id?: string };
+export type EndpointInput = {
+  base_url: string;
+  auth: FhirAuth;
+  token?: string;
+  client_id?: string;
+  scope?: string;
+  launch_client_id?: string;
+  require_sign_off?: boolean;
+};
 
 export async function saveEndpoint(ctx: AppContext, organizationId: string, userId: string, input: EndpointInput): Promise<EndpointRow> {
   const url = checkOutboundUrl(input.base_url, ctx.config.fhirAllowPrivateNetworks);
@@ -92,6 +101,8 @@ export async function saveEndpoint(ctx: AppContext, organizationId: string, user
     privateKeySealed,
     publicJwk,
     launchClientId: input.launch_client_id?.trim() || null,
+    // Left as it was when the form does not say (a client that does not know the setting never turns it off).
+    requireSignOff: input.require_sign_off ?? saved?.requireSignOff ?? false,
     updatedBy: userId,
     updatedAt: new Date(),
   };
