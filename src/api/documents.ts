@@ -31,6 +31,11 @@ export type GeneratedDocument = {
   change_kind: 'text' | 'markdown' | null;
   change_text: string | null;
   created_at: string;
+  /** The AI model that wrote this version; null when none did. */
+  model?: string | null;
+  /** When the clinician signed this version; null while it is a draft. */
+  signed_at?: string | null;
+  signed_by?: string | null;
   /** Computed when the version was written; absent for versions written before it was. */
   evidence?: DocumentEvidence | null;
 };
@@ -57,6 +62,13 @@ export const documentsApi = {
         .json<{ generated_document: GeneratedDocument }>(),
     );
   },
+  /** Signs the version the clinician read (409 version_not_latest when a newer one exists). */
+  sign: (sessionId: string, doc: string, version: number) =>
+    call(() =>
+      api()
+        .post(`${path(sessionId, doc)}/sign`, { json: { version } })
+        .json<{ generated_document: GeneratedDocument }>(),
+    ),
   /** A spoken command as text, for the clinician to read (and correct) before it changes anything. */
   transcribeCommand: (audio: Blob) => {
     const form = new FormData();

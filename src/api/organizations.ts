@@ -23,11 +23,21 @@ export type RecordSystemView = {
   jwks_url: string | null;
   /** Launches from the record system (SMART App Launch): the client id it gave, and the addresses it registers. */
   launch_client_id: string | null;
+  /** Documents go to the record only once their clinician signed them. */
+  require_sign_off: boolean;
   launch_url: string;
   redirect_url: string;
   updated_at: string;
 };
-export type RecordSystemInput = { base_url: string; auth: RecordSystemAuth; token?: string; client_id?: string; scope?: string; launch_client_id?: string };
+export type RecordSystemInput = {
+  base_url: string;
+  auth: RecordSystemAuth;
+  token?: string;
+  client_id?: string;
+  scope?: string;
+  launch_client_id?: string;
+  require_sign_off?: boolean;
+};
 export type HistoryEntry = {
   id: string;
   consultation_type_id: string;

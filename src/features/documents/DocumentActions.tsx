@@ -15,15 +15,25 @@ import { describeFailure, fieldCodes } from '../i18n/api-error-messages';
 import { recordSystemAvailable } from './record-system';
 
 /** `flagged`: terms of a model's text found nowhere in the transcript or the inputs, to be checked before the text leaves. */
-type Props = { title: string; markdown: string; rendered: RefObject<HTMLElement | null>; flagged?: string[]; sessionId?: string; docKey?: string };
+/** `draft`: a version its clinician has not signed; what leaves the app says so. */
+type Props = {
+  title: string;
+  markdown: string;
+  rendered: RefObject<HTMLElement | null>;
+  flagged?: string[];
+  draft?: boolean;
+  sessionId?: string;
+  docKey?: string;
+};
 
 /**
  * Copy (formatted, or plain text for record systems that keep only text), PDF and markdown download; for a
  * consultation's document also FHIR: the Bundle a record system imports, and "Send to record". Each acts on this
  * document only, the one whose flagged terms the clinician was asked to check.
  */
-export function DocumentActions({ title, markdown, rendered, flagged = [], sessionId, docKey }: Props) {
+export function DocumentActions({ title, markdown, rendered, flagged = [], draft = false, sessionId, docKey }: Props) {
   const { i18n, t } = useLingui();
+  const draftLabel = t`Draft, not signed`;
   const user = useAtomValue(authAtom)?.user;
   const clinician = user?.name ?? '';
   const organizationId = user?.organization_id;
@@ -66,7 +76,7 @@ export function DocumentActions({ title, markdown, rendered, flagged = [], sessi
       } else {
         await navigator.clipboard.writeText(plain);
       }
-      setNotice(i18n._(documentMessages.copied));
+      setNotice(draft ? t`Copied. This is a draft: it is not signed yet.` : i18n._(documentMessages.copied));
     } catch {
       setNotice(i18n._(documentMessages.copyFailed));
     }
@@ -81,7 +91,7 @@ export function DocumentActions({ title, markdown, rendered, flagged = [], sessi
     try {
       const { exportPdf } = await import('./export-pdf');
       pdf = await exportPdf({
-        title,
+        title: draft ? `${title} (${draftLabel})` : title,
         clinician,
         date: formatDocumentDate(now, isLanguage(i18n.locale) ? i18n.locale : 'pt'),
         markdown,
@@ -139,7 +149,14 @@ export function DocumentActions({ title, markdown, rendered, flagged = [], sessi
       <Button
         variant="secondary"
         onClick={() =>
-          void reviewed().then((ok) => ok && saveFile(new Blob([markdown], { type: 'text/markdown;charset=utf-8' }), documentFileName(title, new Date(), 'md')))
+          void reviewed().then(
+            (ok) =>
+              ok &&
+              saveFile(
+                new Blob([draft ? `> ${draftLabel}\n\n${markdown}` : markdown], { type: 'text/markdown;charset=utf-8' }),
+                documentFileName(title, new Date(), 'md'),
+              ),
+          )
         }
       >
         <Trans>Download .md</Trans>

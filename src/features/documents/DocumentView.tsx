@@ -13,6 +13,7 @@ import { documentMessages } from './document-messages';
 import { EditNotesDialog } from './EditNotesDialog';
 import { EvidenceList } from './EvidenceList';
 import { OmissionList } from './OmissionList';
+import { SignOff } from './SignOff';
 import { versionNav } from './version-nav';
 
 const POLL_MS = 1000;
@@ -163,6 +164,7 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
               <Trans>Not in the transcript or your inputs: {doc.evidence!.flagged.join(', ')}. Check these before you copy or export the text.</Trans>
             </Alert>
           )}
+          {doc.status === 'done' && <SignOff sessionId={sessionId} docKey={docKey} doc={doc} readOnly={readOnly} onSigned={setDoc} />}
           <article className="document-text" data-testid="document-text" ref={rendered}>
             <Markdown remarkPlugins={markdownPlugins}>{doc.status === 'generating' ? (streamed ?? doc.text) : doc.text}</Markdown>
           </article>
@@ -207,6 +209,7 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
                 markdown={doc.text}
                 rendered={rendered}
                 flagged={doc.uses_ai ? (doc.evidence?.flagged ?? []) : []}
+                draft={!doc.signed_at}
                 sessionId={sessionId}
                 docKey={docKey}
               />

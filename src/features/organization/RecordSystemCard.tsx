@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { organizationsApi, type RecordSystemAuth, type RecordSystemView } from '../../api/organizations';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
+import { Checkbox } from '../../ui/Checkbox';
 import { confirm } from '../../ui/confirm';
 import { SelectField } from '../../ui/SelectField';
 import { TextField } from '../../ui/TextField';
@@ -25,6 +26,7 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
   const [clientId, setClientId] = useState('');
   const [scope, setScope] = useState('');
   const [launchClientId, setLaunchClientId] = useState('');
+  const [requireSignOff, setRequireSignOff] = useState(false);
   const [error, setError] = useState<string>();
   const [fields, setFields] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<string>();
@@ -38,6 +40,7 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
     setClientId(view?.client_id ?? '');
     setScope(view?.scope ?? '');
     setLaunchClientId(view?.launch_client_id ?? '');
+    setRequireSignOff(view?.require_sign_off ?? false);
     setToken('');
   }, []);
   useEffect(() => {
@@ -69,6 +72,7 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
         ...(auth === 'bearer' && token.trim() ? { token: token.trim() } : {}),
         ...(auth === 'backend_services' ? { client_id: clientId.trim(), ...(scope.trim() ? { scope: scope.trim() } : {}) } : {}),
         ...(launchClientId.trim() ? { launch_client_id: launchClientId.trim() } : {}),
+        require_sign_off: requireSignOff,
       });
       show(fhir_endpoint);
       setNotice(t`Record system saved.`);
@@ -194,6 +198,11 @@ export function RecordSystemCard({ orgId, onChange }: { orgId: string; onChange:
               </ul>
             </>
           )}
+          <Checkbox
+            label={<Trans>Send documents to the record only once their clinician has signed them</Trans>}
+            checked={requireSignOff}
+            onChange={(e) => setRequireSignOff(e.target.checked)}
+          />
           <div className="row-actions">
             <Button type="submit" busy={saving}>
               <Trans>Save</Trans>

@@ -69,6 +69,14 @@ const PAGE_LABEL: Record<Language, (page: number, total: number) => string> = {
   es: (p, t) => `Página ${p} de ${t}`,
 };
 
+/** Printed beside the title of a PDF whose version nobody signed yet, in the document's language. */
+const DRAFT_LABEL: Record<Language, string> = {
+  pt: 'Rascunho, não assinado',
+  en: 'Draft, not signed',
+  de: 'Entwurf, nicht unterschrieben',
+  es: 'Borrador, sin firmar',
+};
+
 export function documentName(key: string, language: Language): string {
   return SELECTABLE_DOCUMENTS[key]?.name[language] ?? key.replace(/_/g, ' ');
 }
@@ -211,7 +219,13 @@ export async function consultationBundle(ctx: Pick<AppContext, 'db'>, session: S
       const name = documentName(doc.documentKey, own);
       const written = doc.completedAt ?? doc.createdAt;
       const pdf = await documentToPdf(
-        { title: name, clinician: author.name, date: formatDocumentDate(written, own), markdown: doc.text, pageLabel: PAGE_LABEL[own] },
+        {
+          title: doc.signedAt ? name : `${name} (${DRAFT_LABEL[own]})`,
+          clinician: author.name,
+          date: formatDocumentDate(written, own),
+          markdown: doc.text,
+          pageLabel: PAGE_LABEL[own],
+        },
         nodeFonts,
       );
       const attachment = { language: LANGUAGE_TAG[own], creation: when(written) };
