@@ -13,7 +13,7 @@ import { documentMessages } from './document-messages';
 import { EditNotesDialog } from './EditNotesDialog';
 import { EvidenceList } from './EvidenceList';
 import { OmissionList } from './OmissionList';
-import { SignOff } from './SignOff';
+import { SignButton, SignStatus } from './SignOff';
 import { versionNav } from './version-nav';
 
 const POLL_MS = 1000;
@@ -164,7 +164,7 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
               <Trans>Not in the transcript or your inputs: {doc.evidence!.flagged.join(', ')}. Check these before you copy or export the text.</Trans>
             </Alert>
           )}
-          {doc.status === 'done' && <SignOff sessionId={sessionId} docKey={docKey} doc={doc} readOnly={readOnly} onSigned={setDoc} />}
+          {doc.status === 'done' && <SignStatus doc={doc} />}
           <article className="document-text" data-testid="document-text" ref={rendered}>
             <Markdown remarkPlugins={markdownPlugins}>{doc.status === 'generating' ? (streamed ?? doc.text) : doc.text}</Markdown>
           </article>
@@ -192,6 +192,7 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
             <>
               {!readOnly && (
                 <div className="document-actions">
+                  <SignButton sessionId={sessionId} docKey={docKey} doc={doc} onSigned={setDoc} />
                   <Button onClick={() => setEditing(true)}>
                     {/* The notes are the main document; a certificate or a letter is a document. */}
                     {docKey === 'main' ? <Trans>Edit notes</Trans> : <Trans>Edit document</Trans>}

@@ -6,17 +6,37 @@ import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
 import { describeFailure } from '../i18n/api-error-messages';
 
-type Props = { sessionId: string; docKey: string; doc: GeneratedDocument; readOnly: boolean; onSigned: (doc: GeneratedDocument) => void };
+type Props = { sessionId: string; docKey: string; doc: GeneratedDocument; onSigned: (doc: GeneratedDocument) => void };
+
+/** Whether this version is a draft or signed, above its text. */
+export function SignStatus({ doc }: { doc: GeneratedDocument }) {
+  const { i18n } = useLingui();
+  if (doc.signed_at) {
+    const when = new Date(doc.signed_at).toLocaleString(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
+    return (
+      <p className="sign-status sign-status-signed" data-testid="sign-status">
+        <Trans>Signed on {when}</Trans>
+      </p>
+    );
+  }
+  return (
+    <p className="sign-status sign-status-draft" data-testid="sign-status">
+      <strong>
+        <Trans>Draft</Trans>
+      </strong>{' '}
+      <Trans>Not signed yet: read it, then sign it.</Trans>
+    </p>
+  );
+}
 
 /**
- * Whether this version is a draft or signed, and the clinician's sign-off of the latest one: what they sign is the
- * version on screen (the server refuses it when a newer one exists), and any change afterwards is a new draft.
+ * The clinician's sign-off, below the text they read: what they sign is the version on screen (the server refuses
+ * it when a newer one exists), and any change afterwards is a new draft. Only the latest unsigned version offers it.
  */
-export function SignOff({ sessionId, docKey, doc, readOnly, onSigned }: Props) {
+export function SignButton({ sessionId, docKey, doc, onSigned }: Props) {
   const { i18n, t } = useLingui();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const latest = doc.version === doc.total_versions;
 
   async function sign() {
     const version = doc.version;
@@ -38,28 +58,13 @@ export function SignOff({ sessionId, docKey, doc, readOnly, onSigned }: Props) {
     }
   }
 
-  if (doc.signed_at) {
-    const when = new Date(doc.signed_at).toLocaleString(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
-    return (
-      <p className="sign-status sign-status-signed" data-testid="sign-status">
-        <Trans>Signed on {when}</Trans>
-      </p>
-    );
-  }
+  if (doc.signed_at || doc.version !== doc.total_versions) return null;
   return (
-    <div className="sign-off">
-      <p className="sign-status sign-status-draft" data-testid="sign-status">
-        <strong>
-          <Trans>Draft</Trans>
-        </strong>{' '}
-        <Trans>Not signed yet: read it, then sign it.</Trans>
-      </p>
-      {latest && !readOnly && (
-        <Button onClick={() => void sign()} busy={busy}>
-          <Trans>Sign document</Trans>
-        </Button>
-      )}
+    <>
+      <Button onClick={() => void sign()} busy={busy}>
+        <Trans>Sign document</Trans>
+      </Button>
       {error && <Alert tone="error">{error}</Alert>}
-    </div>
+    </>
   );
 }
