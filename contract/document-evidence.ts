@@ -30,5 +30,17 @@ export type Omission = {
   end: number;
 };
 
-/** `omitted`: what was said and carries a clinical fact the note does not state (omissions.ts), for notes only. */
-export type DocumentEvidence = { sentences: LinkedSentence[]; flagged: string[]; omitted?: Omission[] };
+/**
+ * `flagged`: the terms of this version that no source says and that an AI engine wrote (in this version or one
+ * before it that the clinician's edits kept). `checked`: those of them the clinician confirmed, for this document
+ * (carried to its later versions). `clinician_terms`: terms the clinician wrote in by hand, which a later version
+ * of a model may repeat without being flagged. `omitted`: what was said and carries a clinical fact the note does
+ * not state (omissions.ts), for notes only.
+ */
+export type DocumentEvidence = {
+  sentences: LinkedSentence[];
+  flagged: string[];
+  checked?: string[];
+  clinician_terms?: string[];
+  omitted?: Omission[];
+};

@@ -14,7 +14,9 @@ export type EvidenceSpan = {
 export type Omission = { text: string; section: 'subjective' | 'objective' | 'assessment' | 'plan'; missing: string[]; start: number; end: number };
 export type DocumentEvidence = {
   sentences: { text: string; spans: EvidenceSpan[]; source: 'transcript' | 'inputs' | 'none' }[];
+  /** Terms no source says, written by a model, that the clinician has not confirmed yet. */
   flagged: string[];
+  checked?: string[];
   /** Consultation notes only; absent for versions written before it was computed. */
   omitted?: Omission[];
 };
@@ -67,6 +69,13 @@ export const documentsApi = {
     call(() =>
       api()
         .post(`${path(sessionId, doc)}/sign`, { json: { version } })
+        .json<{ generated_document: GeneratedDocument }>(),
+    ),
+  /** "I have checked them": the flagged terms of a version the clinician confirmed. */
+  confirmChecked: (sessionId: string, doc: string, version: number, terms: string[]) =>
+    call(() =>
+      api()
+        .post(`${path(sessionId, doc)}/checked`, { json: { version, terms } })
         .json<{ generated_document: GeneratedDocument }>(),
     ),
   /** A spoken command as text, for the clinician to read (and correct) before it changes anything. */

@@ -104,6 +104,7 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
     id: consultation,
     related: { ...document, signed_version: created('generated_document.id') },
   },
+  [`POST ${documents}/checked`]: { action: 'update', resource: 'generated_document', id: consultation, related: document },
   [`POST ${documents}/feedback`]: { action: 'create', resource: 'document_feedback', id: consultation, related: document },
   [`GET ${documents}/feedback`]: { action: 'read', resource: 'document_feedback', id: consultation, related: document },
 

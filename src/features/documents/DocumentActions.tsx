@@ -11,6 +11,7 @@ import { documentFileName } from './file-name';
 import { saveFile } from '../../ui/save-file';
 import { confirm } from '../../ui/confirm';
 import { consultationsApi } from '../../api/consultations';
+import { documentsApi, type GeneratedDocument } from '../../api/documents';
 import { describeFailure, fieldCodes } from '../i18n/api-error-messages';
 import { recordSystemAvailable } from './record-system';
 
@@ -24,6 +25,9 @@ type Props = {
   draft?: boolean;
   sessionId?: string;
   docKey?: string;
+  /** The version shown, whose flagged terms the clinician confirms (kept by the server for later versions too). */
+  version?: number;
+  onChecked?: (doc: GeneratedDocument) => void;
 };
 
 /**
@@ -31,7 +35,7 @@ type Props = {
  * consultation's document also FHIR: the Bundle a record system imports, and "Send to record". Each acts on this
  * document only, the one whose flagged terms the clinician was asked to check.
  */
-export function DocumentActions({ title, markdown, rendered, flagged = [], draft = false, sessionId, docKey }: Props) {
+export function DocumentActions({ title, markdown, rendered, flagged = [], draft = false, sessionId, docKey, version, onChecked }: Props) {
   const { i18n, t } = useLingui();
   const draftLabel = t`Draft, not signed`;
   const user = useAtomValue(authAtom)?.user;
@@ -61,6 +65,13 @@ export function DocumentActions({ title, markdown, rendered, flagged = [], draft
       confirmLabel: t`I have checked them`,
     });
     setChecked(ok);
+    // Kept by the server, so that the next version (or another device) does not ask again; offline, this screen remembers.
+    if (ok && sessionId && docKey && version !== undefined) {
+      documentsApi.confirmChecked(sessionId, docKey, version, flagged).then(
+        (r) => onChecked?.(r.generated_document),
+        () => undefined,
+      );
+    }
     return ok;
   }
 

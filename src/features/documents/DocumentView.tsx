@@ -159,7 +159,8 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
               )}
             </Alert>
           )}
-          {doc.status === 'done' && doc.uses_ai && (doc.evidence?.flagged.length ?? 0) > 0 && (
+          {/* For every version, whoever wrote it: what a model invented and the clinician kept is still to check. */}
+          {doc.status === 'done' && (doc.evidence?.flagged.length ?? 0) > 0 && (
             <Alert tone="warning">
               <Trans>Not in the transcript or your inputs: {doc.evidence!.flagged.join(', ')}. Check these before you copy or export the text.</Trans>
             </Alert>
@@ -209,7 +210,9 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
                 title={title}
                 markdown={doc.text}
                 rendered={rendered}
-                flagged={doc.uses_ai ? (doc.evidence?.flagged ?? []) : []}
+                flagged={doc.evidence?.flagged ?? []}
+                version={doc.version}
+                onChecked={setDoc}
                 draft={!doc.signed_at}
                 sessionId={sessionId}
                 docKey={docKey}

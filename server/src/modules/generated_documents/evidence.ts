@@ -112,28 +112,41 @@ function cover(words: string[], numbers: string[], source: Pick<Source, 'words' 
   return (words.filter((w) => source.words.has(w)).length + numbers.filter((n) => source.numbers.has(n)).length) / total;
 }
 
-/** The evidence of a version: the clinician's inputs, their name and the document's date count as sources. */
-export function evidenceFor(
-  text: string,
-  input: {
-    transcript: string;
-    data: Record<string, string | undefined>;
-    clinician: string;
-    language: Language;
-    date: Date;
-    parts?: PartText[];
-    omissions?: boolean;
-  },
-): DocumentEvidence {
+type EvidenceInput = {
+  transcript: string;
+  data: Record<string, string | undefined>;
+  clinician: string;
+  language: Language;
+  date: Date;
+  parts?: PartText[];
+  omissions?: boolean;
+};
+
+/** What a version is checked against: the clinician's inputs, their name and the document's date count as sources. */
+function sourcesInput(input: EvidenceInput) {
   const dates = LANGUAGES.map((l) => formatDocumentDate(input.date, l));
-  // The transcript is read in its own language, whatever the clinician's interface speaks.
-  const reading = transcriptLanguage(input.transcript) ?? input.language;
-  const linked = linkEvidence(text, {
+  return {
     transcript: input.transcript,
     inputs: [...Object.values(input.data).filter((v): v is string => !!v), input.clinician, input.date.toISOString().slice(0, 10), ...dates],
-    language: reading,
+    // The transcript is read in its own language, whatever the clinician's interface speaks.
+    language: transcriptLanguage(input.transcript) ?? input.language,
     frame: [COMPOSER_LABEL[input.language], BLANK[input.language], input.clinician, ...dates],
-  });
+  };
+}
+
+/**
+ * The numbers, medicines and diagnoses of a text that its sources do not say. Used apart from the linking when a
+ * version's flags must not count an earlier version of the same document as a source (modules/…/flags.ts).
+ */
+export function unsupportedTerms(text: string, input: EvidenceInput): string[] {
+  const sources = sourcesInput(input);
+  return termsNotSaid(documentSentences(text, sources.frame), sources);
+}
+
+/** The evidence of a version: the clinician's inputs, their name and the document's date count as sources. */
+export function evidenceFor(text: string, input: EvidenceInput): DocumentEvidence {
+  const linked = linkEvidence(text, sourcesInput(input));
+  const reading = transcriptLanguage(input.transcript) ?? input.language;
   const withOmissions = input.omissions ? { ...linked, omitted: omittedFacts(text, input.transcript, reading) } : linked;
   const parts = input.parts;
   if (!parts?.length) return withOmissions;

@@ -14,6 +14,7 @@ import {
   saveFeedback,
   signDocument,
   startGeneration,
+  confirmChecked,
   type DocumentRow,
 } from './service.js';
 import { documentEnvelope, documentView } from './view.js';
@@ -164,6 +165,25 @@ export function generatedDocumentsRoutes(app: App, ctx: AppContext) {
       const session = await requireOwnedSession(ctx, user.id, request.params.id);
       const key = resolveDocumentKey(session, request.params.doc);
       const row = await signDocument(ctx, session, key, user.id, request.body?.version);
+      return { generated_document: await view(row) };
+    },
+  );
+
+  /** "I have checked them": the clinician confirms flagged terms of a version, which then no longer hold the text back. */
+  app.post(
+    `${base}/checked`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params,
+        body: z.object({ version: z.number().int().min(1).max(MAX_VERSION), terms: z.array(z.string().min(1).max(500)).min(1).max(200) }),
+        response: { 200: documentEnvelope.describe('The version, its confirmed terms no longer flagged'), ...errorResponses(400, 401, 404, 409, 410) },
+      },
+    },
+    async (request) => {
+      const session = await requireOwnedSession(ctx, currentUser(request).id, request.params.id);
+      const key = resolveDocumentKey(session, request.params.doc);
+      const row = await confirmChecked(ctx, session, key, request.body.version, request.body.terms);
       return { generated_document: await view(row) };
     },
   );

@@ -1,6 +1,6 @@
 import { countJobFailure, timeDocumentWriting } from '../../observability/metrics-registry.js';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { evidenceFor, partsInTranscript, type PartText } from './evidence.js';
+import { evidenceFor, partsInTranscript, unsupportedTerms, type PartText } from './evidence.js';
 import { isLanguage, type Language } from '../../../../contract/constants.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
 import { findUserById, type UserRow } from '../../auth/users.js';
@@ -15,6 +15,7 @@ import { findConsultationType, PATIENT_LANGUAGE_INPUT, templateInputId } from '.
 import { findOwnTemplate } from '../processor_inputs/service.js';
 import { findGuide } from '../selectable_documents/service.js';
 import { findSessionById, listTranscribedParts, type SessionRow } from '../consultation_sessions/repository.js';
+import { flagsOfComposerVersion, flagsOfHandEdit, flagsOfModelVersion, withChecked } from './flags.js';
 import { assembleTranscription, partWaitOver, transcriptEngines } from '../consultation_sessions/transcription.js';
 import { describeErrorSafely } from '../../errors/safe-errors.js';
 
@@ -350,15 +351,19 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       text += footer;
       ctx.liveDocuments.append(row.id, footer);
     }
-    const evidence = evidenceFor(written, {
-      transcript: waited.transcript,
+    const sources = { transcript: waited.transcript, clinician: user?.name ?? '', language, date };
+    const linked = evidenceFor(written, {
+      ...sources,
       data: { ...data, previous: change?.previousText ?? editedNotes },
-      clinician: user?.name ?? '',
-      language,
-      date,
       parts: waited.parts,
       omissions: isNotes(row.documentKey),
     });
+    // Flags are the model's own: the version it changes is no source of them, the clinician's instructions are.
+    const before = row.version > 1 ? (await findVersion(ctx, session.id, row.documentKey, row.version - 1))?.evidence : undefined;
+    const flags = writer.usesAi
+      ? flagsOfModelVersion(unsupportedTerms(written, { ...sources, data: { ...data, editedNotes, instructions: change?.instructions } }), before)
+      : flagsOfComposerVersion(before);
+    const evidence = { ...linked, ...flags };
     const saved = await ctx.db
       .update(generatedDocuments)
       .set({
@@ -437,15 +442,15 @@ export async function requestChange(
     const chunks = await listTranscribedParts(ctx.db, session.id);
     const transcript = session.transcriptionOverride ?? assembleTranscription(chunks).text;
     // The line about the transcript's quality is no sentence of the consultation.
-    const evidence = evidenceFor(withoutQualityLine(change.content), {
-      transcript,
-      data: notesData(session),
-      clinician: user?.name ?? '',
-      language: (user?.language ?? 'pt') as Language,
-      date: new Date(),
+    const sources = { transcript, data: notesData(session), clinician: user?.name ?? '', language: (user?.language ?? 'pt') as Language, date: new Date() };
+    const text = withoutQualityLine(change.content);
+    const linked = evidenceFor(text, {
+      ...sources,
       parts: session.transcriptionOverride === null ? partsInTranscript(transcript, chunks) : undefined,
       omissions: isNotes(key),
     });
+    // What a model wrote and the clinician kept stays flagged until they confirm it; what they wrote in is theirs.
+    const evidence = { ...linked, ...flagsOfHandEdit(unsupportedTerms(text, sources), previous?.evidence) };
     const row = await insertVersion(ctx, ctx.db, session.id, key, {
       status: 'done',
       text: change.content,
@@ -515,4 +520,27 @@ export async function signDocument(ctx: AppContext, session: SessionRow, key: st
     .returning();
   // Signed by a request a moment earlier: that signature stands.
   return signed ?? (await findVersion(ctx, session.id, key, latest.version))!;
+}
+
+/**
+ * The clinician confirms flagged terms of a version ("I have checked them"): they are no longer asked about, in
+ * this version or in later ones that keep them. Only terms the version flags are taken.
+ */
+export async function confirmChecked(ctx: AppContext, session: SessionRow, key: string, version: number, terms: string[]): Promise<DocumentRow> {
+  // Read and written under the row's lock: two confirmations at once both count.
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(generatedDocuments)
+      .where(and(eq(generatedDocuments.sessionId, session.id), eq(generatedDocuments.documentKey, key), eq(generatedDocuments.version, version)))
+      .for('update');
+    if (!row) throw notFound('This version does not exist');
+    if (row.status !== 'done' || !row.evidence) throw new DomainError(409, 'document_not_finished', 'Only a finished document can be checked');
+    const [saved] = await tx
+      .update(generatedDocuments)
+      .set({ evidence: withChecked(row.evidence, terms) })
+      .where(eq(generatedDocuments.id, row.id))
+      .returning();
+    return saved!;
+  });
 }

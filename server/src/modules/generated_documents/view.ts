@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import type { DocumentEvidence } from '../../../../contract/document-evidence.js';
 import type { DocumentRow } from './service.js';
+import { termsToCheck } from './flags.js';
 
 /** Links to audio parts that are no longer kept (not saved, or past the retention window) are left out. */
 function withKeptAudio(evidence: DocumentEvidence | null, keptAudio: ReadonlySet<string>): DocumentEvidence | null {
   if (!evidence) return null;
   return {
     ...evidence,
+    // What the clinician has still to check; those confirmed are listed apart.
+    flagged: termsToCheck(evidence),
+    checked: evidence.checked ?? [],
     sentences: evidence.sentences.map((s) => ({
       ...s,
       spans: s.spans.map(({ audio, ...span }) => (audio && keptAudio.has(audio.id) ? { ...span, audio } : span)),
@@ -56,7 +60,8 @@ const evidenceSchema = z.looseObject({
       source: z.enum(['transcript', 'inputs', 'none']),
     }),
   ),
-  flagged: z.array(z.string()),
+  flagged: z.array(z.string()).describe('Terms no source says, written by an AI engine, that the clinician has not yet confirmed'),
+  checked: z.array(z.string()).optional().describe('Flagged terms the clinician confirmed (POST …/checked), for this document'),
   omitted: z
     .array(z.looseObject({ text: z.string(), section: z.string(), missing: z.array(z.string()), start: z.number().int(), end: z.number().int() }))
     .optional()
