@@ -31,6 +31,8 @@ export type GeneratedDocument = {
   change_kind: 'text' | 'markdown' | null;
   change_text: string | null;
   created_at: string;
+  /** Why a failed version was not written (an error code of contract/errors.ts); null otherwise. */
+  error_code?: string | null;
   /** Computed when the version was written; absent for versions written before it was. */
   evidence?: DocumentEvidence | null;
 };

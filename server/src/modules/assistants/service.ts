@@ -6,6 +6,7 @@ import { promptFile } from '../../ai/prompts.js';
 import type { UserRow } from '../../auth/users.js';
 import { assistantMessages, assistantRuns, assistantThreads } from '../../db/schema.js';
 import type { AppContext } from '../../app-context.js';
+import type { Database } from '../../db/client.js';
 import { DomainError, notFound } from '../../errors/domain-error.js';
 import { debitGeneration, refundGeneration } from '../credits/service.js';
 import { findAssistant } from './catalogue.js';
@@ -43,8 +44,8 @@ export async function ask(ctx: AppContext, user: UserRow, input: { message: stri
 }
 
 async function answer(ctx: AppContext, user: UserRow, thread: typeof assistantThreads.$inferSelect, runId: string, charged: boolean) {
-  const finish = (status: 'completed' | 'failed', error?: string) =>
-    ctx.db
+  const finish = (status: 'completed' | 'failed', error?: string, db: Database = ctx.db) =>
+    db
       .update(assistantRuns)
       .set({ status, error: error ?? null, completedAt: new Date() })
       .where(eq(assistantRuns.id, runId));
@@ -66,8 +67,13 @@ async function answer(ctx: AppContext, user: UserRow, thread: typeof assistantTh
     await ctx.db.insert(assistantMessages).values({ threadId: thread.id, role: 'assistant', content: reply });
     await finish('completed');
   } catch (err) {
-    if (charged) await refundGeneration(ctx.db, user, runId);
-    await finish('failed', engineFailureSummary(err));
+    // A reply the engine did not finish (ai/text-cut-off.ts) is not kept, not even in part, and not paid for: the
+    // run's failure and the refund are one change.
+    await ctx.db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      if (charged) await refundGeneration(t, user, runId);
+      await finish('failed', engineFailureSummary(err), t);
+    });
   }
 }
 
