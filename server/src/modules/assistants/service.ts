@@ -10,6 +10,15 @@ import type { Database } from '../../db/client.js';
 import { DomainError, notFound } from '../../errors/domain-error.js';
 import { debitGeneration, refundGeneration } from '../credits/service.js';
 import { findAssistant } from './catalogue.js';
+import { cutOffCode } from '../../ai/text-cut-off.js';
+import { errorCodes, type ErrorCode } from '../../../../contract/errors.js';
+
+/** A run's stored error as answered: its words, and the code before them when it has one (an engine's failure). */
+function runError(stored: string | null): { error: string | null; error_code: ErrorCode | null } {
+  const [code, words] = stored?.split(/: (.*)/s) ?? [];
+  if (stored && words !== undefined && (errorCodes as readonly string[]).includes(code!)) return { error: words, error_code: code as ErrorCode };
+  return { error: stored, error_code: null };
+}
 
 const HISTORY_LIMIT = 40;
 
@@ -72,7 +81,8 @@ async function answer(ctx: AppContext, user: UserRow, thread: typeof assistantTh
     await ctx.db.transaction(async (tx) => {
       const t = tx as unknown as Database;
       if (charged) await refundGeneration(t, user, runId);
-      await finish('failed', engineFailureSummary(err), t);
+      // The code first (as a failed document's), for the app to say why: runState splits it off.
+      await finish('failed', `${cutOffCode(err)}: ${engineFailureSummary(err)}`, t);
     });
   }
 }
@@ -89,7 +99,7 @@ export async function runState(ctx: AppContext, userId: string, q: { assistant_k
   return {
     run_key: run.id,
     status: run.status as 'queued' | 'in_progress' | 'completed' | 'failed',
-    error: run.error,
+    ...runError(run.error),
     messages: messages.map((m) => ({ role: m.role, content: m.content, created_at: m.createdAt.toISOString() })),
   };
 }

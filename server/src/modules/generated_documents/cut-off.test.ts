@@ -141,7 +141,8 @@ describe('the assistant and the screening are held to the same rule', () => {
       })
     ).json();
     expect(run.status).toBe('failed');
-    expect(run.error).toMatch(/stopped before finishing \(it reached its length limit\)/);
+    expect(run.error).toBe('The AI engine stopped before finishing (it reached its length limit).');
+    expect(run.error_code).toBe('engine_length_limit');
     expect(run.messages.map((m: { role: string }) => m.role)).toEqual(['user']);
     expect(await balance(headers)).toBe(5);
   });
