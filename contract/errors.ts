@@ -59,6 +59,11 @@ export const errorCodes = [
   'custom_request_pending',
   'file_content_mismatch',
   'generation_failed',
+  // Why a document's engine did not finish it (a failed version's `error_code`, POST /generate's 502).
+  'engine_length_limit',
+  'engine_content_filter',
+  'engine_stopped_early',
+  'engine_timed_out',
   'change_not_applied',
   'version_not_latest',
   'document_not_finished',

@@ -38,6 +38,8 @@ export type GeneratedDocument = {
   /** When the clinician signed this version; null while it is a draft. */
   signed_at?: string | null;
   signed_by?: string | null;
+  /** Why a failed version was not written (an error code of contract/errors.ts); null otherwise. */
+  error_code?: string | null;
   /** Computed when the version was written; absent for versions written before it was. */
   evidence?: DocumentEvidence | null;
 };

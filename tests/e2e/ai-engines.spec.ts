@@ -115,6 +115,25 @@ test('an administrator of the server finds a local engine, tests it and switches
   await expect(page.getByText('Copied.').first()).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('aspirin 300 mg');
 
+  // A model stopped by its length limit: the note is not done, says why, costs nothing, and is written again.
+  const cut = await request.post('/v1/consultation_sessions', { headers, data: { consultation_type_id: 'general_consultation' } });
+  const cutId = (await cut.json()).consultation_session.id as string;
+  await request.put(`/v1/consultation_sessions/${cutId}/transcription`, { headers, data: { transcription: 'He volunteers as a basketball coach.' } });
+  script.push({ text: '# Consultation notes\n\n## Social\n- Volunteers as a basketb', chunks: 3, finishReason: 'length' });
+  expect((await request.put(`/v1/consultation_sessions/${cutId}/finish`, { headers })).ok()).toBe(true);
+  await page.goto(`/consultation/${cutId}`);
+  await expect(page.getByRole('alert').filter({ hasText: 'it reached its length limit' })).toContainText('Nothing was charged.', { timeout: 20_000 });
+  await expect(page.getByText('Incomplete: the engine stopped before the end.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy as plain text' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Export PDF' })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'document-cut-off');
+  script.push({ text: '# Consultation notes\n\n## Social\n- Volunteers as a basketball coach.', chunks: 3 });
+  await page.getByRole('button', { name: 'Write again' }).first().click();
+  await expect(page.getByText('Volunteers as a basketball coach.').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Incomplete: the engine stopped before the end.')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Copy as plain text' }).first()).toBeVisible();
+
   await page.goto('/settings/ai-engines');
 
   await text.getByRole('button', { name: 'Back to the default engine…' }).click();

@@ -12,6 +12,7 @@ import type { BlobStore } from '../storage/blob-store.js';
 import type { TextGenerator } from './text-generator.js';
 import type { Transcriber } from './transcriber.js';
 import { createOpenAiTranscriber } from './openai-transcriber.js';
+import { TextCutOff } from './text-cut-off.js';
 import { SERVER_ROOT } from '../paths.js';
 import { engineDispatcher, refuseMetadataUrl } from '../security/outbound-guard.js';
 
@@ -76,6 +77,8 @@ function failureOf(err: unknown, secrets: string[]): Omit<Extract<CheckResult, {
  * fragment of its key or the names of hosts on the clinic's network.
  */
 export function engineFailureSummary(err: unknown): string {
+  // A text the engine did not finish says why in words of this server's own.
+  if (err instanceof TextCutOff) return err.message;
   const { error, status } = failureOf(err, []);
   return `The AI engine could not answer (${error}${status ? `, status ${status}` : ''}).`;
 }

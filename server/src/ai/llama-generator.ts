@@ -6,21 +6,37 @@
 import { accessSync, constants } from 'node:fs';
 import { buildMessages } from './prompts.js';
 import type { TextGenerator } from './text-generator.js';
+import { TextCutOff } from './text-cut-off.js';
 
 export class LlamaSetupError extends Error {}
 
 /** The part of node-llama-cpp used here. */
-type LlamaModule = {
+export type LlamaModule = {
   getLlama(options: { gpu: false; build: 'never' }): Promise<{ loadModel(o: { modelPath: string }): Promise<LlamaModel> }>;
   LlamaChatSession: new (o: {
     contextSequence: unknown;
     systemPrompt?: string;
   }) => {
-    prompt(text: string, o: { temperature?: number; onTextChunk?: (chunk: string) => void }): Promise<string>;
+    promptWithMeta(
+      text: string,
+      o: { temperature?: number; maxTokens?: number; onTextChunk?: (chunk: string) => void },
+    ): Promise<{ responseText: string; stopReason: string }>;
     dispose?: () => void;
   };
 };
-type LlamaModel = { createContext(): Promise<{ getSequence(): unknown; dispose(): Promise<void> }> };
+type LlamaModel = {
+  tokenize(text: string): readonly unknown[];
+  createContext(): Promise<{ contextSize: number; getSequence(): unknown; dispose(): Promise<void> }>;
+};
+
+/** Room kept in the context for the chat template's own tokens around the system prompt and the request. */
+const TEMPLATE_TOKENS = 128;
+
+/**
+ * Whether the local model finished its text: it ended on its own end-of-generation token (or a stop trigger of
+ * its chat template). `maxTokens` is a text cut at the context's limit, `abort` one stopped before the end.
+ */
+const LLAMA_FINISHED = new Set(['eogToken', 'stopGenerationTrigger']);
 
 export function checkGgufFile(modelPath: string): void {
   try {
@@ -39,9 +55,10 @@ async function loadModule(): Promise<LlamaModule> {
   }
 }
 
-export async function createLlamaGenerator(opts: { modelPath: string; temperature: number }): Promise<TextGenerator> {
+/** `module`: node-llama-cpp itself, or the tests' stand-in for it. */
+export async function createLlamaGenerator(opts: { modelPath: string; temperature: number; module?: LlamaModule }): Promise<TextGenerator> {
   checkGgufFile(opts.modelPath);
-  const mod = await loadModule();
+  const mod = opts.module ?? (await loadModule());
   const llama = await mod.getLlama({ gpu: false, build: 'never' });
   const model = await llama.loadModel({ modelPath: opts.modelPath });
   return {
@@ -55,8 +72,19 @@ export async function createLlamaGenerator(opts: { modelPath: string; temperatur
       let wake: (() => void) | undefined;
       let finished = false;
       let failure: unknown;
+      // The text must end inside the context: a model that reaches its end would otherwise forget the start of
+      // the transcript (node-llama-cpp shifts the context) and go on writing from less than it was given.
+      const prompted = model.tokenize(`${messages[0]!.content}\n${messages[1]!.content}`).length + TEMPLATE_TOKENS;
+      const maxTokens = Math.max(1, context.contextSize - prompted);
       void session
-        .prompt(messages[1]!.content, { temperature: req.options?.temperature ?? opts.temperature, onTextChunk: (c) => (queue.push(c), wake?.()) })
+        .promptWithMeta(messages[1]!.content, {
+          temperature: req.options?.temperature ?? opts.temperature,
+          maxTokens,
+          onTextChunk: (c) => (queue.push(c), wake?.()),
+        })
+        .then((meta) => {
+          if (!LLAMA_FINISHED.has(meta.stopReason)) failure = new TextCutOff(meta.stopReason === 'maxTokens' ? 'length' : 'ended_early');
+        })
         .catch((err: unknown) => (failure = err))
         .finally(() => ((finished = true), wake?.()));
       try {

@@ -306,6 +306,7 @@ export const generatedDocuments = pgTable(
     changeText: text('change_text'),
     /** The clinician's template it was written with, if any (GET /template/{id}/reports lists them). */
     templateId: uuid('template_id').references(() => processorInputTemplates.id, { onDelete: 'set null' }),
+    /** Why a failed version was not written: an error code of contract/errors.ts, ': ', and the failure's kind. */
     error: text('error'),
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),

@@ -50,7 +50,13 @@ export function AssistantDialog({ open, onOpenChange }: { open: boolean; onOpenC
       const run = await pollRun(assistantsApi.run, keys, abort.current.signal);
       setMessages(run.messages);
       if (run.status === 'failed')
-        setError(available ? t`The assistant could not answer. Try again.` : t`The assistant needs an AI engine, and none is configured on this server.`);
+        setError(
+          !available
+            ? t`The assistant needs an AI engine, and none is configured on this server.`
+            : run.error_code?.startsWith('engine_')
+              ? t`The AI engine stopped before finishing its answer, so none is shown. Nothing was charged. Ask again.`
+              : t`The assistant could not answer. Try again.`,
+        );
     } catch (err) {
       setError(describeFailure(i18n, err));
     } finally {

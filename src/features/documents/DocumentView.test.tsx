@@ -100,6 +100,35 @@ describe('DocumentView', () => {
     expect(screen.getByText('Version 1 of 1')).toBeTruthy();
   });
 
+  it('a version the engine did not finish: why, nothing charged, Write again, and its text only as a marked draft', async () => {
+    versions.push({
+      ...make(2, '# Notes\n\nWorks with volunteers as a basketb'),
+      status: 'failed',
+      engine: 'openai',
+      uses_ai: true,
+      error_code: 'engine_length_limit',
+    });
+    const { documentsApi } = await import('../../api/documents');
+    vi.mocked(documentsApi.start).mockImplementation(async () => {
+      versions.push(make(3, '# Notes\n\nWorks with volunteers as a basketball coach.'));
+      return { generated_document: { ...versions.at(-1)!, total_versions: versions.length } };
+    });
+    mount();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(
+      'The AI engine stopped before finishing the document (it reached its length limit). Nothing was charged. Write again, or shorten the request.',
+    );
+    expect(screen.getByText('Incomplete: the engine stopped before the end.')).toBeTruthy();
+    const draft = screen.getByTestId('document-text');
+    expect(draft.dataset.incomplete).toBe('true');
+    expect(draft.getAttribute('aria-describedby')).toBe('incomplete-v2');
+    for (const name of ['Copy', 'Copy as plain text', 'Export PDF', 'Download .md', 'Edit notes']) expect(screen.queryByRole('button', { name })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Write again' }));
+    await screen.findByText('Version 3 of 3');
+    expect(screen.queryByText('Incomplete: the engine stopped before the end.')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
+  });
+
   it('read-only (an archived consultation): every version, copy and export, but nothing that changes it', async () => {
     versions.push(make(2, '# Notes\n\nChest pain since Monday.'));
     mount({ readOnly: true });

@@ -7,7 +7,7 @@ import { documentsApi, type GeneratedDocument } from '../../api/documents';
 import { followDocument, StreamEndedEarly } from '../../api/document-stream';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
-import { describeFailure } from '../i18n/api-error-messages';
+import { describeCode, describeFailure } from '../i18n/api-error-messages';
 import { DocumentActions } from './DocumentActions';
 import { documentMessages } from './document-messages';
 import { EditNotesDialog } from './EditNotesDialog';
@@ -150,14 +150,26 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
             </p>
           )}
           {doc.status === 'failed' && (
-            <Alert tone="error">
-              {i18n._(documentMessages.generateFailed)}{' '}
-              {!readOnly && (
-                <button type="button" className="link-button" onClick={generate}>
-                  <Trans>Try again</Trans>
-                </button>
+            <>
+              {/* Why the engine did not finish, and that nothing was charged (the server's error code). */}
+              <Alert tone="error">{describeCode(i18n, doc.error_code, documentMessages.generateFailed)}</Alert>
+              {!readOnly && canGenerate && (
+                <div className="document-actions">
+                  <Button onClick={generate} busy={busy}>
+                    <Trans>Write again</Trans>
+                  </Button>
+                </div>
               )}
-            </Alert>
+            </>
+          )}
+          {/* What the engine wrote before it stopped: a draft, marked as such, never offered to copy or export. */}
+          {doc.status === 'failed' && doc.text.trim() !== '' && (
+            <p className="document-incomplete" id={`incomplete-${doc.id}`}>
+              <strong>
+                <Trans>Incomplete: the engine stopped before the end.</Trans>
+              </strong>{' '}
+              <Trans>This draft is not the document: it cannot be copied or exported. Write the document again.</Trans>
+            </p>
           )}
           {/* For every version, whoever wrote it: what a model invented and the clinician kept is still to check. */}
           {doc.status === 'done' && (doc.evidence?.flagged.length ?? 0) > 0 && (
@@ -166,9 +178,17 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
             </Alert>
           )}
           {doc.status === 'done' && <SignStatus doc={doc} />}
-          <article className="document-text" data-testid="document-text" ref={rendered}>
-            <Markdown remarkPlugins={markdownPlugins}>{doc.status === 'generating' ? (streamed ?? doc.text) : doc.text}</Markdown>
-          </article>
+          {!(doc.status === 'failed' && doc.text.trim() === '') && (
+            <article
+              className="document-text"
+              data-testid="document-text"
+              ref={rendered}
+              data-incomplete={doc.status === 'failed' || undefined}
+              aria-describedby={doc.status === 'failed' ? `incomplete-${doc.id}` : undefined}
+            >
+              <Markdown remarkPlugins={markdownPlugins}>{doc.status === 'generating' ? (streamed ?? doc.text) : doc.text}</Markdown>
+            </article>
+          )}
           {/* Below the note it completes: on a phone the note comes first. */}
           {doc.status === 'done' && doc.version === doc.total_versions && (doc.evidence?.omitted?.length ?? 0) > 0 && (
             <OmissionList

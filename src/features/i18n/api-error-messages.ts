@@ -24,7 +24,11 @@ const byCode: Record<ErrorCode, MessageDescriptor> = {
   device_required: msg`This device could not be recognised. Reload the page and try again.`,
   conflict: msg`This was changed at the same time elsewhere. Reload the page and try again.`,
   audio_missing: msg`The sound of this part of the recording did not arrive.`,
-  generation_failed: msg`The document could not be written. Try again.`,
+  generation_failed: msg`The AI engine could not write the document. Nothing was charged. Write again.`,
+  engine_length_limit: msg`The AI engine stopped before finishing the document (it reached its length limit). Nothing was charged. Write again, or shorten the request.`,
+  engine_content_filter: msg`The AI engine stopped before finishing the document (its content filter stopped it). Nothing was charged. Write again.`,
+  engine_stopped_early: msg`The AI engine stopped before finishing the document (its answer broke off). Nothing was charged. Write again.`,
+  engine_timed_out: msg`The AI engine stopped before finishing the document (it took too long to answer). Nothing was charged. Write again.`,
   internal_error: overloaded,
   invalid_credentials: msg`Invalid credentials`,
   invitation_invalid: msg`This invitation does not exist`,
@@ -63,6 +67,12 @@ const byCode: Record<ErrorCode, MessageDescriptor> = {
   sign_off_required: msg`Your organization sends documents to the record only once they are signed. Read and sign each document first.`,
   insufficient_credits: msg`No credits left. More credits are bought through support; this consultation is kept.`,
 };
+
+/** The sentence for an error code the server stored (a failed document's `error_code`); `fallback` for an unknown one. */
+export function describeCode(i18n: I18n, code: string | null | undefined, fallback: MessageDescriptor = generic): string {
+  const known = code ? (byCode as Record<string, MessageDescriptor | undefined>)[code] : undefined;
+  return i18n._(known ?? fallback);
+}
 
 /** The user-facing sentence for any failed call, in the active language. */
 export function describeFailure(i18n: I18n, err: unknown, fallback: MessageDescriptor = generic): string {

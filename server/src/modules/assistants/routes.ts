@@ -62,6 +62,12 @@ export function assistantsRoutes(app: App, ctx: AppContext) {
             run_key: z.uuid(),
             status: runStatus,
             error: z.string().nullable(),
+            error_code: z
+              .string()
+              .nullable()
+              .describe(
+                'Why a failed run has no reply when its engine stopped before finishing it (engine_length_limit, engine_timed_out…): the part it wrote is not kept',
+              ),
             messages: z.array(z.object({ role: z.string(), content: z.string(), created_at: z.iso.datetime() })),
           }),
           ...errorResponses(400, 401, 404),

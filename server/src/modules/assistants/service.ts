@@ -6,9 +6,19 @@ import { promptFile } from '../../ai/prompts.js';
 import type { UserRow } from '../../auth/users.js';
 import { assistantMessages, assistantRuns, assistantThreads } from '../../db/schema.js';
 import type { AppContext } from '../../app-context.js';
+import type { Database } from '../../db/client.js';
 import { DomainError, notFound } from '../../errors/domain-error.js';
 import { debitGeneration, refundGeneration } from '../credits/service.js';
 import { findAssistant } from './catalogue.js';
+import { cutOffCode } from '../../ai/text-cut-off.js';
+import { errorCodes, type ErrorCode } from '../../../../contract/errors.js';
+
+/** A run's stored error as answered: its words, and the code before them when it has one (an engine's failure). */
+function runError(stored: string | null): { error: string | null; error_code: ErrorCode | null } {
+  const [code, words] = stored?.split(/: (.*)/s) ?? [];
+  if (stored && words !== undefined && (errorCodes as readonly string[]).includes(code!)) return { error: words, error_code: code as ErrorCode };
+  return { error: stored, error_code: null };
+}
 
 const HISTORY_LIMIT = 40;
 
@@ -43,8 +53,8 @@ export async function ask(ctx: AppContext, user: UserRow, input: { message: stri
 }
 
 async function answer(ctx: AppContext, user: UserRow, thread: typeof assistantThreads.$inferSelect, runId: string, charged: boolean) {
-  const finish = (status: 'completed' | 'failed', error?: string) =>
-    ctx.db
+  const finish = (status: 'completed' | 'failed', error?: string, db: Database = ctx.db) =>
+    db
       .update(assistantRuns)
       .set({ status, error: error ?? null, completedAt: new Date() })
       .where(eq(assistantRuns.id, runId));
@@ -66,8 +76,14 @@ async function answer(ctx: AppContext, user: UserRow, thread: typeof assistantTh
     await ctx.db.insert(assistantMessages).values({ threadId: thread.id, role: 'assistant', content: reply });
     await finish('completed');
   } catch (err) {
-    if (charged) await refundGeneration(ctx.db, user, runId);
-    await finish('failed', engineFailureSummary(err));
+    // A reply the engine did not finish (ai/text-cut-off.ts) is not kept, not even in part, and not paid for: the
+    // run's failure and the refund are one change.
+    await ctx.db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      if (charged) await refundGeneration(t, user, runId);
+      // The code first (as a failed document's), for the app to say why: runState splits it off.
+      await finish('failed', `${cutOffCode(err)}: ${engineFailureSummary(err)}`, t);
+    });
   }
 }
 
@@ -83,7 +99,7 @@ export async function runState(ctx: AppContext, userId: string, q: { assistant_k
   return {
     run_key: run.id,
     status: run.status as 'queued' | 'in_progress' | 'completed' | 'failed',
-    error: run.error,
+    ...runError(run.error),
     messages: messages.map((m) => ({ role: m.role, content: m.content, created_at: m.createdAt.toISOString() })),
   };
 }

@@ -8,6 +8,7 @@ import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
 import { SELECTABLE_DOCUMENTS } from '../consultation_types/catalogue.js';
 import { debitGeneration, refundGeneration } from '../credits/service.js';
 import { describeErrorSafely } from '../../http/safe-errors.js';
+import { cutOffCode, TextCutOff } from '../../ai/text-cut-off.js';
 
 const body = z
   .object({
@@ -65,7 +66,8 @@ export function generateRoutes(app: App, ctx: AppContext) {
       } catch (err) {
         if (charged) await refundGeneration(ctx.db, user, charged.ledgerId);
         request.log.warn({ err: describeErrorSafely(err) }, 'generation failed');
-        throw new DomainError(502, 'generation_failed', 'Generation failed');
+        // A text the engine did not finish is never answered, not even in part: a caller would take it as whole.
+        throw new DomainError(502, cutOffCode(err), err instanceof TextCutOff ? `${err.message} Nothing was charged.` : 'Generation failed');
       }
       return { text, engine: ctx.textGenerator.info.engine, uses_ai: ctx.textGenerator.info.usesAi };
     },

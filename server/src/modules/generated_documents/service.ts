@@ -18,6 +18,7 @@ import { findSessionById, listTranscribedParts, type SessionRow } from '../consu
 import { flagsOfComposerVersion, flagsOfHandEdit, flagsOfModelVersion, withChecked } from './flags.js';
 import { assembleTranscription, partWaitOver, transcriptEngines } from '../consultation_sessions/transcription.js';
 import { describeErrorSafely } from '../../errors/safe-errors.js';
+import { cutOffCode } from '../../ai/text-cut-off.js';
 
 export type DocumentRow = typeof generatedDocuments.$inferSelect;
 
@@ -390,19 +391,30 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
     }
     writing?.('failed');
     countJobFailure('document', 'failed');
-    // The transcript and inputs are untouched; the clinician can try again.
-    const failed = await ctx.db
-      .update(generatedDocuments)
-      .set({ status: 'failed', text, error: describeErrorSafely(err).slice(0, 500), completedAt: new Date(), leaseUntil: null })
-      .where(ownedBy(row))
-      .returning({ id: generatedDocuments.id });
-    // A document that was not written is not paid for (unless its new writer, elsewhere, is still at it).
-    if (charge && failed.length > 0) await refundGeneration(ctx.db, charge.user, row.id);
+    // The transcript and inputs are untouched; the clinician can write it again. What the engine wrote before it
+    // stopped stays on the failed version, shown only as an incomplete draft (never copied, exported or sent).
+    // A document that was not written is not paid for (unless its new writer, elsewhere, is still at it): the
+    // failure and the refund are one change, so a process dying between them cannot leave it charged.
+    await ctx.db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      const failed = await t
+        .update(generatedDocuments)
+        .set({ status: 'failed', text, error: failureText(err), completedAt: new Date(), leaseUntil: null })
+        .where(ownedBy(row))
+        .returning({ id: generatedDocuments.id });
+      if (charge && failed.length > 0) await refundGeneration(t, charge.user, row.id);
+    });
     ctx.liveDocuments.end(row.id, false);
   } finally {
     lease.stop();
   }
 }
+
+/**
+ * What a failed version's `error` holds: the code the app explains (why the engine did not finish), then the
+ * failure as it may be logged. view.ts reads the code back.
+ */
+const failureText = (err: unknown) => `${cutOffCode(err)}: ${describeErrorSafely(err)}`.slice(0, 500);
 
 /** Writes a version claimed from a process that died (takeover.ts), from the start and without a new debit. */
 export function resumeVersion(

@@ -12,6 +12,7 @@ import { and, desc, eq, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import { findUserById } from '../../auth/users.js';
 import { generatedDocuments } from '../../db/schema.js';
 import type { AppContext } from '../../app-context.js';
+import type { Database } from '../../db/client.js';
 import { describeErrorSafely } from '../../errors/safe-errors.js';
 import { findSessionById } from '../consultation_sessions/repository.js';
 import { isChargedFor, refundGeneration } from '../credits/service.js';
@@ -48,13 +49,17 @@ async function claimOne(ctx: AppContext, all: boolean, claimed: string[]): Promi
 
 /** Fails a version that cannot be written again, refunding its debit, unless someone else claimed it since. */
 async function giveUp(ctx: AppContext, row: DocumentRow, userId: string | undefined, reason: string) {
-  const failed = await ctx.db
-    .update(generatedDocuments)
-    .set({ status: 'failed', error: reason, completedAt: new Date(), leaseUntil: null })
-    .where(and(eq(generatedDocuments.id, row.id), eq(generatedDocuments.status, 'generating'), eq(generatedDocuments.takeovers, row.takeovers)))
-    .returning({ id: generatedDocuments.id });
   const user = userId ? await findUserById(ctx.db, userId) : undefined;
-  if (failed.length > 0 && user && (await isChargedFor(ctx.db, row.id))) await refundGeneration(ctx.db, user, row.id);
+  // The failure and its refund are one change: a process dying between them cannot leave a failed version charged.
+  await ctx.db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const failed = await t
+      .update(generatedDocuments)
+      .set({ status: 'failed', error: `generation_failed: ${reason}`, completedAt: new Date(), leaseUntil: null })
+      .where(and(eq(generatedDocuments.id, row.id), eq(generatedDocuments.status, 'generating'), eq(generatedDocuments.takeovers, row.takeovers)))
+      .returning({ id: generatedDocuments.id });
+    if (failed.length > 0 && user && (await isChargedFor(t, row.id))) await refundGeneration(t, user, row.id);
+  });
 }
 
 /** Starts writing a claimed version again, with what it was started with: template, guide, change request. */

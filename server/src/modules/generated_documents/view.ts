@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import type { DocumentEvidence } from '../../../../contract/document-evidence.js';
+import { errorCodes, type ErrorCode } from '../../../../contract/errors.js';
 import type { DocumentRow } from './service.js';
 import { termsToCheck } from './flags.js';
+
+/**
+ * Why a failed version was not written: the code its `error` starts with (service.ts), or generation_failed for
+ * versions that failed before the code was stored.
+ */
+function errorCodeOf(row: DocumentRow): ErrorCode | null {
+  if (row.status !== 'failed') return null;
+  const code = row.error?.split(':', 1)[0];
+  return (errorCodes as readonly string[]).includes(code ?? '') ? (code as ErrorCode) : 'generation_failed';
+}
 
 /** Links to audio parts that are no longer kept (not saved, or past the retention window) are left out. */
 function withKeptAudio(evidence: DocumentEvidence | null, keptAudio: ReadonlySet<string>): DocumentEvidence | null {
@@ -34,6 +45,7 @@ export function documentView(row: DocumentRow, totalVersions: number, keptAudio:
     change_text: row.changeText,
     created_at: row.createdAt.toISOString(),
     completed_at: row.completedAt?.toISOString() ?? null,
+    error_code: errorCodeOf(row),
     evidence: withKeptAudio(row.evidence ?? null, keptAudio),
     model: row.model ?? null,
     signed_at: row.signedAt?.toISOString() ?? null,
@@ -82,6 +94,12 @@ export const documentSchema = z.object({
   change_text: z.string().nullable(),
   created_at: z.iso.datetime(),
   completed_at: z.iso.datetime().nullable(),
+  error_code: z
+    .string()
+    .nullable()
+    .describe(
+      'Why a failed version was not written (an error code: engine_length_limit, engine_content_filter, engine_stopped_early, engine_timed_out, generation_failed); null unless failed. Its text is only what the engine wrote before it stopped: an incomplete draft, never the document',
+    ),
   evidence: evidenceSchema.nullable().describe('Computed when the version was written; null for versions written before it was'),
   model: z.string().nullable().describe('The AI model that wrote this version, as its engine names it; null when no model did'),
   signed_at: z.iso.datetime().nullable().describe('When the clinician signed this version; null while it is a draft'),
