@@ -21,7 +21,7 @@ export function AwaitedPartsNotice({ awaited }: { awaited: AwaitedOnDevice }) {
 
   const many = missingCount(awaited.missing) > 1;
   const countdown = formatCountdown(left);
-  const clock = i18n.date(new Date(awaited.deadline), { hour: '2-digit', minute: '2-digit' });
+  const clock = i18n.date(new Date(awaited.deadline), { timeStyle: 'short' });
   const parts = awaited.missing.map((stretch) => describeStretch(stretch, i18n)).join(' ');
   const over = left <= 0;
   const shown = over
@@ -42,7 +42,11 @@ export function AwaitedPartsNotice({ awaited }: { awaited: AwaitedOnDevice }) {
       </p>
       {!over && (
         <p className="muted">
-          <Trans>The device that recorded them sends them as soon as it has a connection.</Trans>
+          {many ? (
+            <Trans>The device that recorded them sends them as soon as it has a connection.</Trans>
+          ) : (
+            <Trans>The device that recorded it sends it as soon as it has a connection.</Trans>
+          )}
         </p>
       )}
     </div>
