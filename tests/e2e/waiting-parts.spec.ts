@@ -97,6 +97,14 @@ test('a part still on the phone: the screen names it, its device and the time le
 
   await expectNoSeriousAxeFindings(page);
   await screenshotBothWidths(page, 'waiting-for-parts');
+  // The same in European Portuguese, counting down all the same.
+  const language = page.getByRole('banner').getByRole('combobox');
+  await language.selectOption('pt');
+  await expect(waiting).toContainText('À espera da parte 4 do telemóvel.');
+  await expect(waiting).toContainText(/O documento será escrito sem ela dentro de \d+:\d\d\./);
+  await screenshotBothWidths(page, 'waiting-for-parts-pt');
+  await language.selectOption('en');
+  await expect(waiting).toContainText('Waiting for part 4 from the phone.');
 
   // The clinician goes to another tab; the phone's part arrives and the notes are written.
   await page.evaluate(() => {
@@ -119,4 +127,8 @@ test('a part still on the phone: the screen names it, its device and the time le
 
   await page.goto('/settings/account');
   await expect(page).toHaveTitle('Settings · Consultation Notes');
+  // A signed-out screen is named by its heading.
+  await page.goto('/logout');
+  await expect(page).toHaveURL(/\/login/);
+  await expect(page).toHaveTitle('Sign in · Consultation Notes');
 });
