@@ -74,6 +74,25 @@ export type RecorderView = z.infer<typeof recorderSchema>;
 export const recorderHeartbeatSchema = z.object({ recording_here: z.boolean(), handover_requested: z.boolean() });
 export const recorderCountSchema = z.object({ next_order: z.number().int().min(0).max(100_000) }).strict();
 
+/** The kind of device a stretch of a consultation was recorded on: a teleconsultation records the call too. */
+export const RECORDING_DEVICES = ['computer', 'phone', 'teleconsultation'] as const;
+export type RecordingDevice = (typeof RECORDING_DEVICES)[number];
+
+/**
+ * While the notes wait for parts the finish named that have not reached the server: which parts (orders, 0-based,
+ * in stretches), the device that recorded each stretch (null when it is not known: a client without a device id),
+ * and when the document is written without them, as a time and as what is left of the wait when answered (so a
+ * device whose clock is off still counts down right). Null when nothing is awaited.
+ */
+export const awaitedPartsSchema = z
+  .object({
+    missing: z.array(z.object({ first_order: z.number().int(), last_order: z.number().int(), device: z.enum(RECORDING_DEVICES).nullable() })),
+    write_without_at: z.string(),
+    write_without_in_ms: z.number().int(),
+  })
+  .nullable();
+export type AwaitedParts = z.infer<typeof awaitedPartsSchema>;
+
 export const sessionDetailSchema = sessionSummarySchema.extend({
   mics_info: z.unknown(),
   user_inputs: z.array(z.unknown()),
@@ -86,6 +105,7 @@ export const sessionDetailSchema = sessionSummarySchema.extend({
   recorded_ms: z.number().int(),
   /** The parts (orders 0..n-1) the client said it recorded when it finished; null when it did not say. */
   expected_parts: z.number().int().nullable(),
+  awaited_parts: awaitedPartsSchema,
   recorder: recorderSchema,
 });
 
@@ -117,6 +137,7 @@ export const sessionProgressSchema = sessionSummarySchema.extend({
   parts: z.number().int(),
   next_order: z.number().int(),
   expected_parts: z.number().int().nullable(),
+  awaited_parts: awaitedPartsSchema,
   recorder: recorderSchema,
 });
 export const progressEnvelope = z.object({ consultation_progress: sessionProgressSchema });

@@ -20,7 +20,7 @@
  * Nothing here leaves the device except through the uploader (offline/uploader.ts).
  */
 import Dexie, { type EntityTable } from 'dexie';
-import type { RecorderView } from '../../contract/consultations';
+import type { AwaitedParts, RecorderView } from '../../contract/consultations';
 import type { ChannelLayout } from '../../contract/speakers';
 import type { Language } from '../../contract/constants';
 
@@ -76,6 +76,11 @@ export type CachedSession = {
   recorded_ms?: number;
   /** Which device records it, as the server said (null: none). */
   recorder?: RecorderView;
+  /** The parts the finish named, and how many the server has (to say when some never arrived). */
+  expected_parts?: number | null;
+  parts_stored?: number;
+  /** The parts the notes still wait for, the deadline on this device's clock (null: none awaited). */
+  awaited?: { missing: NonNullable<AwaitedParts>['missing']; deadline: number } | null;
   cachedAt: number;
 };
 

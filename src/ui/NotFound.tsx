@@ -1,7 +1,10 @@
-import { Trans } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
+import { useDocumentTitle } from './use-document-title';
 
 export function NotFound() {
+  const { t } = useLingui();
+  useDocumentTitle(t`Page not found`);
   return (
     <main className="auth-page">
       <div className="auth-card">

@@ -18,6 +18,10 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { ChannelLayout, SpeakerTurn } from '../../../contract/speakers.js';
 import type { Language } from '../../../contract/constants.js';
+import type { RecordingDevice } from '../../../contract/consultations.js';
+
+/** From which part on a kind of device recorded a consultation (consultation_sessions.recorder_spans). */
+export type RecorderSpan = { from: number; device: RecordingDevice };
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -219,6 +223,12 @@ export const consultationSessions = pgTable(
     recorderSeenAt: timestamp('recorder_seen_at', { withTimezone: true }),
     /** The part number the next recorder continues from (the last recorder's count, reported when it let go). */
     recorderNextOrder: integer('recorder_next_order').notNull().default(0),
+    /**
+     * Which kind of device recorded which stretch of parts, in order: each entry from the part it began at, until
+     * the next entry's. Told when a device starts recording; what the waiting screen names as the device a missing
+     * part is expected from.
+     */
+    recorderSpans: jsonb('recorder_spans').$type<RecorderSpan[]>().notNull().default(sql`'[]'::jsonb`),
     /** A device that asked to record here instead and waits for the current recorder to let go. */
     handoverDeviceId: text('handover_device_id'),
     handoverMobile: boolean('handover_mobile').notNull().default(false),

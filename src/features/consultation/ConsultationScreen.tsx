@@ -8,6 +8,7 @@ import { confirm } from '../../ui/confirm';
 import { consultationsApi, type ConsultationTypeView } from '../../api/consultations';
 import { Alert } from '../../ui/Alert';
 import { useDrawnInBackground } from '../../ui/use-drawn-in-background';
+import { useDocumentTitle } from '../../ui/use-document-title';
 import { RecordingPanel } from '../recording/RecordingPanel';
 import { recordingMessages } from '../recording/recording-messages';
 import { Button } from '../../ui/Button';
@@ -54,6 +55,8 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
   const [speechLanguages, setSpeechLanguages] = useState<string[]>();
   const [usesAi, setUsesAi] = useState(true);
   const [rating, setRating] = useState(false);
+  // Several consultations open in tabs are told apart by their patient label, else by their kind.
+  useDocumentTitle(session?.patient_label || type?.name || t`Consultation`);
 
   // Spec §2: leaving a consultation without generated documents warns that the chance to generate them is lost.
   const hasDocument = useRef(false);
@@ -156,7 +159,17 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
         </Alert>
       )}
       {!readOnly && (
-        <RecordingPanel sessionId={id} active={active} recordedMs={session.recorded_ms} recorder={session.recorder} onFinished={() => void refresh()} />
+        <RecordingPanel
+          sessionId={id}
+          active={active}
+          recordedMs={session.recorded_ms}
+          recorder={session.recorder}
+          awaited={session.status === 'finished' ? session.awaited : null}
+          neverArrived={
+            session.status === 'finished' && !session.awaited && session.expected_parts != null && (session.parts_stored ?? 0) < session.expected_parts
+          }
+          onFinished={() => void refresh()}
+        />
       )}
       {!type && typeFailed && (
         <Alert tone="warning">
@@ -177,7 +190,15 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
             </p>
           }
         >
-          <DocumentsPanel sessionId={id} type={type} usesAi={usesAi} readOnly={readOnly} onWritten={onWritten} />
+          <DocumentsPanel
+            sessionId={id}
+            type={type}
+            usesAi={usesAi}
+            readOnly={readOnly}
+            patientLabel={session.patient_label}
+            waitingForParts={session.status === 'finished' && !!session.awaited}
+            onWritten={onWritten}
+          />
         </Suspense>
       )}
       <TranscriptPanel

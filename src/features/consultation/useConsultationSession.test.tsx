@@ -24,6 +24,7 @@ const summary = {
   transcription_status: 'processing',
   recorded_ms: 10_000,
   expected_parts: null,
+  awaited_parts: null,
   recorder: null,
 };
 const api = vi.hoisted(() => ({ get: vi.fn(), progress: vi.fn() }));

@@ -2,6 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { consultationsApi, type SessionDetail, type SessionProgress } from '../../api/consultations';
 import { appDb, type CachedSession } from '../../offline/db';
+import { awaitedOnDevice } from '../recording/awaited-parts';
 import { startWaiting } from '../../offline/session-ops';
 import { isGone, sessionLoadProblem, type SessionLoadProblem } from './session-load-problem';
 
@@ -16,7 +17,7 @@ export async function transcriptPrefix(text: string): Promise<string | undefined
 
 /** Copies what the server says into the local cache, keeping the local part counter. */
 export async function cacheSession(s: SessionDetail): Promise<void> {
-  await keep(s, s.transcription, Math.max(0, ...s.audios.map((a) => a.order + 1)));
+  await keep(s, s.transcription, Math.max(0, ...s.audios.map((a) => a.order + 1)), s.audios.length);
 }
 
 /**
@@ -26,10 +27,10 @@ export async function cacheSession(s: SessionDetail): Promise<void> {
 async function cacheProgress(p: SessionProgress, held: string): Promise<void> {
   const { from, text } = p.transcription;
   if (from !== 0 && from !== held.length) return;
-  await keep(p, held.slice(0, from) + text, p.next_order);
+  await keep(p, held.slice(0, from) + text, p.next_order, p.parts);
 }
 
-async function keep(s: SessionDetail | SessionProgress, transcription: string, nextOrder: number): Promise<void> {
+async function keep(s: SessionDetail | SessionProgress, transcription: string, nextOrder: number, partsStored: number): Promise<void> {
   const db = appDb();
   const previous = await db.sessions.get(s.id);
   await db.sessions.put({
@@ -52,6 +53,9 @@ async function keep(s: SessionDetail | SessionProgress, transcription: string, n
     nextOrder: Math.max(previous?.nextOrder ?? 0, nextOrder),
     recorded_ms: Math.max(previous?.recorded_ms ?? 0, s.recorded_ms ?? 0),
     recorder: s.recorder,
+    expected_parts: s.expected_parts,
+    parts_stored: partsStored,
+    awaited: awaitedOnDevice(s.awaited_parts),
     cachedAt: Date.now(),
   });
 }

@@ -41,6 +41,13 @@ vi.mock('../../api/documents', () => ({
   },
 }));
 
+/** The live stream of a version being written: it ends when the test says so. */
+const stream = vi.hoisted(() => ({ end: (): void => undefined }));
+vi.mock('../../api/document-stream', () => ({
+  StreamEndedEarly: class extends Error {},
+  followDocument: vi.fn(() => new Promise<void>((resolve) => (stream.end = resolve))),
+}));
+
 beforeEach(() => {
   versions.length = 0;
   changes.length = 0;
@@ -138,5 +145,81 @@ describe('DocumentView', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Previous version' }));
     await screen.findByText('Version 1 of 2');
     expect(screen.getByTestId('document-text').textContent).not.toContain('since Monday');
+  });
+});
+
+describe('telling that the document is ready', () => {
+  const shown: { title: string; body?: string; tag?: string }[] = [];
+  let visibility: DocumentVisibilityState = 'hidden';
+  class FakeNotification {
+    static permission: NotificationPermission = 'granted';
+    static requestPermission = vi.fn(async () => {
+      FakeNotification.permission = 'granted';
+      return FakeNotification.permission;
+    });
+    onclick: (() => void) | null = null;
+    constructor(title: string, options?: NotificationOptions) {
+      shown.push({ title, body: options?.body, tag: options?.tag });
+    }
+    close() {}
+  }
+  beforeEach(() => {
+    shown.length = 0;
+    visibility = 'hidden';
+    FakeNotification.permission = 'granted';
+    FakeNotification.requestPermission.mockClear();
+    vi.stubGlobal('Notification', FakeNotification);
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+  });
+
+  const mountWriting = () => {
+    versions[0] = { ...versions[0]!, status: 'generating', text: '' };
+    return render(
+      <Provider store={appStore}>
+        <I18nProvider i18n={i18n}>
+          <DocumentView sessionId="s1" docKey="main" title="Consultation notes" canGenerate patientLabel="Ana P." />
+        </I18nProvider>
+      </Provider>,
+    );
+  };
+  const finishWriting = () => {
+    versions[0] = { ...versions[0]!, status: 'done', text: '# Notes\n\nChest pain.' };
+    stream.end();
+  };
+
+  it('a document finished while the tab is in the background is told once, with its name and the patient label only', async () => {
+    mountWriting();
+    await screen.findByText('Writing the document…');
+    finishWriting();
+    await screen.findByText('Chest pain.');
+    expect(shown).toEqual([{ title: 'The document is ready', body: 'Consultation notes · Ana P.', tag: 'document-ready:v1' }]);
+  });
+
+  it('says nothing while the tab is in view, nor for a document that was already written', async () => {
+    visibility = 'visible';
+    mountWriting();
+    await screen.findByText('Writing the document…');
+    finishWriting();
+    await screen.findByText('Chest pain.');
+    cleanup();
+    visibility = 'hidden';
+    mount();
+    await screen.findByText('Chest pain.');
+    expect(shown).toEqual([]);
+  });
+
+  it('asks the browser only when the clinician asks to be told', async () => {
+    FakeNotification.permission = 'default';
+    mountWriting();
+    const ask = await screen.findByRole('button', { name: 'Notify me when it is ready' });
+    expect(FakeNotification.requestPermission).not.toHaveBeenCalled();
+    fireEvent.click(ask);
+    await screen.findByText('You will be notified when it is ready, if this tab is in the background.');
+    expect(FakeNotification.requestPermission).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('button', { name: 'Notify me when it is ready' })).toBeNull();
   });
 });

@@ -15,16 +15,26 @@ import { EvidenceList } from './EvidenceList';
 import { OmissionList } from './OmissionList';
 import { SignButton, SignStatus } from './SignOff';
 import { versionNav } from './version-nav';
+import { askToNotify, notifyDocumentReady, notifyPermission } from './ready-notification';
 
 const POLL_MS = 1000;
 /** Times a stream that ended early is opened again before the view falls back to polling. */
 const STREAM_ATTEMPTS = 4;
 
 /** `readOnly`: an archived consultation, whose versions can be read, copied and exported but not changed. */
-type Props = { sessionId: string; docKey: string; title: string; canGenerate: boolean; readOnly?: boolean; onWritten?: () => void };
+type Props = {
+  sessionId: string;
+  docKey: string;
+  title: string;
+  canGenerate: boolean;
+  readOnly?: boolean;
+  patientLabel?: string | null;
+  waitingForParts?: boolean;
+  onWritten?: () => void;
+};
 
 /** One document of a consultation: its text as it is written, its versions, the edit-notes modal, copy and export. */
-export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly = false, onWritten }: Props) {
+export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly = false, patientLabel, waitingForParts = false, onWritten }: Props) {
   const { i18n, t } = useLingui();
   const [doc, setDoc] = useState<GeneratedDocument | null>();
   const [version, setVersion] = useState<number>();
@@ -51,6 +61,24 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
   useEffect(() => {
     if (doc?.status === 'done') onWritten?.();
   }, [doc?.status, onWritten]);
+
+  // A version seen being written and now done: told by the browser when this tab is in the background.
+  const [permission, setPermission] = useState(notifyPermission);
+  const [askedToNotify, setAskedToNotify] = useState(false);
+  const writing = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!doc) return;
+    if (doc.status === 'generating') writing.current = doc.id;
+    else if (doc.status === 'done' && writing.current === doc.id) {
+      writing.current = undefined;
+      notifyDocumentReady({ title: t`The document is ready`, body: patientLabel ? `${title} · ${patientLabel}` : title, tag: `document-ready:${doc.id}` });
+    }
+  }, [doc, t, title, patientLabel]);
+
+  async function notifyWhenReady() {
+    setAskedToNotify(true);
+    setPermission(await askToNotify());
+  }
 
   // While a version is being written, show its text as it streams in; poll as a fallback if the stream breaks.
   const [streamed, setStreamed] = useState<string>();
@@ -145,9 +173,25 @@ export function DocumentView({ sessionId, docKey, title, canGenerate, readOnly =
             </Button>
           </div>
           {doc.status === 'generating' && (
-            <p role="status" className="muted">
-              <Trans>Writing the document…</Trans>
-            </p>
+            <div className="document-writing">
+              <p role="status" className="muted">
+                {waitingForParts ? (
+                  <Trans>The document is written once the missing parts arrive, or when the wait for them ends.</Trans>
+                ) : (
+                  <Trans>Writing the document…</Trans>
+                )}
+              </p>
+              {permission === 'default' && (
+                <Button variant="ghost" onClick={() => void notifyWhenReady()}>
+                  <Trans>Notify me when it is ready</Trans>
+                </Button>
+              )}
+              {permission === 'granted' && askedToNotify && (
+                <p className="muted">
+                  <Trans>You will be notified when it is ready, if this tab is in the background.</Trans>
+                </p>
+              )}
+            </div>
           )}
           {doc.status === 'failed' && (
             <>

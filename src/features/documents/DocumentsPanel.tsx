@@ -3,10 +3,20 @@ import * as Tabs from '@radix-ui/react-tabs';
 import type { ConsultationTypeView } from '../../api/consultations';
 import { DocumentView } from './DocumentView';
 
-type Props = { sessionId: string; type: ConsultationTypeView; usesAi: boolean; readOnly?: boolean; onWritten?: () => void };
+type Props = {
+  sessionId: string;
+  type: ConsultationTypeView;
+  usesAi: boolean;
+  readOnly?: boolean;
+  /** The consultation's patient label, the one thing about the patient a notification may show. */
+  patientLabel?: string | null;
+  /** The notes wait for recorded parts that have not arrived (said beside the recording). */
+  waitingForParts?: boolean;
+  onWritten?: () => void;
+};
 
 /** The main document and the consultation type's selectable documents, one tab each (read-only once archived). */
-export function DocumentsPanel({ sessionId, type, usesAi, readOnly = false, onWritten }: Props) {
+export function DocumentsPanel({ sessionId, type, usesAi, readOnly = false, patientLabel, waitingForParts = false, onWritten }: Props) {
   const documents = [{ ...type.main_document, key: 'main' }, ...type.selectable_documents.map((d) => ({ ...d, key: d.id }))];
   return (
     <section className="card" aria-labelledby="documents-title">
@@ -28,7 +38,16 @@ export function DocumentsPanel({ sessionId, type, usesAi, readOnly = false, onWr
         </Tabs.List>
         {documents.map((d) => (
           <Tabs.Content key={d.key} value={d.key} className="tab-panel">
-            <DocumentView sessionId={sessionId} docKey={d.key} title={d.name} canGenerate={!readOnly} readOnly={readOnly} onWritten={onWritten} />
+            <DocumentView
+              sessionId={sessionId}
+              docKey={d.key}
+              title={d.name}
+              canGenerate={!readOnly}
+              readOnly={readOnly}
+              patientLabel={patientLabel}
+              waitingForParts={waitingForParts}
+              onWritten={onWritten}
+            />
           </Tabs.Content>
         ))}
       </Tabs.Root>

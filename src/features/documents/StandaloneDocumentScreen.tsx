@@ -13,6 +13,7 @@ import { describeFailure } from '../i18n/api-error-messages';
 import { useConsultationTypes } from '../home/useConsultationTypes';
 import { DocumentActions } from './DocumentActions';
 import { documentMessages } from './document-messages';
+import { useDocumentTitle } from '../../ui/use-document-title';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -49,6 +50,7 @@ export function StandaloneDocumentScreen({ target }: { target: string }) {
     }
     return undefined;
   }, [types, documentId]);
+  useDocumentTitle(document?.name ?? t`Document`);
 
   if (loadError || (typesFailed && !types)) {
     return <Alert tone="error">{loadError ?? i18n._(recordingMessages.typesLoadFailed)}</Alert>;

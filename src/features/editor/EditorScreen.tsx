@@ -10,6 +10,7 @@ import type { ConsultationTypeView } from '../../api/consultations';
 import { describeFailure } from '../i18n/api-error-messages';
 import { CustomDocumentRequests } from '../custom-documents/CustomDocumentRequests';
 import { DocumentTemplatesCard } from './DocumentTemplatesCard';
+import { useDocumentTitle } from '../../ui/use-document-title';
 
 /** Every document kind offered by some assistant, once. */
 const allDocuments = (types: ConsultationTypeView[]) => [
@@ -18,7 +19,8 @@ const allDocuments = (types: ConsultationTypeView[]) => [
 
 /** Spec §2 editor: per consultation type, the clinician's templates and guidance for each of its documents. */
 export function EditorScreen({ consultationTypeId }: { consultationTypeId?: string }) {
-  const { i18n } = useLingui();
+  const { i18n, t } = useLingui();
+  useDocumentTitle(t`Templates`);
   const navigate = useNavigate();
   const { types, failed } = useConsultationTypes();
   const [inputs, setInputs] = useState<ProcessorInputView[]>();

@@ -15,10 +15,12 @@ import { RecordWithChooser } from './RecordWithChooser';
 import { RecentConsultations } from './RecentConsultations';
 import { useConsultationTypes } from './useConsultationTypes';
 import { ResearchSpacesList } from '../trials/ResearchSpacesList';
+import { useDocumentTitle } from '../../ui/use-document-title';
 
 /** Home (and home-v2): start a consultation, choose what records it, and find the recent ones before they are deleted. */
 export function HomeScreen({ variant }: { variant: 'home' | 'home-v2' }) {
   const { t } = useLingui();
+  useDocumentTitle(t`Consultations`);
   const user = useAtomValue(authAtom)?.user;
   const { types, failed, offline } = useConsultationTypes();
   const activeStatus = useActiveStatus();

@@ -15,6 +15,8 @@ import { SelectField } from '../../ui/SelectField';
 import { describeFailure } from '../i18n/api-error-messages';
 import { isMobileDevice } from '../pairing/ActiveSessionFollower';
 import { formatElapsed } from './format-duration';
+import type { AwaitedOnDevice } from './awaited-parts';
+import { AwaitedPartsNotice } from './AwaitedPartsNotice';
 import { isTeleconsultationSupported, listMicrophones, MicrophoneError, openMicrophone, openTeleconsultation } from './microphone';
 import { PartRecorder, type RecorderState } from './part-recorder';
 import { MICROPHONE_STORAGE_KEY } from './level-meter';
@@ -38,6 +40,8 @@ export function RecordingPanel({
   active,
   recordedMs = 0,
   recorder: recorderInfo,
+  awaited,
+  neverArrived = false,
   onFinished,
 }: {
   sessionId: string;
@@ -46,6 +50,10 @@ export function RecordingPanel({
   recordedMs?: number;
   /** Which device records the consultation, as the server last said. */
   recorder?: RecorderView;
+  /** The parts the notes still wait for (on any device), as the server last said. */
+  awaited?: AwaitedOnDevice | null;
+  /** Parts the finish named never reached the server and the wait for them is over. */
+  neverArrived?: boolean;
   onFinished: () => void;
 }) {
   const { i18n, t } = useLingui();
@@ -399,13 +407,17 @@ export function RecordingPanel({
           <Trans>The transcript appears here as it arrives.</Trans>
         </p>
       )}
+      {/* "Everything has reached the server" only when the server says so too: a part may wait on another device. */}
       <p className="upload-state" role="status">
         {queue.waiting > 0 ? (
           <Plural value={queue.waiting} one="# part waiting — saved on this device" other="# parts waiting — saved on this device" />
+        ) : awaited ? null : neverArrived ? (
+          <Trans>Some recorded parts never reached the server: the documents mark where they are missing.</Trans>
         ) : (
           <Trans>Everything recorded has reached the server.</Trans>
         )}
       </p>
+      {awaited && <AwaitedPartsNotice awaited={awaited} />}
       {queuedFinish && queuedFinish.status !== 'failed' && !finishing && (
         <Alert tone="info">
           <Trans>The end of this consultation is saved on this device and will be sent when the connection returns; the documents are written then.</Trans>

@@ -17,6 +17,7 @@ import { OrganisationSection } from './sections/OrganisationSection';
 import { MarketingSection, StorageSection } from './sections/PreferencesSections';
 import { SupportSection } from './sections/SupportSection';
 import { ToolsSection } from './sections/ToolsSection';
+import { useDocumentTitle } from '../../ui/use-document-title';
 
 /** Spec §2's settings sections, in order. */
 export const SETTINGS_SECTIONS: { id: string; label: MessageDescriptor; Component: ComponentType<{ userId?: string }>; onlyFor?: (user: DUser) => boolean }[] =
@@ -37,6 +38,7 @@ export const SETTINGS_SECTIONS: { id: string; label: MessageDescriptor; Componen
 
 export function SettingsScreen({ section, userId }: { section?: string; userId?: string }) {
   const { i18n } = useLingui();
+  useDocumentTitle(i18n._(msg`Settings`));
   const user = useAtomValue(authAtom)?.user;
   const sections = SETTINGS_SECTIONS.filter((s) => !s.onlyFor || (user && s.onlyFor(user)));
   const current = sections.find((s) => s.id === section) ?? sections[0]!;

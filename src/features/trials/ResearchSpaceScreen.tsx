@@ -12,6 +12,7 @@ import { PatientsTab } from './PatientsTab';
 import { RenameSpaceDialog } from './RenameSpaceDialog';
 import { ResultsTab } from './ResultsTab';
 import { TrialsTab } from './TrialsTab';
+import { useDocumentTitle } from '../../ui/use-document-title';
 
 /** /trials/{space}: one research space, with tabs for trials, patients and results (spec §2). */
 export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
@@ -22,6 +23,7 @@ export function ResearchSpaceScreen({ spaceId }: { spaceId: string }) {
   const [patients, setPatients] = useState<Patient[]>();
   const [error, setError] = useState<string>();
   const [renaming, setRenaming] = useState(false);
+  useDocumentTitle(space === null ? t`Research space not found` : (space?.name ?? t`Research space`));
 
   const loadTrials = useCallback(
     () =>

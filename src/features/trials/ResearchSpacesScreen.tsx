@@ -7,10 +7,12 @@ import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';
 import { describeFailure } from '../i18n/api-error-messages';
 import { ResearchSpacesList } from './ResearchSpacesList';
+import { useDocumentTitle } from '../../ui/use-document-title';
 
 /** /trials: the research spaces the user may open (their own and their organization's), and a new one. */
 export function ResearchSpacesScreen() {
   const { i18n, t } = useLingui();
+  useDocumentTitle(t`Research spaces`);
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [tried, setTried] = useState(false);

@@ -55,11 +55,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function startedSession(t: TestApp) {
-  const u = await createUser(t);
+/** `language`: the clinician's; the consultation is spoken in English, the one language the test engine hears. */
+async function startedSession(t: TestApp, language: 'en' | 'pt' = 'en') {
+  const u = await createUser(t, { language });
   const headers = bearer(await login(t, u.email, u.password));
   const id: string = (
-    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
+    await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation', language: 'en' } })
   ).json().consultation_session.id;
   return { user: u, headers, id };
 }
@@ -169,6 +170,80 @@ describe('finish with the count of recorded parts', () => {
     expect((await finish(waiting, headers, id, { parts: 3, extra: true })).json().error.fields).toEqual({ extra: 'not_allowed' });
     expect((await findSessionById(waiting.ctx.db, id))!.status).toBe('active');
     expect((await finish(waiting, headers, id, { parts: 100_000 })).statusCode).toBe(200);
+  });
+});
+
+describe('what the waiting screen is told', () => {
+  const progress = async (t: TestApp, headers: Record<string, string>, id: string) =>
+    (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/progress`, headers })).json().consultation_progress;
+  const recordOn = (t: TestApp, headers: Record<string, string>, id: string, payload: { platform: string; mobile?: boolean }) =>
+    t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/recording`, headers, payload });
+
+  it('names each missing part, the device it is expected from, and when the notes are written without it', async () => {
+    const { headers, id } = await startedSession(waiting);
+    expect((await recordOn(waiting, headers, id, { platform: 'web' })).statusCode).toBe(200);
+    await upload(waiting, headers, id, 0);
+    await upload(waiting, headers, id, 2);
+    // Part 1 never came from the computer; the phone goes on after the parts the server has.
+    expect((await recordOn(waiting, headers, id, { platform: 'web', mobile: true })).statusCode).toBe(200);
+    await upload(waiting, headers, id, 3);
+    expect((await progress(waiting, headers, id)).awaited_parts).toBeNull();
+
+    const finishedAt = Date.now();
+    await finish(waiting, headers, id, { parts: 6 });
+    const answer = await progress(waiting, headers, id);
+    expect(answer.expected_parts).toBe(6);
+    expect(answer.awaited_parts.missing).toEqual([
+      { first_order: 1, last_order: 1, device: 'computer' },
+      { first_order: 4, last_order: 5, device: 'phone' },
+    ]);
+    const deadline = Date.parse(answer.awaited_parts.write_without_at);
+    expect(deadline).toBeGreaterThanOrEqual(finishedAt + 600_000 - 1000);
+    expect(deadline).toBeLessThanOrEqual(Date.now() + 600_000);
+    expect(answer.awaited_parts.write_without_in_ms).toBeGreaterThan(590_000);
+    expect(answer.awaited_parts.write_without_in_ms).toBeLessThanOrEqual(600_000);
+    // The whole session says the same.
+    const whole = (await waiting.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}`, headers })).json().consultation_session;
+    expect(whole.awaited_parts.missing).toEqual(answer.awaited_parts.missing);
+
+    // A part arriving leaves the list; the last one ends the wait.
+    await upload(waiting, headers, id, 1);
+    expect((await progress(waiting, headers, id)).awaited_parts.missing).toEqual([{ first_order: 4, last_order: 5, device: 'phone' }]);
+    await upload(waiting, headers, id, 4);
+    await upload(waiting, headers, id, 5);
+    expect((await progress(waiting, headers, id)).awaited_parts).toBeNull();
+  });
+
+  it('a teleconsultation is named as such; a client that never said how it records names no device', async () => {
+    const tele = await startedSession(waiting);
+    await recordOn(waiting, tele.headers, tele.id, { platform: 'web-teleconsultation' });
+    await finish(waiting, tele.headers, tele.id, { parts: 1 });
+    expect((await progress(waiting, tele.headers, tele.id)).awaited_parts.missing).toEqual([{ first_order: 0, last_order: 0, device: 'teleconsultation' }]);
+
+    const silent = await startedSession(waiting);
+    await finish(waiting, silent.headers, silent.id, { parts: 2 });
+    expect((await progress(waiting, silent.headers, silent.id)).awaited_parts.missing).toEqual([{ first_order: 0, last_order: 1, device: null }]);
+  });
+
+  it('once the wait is over nothing is awaited, and the marks of the missing parts are in the language of the document', async () => {
+    const { headers, id } = await startedSession(bounded, 'pt');
+    await upload(bounded, headers, id, 0);
+    await upload(bounded, headers, id, 2);
+    await transcribed(bounded, id, 2);
+    await finish(bounded, headers, id, { parts: 5 });
+    expect((await progress(bounded, headers, id)).awaited_parts.missing).toHaveLength(2);
+
+    const doc = await until(
+      'document written',
+      () => mainDoc(bounded, headers, id),
+      (d) => d.status !== 'generating',
+    );
+    expect(doc.text).toContain('words of part 0 [a parte 2 não chegou] words of part 2 [as partes 4–5 não chegaram]');
+    expect(doc.text).not.toContain('did not arrive');
+    const after = await progress(bounded, headers, id);
+    expect(after.awaited_parts).toBeNull();
+    // The transcript on screen keeps the language spoken in the consultation.
+    expect(after.transcription.text).toContain('words of part 0 [part 2 did not arrive] words of part 2');
   });
 });
 

@@ -93,7 +93,7 @@ export function createPartsCache(maxEntries = MAX_ENTRIES, now: () => number = (
       if (!entry || entry.parts !== parts) return PLAIN_TRANSCRIPT_WORK;
       return {
         assemble: (given, expectation) => {
-          const key = `${expectation.expectedParts}:${expectation.waitOver}`;
+          const key = `${expectation.expectedParts}:${expectation.waitOver}:${expectation.language ?? ''}`;
           const known = given === parts ? entry.assembled.get(key) : undefined;
           if (known) return known;
           const assembled = assembleTranscription(given, expectation);

@@ -12,9 +12,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
-import type { RecorderView } from '../../../../contract/consultations.js';
+import type { RecorderView, RecordingDevice } from '../../../../contract/consultations.js';
 import type { Database } from '../../db/client.js';
-import { audioChunks, consultationSessions } from '../../db/schema.js';
+import { audioChunks, consultationSessions, type RecorderSpan } from '../../db/schema.js';
 import type { AppContext } from '../../app-context.js';
 import { DomainError } from '../../errors/domain-error.js';
 import type { SessionRow } from './repository.js';
@@ -166,4 +166,24 @@ export function partStoredUpdate(db: Database, sessionId: string, deviceId: stri
     })
     .where(eq(consultationSessions.id, sessionId))
     .returning({ id: consultationSessions.id });
+}
+
+/** The kind of device a start of recording names: its platform says a teleconsultation, its flag a phone. */
+export const recordingDevice = (platform: string, mobile: boolean): RecordingDevice =>
+  platform === 'web-teleconsultation' ? 'teleconsultation' : mobile ? 'phone' : 'computer';
+
+/**
+ * Notes that the parts from here on are recorded on `device`, so a part still missing at the end can be said to be
+ * expected from the phone or the computer. A device going on after itself adds nothing.
+ */
+export async function noteRecordingDevice(ctx: AppContext, sessionId: string, device: RecordingDevice): Promise<void> {
+  await ctx.db.transaction(async (t) => {
+    const tx = t as unknown as Database;
+    const s = await lockSession(tx, sessionId);
+    if (s.recorderSpans.at(-1)?.device === device) return;
+    const from = Math.max(s.recorderNextOrder, await nextStoredOrder(tx, sessionId));
+    // A stretch that began at the same part and recorded nothing is replaced, not kept.
+    const spans: RecorderSpan[] = [...s.recorderSpans.filter((span) => span.from < from), { from, device }];
+    await tx.update(consultationSessions).set({ recorderSpans: spans }).where(eq(consultationSessions.id, sessionId));
+  });
 }

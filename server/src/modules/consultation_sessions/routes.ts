@@ -30,7 +30,16 @@ import { binary, errorResponses, fileResponse } from '../../http/responses.js';
 import { storeChunk } from './audio.js';
 import { consultationBundle } from './fhir.js';
 import { pushToRecord } from './fhir-push.js';
-import { acquireRecording, recorderHeartbeat, recorderView, releaseRecording, requestDeviceId, requireDeviceId } from './recording-lease.js';
+import {
+  acquireRecording,
+  noteRecordingDevice,
+  recorderHeartbeat,
+  recorderView,
+  recordingDevice,
+  releaseRecording,
+  requestDeviceId,
+  requireDeviceId,
+} from './recording-lease.js';
 import { historyItemSchema, listHistory } from './history.js';
 import { pageCursor, pageQuery } from './paging.js';
 import { streamRecording } from './recording-file.js';
@@ -280,6 +289,7 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
         // Asked to hand over: the recorder stops at its next heartbeat; the caller asks again until it is granted.
         if (outcome === 'waiting') return reply.status(202).send(await detail(session.id, userId, deviceId));
       }
+      await noteRecordingDevice(ctx, session.id, recordingDevice(request.body.platform, request.body.mobile ?? false));
       await setRecordingState(ctx, userId, session.id, 'recording', { platform: request.body.platform, micsInfo: request.body.mics_info ?? null });
       return detail(session.id, userId, deviceId);
     },

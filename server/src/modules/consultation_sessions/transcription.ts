@@ -1,17 +1,52 @@
 import { renderTurns, type Speaker, type SpeakerTurn } from '../../../../contract/speakers.js';
+import type { Language } from '../../../../contract/constants.js';
 import type { ChunkRow } from './repository.js';
 
 export type TranscriptionStatus = 'none' | 'processing' | 'done' | 'partial' | 'unavailable';
 
-/** Marks a part that failed every retry, so the clinician sees where words are missing. */
-export const failedPartMarker = (order: number) => `[part ${order + 1} could not be transcribed]`;
+/**
+ * The markers put where words are missing, in the language of the text they sit in: a Portuguese note must not
+ * carry an English "[part 4 did not arrive]". Part numbers count from 1, as the clinician counts them.
+ */
+const MARKERS: Record<
+  Language,
+  { failed: (n: number) => string; missing: (n: number) => string; missingRange: (a: number, b: number) => string; late: (n: number) => string }
+> = {
+  en: {
+    failed: (n) => `[part ${n} could not be transcribed]`,
+    missing: (n) => `[part ${n} did not arrive]`,
+    missingRange: (a, b) => `[parts ${a}–${b} did not arrive]`,
+    late: (n) => `[part ${n} was not transcribed in time]`,
+  },
+  pt: {
+    failed: (n) => `[a parte ${n} não pôde ser transcrita]`,
+    missing: (n) => `[a parte ${n} não chegou]`,
+    missingRange: (a, b) => `[as partes ${a}–${b} não chegaram]`,
+    late: (n) => `[a parte ${n} não foi transcrita a tempo]`,
+  },
+  de: {
+    failed: (n) => `[Teil ${n} konnte nicht transkribiert werden]`,
+    missing: (n) => `[Teil ${n} ist nicht angekommen]`,
+    missingRange: (a, b) => `[Teile ${a}–${b} sind nicht angekommen]`,
+    late: (n) => `[Teil ${n} wurde nicht rechtzeitig transkribiert]`,
+  },
+  es: {
+    failed: (n) => `[la parte ${n} no se pudo transcribir]`,
+    missing: (n) => `[la parte ${n} no llegó]`,
+    missingRange: (a, b) => `[las partes ${a}–${b} no llegaron]`,
+    late: (n) => `[la parte ${n} no se transcribió a tiempo]`,
+  },
+};
+
+/** Marks a part that failed every retry, so the clinician sees where words are missing (orders, 0-based). */
+export const failedPartMarker = (order: number, language: Language = 'en') => MARKERS[language].failed(order + 1);
 
 /** Marks a stretch of parts the client said it recorded that never reached the server (orders, 0-based). */
-export const missingPartsMarker = (from: number, to: number) =>
-  from === to ? `[part ${from + 1} did not arrive]` : `[parts ${from + 1}–${to + 1} did not arrive]`;
+export const missingPartsMarker = (from: number, to: number, language: Language = 'en') =>
+  from === to ? MARKERS[language].missing(from + 1) : MARKERS[language].missingRange(from + 1, to + 1);
 
 /** Marks a part that arrived but was still not transcribed when the wait for it ended. */
-export const untranscribedPartMarker = (order: number) => `[part ${order + 1} was not transcribed in time]`;
+export const untranscribedPartMarker = (order: number, language: Language = 'en') => MARKERS[language].late(order + 1);
 
 const TRANSCRIBED = ['done', 'failed'];
 
@@ -27,6 +62,8 @@ export type PartExpectation = {
   expectedParts: number | null;
   /** The wait for those parts is over: write with what there is, marking what is missing. */
   waitOver: boolean;
+  /** The language of the text the transcript goes into, for the markers of missing words (English when not said). */
+  language?: Language;
 };
 
 /**
@@ -42,14 +79,17 @@ export function assembleTranscription(
   expectation: PartExpectation = { expectedParts: null, waitOver: false },
 ): { text: string; status: TranscriptionStatus } {
   const sorted = [...chunks].sort((a, b) => a.order - b.order);
-  const { expectedParts } = expectation;
+  const { expectedParts, language = 'en' } = expectation;
   if (expectedParts !== null) {
     const waiting = hasExpectedPartsPending(sorted, expectedParts);
-    if (waiting && expectation.waitOver) return assembleWithGaps(sorted, expectedParts);
+    if (waiting && expectation.waitOver) return assembleWithGaps(sorted, expectedParts, language);
     if (waiting)
-      return { text: assembleInOrder(sorted).text, status: sorted.some((c) => c.transcriptionStatus === 'unavailable') ? 'unavailable' : 'processing' };
+      return {
+        text: assembleInOrder(sorted, language).text,
+        status: sorted.some((c) => c.transcriptionStatus === 'unavailable') ? 'unavailable' : 'processing',
+      };
   }
-  const assembled = assembleInOrder(sorted);
+  const assembled = assembleInOrder(sorted, language);
   const status: TranscriptionStatus =
     sorted.length === 0
       ? 'none'
@@ -99,7 +139,7 @@ class TranscriptText {
   }
 }
 
-function assembleInOrder(sorted: TranscribedPart[]): { text: string; complete: boolean; failed: boolean } {
+function assembleInOrder(sorted: TranscribedPart[], language: Language): { text: string; complete: boolean; failed: boolean } {
   const parts = new TranscriptText();
   let expected = 0;
   let complete = true;
@@ -111,7 +151,7 @@ function assembleInOrder(sorted: TranscribedPart[]): { text: string; complete: b
     }
     if (c.transcriptionStatus === 'failed') {
       failed = true;
-      parts.push(failedPartMarker(c.order));
+      parts.push(failedPartMarker(c.order, language));
     } else {
       parts.pushPart(c);
     }
@@ -128,7 +168,7 @@ function hasExpectedPartsPending(sorted: TranscribedPart[], expectedParts: numbe
 }
 
 /** Every part up to the last one expected or stored, each gap and untranscribed part marked. */
-function assembleWithGaps(sorted: TranscribedPart[], expectedParts: number): { text: string; status: TranscriptionStatus } {
+function assembleWithGaps(sorted: TranscribedPart[], expectedParts: number, language: Language): { text: string; status: TranscriptionStatus } {
   const byOrder = new Map(sorted.map((c) => [c.order, c]));
   const end = Math.max(expectedParts, (sorted.at(-1)?.order ?? -1) + 1);
   const parts = new TranscriptText();
@@ -140,14 +180,14 @@ function assembleWithGaps(sorted: TranscribedPart[], expectedParts: number): { t
       continue;
     }
     if (gapFrom !== undefined) {
-      parts.push(missingPartsMarker(gapFrom, order - 1));
+      parts.push(missingPartsMarker(gapFrom, order - 1, language));
       gapFrom = undefined;
     }
-    if (c.transcriptionStatus === 'failed') parts.push(failedPartMarker(order));
-    else if (c.transcriptionStatus !== 'done') parts.push(untranscribedPartMarker(order));
+    if (c.transcriptionStatus === 'failed') parts.push(failedPartMarker(order, language));
+    else if (c.transcriptionStatus !== 'done') parts.push(untranscribedPartMarker(order, language));
     else parts.pushPart(c);
   }
-  if (gapFrom !== undefined) parts.push(missingPartsMarker(gapFrom, end - 1));
+  if (gapFrom !== undefined) parts.push(missingPartsMarker(gapFrom, end - 1, language));
   return { text: parts.toString(), status: sorted.some((c) => c.transcriptionStatus === 'unavailable') ? 'unavailable' : 'partial' };
 }
 

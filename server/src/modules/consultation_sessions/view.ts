@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RecorderView, SessionDetail, SessionProgress, SessionSummary } from '../../../../contract/consultations.js';
+import type { AwaitedParts, RecorderView, SessionDetail, SessionProgress, SessionSummary } from '../../../../contract/consultations.js';
 import { assembleTranscription, partWaitOver, transcriptEngines, type PartExpectation, type TranscribedPart } from './transcription.js';
 import type { ChunkRow, SessionRow } from './repository.js';
 import { audioDeletedAt, isPastRetention } from './retention-state.js';
@@ -53,7 +53,8 @@ export type TranscriptWork = {
  * named are still awaited (within `partWaitMs` of the finish).
  */
 function transcriptOf(s: SessionRow, parts: TimedPart[], partWaitMs: number, assemble: TranscriptWork['assemble'] = assembleTranscription) {
-  const assembled = assemble(parts, { expectedParts: s.expectedParts, waitOver: partWaitOver(s, partWaitMs) });
+  // The marks of missing words in the consultation's language; consultations begun before it was kept stay as they were.
+  const assembled = assemble(parts, { expectedParts: s.expectedParts, waitOver: partWaitOver(s, partWaitMs), language: s.language ?? undefined });
   const archived = s.status === 'archived';
   const text = s.transcriptionOverride ?? assembled.text;
   return {
@@ -63,6 +64,34 @@ function transcriptOf(s: SessionRow, parts: TimedPart[], partWaitMs: number, ass
     recordedMs: parts.reduce((sum, c) => sum + (c.durationMs ?? 0), 0),
     engines: transcriptEngines(parts),
   } as const;
+}
+
+/**
+ * The parts the notes still wait for: named by the finish, not stored, while the wait lasts (a clinician's own
+ * transcript is not waited on). Consecutive missing parts from one device make one stretch.
+ */
+export function awaitedParts(
+  s: Pick<SessionRow, 'status' | 'expectedParts' | 'finishedAt' | 'transcriptionOverride' | 'recorderSpans'>,
+  parts: { order: number }[],
+  partWaitMs: number,
+  now = Date.now(),
+): AwaitedParts {
+  if (s.status !== 'finished' || s.expectedParts === null || s.finishedAt === null || s.transcriptionOverride !== null) return null;
+  const deadline = s.finishedAt.getTime() + partWaitMs;
+  if (deadline <= now) return null;
+  const stored = new Set(parts.map((p) => p.order));
+  const spans = [...s.recorderSpans].sort((a, b) => a.from - b.from);
+  const deviceOf = (order: number) => spans.findLast((span) => span.from <= order)?.device ?? null;
+  const missing: NonNullable<AwaitedParts>['missing'] = [];
+  for (let order = 0; order < s.expectedParts; order++) {
+    if (stored.has(order)) continue;
+    const device = deviceOf(order);
+    const last = missing.at(-1);
+    if (last && last.last_order === order - 1 && last.device === device) last.last_order = order;
+    else missing.push({ first_order: order, last_order: order, device });
+  }
+  if (!missing.length) return null;
+  return { missing, write_without_at: new Date(deadline).toISOString(), write_without_in_ms: deadline - now };
 }
 
 /** The whole session: recording details, inputs, parts and the transcript as far as it has grown. */
@@ -80,6 +109,7 @@ export function sessionDetail(s: SessionRow, chunks: ChunkRow[], partWaitMs: num
     audios: chunks.map((c) => (past ? { ...chunkView(c), audio_kept: false } : chunkView(c))),
     recorded_ms: transcript.recordedMs,
     expected_parts: s.expectedParts,
+    awaited_parts: awaitedParts(s, chunks, partWaitMs),
     recorder,
   };
 }
@@ -118,6 +148,7 @@ export function sessionProgress(
     parts: parts.length,
     next_order: parts.length ? parts.at(-1)!.order + 1 : 0,
     expected_parts: s.expectedParts,
+    awaited_parts: awaitedParts(s, parts, partWaitMs),
     recorder,
   };
 }

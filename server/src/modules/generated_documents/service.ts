@@ -189,6 +189,7 @@ async function waitForTranscript(
   ctx: AppContext,
   sessionId: string,
   stop: () => boolean,
+  language: Language,
 ): Promise<{ transcript: string; session: SessionRow | undefined; parts?: PartText[]; engines: string[] }> {
   const started = Date.now();
   for (;;) {
@@ -199,7 +200,7 @@ async function waitForTranscript(
     const waitOver = session.expectedParts !== null ? partWaitOver(session, ctx.config.partWaitMs) : Date.now() - started >= ctx.config.partWaitMs;
     // Every half second while parts are awaited: read again only when they changed.
     const chunks = await ctx.partsCache.parts(ctx.db, session.id);
-    const assembled = ctx.partsCache.work(session.id, chunks).assemble(chunks, { expectedParts: session.expectedParts, waitOver });
+    const assembled = ctx.partsCache.work(session.id, chunks).assemble(chunks, { expectedParts: session.expectedParts, waitOver, language });
     if (assembled.status !== 'processing' || waitOver || stop())
       return { transcript: assembled.text, session, parts: partsInTranscript(assembled.text, chunks), engines: transcriptEngines(chunks) };
     await new Promise((r) => setTimeout(r, PART_POLL_MS));
@@ -293,10 +294,11 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
   let writing: ((outcome: 'done' | 'failed') => void) | undefined;
   try {
     const user = await findUserById(ctx.db, session.userId);
-    const waited = await waitForTranscript(ctx, session.id, interrupted);
+    const language = (user?.language ?? 'pt') as Language;
+    // The marks of missing words are written in the document's language, as the rest of its text.
+    const waited = await waitForTranscript(ctx, session.id, interrupted, documentLanguage(session, row.documentKey, language));
     writing = timeDocumentWriting();
     if (interrupted()) throw new WritingInterrupted();
-    const language = (user?.language ?? 'pt') as Language;
     const data = notesData(waited.session ?? session);
     const date = new Date();
     // The engine that writes it: an administrator may have changed the engine since the version was inserted.
@@ -452,7 +454,9 @@ export async function requestChange(
     // A manual edit replaces the text as written: nothing to generate; its sentences are linked all the same.
     const user = await findUserById(ctx.db, session.userId);
     const chunks = await listTranscribedParts(ctx.db, session.id);
-    const transcript = session.transcriptionOverride ?? assembleTranscription(chunks).text;
+    const transcript =
+      session.transcriptionOverride ??
+      assembleTranscription(chunks, { expectedParts: null, waitOver: false, language: (user?.language ?? 'pt') as Language }).text;
     // The line about the transcript's quality is no sentence of the consultation.
     const sources = { transcript, data: notesData(session), clinician: user?.name ?? '', language: (user?.language ?? 'pt') as Language, date: new Date() };
     const text = withoutQualityLine(change.content);

@@ -1,0 +1,1 @@
+ALTER TABLE "consultation_sessions" ADD COLUMN "recorder_spans" jsonb DEFAULT '[]'::jsonb NOT NULL;
