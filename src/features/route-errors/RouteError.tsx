@@ -9,6 +9,9 @@ import { ScreenProblemLayout } from '../../ui/ScreenProblemLayout';
 /** While a screen's code cannot be fetched and the device says it is online (the server is down), try again this often. */
 export const RETRY_EVERY_MS = 15_000;
 
+/** The address whose error screen last took the focus. */
+let focusedAt = '';
+
 function useOnline(): boolean {
   const [online, setOnline] = useState(() => typeof navigator === 'undefined' || navigator.onLine);
   useEffect(() => {
@@ -43,8 +46,14 @@ export function RouteError({ error }: ErrorComponentProps) {
     router.invalidate().finally(() => setRetrying(false));
   }, [router]);
 
-  // The screen replaced what the clinician was looking at: say so to screen readers and keyboards alike.
-  useEffect(() => heading.current?.focus(), []);
+  // The screen replaced what the clinician was looking at: say so to screen readers and keyboards alike. Once per
+  // address: a retry that fails draws this screen anew, and must not pull the focus back every time.
+  useEffect(() => {
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (focusedAt === window.location.href && !lost) return;
+    focusedAt = window.location.href;
+    heading.current?.focus();
+  }, []);
 
   useEffect(() => {
     if (!chunk) return;
