@@ -49,7 +49,7 @@ function precompress(): Plugin {
  * with a DSN) and the QR code (which needs the server anyway). Their chunks go to assets/on-demand/, which the
  * service worker does not precache: it keeps them once fetched. Each has its own offline path (the PDF export says it
  * needs a connection the first time). Every screen's code is precached, however rarely opened: a screen opened for
- * the first time offline, or with the server down, must open (together they weigh about 30 KB gzipped).
+ * the first time offline, or with the server down, must open (together they weigh about 25 KB gzipped).
  */
 const ON_DEMAND =
   /node_modules\/(jspdf|fast-png|fflate|iobuffer|html2canvas|canvg|core-js|svg-pathdata|rgbcolor|dompurify|stackblur-canvas|raf|performance-now|@babel\/runtime|@sentry|@sentry-internal|web-vitals|qrcode|dijkstrajs|pngjs)\/|\/contract\/(document-pdf|pdf-|fonts\/)|\/src\/features\/documents\/export-pdf/;
