@@ -16,10 +16,20 @@ import { resolveLocale } from './features/i18n/locale';
 import { deviceId } from './api/device-id';
 import { registerServiceWorker } from './features/pwa/register-service-worker';
 import { STORAGE_KEYS } from './offline/storage-keys';
+import { RouteError } from './features/route-errors/RouteError';
 import { routeTree } from './routeTree.gen';
+import { NotFound } from './ui/NotFound';
 import { loadWebFont } from './ui/web-font';
 
-const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });
+// Every route draws its failures in the interface's language, inside the signed-in frame when it is one of its
+// screens (features/route-errors), never the router's own English message.
+const router = createRouter({
+  routeTree,
+  defaultPreload: 'intent',
+  scrollRestoration: true,
+  defaultErrorComponent: RouteError,
+  defaultNotFoundComponent: NotFound,
+});
 
 declare module '@tanstack/react-router' {
   interface Register {

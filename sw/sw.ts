@@ -3,9 +3,11 @@
  * The service worker: precaches the app shell (the build's manifest) so the app opens offline after the first
  * visit, answers every page navigation with the cached index.html, and, on a Background Sync, sends recorded
  * parts still waiting in IndexedDB (offline/background-sync.ts). API calls are never cached here.
- * The shell is what opens the app and records; code used now and then (PDF export, rarely opened screens) is
- * under assets/on-demand/, fetched the first time it is needed and kept from then on (file names change with content).
+ * The precache holds the shell and every screen's code; heavy code used now and then (PDF export, error reporting, the
+ * QR code) is under assets/on-demand/, fetched the first time it is needed and kept from then on (file names change
+ * with content).
  */
+import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
@@ -18,6 +20,10 @@ type SyncEvent = ExtendableEvent & { tag: string };
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
+// The first installation takes charge of the page that installed it: without this, the first session (sign-up, the
+// first consultations) goes on fetching from the network, and a screen first opened offline would not open. An
+// update still waits for the clinician's consent (register-service-worker.ts), and reloads when it takes charge.
+clientsClaim();
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: SERVER_NAVIGATIONS }));
 
 registerRoute(
