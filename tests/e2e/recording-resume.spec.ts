@@ -96,7 +96,9 @@ test('a reload mid-recording says recording stopped and at what time; one touch 
   await expect(page.getByRole('region', { name: 'Recording stopped' })).toHaveCount(0);
 });
 
-test('a microphone that delivers only silence is announced after 10 seconds, and the warning goes when sound returns', async ({ page }) => {
+test('a microphone that delivers only silence is announced after 10 seconds, and the warning goes when sound returns; leaving the screen mid-recording is said on return', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   // The microphone: a tone at zero volume (silence, as from a muted microphone), turned up by the test later.
   await page.addInitScript(() => {
@@ -131,5 +133,16 @@ test('a microphone that delivers only silence is announced after 10 seconds, and
 
   await page.evaluate(() => (window as unknown as { setMicrophoneVolume: (v: number) => void }).setMicrophoneVolume(0.5));
   await expect(warning).toHaveCount(0, { timeout: 5000 });
+
+  // Leaving the consultation's screen inside the app stops its recorder too: back on it, the screen says so.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('alertdialog', { name: 'Leave without documents?' }).getByRole('button', { name: 'Leave' }).click();
+  await expect(page).toHaveURL(/\/settings/);
+  await page.goBack();
+  await expect(page.getByRole('region', { name: 'Recording stopped' })).toContainText(
+    /^Recording stopped at \d+:\d\d when this consultation's screen was left\. What was recorded is kept\./,
+    { timeout: 15_000 },
+  );
   await consultation.finish();
+  await expect(page.getByRole('region', { name: 'Recording stopped' })).toHaveCount(0);
 });
