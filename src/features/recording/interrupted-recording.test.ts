@@ -29,8 +29,11 @@ describe('recordings in progress', () => {
     // A reload much later (the page had crashed, the app was opened again and reloaded on another screen).
     expect(stopCause(entry, { type: 'reload', startedAt: 900_000 })).toBe('closed');
     expect(stopCause(entry, { type: 'navigate', startedAt: 100_200 })).toBe('closed');
-    // No pagehide at all: a crash.
+    // A save completing while the page unloads keeps it a reload.
     markElapsed('s1', 3000);
+    expect(stopCause(recordingInProgress('s1', 'u1')!, { type: 'reload', startedAt: 100_200 })).toBe('reloaded');
+    // No pagehide at all since recording started: a crash.
+    markRecording('s1', 'u1', 3000);
     expect(stopCause(recordingInProgress('s1', 'u1')!, { type: 'reload', startedAt: 100_200 })).toBe('closed');
     markLeft('s1');
     expect(stopCause(recordingInProgress('s1', 'u1')!, { type: 'navigate', startedAt: 0 })).toBe('left');

@@ -76,7 +76,8 @@ function update(sessionId: string, change: Partial<RecordingInProgress>) {
   write(stored);
 }
 
-export const markElapsed = (sessionId: string, elapsedMs: number) => update(sessionId, { elapsedMs: Math.round(elapsedMs), hiddenAt: undefined });
+// The hidden mark stays: a save that completes while the page unloads must not make a reload look like a crash.
+export const markElapsed = (sessionId: string, elapsedMs: number) => update(sessionId, { elapsedMs: Math.round(elapsedMs) });
 export const markLeft = (sessionId: string) => update(sessionId, { left: true });
 export const markHidden = (sessionId: string, at = Date.now()) => update(sessionId, { hiddenAt: at });
 /** The page came back from the browser's back-forward cache: it was not unloaded after all. */
