@@ -13,6 +13,13 @@
  *               `dismissed_omissions`  per consultation and document, where in the transcript the things said but
  *                                 left out of the notes that the clinician dismissed lie (offsets only, no text);
  *                                 the 100 most recent documents are kept (src/features/documents/omission-dismissals.ts).
+ *               `recordings_in_progress`  per consultation this browser is recording: the account, the time recorded so
+ *                                 far and how the page went away, so a page that reloaded, crashed or was left says
+ *                                 that recording stopped and when (src/features/recording/interrupted-recording.ts).
+ *                                 Ids and durations only; removed when the recording is finished, handed over or the
+ *                                 notice is dismissed.
+ *               `audio_test_suggestion`  the first consultation's suggestion of the audio test was taken, dismissed or
+ *                                 is not needed (done / dismissed / not_first); kept until the site data is cleared.
  *               `consultation_types.<locale>`  the last list of consultation types in that language, so a
  *                                 consultation can be chosen with no network. No patient data.
  * sessionStorage `token`, `user`  the session without "remember me"; gone when the tab closes.
@@ -27,5 +34,7 @@ export const STORAGE_KEYS = {
   deprecatedReloadDone: 'deprecated_reload_done',
   webFont: 'web_font',
   dismissedOmissions: 'dismissed_omissions',
+  recordingsInProgress: 'recordings_in_progress',
+  audioTestSuggestion: 'audio_test_suggestion',
   consultationTypes: (locale: string) => `consultation_types.${locale}`,
 } as const;

@@ -3,15 +3,16 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { SelectField } from '../../ui/SelectField';
+import { rememberAudioTest } from './audio-test-suggestion';
 import { createLevelMeter, displayLevel, MICROPHONE_STORAGE_KEY } from './level-meter';
 import { listMicrophones, MicrophoneError, openMicrophone } from './microphone';
 import { microphoneMessages } from './recording-messages';
 
 /**
  * The audio test (spec §2, 2 steps): choose the microphone, then speak and watch the level move. The choice is
- * the one recordings use.
+ * the one recordings use. A settings section of its own, or the body of a dialog (`inDialog`, which has the title).
  */
-export function AudioTest() {
+export function AudioTest({ inDialog = false }: { /** Given to every settings section; the test needs none. */ userId?: string; inDialog?: boolean }) {
   const { i18n, t } = useLingui();
   const [step, setStep] = useState<1 | 2 | 'done'>(1);
   const [mics, setMics] = useState<{ deviceId: string; label: string }[]>([]);
@@ -52,14 +53,12 @@ export function AudioTest() {
   function finish() {
     stop.current?.();
     localStorage.setItem(MICROPHONE_STORAGE_KEY, micId);
+    rememberAudioTest('done');
     setStep('done');
   }
 
-  return (
-    <section className="card" aria-labelledby="audio-test-title">
-      <h2 id="audio-test-title">
-        <Trans>Audio test</Trans>
-      </h2>
+  const body = (
+    <>
       {error && <Alert tone="error">{error}</Alert>}
       {step === 1 && (
         <>
@@ -109,6 +108,15 @@ export function AudioTest() {
           <Trans>Your microphone works and will be used for recordings on this device.</Trans>
         </Alert>
       )}
+    </>
+  );
+  if (inDialog) return body;
+  return (
+    <section className="card" aria-labelledby="audio-test-title">
+      <h2 id="audio-test-title">
+        <Trans>Audio test</Trans>
+      </h2>
+      {body}
     </section>
   );
 }

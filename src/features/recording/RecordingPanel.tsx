@@ -23,7 +23,20 @@ import { MICROPHONE_STORAGE_KEY } from './level-meter';
 import { microphoneMessages, recordingMessages } from './recording-messages';
 import { kickUploads } from './upload-service';
 import { useUploadState } from './useUploadState';
-import { claimRecording, holdRecordingLock, takeOverRecording, type Claim } from './recording-claim';
+import { claimRecording, holdRecordingLock, isRecordingInAnotherTab, takeOverRecording, type Claim } from './recording-claim';
+import { AudioTestSuggestion } from './AudioTestSuggestion';
+import {
+  forgetRecording,
+  markElapsed,
+  markHidden,
+  markLeft,
+  markRecording,
+  markShown,
+  recordingInProgress,
+  type StopCause,
+  stopCause,
+} from './interrupted-recording';
+import { RecordingStoppedNotice } from './RecordingStoppedNotice';
 import type { ChannelLayout } from '../../../contract/speakers';
 
 type Mode = 'microphone' | 'teleconsultation';
@@ -72,6 +85,10 @@ export function RecordingPanel({
   const [elsewhere, setElsewhere] = useState(false);
   const [takingOver, setTakingOver] = useState(false);
   const [moved, setMoved] = useState(false);
+  // The microphone has delivered silence for a while during this recording.
+  const [silent, setSilent] = useState(false);
+  // This device was recording when its last page went away (reload, crash, another screen): said until continued or dismissed.
+  const [stopped, setStopped] = useState<{ elapsedMs: number; cause: StopCause }>();
   const recorder = useRef<PartRecorder | undefined>(undefined);
   const release = useRef<(() => void) | undefined>(undefined);
   const starting = useRef(false);
@@ -100,13 +117,51 @@ export function RecordingPanel({
     return () => window.removeEventListener('beforeunload', warn);
   }, [state]);
 
+  // What the page that comes next needs to say "recording stopped at …" if this one goes away mid-recording.
+  useEffect(() => {
+    if (!userId) return;
+    const entry = recordingInProgress(sessionId, userId);
+    if (!entry) return;
+    let current = true;
+    // Another tab of this browser still records it: nothing stopped.
+    void isRecordingInAnotherTab(sessionId).then((elsewhere) => {
+      if (current && !elsewhere && !recorder.current) setStopped({ elapsedMs: entry.elapsedMs, cause: stopCause(entry) });
+    });
+    return () => {
+      current = false;
+    };
+  }, [sessionId, userId]);
+
+  useEffect(() => {
+    if (active) return;
+    // Finished (here or elsewhere): there is nothing left to continue.
+    forgetRecording(sessionId);
+    setStopped(undefined);
+  }, [active, sessionId]);
+
+  useEffect(() => {
+    if (state !== 'recording' && state !== 'paused') return;
+    const hidden = () => markHidden(sessionId);
+    const shown = (e: PageTransitionEvent) => {
+      if (e.persisted) markShown(sessionId);
+    };
+    window.addEventListener('pagehide', hidden);
+    window.addEventListener('pageshow', shown);
+    return () => {
+      window.removeEventListener('pagehide', hidden);
+      window.removeEventListener('pageshow', shown);
+    };
+  }, [state, sessionId]);
+
   useEffect(
     () => () => {
+      // Left for another screen of the app: the recorder stops with this one, and the consultation's screen says so.
+      if (recorder.current) markLeft(sessionId);
       void recorder.current?.stop();
       release.current?.();
       unlockTab.current?.();
     },
-    [],
+    [sessionId],
   );
 
   useEffect(() => {
@@ -150,6 +205,8 @@ export function RecordingPanel({
     release.current?.();
     unlockTab.current?.();
     setElapsed(rec.elapsedMs);
+    forgetRecording(sessionId);
+    setSilent(false);
     kickUploads();
     await consultationsApi.releaseRecording(sessionId, await nextOrderFor(sessionId)).catch(() => undefined);
     setMoved(true);
@@ -244,17 +301,23 @@ export function RecordingPanel({
           if (complete) kickUploads();
           // So the timer continues from here after a reload, even before the server has measured the parts.
           const soFar = recorder.current?.elapsedMs;
+          if (soFar !== undefined) markElapsed(sessionId, soFar);
           if (soFar !== undefined)
             await appDb()
               .sessions.update(sessionId, { recorded_ms: Math.round(soFar) })
               .catch(() => undefined);
         },
         onLevel: setLevel,
+        onSilence: setSilent,
         onStateChange: setState,
         onSaveError: (err) => setError(i18n._(err instanceof StorageFullError ? recordingMessages.storageFull : recordingMessages.sendFailed)),
       });
       recorder.current = rec;
       rec.start();
+      // The timer goes on from the time recorded before, never showing 0:00 until its first tick.
+      setElapsed(rec.elapsedMs);
+      markRecording(sessionId, userId, rec.elapsedMs);
+      setStopped(undefined);
       const micsInfo = stream.getAudioTracks().map((track) => ({ label: track.label, settings: track.getSettings() }));
       void claimRecording(sessionId, platform, { mobile, micsInfo }).catch(() => undefined);
     } catch (err) {
@@ -294,6 +357,9 @@ export function RecordingPanel({
     // Every part, the last one included, is in IndexedDB before the finish is queued behind them.
     await rec?.stop();
     if (rec) setElapsed(rec.elapsedMs);
+    forgetRecording(sessionId);
+    setStopped(undefined);
+    setSilent(false);
     release.current?.();
     unlockTab.current?.();
     recorder.current = undefined;
@@ -313,6 +379,9 @@ export function RecordingPanel({
 
   const recording = state === 'recording' || state === 'paused';
   const otherRecorder = !recording && active && ((recorderInfo != null && !recorderInfo.this_device) || elsewhere);
+  const canStart = active && !recording && !otherRecorder;
+  // In place of the start button while shown: one "Continue recording" on the screen, in the notice that says why.
+  const stoppedNotice = canStart && stopped !== undefined;
   const teleSupported = isTeleconsultationSupported();
   return (
     <section className="card recording-panel" aria-labelledby="recording-title">
@@ -326,7 +395,24 @@ export function RecordingPanel({
           <Trans>Recording continues on your other device. What was recorded here is kept and sent.</Trans>
         </Alert>
       )}
-      {active && !recording && !otherRecorder && (
+      {stoppedNotice && (
+        <RecordingStoppedNotice
+          elapsedMs={stopped.elapsedMs}
+          cause={stopped.cause}
+          onContinue={() => void start()}
+          onDismiss={() => {
+            forgetRecording(sessionId);
+            setStopped(undefined);
+          }}
+        />
+      )}
+      {canStart && !stoppedNotice && shownElapsed === 0 && queue.waiting === 0 && <AudioTestSuggestion sessionId={sessionId} />}
+      {state === 'recording' && silent && (
+        <Alert tone="warning" urgent>
+          <Trans>No sound has reached the microphone for 10 seconds. Check that it is connected and not muted. Recording goes on.</Trans>
+        </Alert>
+      )}
+      {canStart && (
         <div className="recording-options">
           <SelectField
             label={t`Audio source`}
@@ -383,8 +469,10 @@ export function RecordingPanel({
             <Trans>Record here instead</Trans>
           </Button>
         )}
-        {active && !recording && !otherRecorder && (
-          <Button onClick={() => void start()}>{elapsed > 0 || queue.waiting > 0 ? <Trans>Continue recording</Trans> : <Trans>Start recording</Trans>}</Button>
+        {canStart && !stoppedNotice && (
+          <Button onClick={() => void start()}>
+            {shownElapsed > 0 || queue.waiting > 0 ? <Trans>Continue recording</Trans> : <Trans>Start recording</Trans>}
+          </Button>
         )}
         {state === 'recording' && (
           <Button variant="secondary" onClick={pause}>

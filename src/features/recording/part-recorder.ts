@@ -11,6 +11,7 @@
 
 import type { ChannelLayout } from '../../../contract/speakers';
 import { createLevelMeter, displayLevel } from './level-meter';
+import { SilenceWatch } from './silence-watch';
 
 export const MIN_PART_MS = 5000;
 export const MAX_PART_MS = 10_000;
@@ -31,6 +32,8 @@ export type PartRecorderOptions = {
   initialElapsedMs?: number;
   savePart: (part: SavedPart) => Promise<void>;
   onLevel?: (level: number) => void;
+  /** The microphone has delivered silence for a while (true), or sound again (false); never while paused. */
+  onSilence?: (silent: boolean) => void;
   onStateChange?: (state: RecorderState) => void;
   onSaveError?: (err: unknown) => void;
 };
@@ -54,10 +57,12 @@ export class PartRecorder {
   private saving: Promise<void> = Promise.resolve();
   private startedAt = 0;
   private elapsedBeforePause = 0;
+  private readonly silence: SilenceWatch;
 
   constructor(private readonly opts: PartRecorderOptions) {
     this.order = opts.firstOrder;
     this.elapsedBeforePause = opts.initialElapsedMs ?? 0;
+    this.silence = new SilenceWatch((silent) => opts.onSilence?.(silent));
   }
 
   /** Time recorded so far, pauses excluded. */
@@ -79,6 +84,7 @@ export class PartRecorder {
     this.current.recorder.pause();
     this.current.activeMs += performance.now() - this.current.resumedAt;
     this.elapsedBeforePause += performance.now() - this.startedAt;
+    this.silence.reset();
     this.setState('paused');
   }
 
@@ -95,6 +101,7 @@ export class PartRecorder {
     if (this.state === 'idle' || this.state === 'stopped') return this.saving;
     if (this.state === 'recording') this.elapsedBeforePause += performance.now() - this.startedAt;
     clearInterval(this.timer);
+    this.silence.reset();
     const last = this.current;
     this.current = undefined;
     this.setState('stopped');
@@ -161,6 +168,7 @@ export class PartRecorder {
     const level = this.meter?.level() ?? 0;
     this.opts.onLevel?.(displayLevel(level));
     const now = performance.now();
+    this.silence.sample(level, now);
     this.quietSince = level < QUIET_LEVEL ? (this.quietSince ?? now) : undefined;
     const partMs = this.current.activeMs + (now - this.current.resumedAt);
     const quietEnough = this.quietSince !== undefined && now - this.quietSince >= QUIET_HOLD_MS;

@@ -54,3 +54,11 @@ export function holdRecordingLock(sessionId: string): Promise<(() => void) | und
     });
   });
 }
+
+/** Whether another tab of this browser holds the consultation's recording lock (records it now). */
+export async function isRecordingInAnotherTab(sessionId: string): Promise<boolean> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (!locks?.query) return false;
+  const { held } = await locks.query().catch(() => ({ held: [] as LockInfo[] }));
+  return (held ?? []).some((lock) => lock.name === `recording:${sessionId}`);
+}
