@@ -17,6 +17,9 @@
  *                                 consultation can be chosen with no network. No patient data.
  * sessionStorage `token`, `user`  the session without "remember me"; gone when the tab closes.
  *               `deprecated_reload_done`  the outdated-client reload happens once per browser session.
+ *               `change_draft.<user>.<consultation>.<document>`  a text command being typed, kept until it is sent
+ *                                 or the clinician signs out, so an expired session does not lose it
+ *                                 (src/features/documents/change-drafts.ts).
  */
 export const STORAGE_KEYS = {
   token: 'token',
@@ -27,5 +30,6 @@ export const STORAGE_KEYS = {
   deprecatedReloadDone: 'deprecated_reload_done',
   webFont: 'web_font',
   dismissedOmissions: 'dismissed_omissions',
+  changeDraftPrefix: 'change_draft.',
   consultationTypes: (locale: string) => `consultation_types.${locale}`,
 } as const;
