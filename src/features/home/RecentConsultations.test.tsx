@@ -15,7 +15,7 @@ const sessions = Array.from({ length: 7 }, (_, i) => ({
   created_at: `2026-11-24T1${i}:00:00Z`,
   expires_at: inAnHour,
   patient_label: `Patient ${i}`,
-  excerpt: i === 6 ? 'Persistent dry cough' : null,
+  excerpt: i === 6 ? 'Persistent dry cough' : i === 5 ? 'Antecedentes: história familiar de asma' : null,
 }));
 
 vi.mock('../../api/consultations', () => ({ consultationsApi: { recent: vi.fn(async () => ({ consultation_sessions: sessions })) } }));
@@ -49,5 +49,15 @@ describe('recent consultations', () => {
     mount(false);
     expect(await screen.findAllByTestId('recent-consultation')).toHaveLength(7);
     expect(screen.getByRole('heading', { level: 2, name: 'Recent consultations' })).toBeTruthy();
+  });
+
+  it('finds words typed with or without their accents', async () => {
+    mount(false);
+    await screen.findAllByTestId('recent-consultation');
+    fireEvent.change(screen.getByLabelText('Search consultations'), { target: { value: 'historia' } });
+    expect(screen.getAllByTestId('recent-consultation')).toHaveLength(1);
+    expect(screen.getByText('Patient 5')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Search consultations'), { target: { value: 'família' } });
+    expect(screen.getAllByTestId('recent-consultation')).toHaveLength(1);
   });
 });

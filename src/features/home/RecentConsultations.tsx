@@ -7,6 +7,7 @@ import { authAtom } from '../../app-state';
 import { ApiFailureError } from '../../api/client';
 import { Alert } from '../../ui/Alert';
 import { describeFailure } from '../i18n/api-error-messages';
+import { searchMatcher } from '../i18n/search-match';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';
 import { appDb } from '../../offline/db';
@@ -87,17 +88,15 @@ export function RecentConsultations({
 
   const typeName = useCallback((id: string) => types?.find((ty) => ty.id === id)?.name ?? id, [types]);
   const visible = useMemo(() => {
-    const q = query.trim().toLocaleLowerCase();
+    const found = searchMatcher(query);
     return (sessions ?? [])
       .filter((s) => !timeLeft(s.expires_at, now).expired)
-      .filter(
-        (s) =>
-          !q ||
+      .filter((s) =>
+        found(
           [s.patient_label, typeName(s.consultation_type_id), i18n.date(s.finished_at ?? s.created_at, { dateStyle: 'medium', timeStyle: 'short' }), s.excerpt]
             .filter(Boolean)
-            .join(' ')
-            .toLocaleLowerCase()
-            .includes(q),
+            .join(' '),
+        ),
       );
   }, [sessions, now, query, typeName, i18n]);
 
