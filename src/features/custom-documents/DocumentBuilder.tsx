@@ -32,6 +32,9 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [titleError, setTitleError] = useState<string>();
+  // Asked to send with no section: said until there is one, and gone as soon as one is added.
+  const [sectionsMissing, setSectionsMissing] = useState(false);
+  const showSectionsMissing = sectionsMissing && draft.sections.length === 0;
 
   /** Saves the draft (creating it the first time) and answers it, or undefined when it could not. */
   async function save(): Promise<CustomDocumentRequest | undefined> {
@@ -88,7 +91,7 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
 
   async function send() {
     if (draft.sections.length === 0) {
-      setError(t`Add at least one section before sending.`);
+      setSectionsMissing(true);
       return;
     }
     const target = await save();
@@ -134,6 +137,11 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
     <section className="card" aria-labelledby="builder-title">
       <h2 id="builder-title">{saved ? <Trans>Custom document request</Trans> : <Trans>New custom document request</Trans>}</h2>
       {error && <Alert tone="error">{error}</Alert>}
+      {showSectionsMissing && (
+        <Alert tone="error">
+          <Trans>Add at least one section before sending.</Trans>
+        </Alert>
+      )}
       <TextField
         label={t`Document title`}
         value={draft.title}
