@@ -13,10 +13,11 @@
  *               `dismissed_omissions`  per consultation and document, where in the transcript the things said but
  *                                 left out of the notes that the clinician dismissed lie (offsets only, no text);
  *                                 the 100 most recent documents are kept (src/features/documents/omission-dismissals.ts).
+ *               `deprecated_reload_done`  the outdated app version already reloaded once, in any tab; a later
+ *                                 outdated version reloads once again (src/features/pwa/outdated-client-reload.ts).
  *               `consultation_types.<locale>`  the last list of consultation types in that language, so a
  *                                 consultation can be chosen with no network. No patient data.
  * sessionStorage `token`, `user`  the session without "remember me"; gone when the tab closes.
- *               `deprecated_reload_done`  the outdated-client reload happens once per browser session.
  *               `change_draft.<user>.<consultation>.<document>`  a text command being typed, kept until it is sent
  *                                 or the clinician signs out, so an expired session does not lose it
  *                                 (src/features/documents/change-drafts.ts).
