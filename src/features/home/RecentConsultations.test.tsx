@@ -48,6 +48,8 @@ describe('recent consultations', () => {
   it('on the classic home lists every kept consultation under its own section heading', async () => {
     mount(false);
     expect(await screen.findAllByTestId('recent-consultation')).toHaveLength(7);
+    // Those whose notes have no words yet say so calmly, instead of a row of blanks or nothing.
+    expect(screen.getAllByText('No notes yet')).toHaveLength(5);
     expect(screen.getByRole('heading', { level: 2, name: 'Recent consultations' })).toBeTruthy();
   });
 

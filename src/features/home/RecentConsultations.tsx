@@ -150,7 +150,14 @@ export function RecentConsultations({
                   {s.patient_label ?? typeName(s.consultation_type_id)}
                 </Link>
                 <div className="muted">{s.patient_label ? `${typeName(s.consultation_type_id)} · ${when}` : when}</div>
-                {s.excerpt && <p className="recent-excerpt">{s.excerpt}</p>}
+                {s.excerpt ? (
+                  <p className="recent-excerpt">{s.excerpt}</p>
+                ) : (
+                  // No words of its own yet (nothing said, or the notes still only blanks to fill in): said calmly.
+                  <p className="recent-excerpt" data-empty="true">
+                    <Trans>No notes yet</Trans>
+                  </p>
+                )}
               </div>
               <span className="badge countdown" title={t`Time left before the data is deleted`}>
                 {hours > 0 ? (
