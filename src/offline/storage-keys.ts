@@ -18,9 +18,9 @@
  *               `consultation_types.<locale>`  the last list of consultation types in that language, so a
  *                                 consultation can be chosen with no network. No patient data.
  * sessionStorage `token`, `user`  the session without "remember me"; gone when the tab closes.
- *               `change_draft.<user>.<consultation>.<document>`  a text command being typed, kept until it is sent
- *                                 or the clinician signs out, so an expired session does not lose it
- *                                 (src/features/documents/change-drafts.ts).
+ *               `draft.<user>.<what>`  text being typed (a change asked of a document, a custom document
+ *                                 request), kept until it is sent or the clinician signs out, so an expired session
+ *                                 does not lose it (src/offline/session-drafts.ts).
  */
 export const STORAGE_KEYS = {
   token: 'token',
@@ -31,6 +31,6 @@ export const STORAGE_KEYS = {
   deprecatedReloadDone: 'deprecated_reload_done',
   webFont: 'web_font',
   dismissedOmissions: 'dismissed_omissions',
-  changeDraftPrefix: 'change_draft.',
+  draftPrefix: 'draft.',
   consultationTypes: (locale: string) => `consultation_types.${locale}`,
 } as const;

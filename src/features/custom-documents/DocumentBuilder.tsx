@@ -8,6 +8,7 @@ import { objectKey } from '../../ui/object-key';
 import { SelectField } from '../../ui/SelectField';
 import { TextAreaField } from '../../ui/TextAreaField';
 import { TextField } from '../../ui/TextField';
+import { useSessionDraft } from '../../offline/session-drafts';
 import { describeFailure } from '../i18n/api-error-messages';
 import { EXAMPLE_MAX_MB, ExamplesUploader } from './ExamplesUploader';
 import { SectionEditorDialog } from './SectionEditorDialog';
@@ -22,7 +23,8 @@ type Editing = { index?: number; focusChange?: boolean } | undefined;
 export function DocumentBuilder({ request, documents, onDone }: Props) {
   const { i18n, t } = useLingui();
   const [saved, setSaved] = useState<CustomDocumentRequest | undefined>(request);
-  const [draft, setDraft] = useState<RequestDraft>(() => ({
+  // Kept in the tab until saved or sent, so that an expired session does not lose a request being written.
+  const [draft, setDraft, forgetDraft] = useSessionDraft<RequestDraft>(`custom_request.${saved?.id ?? 'new'}`, () => ({
     title: request?.title ?? '',
     base_document: request?.base_document ?? null,
     sections: request?.sections ?? [],
@@ -48,6 +50,7 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
     try {
       const { custom_document_request } = saved ? await customDocumentsApi.update(saved.id, draft) : await customDocumentsApi.create(draft);
       setSaved(custom_document_request);
+      forgetDraft();
       return custom_document_request;
     } catch (err) {
       setError(describeFailure(i18n, err));
@@ -112,8 +115,10 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
         message: t`Changes not saved are lost. A saved draft stays in your list.`,
         confirmLabel: t`Leave`,
       })
-    )
+    ) {
+      forgetDraft();
       onDone();
+    }
   }
 
   async function removeSection(index: number) {

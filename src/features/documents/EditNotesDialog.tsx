@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useEffect, useRef, useState } from 'react';
 import { documentsApi, type GeneratedDocument } from '../../api/documents';
+import { useSessionDraft } from '../../offline/session-drafts';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -10,7 +11,6 @@ import { TextAreaField } from '../../ui/TextAreaField';
 import { describeFailure } from '../i18n/api-error-messages';
 import { MicrophoneError, openMicrophone } from '../recording/microphone';
 import { microphoneMessages } from '../recording/recording-messages';
-import { useChangeDraft } from './change-drafts';
 import { documentMessages } from './document-messages';
 import { recordVoiceCommand, remainingLabel, type VoiceCommand } from './voice-command';
 
@@ -87,7 +87,7 @@ function useChangeSender({ sessionId, docKey, onNewVersion }: PanelProps) {
 
 function TextCommandPanel(props: PanelProps) {
   const { t } = useLingui();
-  const [text, setText] = useChangeDraft(props.sessionId, props.docKey);
+  const [text, setText, forgetText] = useSessionDraft(`change.${props.sessionId}.${props.docKey}`, () => '');
   const { busy, error, send } = useChangeSender(props);
   return (
     <form
@@ -95,7 +95,7 @@ function TextCommandPanel(props: PanelProps) {
         e.preventDefault();
         if (text.trim())
           void send({ text: text.trim() }, documentMessages.sendNotesFailed).then((sent) => {
-            if (sent) setText('');
+            if (sent) forgetText();
           });
       }}
     >
