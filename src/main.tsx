@@ -9,11 +9,11 @@ import { createRoot } from 'react-dom/client';
 import { createApiClient } from './api/client';
 import { installApi } from './api/instance';
 import { appStore, authAtom, clearAuth } from './app-state';
-import { routeNameOf } from './features/auth/navigation-rules';
 import { initErrorReporting, reportReactError } from './features/error-reporting/error-reporting';
 import { activateLocale } from './features/i18n/activate';
 import { resolveLocale } from './features/i18n/locale';
 import { deviceId } from './api/device-id';
+import { reloadOutdatedClient } from './features/pwa/outdated-client-reload';
 import { registerServiceWorker } from './features/pwa/register-service-worker';
 import { STORAGE_KEYS } from './offline/storage-keys';
 import { RouteError } from './features/route-errors/RouteError';
@@ -37,8 +37,6 @@ declare module '@tanstack/react-router' {
   }
 }
 
-const CONSULTATION_PAGES = new Set(['consultation', 'consultation_v2', 'dictaphone_consultation']);
-
 installApi(
   createApiClient({
     getToken: () => appStore.get(authAtom)?.token,
@@ -48,13 +46,7 @@ installApi(
       clearAuth();
       void router.navigate({ to: '/login' });
     },
-    onDeprecated: () => {
-      // Never reload under a consultation in progress; otherwise once per browser session.
-      if (CONSULTATION_PAGES.has(routeNameOf(window.location.pathname) ?? '')) return;
-      if (sessionStorage.getItem(STORAGE_KEYS.deprecatedReloadDone)) return;
-      sessionStorage.setItem(STORAGE_KEYS.deprecatedReloadDone, '1');
-      window.location.reload();
-    },
+    onDeprecated: () => reloadOutdatedClient(window.location.pathname, () => window.location.reload()),
   }),
 );
 

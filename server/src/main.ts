@@ -6,7 +6,7 @@ import { WhisperSetupError } from './ai/whisper-transcriber.js';
 import { LlamaSetupError } from './ai/llama-generator.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
-import { releaseLock, waitForLock, writeLock } from './db/process-lock.js';
+import { readLiveLock, releaseLock, waitForLock, writeLock } from './db/process-lock.js';
 import { countOrganizations } from './modules/organizations/service.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 import { runCommand } from './admin/commands.js';
@@ -30,11 +30,13 @@ async function main() {
   }
   const embedded = !config.databaseUrl;
   if (embedded) {
-    const other = await waitForLock(config.dataDir, 15_000);
+    // A running server keeps the folder: no use waiting for it. Anything else (an admin command) is waited for.
+    const running = readLiveLock(config.dataDir);
+    const other = running?.port ? running : await waitForLock(config.dataDir, 15_000);
     if (other) {
       throw new ConfigError(
         other.port
-          ? `Another server (pid ${other.pid}) is already using ${config.dataDir} on port ${other.port}.`
+          ? `Another server (pid ${other.pid}) is already using ${config.dataDir} on port ${other.port}: open http://localhost:${other.port}, or stop it first.`
           : `Another process (pid ${other.pid}) is using the database in ${config.dataDir}.`,
       );
     }

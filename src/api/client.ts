@@ -1,7 +1,7 @@
 /**
  * The one HTTP client (ky): bearer token, accept-language, client-version and a 120 s timeout on every call.
- * A 401 signs the user out; `x-client-deprecated` asks the host to reload (once per browser session, never
- * on consultation pages — the host decides). Failures come out as one typed ApiFailure.
+ * A 401 signs the user out; `x-client-deprecated` asks the host to reload (once per outdated version across
+ * tabs, never on consultation pages — the host decides). Failures come out as one typed ApiFailure.
  */
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
 import type { ApiError } from '../../contract/errors';

@@ -100,4 +100,7 @@ export type ConsultationFeedbackInput = {
 export const feedbackApi = {
   send: (sessionId: string, feedback: ConsultationFeedbackInput) =>
     call(() => api().post(`v1/consultation_sessions/${sessionId}/feedback`, { json: { feedback } }).json<{ feedback: ConsultationFeedbackInput }>()),
+  /** The clinician's earlier rating of this consultation; 404 when there is none. */
+  get: (sessionId: string) =>
+    call(() => api().get(`v1/consultation_sessions/${sessionId}/feedback`).json<{ feedback: ConsultationFeedbackInput & { created_at: string } }>()),
 };

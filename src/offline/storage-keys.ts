@@ -20,10 +20,14 @@
  *                                 notice is dismissed.
  *               `audio_test_suggestion`  the first consultation's suggestion of the audio test was taken, dismissed or
  *                                 is not needed (done / dismissed / not_first); kept until the site data is cleared.
+ *               `deprecated_reload_done`  the outdated app version already reloaded once, in any tab; a later
+ *                                 outdated version reloads once again (src/features/pwa/outdated-client-reload.ts).
  *               `consultation_types.<locale>`  the last list of consultation types in that language, so a
  *                                 consultation can be chosen with no network. No patient data.
  * sessionStorage `token`, `user`  the session without "remember me"; gone when the tab closes.
- *               `deprecated_reload_done`  the outdated-client reload happens once per browser session.
+ *               `draft.<user>.<what>`  text being typed (a change asked of a document, a custom document
+ *                                 request), kept until it is sent or the clinician signs out, so an expired session
+ *                                 does not lose it (src/offline/session-drafts.ts).
  */
 export const STORAGE_KEYS = {
   token: 'token',
@@ -36,5 +40,6 @@ export const STORAGE_KEYS = {
   dismissedOmissions: 'dismissed_omissions',
   recordingsInProgress: 'recordings_in_progress',
   audioTestSuggestion: 'audio_test_suggestion',
+  draftPrefix: 'draft.',
   consultationTypes: (locale: string) => `consultation_types.${locale}`,
 } as const;

@@ -12,7 +12,12 @@ export const Route = createFileRoute('/autologin/$token')({
     return (
       <AuthLayout title={<Trans>Automatic sign-in</Trans>}>
         {/* A paired phone is the clinician's own device: keep it signed in. */}
-        <TokenExchange exchangeKey={`auto:${token}`} exchange={exchange} persistence="local" />
+        <TokenExchange
+          exchangeKey={`auto:${token}`}
+          exchange={exchange}
+          persistence="local"
+          nextStep={<Trans>Show the QR code again on the computer and scan it with this phone.</Trans>}
+        />
       </AuthLayout>
     );
   },

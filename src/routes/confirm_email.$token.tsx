@@ -11,7 +11,12 @@ export const Route = createFileRoute('/confirm_email/$token')({
     const exchange = useCallback(() => accountApi.confirmEmail(token), [token]);
     return (
       <AuthLayout title={<Trans>Confirm e-mail</Trans>}>
-        <TokenExchange exchangeKey={`confirm:${token}`} exchange={exchange} persistence="session" />
+        <TokenExchange
+          exchangeKey={`confirm:${token}`}
+          exchange={exchange}
+          persistence="session"
+          nextStep={<Trans>Sign in with your e-mail address and password: if the address still needs confirming, a new link is mailed to it.</Trans>}
+        />
       </AuthLayout>
     );
   },

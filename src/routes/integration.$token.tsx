@@ -12,7 +12,12 @@ export const Route = createFileRoute('/integration/$token')({
     const exchange = useCallback(() => accountApi.signedTokenLogin(token), [token]);
     return (
       <AuthLayout title={<Trans>Automatic sign-in</Trans>}>
-        <TokenExchange exchangeKey={`integration:${token}`} exchange={exchange} persistence="session" />
+        <TokenExchange
+          exchangeKey={`integration:${token}`}
+          exchange={exchange}
+          persistence="session"
+          nextStep={<Trans>Open the app again from your record system.</Trans>}
+        />
       </AuthLayout>
     );
   },

@@ -14,7 +14,12 @@ export const Route = createFileRoute('/launched')({
     const exchange = useCallback(() => accountApi.launchSession(), []);
     return (
       <AuthLayout title={<Trans>Opening the consultation from the record system</Trans>}>
-        <TokenExchange exchangeKey={`launch:${performance.timeOrigin}`} exchange={exchange} persistence="session" />
+        <TokenExchange
+          exchangeKey={`launch:${performance.timeOrigin}`}
+          exchange={exchange}
+          persistence="session"
+          nextStep={<Trans>Open the consultation again from your record system.</Trans>}
+        />
       </AuthLayout>
     );
   },

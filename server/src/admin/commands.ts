@@ -48,7 +48,7 @@ const commands = {
         .where(isId ? or(eq(organizations.id, args.organization), eq(organizations.name, args.organization)) : eq(organizations.name, args.organization));
       if (found.length !== 1)
         throw new UsageError(found.length ? `Several organizations are called "${args.organization}": use the id.` : `No organization "${args.organization}".`);
-      await grantCredits(db, { organizationId: found[0]!.id }, args.amount, args.note ?? 'through support');
+      await grantCredits(db, { organizationId: found[0]!.id }, args.amount, args.note);
       return [`Granted ${args.amount} credits to ${found[0]!.name} (${found[0]!.id}).`];
     },
   },

@@ -11,7 +11,7 @@ export function isOlderVersion(version: string, minimum: string): boolean {
   return false;
 }
 
-/** Tells an outdated web app to reload itself (it does so once per browser session). */
+/** Tells an outdated web app to reload itself (it does so once per outdated version, across its tabs). */
 export function registerClientVersionCheck(app: App, minimum: string) {
   app.addHook('onSend', async (request, reply) => {
     const version = request.headers['client-version'];

@@ -5,7 +5,7 @@ import { accountApi } from '../../api/account';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { NewPasswordFields } from './NewPasswordFields';
-import { describeFailure, fieldCodes } from '../i18n/api-error-messages';
+import { describeFailure, fieldCodes, isBadLink } from '../i18n/api-error-messages';
 import { hasErrors, validateNewPassword } from './validation';
 import { summaryMessage } from './validation-messages';
 
@@ -16,6 +16,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [failure, setFailure] = useState<string>();
   const [done, setDone] = useState(false);
+  const [badLink, setBadLink] = useState(false);
   const [busy, setBusy] = useState(false);
 
   async function submit(e: FormEvent) {
@@ -29,6 +30,10 @@ export function ResetPasswordForm({ token }: { token: string }) {
       await accountApi.resetPassword(token, password, confirmation);
       setDone(true);
     } catch (err) {
+      if (isBadLink(err)) {
+        setBadLink(true);
+        return;
+      }
       const fields = fieldCodes(err);
       setErrors({ password: fields.password, passwordConfirmation: fields.password_confirmation });
       setFailure(describeFailure(i18n, err));
@@ -37,6 +42,21 @@ export function ResetPasswordForm({ token }: { token: string }) {
     }
   }
 
+  if (badLink) {
+    return (
+      <>
+        <Alert tone="error">
+          <Trans>This link is not valid or has expired.</Trans>
+        </Alert>
+        <p>
+          <Trans>Ask for a new link: it is mailed to you and works for a limited time.</Trans>
+        </p>
+        <Link to="/reset" className="button" data-variant="primary" data-block="true">
+          <Trans>Ask for a new link</Trans>
+        </Link>
+      </>
+    );
+  }
   if (done) {
     return (
       <>

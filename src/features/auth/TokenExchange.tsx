@@ -1,10 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { SessionResult } from '../../api/account';
 import type { Persistence } from '../../app-state';
 import { Alert } from '../../ui/Alert';
-import { describeFailure } from '../i18n/api-error-messages';
+import { describeFailure, isBadLink, linkNotValid } from '../i18n/api-error-messages';
 import { runOnce } from './run-once';
 import { beginSession } from './session-actions';
 
@@ -16,14 +16,17 @@ export function TokenExchange({
   exchangeKey,
   exchange,
   persistence,
+  nextStep,
 }: {
   exchangeKey: string;
   exchange: () => Promise<SessionResult>;
   persistence: Persistence;
+  /** What to do when the link itself is not valid (garbled, spent or expired), said under that message. */
+  nextStep: ReactNode;
 }) {
   const { i18n } = useLingui();
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<string>();
+  const [failure, setFailure] = useState<{ text: string; badLink: boolean }>();
 
   useEffect(() => {
     let live = true;
@@ -33,7 +36,11 @@ export function TokenExchange({
         await beginSession(token, d_user, persistence);
         await navigate({ to: '/', replace: true });
       })
-      .catch((err: unknown) => live && setFailure(describeFailure(i18n, err)));
+      .catch((err: unknown) => {
+        if (!live) return;
+        const badLink = isBadLink(err);
+        setFailure({ text: badLink ? i18n._(linkNotValid) : describeFailure(i18n, err), badLink });
+      });
     return () => {
       live = false;
     };
@@ -48,7 +55,8 @@ export function TokenExchange({
   }
   return (
     <>
-      <Alert tone="error">{failure}</Alert>
+      <Alert tone="error">{failure.text}</Alert>
+      {failure.badLink && <p>{nextStep}</p>}
       <Link to="/login">
         <Trans>Go to sign in</Trans>
       </Link>

@@ -1,6 +1,7 @@
 import type { DUser } from '../../../contract/account';
 import { clearAuth, saveAuth, type Persistence } from '../../app-state';
 import { accountApi } from '../../api/account';
+import { clearSessionDrafts } from '../../offline/session-drafts';
 import { activateLocale } from '../i18n/activate';
 import { isSupportedLocale } from '../i18n/locale';
 
@@ -17,5 +18,6 @@ export async function endSession(): Promise<void> {
   } catch {
     // Offline or already revoked: nothing more to do server-side.
   }
+  clearSessionDrafts();
   clearAuth();
 }

@@ -27,6 +27,7 @@ const all = [
   a('report', 'report', 'international', 'test', 'Report'),
   a('pt', 'note_taker', 'pt', 'public', 'Medicina geral'),
   a('de', 'note_taker', 'de', 'public', 'Hausarzt'),
+  a('mgf', 'note_taker', 'pt', 'public', 'Medicina Geral e Família'),
 ];
 
 describe('catalogTree', () => {
@@ -34,7 +35,7 @@ describe('catalogTree', () => {
     const tree = catalogTree(all, [], 'pt', '');
     expect(tree.map((b) => b.section)).toEqual(['public', 'test']);
     expect(tree[0]!.kinds.map((k) => [k.kind, k.assistants.map((x) => x.id)])).toEqual([
-      ['note_taker', ['general', 'pt']],
+      ['note_taker', ['general', 'pt', 'mgf']],
       ['dictaphone', ['dict']],
     ]);
   });
@@ -43,5 +44,12 @@ describe('catalogTree', () => {
     expect(catalogTree(all, [], 'de', 'haus').map((b) => b.kinds.map((k) => k.assistants.map((x) => x.id)))).toEqual([[['de']]]);
     expect(catalogTree(all, [], 'de', 'nothing like this')).toEqual([]);
     expect(catalogTree(all, [a('mine', 'report', 'international', 'public', 'Mine')], 'pt', 'mine').map((b) => b.section)).toEqual(['custom']);
+  });
+
+  it('finds accented names typed without accents, and the other way round', () => {
+    const ids = (query: string, list = all) => catalogTree(list, [], 'pt', query).flatMap((b) => b.kinds.flatMap((k) => k.assistants.map((x) => x.id)));
+    expect(ids('familia')).toEqual(['mgf']);
+    expect(ids('FAMÍLIA')).toEqual(['mgf']);
+    expect(ids('família', [a('plain', 'note_taker', 'pt', 'public', 'Saude familiar')])).toEqual(['plain']);
   });
 });

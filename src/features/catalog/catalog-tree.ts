@@ -1,4 +1,5 @@
 import type { ConsultationTypeView } from '../../../contract/consultations';
+import { searchMatcher } from '../i18n/search-match';
 
 export type Section = 'public' | 'custom' | 'test';
 export type Kind = ConsultationTypeView['kind'];
@@ -8,11 +9,11 @@ const KINDS: Kind[] = ['note_taker', 'dictaphone', 'report'];
 
 /**
  * The catalogue as a tree: section → kind → assistants, for one country catalogue (international ones always
- * included), filtered by a search on name and description. Empty branches are left out.
+ * included), filtered by a search on name and description (ignoring case and accents). Empty branches are left out.
  */
 export function catalogTree(assistants: ConsultationTypeView[], custom: ConsultationTypeView[], catalogue: string, query: string): TreeBranch[] {
-  const q = query.trim().toLocaleLowerCase();
-  const matches = (a: ConsultationTypeView) => !q || `${a.name} ${a.description}`.toLocaleLowerCase().includes(q);
+  const found = searchMatcher(query);
+  const matches = (a: ConsultationTypeView) => found(`${a.name} ${a.description}`);
   const inCatalogue = (a: ConsultationTypeView) => a.catalogue === catalogue || a.catalogue === 'international';
   const sections: [Section, ConsultationTypeView[]][] = [
     ['public', assistants.filter((a) => a.section === 'public' && inCatalogue(a))],

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { feedbackApi, type ConsultationFeedbackInput } from '../../api/documents';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
@@ -45,6 +45,25 @@ export function FeedbackDialog({ sessionId, open, onOpenChange }: { sessionId: s
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [sent, setSent] = useState(false);
+  // A rating sent before is shown again, filled in, with when it was sent: reopening never looks like it was lost.
+  const [sentBefore, setSentBefore] = useState<string>();
+  useEffect(() => {
+    let live = true;
+    feedbackApi.get(sessionId).then(
+      ({ feedback }) => {
+        if (!live) return;
+        const { created_at, ...earlier } = feedback;
+        setForm(earlier);
+        setSentBefore(created_at);
+      },
+      // None yet (404), or unreachable: the form starts empty.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [sessionId]);
+  const sentOn = sentBefore ? i18n.date(sentBefore, { dateStyle: 'medium', timeStyle: 'short' }) : undefined;
   const set = (patch: Partial<ConsultationFeedbackInput>) => setForm((f) => ({ ...f, ...patch }));
 
   async function send() {
@@ -90,6 +109,11 @@ export function FeedbackDialog({ sessionId, open, onOpenChange }: { sessionId: s
           }}
         >
           {error && <Alert tone="error">{error}</Alert>}
+          {sentOn && (
+            <Alert tone="info">
+              <Trans>Thank you: your feedback was sent on {sentOn}. Sending it again replaces it.</Trans>
+            </Alert>
+          )}
           <Scale
             name="doctor"
             legend={<Trans>How satisfied are you with this consultation? (0 to 10)</Trans>}

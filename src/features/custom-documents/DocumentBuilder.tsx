@@ -8,6 +8,7 @@ import { objectKey } from '../../ui/object-key';
 import { SelectField } from '../../ui/SelectField';
 import { TextAreaField } from '../../ui/TextAreaField';
 import { TextField } from '../../ui/TextField';
+import { useSessionDraft } from '../../offline/session-drafts';
 import { describeFailure } from '../i18n/api-error-messages';
 import { EXAMPLE_MAX_MB, ExamplesUploader } from './ExamplesUploader';
 import { SectionEditorDialog } from './SectionEditorDialog';
@@ -22,7 +23,8 @@ type Editing = { index?: number; focusChange?: boolean } | undefined;
 export function DocumentBuilder({ request, documents, onDone }: Props) {
   const { i18n, t } = useLingui();
   const [saved, setSaved] = useState<CustomDocumentRequest | undefined>(request);
-  const [draft, setDraft] = useState<RequestDraft>(() => ({
+  // Kept in the tab until saved or sent, so that an expired session does not lose a request being written.
+  const [draft, setDraft, forgetDraft] = useSessionDraft<RequestDraft>(`custom_request.${saved?.id ?? 'new'}`, () => ({
     title: request?.title ?? '',
     base_document: request?.base_document ?? null,
     sections: request?.sections ?? [],
@@ -32,6 +34,9 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [titleError, setTitleError] = useState<string>();
+  // Asked to send with no section: said until there is one, and gone as soon as one is added.
+  const [sectionsMissing, setSectionsMissing] = useState(false);
+  const showSectionsMissing = sectionsMissing && draft.sections.length === 0;
 
   /** Saves the draft (creating it the first time) and answers it, or undefined when it could not. */
   async function save(): Promise<CustomDocumentRequest | undefined> {
@@ -45,6 +50,7 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
     try {
       const { custom_document_request } = saved ? await customDocumentsApi.update(saved.id, draft) : await customDocumentsApi.create(draft);
       setSaved(custom_document_request);
+      forgetDraft();
       return custom_document_request;
     } catch (err) {
       setError(describeFailure(i18n, err));
@@ -88,7 +94,7 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
 
   async function send() {
     if (draft.sections.length === 0) {
-      setError(t`Add at least one section before sending.`);
+      setSectionsMissing(true);
       return;
     }
     const target = await save();
@@ -109,8 +115,10 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
         message: t`Changes not saved are lost. A saved draft stays in your list.`,
         confirmLabel: t`Leave`,
       })
-    )
+    ) {
+      forgetDraft();
       onDone();
+    }
   }
 
   async function removeSection(index: number) {
@@ -134,6 +142,11 @@ export function DocumentBuilder({ request, documents, onDone }: Props) {
     <section className="card" aria-labelledby="builder-title">
       <h2 id="builder-title">{saved ? <Trans>Custom document request</Trans> : <Trans>New custom document request</Trans>}</h2>
       {error && <Alert tone="error">{error}</Alert>}
+      {showSectionsMissing && (
+        <Alert tone="error">
+          <Trans>Add at least one section before sending.</Trans>
+        </Alert>
+      )}
       <TextField
         label={t`Document title`}
         value={draft.title}

@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useEffect, useRef, useState } from 'react';
 import { documentsApi, type GeneratedDocument } from '../../api/documents';
+import { useSessionDraft } from '../../offline/session-drafts';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -67,13 +68,16 @@ function useChangeSender({ sessionId, docKey, onNewVersion }: PanelProps) {
   const { i18n } = useLingui();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  async function send(change: { text: string } | { markdown: string } | { audio: Blob }, failure: MessageDescriptor) {
+  /** Resolves true once the server made the new version. */
+  async function send(change: { text: string } | { markdown: string } | { audio: Blob }, failure: MessageDescriptor): Promise<boolean> {
     setBusy(true);
     setError(undefined);
     try {
       onNewVersion((await documentsApi.change(sessionId, docKey, change)).generated_document);
+      return true;
     } catch (err) {
       setError(describeFailure(i18n, err, failure));
+      return false;
     } finally {
       setBusy(false);
     }
@@ -83,13 +87,16 @@ function useChangeSender({ sessionId, docKey, onNewVersion }: PanelProps) {
 
 function TextCommandPanel(props: PanelProps) {
   const { t } = useLingui();
-  const [text, setText] = useState('');
+  const [text, setText, forgetText] = useSessionDraft(`change.${props.sessionId}.${props.docKey}`, () => '');
   const { busy, error, send } = useChangeSender(props);
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        if (text.trim()) void send({ text: text.trim() }, documentMessages.sendNotesFailed);
+        if (text.trim())
+          void send({ text: text.trim() }, documentMessages.sendNotesFailed).then((sent) => {
+            if (sent) forgetText();
+          });
       }}
     >
       {error && <Alert tone="error">{error}</Alert>}

@@ -15,7 +15,7 @@ const sessions = Array.from({ length: 7 }, (_, i) => ({
   created_at: `2026-11-24T1${i}:00:00Z`,
   expires_at: inAnHour,
   patient_label: `Patient ${i}`,
-  excerpt: i === 6 ? 'Persistent dry cough' : null,
+  excerpt: i === 6 ? 'Persistent dry cough' : i === 5 ? 'Antecedentes: história familiar de asma' : null,
 }));
 
 vi.mock('../../api/consultations', () => ({ consultationsApi: { recent: vi.fn(async () => ({ consultation_sessions: sessions })) } }));
@@ -48,6 +48,18 @@ describe('recent consultations', () => {
   it('on the classic home lists every kept consultation under its own section heading', async () => {
     mount(false);
     expect(await screen.findAllByTestId('recent-consultation')).toHaveLength(7);
+    // Those whose notes have no words yet say so calmly, instead of a row of blanks or nothing.
+    expect(screen.getAllByText('No notes yet')).toHaveLength(5);
     expect(screen.getByRole('heading', { level: 2, name: 'Recent consultations' })).toBeTruthy();
+  });
+
+  it('finds words typed with or without their accents', async () => {
+    mount(false);
+    await screen.findAllByTestId('recent-consultation');
+    fireEvent.change(screen.getByLabelText('Search consultations'), { target: { value: 'historia' } });
+    expect(screen.getAllByTestId('recent-consultation')).toHaveLength(1);
+    expect(screen.getByText('Patient 5')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Search consultations'), { target: { value: 'família' } });
+    expect(screen.getAllByTestId('recent-consultation')).toHaveLength(1);
   });
 });

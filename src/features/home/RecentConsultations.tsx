@@ -7,6 +7,7 @@ import { authAtom } from '../../app-state';
 import { ApiFailureError } from '../../api/client';
 import { Alert } from '../../ui/Alert';
 import { describeFailure } from '../i18n/api-error-messages';
+import { searchMatcher } from '../i18n/search-match';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';
 import { appDb } from '../../offline/db';
@@ -87,17 +88,15 @@ export function RecentConsultations({
 
   const typeName = useCallback((id: string) => types?.find((ty) => ty.id === id)?.name ?? id, [types]);
   const visible = useMemo(() => {
-    const q = query.trim().toLocaleLowerCase();
+    const found = searchMatcher(query);
     return (sessions ?? [])
       .filter((s) => !timeLeft(s.expires_at, now).expired)
-      .filter(
-        (s) =>
-          !q ||
+      .filter((s) =>
+        found(
           [s.patient_label, typeName(s.consultation_type_id), i18n.date(s.finished_at ?? s.created_at, { dateStyle: 'medium', timeStyle: 'short' }), s.excerpt]
             .filter(Boolean)
-            .join(' ')
-            .toLocaleLowerCase()
-            .includes(q),
+            .join(' '),
+        ),
       );
   }, [sessions, now, query, typeName, i18n]);
 
@@ -151,7 +150,14 @@ export function RecentConsultations({
                   {s.patient_label ?? typeName(s.consultation_type_id)}
                 </Link>
                 <div className="muted">{s.patient_label ? `${typeName(s.consultation_type_id)} · ${when}` : when}</div>
-                {s.excerpt && <p className="recent-excerpt">{s.excerpt}</p>}
+                {s.excerpt ? (
+                  <p className="recent-excerpt">{s.excerpt}</p>
+                ) : (
+                  // No words of its own yet (nothing said, or the notes still only blanks to fill in): said calmly.
+                  <p className="recent-excerpt" data-empty="true">
+                    <Trans>No notes yet</Trans>
+                  </p>
+                )}
               </div>
               <span className="badge countdown" title={t`Time left before the data is deleted`}>
                 {hours > 0 ? (

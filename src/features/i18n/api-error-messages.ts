@@ -89,6 +89,19 @@ export function describeFailure(i18n: I18n, err: unknown, fallback: MessageDescr
   return i18n._(fallback);
 }
 
+/** What a screen opened from a link says when the link's token is refused: nothing was typed, the link is to blame. */
+export const linkNotValid = msg`This link is not valid or has expired.`;
+
+/**
+ * True when the server refused the token a link carried: garbled (cut short, a character changed by a mail
+ * program), unknown or expired. Such screens say so and what to do next, instead of blaming an input never typed.
+ */
+export function isBadLink(err: unknown): boolean {
+  if (!(err instanceof ApiFailureError) || err.failure.kind !== 'http') return false;
+  const { code, fields } = err.failure;
+  return code === 'invalid_or_expired_token' || code === 'invitation_invalid' || code === 'not_found' || (code === 'invalid_request' && 'token' in fields);
+}
+
 /** Server field errors keyed by the form's own field names (the API's `user.email` → `email`). */
 export function fieldCodes(err: unknown): Record<string, string> {
   if (!(err instanceof ApiFailureError) || err.failure.kind !== 'http') return {};

@@ -5,6 +5,7 @@ import { Provider } from 'jotai';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DUser } from '../../../contract/account';
+import { ApiFailureError } from '../../api/client';
 import { organizationsApi } from '../../api/organizations';
 import { appStore, authAtom } from '../../app-state';
 import { InvitationAnswer } from './InvitationAnswer';
@@ -71,5 +72,15 @@ describe('InvitationAnswer', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Decline' }));
     await screen.findByText('You declined the invitation to Clínica Sul.');
     expect(organizationsApi.reject).toHaveBeenCalledWith('tok-123');
+  });
+
+  it('a garbled link: says the link is not valid and what to do, not that something typed is wrong', async () => {
+    vi.mocked(organizationsApi.invitation).mockRejectedValueOnce(
+      new ApiFailureError({ kind: 'http', status: 400, code: 'invalid_request', message: 'Invalid request', fields: { token: 'Too small' } }),
+    );
+    mount();
+    await screen.findByText('This link is not valid or has expired.');
+    expect(screen.getByText(/Ask your organization's administrator to send you a new invitation/)).toBeTruthy();
+    expect(screen.queryByText(/Something entered is not valid/)).toBeNull();
   });
 });

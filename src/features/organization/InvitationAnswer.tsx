@@ -9,7 +9,7 @@ import { authAtom, updateUser } from '../../app-state';
 import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { endSession } from '../auth/session-actions';
-import { describeFailure } from '../i18n/api-error-messages';
+import { describeFailure, isBadLink } from '../i18n/api-error-messages';
 
 const answerFailed = msg`An error occurred while accepting or rejecting the invitation`;
 
@@ -25,13 +25,17 @@ export function InvitationAnswer({ token }: { token: string }) {
   const signedInEmail = auth?.user?.email;
   const [invitation, setInvitation] = useState<InvitationView>();
   const [error, setError] = useState<string>();
+  const [badLink, setBadLink] = useState(false);
   const [done, setDone] = useState<'accepted' | 'rejected'>();
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     organizationsApi.invitation(token).then(
       (r) => setInvitation(r.invitation),
-      (err) => setError(describeFailure(i18n, err, answerFailed)),
+      (err) => {
+        if (isBadLink(err)) setBadLink(true);
+        else setError(describeFailure(i18n, err, answerFailed));
+      },
     );
   }, [token, i18n]);
 
@@ -63,6 +67,17 @@ export function InvitationAnswer({ token }: { token: string }) {
     }
   }
 
+  if (!invitation && badLink)
+    return (
+      <>
+        <Alert tone="error">
+          <Trans>This link is not valid or has expired.</Trans>
+        </Alert>
+        <p>
+          <Trans>Ask your organization's administrator to send you a new invitation.</Trans>
+        </p>
+      </>
+    );
   if (!invitation)
     return error ? (
       <Alert tone="error">{error}</Alert>

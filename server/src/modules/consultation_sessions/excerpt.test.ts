@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../../../contract/constants.js';
+import { composeDocument } from '../../ai/offline-composer.js';
 import { excerptOf } from './excerpt.js';
 
 describe('excerptOf', () => {
@@ -17,5 +19,21 @@ describe('excerptOf', () => {
     const cut = excerptOf('word '.repeat(100), 30)!;
     expect(cut).toBe('word word word word word word…');
     expect(excerptOf('## Plan\n\n')).toBeNull();
+  });
+  it('has nothing to say about a note of marked blanks only, as written for a consultation with nothing said', () => {
+    for (const language of LANGUAGES) {
+      const empty = composeDocument({
+        documentKind: 'consultation_notes',
+        language,
+        transcript: '',
+        data: {},
+        clinician: { name: 'Dra. Ana Lima' },
+        date: new Date('2026-11-22T10:00:00Z'),
+      });
+      expect(excerptOf(empty), language).toBeNull();
+    }
+    expect(excerptOf('## Subjetivo\n[a preencher]\n## Objetivo\n- Tensão arterial: [a preencher]\n- TA 120/80; FC: [a preencher]')).toBe(
+      'TA 120/80; FC: [a preencher]',
+    );
   });
 });

@@ -5,10 +5,18 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { generatedDocuments } from '../../db/schema.js';
+import { BLANK } from '../../ai/offline-composer.js';
 import { findConsultationType } from '../consultation_types/catalogue.js';
 import type { SessionRow } from './repository.js';
 
 export const EXCERPT_CHARS = 140;
+
+const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * A line that holds only the marked blank of a note written from nothing ('[a preencher]'), perhaps after its
+ * label ('Tensão arterial: [a preencher]'): it tells no note from another, so the excerpt leaves it out.
+ */
+const BLANK_LINE = new RegExp(`^(?:[\\p{L} ()/'-]{1,60}:\\s*)?(?:${Object.values(BLANK).map(escaped).join('|')})\\.?$`, 'iu');
 
 /** Plain words from markdown: headings and table rules dropped, emphasis, list marks and links unwrapped. */
 export function excerptOf(markdown: string, max = EXCERPT_CHARS): string | null {
@@ -25,8 +33,10 @@ export function excerptOf(markdown: string, max = EXCERPT_CHARS): string | null 
         .replace(/^(?:[-*+]|\d+[.)])\s+/, '')
         .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
         .replace(/[*_`~]+/g, '')
-        .replace(/\|/g, ' '),
+        .replace(/\|/g, ' ')
+        .trim(),
     )
+    .filter((line) => !BLANK_LINE.test(line))
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -25,8 +25,11 @@ export async function balanceOf(db: Database, account: CreditAccount): Promise<n
   return Number(row?.total ?? 0);
 }
 
-export async function grantCredits(db: Database, account: CreditAccount, amount: number, note?: string, actorUserId?: string) {
-  await db.insert(creditLedger).values({ ...account, amount, reason: 'grant', note, actorUserId });
+/** Why credits were added: by support (with its own note), or on opening the account. The app translates the reason. */
+export type GrantReason = 'grant' | 'initial_grant';
+
+export async function grantCredits(db: Database, account: CreditAccount, amount: number, note?: string, actorUserId?: string, reason: GrantReason = 'grant') {
+  await db.insert(creditLedger).values({ ...account, amount, reason, note, actorUserId });
 }
 
 /**

@@ -15,7 +15,7 @@ export async function createOrganizationWithAdmin(
   input: { name: string; adminEmail: string; publicUrl: string; initialCredits?: number },
 ): Promise<{ organizationId: string; signupLink: string }> {
   const [org] = await db.insert(organizations).values({ name: input.name.trim() }).returning();
-  if (input.initialCredits) await grantCredits(db, { organizationId: org!.id }, input.initialCredits, 'initial grant');
+  if (input.initialCredits) await grantCredits(db, { organizationId: org!.id }, input.initialCredits, undefined, undefined, 'initial_grant');
   const { token } = await createInvitation(db, { organizationId: org!.id, email: input.adminEmail, role: 'admin' });
   return { organizationId: org!.id, signupLink: signupLink(input.publicUrl, token) };
 }

@@ -69,7 +69,7 @@ export async function signUp(ctx: AppContext, body: z.infer<typeof signupBody>, 
     return { kind: 'signed_in', user };
   }
   // A clinician on their own gets the same starting grant as a new organization.
-  if (ctx.config.initialCredits) await grantCredits(ctx.db, { ownerUserId: user.id }, ctx.config.initialCredits, 'initial grant');
+  if (ctx.config.initialCredits) await grantCredits(ctx.db, { ownerUserId: user.id }, ctx.config.initialCredits, undefined, undefined, 'initial_grant');
   const created = user;
   return {
     kind: 'check_mail',

@@ -3,6 +3,7 @@ import { msg } from '@lingui/core/macro';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { MedicalSpeciality } from '../../../../contract/account';
+import { isLanguage } from '../../../../contract/constants';
 import { accountApi } from '../../../api/account';
 import { authAtom, updateUser } from '../../../app-state';
 import { Alert } from '../../../ui/Alert';
@@ -33,6 +34,14 @@ export function AccountSection() {
     v2_home: user?.v2_home ?? false,
     consultation_mode: user?.consultation_mode ?? 'normal',
   }));
+  // The header's language switch changes the interface and the account's language at once; the form follows it,
+  // so that it never shows the old language nor sets it back on Save.
+  const [followedLocale, setFollowedLocale] = useState(i18n.locale);
+  const locale = i18n.locale;
+  if (followedLocale !== locale) {
+    setFollowedLocale(locale);
+    if (isLanguage(locale)) setForm((f) => ({ ...f, language: locale }));
+  }
   const [specialities, setSpecialities] = useState<MedicalSpeciality[]>([]);
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string }>();

@@ -1,5 +1,5 @@
 import { msg } from '@lingui/core/macro';
-import type { MessageDescriptor } from '@lingui/core';
+import type { I18n, MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
@@ -10,11 +10,25 @@ import { describeFailure } from '../../i18n/api-error-messages';
 /** What each ledger row was for, as the server records it. */
 const reasons: Record<string, MessageDescriptor> = {
   grant: msg`Credits added by support`,
+  initial_grant: msg`Credits given when the account was opened`,
   generation: msg`Document written by AI`,
   screening: msg`Patient screened by AI`,
   refund: msg`Refund: the document was not written`,
   screening_refund: msg`Refund: the patient was not screened`,
 };
+
+/**
+ * Notes the server once wrote itself, in English, for grants it made: older ledgers still hold them, and they say
+ * no more than the reason, so the reason's translation is shown instead.
+ */
+const systemNotes: Record<string, string> = { 'initial grant': 'initial_grant', 'through support': 'grant' };
+
+function describeRow(i18n: I18n, row: CreditsView['ledger'][number]): string {
+  if (row.note && !systemNotes[row.note]) return row.note;
+  const reason = (row.note && systemNotes[row.note]) || row.reason;
+  const label = reasons[reason];
+  return label ? i18n._(label) : reason;
+}
 
 /** Spec §2 settings › credits: the shared balance and who used what; buying more goes through support. */
 export function CreditsSection() {
@@ -84,7 +98,7 @@ export function CreditsSection() {
                 <tr key={row.id}>
                   <td data-label={t`Date`}>{i18n.date(row.created_at, { dateStyle: 'medium', timeStyle: 'short' })}</td>
                   <td data-label={t`Who`}>{row.user_name ?? t`Support`}</td>
-                  <td data-label={t`What`}>{row.note ?? (reasons[row.reason] ? i18n._(reasons[row.reason]!) : row.reason)}</td>
+                  <td data-label={t`What`}>{describeRow(i18n, row)}</td>
                   <td data-label={t`Credits`} className="numeric">
                     {row.amount > 0 ? `+${row.amount}` : row.amount}
                   </td>
