@@ -116,7 +116,7 @@ test('reset password: request, mailed link, new password, sign in with it', asyn
   await page.getByLabel('New password', { exact: true }).fill('third-password');
   await page.getByLabel('Confirm new password').fill('third-password');
   await page.getByRole('button', { name: 'Save new password' }).click();
-  await expect(page.getByRole('alert')).toHaveText('This link is invalid or has expired');
+  await expect(page.getByRole('alert')).toHaveText('This link is not valid or has expired.');
 
   const login = new LoginPage(page);
   await login.goto();
