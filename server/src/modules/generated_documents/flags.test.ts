@@ -50,9 +50,8 @@ describe('the guard survives editing', () => {
 
   beforeAll(async () => {
     headers = await clinician();
-    id = (
-      await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })
-    ).json().consultation_session.id;
+    id = (await t.app.inject({ method: 'POST', url: '/v1/consultation_sessions', headers, payload: { consultation_type_id: 'general_consultation' } })).json()
+      .consultation_session.id;
     await t.app.inject({
       method: 'PUT',
       url: `/v1/consultation_sessions/${id}/transcription`,
