@@ -272,14 +272,15 @@ export function RecordingPanel({
     if (!agreed || consentRule === 'off') return;
     // Kept on this device first: the recording never waits for the server, and the consent reaches it in any case.
     await giveConsent(sessionId, consentRule);
-    await start();
+    await start(undefined, true);
   }
 
-  async function start(granted?: Claim) {
+  /** `consented`: the patient has just agreed (the consultation's cached state may not say so yet). */
+  async function start(granted?: Claim, consented = false) {
     // One recorder per page: a second tap while the first start waits for the server or the microphone is ignored.
     if (!userId || starting.current || recorder.current) return;
     // Before the first part: the patient's consent, when the organization asks for it.
-    if (!granted && needsConsent()) {
+    if (!granted && !consented && needsConsent()) {
       setAskingConsent(true);
       return;
     }
