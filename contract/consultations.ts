@@ -93,6 +93,29 @@ export const awaitedPartsSchema = z
   .nullable();
 export type AwaitedParts = z.infer<typeof awaitedPartsSchema>;
 
+/** How an organization asks for the patient's consent to recording, before the first part is recorded. */
+export const CONSENT_RULES = ['off', 'clinician', 'patient'] as const;
+export type ConsentRule = (typeof CONSENT_RULES)[number];
+
+/**
+ * The patient's consent to recording: the organization's rule when the consultation began, and how and when the
+ * consent was given (null until it was).
+ */
+export const consentSchema = z.object({
+  required: z.enum(CONSENT_RULES),
+  method: z.enum(['clinician', 'patient']).nullable(),
+  given_at: z.string().nullable(),
+});
+export type ConsentView = z.infer<typeof consentSchema>;
+
+/** The consent as given: by whom (the clinician confirming the patient's word, or the patient on the screen) and when. */
+export const consentBody = z
+  .object({
+    method: z.enum(['clinician', 'patient'], { error: 'invalid_consent_method' }),
+    given_at: z.iso.datetime({ offset: true }).optional(),
+  })
+  .strict();
+
 export const sessionDetailSchema = sessionSummarySchema.extend({
   mics_info: z.unknown(),
   user_inputs: z.array(z.unknown()),
@@ -107,6 +130,7 @@ export const sessionDetailSchema = sessionSummarySchema.extend({
   expected_parts: z.number().int().nullable(),
   awaited_parts: awaitedPartsSchema,
   recorder: recorderSchema,
+  consent: consentSchema,
 });
 
 export const sessionEnvelope = z.object({ consultation_session: sessionDetailSchema });
@@ -139,6 +163,7 @@ export const sessionProgressSchema = sessionSummarySchema.extend({
   expected_parts: z.number().int().nullable(),
   awaited_parts: awaitedPartsSchema,
   recorder: recorderSchema,
+  consent: consentSchema,
 });
 export const progressEnvelope = z.object({ consultation_progress: sessionProgressSchema });
 export type SessionProgress = z.infer<typeof sessionProgressSchema>;

@@ -68,6 +68,8 @@ export const errorCodes = [
   'version_not_latest',
   'document_not_finished',
   'sign_off_required',
+  'consent_required',
+  'consent_method_mismatch',
   'server_admin_only',
   'locked_by_environment',
   'saved_key_unusable',

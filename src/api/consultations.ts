@@ -62,6 +62,8 @@ export const consultationsApi = {
     ),
   pause: (id: string) => call(() => api().put(`${sessions}/${id}/pause`).json<{ consultation_session: SessionDetail }>()),
   resume: (id: string) => call(() => api().put(`${sessions}/${id}/resume`).json<{ consultation_session: SessionDetail }>()),
+  giveConsent: (id: string, consent: { method: 'clinician' | 'patient'; given_at: string }) =>
+    call(() => api().put(`${sessions}/${id}/consent`, { json: consent }).json<{ consultation_session: SessionDetail }>()),
   finish: (id: string) => call(() => api().put(`${sessions}/${id}/finish`).json<{ consultation_session: SessionDetail }>()),
   saveTranscription: (id: string, transcription: string) =>
     call(() => api().put(`${sessions}/${id}/transcription`, { json: { transcription } }).json<{ transcription: string }>()),

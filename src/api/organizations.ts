@@ -12,7 +12,16 @@ export type OrgInvitation = {
   expires_at: string;
   responded_at: string | null;
 };
-export type OrganizationDetail = { id: string; name: string; role: OrgRole; members: OrgMember[]; record_system: boolean };
+/** How the patient's consent to recording is asked before a consultation's first part. */
+export type ConsentRule = 'off' | 'clinician' | 'patient';
+export type OrganizationDetail = {
+  id: string;
+  name: string;
+  role: OrgRole;
+  members: OrgMember[];
+  record_system: boolean;
+  recording_consent?: ConsentRule;
+};
 export type RecordSystemAuth = 'none' | 'bearer' | 'backend_services';
 export type RecordSystemView = {
   base_url: string;
@@ -62,6 +71,12 @@ const org = (id: string) => `v1/organizations/${id}`;
 
 export const organizationsApi = {
   get: (id: string) => call(() => api().get(org(id)).json<{ organization: OrganizationDetail }>()),
+  setRecordingConsent: (id: string, rule: ConsentRule) =>
+    call(() =>
+      api()
+        .put(`${org(id)}/recording_consent`, { json: { recording_consent: rule } })
+        .json<{ recording_consent: ConsentRule }>(),
+    ),
   recordSystem: (id: string) =>
     call(() =>
       api()

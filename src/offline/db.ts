@@ -20,7 +20,7 @@
  * Nothing here leaves the device except through the uploader (offline/uploader.ts).
  */
 import Dexie, { type EntityTable } from 'dexie';
-import type { AwaitedParts, RecorderView } from '../../contract/consultations';
+import type { AwaitedParts, ConsentView, RecorderView } from '../../contract/consultations';
 import type { ChannelLayout } from '../../contract/speakers';
 import type { Language } from '../../contract/constants';
 
@@ -81,6 +81,8 @@ export type CachedSession = {
   parts_stored?: number;
   /** The parts the notes still wait for, the deadline on this device's clock (null: none awaited). */
   awaited?: { missing: NonNullable<AwaitedParts>['missing']; deadline: number } | null;
+  /** The patient's consent to recording: the organization's rule and whether (how, when) it was given. */
+  consent?: ConsentView;
   cachedAt: number;
 };
 

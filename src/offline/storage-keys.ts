@@ -22,6 +22,10 @@
  *                                 is not needed (done / dismissed / not_first); kept until the site data is cleared.
  *               `deprecated_reload_done`  the outdated app version already reloaded once, in any tab; a later
  *                                 outdated version reloads once again (src/features/pwa/outdated-client-reload.ts).
+ *               `pending_consents`  per consultation, a patient's consent to recording given on this device that the
+ *                                 server has not acknowledged yet: how and when (no names); removed once sent.
+ *               `consent_rules`  per account, the organization's consent rule last seen, for a consultation begun
+ *                                 offline.
  *               `consultation_types.<locale>`  the last list of consultation types in that language, so a
  *                                 consultation can be chosen with no network. No patient data.
  * sessionStorage `token`, `user`  the session without "remember me"; gone when the tab closes.
@@ -41,5 +45,7 @@ export const STORAGE_KEYS = {
   recordingsInProgress: 'recordings_in_progress',
   audioTestSuggestion: 'audio_test_suggestion',
   draftPrefix: 'draft.',
+  pendingConsents: 'pending_consents',
+  consentRules: 'consent_rules',
   consultationTypes: (locale: string) => `consultation_types.${locale}`,
 } as const;

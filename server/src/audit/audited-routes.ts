@@ -53,6 +53,8 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   [`GET ${sessions}/:id/progress`]: { action: 'read', resource: 'consultation_session', id: consultation },
   [`PUT ${sessions}/:id`]: { action: 'update', resource: 'consultation_session', id: consultation },
   [`PUT ${sessions}/:id/finish`]: { action: 'update', resource: 'consultation_session', id: consultation },
+  // The patient's consent to recording, kept with the consultation.
+  [`PUT ${sessions}/:id/consent`]: { action: 'update', resource: 'consultation_session', id: consultation },
   [`PUT ${sessions}/:id/recording`]: { action: 'update', resource: 'recording', id: consultation },
   [`PUT ${sessions}/:id/recording/release`]: { action: 'update', resource: 'recording', id: consultation },
   [`PUT ${sessions}/:id/pause`]: { action: 'update', resource: 'recording', id: consultation },

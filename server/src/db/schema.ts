@@ -28,6 +28,11 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 export const organizations = pgTable('organizations', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
   name: text('name').notNull(),
+  /**
+   * The patient's consent to recording, asked before a consultation's first part: 'off', 'clinician' (the clinician
+   * confirms the patient's verbal consent) or 'patient' (the patient confirms on the screen).
+   */
+  recordingConsent: text('recording_consent').notNull().default('off'),
   createdAt: createdAt(),
 });
 
@@ -228,6 +233,12 @@ export const consultationSessions = pgTable(
      * the next entry's. Told when a device starts recording; what the waiting screen names as the device a missing
      * part is expected from.
      */
+    /** The organization's consent rule when the consultation began (organizations.recording_consent). */
+    consentRequired: text('consent_required').notNull().default('off'),
+    /** How the patient's consent to recording was given ('clinician' or 'patient'), when, and who recorded it. */
+    consentMethod: text('consent_method'),
+    consentAt: timestamp('consent_at', { withTimezone: true }),
+    consentBy: uuid('consent_by').references(() => users.id, { onDelete: 'set null' }),
     recorderSpans: jsonb('recorder_spans').$type<RecorderSpan[]>().notNull().default(sql`'[]'::jsonb`),
     /** A device that asked to record here instead and waits for the current recorder to let go. */
     handoverDeviceId: text('handover_device_id'),

@@ -168,6 +168,8 @@ export function ConsultationScreen({ id, variant }: { id: string; variant: Consu
           neverArrived={
             session.status === 'finished' && !session.awaited && session.expected_parts != null && (session.parts_stored ?? 0) < session.expected_parts
           }
+          consent={session.consent}
+          patientLanguage={session.language}
           onFinished={() => void refresh()}
         />
       )}

@@ -56,6 +56,7 @@ async function keep(s: SessionDetail | SessionProgress, transcription: string, n
     expected_parts: s.expected_parts,
     parts_stored: partsStored,
     awaited: awaitedOnDevice(s.awaited_parts),
+    consent: s.consent,
     cachedAt: Date.now(),
   });
 }

@@ -64,6 +64,8 @@ const byCode: Record<ErrorCode, MessageDescriptor> = {
   change_not_applied: msg`This change cannot be made without an AI engine, and nothing was changed. Edit the text yourself, or ask in one of these forms: “add … to the plan”, “remove the sentence about …”, “replace … with …”.`,
   version_not_latest: msg`A newer version of this document exists. Read it, then sign that one.`,
   document_not_finished: msg`Only a finished document can be signed. Wait until it is written, or write it again.`,
+  consent_required: msg`Your organization asks for the patient's consent before recording. Start the recording again to ask for it.`,
+  consent_method_mismatch: msg`Your organization asks for the patient's consent another way. Reload the page and try again.`,
   sign_off_required: msg`Your organization sends documents to the record only once they are signed. Read and sign each document first.`,
   insufficient_credits: msg`No credits left. More credits are bought through support; this consultation is kept.`,
 };

@@ -37,7 +37,10 @@ import {
   stopCause,
 } from './interrupted-recording';
 import { RecordingStoppedNotice } from './RecordingStoppedNotice';
+import { ConsentDialog } from './ConsentDialog';
+import { giveConsent, lastKnownRule, pendingConsent, rememberRule, sendPendingConsents } from './consent-store';
 import type { ChannelLayout } from '../../../contract/speakers';
+import type { ConsentView } from '../../../contract/consultations';
 
 type Mode = 'microphone' | 'teleconsultation';
 
@@ -55,6 +58,8 @@ export function RecordingPanel({
   recorder: recorderInfo,
   awaited,
   neverArrived = false,
+  consent,
+  patientLanguage,
   onFinished,
 }: {
   sessionId: string;
@@ -67,6 +72,10 @@ export function RecordingPanel({
   awaited?: AwaitedOnDevice | null;
   /** Parts the finish named never reached the server and the wait for them is over. */
   neverArrived?: boolean;
+  /** The patient's consent to recording, as the server last said (absent for a consultation it does not know yet). */
+  consent?: ConsentView;
+  /** The language the patient reads the consent in first. */
+  patientLanguage?: string | null;
   onFinished: () => void;
 }) {
   const { i18n, t } = useLingui();
@@ -241,9 +250,41 @@ export function RecordingPanel({
     }
   }
 
-  async function start(granted?: Claim) {
+  // The organization's consent rule: the consultation's own, or the last one seen for one the server does not know yet.
+  const consentRule = consent?.required ?? (userId ? lastKnownRule(userId) : 'off');
+  useEffect(() => {
+    if (userId && consent) rememberRule(userId, consent.required);
+  }, [userId, consent]);
+  // Consents given offline go once the connection is back.
+  useEffect(() => {
+    void sendPendingConsents();
+    const send = () => void sendPendingConsents();
+    window.addEventListener('online', send);
+    return () => window.removeEventListener('online', send);
+  }, []);
+  const [askingConsent, setAskingConsent] = useState(false);
+  const [declined, setDeclined] = useState(false);
+  const needsConsent = () => consentRule !== 'off' && !consent?.given_at && !pendingConsent(sessionId);
+
+  async function answerConsent(agreed: boolean) {
+    setAskingConsent(false);
+    setDeclined(!agreed);
+    if (!agreed || consentRule === 'off') return;
+    // Kept on this device first: the recording never waits for the server, and the consent reaches it in any case.
+    await giveConsent(sessionId, consentRule);
+    await start(undefined, true);
+  }
+
+  /** `consented`: the patient has just agreed (the consultation's cached state may not say so yet). */
+  async function start(granted?: Claim, consented = false) {
     // One recorder per page: a second tap while the first start waits for the server or the microphone is ignored.
     if (!userId || starting.current || recorder.current) return;
+    // Before the first part: the patient's consent, when the organization asks for it.
+    if (!granted && !consented && needsConsent()) {
+      setAskingConsent(true);
+      return;
+    }
+    setDeclined(false);
     starting.current = true;
     try {
       await startRecorder(granted);
@@ -389,6 +430,14 @@ export function RecordingPanel({
         <Trans>Recording</Trans>
       </h2>
       {error && <Alert tone="error">{error}</Alert>}
+      {declined && (
+        <Alert tone="info">
+          <Trans>Not recorded: the patient did not agree to the recording. Nothing was recorded; you can write the notes by hand.</Trans>
+        </Alert>
+      )}
+      {askingConsent && consentRule !== 'off' && (
+        <ConsentDialog open method={consentRule} patientLanguage={patientLanguage} onAnswer={(agreed) => void answerConsent(agreed)} />
+      )}
 
       {moved && !recording && (
         <Alert tone="info">

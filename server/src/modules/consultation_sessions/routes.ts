@@ -20,6 +20,7 @@ import {
   transcriptionStatus,
   transcriptionEnvelope,
   PATIENT_LABEL_MAX,
+  consentBody,
 } from '../../../../contract/consultations.js';
 import { apiErrorSchema } from '../../../../contract/errors.js';
 import { currentUser, currentUserId, requireUser, requireUserId } from '../../http/authenticate.js';
@@ -49,6 +50,7 @@ import {
   createSession,
   findOwnedSessionById,
   finishSession,
+  recordConsent,
   requireOwnedSession,
   setRecordingState,
   updateSession,
@@ -264,6 +266,22 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
     },
   );
 
+  /**
+   * The patient's consent to recording, as the organization asks for it: the clinician confirms the patient's word,
+   * or the patient confirms on the screen. Given once; a second call changes nothing. `given_at` is when it was given
+   * on a device that was offline then (never in the future, never before the consultation began).
+   */
+  app.put(
+    `${base}/:id/consent`,
+    { onRequest: preHandler, schema: { params: idParams, body: consentBody, response: { 200: sessionEnvelope, ...errorResponses(400, 401, 404, 409, 410) } } },
+    async (request) => {
+      const userId = currentUser(request).id;
+      const session = await requireOwnedSession(ctx, userId, request.params.id);
+      await recordConsent(ctx, session, userId, request.body.method, request.body.given_at);
+      return detail(session.id, userId);
+    },
+  );
+
   app.put(
     `${base}/:id/recording`,
     {
@@ -283,6 +301,11 @@ export function consultationSessionsRoutes(app: App, ctx: AppContext) {
       const userId = currentUser(request).id;
       const session = await requireOwnedSession(ctx, userId, request.params.id);
       if (session.status !== 'active') throw new DomainError(409, 'session_finished', 'This consultation has already ended');
+      // Recording starts only once the patient's consent, when the organization asks for it, is on record. Parts a
+      // device recorded offline are never refused for it (no recorded audio is lost); the app asks before it records.
+      if (session.consentRequired !== 'off' && !session.consentAt) {
+        throw new DomainError(409, 'consent_required', "Record the patient's consent before recording");
+      }
       const deviceId = requestDeviceId(request);
       if (deviceId) {
         const outcome = await acquireRecording(ctx, session.id, { id: deviceId, mobile: request.body.mobile ?? false }, request.body.take_over ?? false);

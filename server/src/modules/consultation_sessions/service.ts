@@ -1,8 +1,8 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Language } from '../../../../contract/constants.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { consultationSessions, users } from '../../db/schema.js';
+import { consultationSessions, organizations, users } from '../../db/schema.js';
 import type { AppContext } from '../../app-context.js';
 import { DomainError, notFound } from '../../errors/domain-error.js';
 import { findConsultationType } from '../consultation_types/catalogue.js';
@@ -36,6 +36,8 @@ export async function createSession(
           ...(input.id ? { id: input.id } : {}),
           userId,
           organizationId: sql`(select ${users.organizationId} from ${users} where ${users.id} = ${userId})`,
+          // The organization's consent rule as it stands when the consultation begins: kept with it.
+          consentRequired: sql`coalesce((select ${organizations.recordingConsent} from ${organizations} join ${users} on ${users.organizationId} = ${organizations.id} where ${users.id} = ${userId}), 'off')`,
           consultationTypeId: type.id,
           mobile: input.mobile ?? false,
           language: input.language ?? sql`(select ${users.language} from ${users} where ${users.id} = ${userId})`,
@@ -154,4 +156,22 @@ export async function setRecordingState(
   const row = await updateSession(ctx, userId, id, { recordingState: state, ...extra });
   ctx.activeStatus.forget(userId);
   return row;
+}
+
+/**
+ * Keeps the patient's consent with the consultation: how (the clinician confirming the patient's word, or the patient
+ * on the screen) and when. The method must be the one the organization asked for; the first consent stands.
+ */
+export async function recordConsent(ctx: AppContext, session: SessionRow, userId: string, method: 'clinician' | 'patient', givenAt?: string) {
+  if (session.consentRequired !== 'off' && method !== session.consentRequired) {
+    throw new DomainError(409, 'consent_method_mismatch', 'Your organization asks for consent another way', { method: 'mismatch' });
+  }
+  const now = Date.now();
+  const asked = givenAt ? Date.parse(givenAt) : now;
+  // A device's clock may be off: the time is kept within the consultation's life so far.
+  const at = new Date(Math.min(now, Math.max(asked, session.createdAt.getTime())));
+  await ctx.db
+    .update(consultationSessions)
+    .set({ consentMethod: method, consentAt: at, consentBy: userId })
+    .where(and(eq(consultationSessions.id, session.id), isNull(consultationSessions.consentAt)));
 }

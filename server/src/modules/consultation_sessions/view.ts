@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { AwaitedParts, RecorderView, SessionDetail, SessionProgress, SessionSummary } from '../../../../contract/consultations.js';
+import type {
+  AwaitedParts,
+  ConsentRule,
+  ConsentView,
+  RecorderView,
+  SessionDetail,
+  SessionProgress,
+  SessionSummary,
+} from '../../../../contract/consultations.js';
 import { assembleTranscription, partWaitOver, transcriptEngines, type PartExpectation, type TranscribedPart } from './transcription.js';
 import type { ChunkRow, SessionRow } from './repository.js';
 import { audioDeletedAt, isPastRetention } from './retention-state.js';
@@ -94,6 +102,14 @@ export function awaitedParts(
   return { missing, write_without_at: new Date(deadline).toISOString(), write_without_in_ms: deadline - now };
 }
 
+export function consentView(s: SessionRow): ConsentView {
+  return {
+    required: s.consentRequired as ConsentRule,
+    method: (s.consentMethod as ConsentView['method']) ?? null,
+    given_at: s.consentAt?.toISOString() ?? null,
+  };
+}
+
 /** The whole session: recording details, inputs, parts and the transcript as far as it has grown. */
 export function sessionDetail(s: SessionRow, chunks: ChunkRow[], partWaitMs: number, recorder: RecorderView = null): SessionDetail {
   const past = isPastRetention(s);
@@ -111,6 +127,7 @@ export function sessionDetail(s: SessionRow, chunks: ChunkRow[], partWaitMs: num
     expected_parts: s.expectedParts,
     awaited_parts: awaitedParts(s, chunks, partWaitMs),
     recorder,
+    consent: consentView(s),
   };
 }
 
@@ -150,5 +167,6 @@ export function sessionProgress(
     expected_parts: s.expectedParts,
     awaited_parts: awaitedParts(s, parts, partWaitMs),
     recorder,
+    consent: consentView(s),
   };
 }

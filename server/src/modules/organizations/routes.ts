@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { eq } from 'drizzle-orm';
+import { CONSENT_RULES, type ConsentRule } from '../../../../contract/consultations.js';
+import { organizations } from '../../db/schema.js';
 import { organizationsEnvelope } from '../../../../contract/account.js';
 import { MAX_INVITES } from '../../../../contract/constants.js';
 import { currentUser, requireUser } from '../../http/authenticate.js';
@@ -61,7 +64,16 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
       schema: {
         params: orgParams,
         response: {
-          200: z.object({ organization: z.object({ id: z.uuid(), name: z.string(), role, members: z.array(memberSchema), record_system: z.boolean() }) }),
+          200: z.object({
+            organization: z.object({
+              id: z.uuid(),
+              name: z.string(),
+              role,
+              members: z.array(memberSchema),
+              record_system: z.boolean(),
+              recording_consent: z.enum(CONSENT_RULES).describe("How the patient's consent to recording is asked before a consultation's first part"),
+            }),
+          }),
           ...errorResponses(400, 401, 404),
         },
       },
@@ -76,8 +88,27 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
           members: await listMembers(ctx.db, m.organizationId),
           // Whether "Send to record" has somewhere to send: members see that there is one, never its settings.
           record_system: Boolean(await findEndpoint(ctx.db, m.organizationId)),
+          recording_consent: await recordingConsentOf(ctx, m.organizationId),
         },
       };
+    },
+  );
+
+  /** Its admins choose how the patient's consent to recording is asked; consultations begun from then on follow it. */
+  app.put(
+    `${base}/recording_consent`,
+    {
+      onRequest: preHandler,
+      schema: {
+        params: orgParams,
+        body: z.object({ recording_consent: z.enum(CONSENT_RULES, { error: 'invalid_consent_rule' }) }).strict(),
+        response: { 200: z.object({ recording_consent: z.enum(CONSENT_RULES) }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const m = await requireMembership(ctx.db, currentUser(request), request.params.organizationId, 'admin');
+      await ctx.db.update(organizations).set({ recordingConsent: request.body.recording_consent }).where(eq(organizations.id, m.organizationId));
+      return { recording_consent: request.body.recording_consent };
     },
   );
 
@@ -208,4 +239,9 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
       return { member: { id: member.id, name: member.name }, consultation_sessions: consultations };
     },
   );
+}
+
+async function recordingConsentOf(ctx: AppContext, organizationId: string): Promise<ConsentRule> {
+  const [row] = await ctx.db.select({ rule: organizations.recordingConsent }).from(organizations).where(eq(organizations.id, organizationId));
+  return (row?.rule as ConsentRule | undefined) ?? 'off';
 }

@@ -14,6 +14,7 @@ import { describeFailure } from '../../i18n/api-error-messages';
 import { parseEmailList } from '../../organization/email-list';
 import { MAX_INVITES } from '../../../../contract/constants';
 import { RecordSystemCard } from '../../organization/RecordSystemCard';
+import { RecordingConsentCard } from '../../organization/RecordingConsentCard';
 
 const roleChangeFailed = msg`Error changing member role`;
 const onlyAdmin = msg`You can't leave the organization (only admin)`;
@@ -154,6 +155,7 @@ export function OrganisationSection() {
         </Button>
       </section>
       {isAdmin && <InvitationsCard orgId={org.id} invitations={invitations} act={act} />}
+      {isAdmin && <RecordingConsentCard orgId={org.id} rule={org.recording_consent ?? 'off'} />}
       {isAdmin && <RecordSystemCard orgId={org.id} onChange={() => void load()} />}
     </div>
   );

@@ -1,0 +1,65 @@
+import { consultationsApi } from '../../api/consultations';
+import { ApiFailureError } from '../../api/client';
+import type { ConsentRule } from '../../api/organizations';
+import { STORAGE_KEYS } from '../../offline/storage-keys';
+import { cacheSession } from '../consultation/useConsultationSession';
+
+type Given = { method: 'clinician' | 'patient'; given_at: string };
+
+function read<T>(key: string, fallback: T): T {
+  try {
+    return (JSON.parse(localStorage.getItem(key) ?? 'null') as T | null) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Consents given on this device that the server has not acknowledged yet (given offline): kept until sent, so the
+ * recording that followed them is never held up, and so the consultation's record gets them when the connection
+ * is back. Ids and times only.
+ */
+export function pendingConsent(sessionId: string): Given | undefined {
+  return read<Record<string, Given>>(STORAGE_KEYS.pendingConsents, {})[sessionId];
+}
+
+function setPending(sessionId: string, given: Given | undefined) {
+  const all = read<Record<string, Given>>(STORAGE_KEYS.pendingConsents, {});
+  if (given) all[sessionId] = given;
+  else delete all[sessionId];
+  localStorage.setItem(STORAGE_KEYS.pendingConsents, JSON.stringify(all));
+}
+
+/** The organization's rule as last seen in a consultation, for one begun on this device before the server knew it. */
+export function lastKnownRule(userId: string): ConsentRule {
+  return read<Record<string, ConsentRule>>(STORAGE_KEYS.consentRules, {})[userId] ?? 'off';
+}
+
+export function rememberRule(userId: string, rule: ConsentRule) {
+  const all = read<Record<string, ConsentRule>>(STORAGE_KEYS.consentRules, {});
+  if (all[userId] === rule) return;
+  all[userId] = rule;
+  localStorage.setItem(STORAGE_KEYS.consentRules, JSON.stringify(all));
+}
+
+/** Sends a consent; offline (or the server unreachable) it waits on this device and goes with `sendPendingConsents`. */
+export async function giveConsent(sessionId: string, method: Given['method']): Promise<void> {
+  const given = { method, given_at: new Date().toISOString() };
+  setPending(sessionId, given);
+  await sendOne(sessionId, given);
+}
+
+async function sendOne(sessionId: string, given: Given) {
+  try {
+    await cacheSession((await consultationsApi.giveConsent(sessionId, given)).consultation_session);
+    setPending(sessionId, undefined);
+  } catch (err) {
+    // Refused for good (the consultation is gone, or the rule differs): nothing to send again.
+    if (err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.status < 500 && err.failure.status !== 429)
+      setPending(sessionId, undefined);
+  }
+}
+
+export async function sendPendingConsents(): Promise<void> {
+  for (const [id, given] of Object.entries(read<Record<string, Given>>(STORAGE_KEYS.pendingConsents, {}))) await sendOne(id, given);
+}
