@@ -29,6 +29,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'admin_command',
   'ai_engine',
   'record_system',
+  'organization_settings',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

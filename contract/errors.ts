@@ -68,6 +68,7 @@ export const errorCodes = [
   'version_not_latest',
   'document_not_finished',
   'sign_off_required',
+  'terms_to_check',
   'consent_required',
   'consent_method_mismatch',
   'server_admin_only',

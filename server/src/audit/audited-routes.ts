@@ -168,6 +168,8 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
   // Where patients' words are sent: every change of engine and every test call, by whom (never the key).
   // Where an organization's documents go when sent to the record: who changed it, and when.
   'PUT /v1/organizations/:organizationId/fhir_endpoint': { action: 'update', resource: 'record_system', id: uuid('organizationId') },
+  // Whether patients are asked for their consent to recording: a change an organization must be able to trace.
+  'PUT /v1/organizations/:organizationId/recording_consent': { action: 'update', resource: 'organization_settings', id: uuid('organizationId') },
   'DELETE /v1/organizations/:organizationId/fhir_endpoint': { action: 'delete', resource: 'record_system', id: uuid('organizationId') },
   'PUT /v1/ai_engines/:kind': { action: 'update', resource: 'ai_engine', id: { param: 'kind', kind: 'engine' } },
   'POST /v1/ai_engines/:kind/reset': { action: 'delete', resource: 'ai_engine', id: { param: 'kind', kind: 'engine' } },

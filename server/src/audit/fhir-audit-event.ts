@@ -53,13 +53,19 @@ const FHIR_TYPE: Record<string, string> = {
   member: 'Practitioner',
   audit_log: 'Organization',
   record_system: 'Organization',
+  organization_settings: 'Organization',
 };
 const PATIENTS = new Set(['research_patient', 'patient']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function eventType(row: Row): Coding {
   if (row.resourceType === 'audit_log') return { system: DCM, code: '110101', display: 'Audit Log Used' };
-  if (row.resourceType === 'admin_command' || row.resourceType === 'ai_engine' || row.resourceType === 'record_system')
+  if (
+    row.resourceType === 'admin_command' ||
+    row.resourceType === 'ai_engine' ||
+    row.resourceType === 'record_system' ||
+    row.resourceType === 'organization_settings'
+  )
     return { system: DCM, code: '110100', display: 'Application Activity' };
   if (row.action === 'export') return { system: DCM, code: '110106', display: 'Export' };
   return { system: DCM, code: '110110', display: 'Patient Record' };

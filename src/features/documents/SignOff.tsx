@@ -40,6 +40,24 @@ export function SignButton({ sessionId, docKey, doc, onSigned }: Props) {
 
   async function sign() {
     const version = doc.version;
+    // Terms a model wrote that nobody said are checked first: the server refuses a signature over them.
+    const flagged = doc.evidence?.flagged ?? [];
+    if (flagged.length > 0) {
+      const terms = flagged.join(', ');
+      const checked = await confirm({
+        type: 'warning',
+        title: t`Check these terms first`,
+        message: t`The AI wrote terms that are not in the transcript or your inputs: ${terms}. Check them in the text before it goes into the record.`,
+        confirmLabel: t`I have checked them`,
+      });
+      if (!checked) return;
+      try {
+        await documentsApi.confirmChecked(sessionId, docKey, version, flagged);
+      } catch (err) {
+        setError(describeFailure(i18n, err));
+        return;
+      }
+    }
     const ok = await confirm({
       type: 'info',
       title: t`Sign this document?`,

@@ -66,6 +66,7 @@ const byCode: Record<ErrorCode, MessageDescriptor> = {
   document_not_finished: msg`Only a finished document can be signed. Wait until it is written, or write it again.`,
   consent_required: msg`Your organization asks for the patient's consent before recording. Start the recording again to ask for it.`,
   consent_method_mismatch: msg`Your organization asks for the patient's consent another way. Reload the page and try again.`,
+  terms_to_check: msg`Check the terms marked as not in the transcript or your inputs before signing.`,
   sign_off_required: msg`Your organization sends documents to the record only once they are signed. Read and sign each document first.`,
   insufficient_credits: msg`No credits left. More credits are bought through support; this consultation is kept.`,
 };

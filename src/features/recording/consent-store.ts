@@ -54,8 +54,9 @@ async function sendOne(sessionId: string, given: Given) {
     await cacheSession((await consultationsApi.giveConsent(sessionId, given)).consultation_session);
     setPending(sessionId, undefined);
   } catch (err) {
-    // Refused for good (the consultation is gone, or the rule differs): nothing to send again.
-    if (err instanceof ApiFailureError && err.failure.kind === 'http' && err.failure.status < 500 && err.failure.status !== 429)
+    // Kept and sent again on every other answer: a consultation begun offline is not on the server yet (404), and a
+    // consent must never be lost. Only a request the server can never take (400) or a consultation deleted (410) ends it.
+    if (err instanceof ApiFailureError && err.failure.kind === 'http' && (err.failure.status === 400 || err.failure.status === 410))
       setPending(sessionId, undefined);
   }
 }

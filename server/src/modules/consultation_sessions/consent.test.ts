@@ -32,7 +32,12 @@ async function begin(who: Person) {
   return res.json().consultation_session.id as string;
 }
 const claim = (who: Person, id: string) =>
-  t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/recording`, headers: { ...who.headers, 'x-device-id': 'device-one-1234' }, payload: { platform: 'test' } });
+  t.app.inject({
+    method: 'PUT',
+    url: `/v1/consultation_sessions/${id}/recording`,
+    headers: { ...who.headers, 'x-device-id': 'device-one-1234' },
+    payload: { platform: 'test' },
+  });
 const consent = (who: Person, id: string, payload: object) =>
   t.app.inject({ method: 'PUT', url: `/v1/consultation_sessions/${id}/consent`, headers: who.headers, payload });
 
@@ -79,7 +84,11 @@ describe("the patient's consent to recording", () => {
 
     await until(
       'consent audited',
-      () => t.ctx.db.select().from(auditEvents).where(and(eq(auditEvents.actorUserId, org.member.id), eq(auditEvents.resourceId, id))),
+      () =>
+        t.ctx.db
+          .select()
+          .from(auditEvents)
+          .where(and(eq(auditEvents.actorUserId, org.member.id), eq(auditEvents.resourceId, id))),
       (rows) => rows.some((r) => r.action === 'update' && r.outcome === 'success' && r.statusCode === 200),
     );
 

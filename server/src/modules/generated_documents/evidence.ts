@@ -63,7 +63,10 @@ const COMMON = new Set(
 const contentWords = (s: string) => (fold(s).match(/[\p{L}]{4,}/gu) ?? []).filter((w) => !COMMON.has(w));
 /** The numbers written in a text, decimal commas as points, so '38,5' and '38.5' are one number. */
 // Not a piece of a word or a time ('L5', '3rd', 'x3', '8:30'): those are no values to check.
-const numbersIn = (s: string) => (s.match(/(?<![\p{L}\d:.,/])\d+(?:[.,/]\d+)*(?![\p{L}\d]|:\d)/gu) ?? []).map((n) => n.replace(',', '.'));
+// A unit written against it is still a value ('875mg', '38,5ºC', '150/95mmHg'); an ordinal or a code is not.
+const UNIT_AFTER = '(?:mg|mcg|µg|ug|g|kg|ml|l|mmhg|mmol|h|min|cm|mm|ui|iu|u|bpm|ºc|ºf|c|f|x)(?![\\p{L}\\d])';
+const NUMBER = new RegExp(`(?<![\\p{L}\\d:.,/])\\d+(?:[.,/]\\d+)*(?!\\d|:\\d)(?!(?!${UNIT_AFTER})\\p{L})`, 'giu');
+const numbersIn = (s: string) => (s.match(NUMBER) ?? []).map((n) => n.replace(',', '.'));
 /** Inflections differ between what was said and what was written ('coughing' / 'cough', 'dores' / 'dor'). */
 const stem = (w: string) => w.slice(0, Math.max(4, Math.min(w.length - 1, 6)));
 

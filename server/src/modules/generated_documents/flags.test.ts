@@ -5,7 +5,7 @@ import { organizations } from '../../db/schema.js';
 import { bearer, createUser, login } from '../../test-support/factories.js';
 import { createTestApp, type TestApp } from '../../test-support/test-app.js';
 import { until } from '../../test-support/until.js';
-import { flagsOfHandEdit, flagsOfModelVersion, termsToCheck, withChecked } from './flags.js';
+import { flagsOfComposerVersion, flagsOfHandEdit, flagsOfModelVersion, priorOf, requestedTerms, termsToCheck, withChecked } from './flags.js';
 
 /** A model that invents a medicine and a dose the consultation never named, and keeps them through any change. */
 const ai: TextGenerator = {
@@ -81,6 +81,35 @@ describe('the guard survives editing', () => {
     expect(changed.evidence.flagged.sort()).toEqual(['50', 'topiramate']);
   });
 
+  it('asking to remove an invention the model keeps does not make it said; an edit from an older version keeps its flags', async () => {
+    const kept = await change({ text: 'remove the topiramate' });
+    expect(kept.text).toContain('topiramate');
+    expect(kept.evidence.flagged).toContain('topiramate');
+    // The clinician edits an older version after a newer one: what was ever flagged and is still there stays flagged.
+    const v1 = (await t.app.inject({ method: 'GET', url: url(id, '?version=1'), headers })).json().generated_document as Doc;
+    const fromOld = await change({ markdown: v1.text.replace('Headache', 'Headaches') });
+    expect(fromOld.evidence.flagged.sort()).toEqual(['50', 'topiramate']);
+    // A dose written against its unit is still a value to check.
+    const tight = await change({ markdown: fromOld.text.replace('50 mg', '50mg') });
+    expect(tight.evidence.flagged.sort()).toEqual(['50', 'topiramate']);
+  });
+
+  it('a letter that repeats what the notes invented is flagged too, and nothing flagged can be signed', async () => {
+    const letter = await t.app.inject({ method: 'POST', url: `/v1/consultation_sessions/${id}/generated_documents/referral_letter`, headers });
+    expect(letter.statusCode).toBe(202);
+    const written = await until(
+      'letter written',
+      async () =>
+        (await t.app.inject({ method: 'GET', url: `/v1/consultation_sessions/${id}/generated_documents/referral_letter`, headers })).json()
+          .generated_document as Doc,
+      (d) => d?.status === 'done',
+    );
+    expect(written.evidence.flagged).toContain('topiramate');
+    const refused = await t.app.inject({ method: 'POST', url: url(id, '/sign'), headers });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('terms_to_check');
+  });
+
   it('a confirmed term is no longer asked about, in this version and the next ones that keep it', async () => {
     const before = await latest();
     expect(before.evidence.flagged).toContain('topiramate');
@@ -106,11 +135,27 @@ describe('the guard survives editing', () => {
 });
 
 describe('flags, as rules', () => {
-  it('a hand edit keeps what was flagged and takes the rest as the clinician’s; a model version skips the clinician’s terms', () => {
-    const edit = flagsOfHandEdit(['Topiramate', 'ibuprofen'], { sentences: [], flagged: ['topiramate', '50'] });
-    expect(edit).toEqual({ flagged: ['Topiramate'], checked: [], clinician_terms: ['ibuprofen'] });
-    const model = flagsOfModelVersion(['Ibuprofen', 'naproxen'], { sentences: [], ...edit });
-    expect(model.flagged).toEqual(['naproxen']);
+  const none = priorOf([]);
+  it('a hand edit keeps what was flagged in any earlier version and takes the rest as the clinician’s', () => {
+    const prior = priorOf([{ sentences: [], flagged: ['topiramate', '50'] }, null, { sentences: [], flagged: [] }]);
+    expect(flagsOfHandEdit(['Topiramate', 'ibuprofen'], prior)).toEqual({ flagged: ['Topiramate'], checked: [], clinician_terms: ['ibuprofen'] });
+  });
+  it('a model version skips the clinician’s terms and what they asked for, but never a term flagged before', () => {
+    const prior = priorOf([{ sentences: [], flagged: ['topiramate'], clinician_terms: ['ibuprofen', 'topiramate'] }]);
+    expect(prior.clinicianTerms).toEqual(['ibuprofen']);
+    const model = flagsOfModelVersion(['Ibuprofen', 'naproxen', 'topiramate', '75'], prior, ['naproxen', 'topiramate']);
+    expect(model.flagged).toEqual(['topiramate', '75']);
+    expect(model.clinician_terms).toEqual(['ibuprofen', 'naproxen']);
+    expect(flagsOfModelVersion(['amoxicillin'], none).flagged).toEqual(['amoxicillin']);
+  });
+  it('the composer carries what was flagged and adds nobody’s terms', () => {
+    const prior = priorOf([{ sentences: [], flagged: ['amoxicillin'] }]);
+    expect(flagsOfComposerVersion(['amoxicillin', '12'], prior)).toEqual({ flagged: ['amoxicillin'], checked: [], clinician_terms: [] });
+  });
+  it('a change asks for the terms it names that the text does not hold yet', () => {
+    expect(requestedTerms(['naproxen', 'amoxicillin'], ['amoxicillin'])).toEqual(['naproxen']);
+  });
+  it('confirmations count only for flagged terms', () => {
     const confirmed = withChecked({ sentences: [], flagged: ['naproxen', '50'] }, ['NAPROXEN', 'unknown']);
     expect(confirmed.checked).toEqual(['NAPROXEN']);
     expect(termsToCheck(confirmed)).toEqual(['50']);

@@ -1,5 +1,5 @@
 import { countJobFailure, timeDocumentWriting } from '../../observability/metrics-registry.js';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { evidenceFor, partsInTranscript, unsupportedTerms, type PartText } from './evidence.js';
 import { isLanguage, type Language } from '../../../../contract/constants.js';
 import { NOTES_FIELDS, type NotesData } from '../../ai/text-generator.js';
@@ -15,7 +15,7 @@ import { findConsultationType, PATIENT_LANGUAGE_INPUT, templateInputId } from '.
 import { findOwnTemplate } from '../processor_inputs/service.js';
 import { findGuide } from '../selectable_documents/service.js';
 import { findSessionById, listTranscribedParts, type SessionRow } from '../consultation_sessions/repository.js';
-import { flagsOfComposerVersion, flagsOfHandEdit, flagsOfModelVersion, withChecked } from './flags.js';
+import { flagsOfComposerVersion, flagsOfHandEdit, flagsOfModelVersion, priorOf, requestedTerms, termsToCheck, withChecked, type PriorFlags } from './flags.js';
 import { assembleTranscription, partWaitOver, transcriptEngines } from '../consultation_sessions/transcription.js';
 import { describeErrorSafely } from '../../errors/safe-errors.js';
 import { cutOffCode } from '../../ai/text-cut-off.js';
@@ -163,6 +163,23 @@ async function correctedNotes(ctx: AppContext, session: SessionRow, key: string)
     .orderBy(desc(generatedDocuments.version))
     .limit(1);
   return latest && latest.version > 1 && latest.text.trim() ? latest.text : undefined;
+}
+
+/**
+ * What the finished versions of a document (those before `beforeVersion`, when given) and the latest finished
+ * notes of its consultation say about terms: flagged, confirmed, or written in by the clinician. The notes count for
+ * every other document, which repeats what they hold.
+ */
+async function priorFlagsFor(ctx: AppContext, session: SessionRow, key: string, beforeVersion?: number): Promise<PriorFlags> {
+  const main = findConsultationType(session.consultationTypeId)?.documents[0];
+  const keys = main && main !== key ? [key, main] : [key];
+  const rows = await ctx.db
+    .select({ key: generatedDocuments.documentKey, version: generatedDocuments.version, evidence: generatedDocuments.evidence })
+    .from(generatedDocuments)
+    .where(and(eq(generatedDocuments.sessionId, session.id), inArray(generatedDocuments.documentKey, keys), eq(generatedDocuments.status, 'done')));
+  const own = rows.filter((r) => r.key === key && (beforeVersion === undefined || r.version < beforeVersion));
+  const notes = rows.filter((r) => r.key !== key).sort((a, b) => b.version - a.version)[0];
+  return priorOf([...own.map((r) => r.evidence), notes?.evidence]);
 }
 
 export type Personalisation = { templateId?: string; template?: string; guide?: string };
@@ -361,11 +378,12 @@ async function writeVersion(ctx: AppContext, session: SessionRow, row: DocumentR
       parts: waited.parts,
       omissions: isNotes(row.documentKey),
     });
-    // Flags are the model's own: the version it changes is no source of them, the clinician's instructions are.
-    const before = row.version > 1 ? (await findVersion(ctx, session.id, row.documentKey, row.version - 1))?.evidence : undefined;
-    const flags = writer.usesAi
-      ? flagsOfModelVersion(unsupportedTerms(written, { ...sources, data: { ...data, editedNotes, instructions: change?.instructions } }), before)
-      : flagsOfComposerVersion(before);
+    // Flags are checked against the transcript and the inputs only: never the version changed, the corrected
+    // notes or the instructions (what those carry is judged by their own flags, and by the terms a change asks for).
+    const prior = await priorFlagsFor(ctx, session, row.documentKey, row.version);
+    const unsupported = (t: string) => unsupportedTerms(t, { ...sources, data });
+    const requested = change ? requestedTerms(unsupported(change.instructions), unsupported(change.previousText)) : [];
+    const flags = writer.usesAi ? flagsOfModelVersion(unsupported(written), prior, requested) : flagsOfComposerVersion(unsupported(written), prior);
     const evidence = { ...linked, ...flags };
     const saved = await ctx.db
       .update(generatedDocuments)
@@ -466,7 +484,7 @@ export async function requestChange(
       omissions: isNotes(key),
     });
     // What a model wrote and the clinician kept stays flagged until they confirm it; what they wrote in is theirs.
-    const evidence = { ...linked, ...flagsOfHandEdit(unsupportedTerms(text, sources), previous?.evidence) };
+    const evidence = { ...linked, ...flagsOfHandEdit(unsupportedTerms(text, sources), await priorFlagsFor(ctx, session, key)) };
     const row = await insertVersion(ctx, ctx.db, session.id, key, {
       status: 'done',
       text: change.content,
@@ -528,6 +546,8 @@ export async function signDocument(ctx: AppContext, session: SessionRow, key: st
     throw new DomainError(409, 'version_not_latest', 'A newer version of this document exists; read it before signing');
   }
   if (latest.status !== 'done' || !latest.text.trim()) throw new DomainError(409, 'document_not_finished', 'Only a finished document can be signed');
+  // A signature says the text is right: never over terms a model wrote that nobody said and the clinician has not checked.
+  if (termsToCheck(latest.evidence).length > 0) throw new DomainError(409, 'terms_to_check', 'Check the flagged terms before signing');
   if (latest.signedAt) return latest;
   const [signed] = await ctx.db
     .update(generatedDocuments)

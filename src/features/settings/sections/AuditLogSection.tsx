@@ -44,6 +44,7 @@ const resourceLabels: Record<AuditResourceType, MessageDescriptor> = {
   admin_command: msg`Support command`,
   ai_engine: msg`AI engine`,
   record_system: msg`Record system`,
+  organization_settings: msg`Organization settings`,
 };
 
 const relatedLabels: Record<string, MessageDescriptor> = {
