@@ -44,13 +44,14 @@ export function ConsentDialog({ open, method, patientLanguage, onAnswer }: Props
   const words = PATIENT_CONSENT[language];
   return (
     <Dialog open={open} onOpenChange={close} title={<span lang={language}>{words.title}</span>}>
-      <div className="consent-languages" role="group" aria-label={t`Language of the text for the patient`}>
+      <fieldset className="consent-languages">
+        <legend className="visually-hidden">{t`Language of the text for the patient`}</legend>
         {LANGUAGES.map((l) => (
           <Button key={l} variant={l === language ? 'primary' : 'secondary'} aria-pressed={l === language} lang={l} onClick={() => setLanguage(l)}>
             {PATIENT_CONSENT[l].language}
           </Button>
         ))}
-      </div>
+      </fieldset>
       <p lang={language} className="consent-text">
         {words.body}
       </p>
