@@ -9,11 +9,11 @@ import { formatDocumentDate } from '../../../contract/document-date';
 import { isLanguage } from '../../../contract/constants';
 import { documentFileName } from './file-name';
 import { saveFile } from '../../ui/save-file';
-import { confirm } from '../../ui/confirm';
 import { consultationsApi } from '../../api/consultations';
 import { documentsApi, type GeneratedDocument } from '../../api/documents';
 import { describeFailure, fieldCodes } from '../i18n/api-error-messages';
 import { recordSystemAvailable } from './record-system';
+import { askToCheckFlaggedTerms } from './check-flagged-terms';
 
 /** `flagged`: terms of a model's text found nowhere in the transcript or the inputs, to be checked before the text leaves. */
 /** `draft`: a version its clinician has not signed; what leaves the app says so. */
@@ -57,13 +57,7 @@ export function DocumentActions({ title, markdown, rendered, flagged = [], draft
   /** A text with unsupported terms leaves only once the clinician has said they checked them (once a version). */
   async function reviewed(): Promise<boolean> {
     if (flagged.length === 0 || checked) return true;
-    const terms = flagged.join(', ');
-    const ok = await confirm({
-      type: 'warning',
-      title: t`Check these terms first`,
-      message: t`The AI wrote terms that are not in the transcript or your inputs: ${terms}. Check them in the text before it goes into the record.`,
-      confirmLabel: t`I have checked them`,
-    });
+    const ok = await askToCheckFlaggedTerms(i18n, flagged);
     setChecked(ok);
     // Kept by the server, so that the next version (or another device) does not ask again; offline, this screen remembers.
     if (ok && sessionId && docKey && version !== undefined) {

@@ -5,6 +5,7 @@ import { Alert } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { confirm } from '../../ui/confirm';
 import { describeFailure } from '../i18n/api-error-messages';
+import { askToCheckFlaggedTerms } from './check-flagged-terms';
 
 type Props = { sessionId: string; docKey: string; doc: GeneratedDocument; onSigned: (doc: GeneratedDocument) => void };
 
@@ -43,14 +44,7 @@ export function SignButton({ sessionId, docKey, doc, onSigned }: Props) {
     // Terms a model wrote that nobody said are checked first: the server refuses a signature over them.
     const flagged = doc.evidence?.flagged ?? [];
     if (flagged.length > 0) {
-      const terms = flagged.join(', ');
-      const checked = await confirm({
-        type: 'warning',
-        title: t`Check these terms first`,
-        message: t`The AI wrote terms that are not in the transcript or your inputs: ${terms}. Check them in the text before it goes into the record.`,
-        confirmLabel: t`I have checked them`,
-      });
-      if (!checked) return;
+      if (!(await askToCheckFlaggedTerms(i18n, flagged))) return;
       try {
         await documentsApi.confirmChecked(sessionId, docKey, version, flagged);
       } catch (err) {

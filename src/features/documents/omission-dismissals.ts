@@ -5,21 +5,14 @@
  * 100 most recently touched documents are kept, older ones dropped.
  */
 import { STORAGE_KEYS } from '../../offline/storage-keys';
+import { readStoredRecord, writeStoredRecord } from '../../offline/stored-records';
 
-type Stored = Record<string, { at: number; spans: string[] }>;
+type Dismissed = { at: number; spans: string[] };
 const KEEP = 100;
 
 const spanKey = (o: { start: number; end: number }) => `${o.start}-${o.end}`;
 
-function read(): Stored {
-  try {
-    const raw = localStorage.getItem(STORAGE_KEYS.dismissedOmissions);
-    const parsed: unknown = raw ? JSON.parse(raw) : {};
-    return parsed && typeof parsed === 'object' ? (parsed as Stored) : {};
-  } catch {
-    return {};
-  }
-}
+const read = () => readStoredRecord<Dismissed>(STORAGE_KEYS.dismissedOmissions);
 
 /** The dismissed stretches of one consultation's document. */
 export function dismissedOmissions(sessionId: string, docKey: string): Set<string> {
@@ -34,15 +27,7 @@ export function dismissOmission(sessionId: string, docKey: string, o: { start: n
   const key = `${sessionId}/${docKey}`;
   const spans = [...new Set([...(stored[key]?.spans ?? []), spanKey(o)])];
   stored[key] = { at: Date.now(), spans };
-  const kept = Object.fromEntries(
-    Object.entries(stored)
-      .sort(([, a], [, b]) => b.at - a.at)
-      .slice(0, KEEP),
-  );
-  try {
-    localStorage.setItem(STORAGE_KEYS.dismissedOmissions, JSON.stringify(kept));
-  } catch {
-    // Storage full or blocked: the dismissal lasts until the page is left.
-  }
+  // Storage full or blocked: the dismissal lasts until the page is left.
+  writeStoredRecord(STORAGE_KEYS.dismissedOmissions, stored, { count: KEEP, touchedAt: (d) => d.at });
   return new Set(spans);
 }

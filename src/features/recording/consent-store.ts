@@ -2,17 +2,10 @@ import { consultationsApi } from '../../api/consultations';
 import { ApiFailureError } from '../../api/client';
 import type { ConsentRule } from '../../api/organizations';
 import { STORAGE_KEYS } from '../../offline/storage-keys';
+import { readStoredRecord, writeStoredRecord } from '../../offline/stored-records';
 import { cacheSession } from '../consultation/useConsultationSession';
 
 type Given = { method: 'clinician' | 'patient'; given_at: string };
-
-function read<T>(key: string, fallback: T): T {
-  try {
-    return (JSON.parse(localStorage.getItem(key) ?? 'null') as T | null) ?? fallback;
-  } catch {
-    return fallback;
-  }
-}
 
 /**
  * Consents given on this device that the server has not acknowledged yet (given offline): kept until sent, so the
@@ -20,26 +13,26 @@ function read<T>(key: string, fallback: T): T {
  * is back. Ids and times only.
  */
 export function pendingConsent(sessionId: string): Given | undefined {
-  return read<Record<string, Given>>(STORAGE_KEYS.pendingConsents, {})[sessionId];
+  return readStoredRecord<Given>(STORAGE_KEYS.pendingConsents)[sessionId];
 }
 
 function setPending(sessionId: string, given: Given | undefined) {
-  const all = read<Record<string, Given>>(STORAGE_KEYS.pendingConsents, {});
+  const all = readStoredRecord<Given>(STORAGE_KEYS.pendingConsents);
   if (given) all[sessionId] = given;
   else delete all[sessionId];
-  localStorage.setItem(STORAGE_KEYS.pendingConsents, JSON.stringify(all));
+  writeStoredRecord(STORAGE_KEYS.pendingConsents, all);
 }
 
 /** The organization's rule as last seen in a consultation, for one begun on this device before the server knew it. */
 export function lastKnownRule(userId: string): ConsentRule {
-  return read<Record<string, ConsentRule>>(STORAGE_KEYS.consentRules, {})[userId] ?? 'off';
+  return readStoredRecord<ConsentRule>(STORAGE_KEYS.consentRules)[userId] ?? 'off';
 }
 
 export function rememberRule(userId: string, rule: ConsentRule) {
-  const all = read<Record<string, ConsentRule>>(STORAGE_KEYS.consentRules, {});
+  const all = readStoredRecord<ConsentRule>(STORAGE_KEYS.consentRules);
   if (all[userId] === rule) return;
   all[userId] = rule;
-  localStorage.setItem(STORAGE_KEYS.consentRules, JSON.stringify(all));
+  writeStoredRecord(STORAGE_KEYS.consentRules, all);
 }
 
 /** Sends a consent; offline (or the server unreachable) it waits on this device and goes with `sendPendingConsents`. */
@@ -62,5 +55,5 @@ async function sendOne(sessionId: string, given: Given) {
 }
 
 export async function sendPendingConsents(): Promise<void> {
-  for (const [id, given] of Object.entries(read<Record<string, Given>>(STORAGE_KEYS.pendingConsents, {}))) await sendOne(id, given);
+  for (const [id, given] of Object.entries(readStoredRecord<Given>(STORAGE_KEYS.pendingConsents))) await sendOne(id, given);
 }

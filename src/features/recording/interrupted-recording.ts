@@ -13,6 +13,7 @@
  * The recorded audio itself never depends on this: it is in IndexedDB (offline/chunk-queue.ts) either way.
  */
 import { STORAGE_KEYS } from '../../offline/storage-keys';
+import { readStoredRecord, writeStoredRecord, type StoredRecord } from '../../offline/stored-records';
 
 export type RecordingInProgress = {
   userId: string;
@@ -27,32 +28,16 @@ export type RecordingInProgress = {
 /** Why the recording stopped, as far as the next page can tell. */
 export type StopCause = 'reloaded' | 'left' | 'closed';
 
-type Stored = Record<string, RecordingInProgress>;
+type Stored = StoredRecord<RecordingInProgress>;
 const KEEP = 20;
 /** A reload starts the new page within seconds of the old one's pagehide. */
 const RELOAD_WITHIN_MS = 15_000;
 
-function read(): Stored {
-  try {
-    const raw = localStorage.getItem(STORAGE_KEYS.recordingsInProgress);
-    const parsed: unknown = raw ? JSON.parse(raw) : {};
-    return parsed && typeof parsed === 'object' ? (parsed as Stored) : {};
-  } catch {
-    return {};
-  }
-}
+const read = (): Stored => readStoredRecord<RecordingInProgress>(STORAGE_KEYS.recordingsInProgress);
 
 function write(stored: Stored) {
-  const kept = Object.fromEntries(
-    Object.entries(stored)
-      .sort(([, a], [, b]) => b.updatedAt - a.updatedAt)
-      .slice(0, KEEP),
-  );
-  try {
-    localStorage.setItem(STORAGE_KEYS.recordingsInProgress, JSON.stringify(kept));
-  } catch {
-    // Storage full or blocked: the notice is lost, never the audio (which is in IndexedDB).
-  }
+  // Storage full or blocked: the notice is lost, never the audio (which is in IndexedDB).
+  writeStoredRecord(STORAGE_KEYS.recordingsInProgress, stored, { count: KEEP, touchedAt: (e) => e.updatedAt });
 }
 
 export function recordingInProgress(sessionId: string, userId: string): RecordingInProgress | undefined {
